@@ -1,0 +1,1 @@
+"""The ``rulekeeper`` command line (Typer + Rich)."""

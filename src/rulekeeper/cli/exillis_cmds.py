@@ -1,0 +1,392 @@
+"""``rulekeeper odds exillis ...`` and ``rulekeeper resolve exillis ...``: melee, shoot, cast."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Group
+
+from rulekeeper.core.chance import Fate
+from rulekeeper.rulesets.exillis.combatants import Combatant
+from rulekeeper.rulesets.exillis.melee import MeleeContext, duel_odds, resolve_round, target_odds
+from rulekeeper.rulesets.exillis.morale import morale_state
+from rulekeeper.rulesets.exillis.options import ExIllisOptions
+from rulekeeper.rulesets.exillis.ranged import Crossed, ShotSetup, resolve_volley, shot_odds
+from rulekeeper.rulesets.exillis.setup import Tables, UnitSpec, build, load_tables
+from rulekeeper.rulesets.exillis.spells import cast_odds, resolve_cast
+
+from .fate_screen import explain_panel, odds_table, pct, rows_table, styled
+from .groups import odds_app, resolve_app
+from .output import console, print_json
+
+odds_ex = typer.Typer(help="Ex illis: the Fate Screen before a roll.", no_args_is_help=True)
+resolve_ex = typer.Typer(help="Ex illis: resolve with seeded fate.", no_args_is_help=True)
+
+Data = Annotated[Path | None, typer.Option("--data", help="YAML/TOML file overriding unit stats or action data.")]
+Opt = Annotated[list[str] | None, typer.Option("--option", help="Ruleset option NAME=VALUE (see docs/rules/exillis.md).")]
+Json = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
+Level = Annotated[int, typer.Option("--level", help="Level of every unit (unless set per side).")]
+Seed = Annotated[int, typer.Option("--seed", help="Seed of fate: same seed, same result.")]
+
+
+def _melee_zone(
+    tables: Tables, attacker: str, defender: str, *, a_size: int | None, d_size: int | None, level: int,
+    a_fatigue: float, d_fatigue: float, a_stance: str, d_stance: str, d_moved: bool,
+    others: list[str], allies: list[str], a_morale: float | None, d_morale: float | None,
+) -> tuple[Combatant, ...]:
+    taken: set[str] = set()
+    a = build(tables, UnitSpec(attacker, a_size, level, a_fatigue, 0.0, a_morale, a_stance), "attacker", taken)
+    d = build(tables, UnitSpec(defender, d_size, level, d_fatigue, 0.0, d_morale, d_stance, d_moved), "defender", taken)
+    zone = [a, d]
+    zone += [build(tables, UnitSpec.parse(s, level), "defender", taken) for s in others]
+    zone += [build(tables, UnitSpec.parse(s, level), "attacker", taken) for s in allies]
+    return tuple(zone)
+
+
+def _units_table(zone: tuple[Combatant, ...]) -> Any:
+    return rows_table(
+        "Units in the zone", ["Unit", "Side", "Miniatures", "HP each", "Morale", "State", "Fatigue"],
+        [
+            [c.key, c.side, f"{c.count}/{len(c.hp)}", " ".join(f"{h:.0f}" for h in c.hp if h > 0) or "—",
+             f"{c.morale:.0f}", morale_state(c.morale, c.fleeing), f"{c.fatigue:g}"]
+            for c in zone
+        ],
+    )
+
+
+MeleeArgs = dict[str, Any]
+
+
+def _melee_common(
+    attacker: str, defender: str, action: str, direction: str, attacker_size: int | None, defender_size: int | None,
+    level: int, attacker_fatigue: float, defender_fatigue: float, attacker_stance: str, defender_stance: str,
+    defender_moved: bool, with_: list[str] | None, ally: list[str] | None, attacker_morale: float | None,
+    defender_morale: float | None, data: Path | None, option: list[str] | None,
+) -> tuple[tuple[Combatant, ...], MeleeContext]:
+    opts = ExIllisOptions.parse(option)
+    tables = load_tables(data)
+    zone = _melee_zone(
+        tables, attacker, defender, a_size=attacker_size, d_size=defender_size, level=level,
+        a_fatigue=attacker_fatigue, d_fatigue=defender_fatigue, a_stance=attacker_stance, d_stance=defender_stance,
+        d_moved=defender_moved, others=with_ or [], allies=ally or [], a_morale=attacker_morale, d_morale=defender_morale,
+    )
+    return zone, MeleeContext(tables.rules, opts, action, direction)
+
+
+def _melee_options(fn: Any) -> Any:
+    return fn
+
+
+@odds_ex.command("melee")
+def odds_melee(
+    attacker: Annotated[str, typer.Argument(help="Attacking unit, e.g. Billmen.")],
+    defender: Annotated[str, typer.Argument(help="Defending unit, e.g. 'Franc Chevalers'.")],
+    action: Annotated[str, typer.Option(help="fight or charge.")] = "fight",
+    direction: Annotated[str, typer.Option(help="front, flank or rear (of the defender).")] = "front",
+    attacker_size: Annotated[int | None, typer.Option(help="Miniatures in the attacking unit.")] = None,
+    defender_size: Annotated[int | None, typer.Option(help="Miniatures in the defending unit.")] = None,
+    level: Level = 1,
+    attacker_fatigue: Annotated[float, typer.Option(help="Attacker's Fatigue Points.")] = 0.0,
+    defender_fatigue: Annotated[float, typer.Option(help="Defender's Fatigue Points.")] = 0.0,
+    attacker_stance: Annotated[str, typer.Option(help="none, defensive or offensive.")] = "none",
+    defender_stance: Annotated[str, typer.Option(help="none, defensive or offensive.")] = "none",
+    defender_moved: Annotated[bool, typer.Option(help="The defender moved last turn (Bulk halved).")] = False,
+    with_: Annotated[list[str] | None, typer.Option("--with", help="Another enemy unit in the zone, NAME[:COUNT].")] = None,
+    ally: Annotated[list[str] | None, typer.Option("--ally", help="Another unit of the attacker's side, NAME[:COUNT].")] = None,
+    attacker_morale: Annotated[float | None, typer.Option(help="Attacker's morale points.")] = None,
+    defender_morale: Annotated[float | None, typer.Option(help="Defender's morale points.")] = None,
+    data: Data = None,
+    option: Opt = None,
+    json: Json = False,
+) -> None:
+    """The Fate Screen of one attack: every outcome with its exact chance and damage."""
+    zone, ctx = _melee_common(
+        attacker, defender, action, direction, attacker_size, defender_size, level, attacker_fatigue,
+        defender_fatigue, attacker_stance, defender_stance, defender_moved, with_, ally, attacker_morale,
+        defender_morale, data, option,
+    )
+    att = zone[0]
+    targets = target_odds(att, zone)
+    duels = {c.key: duel_odds(att, c, ctx) for c in zone if c.side != att.side}
+    if json:
+        print_json({
+            "ruleset": "exillis", "kind": "melee", "action": action, "direction": direction,
+            "options": ctx.options.to_dict(),
+            "targets": {k: p for k, p in targets},
+            "duels": {k: d.to_dict() for k, d in duels.items()},
+        })
+        return
+    parts: list[Any] = []
+    if len(targets) > 1:
+        parts.append(odds_table("Target assignment (Aggressiveness WRD, first attack)", targets))
+    for key, d in duels.items():
+        parts.append(odds_table(f"Fate Screen: {att.key} {action} → {key} ({direction})", d.odds, d.weights, d.damage))
+        parts.append(f"Chance that {key} retaliates after this attack: {pct(d.retaliation_chance)}")
+        parts.append(explain_panel(d.explain))
+    console.print(Group(*parts))
+
+
+@resolve_ex.command("melee")
+def resolve_melee(
+    attacker: Annotated[str, typer.Argument(help="Attacking unit, e.g. Billmen.")],
+    defender: Annotated[str, typer.Argument(help="Defending unit, e.g. 'Franc Chevalers'.")],
+    seed: Seed = 0,
+    action: Annotated[str, typer.Option(help="fight or charge.")] = "fight",
+    direction: Annotated[str, typer.Option(help="front, flank or rear (of the defender).")] = "front",
+    attacker_size: Annotated[int | None, typer.Option(help="Miniatures in the attacking unit.")] = None,
+    defender_size: Annotated[int | None, typer.Option(help="Miniatures in the defending unit.")] = None,
+    level: Level = 1,
+    attacker_fatigue: Annotated[float, typer.Option(help="Attacker's Fatigue Points.")] = 0.0,
+    defender_fatigue: Annotated[float, typer.Option(help="Defender's Fatigue Points.")] = 0.0,
+    attacker_stance: Annotated[str, typer.Option(help="none, defensive or offensive.")] = "none",
+    defender_stance: Annotated[str, typer.Option(help="none, defensive or offensive.")] = "none",
+    defender_moved: Annotated[bool, typer.Option(help="The defender moved last turn (Bulk halved).")] = False,
+    with_: Annotated[list[str] | None, typer.Option("--with", help="Another enemy unit in the zone, NAME[:COUNT].")] = None,
+    ally: Annotated[list[str] | None, typer.Option("--ally", help="Another unit of the attacker's side, NAME[:COUNT].")] = None,
+    attacker_morale: Annotated[float | None, typer.Option(help="Attacker's morale points.")] = None,
+    defender_morale: Annotated[float | None, typer.Option(help="Defender's morale points.")] = None,
+    data: Data = None,
+    option: Opt = None,
+    json: Json = False,
+) -> None:
+    """Resolve a whole round of attacks by every miniature of the attacking unit."""
+    zone, ctx = _melee_common(
+        attacker, defender, action, direction, attacker_size, defender_size, level, attacker_fatigue,
+        defender_fatigue, attacker_stance, defender_stance, defender_moved, with_, ally, attacker_morale,
+        defender_morale, data, option,
+    )
+    fate = Fate.from_seed(seed)
+    report = resolve_round(zone, zone[0].key, ctx, fate)
+    if json:
+        print_json({"ruleset": "exillis", "kind": "melee", "seed": seed, "options": ctx.options.to_dict(),
+                    **report.to_dict(), "chance": fate.record_dicts()})
+        return
+    rows = []
+    for i, d in enumerate(report.duels, 1):
+        s, r = d.strike, d.retaliation
+        dmg = str(s.damage) + (" †" if s.killed else "") if s.target else ""
+        if s.self_damage:
+            dmg = f"self −{s.self_damage}"
+        ret = "—"
+        if r is not None:
+            ret = f"{r.outcome} {r.damage}" + (" †" if r.killed else "")
+        rows.append([str(i), s.attacker, s.target or "—", styled(s.outcome), dmg,
+                     f"{s.target_hp:.0f}" if s.target else "", ret])
+    parts: list[Any] = [rows_table(
+        f"Fate Screen: {report.attacker} {report.action} ({report.direction}), seed {seed}",
+        ["#", "Attacker", "Target", "Outcome", "Damage", "Target HP", "Retaliation"], rows,
+    )]
+    parts.append("Casualties: " + (", ".join(report.casualties) or "none"))
+    parts.append(_morale_table(report.morale))
+    f = report.fatigue
+    parts.append(f"Fatigue: {f.unit} +{f.gained:g} FtP ({f.before:g} → {f.after:g}; thresholds {f.thresholds_before} → {f.thresholds_after})")
+    parts.append(_units_table(report.zone))
+    console.print(Group(*parts))
+
+
+def _morale_table(changes: list[Any]) -> Any:
+    return rows_table(
+        "Morale", ["Unit", "Before", "After", "State", "Why"],
+        [[m.unit, f"{m.before:.0f}", f"{m.after:.0f}",
+          m.state_after if m.state_before == m.state_after else f"{m.state_before} → {m.state_after}",
+          "\n".join(m.reasons) or "—"] for m in changes],
+    )
+
+
+def _shot_setup(
+    shooter: str, targets: list[str], allies_in_zone: list[str], over: list[str], over_terrain: str, terrain: str,
+    distance: int, action: str, fatigue: float, veil: float, size: int | None, level: int, moved_shooter: bool,
+    data: Path | None, option: list[str] | None,
+) -> ShotSetup:
+    opts = ExIllisOptions.parse(option)
+    tables = load_tables(data)
+    taken: set[str] = set()
+    s = build(tables, UnitSpec(shooter, size, level, fatigue, veil, moved=moved_shooter), "shooter", taken)
+    zone = [build(tables, UnitSpec.parse(t, level), "enemy", taken) for t in targets]
+    zone += [build(tables, UnitSpec.parse(a, level), "shooter", taken) for a in allies_in_zone]
+    if distance == 0:
+        zone.append(s)
+    crossed: tuple[Crossed, ...] = ()
+    if over or over_terrain != "fields":
+        bulk = 0.0
+        key = opts.visibility_bulk_key()
+        for o in over:
+            spec = UnitSpec.parse(o, level)
+            p = tables.roster.get(spec.name)
+            n = spec.miniatures if spec.miniatures is not None else int(p.stat("miniatures"))
+            bulk += n * p.stat(key)
+        crossed = (Crossed(1.0, bulk, over_terrain, "zone between"),)
+    return ShotSetup(s, tuple(zone), terrain, crossed, distance, action, tables.rules, opts)
+
+
+_TARGET = typer.Option("--target", help="Enemy unit in the target zone, NAME[:COUNT][:moved]; repeatable.")
+
+
+@odds_ex.command("shoot")
+def odds_shoot(
+    shooter: Annotated[str, typer.Argument(help="Shooting unit, e.g. Longbowmen.")],
+    target: Annotated[list[str], _TARGET],
+    ally_in_zone: Annotated[list[str] | None, typer.Option(help="Allied unit in the target zone (friendly fire), NAME[:COUNT].")] = None,
+    over: Annotated[list[str] | None, typer.Option(help="Unit in the zone the shot crosses, NAME[:COUNT]; repeatable.")] = None,
+    over_terrain: Annotated[str, typer.Option(help="Terrain of the crossed zone.")] = "fields",
+    terrain: Annotated[str, typer.Option(help="Terrain of the target zone (cover).")] = "fields",
+    range_: Annotated[int, typer.Option("--range", help="Zones to the target; 0 = own zone.")] = 1,
+    action: Annotated[str, typer.Option(help="shot, aim, swift_shot, volley_fire, firebolt.")] = "shot",
+    fatigue: Annotated[float, typer.Option(help="Shooter's Fatigue Points.")] = 0.0,
+    veil: Annotated[float, typer.Option(help="Shooter's Veil Points.")] = 0.0,
+    size: Annotated[int | None, typer.Option(help="Miniatures shooting.")] = None,
+    level: Level = 1,
+    data: Data = None,
+    option: Opt = None,
+    json: Json = False,
+) -> None:
+    """Where each projectile may fall: Accurate Shot against the zone's space and cover."""
+    setup = _shot_setup(shooter, target, ally_in_zone or [], over or [], over_terrain, terrain, range_, action,
+                        fatigue, veil, size, level, False, data, option)
+    o = shot_odds(setup)
+    if json:
+        print_json({"ruleset": "exillis", "kind": "shoot", "action": action, "range": range_,
+                    "options": setup.options.to_dict(), **o.to_dict()})
+        return
+    console.print(Group(
+        odds_table(f"Fate Screen: {setup.shooter.key} {action} at range {range_}", o.odds, o.weights),
+        rows_table("On a hit", ["Unit", "Missile Block", "Damage", "Damage on Luck"],
+                   [[k, pct(v), "{}–{}".format(*o.damage[k]), "{}–{}".format(*o.damage[f"{k} (Luck)"])]
+                    for k, v in o.block.items()]),
+        explain_panel(o.explain),
+    ))
+
+
+@resolve_ex.command("shoot")
+def resolve_shoot(
+    shooter: Annotated[str, typer.Argument(help="Shooting unit, e.g. Longbowmen.")],
+    target: Annotated[list[str], _TARGET],
+    seed: Seed = 0,
+    ally_in_zone: Annotated[list[str] | None, typer.Option(help="Allied unit in the target zone, NAME[:COUNT].")] = None,
+    over: Annotated[list[str] | None, typer.Option(help="Unit in the zone the shot crosses, NAME[:COUNT].")] = None,
+    over_terrain: Annotated[str, typer.Option(help="Terrain of the crossed zone.")] = "fields",
+    terrain: Annotated[str, typer.Option(help="Terrain of the target zone (cover).")] = "fields",
+    range_: Annotated[int, typer.Option("--range", help="Zones to the target; 0 = own zone.")] = 1,
+    action: Annotated[str, typer.Option(help="shot, aim, swift_shot, volley_fire, firebolt.")] = "shot",
+    fatigue: Annotated[float, typer.Option(help="Shooter's Fatigue Points.")] = 0.0,
+    veil: Annotated[float, typer.Option(help="Shooter's Veil Points.")] = 0.0,
+    size: Annotated[int | None, typer.Option(help="Miniatures shooting.")] = None,
+    level: Level = 1,
+    data: Data = None,
+    option: Opt = None,
+    json: Json = False,
+) -> None:
+    """Every miniature shoots; one row per projectile, then casualties and morale."""
+    setup = _shot_setup(shooter, target, ally_in_zone or [], over or [], over_terrain, terrain, range_, action,
+                        fatigue, veil, size, level, False, data, option)
+    fate = Fate.from_seed(seed)
+    report = resolve_volley(setup, fate)
+    if json:
+        print_json({"ruleset": "exillis", "kind": "shoot", "seed": seed, "options": setup.options.to_dict(),
+                    **report.to_dict(), "chance": fate.record_dicts()})
+        return
+    rows = [[str(i), s.shooter, styled(s.outcome), s.target or "—", "Blocked" if s.blocked else "",
+             (f"self −{s.self_damage}" if s.self_damage else str(s.damage) + (" †" if s.killed else "")) if (s.target or s.self_damage) else ""]
+            for i, s in enumerate(report.shots, 1)]
+    f = report.fatigue
+    console.print(Group(
+        rows_table(f"Fate Screen: {report.shooter} {report.action}, seed {seed}",
+                   ["#", "Shooter", "Outcome", "Hit", "Shield", "Damage"], rows),
+        "Casualties: " + (", ".join(report.casualties) or "none"),
+        _morale_table(report.morale),
+        f"{'Veil' if setup.data and setup.data.action(action).spell else 'Fatigue'}: {f.unit} +{f.gained:g} ({f.before:g} → {f.after:g})",
+        _units_table(report.zone),
+    ))
+
+
+def _cast_setup(caster: str, target: str, others: list[str], size: int | None, level: int, veil: float,
+                target_veil: float, chain_from: str, chain_count: int, data: Path | None,
+                option: list[str] | None) -> tuple[Combatant, tuple[Combatant, ...], Tables, ExIllisOptions]:
+    opts = ExIllisOptions.parse(option)
+    tables = load_tables(data)
+    taken: set[str] = set()
+    c = build(tables, UnitSpec(caster, size, level, 0.0, veil), "caster", taken)
+    t = build(tables, UnitSpec(target, None, level, 0.0, target_veil), "target", taken)
+    if chain_from:
+        t = replace(t, chain=(chain_from.lower(), chain_count))
+    zone = (t, *(build(tables, UnitSpec.parse(o, level), "target", taken) for o in others))
+    return c, zone, tables, opts
+
+
+@odds_ex.command("cast")
+def odds_cast(
+    caster: Annotated[str, typer.Argument(help="Casting unit, e.g. Ympes.")],
+    target: Annotated[str, typer.Argument(help="Target unit.")],
+    spell: Annotated[str, typer.Option(help="firebolt, lightning, gust.")] = "firebolt",
+    range_: Annotated[int, typer.Option("--range", help="Zones to the target.")] = 1,
+    size: Annotated[int | None, typer.Option(help="Miniatures casting.")] = None,
+    level: Level = 1,
+    veil: Annotated[float, typer.Option(help="Caster's Veil Points.")] = 0.0,
+    target_veil: Annotated[float, typer.Option(help="Target's Veil Points (lower its resistances).")] = 0.0,
+    chain_from: Annotated[str, typer.Option(help="Element that last hit the target (elemental chain).")] = "",
+    chain_count: Annotated[int, typer.Option(help="Chain steps already made on the target.")] = 0,
+    data: Data = None,
+    option: Opt = None,
+    json: Json = False,
+) -> None:
+    """The Fate Screen of a damage spell: resist chance, damage and elemental chain."""
+    c, zone, tables, opts = _cast_setup(caster, target, [], size, level, veil, target_veil, chain_from, chain_count, data, option)
+    o = cast_odds(c, zone[0], spell, range_, tables.rules, opts)
+    if json:
+        print_json({"ruleset": "exillis", "kind": "cast", "spell": spell, "options": opts.to_dict(), **o.to_dict()})
+        return
+    console.print(Group(
+        odds_table(f"Fate Screen: {c.key} cast {spell} on {zone[0].key}", o.odds, o.weights,
+                   {"Spell hit": o.damage, "Resisted": (0, 0)}),
+        explain_panel(o.explain),
+    ))
+
+
+@resolve_ex.command("cast")
+def resolve_cast_cmd(
+    caster: Annotated[str, typer.Argument(help="Casting unit, e.g. Ympes.")],
+    target: Annotated[str, typer.Argument(help="Target unit.")],
+    seed: Seed = 0,
+    spell: Annotated[str, typer.Option(help="firebolt, lightning, gust.")] = "firebolt",
+    range_: Annotated[int, typer.Option("--range", help="Zones to the target.")] = 1,
+    size: Annotated[int | None, typer.Option(help="Miniatures casting.")] = None,
+    level: Level = 1,
+    veil: Annotated[float, typer.Option(help="Caster's Veil Points.")] = 0.0,
+    target_veil: Annotated[float, typer.Option(help="Target's Veil Points.")] = 0.0,
+    with_: Annotated[list[str] | None, typer.Option("--with", help="Another unit beside the target, NAME[:COUNT].")] = None,
+    chain_from: Annotated[str, typer.Option(help="Element that last hit the target.")] = "",
+    chain_count: Annotated[int, typer.Option(help="Chain steps already made on the target.")] = 0,
+    data: Data = None,
+    option: Opt = None,
+    json: Json = False,
+) -> None:
+    """Every caster miniature casts once at the target unit."""
+    c, zone, tables, opts = _cast_setup(caster, target, with_ or [], size, level, veil, target_veil, chain_from, chain_count, data, option)
+    fate = Fate.from_seed(seed)
+    report = resolve_cast(c, zone, zone[0].key, spell, range_, tables.rules, opts, fate)
+    if json:
+        print_json({"ruleset": "exillis", "kind": "cast", "seed": seed, "options": opts.to_dict(),
+                    **report.to_dict(), "chance": fate.record_dicts()})
+        return
+    rows = [[str(i), r.caster, r.target, styled(r.outcome), str(r.damage) + (" †" if r.killed else ""), f"{r.target_hp:.0f}"]
+            for i, r in enumerate(report.casts, 1)]
+    v = report.veil
+    console.print(Group(
+        rows_table(f"Fate Screen: {report.caster} cast {spell}, seed {seed}",
+                   ["#", "Caster", "Target", "Outcome", "Damage", "Target HP"], rows),
+        "Casualties: " + (", ".join(report.casualties) or "none"),
+        _morale_table(report.morale),
+        f"Veil: {v.unit} +{v.gained:g} VP ({v.before:g} → {v.after:g})",
+        _units_table(report.zone),
+    ))
+
+
+def register(app: typer.Typer) -> None:
+    odds_app.add_typer(odds_ex, name="exillis")
+    resolve_app.add_typer(resolve_ex, name="exillis")
+    for alias in ("ex-illis",):
+        odds_app.add_typer(odds_ex, name=alias, hidden=True)
+        resolve_app.add_typer(resolve_ex, name=alias, hidden=True)

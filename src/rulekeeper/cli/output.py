@@ -1,0 +1,27 @@
+"""Shared output helpers: Rich console, JSON printing, error exit."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, NoReturn
+
+from rich.console import Console
+
+from rulekeeper.core.errors import RulekeeperError
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+
+
+def fail(exc: RulekeeperError, as_json: bool = False) -> NoReturn:
+    """Report a typed error without a traceback and exit with code 2."""
+    if as_json:
+        print_json(exc.to_dict())
+    else:
+        err_console.print(f"[bold red]error[/] [dim]({exc.code})[/]: {exc.message}")
+    raise SystemExit(2)

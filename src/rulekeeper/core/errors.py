@@ -1,0 +1,88 @@
+"""Typed errors with stable codes.
+
+Every error a user can provoke derives from :class:`RulekeeperError`, which is a
+``ValueError`` (as python-chess does for bad FEN/moves) so callers may catch either.
+Each class has a stable ``code`` string used by ``--json`` output and the web API,
+and the CLI maps every one of them to exit code 2 without a traceback.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from typing import Any
+
+
+class RulekeeperError(ValueError):
+    """Base of every user-facing error. ``code`` is stable; ``details`` is JSON-able."""
+
+    code = "error"
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"error": self.code, "message": self.message, **self.details}
+
+
+def closest(name: str, candidates: Iterable[str], n: int = 3) -> list[str]:
+    """The candidates closest to ``name`` (case-insensitive), best first."""
+    pool = list(candidates)
+    lowered = {c.lower(): c for c in pool}
+    hits = difflib.get_close_matches(name.lower(), list(lowered), n=n, cutoff=0.5)
+    if not hits:
+        hits = [c for c in lowered if name.lower() in c or c in name.lower()][:n]
+    return [lowered[h] for h in hits]
+
+
+class UnknownNameError(RulekeeperError):
+    """A unit, ruleset, action, element... that does not exist; suggests the closest."""
+
+    code = "unknown_name"
+
+    def __init__(self, kind: str, name: str, candidates: Iterable[str]) -> None:
+        pool = sorted(set(candidates))
+        suggestions = closest(name, pool)
+        hint = f" Did you mean {' or '.join(repr(s) for s in suggestions)}?" if suggestions else ""
+        super().__init__(
+            f"Unknown {kind} {name!r}.{hint}", kind=kind, name=name, suggestions=suggestions
+        )
+        self.suggestions = suggestions
+
+
+class DataFileError(RulekeeperError):
+    """A data file that cannot be read or does not match its schema."""
+
+    code = "data_file"
+
+    def __init__(self, path: str, problems: list[str]) -> None:
+        body = "; ".join(problems)
+        super().__init__(f"{path}: {body}", path=path, problems=problems)
+        self.path = path
+        self.problems = problems
+
+
+class ImpossibleRequestError(RulekeeperError):
+    """A request the rules forbid (a shot out of range, a spell on an immune unit...)."""
+
+    code = "impossible_request"
+
+
+class InvalidStatError(RulekeeperError):
+    """A statistic outside its domain (negative HP, efficiency above 1...)."""
+
+    code = "invalid_stat"
+
+
+class IllegalActionError(RulekeeperError):
+    """An action that is not legal in the current state."""
+
+    code = "invalid_action"
+
+
+class ReplayMismatchError(RulekeeperError):
+    """A replayed chance record did not reproduce the stored outcome."""
+
+    code = "replay_mismatch"

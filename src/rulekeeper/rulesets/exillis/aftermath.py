@@ -1,0 +1,167 @@
+"""What follows a resolution: morale from casualties, Intimidation and static penalties,
+routing of Broken units, and Fatigue gained.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .combatants import Combatant
+from .fatigue import morale_sensitivity, thresholds
+from .morale import casualty_penalty, clamp, intimidation_modifier, morale_state
+from .options import ExIllisOptions
+
+
+@dataclass(frozen=True)
+class Death:
+    side: str
+    unit: str
+    miniature: str
+    bulk: float
+
+
+@dataclass(frozen=True)
+class StaticModifier:
+    """A morale modifier from an effect; ``static`` ones make a Broken unit flee."""
+
+    unit: str
+    amount: float
+    reason: str
+    static: bool = True
+
+
+@dataclass(frozen=True)
+class MoraleChange:
+    unit: str
+    before: float
+    after: float
+    state_before: str
+    state_after: str
+    reasons: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "unit": self.unit,
+            "before": round(self.before, 2),
+            "after": round(self.after, 2),
+            "change": round(self.after - self.before, 2),
+            "state_before": self.state_before,
+            "state_after": self.state_after,
+            "reasons": list(self.reasons),
+        }
+
+
+@dataclass(frozen=True)
+class FatigueChange:
+    unit: str
+    gained: float
+    before: float
+    after: float
+    thresholds_before: int
+    thresholds_after: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "unit": self.unit,
+            "gained": round(self.gained, 3),
+            "before": round(self.before, 3),
+            "after": round(self.after, 3),
+            "thresholds_before": self.thresholds_before,
+            "thresholds_after": self.thresholds_after,
+        }
+
+
+@dataclass
+class _Tracker:
+    units: dict[str, Combatant]
+    alive_bulk: dict[str, float] = field(default_factory=dict)
+    reasons: dict[str, list[str]] = field(default_factory=dict)
+
+
+def sensitivity(c: Combatant, options: ExIllisOptions) -> float:
+    return morale_sensitivity(c.stat("mrls"), c.fatigue, c.veil, options)
+
+
+def _state(c: Combatant) -> str:
+    return morale_state(c.morale, c.fleeing)
+
+
+def apply_morale(
+    before: tuple[Combatant, ...],
+    after: tuple[Combatant, ...],
+    deaths: list[Death],
+    statics: list[StaticModifier],
+    options: ExIllisOptions,
+    space_key: str = "bulk",
+) -> tuple[tuple[Combatant, ...], list[MoraleChange]]:
+    """Apply morale effects of ``deaths`` and ``statics`` to the zone ``after``."""
+    start = {c.key: c for c in after}
+    units = dict(start)
+    reasons: dict[str, list[str]] = {k: [] for k in units}
+    # friendly bulk alive before the round, per unit; decremented as casualties happen
+    bulk_alive = {c.key: c.count * c.stat(space_key) for c in before}
+    for d in deaths:
+        friends = [k for k, c in units.items() if c.side == d.side and bulk_alive.get(k, 0) > 0]
+        total = sum(bulk_alive[k] for k in friends)
+        for k in friends:
+            c = units[k]
+            if c.fleeing or total <= 0:
+                continue
+            was_broken = c.morale < 0
+            amount = casualty_penalty(d.bulk, total) * sensitivity(c, options)
+            c = replace(c, morale=clamp(c.morale + amount))
+            reasons[k].append(f"casualty {d.miniature}: {amount:+.1f} (bulk {d.bulk:g} / {total:g} × 80 × sensitivity)")
+            rout = was_broken or (options.rout_on_breaking_casualty == "yes" and c.morale < 0)
+            if rout:
+                c = replace(c, fleeing=True)
+                reasons[k].append("Broken and witnessed a casualty: Fleeing")
+            units[k] = c
+        bulk_alive[d.unit] = bulk_alive.get(d.unit, 0.0) - d.bulk
+    for s in statics:
+        if s.unit not in units:
+            continue
+        c = units[s.unit]
+        if c.fleeing or c.destroyed:
+            continue
+        was_broken = c.morale < 0
+        amount = s.amount * sensitivity(c, options)
+        c = replace(c, morale=clamp(c.morale + amount))
+        reasons[s.unit].append(f"{s.reason}: {amount:+.1f}")
+        if was_broken and amount < 0 and s.static:
+            c = replace(c, fleeing=True)
+            reasons[s.unit].append("Broken and suffered a static penalty: Fleeing")
+        units[s.unit] = c
+    # Intimidation: recomputed as a dynamic modifier replacing the previous one
+    sides = {c.side for c in units.values() if not c.destroyed and not c.fleeing}
+    if len(sides) >= 2:
+        for k, c in list(units.items()):
+            if c.destroyed or c.fleeing:
+                continue
+            friendly = sum(u.count * u.stat("intimidation") for u in units.values() if u.side == c.side and not u.fleeing)
+            enemy = sum(u.count * u.stat("intimidation") for u in units.values() if u.side != c.side and not u.fleeing)
+            new = intimidation_modifier(friendly, enemy, options) * sensitivity(c, options)
+            if new != c.intimidation_mod:
+                reasons[k].append(
+                    f"intimidation {friendly:g} vs {enemy:g}: modifier {c.intimidation_mod:+.1f} → {new:+.1f}"
+                )
+            units[k] = replace(c, morale=clamp(c.morale - c.intimidation_mod + new), intimidation_mod=new)
+    changes = [
+        MoraleChange(k, start[k].morale, units[k].morale, _state(start[k]), _state(units[k]), tuple(reasons[k]))
+        for k in units
+    ]
+    return tuple(units[c.key] for c in after), changes
+
+
+def add_fatigue(c: Combatant, basic_cost: float, veil: bool = False) -> tuple[Combatant, FatigueChange]:
+    """Fatigue (or Veil) gained by an action: basic cost × Fatigue (Veil) Rate."""
+    rate = c.stat("veil_rate") if veil else c.stat("fatigue_rate")
+    gained = basic_cost * rate
+    before_t = thresholds(c.fatigue, c.veil)
+    if veil:
+        new = replace(c, veil=c.veil + gained)
+        change = FatigueChange(c.key, gained, c.veil, new.veil, before_t, thresholds(new.fatigue, new.veil))
+    else:
+        new = replace(c, fatigue=c.fatigue + gained)
+        change = FatigueChange(c.key, gained, c.fatigue, new.fatigue, before_t, thresholds(new.fatigue, new.veil))
+    return new, change

@@ -1,0 +1,331 @@
+"""Melee: target assignment by Aggressiveness, the roll to hit, damage and retaliation.
+
+One round: every living miniature of the attacking unit, in order, (1) is assigned a
+target by a Weighted Random Draw of Aggressiveness over the living enemy miniatures
+in the zone that have not yet received their Bulk's worth of attacks this round (a
+"Miss" when none is left), (2) rolls to hit — a WRD of its Melee Accuracy against the
+target's Block, Evade and Deflect, each scaled by its side's Fatigue efficiency, with
+5 % Luck and 5 % Bad Luck set aside — and (3) deals damage. A miniature that
+defended itself may retaliate once per round with its RET chance; retaliations are
+free and cannot be retaliated against.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rulekeeper.core.chance import Fate, discrete
+from rulekeeper.core.errors import ImpossibleRequestError, UnknownNameError
+from rulekeeper.core.wrd import with_fixed
+
+from . import damage as dmg
+from .damage import num
+from .aftermath import Death, FatigueChange, MoraleChange, StaticModifier, add_fatigue, apply_morale
+from .combatants import Combatant
+from .fatigue import efficiency
+from .morale import cavalry_charge_penalty, flank_penalty, morale_state
+from .options import ExIllisOptions
+from .rules_data import RulesData
+
+LUCK = 0.05
+BAD_LUCK = 0.05
+DIRECTION_DEFENCE = {"front": 1.0, "flank": 0.5, "rear": 0.25}
+DEFENCES = (("Blocked", "blk"), ("Evaded", "eva"), ("Deflected", "dfl"))
+_DEFENCE_NAME = {"Blocked": "Block", "Evaded": "Evade", "Deflected": "Deflect"}
+CHARGE_RULES = ("Heavy Cavalry Charge", "Light Cavalry Charge")
+
+
+@dataclass(frozen=True)
+class MeleeContext:
+    data: RulesData
+    options: ExIllisOptions = ExIllisOptions()
+    action: str = "fight"
+    direction: str = "front"
+
+    def __post_init__(self) -> None:
+        if self.direction not in DIRECTION_DEFENCE:
+            raise UnknownNameError("fight direction", self.direction, DIRECTION_DEFENCE)
+        act = self.data.action(self.action)
+        if act.kind != "melee":
+            raise ImpossibleRequestError(f"{act.title} is not a melee action")
+
+
+@dataclass(frozen=True)
+class DuelOdds:
+    """Everything the Fate Screen shows before one duel is rolled."""
+
+    attacker: str
+    defender: str
+    odds: list[tuple[str, float]]
+    weights: dict[str, float]
+    explain: list[str]
+    damage: dict[str, tuple[int, int]]
+    final_damage: float
+    retaliation_chance: float
+    calc: dmg.DamageCalc
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "odds": {k: p for k, p in self.odds},
+            "weights": self.weights,
+            "damage": {k: list(v) for k, v in self.damage.items()},
+            "final_damage": round(self.final_damage, 3),
+            "retaliation_chance": self.retaliation_chance,
+            "explain": self.explain,
+        }
+
+
+def _mods(c: Combatant, data: RulesData) -> tuple[float, float]:
+    state = morale_state(c.morale)
+    m = data.morale_states.get(state)
+    return (m.accuracy, m.luck) if m else (1.0, 0.0)
+
+
+def undeflectable(att: Combatant, ctx: MeleeContext) -> str | None:
+    if ctx.action != "charge":
+        return None
+    for rule in CHARGE_RULES:
+        if att.has_rule(rule):
+            return rule
+    return None
+
+
+def duel_odds(att: Combatant, dfn: Combatant, ctx: MeleeContext, retaliation: bool = False) -> DuelOdds:
+    """The WRD of one attack of ``att`` on ``dfn``, with every modifier explained."""
+    data, action = ctx.data, ctx.data.action("fight" if retaliation else ctx.action)
+    direction = "front" if retaliation else ctx.direction
+    a_eff, d_eff = efficiency(att.fatigue), efficiency(dfn.fatigue)
+    a_state, a_luck = _mods(att, data)
+    a_stance, d_stance = data.stance(att.stance), data.stance(dfn.stance)
+    acc = att.stat("acc")
+    attack = acc * a_eff * a_state * a_stance.accuracy * action.accuracy.value
+    lines = [
+        f"Attack = ACC {num(acc)} × fatigue efficiency {a_eff:.3f} ({att.fatigue:g} FtP)"
+        f" × morale {a_state:g} ({morale_state(att.morale)}) × stance {a_stance.accuracy:g} ({att.stance})"
+        f" × {action.title} {action.accuracy.value:g} = {attack:.2f}"
+    ]
+    weights: dict[str, float] = {"Attack": attack}
+    dir_mult = DIRECTION_DEFENCE[direction]
+    no_deflect = None if retaliation else undeflectable(att, ctx)
+    for outcome, key in DEFENCES:
+        base = dfn.stat(key)
+        w = base * d_eff * dir_mult * d_stance.defences
+        note = ""
+        if key == "dfl" and no_deflect:
+            w, note = 0.0, f" → 0 ({no_deflect}: impossible to deflect)"
+        weights[outcome] = w
+        lines.append(
+            f"{_DEFENCE_NAME[outcome]} = {key.upper()} {num(base)} × fatigue efficiency {d_eff:.3f}"
+            f" ({dfn.fatigue:g} FtP) × {direction} {dir_mult:g} × stance {d_stance.defences:g} ({dfn.stance})"
+            f" = {w:.2f}{note}"
+        )
+    luck = max(0.0, LUCK + a_luck)
+    bad = 0.0 if (action.basic or retaliation) else BAD_LUCK
+    lines.append(
+        f"Luck {luck:.0%}" + (f" (morale {a_luck:+.0%})" if a_luck else "")
+        + (", Bad Luck 0 % (basic action / free attack)" if bad == 0 else f", Bad Luck {bad:.0%}")
+        + "; the rest shared by weight"
+    )
+    if sum(weights.values()) <= 0:
+        raise ImpossibleRequestError(f"{att.name} cannot attack: every roll-to-hit weight is 0")
+    odds = with_fixed({"Luck": luck, "Bad Luck": bad}, weights)
+    order = ["Attack", "Blocked", "Evaded", "Deflected", "Luck", "Bad Luck"]
+    odds.sort(key=lambda kv: order.index(kv[0]))
+    calc = dmg.physical(att.stat("wpd"), att.stat("str"), dfn.stat("tgh"), att.stat("ap"), dfn.stat("armour"))
+    lines += calc.lines()
+    shd = max(1.0, dfn.stat("shd"))
+    final = calc.final
+    damages = {
+        "Attack": dmg.bounds(final),
+        "Blocked": dmg.bounds(final, divisor=shd),
+        "Evaded": (0, 0),
+        "Deflected": (0, 0),
+        "Luck": dmg.bounds(final, multiplier=ctx.options.luck_multiplier),
+        "Bad Luck": (dmg.bad_luck_damage(att.max_hp),) * 2,
+    }
+    lines.append(f"blocked damage = {final:.1f} / Shield {shd:g} = {final / shd:.1f}; Luck × {ctx.options.luck_multiplier:g}")
+    p_def = sum(p for k, p in odds if k in ("Blocked", "Evaded", "Deflected"))
+    ret = 0.0 if retaliation else min(1.0, dfn.stat("ret") * d_stance.retaliate)
+    return DuelOdds(att.mini(0), dfn.mini(0), odds, weights, lines, damages, final, p_def * ret, calc)
+
+
+@dataclass(frozen=True)
+class Strike:
+    attacker: str
+    target: str | None
+    outcome: str
+    damage: int = 0
+    target_hp: float = 0.0
+    killed: bool = False
+    self_damage: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items()}
+
+
+@dataclass(frozen=True)
+class Duel:
+    strike: Strike
+    retaliation: Strike | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"strike": self.strike.to_dict(), "retaliation": self.retaliation.to_dict() if self.retaliation else None}
+
+
+@dataclass(frozen=True)
+class MeleeReport:
+    attacker: str
+    action: str
+    direction: str
+    duels: list[Duel]
+    casualties: list[str]
+    morale: list[MoraleChange]
+    fatigue: FatigueChange
+    zone: tuple[Combatant, ...]
+    statics: list[StaticModifier] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "attacker": self.attacker,
+            "action": self.action,
+            "direction": self.direction,
+            "duels": [d.to_dict() for d in self.duels],
+            "casualties": self.casualties,
+            "morale": [m.to_dict() for m in self.morale],
+            "fatigue": self.fatigue.to_dict(),
+            "units": [
+                {"unit": c.key, "side": c.side, "alive": c.count, "hp": [round(h, 2) for h in c.hp],
+                 "morale": round(c.morale, 2), "state": morale_state(c.morale, c.fleeing),
+                 "fatigue": round(c.fatigue, 3)}
+                for c in self.zone
+            ],
+        }
+
+
+def target_odds(att: Combatant, zone: tuple[Combatant, ...]) -> list[tuple[str, float]]:
+    """Chance that the first attack of the round lands on each enemy unit (by Aggressiveness)."""
+    enemies = [c for c in zone if c.side != att.side and c.count > 0]
+    weights = [(c.key, c.count * c.stat("agg")) for c in enemies]
+    total = sum(w for _, w in weights)
+    if total <= 0:
+        raise ImpossibleRequestError(f"{att.key} has no enemy to attack in the zone")
+    return [(k, w / total) for k, w in weights]
+
+
+def _strike(
+    fate: Fate, zone: dict[str, Combatant], a_key: str, ai: int, d_key: str, di: int,
+    ctx: MeleeContext, deaths: list[Death], retaliation: bool,
+) -> tuple[Strike, str]:
+    att, dfn = zone[a_key], zone[d_key]
+    o = duel_odds(att, dfn, ctx, retaliation)
+    label = f"{'retaliation' if retaliation else 'roll to hit'}: {att.mini(ai)} → {dfn.mini(di)}"
+    outcome = fate.draw(discrete(label, o.odds, o.explain)).outcome
+    space = ctx.options.space_bulk_key()
+    if outcome == "Bad Luck":
+        hurt = dmg.bad_luck_damage(att.max_hp)
+        new_hp = att.hp[ai] - hurt
+        zone[a_key] = att.with_hp(ai, new_hp)
+        if new_hp <= 0:
+            deaths.append(Death(att.side, a_key, att.mini(ai), att.stat(space)))
+        return Strike(att.mini(ai), dfn.mini(di), outcome, 0, dfn.hp[di], False, hurt), outcome
+    amount = 0
+    if outcome in ("Attack", "Luck", "Blocked"):
+        mult = ctx.options.luck_multiplier if outcome == "Luck" else 1.0
+        div = max(1.0, dfn.stat("shd")) if outcome == "Blocked" else 1.0
+        amount = dmg.roll(fate, label, o.final_damage, mult, div)
+    new_hp = max(0.0, dfn.hp[di] - amount)
+    zone[d_key] = dfn.with_hp(di, new_hp)
+    killed = amount > 0 and new_hp <= 0
+    if killed:
+        deaths.append(Death(dfn.side, d_key, dfn.mini(di), dfn.stat(space)))
+    return Strike(att.mini(ai), dfn.mini(di), outcome, amount, new_hp, killed), outcome
+
+
+def resolve_round(zone: tuple[Combatant, ...], attacker: str, ctx: MeleeContext, fate: Fate) -> MeleeReport:
+    """Resolve one round of attacks by every living miniature of ``attacker``."""
+    units = {c.key: c for c in zone}
+    if attacker not in units:
+        raise UnknownNameError("unit in the zone", attacker, units)
+    att0 = units[attacker]
+    if att0.fleeing:
+        raise ImpossibleRequestError(f"{attacker} is Fleeing and cannot attack")
+    if not [c for c in zone if c.side != att0.side and c.count > 0]:
+        raise ImpossibleRequestError(f"{attacker} has no enemy to attack in the zone")
+    action = ctx.data.action(ctx.action)
+    received: dict[tuple[str, int], int] = {}
+    retaliated: set[tuple[str, int]] = set()
+    deaths: list[Death] = []
+    duels: list[Duel] = []
+    for ai in att0.alive():
+        if units[attacker].hp[ai] <= 0:
+            continue  # killed earlier this round (by a retaliation or its own Bad Luck)
+        candidates: list[tuple[str, float]] = []
+        where: dict[str, tuple[str, int]] = {}
+        for c in units.values():
+            if c.side == att0.side:
+                continue
+            cap = c.attack_cap(ctx.options.space_bulk_key())
+            for di in c.alive():
+                if received.get((c.key, di), 0) < cap:
+                    candidates.append((c.mini(di), c.stat("agg")))
+                    where[c.mini(di)] = (c.key, di)
+        if not candidates or sum(w for _, w in candidates) <= 0:
+            duels.append(Duel(Strike(units[attacker].mini(ai), None, "Miss")))
+            continue
+        pick = fate.choose(
+            f"target assignment: {units[attacker].mini(ai)}",
+            candidates,
+            ("weights are the Aggressiveness of each enemy miniature still able to receive an attack",),
+        )
+        d_key, di = where[pick]
+        received[(d_key, di)] = received.get((d_key, di), 0) + 1
+        strike, outcome = _strike(fate, units, attacker, ai, d_key, di, ctx, deaths, False)
+        ret: Strike | None = None
+        dfn = units[d_key]
+        if (
+            outcome in ("Blocked", "Evaded", "Deflected")
+            and dfn.hp[di] > 0
+            and units[attacker].hp[ai] > 0
+            and (d_key, di) not in retaliated
+        ):
+            chance = min(1.0, dfn.stat("ret") * ctx.data.stance(dfn.stance).retaliate)
+            if chance > 0 and fate.chance(f"retaliation chance: {dfn.mini(di)}", chance, "Retaliates", "No retaliation"):
+                retaliated.add((d_key, di))
+                ret, _ = _strike(fate, units, d_key, di, attacker, ai, ctx, deaths, True)
+        duels.append(Duel(strike, ret))
+    statics = charge_statics(att0, zone, ctx)
+    after = tuple(units[c.key] for c in zone)
+    after, morale = apply_morale(zone, after, deaths, statics, ctx.options, ctx.options.space_bulk_key())
+    units = {c.key: c for c in after}
+    tired, fatigue = add_fatigue(units[attacker], action.fatigue.value)
+    final = tuple(tired if c.key == attacker else c for c in after)
+    return MeleeReport(attacker, ctx.action, ctx.direction, duels, [d.miniature for d in deaths], morale, fatigue, final, statics)
+
+
+def charge_statics(att: Combatant, zone: tuple[Combatant, ...], ctx: MeleeContext) -> list[StaticModifier]:
+    """Static morale penalties a charge inflicts: flank/rear Intimidation and cavalry charges."""
+    out: list[StaticModifier] = []
+    if ctx.action != "charge":
+        return out
+    for c in zone:
+        if c.side == att.side or c.count == 0:
+            continue
+        if ctx.direction in ("flank", "rear"):
+            pen = flank_penalty(
+                att.count * att.stat("intimidation"), c.count * c.stat("intimidation"), ctx.direction == "rear", ctx.options
+            )
+            if pen:
+                out.append(StaticModifier(c.key, pen, f"{ctx.direction} charge by {att.key}"))
+        for rule in CHARGE_RULES:
+            if att.has_rule(rule):
+                pen = cavalry_charge_penalty(rule, att.count, c.stat(ctx.options.space_bulk_key()))
+                if pen:
+                    out.append(StaticModifier(c.key, pen, f"{rule} ({att.count} knights)"))
+    return out
+
+
+def with_stance(c: Combatant, stance: str) -> Combatant:
+    return replace(c, stance=stance)

@@ -1,0 +1,83 @@
+"""Ruleset options: each switches between two readings of a rule the seed contradicts.
+
+The defaults and both quotes of each are recorded in ``docs/rules/exillis.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Literal
+
+from rulekeeper.core.errors import UnknownNameError, InvalidStatError
+from rulekeeper.core.ruleset import OptionInfo
+
+_CHOICES: dict[str, tuple[tuple[str, ...], str]] = {
+    "initiative_loss": (("20", "10"), "Initiative lost per Fatigue/Veil threshold, in percent"),
+    "general_hp_bonus": (("25", "50"), "A General's Hit Point bonus, in percent"),
+    "sensitivity_growth": (("additive", "compound"), "Morale Sensitivity growth per threshold: +20 % or ×1.2"),
+    "luck_damage": (("x1.5", "x2.5"), "Luck damage: 1.5 times, or 'increased by 150 %' (2.5 times)"),
+    "bulk_table": (
+        ("by-section", "melee", "range"),
+        "Which Bulk table: Range table for visibility and melee table for zone space (as the worked "
+        "example does), or one table everywhere",
+    ),
+    "rout_on_breaking_casualty": (
+        ("no", "yes"),
+        "Does the casualty that makes a unit Broken also make it flee?",
+    ),
+    "intimidation_lookup": (("step", "interpolate"), "Read the Intimidation table by steps or interpolate"),
+}
+
+
+@dataclass(frozen=True)
+class ExIllisOptions:
+    initiative_loss: Literal["20", "10"] = "20"
+    general_hp_bonus: Literal["25", "50"] = "25"
+    sensitivity_growth: Literal["additive", "compound"] = "additive"
+    luck_damage: Literal["x1.5", "x2.5"] = "x1.5"
+    bulk_table: Literal["by-section", "melee", "range"] = "by-section"
+    rout_on_breaking_casualty: Literal["no", "yes"] = "no"
+    intimidation_lookup: Literal["step", "interpolate"] = "step"
+
+    @property
+    def initiative_loss_fraction(self) -> float:
+        return int(self.initiative_loss) / 100.0
+
+    @property
+    def general_hp_factor(self) -> float:
+        return 1.0 + int(self.general_hp_bonus) / 100.0
+
+    @property
+    def luck_multiplier(self) -> float:
+        return 1.5 if self.luck_damage == "x1.5" else 2.5
+
+    def visibility_bulk_key(self) -> str:
+        return "bulk" if self.bulk_table == "melee" else "bulk_range"
+
+    def space_bulk_key(self) -> str:
+        return "bulk_range" if self.bulk_table == "range" else "bulk"
+
+    @classmethod
+    def parse(cls, pairs: list[str] | None) -> ExIllisOptions:
+        """Build from ``NAME=VALUE`` strings, refusing unknown names or values."""
+        opts = cls()
+        for pair in pairs or []:
+            name, sep, value = pair.partition("=")
+            name = name.strip().replace("-", "_")
+            if not sep:
+                raise InvalidStatError(f"option {pair!r} must look like NAME=VALUE")
+            if name not in _CHOICES:
+                raise UnknownNameError("option", name, _CHOICES)
+            choices = _CHOICES[name][0]
+            if value.strip() not in choices:
+                raise UnknownNameError(f"value for option {name}", value, choices)
+            opts = replace(opts, **{name: value.strip()})
+        return opts
+
+    def to_dict(self) -> dict[str, str]:
+        return {f.name: str(getattr(self, f.name)) for f in fields(self)}
+
+
+def option_infos() -> list[OptionInfo]:
+    defaults = ExIllisOptions().to_dict()
+    return [OptionInfo(n, defaults[n], c, h) for n, (c, h) in _CHOICES.items()]

@@ -1,0 +1,326 @@
+"""Ranged attacks: visibility, where each projectile falls, Missile Block and damage.
+
+Each shot is a Weighted Random Draw between Accurate Shot (Ranged Accuracy ×
+Fatigue efficiency × visibility, halved in the shooter's own zone) and a physical
+model of the target zone: the space taken by enemy and allied miniatures (their
+Bulk, halved for units that moved last turn), the free space (80 − occupied) and
+the Cover of its terrain. Luck and Bad Luck take 5 % each off the top (basic Ranged
+Attack: no Bad Luck). An Accurate Shot, Bulk hit or Luck then picks an enemy
+miniature by Bulk; an allied space hit picks an ally (friendly fire, −5 morale).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rulekeeper.core.chance import Fate, discrete
+from rulekeeper.core.errors import ImpossibleRequestError, UnknownNameError
+from rulekeeper.core.wrd import with_fixed
+
+from . import damage as dmg
+from .damage import num
+from .aftermath import Death, FatigueChange, MoraleChange, StaticModifier, add_fatigue, apply_morale
+from .combatants import Combatant
+from .fatigue import efficiency
+from .melee import BAD_LUCK, LUCK, _mods
+from .morale import FRIENDLY_FIRE_PENALTY, morale_state
+from .options import ExIllisOptions
+from .rules_data import Action, RulesData
+
+ZONE_SPACE = 80.0
+VISIBILITY_SCALE = 64.0
+
+
+@dataclass(frozen=True)
+class Crossed:
+    """A zone the trajectory crosses between shooter and target, and how much of it."""
+
+    fraction: float
+    miniature_bulk: float = 0.0
+    terrain: str = "fields"
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class ShotSetup:
+    shooter: Combatant
+    target_zone: tuple[Combatant, ...]
+    terrain: str = "fields"
+    crossed: tuple[Crossed, ...] = ()
+    distance: int = 1
+    action: str = "shot"
+    data: RulesData | None = None
+    options: ExIllisOptions = ExIllisOptions()
+
+    @property
+    def own_zone(self) -> bool:
+        return self.distance == 0
+
+
+def visibility(crossed: tuple[Crossed, ...], data: RulesData) -> tuple[float, list[str]]:
+    """Visibility = 1 − (total Bulk crossed / 64), each zone counted by the part crossed."""
+    total = 0.0
+    lines = []
+    for z in crossed:
+        if not 0 <= z.fraction <= 1:
+            raise ImpossibleRequestError(f"a crossed fraction must be in [0, 1], got {z.fraction}")
+        t = data.terrain_feature(z.terrain)
+        part = z.fraction * (z.miniature_bulk + t.bulk)
+        total += part
+        lines.append(
+            f"crossed {z.label or 'zone'}: ({z.miniature_bulk:g} miniature bulk + {t.bulk:g} {z.terrain}) × {z.fraction:g} = {part:g}"
+        )
+    vis = max(0.0, 1.0 - total / VISIBILITY_SCALE)
+    lines.append(f"visibility = 1 − {total:g} / 64 = {vis:.3f}")
+    return vis, lines
+
+
+def _space(c: Combatant, key: str) -> float:
+    return c.count * c.stat(key) * (0.5 if c.moved else 1.0)
+
+
+@dataclass(frozen=True)
+class ShotOdds:
+    odds: list[tuple[str, float]]
+    weights: dict[str, float]
+    explain: list[str]
+    damage: dict[str, tuple[int, int]]
+    block: dict[str, float]
+    final: dict[str, float]
+    magical: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "odds": {k: p for k, p in self.odds},
+            "weights": self.weights,
+            "damage": {k: list(v) for k, v in self.damage.items()},
+            "missile_block": self.block,
+            "final_damage": {k: round(v, 3) for k, v in self.final.items()},
+            "explain": self.explain,
+        }
+
+
+def _check(setup: ShotSetup) -> tuple[RulesData, Action]:
+    if setup.data is None:
+        raise ImpossibleRequestError("shot setup needs rules data")
+    data = setup.data
+    action = data.action(setup.action)
+    if action.kind != "ranged":
+        raise ImpossibleRequestError(f"{action.title} is not a ranged action")
+    s = setup.shooter
+    reach = s.stat("range")
+    if reach <= 0 and action.spell is None:
+        raise ImpossibleRequestError(f"{s.name} has no ranged attack")
+    if action.spell is not None:
+        reach = data.spell(action.spell).range.value
+    if action.range is not None:
+        reach = min(reach, action.range.value)
+    if setup.distance < 0:
+        raise ImpossibleRequestError(f"distance must be >= 0, got {setup.distance}")
+    if setup.distance > reach:
+        raise ImpossibleRequestError(
+            f"{s.name} cannot {action.title} at range {setup.distance}: its reach is {reach:g} zone(s)",
+            range=setup.distance, reach=reach,
+        )
+    if s.fleeing:
+        raise ImpossibleRequestError(f"{s.key} is Fleeing and cannot shoot")
+    enemies = [c for c in setup.target_zone if c.side != s.side and c.count > 0]
+    if not enemies:
+        raise ImpossibleRequestError("there is no enemy in the target zone")
+    if setup.own_zone and s.name not in data.shoot_engaged.value:
+        raise ImpossibleRequestError(
+            f"{s.name} cannot shoot into its own zone while engaged (only {', '.join(data.shoot_engaged.value)} may)"
+        )
+    if not data.terrain_feature(setup.terrain).passable and setup.terrain != "lake":
+        raise ImpossibleRequestError(f"nothing can stand in a zone of {setup.terrain}")
+    return data, action
+
+
+def shot_odds(setup: ShotSetup) -> ShotOdds:
+    """The WRD of where one projectile falls, with the arithmetic behind it."""
+    data, action = _check(setup)
+    s, opts = setup.shooter, setup.options
+    key = opts.space_bulk_key()
+    magical = action.spell is not None
+    vis, lines = visibility(setup.crossed, data)
+    acc_key, load = ("macc", s.veil) if magical else ("racc", s.fatigue)
+    eff = efficiency(load)
+    own = 0.5 if setup.own_zone else 1.0
+    m_acc, m_luck = _mods(s, data)
+    base = s.stat(acc_key)
+    accurate = base * eff * vis * own * action.accuracy.value * m_acc
+    lines.insert(0, f"shooter: {s.count} × {s.name}, {action.title}, range {setup.distance}")
+    lines.append(
+        f"Accurate Shot = {acc_key.upper()} {num(base)} × {'veil' if magical else 'fatigue'} efficiency {eff:.3f}"
+        f" × visibility {vis:.3f} × own zone {own:g} × {action.title} {action.accuracy.value:g}"
+        f" × morale {m_acc:g} ({morale_state(s.morale)}) = {accurate:.2f}"
+    )
+    enemy = sum(_space(c, key) for c in setup.target_zone if c.side != s.side)
+    allied = sum(_space(c, key) for c in setup.target_zone if c.side == s.side and c.key != s.key)
+    for c in setup.target_zone:
+        if c.count and c.key != s.key:
+            lines.append(
+                f"{'enemy' if c.side != s.side else 'allied'} space: {c.count} × {c.name} bulk {c.stat(key):g}"
+                + (" × ½ (moved)" if c.moved else "") + f" = {_space(c, key):g}"
+            )
+    free = max(0.0, ZONE_SPACE - enemy - allied)
+    cover = data.terrain_feature(setup.terrain).cover
+    lines.append(f"free space = 80 − {allied:g} − {enemy:g} = {free:g}; cover ({setup.terrain}) = {cover:g}")
+    weights = {"Accurate Shot": accurate, "Enemy space": enemy, "Allied space": allied, "Free space": free, "Cover": cover}
+    luck = max(0.0, LUCK + m_luck)
+    bad = 0.0 if action.basic else BAD_LUCK
+    lines.append(f"Luck {luck:.0%}, Bad Luck {bad:.0%}" + (" (basic Ranged Attack)" if bad == 0 else ""))
+    odds = with_fixed({"Luck": luck, "Bad Luck": bad}, weights)
+    engaged = len({c.side for c in setup.target_zone if c.count}) > 1
+    block: dict[str, float] = {}
+    damages: dict[str, tuple[int, int]] = {}
+    finals: dict[str, float] = {}
+    for c in setup.target_zone:
+        if c.count == 0 or c.key == s.key:
+            continue
+        block[c.key] = c.stat("mblk") * (0.5 if engaged else 1.0)
+        calc = _calc(s, c, action, data)
+        finals[c.key] = calc.final
+        damages[c.key] = dmg.bounds(calc.final)
+        damages[f"{c.key} (Luck)"] = dmg.bounds(calc.final, opts.luck_multiplier)
+        lines.append(f"on {c.name}: " + "; ".join(calc.lines()) + f"; Missile Block {block[c.key]:.0%}" + (" (halved: in melee)" if engaged else ""))
+    damages["Bad Luck"] = (dmg.bad_luck_damage(s.max_hp),) * 2
+    return ShotOdds(odds, weights, lines, damages, block, finals, magical)
+
+
+def _calc(s: Combatant, c: Combatant, action: Action, data: RulesData) -> dmg.DamageCalc:
+    if action.spell is not None:
+        spell = data.spell(action.spell)
+        if spell.element in c.profile.immune:
+            return dmg.magical(0.0, s.stat("mag"), 1.0, spell.element)
+        res = float(c.profile.resist[spell.element].value) * efficiency(c.veil)
+        return dmg.magical(spell.power.value, s.stat("mag"), res, spell.element)
+    return dmg.physical(s.stat("ranged_wpd"), s.stat("sht"), c.stat("tgh"), s.stat("ranged_ap"), c.stat("armour"), ranged=True)
+
+
+@dataclass(frozen=True)
+class ShotRecord:
+    shooter: str
+    outcome: str
+    target: str | None = None
+    blocked: bool = False
+    damage: int = 0
+    target_hp: float = 0.0
+    killed: bool = False
+    self_damage: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class RangedReport:
+    shooter: str
+    action: str
+    shots: list[ShotRecord]
+    casualties: list[str]
+    morale: list[MoraleChange]
+    fatigue: FatigueChange
+    zone: tuple[Combatant, ...]
+    shooter_after: Combatant
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "shooter": self.shooter,
+            "action": self.action,
+            "shots": [s.to_dict() for s in self.shots],
+            "casualties": self.casualties,
+            "morale": [m.to_dict() for m in self.morale],
+            "fatigue": self.fatigue.to_dict(),
+            "units": [
+                {"unit": c.key, "side": c.side, "alive": c.count, "hp": [round(h, 2) for h in c.hp],
+                 "morale": round(c.morale, 2), "state": morale_state(c.morale, c.fleeing)}
+                for c in self.zone
+            ],
+        }
+
+
+_HIT_NAMES = {"Accurate Shot": "Accurate hit", "Enemy space": "Bulk hit", "Luck": "Luck", "Allied space": "Friendly fire"}
+
+
+def resolve_volley(setup: ShotSetup, fate: Fate) -> RangedReport:
+    """Every miniature of the shooter shoots (twice for a Swift Shot); casualties and morale follow."""
+    data, action = _check(setup)
+    s, opts = setup.shooter, setup.options
+    key = opts.space_bulk_key()
+    zone = {c.key: c for c in setup.target_zone}
+    shooter = s
+    deaths: list[Death] = []
+    statics: list[StaticModifier] = []
+    records: list[ShotRecord] = []
+    for si in s.alive():
+        for shot in range(action.shots_per_miniature):
+            name = s.mini(si) + (f" shot {shot + 1}" if action.shots_per_miniature > 1 else "")
+            current = ShotSetup(shooter, tuple(zone.values()), setup.terrain, setup.crossed, setup.distance, setup.action, data, opts)
+            if not [c for c in current.target_zone if c.side != s.side and c.count > 0]:
+                records.append(ShotRecord(name, "No target left"))
+                continue
+            o = shot_odds(current)
+            where = fate.draw(discrete(f"where the shot falls: {name}", o.odds, o.explain)).outcome
+            if where == "Bad Luck":
+                hurt = dmg.bad_luck_damage(shooter.max_hp)
+                shooter = shooter.with_hp(si, shooter.hp[si] - hurt)
+                if s.key in zone:
+                    zone[s.key] = shooter
+                if shooter.hp[si] <= 0:
+                    deaths.append(Death(s.side, s.key, s.mini(si), s.stat(key)))
+                records.append(ShotRecord(name, "Bad Luck", self_damage=hurt))
+                continue
+            if where in ("Free space", "Cover"):
+                records.append(ShotRecord(name, "Missed" if where == "Free space" else "Cover"))
+                continue
+            friendly = where == "Allied space"
+            pool = [
+                (c.mini(i), _space_one(c, key), c.key, i)
+                for c in zone.values()
+                if (c.side == s.side) == friendly and c.key != s.key
+                for i in c.alive()
+            ]
+            if not pool:
+                records.append(ShotRecord(name, "Missed"))
+                continue
+            pick = fate.choose(
+                f"which miniature: {name} ({_HIT_NAMES[where]})", [(n, w) for n, w, _, _ in pool],
+                ("weights are each miniature's Bulk",),
+            )
+            _, _, t_key, ti = next(p for p in pool if p[0] == pick)
+            t = zone[t_key]
+            if friendly:
+                statics.append(StaticModifier(t_key, FRIENDLY_FIRE_PENALTY, f"friendly fire from {s.key}", static=False))
+            if where != "Luck":
+                p_block = o.block.get(t_key, 0.0)
+                if p_block > 0 and fate.chance(f"missile block: {t.mini(ti)}", p_block, "Blocked", "Not blocked"):
+                    records.append(ShotRecord(name, _HIT_NAMES[where], t.mini(ti), True, 0, t.hp[ti]))
+                    continue
+            mult = opts.luck_multiplier if where == "Luck" else 1.0
+            amount = dmg.roll(fate, f"{name} → {t.mini(ti)}", o.final[t_key], mult)
+            new_hp = max(0.0, t.hp[ti] - amount)
+            zone[t_key] = t.with_hp(ti, new_hp)
+            killed = amount > 0 and new_hp <= 0
+            if killed:
+                deaths.append(Death(t.side, t_key, t.mini(ti), t.stat(key)))
+            records.append(ShotRecord(name, _HIT_NAMES[where], t.mini(ti), False, amount, new_hp, killed))
+    if action.zone_morale is not None:
+        for c in zone.values():
+            if c.side != s.side and c.count:
+                statics.append(StaticModifier(c.key, action.zone_morale.value, f"{action.title}"))
+    before = setup.target_zone
+    after = tuple(zone[c.key] for c in before)
+    after, morale = apply_morale(before, after, deaths, statics, opts, key)
+    if s.key in zone:
+        shooter = next(c for c in after if c.key == s.key)
+    magical = action.spell is not None
+    cost = data.spell(action.spell).veil.value if action.spell is not None else action.fatigue.value
+    tired, fat = add_fatigue(shooter, cost, veil=magical)
+    after = tuple(tired if c.key == s.key else c for c in after)
+    return RangedReport(s.key, setup.action, records, [d.miniature for d in deaths], morale, fat, after, tired)
+
+
+def _space_one(c: Combatant, key: str) -> float:
+    return c.stat(key) * (0.5 if c.moved else 1.0)
