@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Group
+from rich.text import Text
 
 from rulekeeper.core.chance import Fate
 from rulekeeper.rulesets.exillis.combatants import Combatant
@@ -33,16 +34,16 @@ Seed = Annotated[int, typer.Option("--seed", help="Seed of fate: same seed, same
 
 
 def _melee_zone(
-    tables: Tables, attacker: str, defender: str, *, a_size: int | None, d_size: int | None, level: int,
+    tables: Tables, opts: ExIllisOptions, attacker: str, defender: str, *, a_size: int | None, d_size: int | None, level: int,
     a_fatigue: float, d_fatigue: float, a_stance: str, d_stance: str, d_moved: bool,
     others: list[str], allies: list[str], a_morale: float | None, d_morale: float | None,
 ) -> tuple[Combatant, ...]:
     taken: set[str] = set()
-    a = build(tables, UnitSpec(attacker, a_size, level, a_fatigue, 0.0, a_morale, a_stance), "attacker", taken)
-    d = build(tables, UnitSpec(defender, d_size, level, d_fatigue, 0.0, d_morale, d_stance, d_moved), "defender", taken)
+    a = build(tables, UnitSpec(attacker, a_size, level, a_fatigue, 0.0, a_morale, a_stance), "attacker", taken, options=opts)
+    d = build(tables, UnitSpec(defender, d_size, level, d_fatigue, 0.0, d_morale, d_stance, d_moved), "defender", taken, options=opts)
     zone = [a, d]
-    zone += [build(tables, UnitSpec.parse(s, level), "defender", taken) for s in others]
-    zone += [build(tables, UnitSpec.parse(s, level), "attacker", taken) for s in allies]
+    zone += [build(tables, UnitSpec.parse(s, level), "defender", taken, options=opts) for s in others]
+    zone += [build(tables, UnitSpec.parse(s, level), "attacker", taken, options=opts) for s in allies]
     return tuple(zone)
 
 
@@ -69,7 +70,7 @@ def _melee_common(
     opts = ExIllisOptions.parse(option)
     tables = load_tables(data)
     zone = _melee_zone(
-        tables, attacker, defender, a_size=attacker_size, d_size=defender_size, level=level,
+        tables, opts, attacker, defender, a_size=attacker_size, d_size=defender_size, level=level,
         a_fatigue=attacker_fatigue, d_fatigue=defender_fatigue, a_stance=attacker_stance, d_stance=defender_stance,
         d_moved=defender_moved, others=with_ or [], allies=ally or [], a_morale=attacker_morale, d_morale=defender_morale,
     )
@@ -164,7 +165,7 @@ def resolve_melee(
         print_json({"ruleset": "exillis", "kind": "melee", "seed": seed, "options": ctx.options.to_dict(),
                     **report.to_dict(), "chance": fate.record_dicts()})
         return
-    rows = []
+    rows: list[list[str | Text]] = []
     for i, d in enumerate(report.duels, 1):
         s, r = d.strike, d.retaliation
         dmg = str(s.damage) + (" †" if s.killed else "") if s.target else ""
@@ -204,9 +205,9 @@ def _shot_setup(
     opts = ExIllisOptions.parse(option)
     tables = load_tables(data)
     taken: set[str] = set()
-    s = build(tables, UnitSpec(shooter, size, level, fatigue, veil, moved=moved_shooter), "shooter", taken)
-    zone = [build(tables, UnitSpec.parse(t, level), "enemy", taken) for t in targets]
-    zone += [build(tables, UnitSpec.parse(a, level), "shooter", taken) for a in allies_in_zone]
+    s = build(tables, UnitSpec(shooter, size, level, fatigue, veil, moved=moved_shooter), "shooter", taken, options=opts)
+    zone = [build(tables, UnitSpec.parse(t, level), "enemy", taken, options=opts) for t in targets]
+    zone += [build(tables, UnitSpec.parse(a, level), "shooter", taken, options=opts) for a in allies_in_zone]
     if distance == 0:
         zone.append(s)
     crossed: tuple[Crossed, ...] = ()
@@ -288,7 +289,7 @@ def resolve_shoot(
         print_json({"ruleset": "exillis", "kind": "shoot", "seed": seed, "options": setup.options.to_dict(),
                     **report.to_dict(), "chance": fate.record_dicts()})
         return
-    rows = [[str(i), s.shooter, styled(s.outcome), s.target or "—", "Blocked" if s.blocked else "",
+    rows: list[list[str | Text]] = [[str(i), s.shooter, styled(s.outcome), s.target or "—", "Blocked" if s.blocked else "",
              (f"self −{s.self_damage}" if s.self_damage else str(s.damage) + (" †" if s.killed else "")) if (s.target or s.self_damage) else ""]
             for i, s in enumerate(report.shots, 1)]
     f = report.fatigue
@@ -308,11 +309,11 @@ def _cast_setup(caster: str, target: str, others: list[str], size: int | None, l
     opts = ExIllisOptions.parse(option)
     tables = load_tables(data)
     taken: set[str] = set()
-    c = build(tables, UnitSpec(caster, size, level, 0.0, veil), "caster", taken)
-    t = build(tables, UnitSpec(target, None, level, 0.0, target_veil), "target", taken)
+    c = build(tables, UnitSpec(caster, size, level, 0.0, veil), "caster", taken, options=opts)
+    t = build(tables, UnitSpec(target, None, level, 0.0, target_veil), "target", taken, options=opts)
     if chain_from:
         t = replace(t, chain=(chain_from.lower(), chain_count))
-    zone = (t, *(build(tables, UnitSpec.parse(o, level), "target", taken) for o in others))
+    zone = (t, *(build(tables, UnitSpec.parse(o, level), "target", taken, options=opts) for o in others))
     return c, zone, tables, opts
 
 
@@ -371,7 +372,7 @@ def resolve_cast_cmd(
         print_json({"ruleset": "exillis", "kind": "cast", "seed": seed, "options": opts.to_dict(),
                     **report.to_dict(), "chance": fate.record_dicts()})
         return
-    rows = [[str(i), r.caster, r.target, styled(r.outcome), str(r.damage) + (" †" if r.killed else ""), f"{r.target_hp:.0f}"]
+    rows: list[list[str | Text]] = [[str(i), r.caster, r.target, styled(r.outcome), str(r.damage) + (" †" if r.killed else ""), f"{r.target_hp:.0f}"]
             for i, r in enumerate(report.casts, 1)]
     v = report.veil
     console.print(Group(

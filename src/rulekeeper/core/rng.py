@@ -44,7 +44,8 @@ class RngState:
         if seed < 0:
             raise InvalidStatError(f"seed must be >= 0, got {seed}", field="seed")
         bg = np.random.PCG64(seed)
-        return cls._from_numpy(bg.state)
+        st: dict[str, Any] = dict(bg.state)
+        return cls._from_numpy(st)
 
     @classmethod
     def _from_numpy(cls, st: dict[str, Any]) -> RngState:
@@ -78,7 +79,7 @@ class Rng:
 
     def __init__(self, state: RngState) -> None:
         self._bg = np.random.PCG64()
-        self._bg.state = state._to_numpy()
+        self._bg.state = state._to_numpy()  # type: ignore[assignment]
         self._gen = np.random.Generator(self._bg)
 
     @classmethod
@@ -87,7 +88,8 @@ class Rng:
 
     @property
     def state(self) -> RngState:
-        return RngState._from_numpy(self._bg.state)
+        st: dict[str, Any] = dict(self._bg.state)
+        return RngState._from_numpy(st)
 
     def random(self) -> float:
         """One uniform double in [0, 1)."""

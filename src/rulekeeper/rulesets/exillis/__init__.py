@@ -42,9 +42,9 @@ class ExIllis:
         tables = load_tables()
         taken: set[str] = set()
         zone = (
-            build(tables, UnitSpec("Billmen"), "A", taken),
-            build(tables, UnitSpec("Franc Chevalers"), "B", taken),
-            build(tables, UnitSpec("Vileins"), "B", taken),
+            build(tables, UnitSpec("Billmen"), "A", taken, options=self.opts),
+            build(tables, UnitSpec("Franc Chevalers"), "B", taken, options=self.opts),
+            build(tables, UnitSpec("Vileins"), "B", taken, options=self.opts),
         )
         ctx = MeleeContext(tables.rules, self.opts)
         report = resolve_round(zone, "Billmen", ctx, fate)

@@ -6,7 +6,7 @@ The defaults and both quotes of each are recorded in ``docs/rules/exillis.md``.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Literal
+from typing import Any, Literal
 
 from rulekeeper.core.errors import UnknownNameError, InvalidStatError
 from rulekeeper.core.ruleset import OptionInfo
@@ -26,6 +26,10 @@ _CHOICES: dict[str, tuple[tuple[str, ...], str]] = {
         "Does the casualty that makes a unit Broken also make it flee?",
     ),
     "intimidation_lookup": (("step", "interpolate"), "Read the Intimidation table by steps or interpolate"),
+    "stat_levels": (
+        ("level-1", "level"),
+        "Growth exponent of the level formulas: table values are level 1 (level-1) or level 0 (level)",
+    ),
 }
 
 
@@ -38,6 +42,7 @@ class ExIllisOptions:
     bulk_table: Literal["by-section", "melee", "range"] = "by-section"
     rout_on_breaking_casualty: Literal["no", "yes"] = "no"
     intimidation_lookup: Literal["step", "interpolate"] = "step"
+    stat_levels: Literal["level-1", "level"] = "level-1"
 
     @property
     def initiative_loss_fraction(self) -> float:
@@ -71,7 +76,8 @@ class ExIllisOptions:
             choices = _CHOICES[name][0]
             if value.strip() not in choices:
                 raise UnknownNameError(f"value for option {name}", value, choices)
-            opts = replace(opts, **{name: value.strip()})
+            change: dict[str, Any] = {name: value.strip()}
+            opts = replace(opts, **change)
         return opts
 
     def to_dict(self) -> dict[str, str]:

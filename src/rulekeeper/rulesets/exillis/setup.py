@@ -8,6 +8,8 @@ from pathlib import Path
 from rulekeeper.core.errors import InvalidStatError
 
 from .combatants import Combatant
+from .levels import at_level
+from .options import ExIllisOptions
 from .profiles import Roster, load_profiles
 from .rules_data import RulesData, load_rules_data
 
@@ -61,12 +63,15 @@ def _has(path: Path, key: str) -> bool:
     return key in _read(path)
 
 
-def build(tables: Tables, spec: UnitSpec, side: str, taken: set[str], hp_factor: float = 1.0) -> Combatant:
+def build(
+    tables: Tables, spec: UnitSpec, side: str, taken: set[str], hp_factor: float = 1.0,
+    options: ExIllisOptions | None = None,
+) -> Combatant:
     """A fresh :class:`Combatant` for ``spec`` on ``side`` with a key unique in ``taken``."""
     profile = tables.roster.get(spec.name)
     if spec.level < 1:
         raise InvalidStatError(f"{spec.name}: level must be >= 1, got {spec.level}")
-    profile = profile.at_level(spec.level)
+    profile = at_level(profile, spec.level, options or ExIllisOptions())
     tables.rules.stance(spec.stance)
     key = profile.name
     n = 2

@@ -1,0 +1,1 @@
+"""Rule systems, each a small package found through :mod:`rulekeeper.core.ruleset`."""
