@@ -10,6 +10,7 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from rulekeeper.core.errors import DataFileError, InvalidStatError, RulekeeperError, UnknownNameError
 from rulekeeper.rulesets.exillis.profiles import (
@@ -335,7 +336,7 @@ def _number(text: str) -> float:
 
 
 def _seed_rows() -> list[tuple[str, str, str, float]]:
-    rows = []
+    rows: list[tuple[str, str, str, float]] = []
     for key, block in SEED_TABLES.items():
         for line in block.strip().splitlines():
             parts = line.rsplit(None, 1)
@@ -560,7 +561,7 @@ def test_shipped_load_is_cached_and_profiles_round_trip() -> None:
 
 
 def test_profiles_are_frozen() -> None:
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         ROSTER.get("Billmen").kind = "hero"  # type: ignore[misc]
 
 
@@ -754,3 +755,8 @@ def test_missing_file_and_wrong_top_level(tmp_path: Path) -> None:
     assert "units" in str(err)
     err = _data_error(_write(tmp_path, "b.yaml", "units:\n  Billmen: 5\n"))
     assert "'Billmen'" in str(err) and "mapping" in str(err)
+
+
+def test_duplicate_yaml_key_is_an_error(tmp_path: Path) -> None:
+    err = _data_error(_write(tmp_path, "a.yaml", "units:\n  Billmen: {stats: {hp: 5}}\n  Billmen: {stats: {hp: 6}}\n"))
+    assert "duplicate key 'Billmen'" in str(err) and "line 3" in str(err)

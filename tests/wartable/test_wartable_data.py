@@ -207,5 +207,8 @@ def test_battle_file_unknown_unit_and_negative_health(tmp_path: Path) -> None:
 def test_unknown_option_and_value() -> None:
     with pytest.raises(UnknownNameError, match="step5"):
         parse_options({"step6": "literal"})
-    with pytest.raises(UnknownNameError, match="literal"):
+    with pytest.raises(UnknownNameError, match="Did you mean 'literal'"):
         parse_options({"step5": "literl"})
+    with pytest.raises(UnknownNameError, match="Choices: example, literal") as err:
+        parse_options({"step5": "bogus"})
+    assert err.value.suggestions == [] and err.value.to_dict()["choices"] == ["example", "literal"]

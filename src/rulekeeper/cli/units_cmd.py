@@ -18,6 +18,8 @@ from rich.table import Table
 from rich.text import Text
 
 from rulekeeper.core.errors import RulekeeperError, UnknownNameError
+from rulekeeper.rulesets.exillis.levels import at_level as scale_to_level
+from rulekeeper.rulesets.exillis.options import ExIllisOptions
 from rulekeeper.rulesets.exillis.profiles import (
     ELEMENTS,
     INTIMIDATION_GROWTH,
@@ -159,16 +161,19 @@ def render(profiles: list[UnitProfile], title: str) -> list[Table]:
     for p in profiles:
         res.add_row(_name_cell(p), *(cell(e, p.resist[e]) for e in ELEMENTS))
     tables.append(res)
-    rules = Table(title=f"{title} · rules and actions", box=box.SIMPLE_HEAD, pad_edge=False, title_justify="left")
-    rules.add_column("Unit", overflow="fold", max_width=20)
+    rules = Table(
+        title=f"{title} · rules and actions", box=box.SIMPLE_HEAD, pad_edge=False, title_justify="left", show_edge=False
+    )
+    rules.add_column("Unit", overflow="fold", max_width=24)
     rules.add_column("Special rules / heroic power", overflow="fold")
     rules.add_column("Shots / spells", overflow="fold")
     for p in profiles:
-        special = ", ".join(p.special_rules) or "-"
+        bits = [", ".join(p.special_rules)] if p.special_rules else []
         if p.heroic_power:
-            special += f"; power: {p.heroic_power}"
+            bits.append(f"power: {p.heroic_power}")
         if p.immune:
-            special += f"; immune: {', '.join(p.immune)}"
+            bits.append(f"immune: {', '.join(p.immune)}")
+        special = "; ".join(bits) or "-"
         actions = ", ".join(p.shots) or "-"
         if p.spells:
             actions += f" / spells: {', '.join(p.spells)}"
@@ -180,7 +185,7 @@ def render(profiles: list[UnitProfile], title: str) -> list[Table]:
 def legend() -> Text:
     text = Text("Legend: ")
     parts = []
-    for source, (suffix, style, label) in MARKS.items():
+    for _source, (suffix, style, label) in MARKS.items():
         parts.append(Text(f"{(suffix or 'plain')} = {label}", style=style))
     text.append(Text(" · ").join(parts))
     text.append("\nFractions in %. (H) = hero. BU = melee Bulk (max attacks), BUr = range/visibility Bulk.")
@@ -196,7 +201,7 @@ def _at_level(roster: Roster, level: int | None) -> tuple[list[UnitProfile], lis
         use = min(level, p.max_level)
         if use < level:
             capped.append(f"{p.name} ({use})")
-        out.append(p.at_level(use))
+        out.append(scale_to_level(p, use, ExIllisOptions()))
     return out, capped
 
 

@@ -20,9 +20,9 @@ from rulekeeper.core.errors import ImpossibleRequestError, UnknownNameError
 from rulekeeper.core.wrd import with_fixed
 
 from . import damage as dmg
-from .damage import num
 from .aftermath import Death, FatigueChange, MoraleChange, StaticModifier, add_fatigue, apply_morale
 from .combatants import Combatant
+from .damage import num
 from .fatigue import efficiency
 from .morale import cavalry_charge_penalty, flank_penalty, morale_state
 from .options import ExIllisOptions

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
-from rulekeeper.core.errors import UnknownNameError, InvalidStatError
+from rulekeeper.core.errors import InvalidStatError, UnknownNameError
 from rulekeeper.core.ruleset import OptionInfo
 
 _CHOICES: dict[str, tuple[tuple[str, ...], str]] = {

@@ -318,6 +318,8 @@ class UnitProfile(BaseModel, frozen=True, extra="forbid"):
         """A copy at ``level``: the seed's growth formulas applied to the basic values.
 
         Literal reading of "Basic Stat x 1.029183^Level": level 1 is basic x 1.029183.
+        Combat and the CLI go through :func:`rulekeeper.rulesets.exillis.levels.at_level`,
+        which honours the ``stat_levels`` option (default: the tables are level 1).
         Elemental resistances grow like Toughness (the seed: all statistics grow).
         Raises :class:`InvalidStatError` below 1 or above the unit's maximum level.
         """
@@ -409,6 +411,25 @@ class Roster:
 # -- reading files -------------------------------------------------------------------------
 
 
+class _StrictLoader(yaml.SafeLoader):
+    """A safe YAML loader that refuses duplicate keys (a silently lost unit or stat)."""
+
+
+def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+    seen: set[Any] = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"found duplicate key {key!r}", key_node.start_mark
+            )
+        seen.add(key)
+    return loader.construct_mapping(node, deep=deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
 def _read_mapping(path: Path) -> dict[str, Any]:
     """Parse a YAML or TOML file (by extension) into a mapping; DataFileError otherwise."""
     where = str(path)
@@ -422,12 +443,13 @@ def _read_mapping(path: Path) -> dict[str, Any]:
     data: Any
     if suffix in (".yaml", ".yml"):
         try:
-            data = yaml.safe_load(text)
+            data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
             at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-            raise DataFileError(where, [f"YAML syntax error{at}: {problem}"]) from None
+            what = "YAML error" if isinstance(exc, yaml.constructor.ConstructorError) else "YAML syntax error"
+            raise DataFileError(where, [f"{what}{at}: {problem}"]) from None
     elif suffix == ".toml":
         try:
             data = tomllib.loads(text)

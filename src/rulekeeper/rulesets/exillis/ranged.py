@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulekeeper.core.chance import Fate, discrete
-from rulekeeper.core.errors import ImpossibleRequestError, UnknownNameError
+from rulekeeper.core.errors import ImpossibleRequestError
 from rulekeeper.core.wrd import with_fixed
 
 from . import damage as dmg
-from .damage import num
 from .aftermath import Death, FatigueChange, MoraleChange, StaticModifier, add_fatigue, apply_morale
 from .combatants import Combatant
+from .damage import num
 from .fatigue import efficiency
 from .melee import BAD_LUCK, LUCK, _mods
 from .morale import FRIENDLY_FIRE_PENALTY, morale_state

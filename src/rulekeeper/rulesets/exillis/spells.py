@@ -22,10 +22,10 @@ from rulekeeper.core.chance import Fate, discrete
 from rulekeeper.core.errors import ImpossibleRequestError, UnknownNameError
 
 from . import damage as dmg
-from .damage import num
 from .aftermath import Death, FatigueChange, MoraleChange, add_fatigue, apply_morale
 from .asymptotic import ar25
 from .combatants import Combatant
+from .damage import num
 from .fatigue import efficiency
 from .morale import morale_state
 from .options import ExIllisOptions

@@ -241,6 +241,16 @@ class WarTableOptions:
         return {f.name: str(getattr(self, f.name)) for f in fields(self)}
 
 
+class UnknownOptionError(UnknownNameError):
+    """An unknown option name or value; the message also lists every valid choice."""
+
+    def __init__(self, kind: str, name: str, choices: Sequence[str]) -> None:
+        super().__init__(kind, name, choices)
+        self.message = f"{self.message} Choices: {', '.join(choices)}."
+        self.args = (self.message,)
+        self.details["choices"] = list(choices)
+
+
 def parse_options(values: Mapping[str, str] | WarTableOptions | None = None) -> WarTableOptions:
     """Options from ``NAME -> VALUE`` pairs; unknown names/values raise typed errors."""
     if values is None:
@@ -252,10 +262,10 @@ def parse_options(values: Mapping[str, str] | WarTableOptions | None = None) -> 
     for raw_name, raw_value in values.items():
         name = raw_name.strip().lower().replace("-", "_")
         if name not in known:
-            raise UnknownNameError("War Table option", raw_name, known)
+            raise UnknownOptionError("War Table option", raw_name, list(known))
         value = str(raw_value).strip().lower().replace("-", "_")
         if value not in known[name].choices:
-            raise UnknownNameError(f"value for option {name}", str(raw_value), known[name].choices)
+            raise UnknownOptionError(f"value for option {name}", str(raw_value), known[name].choices)
         chosen[name] = value
     return WarTableOptions(**chosen)  # type: ignore[arg-type]
 
