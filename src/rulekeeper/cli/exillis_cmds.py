@@ -11,6 +11,7 @@ from rich.console import Group
 from rich.text import Text
 
 from rulekeeper.core.chance import Fate
+from rulekeeper.core.errors import ImpossibleRequestError
 from rulekeeper.rulesets.exillis.combatants import Combatant
 from rulekeeper.rulesets.exillis.melee import MeleeContext, duel_odds, resolve_round, target_odds
 from rulekeeper.rulesets.exillis.morale import morale_state
@@ -37,13 +38,21 @@ def _melee_zone(
     tables: Tables, opts: ExIllisOptions, attacker: str, defender: str, *, a_size: int | None, d_size: int | None, level: int,
     a_fatigue: float, d_fatigue: float, a_stance: str, d_stance: str, d_moved: bool,
     others: list[str], allies: list[str], a_morale: float | None, d_morale: float | None,
+    generals: list[str] | None = None,
 ) -> tuple[Combatant, ...]:
     taken: set[str] = set()
-    a = build(tables, UnitSpec(attacker, a_size, level, a_fatigue, 0.0, a_morale, a_stance), "attacker", taken, options=opts)
-    d = build(tables, UnitSpec(defender, d_size, level, d_fatigue, 0.0, d_morale, d_stance, d_moved), "defender", taken, options=opts)
+    wanted = {tables.roster.get(g).name for g in (generals or [])}
+    if len(wanted) > 2:
+        raise ImpossibleRequestError("each army has at most one General")
+
+    def gen(name: str) -> bool:
+        return tables.roster.get(UnitSpec.parse(name).name).name in wanted
+
+    a = build(tables, UnitSpec(attacker, a_size, level, a_fatigue, 0.0, a_morale, a_stance), "attacker", taken, options=opts, general=gen(attacker))
+    d = build(tables, UnitSpec(defender, d_size, level, d_fatigue, 0.0, d_morale, d_stance, d_moved), "defender", taken, options=opts, general=gen(defender))
     zone = [a, d]
-    zone += [build(tables, UnitSpec.parse(s, level), "defender", taken, options=opts) for s in others]
-    zone += [build(tables, UnitSpec.parse(s, level), "attacker", taken, options=opts) for s in allies]
+    zone += [build(tables, UnitSpec.parse(s, level), "defender", taken, options=opts, general=gen(s)) for s in others]
+    zone += [build(tables, UnitSpec.parse(s, level), "attacker", taken, options=opts, general=gen(s)) for s in allies]
     return tuple(zone)
 
 
@@ -65,7 +74,7 @@ def _melee_common(
     attacker: str, defender: str, action: str, direction: str, attacker_size: int | None, defender_size: int | None,
     level: int, attacker_fatigue: float, defender_fatigue: float, attacker_stance: str, defender_stance: str,
     defender_moved: bool, with_: list[str] | None, ally: list[str] | None, attacker_morale: float | None,
-    defender_morale: float | None, data: Path | None, option: list[str] | None,
+    defender_morale: float | None, data: Path | None, option: list[str] | None, general: list[str] | None = None,
 ) -> tuple[tuple[Combatant, ...], MeleeContext]:
     opts = ExIllisOptions.parse(option)
     tables = load_tables(data)
@@ -73,6 +82,7 @@ def _melee_common(
         tables, opts, attacker, defender, a_size=attacker_size, d_size=defender_size, level=level,
         a_fatigue=attacker_fatigue, d_fatigue=defender_fatigue, a_stance=attacker_stance, d_stance=defender_stance,
         d_moved=defender_moved, others=with_ or [], allies=ally or [], a_morale=attacker_morale, d_morale=defender_morale,
+        generals=general,
     )
     return zone, MeleeContext(tables.rules, opts, action, direction)
 
@@ -99,6 +109,7 @@ def odds_melee(
     ally: Annotated[list[str] | None, typer.Option("--ally", help="Another unit of the attacker's side, NAME[:COUNT].")] = None,
     attacker_morale: Annotated[float | None, typer.Option(help="Attacker's morale points.")] = None,
     defender_morale: Annotated[float | None, typer.Option(help="Defender's morale points.")] = None,
+    general: Annotated[list[str] | None, typer.Option(help="A hero in the zone who is the army's General (HP bonus).")] = None,
     data: Data = None,
     option: Opt = None,
     json: Json = False,
@@ -107,7 +118,7 @@ def odds_melee(
     zone, ctx = _melee_common(
         attacker, defender, action, direction, attacker_size, defender_size, level, attacker_fatigue,
         defender_fatigue, attacker_stance, defender_stance, defender_moved, with_, ally, attacker_morale,
-        defender_morale, data, option,
+        defender_morale, data, option, general,
     )
     att = zone[0]
     targets = target_odds(att, zone)
@@ -149,6 +160,7 @@ def resolve_melee(
     ally: Annotated[list[str] | None, typer.Option("--ally", help="Another unit of the attacker's side, NAME[:COUNT].")] = None,
     attacker_morale: Annotated[float | None, typer.Option(help="Attacker's morale points.")] = None,
     defender_morale: Annotated[float | None, typer.Option(help="Defender's morale points.")] = None,
+    general: Annotated[list[str] | None, typer.Option(help="A hero in the zone who is the army's General (HP bonus).")] = None,
     data: Data = None,
     option: Opt = None,
     json: Json = False,
@@ -157,7 +169,7 @@ def resolve_melee(
     zone, ctx = _melee_common(
         attacker, defender, action, direction, attacker_size, defender_size, level, attacker_fatigue,
         defender_fatigue, attacker_stance, defender_stance, defender_moved, with_, ally, attacker_morale,
-        defender_morale, data, option,
+        defender_morale, data, option, general,
     )
     fate = Fate.from_seed(seed)
     report = resolve_round(zone, zone[0].key, ctx, fate)

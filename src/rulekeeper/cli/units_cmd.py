@@ -118,6 +118,26 @@ def _roster_for(ruleset: str, data: Path | None) -> tuple[str, Roster]:
     return canonical, loaders[canonical](data)
 
 
+def _generic_roster(ruleset: str, as_json: bool) -> None:
+    """Any other registered ruleset: its roster as it reports it (flat fields)."""
+    from rulekeeper.core.ruleset import find_ruleset
+
+    rs = find_ruleset(ruleset)()
+    rows = rs.roster()
+    if as_json:
+        print_json(rows)
+        return
+    keys: list[str] = []
+    for r in rows:
+        keys += [k for k, v in r.items() if k not in keys and not isinstance(v, (dict, list))]
+    table = Table(title=f"{rs.title} units", box=box.SIMPLE_HEAVY)
+    for k in keys:
+        table.add_column(k)
+    for r in rows:
+        table.add_row(*[str(r.get(k, "")) for k in keys])
+    console.print(table)
+
+
 def format_value(key: str, value: float) -> str:
     """A compact rendering: fractions as percentages, whole numbers without decimals."""
     if key in PERCENT_STATS:
@@ -207,6 +227,9 @@ def _at_level(roster: Roster, level: int | None) -> tuple[list[UnitProfile], lis
 
 def units_command(ruleset: str, as_json: bool, data: Path | None, level: int | None) -> None:
     """Body of ``rulekeeper units`` (raises RulekeeperError; the wrapper reports it)."""
+    if _ruleset_key(ruleset) not in _RULESET_ALIASES:
+        _generic_roster(ruleset, as_json)
+        return
     _, roster = _roster_for(ruleset, data)
     profiles, capped = _at_level(roster, level)
     if as_json:

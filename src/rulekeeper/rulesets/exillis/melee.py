@@ -17,12 +17,14 @@ from typing import Any
 
 from rulekeeper.core.chance import Fate, discrete
 from rulekeeper.core.errors import ImpossibleRequestError, UnknownNameError
+from rulekeeper.core.events import Event
 from rulekeeper.core.wrd import with_fixed
 
 from . import damage as dmg
 from .aftermath import Death, FatigueChange, MoraleChange, StaticModifier, add_fatigue, apply_morale
 from .combatants import Combatant
 from .damage import num
+from .events import record
 from .fatigue import efficiency
 from .morale import cavalry_charge_penalty, flank_penalty, morale_state
 from .options import ExIllisOptions
@@ -186,9 +188,11 @@ class MeleeReport:
     fatigue: FatigueChange
     zone: tuple[Combatant, ...]
     statics: list[StaticModifier] = field(default_factory=list)
+    events: tuple[Event, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "events": [e.to_dict() for e in self.events],
             "attacker": self.attacker,
             "action": self.action,
             "direction": self.direction,
@@ -217,17 +221,21 @@ def target_odds(att: Combatant, zone: tuple[Combatant, ...]) -> list[tuple[str, 
 
 def _strike(
     fate: Fate, zone: dict[str, Combatant], a_key: str, ai: int, d_key: str, di: int,
-    ctx: MeleeContext, deaths: list[Death], retaliation: bool,
+    ctx: MeleeContext, deaths: list[Death], retaliation: bool, log: list[Event],
+    cache: dict[tuple[str, str, bool], DuelOdds],
 ) -> tuple[Strike, str]:
     att, dfn = zone[a_key], zone[d_key]
-    o = duel_odds(att, dfn, ctx, retaliation)
+    # odds depend on stats, fatigue, morale and stance, none of which change within a round
+    o = cache.get((a_key, d_key, retaliation))
+    if o is None:
+        o = cache[(a_key, d_key, retaliation)] = duel_odds(att, dfn, ctx, retaliation)
     label = f"{'retaliation' if retaliation else 'roll to hit'}: {att.mini(ai)} → {dfn.mini(di)}"
     outcome = fate.draw(discrete(label, o.odds, o.explain)).outcome
     space = ctx.options.space_bulk_key()
     if outcome == "Bad Luck":
         hurt = dmg.bad_luck_damage(att.max_hp)
         new_hp = att.hp[ai] - hurt
-        zone[a_key] = att.with_hp(ai, new_hp)
+        record(zone, att.with_hp(ai, new_hp), log, f"{label}: Bad Luck")
         if new_hp <= 0:
             deaths.append(Death(att.side, a_key, att.mini(ai), att.stat(space)))
         return Strike(att.mini(ai), dfn.mini(di), outcome, 0, dfn.hp[di], False, hurt), outcome
@@ -237,7 +245,7 @@ def _strike(
         div = max(1.0, dfn.stat("shd")) if outcome == "Blocked" else 1.0
         amount = dmg.roll(fate, label, o.final_damage, mult, div)
     new_hp = max(0.0, dfn.hp[di] - amount)
-    zone[d_key] = dfn.with_hp(di, new_hp)
+    record(zone, dfn.with_hp(di, new_hp), log, f"{label}: {outcome}")
     killed = amount > 0 and new_hp <= 0
     if killed:
         deaths.append(Death(dfn.side, d_key, dfn.mini(di), dfn.stat(space)))
@@ -259,6 +267,8 @@ def resolve_round(zone: tuple[Combatant, ...], attacker: str, ctx: MeleeContext,
     retaliated: set[tuple[str, int]] = set()
     deaths: list[Death] = []
     duels: list[Duel] = []
+    log: list[Event] = []
+    cache: dict[tuple[str, str, bool], DuelOdds] = {}
     for ai in att0.alive():
         if units[attacker].hp[ai] <= 0:
             continue  # killed earlier this round (by a retaliation or its own Bad Luck)
@@ -282,7 +292,7 @@ def resolve_round(zone: tuple[Combatant, ...], attacker: str, ctx: MeleeContext,
         )
         d_key, di = where[pick]
         received[(d_key, di)] = received.get((d_key, di), 0) + 1
-        strike, outcome = _strike(fate, units, attacker, ai, d_key, di, ctx, deaths, False)
+        strike, outcome = _strike(fate, units, attacker, ai, d_key, di, ctx, deaths, False, log, cache)
         ret: Strike | None = None
         dfn = units[d_key]
         if (
@@ -294,15 +304,20 @@ def resolve_round(zone: tuple[Combatant, ...], attacker: str, ctx: MeleeContext,
             chance = min(1.0, dfn.stat("ret") * ctx.data.stance(dfn.stance).retaliate)
             if chance > 0 and fate.chance(f"retaliation chance: {dfn.mini(di)}", chance, "Retaliates", "No retaliation"):
                 retaliated.add((d_key, di))
-                ret, _ = _strike(fate, units, d_key, di, attacker, ai, ctx, deaths, True)
+                ret, _ = _strike(fate, units, d_key, di, attacker, ai, ctx, deaths, True, log, cache)
         duels.append(Duel(strike, ret))
     statics = charge_statics(att0, zone, ctx)
     after = tuple(units[c.key] for c in zone)
     after, morale = apply_morale(zone, after, deaths, statics, ctx.options, ctx.options.space_bulk_key())
-    units = {c.key: c for c in after}
+    for c in after:
+        record(units, c, log, "morale")
     tired, fatigue = add_fatigue(units[attacker], action.fatigue.value)
-    final = tuple(tired if c.key == attacker else c for c in after)
-    return MeleeReport(attacker, ctx.action, ctx.direction, duels, [d.miniature for d in deaths], morale, fatigue, final, statics)
+    record(units, tired, log, f"{action.title}: fatigue")
+    final = tuple(units[c.key] for c in zone)
+    return MeleeReport(
+        attacker, ctx.action, ctx.direction, duels, [d.miniature for d in deaths], morale, fatigue, final, statics,
+        tuple(log),
+    )
 
 
 def charge_statics(att: Combatant, zone: tuple[Combatant, ...], ctx: MeleeContext) -> list[StaticModifier]:

@@ -16,12 +16,14 @@ from typing import Any
 
 from rulekeeper.core.chance import Fate, discrete
 from rulekeeper.core.errors import ImpossibleRequestError
+from rulekeeper.core.events import Event
 from rulekeeper.core.wrd import with_fixed
 
 from . import damage as dmg
 from .aftermath import Death, FatigueChange, MoraleChange, StaticModifier, add_fatigue, apply_morale
 from .combatants import Combatant
 from .damage import num
+from .events import record
 from .fatigue import efficiency
 from .melee import BAD_LUCK, LUCK, _mods
 from .morale import FRIENDLY_FIRE_PENALTY, morale_state
@@ -224,9 +226,11 @@ class RangedReport:
     fatigue: FatigueChange
     zone: tuple[Combatant, ...]
     shooter_after: Combatant
+    events: tuple[Event, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "events": [e.to_dict() for e in self.events],
             "shooter": self.shooter,
             "action": self.action,
             "shots": [s.to_dict() for s in self.shots],
@@ -251,6 +255,14 @@ def resolve_volley(setup: ShotSetup, fate: Fate) -> RangedReport:
     key = opts.space_bulk_key()
     zone = {c.key: c for c in setup.target_zone}
     shooter = s
+    everyone: dict[str, Combatant] = {**zone, s.key: s}
+    log: list[Event] = []
+
+    def put(new: Combatant, cause: str) -> None:
+        record(everyone, new, log, cause)
+        if new.key in zone:
+            zone[new.key] = new
+
     deaths: list[Death] = []
     statics: list[StaticModifier] = []
     records: list[ShotRecord] = []
@@ -266,8 +278,7 @@ def resolve_volley(setup: ShotSetup, fate: Fate) -> RangedReport:
             if where == "Bad Luck":
                 hurt = dmg.bad_luck_damage(shooter.max_hp)
                 shooter = shooter.with_hp(si, shooter.hp[si] - hurt)
-                if s.key in zone:
-                    zone[s.key] = shooter
+                put(shooter, f"{name}: Bad Luck")
                 if shooter.hp[si] <= 0:
                     deaths.append(Death(s.side, s.key, s.mini(si), s.stat(key)))
                 records.append(ShotRecord(name, "Bad Luck", self_damage=hurt))
@@ -301,7 +312,7 @@ def resolve_volley(setup: ShotSetup, fate: Fate) -> RangedReport:
             mult = opts.luck_multiplier if where == "Luck" else 1.0
             amount = dmg.roll(fate, f"{name} → {t.mini(ti)}", o.final[t_key], mult)
             new_hp = max(0.0, t.hp[ti] - amount)
-            zone[t_key] = t.with_hp(ti, new_hp)
+            put(t.with_hp(ti, new_hp), f"{name}: {_HIT_NAMES[where]}")
             killed = amount > 0 and new_hp <= 0
             if killed:
                 deaths.append(Death(t.side, t_key, t.mini(ti), t.stat(key)))
@@ -313,13 +324,17 @@ def resolve_volley(setup: ShotSetup, fate: Fate) -> RangedReport:
     before = setup.target_zone
     after = tuple(zone[c.key] for c in before)
     after, morale = apply_morale(before, after, deaths, statics, opts, key)
-    if s.key in zone:
-        shooter = next(c for c in after if c.key == s.key)
+    for c in after:
+        put(c, "morale")
+    shooter = everyone[s.key]
     magical = action.spell is not None
     cost = data.spell(action.spell).veil.value if action.spell is not None else action.fatigue.value
     tired, fat = add_fatigue(shooter, cost, veil=magical)
-    after = tuple(tired if c.key == s.key else c for c in after)
-    return RangedReport(s.key, setup.action, records, [d.miniature for d in deaths], morale, fat, after, tired)
+    put(tired, f"{action.title}: {'veil' if magical else 'fatigue'}")
+    after = tuple(zone[c.key] for c in before)
+    return RangedReport(
+        s.key, setup.action, records, [d.miniature for d in deaths], morale, fat, after, tired, tuple(log)
+    )
 
 
 def _space_one(c: Combatant, key: str) -> float:

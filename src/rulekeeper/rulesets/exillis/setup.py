@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulekeeper.core.errors import InvalidStatError
+from rulekeeper.core.errors import ImpossibleRequestError, InvalidStatError
 
 from .combatants import Combatant
 from .levels import at_level
@@ -65,13 +65,22 @@ def _has(path: Path, key: str) -> bool:
 
 def build(
     tables: Tables, spec: UnitSpec, side: str, taken: set[str], hp_factor: float = 1.0,
-    options: ExIllisOptions | None = None,
+    options: ExIllisOptions | None = None, general: bool = False,
 ) -> Combatant:
-    """A fresh :class:`Combatant` for ``spec`` on ``side`` with a key unique in ``taken``."""
+    """A fresh :class:`Combatant` for ``spec`` on ``side`` with a key unique in ``taken``.
+
+    ``general``: the hero leads the army and gains the General's HP bonus (25 % or 50 %,
+    option ``general_hp_bonus``); only a hero can be General.
+    """
+    opts = options or ExIllisOptions()
     profile = tables.roster.get(spec.name)
+    if general:
+        if profile.kind != "hero":
+            raise ImpossibleRequestError(f"{profile.name} is not a hero and cannot be the General")
+        hp_factor *= opts.general_hp_factor
     if spec.level < 1:
         raise InvalidStatError(f"{spec.name}: level must be >= 1, got {spec.level}")
-    profile = at_level(profile, spec.level, options or ExIllisOptions())
+    profile = at_level(profile, spec.level, opts)
     tables.rules.stance(spec.stance)
     key = profile.name
     n = 2

@@ -20,12 +20,14 @@ from typing import Any
 
 from rulekeeper.core.chance import Fate, discrete
 from rulekeeper.core.errors import ImpossibleRequestError, UnknownNameError
+from rulekeeper.core.events import Event
 
 from . import damage as dmg
 from .aftermath import Death, FatigueChange, MoraleChange, add_fatigue, apply_morale
 from .asymptotic import ar25
 from .combatants import Combatant
 from .damage import num
+from .events import record
 from .fatigue import efficiency
 from .morale import morale_state
 from .options import ExIllisOptions
@@ -137,9 +139,12 @@ class CastReport:
     morale: list[MoraleChange]
     veil: FatigueChange
     zone: tuple[Combatant, ...]
+    caster_after: Combatant | None = None
+    events: tuple[Event, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "events": [e.to_dict() for e in self.events],
             "caster": self.caster,
             "spell": self.spell,
             "casts": [c.to_dict() for c in self.casts],
@@ -166,6 +171,8 @@ def resolve_cast(
     key = options.space_bulk_key()
     deaths: list[Death] = []
     records: list[CastRecord] = []
+    everyone: dict[str, Combatant] = {**units, caster.key: caster}
+    log: list[Event] = []
     for ci in caster.alive():
         t = units[target_key]
         if t.count == 0:
@@ -185,11 +192,17 @@ def resolve_cast(
         new_hp = max(0.0, t.hp[ti] - amount)
         t = replace(t.with_hp(ti, new_hp), chain=o.chain)
         units[target_key] = t
+        record(everyone, t, log, f"{caster.mini(ci)} → {pick}: {outcome}")
         killed = amount > 0 and new_hp <= 0
         if killed:
             deaths.append(Death(t.side, t.key, pick, t.stat(key)))
         records.append(CastRecord(caster.mini(ci), pick, outcome, amount, new_hp, killed))
     after = tuple(units[c.key] for c in zone)
     after, morale = apply_morale(zone, after, deaths, [], options, key)
+    for c in after:
+        record(everyone, c, log, "morale")
     tired, veil = add_fatigue(caster, spell.veil.value, veil=True)
-    return CastReport(caster.key, spell_name, records, [d.miniature for d in deaths], morale, veil, after)
+    record(everyone, tired, log, f"{spell.title}: veil")
+    return CastReport(
+        caster.key, spell_name, records, [d.miniature for d in deaths], morale, veil, after, tired, tuple(log)
+    )
