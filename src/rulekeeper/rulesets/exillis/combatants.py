@@ -7,7 +7,7 @@ miniature, Fatigue and Veil points, morale, stance and whether it moved last tur
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from rulekeeper.core.errors import InvalidStatError
@@ -56,7 +56,7 @@ class Combatant:
     moved: bool = False
     level: int = 1
     chain: tuple[str, int] = ("", 0)
-    extra: dict[str, Any] = field(default_factory=dict)
+    flying: bool = False
 
     def __post_init__(self) -> None:
         if self.fatigue < 0 or self.veil < 0:

@@ -39,11 +39,40 @@ CHARGE_RULES = ("Heavy Cavalry Charge", "Light Cavalry Charge")
 
 
 @dataclass(frozen=True)
+class UnitMods:
+    """Multipliers that heroic powers and special rules put on one unit's attacks."""
+
+    accuracy: float = 1.0
+    strength: float = 1.0
+    toughness: float = 1.0
+    damage: float = 1.0
+    damage_vs_heroes: float = 1.0
+    notes: tuple[str, ...] = ()
+
+
+NO_MODS = UnitMods()
+
+
+@dataclass(frozen=True)
 class MeleeContext:
     data: RulesData
     options: ExIllisOptions = ExIllisOptions()
     action: str = "fight"
     direction: str = "front"
+    mods: tuple[tuple[str, UnitMods], ...] = ()
+    directions: tuple[tuple[str, str], ...] = ()  # per attacking unit key, when not ``direction``
+
+    def mods_of(self, key: str) -> UnitMods:
+        for k, m in self.mods:
+            if k == key:
+                return m
+        return NO_MODS
+
+    def direction_of(self, attacker: str) -> str:
+        for k, d in self.directions:
+            if k == attacker:
+                return d
+        return self.direction
 
     def __post_init__(self) -> None:
         if self.direction not in DIRECTION_DEFENCE:
@@ -98,16 +127,19 @@ def undeflectable(att: Combatant, ctx: MeleeContext) -> str | None:
 def duel_odds(att: Combatant, dfn: Combatant, ctx: MeleeContext, retaliation: bool = False) -> DuelOdds:
     """The WRD of one attack of ``att`` on ``dfn``, with every modifier explained."""
     data, action = ctx.data, ctx.data.action("fight" if retaliation else ctx.action)
-    direction = "front" if retaliation else ctx.direction
+    direction = "front" if retaliation else ctx.direction_of(att.key)
+    am, dm = ctx.mods_of(att.key), ctx.mods_of(dfn.key)
     a_eff, d_eff = efficiency(att.fatigue), efficiency(dfn.fatigue)
     a_state, a_luck = _mods(att, data)
     a_stance, d_stance = data.stance(att.stance), data.stance(dfn.stance)
     acc = att.stat("acc")
-    attack = acc * a_eff * a_state * a_stance.accuracy * action.accuracy.value
+    attack = acc * a_eff * a_state * a_stance.accuracy * action.accuracy.value * am.accuracy
     lines = [
         f"Attack = ACC {num(acc)} × fatigue efficiency {a_eff:.3f} ({att.fatigue:g} FtP)"
         f" × morale {a_state:g} ({morale_state(att.morale)}) × stance {a_stance.accuracy:g} ({att.stance})"
-        f" × {action.title} {action.accuracy.value:g} = {attack:.2f}"
+        f" × {action.title} {action.accuracy.value:g}"
+        + (f" × {am.accuracy:.3g} ({', '.join(am.notes)})" if am.accuracy != 1 else "")
+        + f" = {attack:.2f}"
     ]
     weights: dict[str, float] = {"Attack": attack}
     dir_mult = DIRECTION_DEFENCE[direction]
@@ -136,10 +168,15 @@ def duel_odds(att: Combatant, dfn: Combatant, ctx: MeleeContext, retaliation: bo
     odds = with_fixed({"Luck": luck, "Bad Luck": bad}, weights)
     order = ["Attack", "Blocked", "Evaded", "Deflected", "Luck", "Bad Luck"]
     odds.sort(key=lambda kv: order.index(kv[0]))
-    calc = dmg.physical(att.stat("wpd"), att.stat("str"), dfn.stat("tgh"), att.stat("ap"), dfn.stat("armour"))
+    calc = dmg.physical(
+        att.stat("wpd"), att.stat("str") * am.strength, dfn.stat("tgh") * dm.toughness, att.stat("ap"), dfn.stat("armour")
+    )
     lines += calc.lines()
     shd = max(1.0, dfn.stat("shd"))
-    final = calc.final
+    bonus = am.damage * (am.damage_vs_heroes if str(dfn.profile.kind) == "hero" else 1.0)
+    final = calc.final * bonus
+    if bonus != 1:
+        lines.append(f"damage × {bonus:.3g} ({', '.join(am.notes)}) = {final:.1f}")
     damages = {
         "Attack": dmg.bounds(final),
         "Blocked": dmg.bounds(final, divisor=shd),
@@ -252,8 +289,13 @@ def _strike(
     return Strike(att.mini(ai), dfn.mini(di), outcome, amount, new_hp, killed), outcome
 
 
-def resolve_round(zone: tuple[Combatant, ...], attacker: str, ctx: MeleeContext, fate: Fate) -> MeleeReport:
-    """Resolve one round of attacks by every living miniature of ``attacker``."""
+def resolve_round(
+    zone: tuple[Combatant, ...], attacker: str, ctx: MeleeContext, fate: Fate, only: frozenset[str] | None = None,
+) -> MeleeReport:
+    """Resolve one round of attacks by every living miniature of ``attacker``.
+
+    ``only``: restrict targets to these units (a charge reaction strikes the chargers).
+    """
     units = {c.key: c for c in zone}
     if attacker not in units:
         raise UnknownNameError("unit in the zone", attacker, units)
@@ -275,8 +317,10 @@ def resolve_round(zone: tuple[Combatant, ...], attacker: str, ctx: MeleeContext,
         candidates: list[tuple[str, float]] = []
         where: dict[str, tuple[str, int]] = {}
         for c in units.values():
-            if c.side == att0.side:
+            if c.side == att0.side or (only is not None and c.key not in only):
                 continue
+            if c.flying and not units[attacker].flying:
+                continue  # "A flying miniature cannot be targeted by melee attacks from grounded units"
             cap = c.attack_cap(ctx.options.space_bulk_key())
             for di in c.alive():
                 if received.get((c.key, di), 0) < cap:
@@ -325,15 +369,16 @@ def charge_statics(att: Combatant, zone: tuple[Combatant, ...], ctx: MeleeContex
     out: list[StaticModifier] = []
     if ctx.action != "charge":
         return out
+    direction = ctx.direction_of(att.key)
     for c in zone:
         if c.side == att.side or c.count == 0:
             continue
-        if ctx.direction in ("flank", "rear"):
+        if direction in ("flank", "rear"):
             pen = flank_penalty(
-                att.count * att.stat("intimidation"), c.count * c.stat("intimidation"), ctx.direction == "rear", ctx.options
+                att.count * att.stat("intimidation"), c.count * c.stat("intimidation"), direction == "rear", ctx.options
             )
             if pen:
-                out.append(StaticModifier(c.key, pen, f"{ctx.direction} charge by {att.key}"))
+                out.append(StaticModifier(c.key, pen, f"{direction} charge by {att.key}"))
         for rule in CHARGE_RULES:
             if att.has_rule(rule):
                 pen = cavalry_charge_penalty(rule, att.count, c.stat(ctx.options.space_bulk_key()))

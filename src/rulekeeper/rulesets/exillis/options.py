@@ -26,6 +26,10 @@ _CHOICES: dict[str, tuple[tuple[str, ...], str]] = {
         "Does the casualty that makes a unit Broken also make it flee?",
     ),
     "intimidation_lookup": (("step", "interpolate"), "Read the Intimidation table by steps or interpolate"),
+    "leadership_combine": (
+        ("total", "average"),
+        "Hero and General Leadership on one unit: their total, or the average of both",
+    ),
     "stat_levels": (
         ("level-1", "level"),
         "Growth exponent of the level formulas: table values are level 1 (level-1) or level 0 (level)",
@@ -43,6 +47,7 @@ class ExIllisOptions:
     rout_on_breaking_casualty: Literal["no", "yes"] = "no"
     intimidation_lookup: Literal["step", "interpolate"] = "step"
     stat_levels: Literal["level-1", "level"] = "level-1"
+    leadership_combine: Literal["total", "average"] = "total"
 
     @property
     def initiative_loss_fraction(self) -> float:

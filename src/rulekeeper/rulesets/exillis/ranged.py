@@ -54,6 +54,7 @@ class ShotSetup:
     action: str = "shot"
     data: RulesData | None = None
     options: ExIllisOptions = ExIllisOptions()
+    accuracy_bonus: float = 1.0  # e.g. artillery shooting again at the same zone
 
     @property
     def own_zone(self) -> bool:
@@ -151,12 +152,14 @@ def shot_odds(setup: ShotSetup) -> ShotOdds:
     own = 0.5 if setup.own_zone else 1.0
     m_acc, m_luck = _mods(s, data)
     base = s.stat(acc_key)
-    accurate = base * eff * vis * own * action.accuracy.value * m_acc
+    accurate = base * eff * vis * own * action.accuracy.value * m_acc * setup.accuracy_bonus
     lines.insert(0, f"shooter: {s.count} × {s.name}, {action.title}, range {setup.distance}")
     lines.append(
         f"Accurate Shot = {acc_key.upper()} {num(base)} × {'veil' if magical else 'fatigue'} efficiency {eff:.3f}"
         f" × visibility {vis:.3f} × own zone {own:g} × {action.title} {action.accuracy.value:g}"
-        f" × morale {m_acc:g} ({morale_state(s.morale)}) = {accurate:.2f}"
+        f" × morale {m_acc:g} ({morale_state(s.morale)})"
+        + (f" × {setup.accuracy_bonus:g} (same zone again)" if setup.accuracy_bonus != 1 else "")
+        + f" = {accurate:.2f}"
     )
     enemy = sum(_space(c, key) for c in setup.target_zone if c.side != s.side)
     allied = sum(_space(c, key) for c in setup.target_zone if c.side == s.side and c.key != s.key)
@@ -269,7 +272,10 @@ def resolve_volley(setup: ShotSetup, fate: Fate) -> RangedReport:
     for si in s.alive():
         for shot in range(action.shots_per_miniature):
             name = s.mini(si) + (f" shot {shot + 1}" if action.shots_per_miniature > 1 else "")
-            current = ShotSetup(shooter, tuple(zone.values()), setup.terrain, setup.crossed, setup.distance, setup.action, data, opts)
+            current = ShotSetup(
+                shooter, tuple(zone.values()), setup.terrain, setup.crossed, setup.distance, setup.action, data, opts,
+                setup.accuracy_bonus,
+            )
             if not [c for c in current.target_zone if c.side != s.side and c.count > 0]:
                 records.append(ShotRecord(name, "No target left"))
                 continue

@@ -108,6 +108,13 @@ class RulesData(BaseModel):
     shoot_engaged: NameList
     stances: dict[str, Stance]
     terrain: dict[str, Terrain]
+    battle: dict[str, Num] = Field(default_factory=dict)
+
+    def num(self, key: str) -> float:
+        """A battle constant from the ``battle`` section (estimates marked there)."""
+        if key not in self.battle:
+            raise UnknownNameError("battle constant", key, self.battle)
+        return self.battle[key].value
 
     @model_validator(mode="after")
     def _spells_exist(self) -> RulesData:
@@ -204,7 +211,7 @@ def load_rules_data(overrides: Path | None = None) -> RulesData:
         return _shipped()
     raw = _shipped().model_dump(mode="python")
     over = _read(overrides)
-    over = {k: v for k, v in over.items() if k in ("actions", "spells", "chain_order", "morale_states", "shoot_engaged", "stances", "terrain")}
+    over = {k: v for k, v in over.items() if k in ("actions", "spells", "chain_order", "morale_states", "shoot_engaged", "stances", "terrain", "battle")}
 
     def mark_user(node: Any) -> Any:
         if isinstance(node, dict):

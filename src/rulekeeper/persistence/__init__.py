@@ -1,0 +1,31 @@
+"""Persistence: battles kept safely in SQLite (default) or PostgreSQL.
+
+A battle is an initial JSON document plus an append-only log of (action, result)
+entries; the engine replays the log to rebuild any moment, which is what makes undo,
+resume-tomorrow and replay-afterwards possible.  The store knows nothing of any
+ruleset.  See :mod:`rulekeeper.persistence.store` for the guarantees (one transaction
+per action, optimistic check on the log position, crash safety).
+"""
+
+from __future__ import annotations
+
+from .location import default_db_url, normalise_url
+from .store import (
+    BattleNotFoundError,
+    BattleRecord,
+    BattleStore,
+    LogEntry,
+    StaleStateError,
+    StoreError,
+)
+
+__all__ = [
+    "BattleNotFoundError",
+    "BattleRecord",
+    "BattleStore",
+    "LogEntry",
+    "StaleStateError",
+    "StoreError",
+    "default_db_url",
+    "normalise_url",
+]

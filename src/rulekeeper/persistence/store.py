@@ -1,0 +1,654 @@
+"""A battle store: the initial document and the action log of each battle, kept safely.
+
+Why it is built this way (the brief: "keep a battle safely across a long evening —
+undo a misclick, resume tomorrow, replay afterwards"):
+
+* **One transaction per action.**  ``append`` writes the log entry, the new position,
+  status, turn and optional snapshot together or not at all, so killing the process
+  mid-action leaves the battle at the last committed action, never half-written.
+* **Optimistic check on the log position.**  Every writer says which position it
+  believes the log is at; a conditional ``UPDATE ... WHERE position = :expected`` whose
+  row count must be 1 refuses a stale writer (a second window, a second laptop) with
+  :class:`StaleStateError` instead of silently forking the battle.  This works the
+  same on SQLite and PostgreSQL; ``UNIQUE(battle_id, entry_index)`` is a second guard.
+* **SQLite tuned for it.**  WAL journal (readers never block the writer; a crash
+  leaves the last commit intact), foreign keys on, a 5 s busy timeout, and write
+  transactions opened with ``BEGIN IMMEDIATE`` so two writers queue on the lock rather
+  than one failing on an upgraded read lock.  Everything else is portable SQL, so a
+  ``postgresql://`` URL works unchanged.
+* **Ruleset-agnostic.**  The store keeps JSON documents and never interprets them;
+  the engine decides what an action means and whether an undo is fair.
+* **No leaking SQLAlchemy.**  Callers see :class:`StoreError`,
+  :class:`StaleStateError` or :class:`BattleNotFoundError` (all
+  :class:`~rulekeeper.core.errors.RulekeeperError`), never a driver exception.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import math
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from functools import partial
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from sqlalchemy import Connection, Engine, create_engine, delete, event, insert, select, update
+from sqlalchemy.engine import Row, make_url
+from sqlalchemy.exc import (
+    ArgumentError,
+    IntegrityError,
+    NoSuchModuleError,
+    OperationalError,
+    ProgrammingError,
+    SQLAlchemyError,
+    StatementError,
+)
+
+from rulekeeper.core.errors import RulekeeperError
+from rulekeeper.core.ids import new_id
+
+from .location import normalise_url
+from .schema import MAX_ID_LENGTH, SCHEMA_VERSION, Base, BattleRow, LogRow, MetaRow
+
+EXPORT_FORMAT = "rulekeeper-battle"
+EXPORT_VERSION = 1
+
+#: Connection execution option that makes the SQLite ``begin`` hook take the write lock.
+_WRITE_OPTION = "rulekeeper_write"
+
+#: Milliseconds a SQLite writer waits for another writer before giving up.
+SQLITE_BUSY_TIMEOUT_MS = 5000
+
+# Strict JSON: NaN/Infinity are not JSON and PostgreSQL's json type rejects them.
+_dumps = partial(json.dumps, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class StoreError(RulekeeperError):
+    """The database cannot do what was asked (cannot open, busy, bad document...)."""
+
+    code = "store"
+
+
+class StaleStateError(RulekeeperError):
+    """A writer's idea of the log position is out of date; nothing was written."""
+
+    code = "stale_state"
+
+    def __init__(self, battle_id: str, expected: int, actual: int | None) -> None:
+        where = f"the stored log is at position {actual}" if actual is not None else "another writer got there first"
+        super().__init__(
+            f"Battle {battle_id!r} has moved on: this change expected log position {expected} "
+            f"but {where}. Reload the battle and try again.",
+            battle_id=battle_id,
+            expected=expected,
+            actual=actual,
+        )
+        self.battle_id = battle_id
+        self.expected = expected
+        self.actual = actual
+
+
+class BattleNotFoundError(RulekeeperError):
+    """No battle with this id in the store."""
+
+    code = "not_found"
+
+    def __init__(self, battle_id: str) -> None:
+        super().__init__(f"No battle {battle_id!r} in this store.", battle_id=battle_id)
+        self.battle_id = battle_id
+
+
+# -------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True)
+class BattleRecord:
+    """What the store knows about a battle, without its (possibly large) documents."""
+
+    id: str
+    ruleset: str
+    scenario: str
+    seed: int
+    created: str
+    updated: str
+    position: int
+    status: str
+    turn: int
+    title: str
+    meta: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One logged action; ``index`` is its 0-based position in the battle's log."""
+
+    index: int
+    action: dict[str, Any]
+    result: dict[str, Any]
+    shown: bool
+    created: str
+
+
+_RECORD_COLUMNS = (
+    BattleRow.id,
+    BattleRow.ruleset,
+    BattleRow.scenario,
+    BattleRow.seed,
+    BattleRow.created,
+    BattleRow.updated,
+    BattleRow.position,
+    BattleRow.status,
+    BattleRow.turn,
+    BattleRow.title,
+    BattleRow.meta,
+)
+_ENTRY_COLUMNS = (
+    LogRow.entry_index.label("index"),
+    LogRow.action,
+    LogRow.result,
+    LogRow.shown,
+    LogRow.created,
+)
+
+
+def _record(row: Row[Any]) -> BattleRecord:
+    return BattleRecord(**row._asdict())
+
+
+def _entry(row: Row[Any]) -> LogEntry:
+    return LogEntry(**row._asdict())
+
+
+# ------------------------------------------------------------------------- helpers
+
+
+def _now() -> str:
+    """Current UTC time, ISO-8601 with microseconds (sorts chronologically as text)."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _check_json(name: str, value: Any) -> dict[str, Any]:
+    """Refuse anything that would not come back from a JSON column as it went in."""
+    if not isinstance(value, dict):
+        raise StoreError(f"{name} must be a JSON object (a dict), got {type(value).__name__}", field=name)
+    hit = _find_non_json(value, name)
+    if hit is not None:
+        raise StoreError(f"{name} is not plain JSON: {hit[0]}: {hit[1]}", field=hit[0])
+    return value
+
+
+def _check_int(name: str, value: Any, *, minimum: int | None = None) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise StoreError(f"{name} must be an integer, got {value!r}", field=name)
+    if minimum is not None and value < minimum:
+        raise StoreError(f"{name} must be >= {minimum}, got {value}", field=name)
+    return value
+
+
+def _check_text(name: str, value: Any, *, max_length: int | None = None, empty: bool = False) -> str:
+    if not isinstance(value, str) or (not empty and not value):
+        raise StoreError(f"{name} must be a non-empty string, got {value!r}", field=name)
+    if max_length is not None and len(value) > max_length:
+        raise StoreError(f"{name} is longer than {max_length} characters", field=name)
+    return value
+
+
+def _discard(conn: Connection) -> None:
+    """Close the DBAPI connection under ``conn`` so its transaction and locks die with it."""
+    try:
+        conn.invalidate()
+    except Exception:  # already broken: nothing more to release  # noqa: S110
+        pass
+
+
+# --------------------------------------------------------------------------- store
+
+
+class BattleStore:
+    """Battles in a SQL database (SQLite file by default, PostgreSQL by URL).
+
+    Every public method is one transaction.  A store may be shared by threads; several
+    stores (threads or processes) may use the same database at once, the optimistic
+    position check keeping their writes consistent.
+    """
+
+    def __init__(self, db: str | os.PathLike[str] | None = None) -> None:
+        self._url = normalise_url(db)
+        self._safe = _safe_url(self._url)
+        self._opened = False
+        self._engine: Engine | None = _make_engine(self._url)
+        try:
+            self._init_schema()
+        except BaseException:
+            self.close()
+            raise
+        self._opened = True
+
+    # -- lifecycle --------------------------------------------------------------
+
+    @property
+    def url(self) -> str:
+        """The database URL (password hidden)."""
+        return self._safe
+
+    def close(self) -> None:
+        """Release every connection; SQLite checkpoints its WAL when the last one closes."""
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+
+    def __enter__(self) -> BattleStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"BattleStore({self._safe!r})"
+
+    def _init_schema(self) -> None:
+        """Create missing tables and check the schema version, under the write lock.
+
+        Two processes opening a fresh database at once serialise on the lock (SQLite)
+        or, on PostgreSQL, one may lose the CREATE race; it simply tries once more.
+        """
+        for attempt in (1, 2):
+            try:
+                with self._transaction(write=True) as conn:
+                    Base.metadata.create_all(conn)
+                    found = conn.execute(select(MetaRow.value).where(MetaRow.key == "schema_version")).scalar()
+                    if found is None:
+                        conn.execute(insert(MetaRow).values(key="schema_version", value=str(SCHEMA_VERSION)))
+                    elif not found.isdigit() or int(found) > SCHEMA_VERSION:
+                        raise StoreError(
+                            f"the database at {self._safe} has schema version {found!r}; this rulekeeper "
+                            f"understands version {SCHEMA_VERSION} — upgrade rulekeeper to open it",
+                            url=self._safe,
+                        )
+                return
+            except StoreError as exc:
+                if attempt == 2 or not isinstance(exc.__cause__, (IntegrityError, ProgrammingError)):
+                    raise
+
+    @contextmanager
+    def _transaction(self, *, write: bool) -> Iterator[Connection]:
+        """One database transaction; rolled back if the body raises anything.
+
+        Our own refusals (stale position, not found...) are raised before COMMIT and
+        end in an ordinary rollback.  Any other failure — above all one raised while
+        committing — throws the DBAPI connection away instead: SQLAlchemy may then
+        consider the transaction finished and skip the pool's reset, and a pooled
+        SQLite connection still inside ``BEGIN IMMEDIATE`` would hold the write lock
+        and poison the next transaction ("cannot start a transaction within a
+        transaction").  Closing the connection always releases it.
+        """
+        if self._engine is None:
+            raise StoreError("this battle store is closed", url=self._safe)
+        try:
+            with self._engine.connect() as conn:
+                if write:
+                    conn.execution_options(**{_WRITE_OPTION: True})
+                try:
+                    conn.begin()
+                    yield conn
+                    self._commit(conn)
+                except RulekeeperError:
+                    raise
+                except BaseException:
+                    _discard(conn)
+                    raise
+        except SQLAlchemyError as exc:
+            raise self._wrap(exc) from exc
+
+    def _commit(self, conn: Connection) -> None:
+        """Commit point of every transaction (a seam: tests inject failures here)."""
+        conn.commit()
+
+    def _wrap(self, exc: SQLAlchemyError) -> StoreError:
+        """Translate a SQLAlchemy/driver exception into a StoreError a player can read."""
+        orig = getattr(exc, "orig", None) or exc
+        text = str(orig).strip() or type(orig).__name__
+        if isinstance(exc, OperationalError) and not self._opened:
+            return StoreError(f"cannot open database at {self._safe}: {text}", url=self._safe)
+        if isinstance(exc, OperationalError) and "locked" in text.lower():
+            return StoreError(
+                f"the database at {self._safe} is busy (another rulekeeper is writing); try again: {text}",
+                url=self._safe,
+            )
+        if isinstance(exc, StatementError) and isinstance(orig, (TypeError, ValueError)):
+            return StoreError(f"cannot store a document that is not plain JSON: {text}", url=self._safe)
+        return StoreError(f"database error at {self._safe}: {text}", url=self._safe)
+
+    # -- small queries used inside transactions ----------------------------------
+
+    @staticmethod
+    def _position(conn: Connection, battle_id: str) -> int:
+        position = conn.execute(select(BattleRow.position).where(BattleRow.id == battle_id)).scalar()
+        if position is None:
+            raise BattleNotFoundError(battle_id)
+        return position
+
+    def _refusal(self, conn: Connection, battle_id: str, expected: int) -> RulekeeperError:
+        """Why a conditional UPDATE matched no row: a missing battle or a stale position."""
+        return StaleStateError(battle_id, expected, self._position(conn, battle_id))
+
+    # -- battles -----------------------------------------------------------------
+
+    def create(
+        self,
+        *,
+        ruleset: str,
+        scenario: str,
+        seed: int,
+        initial: dict[str, Any],
+        title: str = "",
+        meta: dict[str, Any] | None = None,
+        battle_id: str | None = None,
+    ) -> str:
+        """Store a new battle (status ``active``, empty log) and return its id."""
+        bid = new_id("b") if battle_id is None else _check_text("battle_id", battle_id, max_length=MAX_ID_LENGTH)
+        values: dict[str, Any] = {
+            "id": bid,
+            "ruleset": _check_text("ruleset", ruleset),
+            "scenario": _check_text("scenario", scenario, empty=True),
+            "seed": _check_int("seed", seed),
+            "title": _check_text("title", title, empty=True),
+            "meta": _check_json("meta", {} if meta is None else meta),
+            "initial": _check_json("initial", initial),
+            "position": 0,
+            "status": "active",
+            "turn": 0,
+            "snapshot": None,
+            "snapshot_position": None,
+        }
+        now = _now()
+        values["created"] = values["updated"] = now
+        with self._transaction(write=True) as conn:
+            self._insert_battle(conn, values)
+        return bid
+
+    @staticmethod
+    def _insert_battle(conn: Connection, values: dict[str, Any]) -> None:
+        bid = values["id"]
+        if conn.execute(select(BattleRow.id).where(BattleRow.id == bid)).first() is not None:
+            raise StoreError(f"a battle with id {bid!r} already exists", battle_id=bid)
+        try:
+            conn.execute(insert(BattleRow).values(**values))
+        except IntegrityError as exc:  # lost a race to the same id (PostgreSQL)
+            raise StoreError(f"a battle with id {bid!r} already exists", battle_id=bid) from exc
+
+    def get(self, battle_id: str) -> BattleRecord:
+        """The battle's record; :class:`BattleNotFoundError` if there is none."""
+        with self._transaction(write=False) as conn:
+            row = conn.execute(select(*_RECORD_COLUMNS).where(BattleRow.id == battle_id)).first()
+        if row is None:
+            raise BattleNotFoundError(battle_id)
+        return _record(row)
+
+    def initial(self, battle_id: str) -> dict[str, Any]:
+        """The battle's initial document, as given to :meth:`create`."""
+        with self._transaction(write=False) as conn:
+            row = conn.execute(select(BattleRow.initial).where(BattleRow.id == battle_id)).first()
+        if row is None:
+            raise BattleNotFoundError(battle_id)
+        doc: dict[str, Any] = row[0]
+        return doc
+
+    def list(self) -> builtins.list[BattleRecord]:
+        """Every battle, most recently updated first."""
+        with self._transaction(write=False) as conn:
+            rows = conn.execute(
+                select(*_RECORD_COLUMNS).order_by(BattleRow.updated.desc(), BattleRow.created.desc(), BattleRow.id)
+            ).all()
+        return [_record(row) for row in rows]
+
+    def set_status(self, battle_id: str, status: str, turn: int | None = None) -> None:
+        """Change the status (``active``, ``finished``...) and optionally the turn."""
+        values: dict[str, Any] = {"status": _check_text("status", status), "updated": _now()}
+        if turn is not None:
+            values["turn"] = _check_int("turn", turn)
+        with self._transaction(write=True) as conn:
+            done = conn.execute(update(BattleRow).where(BattleRow.id == battle_id).values(**values)).rowcount
+            if done != 1:
+                raise BattleNotFoundError(battle_id)
+
+    def delete(self, battle_id: str) -> None:
+        """Remove a battle and its log (explicitly, not only by FK cascade)."""
+        with self._transaction(write=True) as conn:
+            conn.execute(delete(LogRow).where(LogRow.battle_id == battle_id))
+            if conn.execute(delete(BattleRow).where(BattleRow.id == battle_id)).rowcount != 1:
+                raise BattleNotFoundError(battle_id)
+
+    # -- the log -----------------------------------------------------------------
+
+    def entries(self, battle_id: str, start: int = 0) -> builtins.list[LogEntry]:
+        """Log entries from index ``start`` on, in order."""
+        _check_int("start", start, minimum=0)
+        with self._transaction(write=False) as conn:
+            self._position(conn, battle_id)
+            rows = conn.execute(
+                select(*_ENTRY_COLUMNS)
+                .where(LogRow.battle_id == battle_id, LogRow.entry_index >= start)
+                .order_by(LogRow.entry_index)
+            ).all()
+        return [_entry(row) for row in rows]
+
+    def append(
+        self,
+        battle_id: str,
+        expected_position: int,
+        action: dict[str, Any],
+        result: dict[str, Any],
+        *,
+        status: str | None = None,
+        turn: int | None = None,
+        snapshot: dict[str, Any] | None = None,
+    ) -> int:
+        """Log one action at ``expected_position`` and return the new position.
+
+        All in one transaction: the conditional UPDATE moves the position only if it
+        still equals ``expected_position`` (else :class:`StaleStateError`, nothing
+        written); the entry is inserted at that index; status, turn, ``updated`` and
+        the optional snapshot (belonging to the new position) change with it.
+        """
+        _check_int("expected_position", expected_position, minimum=0)
+        _check_json("action", action)
+        _check_json("result", result)
+        now = _now()
+        new_position = expected_position + 1
+        values: dict[str, Any] = {"position": new_position, "updated": now}
+        if status is not None:
+            values["status"] = _check_text("status", status)
+        if turn is not None:
+            values["turn"] = _check_int("turn", turn)
+        if snapshot is not None:
+            values["snapshot"] = _check_json("snapshot", snapshot)
+            values["snapshot_position"] = new_position
+        with self._transaction(write=True) as conn:
+            moved = conn.execute(
+                update(BattleRow)
+                .where(BattleRow.id == battle_id, BattleRow.position == expected_position)
+                .values(**values)
+            ).rowcount
+            if moved != 1:
+                raise self._refusal(conn, battle_id, expected_position)
+            try:
+                conn.execute(
+                    insert(LogRow).values(
+                        battle_id=battle_id,
+                        entry_index=expected_position,
+                        action=action,
+                        result=result,
+                        shown=False,
+                        created=now,
+                    )
+                )
+            except IntegrityError as exc:  # the UNIQUE(battle_id, entry_index) guard
+                raise StaleStateError(battle_id, expected_position, None) from exc
+        return new_position
+
+    def mark_shown(self, battle_id: str, index: int) -> None:
+        """Record that the result of entry ``index`` has been revealed to the players."""
+        _check_int("index", index, minimum=0)
+        with self._transaction(write=True) as conn:
+            done = conn.execute(
+                update(LogRow).where(LogRow.battle_id == battle_id, LogRow.entry_index == index).values(shown=True)
+            ).rowcount
+            if done != 1:
+                position = self._position(conn, battle_id)
+                raise StoreError(
+                    f"battle {battle_id!r} has no log entry {index} (its log has {position} entries)",
+                    battle_id=battle_id,
+                    index=index,
+                )
+            conn.execute(update(BattleRow).where(BattleRow.id == battle_id).values(updated=_now()))
+
+    def pop_last(
+        self,
+        battle_id: str,
+        expected_position: int,
+        *,
+        status: str | None = None,
+        turn: int | None = None,
+        snapshot: dict[str, Any] | None = None,
+    ) -> LogEntry:
+        """Undo: delete the last entry (same optimistic check as append) and return it.
+
+        A snapshot that belonged to the removed position is dropped unless a new one
+        is given.  Whether an undo is *fair* (e.g. a result already shown) is the
+        caller's decision, not the store's.
+        """
+        _check_int("expected_position", expected_position, minimum=0)
+        new_position = expected_position - 1
+        values: dict[str, Any] = {"position": new_position, "updated": _now()}
+        if status is not None:
+            values["status"] = _check_text("status", status)
+        if turn is not None:
+            values["turn"] = _check_int("turn", turn)
+        if snapshot is not None:
+            values["snapshot"] = _check_json("snapshot", snapshot)
+            values["snapshot_position"] = new_position
+        with self._transaction(write=True) as conn:
+            current = self._position(conn, battle_id)
+            if current != expected_position:
+                raise StaleStateError(battle_id, expected_position, current)
+            if expected_position == 0:
+                raise StoreError(f"nothing to undo: battle {battle_id!r} has no actions", battle_id=battle_id)
+            moved = conn.execute(
+                update(BattleRow)
+                .where(BattleRow.id == battle_id, BattleRow.position == expected_position)
+                .values(**values)
+            ).rowcount
+            if moved != 1:
+                raise self._refusal(conn, battle_id, expected_position)
+            if snapshot is None:
+                conn.execute(
+                    update(BattleRow)
+                    .where(BattleRow.id == battle_id, BattleRow.snapshot_position > new_position)
+                    .values(snapshot=None, snapshot_position=None)
+                )
+            row = conn.execute(
+                select(LogRow.id, *_ENTRY_COLUMNS).where(
+                    LogRow.battle_id == battle_id, LogRow.entry_index == new_position
+                )
+            ).first()
+            if row is None:
+                raise StoreError(
+                    f"the log of battle {battle_id!r} is damaged: entry {new_position} is missing",
+                    battle_id=battle_id,
+                )
+            conn.execute(delete(LogRow).where(LogRow.id == row.id))
+        fields = row._asdict()
+        del fields["id"]
+        return LogEntry(**fields)
+
+    def snapshot(self, battle_id: str) -> tuple[int, dict[str, Any]] | None:
+        """The latest snapshot and the log position it belongs to, if any."""
+        with self._transaction(write=False) as conn:
+            row = conn.execute(
+                select(BattleRow.snapshot_position, BattleRow.snapshot).where(BattleRow.id == battle_id)
+            ).first()
+        if row is None:
+            raise BattleNotFoundError(battle_id)
+        position, doc = row
+        if position is None or doc is None:
+            return None
+        return position, doc
+
+    # -- export / import ---------------------------------------------------------
+
+    def export(self, battle_id: str) -> dict[str, Any]:
+        """The whole battle as one JSON document (format ``rulekeeper-battle`` v1).
+
+        Snapshots are left out: they are caches that replaying the log rebuilds.
+        """
+        with self._transaction(write=False) as conn:
+            row = conn.execute(select(*_RECORD_COLUMNS, BattleRow.initial).where(BattleRow.id == battle_id)).first()
+            if row is None:
+                raise BattleNotFoundError(battle_id)
+            log = conn.execute(
+                select(*_ENTRY_COLUMNS).where(LogRow.battle_id == battle_id).order_by(LogRow.entry_index)
+            ).all()
+        battle = row._asdict()
+        initial = battle.pop("initial")
+        return {
+            "format": EXPORT_FORMAT,
+            "version": EXPORT_VERSION,
+            "battle": battle,
+            "initial": initial,
+            "log": [{"action": e.action, "result": e.result, "shown": e.shown, "created": e.created} for e in log],
+        }
+
+    def import_(self, doc: dict[str, Any], *, new_id: bool = False) -> str:
+        """Store an exported battle; returns its id.
+
+        The document is validated first (a :class:`StoreError` names each bad field).
+        An id already in the store is refused unless ``new_id`` is true, in which case
+        the battle gets a fresh id.  Everything is written in one transaction.
+        """
+        parsed = _parse_document(doc)
+        values = parsed.battle.model_dump()
+        if new_id:
+            values["id"] = _new_battle_id()
+        values["initial"] = parsed.initial
+        values["snapshot"] = None
+        values["snapshot_position"] = None
+        now = _now()
+        rows = [
+            {
+                "battle_id": values["id"],
+                "entry_index": i,
+                "action": e.action,
+                "result": e.result,
+                "shown": e.shown,
+                "created": e.created or now,
+            }
+            for i, e in enumerate(parsed.log)
+        ]
+        with self._transaction(write=True) as conn:
+            if not new_id and conn.execute(select(BattleRow.id).where(BattleRow.id == values["id"])).first():
+                raise StoreError(
+                    f"a battle with id {values['id']!r} already exists; import with a new id to keep both",
+                    battle_id=values["id"],
+                    field="battle.id",
+                )
+            self._insert_battle(conn, values)
+            if rows:
+                conn.execute(insert(LogRow), rows)
+        return str(values["id"])
+
+
+def _new_battle_id() -> str:
+    """A fresh battle id (``import_``'s ``new_id`` flag shadows the function's name)."""
+    return new_id("b")

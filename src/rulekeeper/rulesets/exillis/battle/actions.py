@@ -1,0 +1,228 @@
+"""Battle actions and the list of legal ones for the active group.
+
+An :class:`Action` is plain data (kind, unit, target, option), so it can be typed on the
+command line, stored in the log and compared: an action is legal exactly when it is in
+:func:`legal_actions`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulekeeper.core.errors import IllegalActionError
+
+from ..morale import morale_state
+from .moves import charge_routes, group_of, move_routes
+from .state import BattleState, BattleUnit
+from .tables import BattleTables
+
+KINDS = (
+    "move", "charge", "fight", "shoot", "cast", "retreat", "wait", "stance", "take_off", "land",
+    "reload", "rally", "verse", "flee",
+)
+
+
+@dataclass(frozen=True)
+class Action:
+    kind: str
+    unit: str
+    target: str | None = None  # a zone name ("C2") or a unit key
+    option: str | None = None  # shot type, spell, stance
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "unit": self.unit}
+        if self.target is not None:
+            d["target"] = self.target
+        if self.option is not None:
+            d["option"] = self.option
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Action:
+        if d.get("kind") not in KINDS:
+            raise IllegalActionError(f"unknown action kind {d.get('kind')!r}; kinds are {', '.join(KINDS)}")
+        return cls(str(d["kind"]), str(d["unit"]), d.get("target"), d.get("option"))
+
+    def text(self) -> str:
+        parts = [self.kind, self.unit]
+        if self.target:
+            parts.append(self.target)
+        if self.option:
+            parts.append(f"[{self.option}]")
+        return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class Legal:
+    """A legal action with its AcP cost and a short note (odds are added by the caller)."""
+
+    action: Action
+    acp: float
+    note: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def leader(state: BattleState) -> BattleUnit | None:
+    """The unit that names the active group: the retinue when a hero is attached."""
+    if not state.active:
+        return None
+    units = [state.unit(k) for k in state.active]
+    non_heroes = [u for u in units if not u.is_hero]
+    return (non_heroes or units)[0]
+
+
+def is_fleeing(state: BattleState) -> bool:
+    return any(state.unit(k).c.fleeing for k in state.active)
+
+
+def is_disabled(u: BattleUnit) -> bool:
+    """Soulless: 'If its morale turns negative, the unit is disabled.'"""
+    return u.has_rule("Soulless") and u.c.morale < 0
+
+
+def _compulsive(state: BattleState, t: BattleTables, u: BattleUnit, charges: list[Legal]) -> list[Legal]:
+    """Impetuous / For Glory: charge compulsively when Confident or Overconfident.
+
+    "This rule ignores units located in a zone containing a terrain feature."
+    """
+    if morale_state(u.c.morale) not in ("Confident", "Overconfident"):
+        return []
+    out = []
+    for lg in charges:
+        z = state.board.parse(lg.action.target or "")
+        if state.terrain_at(z) != "fields":
+            continue
+        enemies = state.enemies_in(z, u.side)
+        if u.has_rule("For Glory") and any(e.is_hero for e in enemies):
+            out.append(lg)
+        elif u.has_rule("Impetuous"):
+            out.append(lg)
+    return out
+
+
+def legal_actions(state: BattleState, t: BattleTables) -> list[Legal]:
+    """Every legal action of the active group, in a stable order."""
+    if state.over or not state.active:
+        return []
+    u = leader(state)
+    assert u is not None and u.zone is not None
+    members = group_of(state, u)
+    name = state.board.name
+    if is_fleeing(state):
+        return [Legal(Action("flee", u.key), 0.0, "compulsory: the unit routs")]
+    if all(is_disabled(m) for m in members):
+        return [Legal(Action("wait", u.key), 1000.0, "disabled (Soulless with negative morale)")]
+    engaged = state.engaged(u)
+    out: list[Legal] = []
+    polearm = t.rules.num("polearm_extra_acp") if any(m.has_rule("Polearm") for m in members) else 0.0
+    if engaged:
+        grounded_targets = [e for e in state.enemies_in(u.zone, u.side) if not e.flying or u.flying]
+        if grounded_targets:
+            out.append(Legal(Action("fight", u.key), 1000.0 + polearm, "attack the enemies in the zone"))
+        if not any(m.has_rule("Laborious Movements") for m in members):
+            for r in move_routes(state, t.rules, u):
+                out.append(Legal(Action("retreat", u.key, name(r.to)), r.acp, "risks being cut down"))
+    else:
+        for r in move_routes(state, t.rules, u):
+            out.append(Legal(Action("move", u.key, name(r.to)), r.acp))
+        if not any(m.has_rule("Laborious Movements") for m in members):
+            charges = []
+            for r in charge_routes(state, t.rules, u):
+                if u.has_rule("Cowards") and u.hero is None:
+                    enemies = state.enemies_in(r.to, u.side)
+                    if not any(state.engaged(e) for e in enemies if e.zone is not None and _has_own(state, e)):
+                        continue  # "cannot charge unengaged enemies" unless acting as a Retinue
+                charges.append(Legal(Action("charge", u.key, name(r.to)), r.acp + polearm))
+            forced = _compulsive(state, t, u, charges)
+            if forced:
+                return forced
+            out += charges
+    out += _ranged(state, t, u, engaged)
+    out += _spells(state, t, u)
+    for st in ("defensive", "offensive"):
+        if u.c.stance != st:
+            out.append(Legal(Action("stance", u.key, option=st), t.rules.num("stance_acp")))
+    if not engaged:
+        if str(u.c.profile.movement) == "flyer":
+            if u.flying:
+                if state.terrain_at(u.zone) != "forests":
+                    out.append(Legal(Action("land", u.key), t.rules.num("take_off_acp")))
+            elif state.terrain_at(u.zone) != "forests":
+                out.append(Legal(Action("take_off", u.key), t.rules.num("take_off_acp")))
+    if any(m.general for m in members):
+        rng = int(t.rules.num("rally_range"))
+        if any(x.side == u.side and x.on_board and (x.c.morale < 0 or x.c.fleeing) and x.zone is not None
+               and state.board.distance(x.zone, u.zone) <= rng for x in state.units):
+            out.append(Legal(Action("rally", u.key), t.rules.num("rally_acp")))
+    if any(m.has_rule("Chant") for m in members):
+        out.append(Legal(Action("verse", u.key), 1000.0, "allies within 2 zones gain morale"))
+    out.append(Legal(Action("wait", u.key), 1000.0, "no rest while engaged" if engaged else "halves Fatigue and Veil"))
+    return out
+
+
+def _has_own(state: BattleState, e: BattleUnit) -> bool:
+    return e.zone is not None
+
+
+def _ranged(state: BattleState, t: BattleTables, u: BattleUnit, engaged: bool) -> list[Legal]:
+    if u.flying:
+        return []
+    shots = [s for s in u.c.profile.shots if s in t.rules.actions and t.rules.actions[s].kind == "ranged"]
+    if not shots or (engaged and u.name not in t.rules.shoot_engaged.value):
+        return []
+    if u.has_rule("Reload") and not u.reloaded:
+        return [Legal(Action("reload", u.key), t.rules.num("reload_acp"), "must reload between each shot")]
+    out: list[Legal] = []
+    assert u.zone is not None
+    for z in state.board.zones():
+        d = state.board.distance(u.zone, z)
+        if not state.enemies_in(z, u.side):
+            continue
+        if d == 0 and not engaged:
+            continue
+        for s in shots:
+            act = t.rules.actions[s]
+            reach = u.c.stat("range")
+            if act.spell is not None:
+                reach = t.rules.spells[act.spell].range.value
+            if act.range is not None and not u.has_rule("Artillery"):
+                reach = min(reach, act.range.value)
+            if d <= reach:
+                out.append(Legal(Action("shoot", u.key, state.board.name(z), s), act.acp.value))
+    return out
+
+
+def _spells(state: BattleState, t: BattleTables, u: BattleUnit) -> list[Legal]:
+    out: list[Legal] = []
+    assert u.zone is not None
+    for sp in u.c.profile.spells:
+        if sp not in t.rules.spells:
+            continue
+        spell = t.rules.spells[sp]
+        for e in state.units:
+            if e.side == u.side or not e.on_board or e.zone is None:
+                continue
+            if state.board.distance(u.zone, e.zone) <= spell.range.value and spell.element not in e.c.profile.immune:
+                out.append(Legal(Action("cast", u.key, e.key, sp), spell.acp.value))
+    return out
+
+
+def find_legal(state: BattleState, t: BattleTables, action: Action) -> Legal:
+    """The legal entry matching ``action`` (unit names are matched case-insensitively)."""
+    legal = legal_actions(state, t)
+    for lg in legal:
+        a = lg.action
+        if (a.kind == action.kind and a.unit.lower() == action.unit.lower()
+                and (a.target or "").lower() == (action.target or "").lower()
+                and (a.option or "shot" if a.kind == "shoot" else a.option or "") ==
+                (action.option or "shot" if action.kind == "shoot" else action.option or "")):
+            return lg
+    if state.over:
+        raise IllegalActionError("the battle is over", code_detail="game_over")
+    kinds = sorted({lg.action.kind for lg in legal})
+    raise IllegalActionError(
+        f"{action.text()} is not legal now; {', '.join(state.active)} may: {', '.join(kinds)}"
+        + ("" if not legal else f" (e.g. {legal[0].action.text()})"),
+        legal=[lg.action.to_dict() for lg in legal],
+    )

@@ -1,0 +1,181 @@
+"""``apply(state, action) -> outcome``: the pure transition function of an Ex illis battle.
+
+The RNG state lives in :class:`BattleState`; every draw goes through a :class:`Fate`
+built from it and is returned with the outcome, so a stored log of actions replays to
+the same state bit for bit. After the action come the compulsory consequences: units
+that broke and rout flee at once ("Compulsory actions, like routing, bypass the normal
+turn sequence"), end-of-turn effects, melees that ended lose their fight direction, the
+battle may end, and the turn bar advances to the next group (fleeing groups flee on
+their own turn without asking anyone).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rulekeeper.core.chance import ChanceResult, Fate
+from rulekeeper.core.events import Event
+
+from ..aftermath import StaticModifier
+from . import handlers
+from .actions import Action, Legal, find_legal, is_disabled
+from .morale_loop import after_deaths, flee, sync_heroes
+from .result import check_end
+from .specials import end_of_turn
+from .state import ACT_AT, BattleState
+from .tables import BattleTables
+from .turnbar import advance
+
+MAX_AUTOMATIC = 200
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The state after an action, with everything it caused."""
+
+    state: BattleState
+    action: Action
+    legal: Legal
+    events: tuple[Event, ...]
+    chance: tuple[ChanceResult, ...]
+    report: tuple[dict[str, Any], ...]
+
+    def to_result(self) -> dict[str, Any]:
+        """What the log stores next to the action (JSON-able)."""
+        return {
+            "acp": self.legal.acp,
+            "events": [e.to_dict() for e in self.events],
+            "chance": [c.to_dict() for c in self.chance],
+            "report": list(self.report),
+            "rng_after": self.state.rng.to_dict(),
+            "active_after": list(self.state.active),
+        }
+
+
+class Run:
+    """Mutable scratchpad of one ``apply`` call (never escapes it)."""
+
+    def __init__(self, state: BattleState, t: BattleTables, fate: Fate) -> None:
+        self.state = state
+        self.t = t
+        self.fate = fate
+        self.events: list[Event] = []
+        self.report: list[dict[str, Any]] = []
+
+    def note(self, text: str) -> None:
+        self.report.append({"kind": "note", "text": text})
+
+    def event(self, event_kind: str, **data: Any) -> None:
+        self.events.append(Event(event_kind, data))
+
+
+def apply(state: BattleState, action: Action, t: BattleTables) -> Outcome:
+    """Perform ``action`` for the active group; refuse (typed error, nothing changed) if illegal."""
+    legal = find_legal(state, t, action)
+    action = legal.action
+    fate = Fate.from_state(state.rng)
+    run = Run(state, t, fate)
+    fleeing_before = {u.key for u in state.units if u.c.fleeing}
+    actors = state.active
+    # "units which moved during their last turn": the flag lasts until the unit acts again
+    run.state = _update(run.state, {k: replace(run.state.unit(k), c=replace(run.state.unit(k).c, moved=False)) for k in actors})
+    run.event("action", action=action.to_dict(), acp=legal.acp)
+    handlers.dispatch(run, legal)
+    _consequences(run, fleeing_before, actors)
+    _next_turn(run)
+    final = replace(run.state, rng=fate.state)
+    return Outcome(final, action, legal, tuple(run.events), tuple(fate.records), tuple(run.report))
+
+
+def _update(state: BattleState, units: dict[str, Any]) -> BattleState:
+    return replace(state, units=tuple(units.get(u.key, u) for u in state.units))
+
+
+def _consequences(run: Run, fleeing_before: set[str], actors: tuple[str, ...]) -> None:
+    run.state = sync_heroes(run.state)
+    handlers.bury(run)
+    run.state, notes = after_deaths(run.state, run.t)
+    for n in notes:
+        run.note(n)
+    handlers.exasperation(run)
+    for _ in range(MAX_AUTOMATIC):
+        new = [u for u in run.state.units if u.on_board and u.c.fleeing and u.key not in fleeing_before]
+        if not new:
+            break
+        u = new[0]
+        fleeing_before.add(u.key)
+        _flee(run, u.key, "routs at once")
+    run.state, statics, notes = end_of_turn(run.state, tuple(k for k in actors if run.state.unit(k).on_board), run.t)
+    for n in notes:
+        run.note(n)
+    _statics(run, statics)
+    handlers.bury(run)
+    handlers.end_melees(run)
+    run.state = sync_heroes(run.state)
+    run.state = check_end(run.state)
+
+
+def _statics(run: Run, statics: list[StaticModifier]) -> None:
+    from .morale_loop import morale_in_zone
+
+    by_zone: dict[Any, list[StaticModifier]] = {}
+    for s in statics:
+        u = run.state.unit(s.unit)
+        if u.zone is not None:
+            by_zone.setdefault(u.zone, []).append(s)
+    for z, ss in by_zone.items():
+        run.state, changes = morale_in_zone(run.state, z, [], ss)
+        for m in changes:
+            if m.reasons:
+                run.report.append({"kind": "morale", **m.to_dict()})
+
+
+def _flee(run: Run, key: str, why: str) -> None:
+    before = run.state
+    run.state, notes, cuts, deaths = flee(run.state, key, run.fate, run.t)
+    run.event("flee", unit=key, why=why, to=_zone_name(run.state, key))
+    for c in cuts:
+        run.report.append({"kind": "cut_down", **c.__dict__})
+    for n in notes:
+        run.note(n)
+    if deaths:
+        z = before.unit(key).zone
+        handlers.casualty_morale(run, z, deaths, before)
+    handlers.bury(run)
+    run.state, notes2 = after_deaths(run.state, run.t)
+    for n in notes2:
+        run.note(n)
+
+
+def _zone_name(state: BattleState, key: str) -> str | None:
+    z = state.unit(key).zone
+    return None if z is None else state.board.name(z)
+
+
+def _next_turn(run: Run) -> None:
+    state = replace(run.state, activations=run.state.activations + 1)
+    run.state = state
+    for _ in range(MAX_AUTOMATIC):
+        if run.state.over:
+            run.state = replace(run.state, active=())
+            return
+        run.state = advance(run.state)
+        group = run.state.active
+        if not group:
+            run.state = check_end(replace(run.state, over=True, end_reason=run.state.end_reason or "no unit left"))
+            return
+        units = [run.state.unit(k) for k in group]
+        if any(u.c.fleeing for u in units):
+            fleeing_before = {u.key for u in run.state.units if u.c.fleeing}
+            _flee(run, units[0].key, "flees on its turn")
+            _consequences(run, fleeing_before, ())
+            run.state = replace(run.state, activations=run.state.activations + 1)
+            continue
+        if all(is_disabled(u) for u in units):
+            run.state = _update(run.state, {u.key: replace(u, acp=u.acp - ACT_AT) for u in units})
+            run.note(f"{', '.join(group)} is disabled and cannot act")
+            run.state = replace(run.state, activations=run.state.activations + 1)
+            continue
+        return
+

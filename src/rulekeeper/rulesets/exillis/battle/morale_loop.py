@@ -1,0 +1,215 @@
+"""The battle's morale loop: Leadership, a leader's death, routing, fleeing and Rally.
+
+Quotes (seed, "Morale" and "Routing"):
+- "If you attach a Hero to a unit, their Leadership will modify the unit's Basic Morale."
+- "If a General is present, his/her Leadership is applied to the whole army."
+- "If a Hero or a General dies, their Leadership bonus is transformed into a penalty."
+- "While fleeing, the unit will try to either run toward a Hero or the nearest battlefield
+  edge. If it reaches the battlefield edge, it is removed from the game."
+- "Routing models who end their turn in a zone with friendly miniatures in them cause morale
+  damage to their allies: Point value of the fleeing unit / Total point value of the army x 100"
+- "Generals can perform a Rally, which gives their Leadership to every Broken unit within range
+  and stops them from routing."
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rulekeeper.boards.zones import Coord
+from rulekeeper.core.chance import Fate
+
+from ..aftermath import Death, StaticModifier, apply_morale
+from ..combatants import Combatant
+from ..morale import clamp
+from .moves import group_of, passable, room
+from .pursuit import CutDown, cut_down
+from .state import BattleState, BattleUnit
+from .tables import BattleTables
+
+
+def motive(hero: BattleUnit, t: BattleTables) -> float:
+    """A hero's basic Motive (estimate: the one printed motive, 10)."""
+    return t.rules.num("hero_motive")
+
+
+def _received(u: BattleUnit, hero: BattleUnit, t: BattleTables) -> float:
+    if u.has_rule("Soulless"):
+        return 0.0  # "does not receive the Basic Leadership value of allied Heroes"
+    m = motive(hero, t)
+    if u.has_rule("Generic"):
+        m *= t.rules.num("generic_leadership")
+    return m
+
+
+def leadership(state: BattleState, u: BattleUnit, t: BattleTables) -> float:
+    """Leadership perceived by ``u`` from its living hero and its army's living General."""
+    if u.is_hero and u.retinue is not None:
+        return 0.0
+    parts: list[float] = []
+    own = state.unit(u.hero) if u.hero else None
+    if own is not None and own.status == "active":
+        parts.append(_received(u, own, t))
+    general = next((g for g in state.units if g.side == u.side and g.general and g.status == "active"), None)
+    if general is not None and general is not own and general.key != u.key:
+        parts.append(_received(u, general, t))
+    if not parts:
+        return 0.0
+    if len(parts) > 1 and state.options.leadership_combine == "average":
+        return sum(parts) / len(parts)
+    return sum(parts)
+
+
+def apply_initial_leadership(state: BattleState, t: BattleTables) -> BattleState:
+    units = []
+    for u in state.units:
+        lead = leadership(state, u, t)
+        units.append(replace(u, leadership=lead, c=replace(u.c, morale=clamp(u.c.morale + lead))))
+    return replace(state, units=tuple(units))
+
+
+def after_deaths(state: BattleState, t: BattleTables) -> tuple[BattleState, list[str]]:
+    """A leader died: its Leadership bonus turns into a penalty (not scaled by sensitivity)."""
+    notes: list[str] = []
+    units = {u.key: u for u in state.units}
+    for u in state.units:
+        if u.status != "active":
+            continue
+        new = leadership(state, u, t)
+        if new < u.leadership:
+            lost = u.leadership - new
+            was_broken = u.c.morale < 0
+            c = replace(u.c, morale=clamp(u.c.morale - 2 * lost))
+            if was_broken and not u.has_rule("Enraged"):
+                c = replace(c, fleeing=True)
+            units[u.key] = replace(u, leadership=new, c=c)
+            notes.append(f"{u.key}: leader lost, Leadership {u.leadership:+g} becomes a penalty ({-2 * lost:+g})")
+    return replace(state, units=tuple(units[u.key] for u in state.units)), notes
+
+
+def _goal(state: BattleState, u: BattleUnit) -> Coord | None:
+    assert u.zone is not None
+    heroes = [h for h in state.units if h.side == u.side and h.is_hero and h.on_board and not h.c.fleeing
+              and h.zone is not None and h.zone != u.zone]
+    if heroes:
+        heroes.sort(key=lambda h: (state.board.distance(h.zone, u.zone), h.deploy_index))  # type: ignore[arg-type]
+        return heroes[0].zone
+    return None
+
+
+def flee(
+    state: BattleState, key: str, fate: Fate, t: BattleTables
+) -> tuple[BattleState, list[str], list[CutDown], list[Death]]:
+    """The compulsory rout of ``key``'s group: cut down, then run toward a hero or off the board."""
+    u = state.unit(key)
+    members = [m for m in group_of(state, u) if m.c.fleeing or m.key == key]
+    notes: list[str] = []
+    cuts: list[CutDown] = []
+    deaths: list[Death] = []
+    units = {x.key: x for x in state.units}
+    if state.engaged(u):
+        runners, cuts, deaths = cut_down(state, members, fate, state.options)
+        for k, r in runners.items():
+            units[k] = r
+        state = replace(state, units=tuple(units[x.key] for x in state.units))
+        members = [state.unit(m.key) for m in members if state.unit(m.key).c.count > 0]
+    for m in members:
+        units[m.key] = replace(units[m.key], acp=0.0, approach=None)
+    if not members:
+        return replace(state, units=tuple(units[x.key] for x in state.units)), notes, cuts, deaths
+    lead = members[0]
+    assert lead.zone is not None
+    if any(m.has_rule("Laborious Movements") for m in members):
+        for m in members:
+            units[m.key] = replace(units[m.key], status="destroyed", zone=None)
+        notes.append(f"{lead.key} flees and, with Laborious Movements, is considered destroyed")
+        return replace(state, units=tuple(units[x.key] for x in state.units)), notes, cuts, deaths
+    goal = _goal(state, lead)
+    if goal is None and state.board.is_edge(lead.zone):
+        for m in members:
+            units[m.key] = replace(units[m.key], status="fled", zone=None)
+        notes.append(f"{lead.key} routs off the battlefield")
+        return replace(state, units=tuple(units[x.key] for x in state.units)), notes, cuts, deaths
+    target = goal if goal is not None else state.board.nearest_edge_exits(lead.zone)[0]
+    here = lead.zone
+    flying = all(m.flying for m in members)
+    for _ in range(min(m.movement() for m in members)):
+        options = [
+            n for n in state.board.toward(here, target)
+            if passable(state, t.rules, n, flying) and not state.enemies_in(n, lead.side)
+            and room(state, t.rules, n, lead.side, members)
+        ]
+        if not options:
+            break
+        here = options[0]
+        if here == target:
+            break
+    for m in members:
+        units[m.key] = replace(units[m.key], zone=here, c=replace(units[m.key].c, moved=True))
+    state = replace(state, units=tuple(units[x.key] for x in state.units))
+    notes.append(f"{lead.key} flees to {state.board.name(here)}" if here != lead.zone else f"{lead.key} is trapped")
+    friends = [x for x in state.in_zone(here) if x.side == lead.side and x.key not in {m.key for m in members}]
+    hero = next((h for h in friends if h.is_hero and not h.c.fleeing), None)
+    if hero is not None:
+        for m in members:
+            c = state.unit(m.key).c
+            c = replace(c, morale=clamp(c.morale + motive(hero, t)))
+            if c.morale >= 0:
+                c = replace(c, fleeing=False)
+                notes.append(f"{m.key} reaches {hero.key} and stops fleeing")
+            units[m.key] = replace(units[m.key], c=c)
+        state = replace(state, units=tuple(units[x.key] for x in state.units))
+    elif friends:
+        total = max(1, state.army_total(lead.side))
+        pen = -sum(m.points for m in members) / total * 100
+        statics = [StaticModifier(f.key, pen, f"{lead.key} routs into the zone") for f in friends]
+        state, _ = morale_in_zone(state, here, [], statics)
+    return state, notes, cuts, deaths
+
+
+def morale_in_zone(
+    state: BattleState, z: Coord, deaths: list[Death], statics: list[StaticModifier],
+    before: tuple[Combatant, ...] | None = None,
+) -> tuple[BattleState, list]:  # type: ignore[type-arg]
+    """Apply casualty and static morale effects to every unit in zone ``z``."""
+    present = [u for u in state.units if u.zone == z and (u.status == "active" or any(d.unit == u.key for d in deaths))]
+    after = tuple(u.c for u in present)
+    if not after:
+        return state, []
+    new, changes = apply_morale(before or after, after, deaths, statics, state.options, state.options.space_bulk_key())
+    units = {u.key: u for u in state.units}
+    for c in new:
+        u = units[c.key]
+        if u.has_rule("Enraged") and c.fleeing:
+            c = replace(c, fleeing=False)  # Enraged units turn Furious instead of routing
+        units[c.key] = replace(u, c=c)
+    return replace(state, units=tuple(units[u.key] for u in state.units)), changes
+
+
+def rally(state: BattleState, key: str, t: BattleTables) -> tuple[BattleState, list[str]]:
+    """The General gives its Leadership to every Broken or fleeing unit within range."""
+    g = state.unit(key)
+    general = g if g.general else next(m for m in group_of(state, g) if m.general)
+    assert general.zone is not None
+    rng = int(t.rules.num("rally_range"))
+    notes: list[str] = []
+    units = {u.key: u for u in state.units}
+    for u in state.units:
+        if u.side != general.side or not u.on_board or u.zone is None:
+            continue
+        if state.board.distance(u.zone, general.zone) > rng or not (u.c.morale < 0 or u.c.fleeing):
+            continue
+        bonus = _received(u, general, t)
+        units[u.key] = replace(u, c=replace(u.c, morale=clamp(u.c.morale + bonus), fleeing=False))
+        notes.append(f"{u.key} rallies ({bonus:+g} morale)")
+    return replace(state, units=tuple(units[u.key] for u in state.units)), notes
+
+
+def sync_heroes(state: BattleState) -> BattleState:
+    """'Heroes do not have a morale value: they use their Retinue's morale instead.'"""
+    units = {u.key: u for u in state.units}
+    for h in state.units:
+        if h.is_hero and h.retinue and units[h.retinue].status == "active" and h.status == "active":
+            r = units[h.retinue]
+            units[h.key] = replace(h, c=replace(h.c, morale=r.c.morale, fleeing=r.c.fleeing))
+    return replace(state, units=tuple(units[u.key] for u in state.units))
