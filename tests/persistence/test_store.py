@@ -15,6 +15,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import platformdirs
 import pytest
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.schema import CreateIndex, CreateTable
@@ -30,7 +31,6 @@ from rulekeeper.persistence import (
     default_db_url,
     normalise_url,
 )
-from rulekeeper.persistence import location as location_mod
 from rulekeeper.persistence.schema import Base
 
 INITIAL = {"units": [{"key": "u1", "hp": 12}, {"key": "u2", "hp": 7}], "rng": {"state": 2**127 + 5, "inc": 3}}
@@ -415,7 +415,7 @@ def test_default_location_is_user_data_dir(tmp_path: Path, monkeypatch: pytest.M
         return str(tmp_path / "data" / appname)
 
     monkeypatch.delenv("RULEKEEPER_DB", raising=False)
-    monkeypatch.setattr(location_mod.platformdirs, "user_data_dir", fake_user_data_dir)
+    monkeypatch.setattr(platformdirs, "user_data_dir", fake_user_data_dir)
     assert default_db_url() == f"sqlite:///{tmp_path / 'data' / 'rulekeeper' / 'rulekeeper.db'}"
     assert asked == ["rulekeeper"] and (tmp_path / "data" / "rulekeeper").is_dir()
 

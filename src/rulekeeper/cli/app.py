@@ -25,9 +25,10 @@ app = typer.Typer(
 
 
 def _register_all() -> None:
-    from . import exillis_cmds, units_cmd, wartable_cmds
+    from . import battle_cmds, exillis_cmds, units_cmd, wartable_cmds
     from .groups import odds_app, resolve_app
 
+    battle_cmds.register(app)
     exillis_cmds.register(app)
     wartable_cmds.register(app)
     units_cmd.register(app)

@@ -73,7 +73,7 @@ def rows_table(title: str, columns: Sequence[str], rows: Iterable[Sequence[str |
     for c in columns:
         t.add_column(c)
     for r in rows:
-        t.add_row(*r)
+        t.add_row(*[Text(c) if isinstance(c, str) else c for c in r])  # no Rich markup in data
     return t
 
 

@@ -10,14 +10,8 @@ per action, optimistic check on the log position, crash safety).
 from __future__ import annotations
 
 from .location import default_db_url, normalise_url
-from .store import (
-    BattleNotFoundError,
-    BattleRecord,
-    BattleStore,
-    LogEntry,
-    StaleStateError,
-    StoreError,
-)
+from .schema import BattleRecord, LogEntry
+from .store import BattleNotFoundError, BattleStore, StaleStateError, StoreError
 
 __all__ = [
     "BattleNotFoundError",

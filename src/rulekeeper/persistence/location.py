@@ -1,4 +1,8 @@
-"""Where battles live by default, and how a ``--db`` argument becomes a database URL.
+"""Where battles live, and how to connect to them.
+
+``default_db_url``/``normalise_url`` turn what a user typed (or nothing) into a
+database URL; ``make_engine`` opens it with the settings the store's guarantees rely
+on (for SQLite: WAL, foreign keys, busy timeout, ``BEGIN IMMEDIATE`` for writers).
 
 Why a default at all: a player who types ``rulekeeper battle new`` tonight must find
 the battle tomorrow without remembering a path, so the store sits in the user's data
@@ -10,11 +14,17 @@ tests, clubs with a shared PostgreSQL server and portable installs point elsewhe
 
 from __future__ import annotations
 
+import json
 import os
 import re
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import platformdirs
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 #: Environment variable that overrides the default database (a URL or a file path).
 ENV_VAR = "RULEKEEPER_DB"
@@ -85,3 +95,64 @@ def normalise_url(db: str | os.PathLike[str] | None) -> str:
     if is_url(text):
         return text
     return sqlite_url(text)
+
+
+# ------------------------------------------------------------------- connecting
+
+#: Connection execution option that makes the SQLite ``begin`` hook take the write lock.
+WRITE_OPTION = "rulekeeper_write"
+
+#: Milliseconds a SQLite writer waits for another writer before giving up.
+SQLITE_BUSY_TIMEOUT_MS = 5000
+
+#: Strict JSON: NaN/Infinity are not JSON and PostgreSQL's json type rejects them.
+json_dumps = partial(json.dumps, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
+
+
+def safe_url(url: str) -> str:
+    """The URL with any password hidden, for messages."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url
+
+
+def _sqlite_on_connect(dbapi_connection: Any, connection_record: Any) -> None:
+    """Per-connection SQLite settings (they are not stored in the file, except WAL)."""
+    # Let SQLAlchemy emit BEGIN itself (see _sqlite_on_begin); the sqlite3 module's
+    # implicit transactions would otherwise start too late and too weakly.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")  # first: the WAL switch may wait
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.execute("PRAGMA journal_mode = WAL")
+    finally:
+        cursor.close()
+
+
+def _sqlite_on_begin(conn: Connection) -> None:
+    """Write transactions take SQLite's write lock up front (``BEGIN IMMEDIATE``).
+
+    A deferred transaction that reads and then writes cannot wait for a busy lock in
+    WAL mode (SQLITE_BUSY_SNAPSHOT, "database is locked" at once); taking the lock
+    first makes concurrent writers queue behind the busy timeout and then see the
+    committed position.  Readers keep a plain ``BEGIN`` so they never wait.
+    """
+    if conn.get_execution_options().get(WRITE_OPTION):
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+    else:
+        conn.exec_driver_sql("BEGIN")
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; the SQLite hooks are attached only to SQLite engines.
+
+    Raises SQLAlchemy's ``ArgumentError``/``NoSuchModuleError`` or ``ImportError`` (a
+    missing driver) for the store to translate.
+    """
+    engine = create_engine(url, json_serializer=json_dumps)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_on_connect)
+        event.listen(engine, "begin", _sqlite_on_begin)
+    return engine

@@ -1,4 +1,4 @@
-"""The tables of a battle store, as SQLAlchemy 2 typed ORM classes.
+"""The shapes of stored battles: the tables (SQLAlchemy 2 typed ORM) and the export document.
 
 Why these shapes:
 
@@ -24,8 +24,12 @@ Why these shapes:
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from typing import Any, Literal
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from sqlalchemy import (
     JSON,
     Boolean,
@@ -38,6 +42,7 @@ from sqlalchemy import (
     TypeDecorator,
     UniqueConstraint,
 )
+from sqlalchemy.engine import Row
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 #: Bumped whenever the tables change incompatibly; a store refuses a newer database.
@@ -108,6 +113,7 @@ class LogRow(Base):
     """
 
     __tablename__ = "rk_log"
+    # The unique constraint's index also serves every "log of battle X" query.
     __table_args__ = (UniqueConstraint("battle_id", "entry_index", name="uq_rk_log_battle_index"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
@@ -117,3 +123,181 @@ class LogRow(Base):
     result: Mapped[dict[str, Any]] = mapped_column(_json())
     shown: Mapped[bool] = mapped_column(Boolean, default=False)
     created: Mapped[str] = mapped_column(String(40))
+
+
+# ------------------------------------------------------------------ what callers get
+#
+# Plain frozen dataclasses rather than ORM objects: they outlive the transaction,
+# cannot lazily hit the database, and carry no SQLAlchemy into the engine or CLI.
+
+
+@dataclass(frozen=True)
+class BattleRecord:
+    """What the store knows about a battle, without its (possibly large) documents."""
+
+    id: str
+    ruleset: str
+    scenario: str
+    seed: int
+    created: str
+    updated: str
+    position: int
+    status: str
+    turn: int
+    title: str
+    meta: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One logged action; ``index`` is its 0-based position in the battle's log."""
+
+    index: int
+    action: dict[str, Any]
+    result: dict[str, Any]
+    shown: bool
+    created: str
+
+
+RECORD_COLUMNS = (
+    BattleRow.id,
+    BattleRow.ruleset,
+    BattleRow.scenario,
+    BattleRow.seed,
+    BattleRow.created,
+    BattleRow.updated,
+    BattleRow.position,
+    BattleRow.status,
+    BattleRow.turn,
+    BattleRow.title,
+    BattleRow.meta,
+)
+ENTRY_COLUMNS = (
+    LogRow.entry_index.label("index"),
+    LogRow.action,
+    LogRow.result,
+    LogRow.shown,
+    LogRow.created,
+)
+
+
+def record_from_row(row: Row[Any]) -> BattleRecord:
+    return BattleRecord(**row._asdict())
+
+
+def entry_from_row(row: Row[Any]) -> LogEntry:
+    return LogEntry(**row._asdict())
+
+
+# ------------------------------------------------------------- the export document
+#
+# Why pydantic here: an exported battle is a file a player may have edited, copied
+# from a forum or truncated; importing it must say *which* field is wrong
+# ("log.3.shown: Input should be a valid boolean") rather than fail deep in SQL.
+# Strict mode: "42" is not a seed and "yes" is not a boolean.
+
+EXPORT_FORMAT = "rulekeeper-battle"
+EXPORT_VERSION = 1
+
+
+def _iso_time(value: str) -> str:
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"not an ISO-8601 time: {value!r}") from None
+    return value
+
+
+class BattleDoc(BaseModel):
+    """The ``battle`` part of an export: the record fields of :class:`BattleRow`."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    id: str = Field(min_length=1, max_length=MAX_ID_LENGTH)
+    ruleset: str = Field(min_length=1)
+    scenario: str
+    seed: int
+    created: str
+    updated: str
+    position: int = Field(ge=0)
+    status: str = Field(min_length=1)
+    turn: int
+    title: str = ""
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("created", "updated")
+    @classmethod
+    def _times(cls, value: str) -> str:
+        return _iso_time(value)
+
+
+class EntryDoc(BaseModel):
+    """One exported log entry (``created`` is optional: older or hand-made files)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    action: dict[str, Any]
+    result: dict[str, Any]
+    shown: bool = False
+    created: str | None = None
+
+    @field_validator("created")
+    @classmethod
+    def _time(cls, value: str | None) -> str | None:
+        return None if value is None else _iso_time(value)
+
+
+class ExportDoc(BaseModel):
+    """A whole exported battle (format ``rulekeeper-battle``, version 1)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    format: Literal["rulekeeper-battle"]
+    version: Literal[1]
+    battle: BattleDoc
+    initial: dict[str, Any]
+    log: list[EntryDoc]
+
+
+def find_non_json(value: Any, path: str) -> tuple[str, str] | None:
+    """The dotted path of the first value a JSON column would not keep, and why.
+
+    Tuples are accepted (they come back as lists); NaN/Infinity, non-string keys
+    (``json`` would silently turn ``{1: x}`` into ``{"1": x}``) and other objects are not.
+    """
+    if value is None or isinstance(value, (str, bool, int)):
+        return None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else (path, f"{value!r} is not a JSON number")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return (path, f"key {key!r} is not a string")
+            hit = find_non_json(item, f"{path}.{key}" if path else key)
+            if hit is not None:
+                return hit
+        return None
+    if isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            hit = find_non_json(item, f"{path}.{i}" if path else str(i))
+            if hit is not None:
+                return hit
+        return None
+    return (path, f"a {type(value).__name__} is not JSON")
+
+
+def validate_export(doc: Any) -> tuple[ExportDoc | None, list[tuple[str, str]]]:
+    """Parse an export document; on failure, ``(None, [(field path, problem), ...])``."""
+    try:
+        parsed = ExportDoc.model_validate(doc)
+    except ValidationError as exc:
+        return None, [(".".join(str(p) for p in err["loc"]) or "(document)", err["msg"]) for err in exc.errors()]
+    if parsed.battle.position != len(parsed.log):
+        return None, [("battle.position", f"is {parsed.battle.position} but the log has {len(parsed.log)} entries")]
+    hit = find_non_json(doc, "")
+    if hit is not None:
+        return None, [(hit[0] or "(document)", f"not plain JSON: {hit[1]}")]
+    return parsed, []

@@ -26,19 +26,13 @@ undo a misclick, resume tomorrow, replay afterwards"):
 from __future__ import annotations
 
 import builtins
-import json
-import math
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
-from functools import partial
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-from sqlalchemy import Connection, Engine, create_engine, delete, event, insert, select, update
-from sqlalchemy.engine import Row, make_url
+from sqlalchemy import Connection, Engine, delete, insert, select, update
 from sqlalchemy.exc import (
     ArgumentError,
     IntegrityError,
@@ -49,24 +43,30 @@ from sqlalchemy.exc import (
     StatementError,
 )
 
+from rulekeeper.core import ids
 from rulekeeper.core.errors import RulekeeperError
-from rulekeeper.core.ids import new_id
 
-from .location import normalise_url
-from .schema import MAX_ID_LENGTH, SCHEMA_VERSION, Base, BattleRow, LogRow, MetaRow
+from .location import WRITE_OPTION, make_engine, normalise_url, safe_url
+from .schema import (
+    ENTRY_COLUMNS,
+    EXPORT_FORMAT,
+    EXPORT_VERSION,
+    MAX_ID_LENGTH,
+    RECORD_COLUMNS,
+    SCHEMA_VERSION,
+    Base,
+    BattleRecord,
+    BattleRow,
+    LogEntry,
+    LogRow,
+    MetaRow,
+    entry_from_row,
+    find_non_json,
+    record_from_row,
+    validate_export,
+)
 
-EXPORT_FORMAT = "rulekeeper-battle"
-EXPORT_VERSION = 1
-
-#: Connection execution option that makes the SQLite ``begin`` hook take the write lock.
-_WRITE_OPTION = "rulekeeper_write"
-
-#: Milliseconds a SQLite writer waits for another writer before giving up.
-SQLITE_BUSY_TIMEOUT_MS = 5000
-
-# Strict JSON: NaN/Infinity are not JSON and PostgreSQL's json type rejects them.
-_dumps = partial(json.dumps, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
-
+__all__ = ["BattleNotFoundError", "BattleRecord", "BattleStore", "LogEntry", "StaleStateError", "StoreError"]
 
 # --------------------------------------------------------------------------- errors
 
@@ -106,70 +106,6 @@ class BattleNotFoundError(RulekeeperError):
         self.battle_id = battle_id
 
 
-# -------------------------------------------------------------------------- records
-
-
-@dataclass(frozen=True)
-class BattleRecord:
-    """What the store knows about a battle, without its (possibly large) documents."""
-
-    id: str
-    ruleset: str
-    scenario: str
-    seed: int
-    created: str
-    updated: str
-    position: int
-    status: str
-    turn: int
-    title: str
-    meta: dict[str, Any]
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    """One logged action; ``index`` is its 0-based position in the battle's log."""
-
-    index: int
-    action: dict[str, Any]
-    result: dict[str, Any]
-    shown: bool
-    created: str
-
-
-_RECORD_COLUMNS = (
-    BattleRow.id,
-    BattleRow.ruleset,
-    BattleRow.scenario,
-    BattleRow.seed,
-    BattleRow.created,
-    BattleRow.updated,
-    BattleRow.position,
-    BattleRow.status,
-    BattleRow.turn,
-    BattleRow.title,
-    BattleRow.meta,
-)
-_ENTRY_COLUMNS = (
-    LogRow.entry_index.label("index"),
-    LogRow.action,
-    LogRow.result,
-    LogRow.shown,
-    LogRow.created,
-)
-
-
-def _record(row: Row[Any]) -> BattleRecord:
-    return BattleRecord(**row._asdict())
-
-
-def _entry(row: Row[Any]) -> LogEntry:
-    return LogEntry(**row._asdict())
-
-
 # ------------------------------------------------------------------------- helpers
 
 
@@ -182,7 +118,7 @@ def _check_json(name: str, value: Any) -> dict[str, Any]:
     """Refuse anything that would not come back from a JSON column as it went in."""
     if not isinstance(value, dict):
         raise StoreError(f"{name} must be a JSON object (a dict), got {type(value).__name__}", field=name)
-    hit = _find_non_json(value, name)
+    hit = find_non_json(value, name)
     if hit is not None:
         raise StoreError(f"{name} is not plain JSON: {hit[0]}: {hit[1]}", field=hit[0])
     return value
@@ -204,11 +140,34 @@ def _check_text(name: str, value: Any, *, max_length: int | None = None, empty: 
     return value
 
 
+def _moves_to(position: int, status: str | None, turn: int | None, snapshot: dict[str, Any] | None) -> dict[str, Any]:
+    """The battle-row changes of an append or undo landing at ``position``."""
+    values: dict[str, Any] = {"position": position, "updated": _now()}
+    if status is not None:
+        values["status"] = _check_text("status", status)
+    if turn is not None:
+        values["turn"] = _check_int("turn", turn)
+    if snapshot is not None:
+        values["snapshot"] = _check_json("snapshot", snapshot)
+        values["snapshot_position"] = position  # a snapshot always describes the new position
+    return values
+
+
+def _make_engine(url: str) -> Engine:
+    safe = safe_url(url)
+    try:
+        return make_engine(url)
+    except (ArgumentError, NoSuchModuleError) as exc:
+        raise StoreError(f"cannot use database URL {safe}: {exc}", url=safe) from exc
+    except ImportError as exc:
+        raise StoreError(f"cannot use database URL {safe}: its driver is not installed ({exc})", url=safe) from exc
+
+
 def _discard(conn: Connection) -> None:
     """Close the DBAPI connection under ``conn`` so its transaction and locks die with it."""
     try:
         conn.invalidate()
-    except Exception:  # already broken: nothing more to release  # noqa: S110
+    except Exception:  # already broken: nothing more to release
         pass
 
 
@@ -225,7 +184,7 @@ class BattleStore:
 
     def __init__(self, db: str | os.PathLike[str] | None = None) -> None:
         self._url = normalise_url(db)
-        self._safe = _safe_url(self._url)
+        self._safe = safe_url(self._url)
         self._opened = False
         self._engine: Engine | None = _make_engine(self._url)
         try:
@@ -298,7 +257,7 @@ class BattleStore:
         try:
             with self._engine.connect() as conn:
                 if write:
-                    conn.execution_options(**{_WRITE_OPTION: True})
+                    conn.execution_options(**{WRITE_OPTION: True})
                 try:
                     conn.begin()
                     yield conn
@@ -357,7 +316,8 @@ class BattleStore:
         battle_id: str | None = None,
     ) -> str:
         """Store a new battle (status ``active``, empty log) and return its id."""
-        bid = new_id("b") if battle_id is None else _check_text("battle_id", battle_id, max_length=MAX_ID_LENGTH)
+        bid = ids.new_id("b") if battle_id is None else _check_text("battle_id", battle_id, max_length=MAX_ID_LENGTH)
+        now = _now()
         values: dict[str, Any] = {
             "id": bid,
             "ruleset": _check_text("ruleset", ruleset),
@@ -369,11 +329,9 @@ class BattleStore:
             "position": 0,
             "status": "active",
             "turn": 0,
-            "snapshot": None,
-            "snapshot_position": None,
+            "created": now,
+            "updated": now,
         }
-        now = _now()
-        values["created"] = values["updated"] = now
         with self._transaction(write=True) as conn:
             self._insert_battle(conn, values)
         return bid
@@ -391,10 +349,10 @@ class BattleStore:
     def get(self, battle_id: str) -> BattleRecord:
         """The battle's record; :class:`BattleNotFoundError` if there is none."""
         with self._transaction(write=False) as conn:
-            row = conn.execute(select(*_RECORD_COLUMNS).where(BattleRow.id == battle_id)).first()
+            row = conn.execute(select(*RECORD_COLUMNS).where(BattleRow.id == battle_id)).first()
         if row is None:
             raise BattleNotFoundError(battle_id)
-        return _record(row)
+        return record_from_row(row)
 
     def initial(self, battle_id: str) -> dict[str, Any]:
         """The battle's initial document, as given to :meth:`create`."""
@@ -402,16 +360,15 @@ class BattleStore:
             row = conn.execute(select(BattleRow.initial).where(BattleRow.id == battle_id)).first()
         if row is None:
             raise BattleNotFoundError(battle_id)
-        doc: dict[str, Any] = row[0]
-        return doc
+        return dict(row[0])
 
     def list(self) -> builtins.list[BattleRecord]:
         """Every battle, most recently updated first."""
         with self._transaction(write=False) as conn:
             rows = conn.execute(
-                select(*_RECORD_COLUMNS).order_by(BattleRow.updated.desc(), BattleRow.created.desc(), BattleRow.id)
+                select(*RECORD_COLUMNS).order_by(BattleRow.updated.desc(), BattleRow.created.desc(), BattleRow.id)
             ).all()
-        return [_record(row) for row in rows]
+        return [record_from_row(row) for row in rows]
 
     def set_status(self, battle_id: str, status: str, turn: int | None = None) -> None:
         """Change the status (``active``, ``finished``...) and optionally the turn."""
@@ -438,11 +395,11 @@ class BattleStore:
         with self._transaction(write=False) as conn:
             self._position(conn, battle_id)
             rows = conn.execute(
-                select(*_ENTRY_COLUMNS)
+                select(*ENTRY_COLUMNS)
                 .where(LogRow.battle_id == battle_id, LogRow.entry_index >= start)
                 .order_by(LogRow.entry_index)
             ).all()
-        return [_entry(row) for row in rows]
+        return [entry_from_row(row) for row in rows]
 
     def append(
         self,
@@ -465,16 +422,8 @@ class BattleStore:
         _check_int("expected_position", expected_position, minimum=0)
         _check_json("action", action)
         _check_json("result", result)
-        now = _now()
-        new_position = expected_position + 1
-        values: dict[str, Any] = {"position": new_position, "updated": now}
-        if status is not None:
-            values["status"] = _check_text("status", status)
-        if turn is not None:
-            values["turn"] = _check_int("turn", turn)
-        if snapshot is not None:
-            values["snapshot"] = _check_json("snapshot", snapshot)
-            values["snapshot_position"] = new_position
+        values = _moves_to(expected_position + 1, status, turn, snapshot)
+        now = values["updated"]
         with self._transaction(write=True) as conn:
             moved = conn.execute(
                 update(BattleRow)
@@ -496,7 +445,7 @@ class BattleStore:
                 )
             except IntegrityError as exc:  # the UNIQUE(battle_id, entry_index) guard
                 raise StaleStateError(battle_id, expected_position, None) from exc
-        return new_position
+        return expected_position + 1
 
     def mark_shown(self, battle_id: str, index: int) -> None:
         """Record that the result of entry ``index`` has been revealed to the players."""
@@ -531,14 +480,7 @@ class BattleStore:
         """
         _check_int("expected_position", expected_position, minimum=0)
         new_position = expected_position - 1
-        values: dict[str, Any] = {"position": new_position, "updated": _now()}
-        if status is not None:
-            values["status"] = _check_text("status", status)
-        if turn is not None:
-            values["turn"] = _check_int("turn", turn)
-        if snapshot is not None:
-            values["snapshot"] = _check_json("snapshot", snapshot)
-            values["snapshot_position"] = new_position
+        values = _moves_to(new_position, status, turn, snapshot)
         with self._transaction(write=True) as conn:
             current = self._position(conn, battle_id)
             if current != expected_position:
@@ -559,7 +501,7 @@ class BattleStore:
                     .values(snapshot=None, snapshot_position=None)
                 )
             row = conn.execute(
-                select(LogRow.id, *_ENTRY_COLUMNS).where(
+                select(LogRow.id, *ENTRY_COLUMNS).where(
                     LogRow.battle_id == battle_id, LogRow.entry_index == new_position
                 )
             ).first()
@@ -594,11 +536,11 @@ class BattleStore:
         Snapshots are left out: they are caches that replaying the log rebuilds.
         """
         with self._transaction(write=False) as conn:
-            row = conn.execute(select(*_RECORD_COLUMNS, BattleRow.initial).where(BattleRow.id == battle_id)).first()
+            row = conn.execute(select(*RECORD_COLUMNS, BattleRow.initial).where(BattleRow.id == battle_id)).first()
             if row is None:
                 raise BattleNotFoundError(battle_id)
             log = conn.execute(
-                select(*_ENTRY_COLUMNS).where(LogRow.battle_id == battle_id).order_by(LogRow.entry_index)
+                select(*ENTRY_COLUMNS).where(LogRow.battle_id == battle_id).order_by(LogRow.entry_index)
             ).all()
         battle = row._asdict()
         initial = battle.pop("initial")
@@ -617,23 +559,21 @@ class BattleStore:
         An id already in the store is refused unless ``new_id`` is true, in which case
         the battle gets a fresh id.  Everything is written in one transaction.
         """
-        parsed = _parse_document(doc)
+        parsed, problems = validate_export(doc)
+        if parsed is None:
+            text = "; ".join(f"{loc}: {msg}" for loc, msg in problems)
+            raise StoreError(
+                f"not a valid rulekeeper battle document: {text}",
+                field=problems[0][0],
+                problems=[f"{loc}: {msg}" for loc, msg in problems],
+            )
         values = parsed.battle.model_dump()
         if new_id:
-            values["id"] = _new_battle_id()
-        values["initial"] = parsed.initial
-        values["snapshot"] = None
-        values["snapshot_position"] = None
+            values["id"] = ids.new_id("b")  # (the flag shadows core.ids.new_id here)
+        values["initial"] = parsed.initial  # no snapshot: the engine rebuilds it from the log
         now = _now()
         rows = [
-            {
-                "battle_id": values["id"],
-                "entry_index": i,
-                "action": e.action,
-                "result": e.result,
-                "shown": e.shown,
-                "created": e.created or now,
-            }
+            dict(e.model_dump(), battle_id=values["id"], entry_index=i, created=e.created or now)
             for i, e in enumerate(parsed.log)
         ]
         with self._transaction(write=True) as conn:
@@ -647,8 +587,3 @@ class BattleStore:
             if rows:
                 conn.execute(insert(LogRow), rows)
         return str(values["id"])
-
-
-def _new_battle_id() -> str:
-    """A fresh battle id (``import_``'s ``new_id`` flag shadows the function's name)."""
-    return new_id("b")

@@ -148,8 +148,8 @@ def _retreat(run: Run, legal: Legal) -> None:
     before = run.state
     runners, cuts, deaths = cut_down(run.state, members, run.fate, run.state.options)
     _set(run, runners)
-    for c in cuts:
-        run.report.append({"kind": "cut_down", **c.__dict__})
+    for cut in cuts:
+        run.report.append({"kind": "cut_down", **cut.__dict__})
     if deaths:
         casualty_morale(run, z, deaths, before)
     bury(run)
@@ -158,9 +158,9 @@ def _retreat(run: Run, legal: Legal) -> None:
         cur = run.state.unit(m.key)
         if cur.status != "active":
             continue
-        c = replace(cur.c, moved=True)
-        c, _ = add_fatigue(c, run.t.rules.num("retreat_fatigue"), veil=str(m.c.profile.movement) == "teleporter")
-        units[m.key] = replace(cur, zone=r.to, c=c, approach=None)
+        moved = replace(cur.c, moved=True)
+        tired, _ = add_fatigue(moved, run.t.rules.num("retreat_fatigue"), veil=str(m.c.profile.movement) == "teleporter")
+        units[m.key] = replace(cur, zone=r.to, c=tired, approach=None)
     _set(run, units)
     run.event("retreat", units=list(units), to=run.state.board.name(r.to), cut_down=len(cuts))
     run.note(f"{' + '.join(units) or 'nobody'} retreat to {run.state.board.name(r.to)}; {len(cuts)} cut-down attack(s)")

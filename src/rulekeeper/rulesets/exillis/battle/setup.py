@@ -17,8 +17,8 @@ from ..combatants import Combatant
 from ..levels import at_level
 from ..options import ExIllisOptions
 from ..scenario import Scenario, unit_cost
-from ..setup import UnitSpec, build
 from ..setup import Tables as _Tables
+from ..setup import UnitSpec, build
 from .morale_loop import apply_initial_leadership, sync_heroes
 from .state import BattleState, BattleUnit
 from .tables import BattleTables

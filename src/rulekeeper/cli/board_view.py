@@ -1,0 +1,126 @@
+"""Rich views of a battle: the board of zones, the units, the turn bar, and the Fate Screen of
+an action's outcome."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from rulekeeper.boards.zones import DIRECTIONS
+from rulekeeper.rulesets.exillis.battle.state import BattleState, BattleUnit
+from rulekeeper.rulesets.exillis.battle.turnbar import predict
+from rulekeeper.rulesets.exillis.morale import morale_state
+
+from .fate_screen import pct, rows_table, styled
+
+SIDE_STYLE = {"A": "bold cyan", "B": "bold red"}
+ARROWS = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "↙", "W": "←", "NW": "↖"}
+
+
+def _unit_line(u: BattleUnit, active: bool) -> Text:
+    c = u.c
+    hp = sum(c.hp)
+    state = "Fleeing" if c.fleeing else morale_state(c.morale)
+    t = Text()
+    if active:
+        t.append("▶ ", style="bold yellow")
+    t.append(u.key.split(":", 1)[1], style=SIDE_STYLE.get(u.side, ""))
+    if u.is_hero:
+        t.append(" ♛" if u.general else " ★")
+    t.append(f" {c.count}/{len(c.hp)}", style="bold")
+    t.append(f" ♥{hp:.0f} M{c.morale:.0f} {state[:5]} F{c.fatigue:.1f}", style="dim")
+    if c.flying:
+        t.append(" ✈")
+    if c.stance != "none":
+        t.append(f" [{c.stance[:3]}]", style="dim")
+    return t
+
+
+def board_table(state: BattleState) -> Table:
+    t = Table(title=f"{state.scenario} — round {state.round:.1f}", show_lines=True, expand=False)
+    t.add_column("")
+    for col in range(state.board.width):
+        t.add_column(chr(ord("A") + col), justify="left", min_width=18)
+    for row in range(state.board.height):
+        cells: list[Any] = [Text(str(row + 1), style="bold")]
+        for col in range(state.board.width):
+            z = (col, row)
+            lines: list[Text] = []
+            terrain = state.terrain_at(z)
+            head = Text(state.board.name(z), style="bold")
+            if terrain != "fields":
+                head.append(f" {terrain}", style="green")
+            fd = state.fight_dir(z)
+            if fd is not None:
+                head.append(f" ⚔{fd[0]}{ARROWS[DIRECTIONS[fd[1]]]}", style="yellow")
+            lines.append(head)
+            for u in state.in_zone(z):
+                lines.append(_unit_line(u, u.key in state.active))
+            cells.append(Group(*lines))
+        t.add_row(*cells)
+    return t
+
+
+def turn_bar(state: BattleState, n: int = 8) -> Text:
+    t = Text("Turn bar: ")
+    for i, group in enumerate(predict(state, n)):
+        if i:
+            t.append(" → ")
+        u = state.unit(group[0])
+        t.append(" + ".join(k.split(":", 1)[1] for k in group), style=SIDE_STYLE.get(u.side, ""))
+    return t
+
+
+def units_table(state: BattleState) -> Table:
+    rows = []
+    for u in state.units:
+        c = u.c
+        rows.append([
+            Text(u.key, style=SIDE_STYLE.get(u.side, "")), u.status,
+            "—" if u.zone is None else state.board.name(u.zone), f"{c.count}/{len(c.hp)}",
+            f"{sum(c.hp):.0f}", f"{c.morale:.0f}", "Fleeing" if c.fleeing else morale_state(c.morale),
+            f"{c.fatigue:.1f}", f"{u.acp:.0f}",
+        ])
+    return rows_table("Units", ["Unit", "Status", "Zone", "Minis", "HP", "Morale", "State", "Fatigue", "AcP"], rows)
+
+
+def outcome_view(report: list[dict[str, Any]]) -> Group:
+    """The Fate Screen of everything an action caused, in order."""
+    parts: list[Any] = []
+    for r in report:
+        kind = r.get("kind")
+        if kind == "note":
+            parts.append(Text("• " + r["text"]))
+        elif kind == "melee":
+            rows = []
+            for d in r["duels"]:
+                s, ret = d["strike"], d["retaliation"]
+                dmg = f"self −{s['self_damage']}" if s["self_damage"] else (str(s["damage"]) + (" †" if s["killed"] else "")) if s["target"] else ""
+                rows.append([s["attacker"], s["target"] or "—", styled(s["outcome"]), dmg,
+                             "—" if ret is None else f"{ret['outcome']} {ret['damage']}" + (" †" if ret["killed"] else "")])
+            parts.append(rows_table(f"{r['attacker']} {r['action']} in {r['zone']} ({r['direction']})",
+                                    ["Attacker", "Target", "Outcome", "Damage", "Retaliation"], rows))
+            for m in r["morale"]:
+                if m["reasons"]:
+                    parts.append(Text(f"  morale {m['unit']}: {m['before']:.0f} → {m['after']:.0f} ({m['state_after']})", style="dim"))
+        elif kind == "shoot":
+            rows = [[s["shooter"], styled(s["outcome"]), s["target"] or "—", "Blocked" if s["blocked"] else "",
+                     str(s["damage"]) + (" †" if s["killed"] else "")] for s in r["shots"]]
+            parts.append(rows_table(f"{r['shooter']} {r['action']} at {r['zone']}", ["Shooter", "Outcome", "Hit", "Shield", "Damage"], rows))
+        elif kind == "cast":
+            rows = [[c["caster"], c["target"], styled(c["outcome"]), str(c["damage"]) + (" †" if c["killed"] else "")] for c in r["casts"]]
+            parts.append(rows_table(f"{r['caster']} casts {r['spell']}", ["Caster", "Target", "Outcome", "Damage"], rows))
+        elif kind == "cut_down":
+            parts.append(Text(f"  cut down: {r['pursuer']} → {r['target']}: {r['outcome']} {r['damage']}" + (" †" if r["killed"] else "")))
+        elif kind == "morale":
+            parts.append(Text(f"  morale {r['unit']}: {r['before']:.0f} → {r['after']:.0f} ({r['state_after']}) — " + "; ".join(r["reasons"]), style="dim"))
+    return Group(*parts)
+
+
+def odds_line(extra: dict[str, Any]) -> str:
+    if not extra:
+        return ""
+    return ", ".join(f"{k} {pct(v) if isinstance(v, float) else v}" for k, v in extra.items())

@@ -1,0 +1,80 @@
+"""A simple, deterministic policy that plays a side: the demo and the lab's first opponent.
+
+It scores every legal action with plain heuristics (rally the broken, fight when engaged,
+shoot the densest enemy zone in reach, charge when it has the better melee, close in
+otherwise, rest when tired) and picks the best; ties go to the first listed. It draws no
+chance, so a seeded battle autoplayed twice is the same battle.
+"""
+
+from __future__ import annotations
+
+from .actions import Legal, leader, legal_actions
+from .state import BattleState
+from .tables import BattleTables
+
+
+def _enemy_strength(state: BattleState, side: str, zone_name: str) -> float:
+    z = state.board.parse(zone_name)
+    return sum(u.c.count * u.c.stat("intimidation") for u in state.enemies_in(z, side))
+
+
+def score(state: BattleState, t: BattleTables, lg: Legal) -> float:
+    a = lg.action
+    u = state.unit(a.unit)
+    if a.kind == "flee":
+        return 1000.0
+    if a.kind == "rally":
+        return 90.0
+    if a.kind == "fight":
+        return 60.0
+    if a.kind == "shoot":
+        z = state.board.parse(a.target or "")
+        bulk = sum(e.c.count * e.c.stat("bulk") for e in state.enemies_in(z, u.side))
+        bonus = 3.0 if a.option == "aim" else 2.0 if a.option in ("shot", "firebolt") else 0.0
+        return 50.0 + bulk / 4 + bonus
+    if a.kind == "cast":
+        return 48.0
+    if a.kind == "reload":
+        return 47.0
+    if a.kind == "charge":
+        mine = sum(m.c.count * m.c.stat("intimidation") for m in state.units if m.key in state.active)
+        theirs = _enemy_strength(state, u.side, a.target or "")
+        melee_unit = u.c.stat("acc") >= u.c.stat("racc") or not u.c.profile.shots
+        return (55.0 if melee_unit else 20.0) + 10.0 * (mine / max(theirs, 1e-9) > 1.0) - lg.acp / 1000
+    if a.kind in ("move", "retreat"):
+        if u.zone is None:
+            return 0.0
+        to = state.board.parse(a.target or "")
+        enemies = [e.zone for e in state.units if e.side != u.side and e.on_board and e.zone is not None]
+        if not enemies:
+            return 0.0
+        before = min(state.board.distance(u.zone, z) for z in enemies)
+        after = min(state.board.distance(to, z) for z in enemies)
+        reach = u.c.stat("range")
+        if reach and before <= reach:
+            return 5.0 - (after < before)  # a shooter in reach stays put
+        if a.kind == "retreat":
+            return 30.0 if u.c.count <= max(1, len(u.c.hp) // 4) else 0.0
+        return 10.0 + 5.0 * (before - after) - (lg.acp - 1000) / 500
+    if a.kind == "wait":
+        return 25.0 if u.c.fatigue >= 8 and not state.engaged(u) else 2.0
+    return 0.0
+
+
+def choose(state: BattleState, t: BattleTables) -> Legal | None:
+    """The policy's action for the active group, or ``None`` when the battle is over."""
+    legal = legal_actions(state, t)
+    if not legal:
+        return None
+    best = legal[0]
+    best_score = score(state, t, best)
+    for lg in legal[1:]:
+        s = score(state, t, lg)
+        if s > best_score:
+            best, best_score = lg, s
+    return best
+
+
+def side_to_play(state: BattleState) -> str | None:
+    u = leader(state)
+    return None if u is None else u.side
