@@ -75,7 +75,7 @@ def turn_bar(state: BattleState, n: int = 8) -> Text:
 
 
 def units_table(state: BattleState) -> Table:
-    rows = []
+    rows: list[list[str | Text]] = []
     for u in state.units:
         c = u.c
         rows.append([

@@ -8,6 +8,7 @@ identical, bit for bit (every number of the state's JSON, the RNG state included
 
 from __future__ import annotations
 
+import builtins
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -81,7 +82,7 @@ class BattleService:
     def record(self, bid: str) -> BattleRecord:
         return self.store.get(bid)
 
-    def list(self) -> list[BattleRecord]:
+    def list(self) -> builtins.list[BattleRecord]:
         return self.store.list()
 
     def state(self, bid: str) -> BattleState:
@@ -92,9 +93,9 @@ class BattleService:
             return state_from_dict(snap[1], self.t)
         return self._fold(bid)[0]
 
-    def _fold(self, bid: str, upto: int | None = None) -> tuple[BattleState, list[str]]:
+    def _fold(self, bid: str, upto: int | None = None) -> tuple[BattleState, builtins.list[str]]:
         state = self._initial(bid)
-        problems: list[str] = []
+        problems: builtins.list[str] = []
         for e in self.store.entries(bid):
             if upto is not None and e.index >= upto:
                 break
@@ -106,7 +107,7 @@ class BattleService:
             state = out.state
         return state, problems
 
-    def legal(self, bid: str) -> tuple[BattleState, list[Legal]]:
+    def legal(self, bid: str) -> tuple[BattleState, builtins.list[Legal]]:
         state = self.state(bid)
         return state, legal_actions(state, self.t)
 

@@ -56,8 +56,8 @@ def preview(state: BattleState, t: BattleTables, lg: Legal) -> dict[str, Any]:
         z = state.board.parse(a.target or "")
         setup = ShotSetup(u.c, tuple(x.c for x in state.in_zone(z)), state.terrain_at(z), _crossed(state, u.zone, z),
                           state.board.distance(u.zone, z), a.option or "shot", t.rules, state.options)
-        o = dict(shot_odds(setup).odds)
-        return {"enemy hit": o["Accurate Shot"] + o["Enemy space"] + o["Luck"], "friendly fire": o["Allied space"]}
+        so = dict(shot_odds(setup).odds)
+        return {"enemy hit": so["Accurate Shot"] + so["Enemy space"] + so["Luck"], "friendly fire": so["Allied space"]}
     if a.kind == "cast":
         v = state.unit(a.target or "")
         if v.zone is None:
