@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from rulekeeper.core.errors import IllegalActionError, ReplayMismatchError, RulekeeperError
-from rulekeeper.persistence.store import BattleRecord, BattleStore
+from rulekeeper.persistence.store import BattleRecord, BattleStore, StaleStateError
 from rulekeeper.rulesets.exillis.battle.actions import Action, Legal, legal_actions
 from rulekeeper.rulesets.exillis.battle.engine import Outcome, apply
 from rulekeeper.rulesets.exillis.battle.policy import choose
@@ -118,6 +118,8 @@ class BattleService:
         """Apply ``action``; store it in one transaction (refused if the log moved meanwhile)."""
         rec = self.store.get(bid)
         position = rec.position if expected_position is None else expected_position
+        if position != rec.position:
+            raise StaleStateError(bid, position, rec.position)  # checked again atomically on append
         state = self.state(bid)
         if state.over:
             raise GameOverError("the battle is over")
@@ -149,6 +151,8 @@ class BattleService:
                 code_detail="results_shown",
             )
         position = rec.position if expected_position is None else expected_position
+        if position != rec.position:
+            raise StaleStateError(bid, position, rec.position)
         previous, _ = self._fold(bid, upto=rec.position - 1)
         self.store.pop_last(bid, position, status=_status(previous), turn=previous.activations,
                             snapshot=state_to_dict(previous))

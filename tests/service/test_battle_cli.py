@@ -1,0 +1,66 @@
+"""The battle commands as a user types them."""
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def rk(db: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    p = subprocess.run([sys.executable, "-m", "rulekeeper", *args, "--db", str(db)], capture_output=True, text=True,
+                       timeout=300, env={"COLUMNS": "160", "PATH": "/usr/bin:/bin"})
+    if check:
+        assert p.returncode == 0, p.stdout + p.stderr
+    return p
+
+
+def test_readme_autoplay_plays_a_full_battle_in_seconds(tmp_path: Path) -> None:
+    db = tmp_path / "b.db"
+    t0 = time.time()
+    p = rk(db, "battle", "new", str(ROOT / "examples/exillis/starter.toml"), "--autoplay", "--seed", "5")
+    assert "Battle over" in p.stdout and "Battle Points" not in p.stderr
+    assert time.time() - t0 < 60
+    battles = json.loads(rk(db, "battle", "list", "--json").stdout)
+    assert len(battles) == 1 and battles[0]["status"] == "over"
+    rep = rk(db, "battle", "replay", battles[0]["id"])
+    assert "identical" in rep.stdout
+
+
+def test_act_show_actions_undo_and_errors(tmp_path: Path) -> None:
+    db = tmp_path / "b.db"
+    bid = json.loads(rk(db, "battle", "new", str(ROOT / "examples/exillis/starter.toml"), "--json").stdout)["id"]
+    acts = json.loads(rk(db, "battle", "actions", bid, "--json").stdout)
+    assert acts["active"] == ["A:Billmen", "A:Decurion"]
+    assert {"kind": "move", "unit": "A:Billmen", "target": "C3"} in [
+        {k: a[k] for k in ("kind", "unit", "target") if k in a} for a in acts["actions"]]
+    out = rk(db, "battle", "act", bid, "move", "Billmen", "c3")
+    assert "move to C3" in out.stdout
+    assert "C3" in rk(db, "battle", "show", bid).stdout
+    assert "taken back" in rk(db, "battle", "undo", bid).stdout
+    bad = rk(db, "battle", "act", bid, "charge", "Billmen", "Z9", check=False)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    wrong = rk(db, "battle", "act", bid, "move", "Vileins", "C2", check=False)
+    assert wrong.returncode == 2 and "not" in wrong.stderr
+    none = rk(db, "battle", "show", "b-doesnotexist", check=False)
+    assert none.returncode == 2 and "b-doesnotexist" in none.stderr
+
+
+def test_export_import_via_cli(tmp_path: Path) -> None:
+    db, other = tmp_path / "a.db", tmp_path / "b.db"
+    bid = json.loads(rk(db, "battle", "new", str(ROOT / "examples/exillis/hastings.toml"), "--json").stdout)["id"]
+    rk(db, "battle", "autoplay", bid, "--max-actions", "10")
+    f = tmp_path / "x.json"
+    rk(db, "battle", "export", bid, str(f))
+    assert json.loads(rk(other, "battle", "import", str(f), "--json").stdout)["id"] == bid
+    assert json.loads(rk(other, "battle", "show", bid, "--json").stdout)["state"] == json.loads(
+        rk(db, "battle", "show", bid, "--json").stdout)["state"]
+
+
+def test_malformed_scenario_is_refused_with_file_and_field(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "x"\n[board]\nwidth = 5\nheight = 4\n')
+    p = rk(tmp_path / "b.db", "battle", "new", str(bad), check=False)
+    assert p.returncode == 2 and "bad.toml" in p.stderr and "armies" in p.stderr
