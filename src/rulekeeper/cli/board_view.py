@@ -12,7 +12,7 @@ from rich.text import Text
 from rulekeeper.boards.zones import DIRECTIONS
 from rulekeeper.rulesets.exillis.battle.state import BattleState, BattleUnit
 from rulekeeper.rulesets.exillis.battle.turnbar import predict
-from rulekeeper.rulesets.exillis.morale import morale_state
+from rulekeeper.rulesets.exillis.morale import state_of
 
 from .fate_screen import pct, rows_table, styled
 
@@ -23,7 +23,7 @@ ARROWS = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "�
 def _unit_line(u: BattleUnit, active: bool) -> Text:
     c = u.c
     hp = sum(c.hp)
-    state = "Fleeing" if c.fleeing else morale_state(c.morale)
+    state = state_of(c)
     t = Text()
     if active:
         t.append("▶ ", style="bold yellow")
@@ -81,7 +81,7 @@ def units_table(state: BattleState) -> Table:
         rows.append([
             Text(u.key, style=SIDE_STYLE.get(u.side, "")), u.status,
             "—" if u.zone is None else state.board.name(u.zone), f"{c.count}/{len(c.hp)}",
-            f"{sum(c.hp):.0f}", f"{c.morale:.0f}", "Fleeing" if c.fleeing else morale_state(c.morale),
+            f"{sum(c.hp):.0f}", f"{c.morale:.0f}", state_of(c),
             f"{c.fatigue:.1f}", f"{u.acp:.0f}",
         ])
     return rows_table("Units", ["Unit", "Status", "Zone", "Minis", "HP", "Morale", "State", "Fatigue", "AcP"], rows)

@@ -14,7 +14,7 @@ from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import ImpossibleRequestError
 from rulekeeper.rulesets.exillis.combatants import Combatant
 from rulekeeper.rulesets.exillis.melee import MeleeContext, duel_odds, resolve_round, target_odds
-from rulekeeper.rulesets.exillis.morale import morale_state
+from rulekeeper.rulesets.exillis.morale import state_of
 from rulekeeper.rulesets.exillis.options import ExIllisOptions
 from rulekeeper.rulesets.exillis.ranged import Crossed, ShotSetup, resolve_volley, shot_odds
 from rulekeeper.rulesets.exillis.setup import Tables, UnitSpec, build, load_tables
@@ -61,7 +61,7 @@ def _units_table(zone: tuple[Combatant, ...]) -> Any:
         "Units in the zone", ["Unit", "Side", "Miniatures", "HP each", "Morale", "State", "Fatigue"],
         [
             [c.key, c.side, f"{c.count}/{len(c.hp)}", " ".join(f"{h:.0f}" for h in c.hp if h > 0) or "—",
-             f"{c.morale:.0f}", morale_state(c.morale, c.fleeing), f"{c.fatigue:g}"]
+             f"{c.morale:.0f}", state_of(c), f"{c.fatigue:g}"]
             for c in zone
         ],
     )

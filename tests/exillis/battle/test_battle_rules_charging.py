@@ -12,7 +12,19 @@ from dataclasses import replace
 
 import pytest
 from exillis_battle_kit import (
-    act, battle, chances, do, kinds, legal, nobody_acts, put, reports, setc, targets, unit, zone,
+    act,
+    battle,
+    chances,
+    do,
+    kinds,
+    legal,
+    nobody_acts,
+    put,
+    reports,
+    setc,
+    targets,
+    unit,
+    zone,
 )
 
 from rulekeeper.rulesets.exillis.battle.handlers import reaction_chance
@@ -227,8 +239,6 @@ def test_charge_reactions_cost_no_action_points():
     assert b.acp == pytest.approx(s.unit("B:Billmen").acp + (o.state.clock - s.clock) * 100.0)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: the charge reaction is resolved as a 'fight' round, which adds "
-                                       "the Fight's Fatigue to the reacting unit (handlers._charge -> _melee)")
 def test_charge_reactions_cost_no_fatigue():
     """"Charge Reactions are "reflex-based" actions: they do not cost any Action Points or Fatigue."."""
     s, o = _reacted_charge()
@@ -331,8 +341,6 @@ def test_cowards_acting_as_a_retinue_may_charge():
     assert targets(s, "charge") == {"C2": 1000.0}
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a Cowards unit whose hero is dead still counts as a Retinue "
-                                       "(actions.py checks only u.hero is None)")
 def test_cowards_whose_hero_died_no_longer_act_as_a_retinue():
     """"Cowards: Unless acting as a Retinue, this unit cannot charge unengaged enemies." — with its
     Hero dead, the unit no longer acts as a Retinue."""
@@ -370,3 +378,58 @@ def test_impetuous_ignores_units_in_terrain():
     both = _impetuous(150.0, terrain={"C2": "fences", "B3": "forests"})
     assert {"charge", "move", "wait"} <= set(kinds(both))
     assert set(targets(both, "charge")) == {"C2", "B3"}
+
+
+# -- Flyers, sequence, terrain ----------------------------------------------------------------
+
+
+def test_flyers_fly_over_units_and_charge_anywhere_in_range():
+    """"Flyers are very mobile units who can move up to two zones away, and do not need to worry about
+    the same restrictions as cavalry. They can fly over units and charge anywhere in the range."."""
+    s = battle([unit("Evocati", "A1")], [unit("Vileins", "C2"), unit("Billmen", "B1"), unit("Longbowmen", "B2")])
+    s = act(setc(s, "A:Evocati", flying=True), "A:Evocati")
+    assert targets(s, "charge") == {"B1": 1000.0, "B2": 1000.0, "C2": 1118.0}
+    assert targets(s, "move")["C1"] == 1000.0  # over the Billmen in B1
+    grounded = act(setc(s, "A:Evocati", flying=False), "A:Evocati")
+    assert set(targets(grounded, "charge")) == {"B1", "B2"}
+
+
+def test_grounded_units_cannot_charge_only_flying_enemies():
+    """"A flying miniature cannot be targeted by melee attacks from grounded units" / "A charge is an
+    action combining a move and a melee attack in the same turn." — with only flying enemies in the
+    zone there is nobody the charge could attack."""
+    s = battle([unit("Serjants (Sword)", "B2")], [unit("Evocati", "C2")])
+    s = act(setc(s, "B:Evocati", flying=True), "A:Serjants (Sword)")
+    assert "C2" not in targets(s, "charge")
+
+
+def _first_reacted(a: str, b: str, seeds: int = 60):
+    for seed in range(seeds):
+        s = act(battle([unit(a, "B2")], [unit(b, "C2")], seed=seed), f"A:{a}")
+        o = do(s, "charge", f"A:{a}", "C2")
+        order = [r["attacker"] for r in reports(o, "melee")]
+        if f"B:{b}" in order:
+            return order
+    pytest.fail("no reaction")
+
+
+def test_highest_priority_acts_first():
+    """"The charger has a value called Charge Priority; the defender has a Reaction Priority. This
+    determines the Charging Sequence (the unit with the highest value acts first)."."""
+    # Billmen RP 3 > Longbowmen CP 1: the reaction lands before the charge
+    assert _first_reacted("Longbowmen", "Billmen") == ["B:Billmen", "A:Longbowmen"]
+    # Serjants (Spear) RP 4 < Franc Chevalers CP 5: the charge lands first
+    assert _first_reacted("Franc Chevalers", "Serjants (Spear)") == ["A:Franc Chevalers", "B:Serjants (Spear)"]
+
+
+def test_terrain_increases_reaction_priority():
+    """"Different actions and the presence of terrain features (obstacles, woods) can increase the
+    defender's Reaction Priority."."""
+    def p(terrain):
+        s = act(battle([unit("Serjants (Sword)", "B2")], [unit("Vileins", "C2")], terrain=terrain),
+                "A:Serjants (Sword)")
+        rec = chances(do(s, "charge", "A:Serjants (Sword)", "C2"), "charge reaction")
+        return rec[0].request.probabilities[0]
+
+    assert p(None) == pytest.approx(0.5)
+    assert p({"C2": "forests"}) == pytest.approx(0.67)

@@ -216,3 +216,14 @@ def test_other_units_fight_for_1000_acp():
     """"Most actions cost 1000 AcP (a full turn) to perform." (no Polearm, no extra time)."""
     s = _engaged("Serjants (Sword)", ["Vileins"])
     assert targets(s, "fight") == {None: 1000.0}
+
+
+def test_fleeing_from_a_melee_is_cut_down():
+    """"When a unit disengages from a melee (retreating or fleeing), it risks being cut down by the
+    enemy."."""
+    s = _engaged("Billmen", ["Franc Chevalers"])
+    s = act(setc(s, "A:Billmen", morale=-20.0, fleeing=True), "A:Billmen")
+    o = do(s, "flee", "A:Billmen")
+    p = _speed_tests(o, "B:Franc Chevalers")
+    assert p and set(p) == {1.0}
+    assert reports(o, "cut_down")

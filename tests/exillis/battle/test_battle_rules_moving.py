@@ -177,7 +177,18 @@ def test_cavalry_cannot_move_through_an_enemy_zone():
     s = act(s, "A:Franc Chevalers")
     assert "C2" not in targets(s, "move")
     around = act(put(s, "B:Billmen", zone="E4"), "A:Franc Chevalers")
-    assert around and targets(around, "move")["C2"] == 1000.0  # around B2 through B1
+    assert "C2" in targets(around, "move")  # around B2, through B1
+
+
+def test_detour_is_priced_by_the_true_centre_to_centre_distance():
+    """"Moving diagonally at your unit's maximum Movement takes more than 1000 AcP, based on the true distance
+    from centre to centre" — 1118 and 1414 are the straight-line distances (sqrt 5 / 2, sqrt 8 / 2), so a detour
+    around an enemy (A2 -> B1 -> C2) ends 2 zones straight from its start and costs 1000 (our reading, see
+    docs/rules/exillis-battles.md)."""
+    s = battle([unit("Franc Chevalers", "A2")], [unit("Vileins", "B2"), unit("Hobelars", "B3")])
+    s = act(s, "A:Franc Chevalers")
+    assert targets(s, "move")["C2"] == 1000.0
+    assert targets(s, "move")["C1"] == 1118.0
 
 
 def test_three_units_per_side_in_a_zone():

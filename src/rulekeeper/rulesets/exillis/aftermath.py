@@ -9,7 +9,7 @@ from typing import Any
 
 from .combatants import Combatant
 from .fatigue import morale_sensitivity, thresholds
-from .morale import casualty_penalty, clamp, intimidation_modifier, morale_state
+from .morale import can_rout, casualty_penalty, clamp, intimidation_modifier, state_of
 from .options import ExIllisOptions
 
 
@@ -84,7 +84,7 @@ def sensitivity(c: Combatant, options: ExIllisOptions) -> float:
 
 
 def _state(c: Combatant) -> str:
-    return morale_state(c.morale, c.fleeing)
+    return state_of(c)
 
 
 def apply_morale(
@@ -113,7 +113,7 @@ def apply_morale(
             c = replace(c, morale=clamp(c.morale + amount))
             reasons[k].append(f"casualty {d.miniature}: {amount:+.1f} (bulk {d.bulk:g} / {total:g} × 80 × sensitivity)")
             rout = was_broken or (options.rout_on_breaking_casualty == "yes" and c.morale < 0)
-            if rout:
+            if rout and can_rout(c):
                 c = replace(c, fleeing=True)
                 reasons[k].append("Broken and witnessed a casualty: Fleeing")
             units[k] = c
@@ -128,7 +128,7 @@ def apply_morale(
         amount = s.amount * sensitivity(c, options)
         c = replace(c, morale=clamp(c.morale + amount))
         reasons[s.unit].append(f"{s.reason}: {amount:+.1f}")
-        if was_broken and amount < 0 and s.static:
+        if was_broken and amount < 0 and s.static and can_rout(c):
             c = replace(c, fleeing=True)
             reasons[s.unit].append("Broken and suffered a static penalty: Fleeing")
         units[s.unit] = c

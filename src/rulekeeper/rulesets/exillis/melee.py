@@ -26,7 +26,7 @@ from .combatants import Combatant
 from .damage import num
 from .events import record
 from .fatigue import efficiency
-from .morale import cavalry_charge_penalty, flank_penalty, morale_state
+from .morale import cavalry_charge_penalty, flank_penalty, state_of
 from .options import ExIllisOptions
 from .rules_data import RulesData
 
@@ -110,7 +110,7 @@ class DuelOdds:
 
 
 def _mods(c: Combatant, data: RulesData) -> tuple[float, float]:
-    state = morale_state(c.morale)
+    state = state_of(c, False)
     m = data.morale_states.get(state)
     return (m.accuracy, m.luck) if m else (1.0, 0.0)
 
@@ -136,7 +136,7 @@ def duel_odds(att: Combatant, dfn: Combatant, ctx: MeleeContext, retaliation: bo
     attack = acc * a_eff * a_state * a_stance.accuracy * action.accuracy.value * am.accuracy
     lines = [
         f"Attack = ACC {num(acc)} × fatigue efficiency {a_eff:.3f} ({att.fatigue:g} FtP)"
-        f" × morale {a_state:g} ({morale_state(att.morale)}) × stance {a_stance.accuracy:g} ({att.stance})"
+        f" × morale {a_state:g} ({state_of(att, False)}) × stance {a_stance.accuracy:g} ({att.stance})"
         f" × {action.title} {action.accuracy.value:g}"
         + (f" × {am.accuracy:.3g} ({', '.join(am.notes)})" if am.accuracy != 1 else "")
         + f" = {attack:.2f}"
@@ -239,7 +239,7 @@ class MeleeReport:
             "fatigue": self.fatigue.to_dict(),
             "units": [
                 {"unit": c.key, "side": c.side, "alive": c.count, "hp": [round(h, 2) for h in c.hp],
-                 "morale": round(c.morale, 2), "state": morale_state(c.morale, c.fleeing),
+                 "morale": round(c.morale, 2), "state": state_of(c),
                  "fatigue": round(c.fatigue, 3)}
                 for c in self.zone
             ],
@@ -291,10 +291,12 @@ def _strike(
 
 def resolve_round(
     zone: tuple[Combatant, ...], attacker: str, ctx: MeleeContext, fate: Fate, only: frozenset[str] | None = None,
+    free: bool = False,
 ) -> MeleeReport:
     """Resolve one round of attacks by every living miniature of ``attacker``.
 
     ``only``: restrict targets to these units (a charge reaction strikes the chargers).
+    ``free``: a reflex (charge reaction) — "they do not cost any Action Points or Fatigue".
     """
     units = {c.key: c for c in zone}
     if attacker not in units:
@@ -355,7 +357,7 @@ def resolve_round(
     after, morale = apply_morale(zone, after, deaths, statics, ctx.options, ctx.options.space_bulk_key())
     for c in after:
         record(units, c, log, "morale")
-    tired, fatigue = add_fatigue(units[attacker], action.fatigue.value)
+    tired, fatigue = add_fatigue(units[attacker], 0.0 if free else action.fatigue.value)
     record(units, tired, log, f"{action.title}: fatigue")
     final = tuple(units[c.key] for c in zone)
     return MeleeReport(

@@ -7,6 +7,7 @@ grows with Fatigue/Veil thresholds (see :func:`.fatigue.morale_sensitivity`).
 from __future__ import annotations
 
 import bisect
+from typing import Any
 
 from rulekeeper.core.errors import InvalidStatError
 
@@ -110,11 +111,32 @@ def clamp(points: float) -> float:
     return max(MORALE_MIN, min(MORALE_MAX, points))
 
 
-def morale_state(points: float, fleeing: bool = False) -> str:
-    """The Standard type's state for ``points`` (Broken below 0; Fleeing once routed)."""
+def morale_state(points: float, fleeing: bool = False, rules: tuple[str, ...] = ()) -> str:
+    """The morale state for ``points`` under the unit's Morale Type.
+
+    Standard: Overconfident … Broken, Fleeing once routed. Soulless: "only has a 'Neutral'
+    state and a 'Disabled' one". Enraged: "only has a neutral morale state when its morale is
+    positive. If its morale falls negative, its morale state becomes Furious."
+    """
+    low_rules = {r.lower() for r in rules}
+    if "soulless" in low_rules:
+        return "Neutral" if points >= 0 else "Disabled"
+    if "enraged" in low_rules:
+        return "Neutral" if points >= 0 else "Furious"
     if fleeing:
         return "Fleeing"
     for low, name in STANDARD_STATES:
         if points >= low:
             return name
     return "Broken"
+
+
+def state_of(c: Any, fleeing: bool = True) -> str:
+    """The morale state of a combatant (its Morale Type read from its special rules)."""
+    return morale_state(c.morale, c.fleeing if fleeing else False, tuple(c.profile.special_rules))
+
+
+def can_rout(c: Any) -> bool:
+    """Soulless units are disabled and Enraged units turn Furious instead of routing."""
+    rules = {r.lower() for r in c.profile.special_rules}
+    return not ({"soulless", "enraged"} & rules)

@@ -26,7 +26,7 @@ from .damage import num
 from .events import record
 from .fatigue import efficiency
 from .melee import BAD_LUCK, LUCK, _mods
-from .morale import FRIENDLY_FIRE_PENALTY, morale_state
+from .morale import FRIENDLY_FIRE_PENALTY, state_of
 from .options import ExIllisOptions
 from .rules_data import Action, RulesData
 
@@ -157,7 +157,7 @@ def shot_odds(setup: ShotSetup) -> ShotOdds:
     lines.append(
         f"Accurate Shot = {acc_key.upper()} {num(base)} × {'veil' if magical else 'fatigue'} efficiency {eff:.3f}"
         f" × visibility {vis:.3f} × own zone {own:g} × {action.title} {action.accuracy.value:g}"
-        f" × morale {m_acc:g} ({morale_state(s.morale)})"
+        f" × morale {m_acc:g} ({state_of(s, False)})"
         + (f" × {setup.accuracy_bonus:g} (same zone again)" if setup.accuracy_bonus != 1 else "")
         + f" = {accurate:.2f}"
     )
@@ -242,7 +242,7 @@ class RangedReport:
             "fatigue": self.fatigue.to_dict(),
             "units": [
                 {"unit": c.key, "side": c.side, "alive": c.count, "hp": [round(h, 2) for h in c.hp],
-                 "morale": round(c.morale, 2), "state": morale_state(c.morale, c.fleeing)}
+                 "morale": round(c.morale, 2), "state": state_of(c)}
                 for c in self.zone
             ],
         }

@@ -29,7 +29,7 @@ from .combatants import Combatant
 from .damage import num
 from .events import record
 from .fatigue import efficiency
-from .morale import morale_state
+from .morale import state_of
 from .options import ExIllisOptions
 from .rules_data import RulesData, Spell
 
@@ -153,7 +153,7 @@ class CastReport:
             "veil": self.veil.to_dict(),
             "units": [
                 {"unit": c.key, "side": c.side, "alive": c.count, "hp": [round(h, 2) for h in c.hp],
-                 "morale": round(c.morale, 2), "state": morale_state(c.morale, c.fleeing), "chain": list(c.chain)}
+                 "morale": round(c.morale, 2), "state": state_of(c), "chain": list(c.chain)}
                 for c in self.zone
             ],
         }

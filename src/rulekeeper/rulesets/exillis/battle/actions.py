@@ -12,7 +12,7 @@ from typing import Any
 
 from rulekeeper.core.errors import IllegalActionError
 
-from ..morale import morale_state
+from ..morale import state_of
 from .moves import charge_routes, group_of, move_routes
 from .state import BattleState, BattleUnit
 from .tables import BattleTables
@@ -86,7 +86,7 @@ def _compulsive(state: BattleState, t: BattleTables, u: BattleUnit, charges: lis
 
     "This rule ignores units located in a zone containing a terrain feature."
     """
-    if morale_state(u.c.morale) not in ("Confident", "Overconfident"):
+    if state_of(u.c, False) not in ("Confident", "Overconfident"):
         return []
     out = []
     for lg in charges:
@@ -129,7 +129,7 @@ def legal_actions(state: BattleState, t: BattleTables) -> list[Legal]:
         if not any(m.has_rule("Laborious Movements") for m in members):
             charges = []
             for r in charge_routes(state, t.rules, u):
-                if u.has_rule("Cowards") and u.hero is None:
+                if u.has_rule("Cowards") and not _acting_as_retinue(state, u):
                     enemies = state.enemies_in(r.to, u.side)
                     if not any(state.engaged(e) for e in enemies if e.zone is not None and _has_own(state, e)):
                         continue  # "cannot charge unengaged enemies" unless acting as a Retinue
@@ -159,6 +159,14 @@ def legal_actions(state: BattleState, t: BattleTables) -> list[Legal]:
         out.append(Legal(Action("verse", u.key), 1000.0, "allies within 2 zones gain morale"))
     out.append(Legal(Action("wait", u.key), 1000.0, "no rest while engaged" if engaged else "halves Fatigue and Veil"))
     return out
+
+
+def _acting_as_retinue(state: BattleState, u: BattleUnit) -> bool:
+    """A unit acts as a Retinue while its hero lives and stands with it."""
+    if u.hero is None:
+        return False
+    h = state.unit(u.hero)
+    return h.on_board and h.zone == u.zone
 
 
 def _has_own(state: BattleState, e: BattleUnit) -> bool:

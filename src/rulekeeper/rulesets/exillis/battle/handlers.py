@@ -9,6 +9,7 @@ from rulekeeper.boards.zones import Coord
 
 from ..aftermath import Death, StaticModifier, add_fatigue
 from ..combatants import Combatant
+from ..levels import at_level
 from ..melee import MeleeContext, MeleeReport, UnitMods, resolve_round
 from ..ranged import Crossed, ShotSetup, resolve_volley
 from ..spells import resolve_cast
@@ -16,7 +17,7 @@ from .actions import Legal
 from .morale_loop import morale_in_zone, rally
 from .moves import charge_routes, classify, group_of, move_routes, origin_direction
 from .pursuit import cut_down
-from .specials import unit_mods
+from .specials import disabused, unit_mods
 from .state import BattleState, BattleUnit
 
 if TYPE_CHECKING:
@@ -79,7 +80,16 @@ def _count_kills(run: Run, report: MeleeReport) -> None:
         if d.retaliation is not None and d.retaliation.killed:
             k = key_of(d.retaliation.attacker)
             kills[k] = kills.get(k, 0) + 1
-    _set(run, {k: replace(run.state.unit(k), kills=run.state.unit(k).kills + n) for k, n in kills.items()})
+    units = {}
+    for k, n in kills.items():
+        u = run.state.unit(k)
+        total = u.kills + n
+        c = u.c
+        if u.has_rule("Disabused"):
+            base = at_level(run.t.roster.get(u.name), c.level, run.state.options)
+            c = replace(c, profile=disabused(base, total, run.t.rules.num("disabused_per_kill")))
+        units[k] = replace(u, kills=total, c=c)
+    _set(run, units)
 
 
 def _foes(run: Run, z: Coord, side: str) -> bool:
@@ -88,7 +98,7 @@ def _foes(run: Run, z: Coord, side: str) -> bool:
 
 def _melee(run: Run, z: Coord, attacker: str, action: str, direction: str, only: frozenset[str] | None = None) -> None:
     ctx = MeleeContext(run.t.rules, run.state.options, action, direction, _mods(run, z, action == "charge"))
-    report = resolve_round(_zone(run, z), attacker, ctx, run.fate, only)
+    report = resolve_round(_zone(run, z), attacker, ctx, run.fate, only, free=only is not None)
     _absorb(run, report.zone, report.events)
     _count_kills(run, report)
     d = report.to_dict()

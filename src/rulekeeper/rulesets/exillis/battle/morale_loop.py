@@ -21,7 +21,7 @@ from rulekeeper.core.chance import Fate
 
 from ..aftermath import Death, StaticModifier, apply_morale
 from ..combatants import Combatant
-from ..morale import clamp
+from ..morale import can_rout, clamp
 from .moves import group_of, passable, room
 from .pursuit import CutDown, cut_down
 from .state import BattleState, BattleUnit
@@ -80,7 +80,7 @@ def after_deaths(state: BattleState, t: BattleTables) -> tuple[BattleState, list
             lost = u.leadership - new
             was_broken = u.c.morale < 0
             c = replace(u.c, morale=clamp(u.c.morale - 2 * lost))
-            if was_broken and not u.has_rule("Enraged"):
+            if was_broken and can_rout(c):
                 c = replace(c, fleeing=True)
             units[u.key] = replace(u, leadership=new, c=c)
             notes.append(f"{u.key}: leader lost, Leadership {u.leadership:+g} becomes a penalty ({-2 * lost:+g})")
@@ -150,6 +150,13 @@ def flee(
     notes.append(f"{lead.key} flees to {state.board.name(here)}" if here != lead.zone else f"{lead.key} is trapped")
     friends = [x for x in state.in_zone(here) if x.side == lead.side and x.key not in {m.key for m in members}]
     hero = next((h for h in friends if h.is_hero and not h.c.fleeing), None)
+    if friends and here != lead.zone:
+        # "Routing models who end their turn in a zone with friendly miniatures in them cause morale damage"
+        total = max(1, state.army_total(lead.side))
+        pen = -sum(m.points for m in members) / total * 100
+        statics = [StaticModifier(f.key, pen, f"{lead.key} routs into the zone") for f in friends]
+        state, _ = morale_in_zone(state, here, [], statics)
+        units = {x.key: x for x in state.units}
     if hero is not None:
         for m in members:
             c = state.unit(m.key).c
@@ -159,11 +166,6 @@ def flee(
                 notes.append(f"{m.key} reaches {hero.key} and stops fleeing")
             units[m.key] = replace(units[m.key], c=c)
         state = replace(state, units=tuple(units[x.key] for x in state.units))
-    elif friends:
-        total = max(1, state.army_total(lead.side))
-        pen = -sum(m.points for m in members) / total * 100
-        statics = [StaticModifier(f.key, pen, f"{lead.key} routs into the zone") for f in friends]
-        state, _ = morale_in_zone(state, here, [], statics)
     return state, notes, cuts, deaths
 
 
@@ -179,10 +181,7 @@ def morale_in_zone(
     new, changes = apply_morale(before or after, after, deaths, statics, state.options, state.options.space_bulk_key())
     units = {u.key: u for u in state.units}
     for c in new:
-        u = units[c.key]
-        if u.has_rule("Enraged") and c.fleeing:
-            c = replace(c, fleeing=False)  # Enraged units turn Furious instead of routing
-        units[c.key] = replace(u, c=c)
+        units[c.key] = replace(units[c.key], c=c)
     return replace(state, units=tuple(units[u.key] for u in state.units)), changes
 
 

@@ -161,6 +161,8 @@ def charge_routes(state: BattleState, rules: RulesData, u: BattleUnit) -> list[R
     out: list[Route] = []
     for z, path in sorted(_paths(state, rules, members, True).items()):
         enemies = state.enemies_in(z, side)
+        if not flying:
+            enemies = [e for e in enemies if not e.flying]  # grounded units cannot attack flyers
         if not enemies or not passable(state, rules, z, flying):
             continue
         if cavalry and len(path) > 1:

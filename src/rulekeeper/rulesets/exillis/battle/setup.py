@@ -20,6 +20,7 @@ from ..scenario import Scenario, unit_cost
 from ..setup import Tables as _Tables
 from ..setup import UnitSpec, build
 from .morale_loop import apply_initial_leadership, sync_heroes
+from .specials import disabused
 from .state import BattleState, BattleUnit
 from .tables import BattleTables
 from .turnbar import advance, initial_acp
@@ -122,7 +123,8 @@ def state_from_dict(d: dict[str, Any], t: BattleTables) -> BattleState:
     opts = ExIllisOptions.parse([f"{k}={v}" for k, v in d["options"].items()])
     units = []
     for x in d["units"]:
-        profile = at_level(t.roster.get(x["name"]), int(x["level"]), opts)
+        profile = disabused(at_level(t.roster.get(x["name"]), int(x["level"]), opts), int(x["kills"]),
+                            t.rules.num("disabused_per_kill"))
         c = Combatant(
             x["key"], profile, x["side"], tuple(x["hp"]), x["max_hp"], x["fatigue"], x["veil"], x["morale"],
             x["intimidation_mod"], x["fleeing"], x["stance"], x["moved"], int(x["level"]), tuple(x["chain"]), x["flying"],

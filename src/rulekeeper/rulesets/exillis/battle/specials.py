@@ -7,6 +7,7 @@ their effect as :class:`~rulekeeper.rulesets.exillis.melee.UnitMods` multipliers
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from ..aftermath import StaticModifier
 from ..combatants import round_half_up
@@ -103,3 +104,16 @@ def end_of_turn(state: BattleState, actors: tuple[str, ...], t: BattleTables) ->
             c = units[key].c
             units[key] = replace(units[key], c=replace(c, fatigue=max(0.0, c.fatigue - r), veil=max(0.0, c.veil - r)))
     return replace(state, units=tuple(units[u.key] for u in state.units)), statics, notes
+
+
+def disabused(profile: Any, kills: int, per_kill: float) -> Any:
+    """Disabused: "Lucifer's Intimidation increases proportionally to his number of kills".
+
+    ``profile`` is the unit's profile at its level without the bonus; returns a copy with
+    Intimidation × (1 + per_kill × kills).
+    """
+    if not kills or not str(profile.heroic_power or "").lower() == "disabused":
+        return profile
+    sv = profile.stats["intimidation"]
+    stats = {**profile.stats, "intimidation": sv.model_copy(update={"value": sv.value * (1 + per_kill * kills)})}
+    return profile.model_copy(update={"stats": stats})
