@@ -11,7 +11,7 @@ from __future__ import annotations
 from rulekeeper.core.errors import InvalidStatError
 
 from .options import ExIllisOptions
-from .profiles import INTIMIDATION_GROWTH, LEVEL_SCALED_STATS, STAT_GROWTH, STAT_SCALED_STATS, StatValue, UnitProfile
+from .profiles import UnitProfile
 
 
 def growth_exponent(level: int, options: ExIllisOptions) -> int:
@@ -27,17 +27,4 @@ def at_level(profile: UnitProfile, level: int, options: ExIllisOptions) -> UnitP
             f"{profile.name} can be fielded at levels 1 to {profile.max_level}, not {level}",
             unit=profile.name, level=level, max_level=profile.max_level,
         )
-    n = growth_exponent(level, options)
-    stat_factor, level_factor = STAT_GROWTH**n, INTIMIDATION_GROWTH**n
-    stats: dict[str, StatValue] = {}
-    for key, sv in profile.stats.items():
-        if key in STAT_SCALED_STATS:
-            stats[key] = sv.model_copy(update={"value": sv.value * stat_factor})
-        elif key in LEVEL_SCALED_STATS:
-            stats[key] = sv.model_copy(update={"value": sv.value * level_factor})
-        elif key == "level":
-            stats[key] = sv.model_copy(update={"value": float(level)})
-        else:
-            stats[key] = sv
-    resist = {e: sv.model_copy(update={"value": sv.value * stat_factor}) for e, sv in profile.resist.items()}
-    return profile.model_copy(update={"stats": stats, "resist": resist})
+    return profile.scaled(level, growth_exponent(level, options))

@@ -28,14 +28,13 @@ from __future__ import annotations
 import copy
 import functools
 import re
-import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
-from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
+from rulekeeper.core.datafiles import read_data_file
 from rulekeeper.core.errors import DataFileError, InvalidStatError, UnknownNameError, closest
 
 __all__ = [
@@ -207,30 +206,19 @@ class UnitProfile(BaseModel, frozen=True, extra="forbid"):
     shots: tuple[str, ...] = ()
     spells: tuple[str, ...] = ()
 
-    @field_validator("categories")
+    @field_validator("categories", "immune", "shots")
     @classmethod
-    def _known_categories(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        bad = [c for c in value if c not in CATEGORIES]
+    def _known_names(cls, value: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        allowed, what = {
+            "categories": (CATEGORIES, "muster categories"),
+            "immune": (ELEMENTS, "elements"),
+            "shots": (SHOT_NAMES, "ranged actions"),
+        }[str(info.field_name)]
+        bad = [x for x in value if x not in allowed]
         if bad:
-            raise ValueError(f"expected muster categories among {', '.join(CATEGORIES)}; got {bad}")
-        if not value:
+            raise ValueError(f"expected {what} among {', '.join(allowed)}; got {bad}")
+        if info.field_name == "categories" and not value:
             raise ValueError(f"expected at least one muster category among {', '.join(CATEGORIES)}")
-        return value
-
-    @field_validator("immune")
-    @classmethod
-    def _known_immunities(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        bad = [e for e in value if e not in ELEMENTS]
-        if bad:
-            raise ValueError(f"expected elements among {', '.join(ELEMENTS)}; got {bad}")
-        return value
-
-    @field_validator("shots")
-    @classmethod
-    def _known_shots(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        bad = [s for s in value if s not in SHOT_NAMES]
-        if bad:
-            raise ValueError(f"expected ranged actions among {', '.join(SHOT_NAMES)}; got {bad}")
         return value
 
     @field_validator("stats")
@@ -339,8 +327,16 @@ class UnitProfile(BaseModel, frozen=True, extra="forbid"):
                 unit=self.name,
                 level=level,
             )
-        stat_factor = STAT_GROWTH**level
-        level_factor = INTIMIDATION_GROWTH**level
+        return self.scaled(level, level)
+
+    def scaled(self, level: int, exponent: int) -> UnitProfile:
+        """A copy labelled ``level`` whose stats grow by the seed's formulas with ``exponent``.
+
+        Most stats (and resistances, which grow like Toughness) × 1.029183^exponent, Intimidation
+        × 1.0717735^exponent; :mod:`.levels` chooses the exponent (option ``stat_levels``).
+        """
+        stat_factor = STAT_GROWTH**exponent
+        level_factor = INTIMIDATION_GROWTH**exponent
         stats: dict[str, StatValue] = {}
         for key, sv in self.stats.items():
             if key in STAT_SCALED_STATS:
@@ -411,54 +407,10 @@ class Roster:
 # -- reading files -------------------------------------------------------------------------
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """A safe YAML loader that refuses duplicate keys (a silently lost unit or stat)."""
-
-
-def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-    seen: set[Any] = set()
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=deep)
-        if key in seen:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"found duplicate key {key!r}", key_node.start_mark
-            )
-        seen.add(key)
-    return loader.construct_mapping(node, deep=deep)
-
-
-_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-
-
 def _read_mapping(path: Path) -> dict[str, Any]:
-    """Parse a YAML or TOML file (by extension) into a mapping; DataFileError otherwise."""
+    """Parse a YAML or TOML file (by extension) into a mapping with a ``units`` table."""
     where = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataFileError(where, ["file not found"]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataFileError(where, [f"cannot read the file ({exc.__class__.__name__}: {exc})"]) from None
-    suffix = path.suffix.lower()
-    data: Any
-    if suffix in (".yaml", ".yml"):
-        try:
-            data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-            at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-            what = "YAML error" if isinstance(exc, yaml.constructor.ConstructorError) else "YAML syntax error"
-            raise DataFileError(where, [f"{what}{at}: {problem}"]) from None
-    elif suffix == ".toml":
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise DataFileError(where, [f"TOML syntax error: {exc}"]) from None
-    else:
-        raise DataFileError(where, [f"unsupported file type {suffix or '(none)'!r}: expected .yaml, .yml or .toml"])
-    if data is None:
-        data = {}
+    data = read_data_file(path)
     if not isinstance(data, dict):
         raise DataFileError(where, [f"expected a mapping with a 'units' key at the top, got {type(data).__name__}"])
     units = data.get("units")

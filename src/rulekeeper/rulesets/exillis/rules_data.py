@@ -10,9 +10,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from rulekeeper.core.datafiles import read_data_file
 from rulekeeper.core.errors import DataFileError, UnknownNameError
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -162,25 +162,7 @@ def _deep_merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
 
 
 def _read(path: Path) -> dict[str, Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataFileError(str(path), [f"cannot read: {exc.strerror}"]) from exc
-    try:
-        if path.suffix.lower() == ".toml":
-            import tomllib
-
-            data: Any = tomllib.loads(text)
-        else:
-            data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else "somewhere"
-        raise DataFileError(str(path), [f"not valid YAML at {where}: {getattr(exc, 'problem', exc)}"]) from exc
-    except ValueError as exc:
-        raise DataFileError(str(path), [f"not valid TOML: {exc}"]) from exc
-    if data is None:
-        return {}
+    data = read_data_file(path)
     if not isinstance(data, dict):
         raise DataFileError(str(path), ["the top level must be a mapping"])
     return data

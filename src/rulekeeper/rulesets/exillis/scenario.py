@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError, field_serializer, field_validator
 
+from rulekeeper.core.datafiles import read_data_file
 from rulekeeper.core.errors import DataFileError, UnknownNameError, closest
 
 from .profiles import Roster, UnitProfile, load_profiles, normalise_name
@@ -492,46 +491,8 @@ def _feature_key(rules: RulesData, name: str) -> str:
 # -- reading files and describing shape errors ---------------------------------------------------
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """A safe YAML loader that refuses duplicate keys (TOML refuses them by itself)."""
-
-
-def _no_duplicates(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-    seen: set[Any] = set()
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=deep)
-        if key in seen:
-            raise yaml.constructor.ConstructorError(None, None, f"found duplicate key {key!r}", key_node.start_mark)
-        seen.add(key)
-    return loader.construct_mapping(node, deep=deep)
-
-
-_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _no_duplicates)
-
-
 def _read(path: Path) -> Any:
-    where = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        what = "file not found" if isinstance(exc, FileNotFoundError) else f"cannot read the file ({exc})"
-        raise DataFileError(where, [what]) from None
-    suffix = path.suffix.lower()
-    if suffix == ".toml":
-        try:
-            return tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:  # its message ends "(at line L, column C)"
-            raise DataFileError(where, [f"TOML syntax error: {exc}"]) from None
-    if suffix in (".yaml", ".yml"):
-        try:
-            data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-            at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-            raise DataFileError(where, [f"YAML error{at}: {problem}"]) from None
-        return {} if data is None else data
-    raise DataFileError(where, [f"unsupported file type {suffix or '(none)'!r}: expected .toml, .yaml or .yml"])
+    return read_data_file(path)
 
 
 _FIELDS: dict[str, tuple[str, ...]] = {
