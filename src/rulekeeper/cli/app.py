@@ -25,10 +25,11 @@ app = typer.Typer(
 
 
 def _register_all() -> None:
-    from . import battle_cmds, exillis_cmds, units_cmd, wartable_cmds
+    from . import battle_cmds, exillis_cmds, serve_cmd, units_cmd, wartable_cmds
     from .groups import odds_app, resolve_app
 
     battle_cmds.register(app)
+    serve_cmd.register(app)
     exillis_cmds.register(app)
     wartable_cmds.register(app)
     units_cmd.register(app)
