@@ -142,7 +142,7 @@ def test_eight_clients_racing_one_position_exactly_one_wins(client: TestClient, 
         results: list[int] = []
         barrier = threading.Barrier(8)
 
-        def go() -> None:
+        def go(barrier: threading.Barrier = barrier, results: list[int] = results, body: dict = body) -> None:
             c = TestClient(app)
             barrier.wait()
             results.append(c.post(f"/api/battles/{bid}/actions", params={"token": a}, json=body).status_code)
