@@ -34,7 +34,7 @@ from .profiles import INTIMIDATION_GROWTH, STAT_GROWTH
 
 __all__ = [
     "ANYTHING_GOES", "BP_TABLE", "GAME_TYPES", "LEVEL_STEP_CAP", "MAX_GAP", "MIN_BOARD", "NAMED_CHARACTERS",
-    "PLAYER_MAX_LEVEL", "SKILL_POINT_EVERY", "Award", "GameType", "army_size", "award", "bp_for", "bp_needed",
+    "PLAYER_MAX_LEVEL", "SKILL_POINT_EVERY", "Award", "GameType", "army_size", "award", "award_detail", "bp_for", "bp_needed",
     "bp_to_next", "effective_level", "game_battle_points", "game_type", "growth", "is_named", "player_award",
     "points_gap_too_large", "renown_for", "skill_points_between", "skill_points_at",
 ]
