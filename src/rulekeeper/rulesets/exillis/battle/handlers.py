@@ -227,7 +227,9 @@ def _charge(run: Run, legal: Legal) -> None:
                 (reactions_first if rp > cp else reactions_after).append(d.key)
     only = frozenset(units)
     for k in reactions_first:
-        if run.state.unit(k).c.count and not run.state.unit(k).c.fleeing:
+        if run.state.unit(k).c.count and not run.state.unit(k).c.fleeing and any(
+            run.state.unit(x).c.count for x in only
+        ):
             run.note(f"{k} reacts to the charge before it lands")
             _melee(run, dest, k, "fight", "front", only)
     for m in members:
