@@ -230,4 +230,10 @@ def create_app(db: str | Path | None = None) -> FastAPI:
     app.state.keeper = keeper
     install_errors(app)
     app.include_router(build_router(keeper))
+    from fastapi.staticfiles import StaticFiles
+
+    from .pages import STATIC, build_pages
+
+    app.include_router(build_pages(keeper))
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -114,17 +114,29 @@ def _paths(state: BattleState, rules: RulesData, members: list[BattleUnit], thro
     m = group_movement(members)
     best: dict[Coord, tuple[Coord, ...]] = {}
     frontier: list[tuple[Coord, tuple[Coord, ...]]] = [(start, ())]
+
+    def slow(path: tuple[Coord, ...]) -> int:
+        zones = (start, *path)
+        return sum(
+            int(rules.terrain_feature(state.terrain_at(a)).slow_exit) + int(rules.terrain_feature(state.terrain_at(b)).slow_enter)
+            for a, b in zip(zones, zones[1:], strict=False)
+        )
+
     for _ in range(m):
-        nxt: list[tuple[Coord, tuple[Coord, ...]]] = []
+        layer: dict[Coord, tuple[Coord, ...]] = {}
         for z, path in frontier:
             for n in state.board.neighbours(z):
                 if n == start or n in best:
                     continue
                 p = (*path, n)
-                best[n] = p
-                blocked = not flying and (not passable(state, rules, n, False) or bool(state.enemies_in(n, side)))
-                if not blocked or through_enemies:
-                    nxt.append((n, p))
+                if n not in layer or slow(p) < slow(layer[n]):  # among equal steps, the least slowed path
+                    layer[n] = p
+        nxt: list[tuple[Coord, tuple[Coord, ...]]] = []
+        for n, p in layer.items():
+            best[n] = p
+            blocked = not flying and (not passable(state, rules, n, False) or bool(state.enemies_in(n, side)))
+            if not blocked or through_enemies:
+                nxt.append((n, p))
         frontier = nxt
     return best
 

@@ -1,0 +1,499 @@
+"""Ruleset renderers for the web pages: the shell asks the battle's ruleset how to draw it.
+
+The pages (:mod:`.pages`) know battles, links, turns, reveals and undo; everything that
+depends on the rule system — the board, the turn bar, the action list and its odds, the
+Fate Screen of an action's results, the unit panel and the end screen — comes from a
+:class:`Renderer` found by ruleset name in :data:`REGISTRY`. Ex illis (a grid of zones) is
+the only one now; a hex or region system registers its own renderer and templates.
+
+Renderers return :class:`~markupsafe.Markup` made by autoescaping Jinja2 templates, so
+nothing from a battle (unit names, scenario text) reaches the page unescaped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+from urllib.parse import urlencode
+
+from jinja2 import Environment
+from markupsafe import Markup
+
+from rulekeeper.boards.zones import DIRECTIONS
+from rulekeeper.core.errors import RulekeeperError, UnknownNameError
+from rulekeeper.rulesets.exillis.battle.actions import Legal
+from rulekeeper.rulesets.exillis.battle.handlers import REACTION_DIRECTION, _crossed, reaction_chance
+from rulekeeper.rulesets.exillis.battle.moves import charge_routes, classify, group_of, origin_direction
+from rulekeeper.rulesets.exillis.battle.odds import preview
+from rulekeeper.rulesets.exillis.battle.result import summary
+from rulekeeper.rulesets.exillis.battle.specials import unit_mods
+from rulekeeper.rulesets.exillis.battle.state import BattleState, BattleUnit
+from rulekeeper.rulesets.exillis.battle.tables import BattleTables
+from rulekeeper.rulesets.exillis.battle.turnbar import predict
+from rulekeeper.rulesets.exillis.melee import MeleeContext, duel_odds, target_odds
+from rulekeeper.rulesets.exillis.morale import state_of
+from rulekeeper.rulesets.exillis.profiles import STAT_KEYS
+from rulekeeper.rulesets.exillis.ranged import ShotSetup, shot_odds
+from rulekeeper.rulesets.exillis.spells import cast_odds
+
+# -- what every renderer gets and gives --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Links:
+    """URLs of one battle page for the holder of one link (the token rides in every URL)."""
+
+    battle: str
+    token: str
+    position: int
+
+    def page(self, anchor: str = "", **query: str | int) -> str:
+        q = urlencode({"token": self.token, **{k: str(v) for k, v in query.items()}})
+        return f"/b/{self.battle}?{q}" + (f"#{anchor}" if anchor else "")
+
+    def sub(self, path: str, **query: str | int) -> str:
+        q = urlencode({"token": self.token, **{k: str(v) for k, v in query.items()}})
+        return f"/b/{self.battle}/{path}?{q}"
+
+    def pick(self, index: int) -> str:
+        return self.page("panel", pick=index, at=self.position)
+
+    def unit(self, key: str) -> str:
+        return self.page("unit-panel", unit=key)
+
+    def fate(self, index: int, shown: int | str) -> str:
+        return self.page("fate", fate=index, open=shown)
+
+
+@dataclass(frozen=True)
+class FateScreen:
+    """The results of one action, split into what is shown and what is still to reveal."""
+
+    html: Markup
+    revealable: int  # cards (duels, shots, casts, cut-downs) in the whole report
+    revealed: int  # cards shown in ``html``
+
+
+class Renderer(Protocol):
+    """What the page shell needs from a rule system; every method returns escaped HTML."""
+
+    ruleset: str
+
+    def board(self, state: Any, links: Links, caption: str = "") -> Markup: ...
+
+    def header(self, state: Any) -> dict[str, Any]: ...
+
+    def turn_bar(self, state: Any) -> Markup: ...
+
+    def actions(self, state: Any, legal: list[Any], links: Links) -> Markup: ...
+
+    def preview(self, state: Any, legal: list[Any], index: int, links: Links) -> Markup: ...
+
+    def fate(self, report: list[dict[str, Any]], shown: int | None, links: Links, index: int) -> FateScreen: ...
+
+    def fate_count(self, report: list[dict[str, Any]]) -> int: ...
+
+    def unit_panel(self, state: Any, key: str, links: Links) -> Markup: ...
+
+    def result(self, state: Any) -> Markup: ...
+
+    def action_text(self, action: dict[str, Any]) -> str: ...
+
+    def log_lines(self, report: list[dict[str, Any]]) -> list[str]: ...
+
+    def side_of(self, state: Any, unit: str) -> str: ...
+
+
+RendererFactory = Callable[[Environment, Any], Renderer]
+#: ruleset name → factory(jinja environment, ruleset tables) of its renderer.
+REGISTRY: dict[str, RendererFactory] = {}
+
+
+def register(ruleset: str, factory: RendererFactory) -> None:
+    REGISTRY[ruleset] = factory
+
+
+def renderer_for(ruleset: str, env: Environment, tables: Any) -> Renderer:
+    try:
+        factory = REGISTRY[ruleset]
+    except KeyError:
+        raise UnknownNameError("ruleset with a web renderer", ruleset, REGISTRY) from None
+    return factory(env, tables)
+
+
+# -- small formatting helpers, shared ----------------------------------------------------------
+
+
+def pct(p: float) -> str:
+    if 0 < p < 0.001:
+        return "<0.1 %"
+    return f"{p * 100:.1f} %"
+
+
+def short(key: str) -> str:
+    """``"A:Hobelars #2"`` → ``"Hobelars #2"``."""
+    return key.split(":", 1)[-1]
+
+
+def side_of_key(key: str) -> str:
+    return key.split(":", 1)[0]
+
+
+_KEY = re.compile(r"(?<![\w:])[A-Z]:(?=[^\s:])")
+
+
+def plain(text: str) -> str:
+    """Engine notes name units by key (``"A:Hobelars"``); players read names (``"Hobelars"``)."""
+    return _KEY.sub("", text)
+
+
+def _dmg(lo_hi: tuple[int, int] | list[int] | None) -> str:
+    if lo_hi is None:
+        return ""
+    lo, hi = lo_hi[0], lo_hi[1]
+    return f"{lo}" if lo == hi else f"{lo}–{hi}"
+
+
+# -- Ex illis ----------------------------------------------------------------------------------
+
+ARROWS = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "↙", "W": "←", "NW": "↖"}
+
+STAT_NAMES: dict[str, str] = {
+    "ini": "Initiative", "agg": "Aggressiveness", "bulk": "Bulk", "bulk_range": "Bulk (ranged)",
+    "ret": "Retaliation", "blk": "Block", "eva": "Evade", "dfl": "Deflect", "shd": "Shield", "armour": "Armour",
+    "morale": "Basic morale", "mrls": "Morale sensitivity", "mblk": "Missile block", "cost": "Basic cost",
+    "max_level": "Maximum level", "miniatures": "Miniatures (full)", "hp": "Hit points", "str": "Strength",
+    "tgh": "Toughness", "sht": "Shooting", "acc": "Accuracy", "racc": "Ranged accuracy", "macc": "Magic accuracy",
+    "mag": "Magic", "wpd": "Weapon damage", "ap": "Armour piercing", "ranged_wpd": "Ranged weapon damage",
+    "ranged_ap": "Ranged armour piercing", "range": "Range", "cp": "Charge power", "rp": "Reaction power",
+    "intimidation": "Intimidation", "fatigue_rate": "Fatigue rate", "veil_rate": "Veil rate", "level": "Level",
+}
+PERCENT_STATS = frozenset({"ret", "mrls", "mblk", "fatigue_rate", "veil_rate"})
+
+KIND_TITLES = {
+    "move": "Move", "charge": "Charge", "fight": "Fight", "shoot": "Shoot", "cast": "Cast", "retreat": "Retreat",
+    "wait": "Wait", "stance": "Stance", "take_off": "Take off", "land": "Land", "reload": "Reload",
+    "rally": "Rally", "verse": "Verse", "flee": "Flee",
+}
+CARD_KINDS = ("duel", "shot", "cast", "cut_down")
+
+
+def _num(x: float) -> str:
+    return f"{x:.0f}" if abs(x - round(x)) < 1e-9 else f"{x:.1f}"
+
+
+@dataclass
+class _Section:
+    """One table of odds in the preview (one duel, one volley, one cast) and how it was made."""
+
+    title: str
+    odds: list[tuple[str, float, str]] = field(default_factory=list)  # outcome, chance, damage
+    explain: list[str] = field(default_factory=list)
+
+
+class ExIllisRenderer:
+    """The zone board, turn bar, actions with odds and the Fate Screen of Ex illis."""
+
+    ruleset = "exillis"
+
+    def __init__(self, env: Environment, tables: BattleTables) -> None:
+        self.env = env
+        self.t = tables
+
+    def _render(self, name: str, **ctx: Any) -> Markup:
+        return Markup(self.env.get_template(name).render(**ctx))
+
+    # -- the board -----------------------------------------------------------------------------
+
+    def _badge(self, state: BattleState, u: BattleUnit) -> dict[str, Any]:
+        c = u.c
+        return {
+            "key": u.key, "name": short(u.key), "side": u.side, "hero": u.is_hero, "general": u.general,
+            "count": c.count, "size": len(c.hp), "minis": [h > 0 for h in c.hp],
+            "hp": sum(c.hp), "max_hp": c.max_hp * len(c.hp), "morale": c.morale, "state": state_of(c),
+            "fatigue": c.fatigue, "veil": c.veil, "stance": c.stance, "flying": c.flying, "fleeing": c.fleeing,
+            "active": u.key in state.active, "status": u.status,
+        }
+
+    def board(self, state: BattleState, links: Links, caption: str = "") -> Markup:
+        rows = []
+        for row in range(state.board.height):
+            cells = []
+            for col in range(state.board.width):
+                z = (col, row)
+                fd = state.fight_dir(z)
+                fight = None
+                if fd is not None:
+                    d = DIRECTIONS[fd[1]]
+                    fight = {"side": fd[0], "arrow": ARROWS[d], "dir": d}
+                units = [self._badge(state, u) for u in state.in_zone(z)]
+                cells.append({"name": state.board.name(z), "terrain": state.terrain_at(z), "fight": fight,
+                              "units": units, "active": any(u["active"] for u in units)})
+            rows.append({"label": str(row + 1), "cells": cells})
+        off = [self._badge(state, u) for u in state.units if not u.on_board]
+        cols = [chr(ord("A") + c) for c in range(state.board.width)]
+        return self._render("exillis_board.html", rows=rows, cols=cols, off=off, links=links, caption=caption,
+                            armies=dict(state.armies))
+
+    def header(self, state: BattleState) -> dict[str, Any]:
+        return {"round": f"{state.round:.1f}", "activations": state.activations, "armies": dict(state.armies),
+                "active": [short(k) for k in state.active], "over": state.over,
+                "active_side": state.unit(state.active[0]).side if state.active else None,
+                "turn_limit": state.turn_limit}
+
+    def turn_bar(self, state: BattleState) -> Markup:
+        groups = []
+        for g in ([] if state.over else predict(state, 8)):
+            groups.append({"names": " + ".join(short(k) for k in g), "side": state.unit(g[0]).side})
+        return self._render("exillis_turnbar.html", groups=groups, active=bool(state.active))
+
+    def side_of(self, state: BattleState, unit: str) -> str:
+        return state.unit(unit).side
+
+    # -- actions and odds ----------------------------------------------------------------------
+
+    def action_text(self, action: dict[str, Any]) -> str:
+        kind, unit = str(action.get("kind", "")), short(str(action.get("unit", "")))
+        target, option = action.get("target"), action.get("option")
+        title = KIND_TITLES.get(kind, kind)
+        if kind in ("move", "charge", "retreat"):
+            return f"{unit}: {title.lower()} to {target}"
+        if kind == "shoot":
+            return f"{unit}: {(option or 'shot').replace('_', ' ')} at {target}"
+        if kind == "cast":
+            return f"{unit}: cast {option} on {short(str(target))}"
+        if kind == "stance":
+            return f"{unit}: {option} stance"
+        return f"{unit}: {title.lower()}"
+
+    def _label(self, lg: Legal) -> str:
+        a = lg.action
+        if a.kind in ("move", "charge", "retreat"):
+            return f"→ {a.target}"
+        if a.kind == "shoot":
+            return f"{(a.option or 'shot').replace('_', ' ')} → {a.target}"
+        if a.kind == "cast":
+            return f"{a.option} → {short(a.target or '')}"
+        if a.kind == "stance":
+            return str(a.option)
+        return KIND_TITLES.get(a.kind, a.kind)
+
+    @staticmethod
+    def _odds_items(odds: dict[str, Any]) -> list[dict[str, Any]]:
+        out = []
+        for k, v in odds.items():
+            if isinstance(v, float):
+                out.append({"label": k, "text": pct(v), "p": v})
+            else:
+                out.append({"label": k, "text": str(v), "p": None})
+        return out
+
+    def actions(self, state: BattleState, legal: list[Legal], links: Links) -> Markup:
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for i, lg in enumerate(legal):
+            try:
+                odds = preview(state, self.t, lg)
+            except (RulekeeperError, StopIteration, KeyError):
+                odds = {}
+            groups.setdefault(lg.action.kind, []).append({
+                "index": i, "label": self._label(lg), "acp": _num(lg.acp), "note": lg.note,
+                "odds": ", ".join(f"{o['label']} {o['text']}" for o in self._odds_items(odds)),
+                "href": links.pick(i),
+            })
+        return self._render("exillis_actions.html", groups=[
+            {"kind": k, "title": KIND_TITLES.get(k, k), "entries": v} for k, v in groups.items()])
+
+    def _melee_sections(self, state: BattleState, u: BattleUnit, action: str, direction: str) -> list[_Section]:
+        assert u.zone is not None
+        zone_units = [x for x in state.in_zone(u.zone) if x.key != u.key] + [u]
+        combatants = tuple(x.c for x in zone_units)
+        mods = tuple((x.key, unit_mods(state, x, action == "charge")) for x in zone_units)
+        ctx = MeleeContext(self.t.rules, state.options, action, direction, mods)
+        out = []
+        for target, p in target_odds(u.c, combatants):
+            d = duel_odds(u.c, next(c for c in combatants if c.key == target), ctx)
+            sec = _Section(f"{u.name} against {short(target)} — first blow lands here {pct(p)}", explain=list(d.explain))
+            sec.odds = [(k, v, _dmg(d.damage.get(k))) for k, v in d.odds]
+            out.append(sec)
+        return out
+
+    def _sections(self, state: BattleState, lg: Legal) -> list[_Section]:
+        a = lg.action
+        u = state.unit(a.unit)
+        if u.zone is None:
+            return []
+        if a.kind == "fight":
+            return self._melee_sections(state, u, "fight", classify(state, u.zone, u.side, u.approach))
+        if a.kind == "charge":
+            route = next(r for r in charge_routes(state, self.t.rules, u) if state.board.name(r.to) == a.target)
+            origin = route.path[-2] if len(route.path) >= 2 else u.zone
+            direction = classify(state, route.to, u.side, origin_direction(state, route.to, origin))
+            moved = state.with_units({u.key: replace(u, zone=route.to)})
+            secs = self._melee_sections(moved, moved.unit(u.key), "charge", direction)
+            cp = max(m.c.stat("cp") for m in group_of(state, u))
+            for d in state.enemies_in(route.to, u.side):
+                chance = reaction_chance(d.c.stat("rp") - cp) * REACTION_DIRECTION[direction]
+                secs.insert(0, _Section(f"{d.name} may react to the charge ({direction})", [
+                    ("Reacts", chance, ""), ("Caught", 1 - chance, "")],
+                    [f"RP {_num(d.c.stat('rp'))} vs CP {_num(cp)}, × {REACTION_DIRECTION[direction]:g} ({direction})"]))
+            return secs
+        if a.kind == "shoot":
+            z = state.board.parse(a.target or "")
+            setup = ShotSetup(u.c, tuple(x.c for x in state.in_zone(z)), state.terrain_at(z), _crossed(state, u.zone, z),
+                              state.board.distance(u.zone, z), a.option or "shot", self.t.rules, state.options)
+            so = shot_odds(setup)
+            sec = _Section(f"{u.c.count} × {u.name}: where each shot falls", explain=list(so.explain))
+            sec.odds = [(k, v, "") for k, v in so.odds]
+            dmg = [f"on {short(k)}: {_dmg(v)}" for k, v in so.damage.items()]
+            if dmg:
+                sec.explain.append("damage per hit " + "; ".join(dmg))
+            return [sec]
+        if a.kind == "cast":
+            v = state.unit(a.target or "")
+            if v.zone is None:
+                return []
+            co = cast_odds(u.c, v.c, a.option or "", state.board.distance(u.zone, v.zone), self.t.rules, state.options)
+            sec = _Section(f"{u.name} casts {a.option} on {v.name}", explain=list(co.explain))
+            sec.odds = [(k, p, _dmg(co.damage) if k == "Spell hit" else "") for k, p in co.odds]
+            return [sec]
+        return []
+
+    def preview(self, state: BattleState, legal: list[Legal], index: int, links: Links) -> Markup:
+        lg = legal[index]
+        try:
+            odds = self._odds_items(preview(state, self.t, lg))
+            sections = self._sections(state, lg)
+        except (RulekeeperError, StopIteration, KeyError):
+            odds, sections = [], []
+        return self._render("exillis_preview.html", lg=lg, text=self.action_text(lg.action.to_dict()),
+                            acp=_num(lg.acp), odds=odds, sections=sections, links=links, pct=pct)
+
+    # -- the Fate Screen of results ------------------------------------------------------------
+
+    def _items(self, report: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The report as a sequence of lines and cards; cards are what a player reveals."""
+        items: list[dict[str, Any]] = []
+        for r in report:
+            kind = r.get("kind")
+            if kind == "note":
+                items.append({"t": "note", "text": plain(str(r.get("text", "")))})
+            elif kind == "melee":
+                items.append({"t": "header", "text": f"{short(r['attacker'])}: {r['action']} in {r['zone']} ({r['direction']})"})
+                for d in r.get("duels", []):
+                    items.append({"t": "duel", "strike": d["strike"], "ret": d.get("retaliation")})
+                items += self._aftermath(r)
+            elif kind == "shoot":
+                items.append({"t": "header", "text": f"{short(r['shooter'])}: {str(r['action']).replace('_', ' ')} at {r['zone']}"})
+                for s in r.get("shots", []):
+                    items.append({"t": "shot", "s": s})
+                items += self._aftermath(r)
+            elif kind == "cast":
+                items.append({"t": "header", "text": f"{short(r['caster'])} casts {r['spell']}"})
+                for c in r.get("casts", []):
+                    items.append({"t": "cast", "c": c})
+                items += self._aftermath(r)
+            elif kind == "cut_down":
+                items.append({"t": "cut_down", "r": r})
+            elif kind == "morale" and r.get("reasons"):
+                items.append(self._morale(r))
+        return items
+
+    @staticmethod
+    def _morale(m: dict[str, Any]) -> dict[str, Any]:
+        return {"t": "morale", "unit": short(m["unit"]), "before": _num(m["before"]), "after": _num(m["after"]),
+                "state": m.get("state_after", ""), "reasons": [plain(str(x)) for x in m.get("reasons", [])]}
+
+    def _aftermath(self, r: dict[str, Any]) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        if r.get("casualties"):
+            out.append({"t": "casualties", "list": [short(x) for x in r["casualties"]]})
+        out += [self._morale(m) for m in r.get("morale", []) if m.get("reasons")]
+        return out
+
+    def fate_count(self, report: list[dict[str, Any]]) -> int:
+        return sum(1 for i in self._items(report) if i["t"] in CARD_KINDS)
+
+    def fate(self, report: list[dict[str, Any]], shown: int | None, links: Links, index: int) -> FateScreen:
+        """``shown`` cards revealed (None: all); the lines after the last shown card wait for the next."""
+        items = self._items(report)
+        total = sum(1 for i in items if i["t"] in CARD_KINDS)
+        limit = total if shown is None else max(0, min(shown, total))
+        visible: list[dict[str, Any]] = []
+        cards = 0
+        for it in items:
+            if it["t"] in CARD_KINDS:
+                if cards == limit:
+                    break
+                cards += 1
+                it = {**it, "n": cards, "fresh": cards == limit and shown is not None}
+            visible.append(it)
+        html = self._render("exillis_fate.html", items=visible, hidden=total - limit, total=total, shown=limit,
+                            links=links, index=index, short=short)
+        return FateScreen(html, total, limit)
+
+    def log_lines(self, report: list[dict[str, Any]]) -> list[str]:
+        out = []
+        for it in self._items(report):
+            t = it["t"]
+            if t in ("note", "header"):
+                out.append(it["text"])
+            elif t == "casualties":
+                out.append("casualties: " + ", ".join(it["list"]))
+            elif t == "morale":
+                out.append(f"morale {it['unit']}: {it['before']} → {it['after']} ({it['state']})")
+        n = self.fate_count(report)
+        if n:
+            out.append(f"{n} result(s) of chance")
+        return out
+
+    # -- unit panel and end screen -------------------------------------------------------------
+
+    def unit_panel(self, state: BattleState, key: str, links: Links) -> Markup:
+        u = state.unit(key)
+        c, p = u.c, u.c.profile
+        status = [
+            ("Side", f"{u.side} — {dict(state.armies).get(u.side, u.side)}"),
+            ("Status", u.status + (" (fleeing)" if c.fleeing else "")),
+            ("Zone", "—" if u.zone is None else state.board.name(u.zone)),
+            ("Level", str(c.level)),
+            ("Miniatures", f"{c.count} of {len(c.hp)}"),
+            ("Hit points", " · ".join(_num(h) for h in c.hp) + f" (max {_num(c.max_hp)} each)"),
+            ("Morale", f"{_num(c.morale)} — {state_of(c)}"),
+            ("Fatigue", _num(c.fatigue)), ("Veil", _num(c.veil)), ("Action points", _num(u.acp)),
+            ("Stance", c.stance), ("Flying", "yes" if c.flying else "no"),
+            ("Reloaded", "yes" if u.reloaded else "no"), ("Moved last turn", "yes" if c.moved else "no"),
+            ("Leadership in morale", _num(u.leadership)), ("Intimidation modifier", _num(c.intimidation_mod)),
+            ("Kills", str(u.kills)), ("Points", str(u.points)),
+        ]
+        if u.general:
+            status.append(("General", "yes"))
+        if u.hero:
+            status.append(("Hero", short(u.hero)))
+        if u.retinue:
+            status.append(("Retinue", short(u.retinue)))
+        if c.chain[0]:
+            status.append(("Elemental chain", f"{c.chain[0]} × {c.chain[1]}"))
+        stats = []
+        for k in STAT_KEYS:
+            try:
+                v = c.stat(k)
+            except RulekeeperError:
+                continue
+            stats.append((STAT_NAMES.get(k, k), f"{v * 100:.0f} %" if k in PERCENT_STATS else _num(v)))
+        resist = [(el, _num(float(sv.value))) for el, sv in p.resist.items()]
+        traits = [
+            ("Kind", str(p.kind)), ("Movement", str(p.movement)), ("Armour type", str(p.armour_type)),
+            ("Special rules", ", ".join(p.special_rules) or "—"), ("Heroic power", p.heroic_power or "—"),
+            ("Ranged actions", ", ".join(p.shots) or "—"), ("Spells", ", ".join(p.spells) or "—"),
+            ("Immune to", ", ".join(p.immune) or "—"), ("Categories", ", ".join(p.categories)),
+        ]
+        return self._render("exillis_unit.html", u=self._badge(state, u), status=status, stats=stats,
+                            resist=resist, traits=traits, links=links)
+
+    def result(self, state: BattleState) -> Markup:
+        return self._render("exillis_result.html", r=summary(state), short=short)
+
+
+register("exillis", lambda env, tables: ExIllisRenderer(env, tables))

@@ -1,0 +1,244 @@
+"""A whole battle played through the pages in a real browser: Playwright driving Debian's chromium.
+
+Two browser contexts, one per side (side A on a 1280 px desktop, side B on a 390 px phone),
+play the Duel scenario to its end screen: a charge, an undo before the results are seen
+(allowed), the Fate Screen revealed one by one, an undo after (refused), a shot, side B
+acting with the keyboard only, and every update reaching the other device without a reload.
+Screenshots of the board, the odds preview, the Fate Screen and the end screen at both widths
+land in ``test-artifacts/`` at the repository root.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+
+CHROMIUM = next((p for p in ("/usr/lib/chromium/chromium", "/usr/bin/chromium") if os.path.exists(p)), None)
+if CHROMIUM is None:
+    pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)", allow_module_level=True)
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+PRIORITY = ["charge", "shoot", "fight", "flee", "move", "wait"]
+TIMEOUT_MS = 15_000
+
+SERVER = """
+import sys, uvicorn
+from rulekeeper.web.api import create_app
+uvicorn.run(create_app(sys.argv[1]), host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("browser") / "web.db"
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.Popen([sys.executable, "-c", SERVER, str(db), str(port)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
+                    pytest.fail(f"the keeper did not start: {out}")
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def shot(page: object, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True, animations="disabled")  # type: ignore[attr-defined]
+
+
+def wait_for_any(pages: dict[str, object], selectors: list[str], timeout: float = 20.0) -> tuple[str, str]:
+    """The first (side, selector) that shows up, polling both devices (they update by themselves)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for side, page in pages.items():
+            for sel in selectors:
+                if page.locator(sel).count():  # type: ignore[attr-defined]
+                    return side, sel
+        time.sleep(0.2)
+    raise AssertionError(f"none of {selectors} appeared on any device in {timeout} s")
+
+
+def choose(page: object) -> str:
+    """The action this test plays: the first kind present in PRIORITY order."""
+    for kind in PRIORITY:
+        loc = page.locator(f"a.btn.act[data-kind={kind}]")  # type: ignore[attr-defined]
+        if loc.count():
+            return kind
+    raise AssertionError("no playable action on the page")
+
+
+def test_a_whole_battle_through_the_pages(server: str, browser: object) -> None:
+    expect = sync_api.expect
+    expect.set_options(timeout=TIMEOUT_MS)
+    home = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    hp = home.new_page()
+    hp.goto(server + "/")
+    shot(hp, "home-desktop")
+    form = hp.locator("form.new-battle").first
+    form.get_by_label("Duel").check()
+    form.locator("input[name=seed]").fill("3")
+    form.get_by_role("button", name="Create the battle").click()
+    expect(hp.locator("#link-A")).to_be_visible()
+    links = {role: hp.locator(f"#link-{role}").input_value() for role in ("A", "B", "spectator")}
+    assert len(set(links.values())) == 3
+
+    ctx_a = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    ctx_b = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)  # type: ignore[attr-defined]
+    ctx_s = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    pa, pb, ps = ctx_a.new_page(), ctx_b.new_page(), ctx_s.new_page()
+    errors: list[str] = []
+    for p in (pa, pb, ps):
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    pa.goto(links["A"])
+    pb.goto(links["B"])
+    ps.goto(links["spectator"])
+    expect(pa.locator("a.btn.act").first).to_be_visible()
+    expect(pb.locator(".wait")).to_be_visible()
+    shot(pa, "board-desktop")
+    shot(pb, "board-phone")
+    # the page fits a phone: nothing but the board scrolls sideways
+    assert pb.evaluate("document.documentElement.scrollWidth") <= 392
+    # the spectator watches: no action, no undo
+    assert ps.locator("a.btn.act").count() == 0 and ps.locator("#undo").count() == 0
+
+    pages = {"A": pa, "B": pb}
+    seen: set[str] = set()
+    undone_before_reveal = refused_after_reveal = keyboard_turn = False
+    for _turn in range(30):
+        side, sel = wait_for_any(pages, ["a.btn.act", "#result"])
+        if sel == "#result":
+            break
+        page = pages[side]
+        kind = choose(page)
+        seen.add(kind)
+        if side == "B" and not keyboard_turn:
+            # side B plays this turn with the keyboard only: focus an action, Enter, Enter on Commit
+            page.locator(f"a.btn.act[data-kind={kind}]").first.focus()
+            page.keyboard.press("Enter")
+            expect(page.locator("#commit")).to_be_focused()
+            shot(page, "preview-phone")
+            page.keyboard.press("Enter")
+            keyboard_turn = True
+        else:
+            page.locator(f"a.btn.act[data-kind={kind}]").first.click()
+            expect(page.locator("#commit")).to_be_visible()
+            if kind == "charge" and not undone_before_reveal:
+                expect(page.locator("#preview")).to_contain_text("How the odds were made")
+                shot(page, "preview-desktop")
+            page.locator("#commit").click()
+        expect(page.locator("#commit")).to_have_count(0)  # the page has moved on
+        # results stay face down until revealed; before that the action may be taken back
+        if page.locator("#reveal").count() and kind == "charge" and not undone_before_reveal:
+            page.locator("#undo").click()
+            expect(page.locator(".banner.ok")).to_contain_text("taken back")
+            undone_before_reveal = True
+            page.locator(f"a.btn.act[data-kind={kind}]").first.click()
+            page.locator("#commit").click()
+            expect(page.locator("#reveal")).to_be_visible()
+        if page.locator("#reveal").count():
+            other = pages["B" if side == "A" else "A"]
+            expect(other.locator(".wait")).to_contain_text("revealed")  # the other device waits, live
+            shot(page, f"fate-hidden-{'desktop' if side == 'A' else 'phone'}")
+            page.locator("#reveal").click()
+            expect(page.locator("#reveal")).to_have_count(0)
+        if page.locator("#reveal-next").count():
+            if not page.locator("#card-1").count():  # the last blow: nothing revealed yet
+                page.locator("#reveal-next").click()
+                expect(page.locator("#card-1")).to_be_visible()
+            if page.locator("#reveal-next").count():
+                page.locator("#reveal-next").click()
+                expect(page.locator("#card-2")).to_be_visible()
+            shot(page, f"fate-{'desktop' if side == 'A' else 'phone'}-{kind}")
+            if page.locator("#resolve-all").count():
+                page.locator("#resolve-all").click()
+                expect(page.locator(".f-hidden")).to_have_count(0)
+            if kind == "charge" and not refused_after_reveal:
+                page.locator("#undo").click()
+                expect(page.locator(".banner.error")).to_contain_text("cannot undo")
+                refused_after_reveal = True
+                shot(page, "undo-refused-desktop")
+        if page.locator("#continue").count():
+            page.locator("#continue").click()
+            expect(page.locator("#continue")).to_have_count(0)
+    else:
+        raise AssertionError("the battle did not end in 30 turns")
+
+    # the end screen reaches both devices and the spectator, without reloading
+    for p in (pa, pb, ps):
+        expect(p.locator("#result")).to_be_visible()
+    shot(pa, "result-desktop")
+    shot(pb, "result-phone")
+    assert {"charge", "shoot"} <= seen, seen
+    assert undone_before_reveal and refused_after_reveal and keyboard_turn
+
+    # a unit panel with every stat, fetched into the page by HTMX (no navigation)
+    url = pb.url
+    pb.locator("a.counter").first.click()
+    expect(pb.locator("#unit-panel")).to_contain_text("Statistics")
+    assert pb.url == url
+    shot(pb, "unit-phone")
+
+    # the replay viewer steps back and forth through the log
+    pa.get_by_role("link", name="Replay").first.click()
+    step = pa.locator(".step")
+    expect(step).to_contain_text("Step")
+    last = step.inner_text()
+    pa.locator("#prev").click()
+    expect(step).not_to_have_text(last)
+    pa.locator("#first").click()
+    expect(step).to_contain_text("Step 0 of")
+    pa.locator("#next").click()
+    expect(step).to_contain_text("Step 1 of")
+    expect(pa.locator(".fcard").first).to_be_visible()
+    shot(pa, "replay-desktop")
+    pb.goto(links["B"].replace("?", "/replay?") + "&step=1")
+    shot(pb, "replay-phone")
+    pa.get_by_role("link", name="Log").first.click()
+    expect(pa.locator("ol.log > li").first).to_be_visible()
+    shot(pa, "log-desktop")
+    assert not errors, errors
+    for c in (home, ctx_a, ctx_b, ctx_s):
+        c.close()
