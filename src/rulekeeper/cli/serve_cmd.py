@@ -15,6 +15,7 @@ def register(app: typer.Typer) -> None:
         host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
         port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
         db: Annotated[str | None, typer.Option("--db", help="Database file or URL (default: the user data dir).")] = None,
+        demo: Annotated[bool, typer.Option(help="Create a demo battle when the database has none.")] = True,
     ) -> None:
         """Start the web rule keeper."""
         import uvicorn
@@ -22,5 +23,15 @@ def register(app: typer.Typer) -> None:
         from rulekeeper.web.api import create_app
 
         application = create_app(db)
-        console.print(f"rulekeeper serving on http://{host}:{port} (database {application.state.keeper.store.url})")
+        keeper = application.state.keeper
+        base = f"http://{host}:{port}"
+        console.print(f"rulekeeper serving on {base} (database {keeper.store.url})")
+        if demo and not keeper.store.list():
+            from rulekeeper.web.scenarios import scenario_path
+
+            bid = keeper.service.new(scenario_path("starter"), seed=1, title="Demo: starter armies")
+            tokens = keeper.access.issue(bid)
+            console.print("A demo battle is ready. Open one link per side (keep them secret):")
+            for role, token in tokens.items():
+                console.print(f"  {role:<10} {base}/b/{bid}?token={token}", soft_wrap=True)
         uvicorn.run(application, host=host, port=port, log_level="warning")
