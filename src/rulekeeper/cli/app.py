@@ -25,14 +25,16 @@ app = typer.Typer(
 
 
 def _register_all() -> None:
-    from . import battle_cmds, exillis_cmds, serve_cmd, units_cmd, wartable_cmds
+    from . import battle_cmds, campaign_cmds, exillis_cmds, muster_cmds, serve_cmd, units_cmd, wartable_cmds
     from .groups import odds_app, resolve_app
 
     battle_cmds.register(app)
+    campaign_cmds.register(app)
     serve_cmd.register(app)
     exillis_cmds.register(app)
     wartable_cmds.register(app)
     units_cmd.register(app)
+    muster_cmds.register(app)
     app.add_typer(odds_app, name="odds")
     app.add_typer(resolve_app, name="resolve")
 

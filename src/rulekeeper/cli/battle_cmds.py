@@ -17,7 +17,9 @@ from rulekeeper.rulesets.exillis.battle.result import summary
 from rulekeeper.rulesets.exillis.battle.setup import state_to_dict
 from rulekeeper.rulesets.exillis.battle.state import BattleState
 from rulekeeper.rulesets.exillis.battle.turnbar import predict
+from rulekeeper.rulesets.exillis.muster_battle import BattleSetupError, parse_board, scenario_from_musters
 from rulekeeper.rulesets.exillis.options import ExIllisOptions
+from rulekeeper.rulesets.exillis.scenario import Scenario
 from rulekeeper.service.battles import BattleService
 
 from .board_view import board_table, odds_line, outcome_view, turn_bar, units_table
@@ -59,7 +61,12 @@ def _show(state: BattleState, bid: str) -> None:
 
 @battle_app.command("new")
 def new(
-    scenario: Annotated[Path, typer.Argument(help="Scenario file, e.g. examples/exillis/starter.toml.")],
+    scenario: Annotated[Path | None, typer.Argument(
+        help="Scenario file, e.g. examples/exillis/starter.toml (or give two --muster instead).")] = None,
+    muster: Annotated[list[Path] | None, typer.Option(
+        "--muster", help="A muster file (YAML or TOML); give exactly two: side A, then side B.")] = None,
+    board: Annotated[str | None, typer.Option(
+        "--board", help="Board of a battle from musters, columns x rows (default 5x4).")] = None,
     db: Db = None,
     seed: Annotated[int, typer.Option(help="Seed of fate.")] = 0,
     autoplay: Annotated[bool, typer.Option("--autoplay", help="Let the policy play both sides to the end.")] = False,
@@ -67,9 +74,17 @@ def new(
     option: Annotated[list[str] | None, typer.Option("--option", help="Ruleset option NAME=VALUE.")] = None,
     json: Json = False,
 ) -> None:
-    """Create a battle from a scenario and store it."""
+    """Create a battle from a scenario, or from two musters, and store it."""
     svc = _service(db)
-    bid = svc.new(scenario, seed, ExIllisOptions.parse(option), practice)
+    opts = ExIllisOptions.parse(option)
+    if muster or board is not None:
+        sc, meta = _from_musters(svc, scenario, muster or [], board, db)
+        bid = svc.new(sc, seed, opts, practice, meta=meta)
+    elif scenario is None:
+        raise BattleSetupError("give a scenario file, or two musters: rulekeeper battle new --muster A.yaml "
+                               "--muster B.yaml [--board 5x4]")
+    else:
+        bid = svc.new(scenario, seed, opts, practice)
     state = svc.state(bid)
     if autoplay:
         state = _autoplay(svc, bid, None, 5000, quiet=json)
@@ -78,6 +93,29 @@ def new(
         return
     console.print(Text(f"Created battle {bid} ({state.scenario}, seed {seed}) in {svc.store.url}", style="bold green"))
     _show(state, bid)
+
+
+def _from_musters(svc: BattleService, scenario: Path | None, files: list[Path], board: str | None,
+                  db: str | None) -> tuple[Scenario, dict[str, Any]]:
+    """The scenario and battle meta of a battle between two muster files (side A first)."""
+    from rulekeeper.persistence.campaign import CampaignStore
+    from rulekeeper.rulesets.exillis.muster import load_muster
+    from rulekeeper.rulesets.exillis.musters_data import load_musters_data
+    from rulekeeper.service.campaign import check_musters, muster_meta
+
+    if scenario is not None:
+        raise BattleSetupError(f"give a scenario file ({scenario}) or musters, not both: a battle from musters "
+                               "builds its own scenario" + ("" if files else " (--board only applies to musters)"))
+    if len(files) != 2:
+        raise BattleSetupError(f"a battle from musters needs exactly two --muster files (side A, then side B); "
+                               f"got {len(files)}", musters=[str(f) for f in files])
+    width, height = parse_board(board or "5x4")
+    data = load_musters_data()
+    a, b = load_muster(files[0]), load_muster(files[1])
+    sc = scenario_from_musters(a, b, width, height, roster=svc.t.roster, rules=svc.t.rules, data=data)
+    with CampaignStore(db) as campaign:
+        check_musters(campaign, (a, b), svc.t.roster)
+    return sc, muster_meta(a, b, svc.t.roster, data)
 
 
 def _autoplay(svc: BattleService, bid: str, sides: set[str] | None, max_actions: int, quiet: bool) -> BattleState:

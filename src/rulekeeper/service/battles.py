@@ -60,14 +60,16 @@ class BattleService:
 
     def new(
         self, scenario: Scenario | Path, seed: int = 0, options: ExIllisOptions | None = None, practice: bool = False,
-        title: str = "",
+        title: str = "", meta: dict[str, Any] | None = None,
     ) -> str:
+        """Store a new battle; ``meta`` (JSON) is merged into the stored meta (a battle from musters
+        keeps what each side fielded there, for ``campaign record``)."""
         sc = scenario if isinstance(scenario, Scenario) else load_scenario(Path(scenario), self.t.roster, self.t.rules)
         opts = options or ExIllisOptions()
         state = initial_state(sc, seed, self.t, opts, practice)
         doc = {"ruleset": RULESET, "scenario": sc.to_dict(), "seed": seed, "options": opts.to_dict(), "practice": practice}
         bid = self.store.create(ruleset=RULESET, scenario=sc.name, seed=seed, initial=doc, title=title or sc.name,
-                                meta={"sides": dict(state.armies)})
+                                meta={"sides": dict(state.armies), **(meta or {})})
         self.store.set_status(bid, _status(state), state.activations)
         return bid
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rulekeeper.core.armylist import ArmyList
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.persistence.campaign import (
     CampaignStore,
@@ -25,7 +26,10 @@ from rulekeeper.persistence.campaign import (
 )
 from rulekeeper.rulesets.exillis import campaign as rules
 from rulekeeper.rulesets.exillis.battle.state import BattleState
-from rulekeeper.rulesets.exillis.muster_battle import MusterLike
+from rulekeeper.rulesets.exillis.muster import Muster
+from rulekeeper.rulesets.exillis.musters_data import MustersData, load_musters_data
+from rulekeeper.rulesets.exillis.options import ExIllisOptions
+from rulekeeper.rulesets.exillis.pricing import ExIllisArmyRules
 from rulekeeper.rulesets.exillis.profiles import Roster
 
 from .battles import BattleService
@@ -77,6 +81,8 @@ class SideMuster:
     side: str
     name: str
     game_type: str
+    earns_bp: bool
+    points: int
     entries: tuple[Entry, ...]
     document: dict[str, Any]
 
@@ -84,31 +90,29 @@ class SideMuster:
         return rules.army_size(self.entries)
 
 
-def _entries(muster: MusterLike, roster: Roster) -> list[dict[str, Any]]:
+def _entry_dicts(army: ArmyList, roster: Roster) -> list[dict[str, Any]]:
     out = []
-    for e in muster.units:
-        item: dict[str, Any] = {"unit": roster.get(e.unit).name, "level": e.level,
-                                "label": str(getattr(e, "label", "") or "")}
-        if e.hero is not None:
-            item["hero"] = roster.get(e.hero).name
-            item["hero_level"] = e.hero_level if e.hero_level is not None else 1
+    for e in army.units:
+        item: dict[str, Any] = {"unit": roster.get(e.unit).name, "level": e.level, "label": e.label}
+        if e.attached is not None:
+            item["hero"] = roster.get(e.attached).name
+            item["hero_level"] = e.attached_level
         out.append(item)
     return out
 
 
-def _document(muster: MusterLike) -> dict[str, Any]:
-    to_dict = getattr(muster, "to_dict", None)
-    doc = to_dict() if callable(to_dict) else None
-    return dict(doc) if isinstance(doc, dict) else {}
-
-
-def muster_meta(a: MusterLike, b: MusterLike, roster: Roster) -> dict[str, Any]:
-    """The battle meta of a battle from musters: each side's muster name, Type, entries and document."""
-    return {MUSTERS_META: {
-        side: {"name": m.name, "game_type": rules.game_type(m.game_type).name, "entries": _entries(m, roster),
-               "document": _document(m)}
-        for side, m in (("A", a), ("B", b))
-    }}
+def muster_meta(a: Muster, b: Muster, roster: Roster, data: MustersData) -> dict[str, Any]:
+    """The battle meta of a battle from musters: each side's muster name, game type, points (the
+    muster's total: Shortage, Faction rules and promotion included), entries and document."""
+    pricing = ExIllisArmyRules(roster, data)
+    sides = {}
+    for side, m in (("A", a), ("B", b)):
+        army = m.to_army_list()
+        game = data.game_type(m.game_type)
+        sides[side] = {"name": m.name, "game_type": game.name, "earns_bp": game.earns_bp,
+                       "points": pricing.report(army).total, "entries": _entry_dicts(army, roster),
+                       "document": m.to_dict()}
+    return {MUSTERS_META: sides}
 
 
 def sides_from_meta(meta: Mapping[str, Any], battle_id: str) -> dict[str, SideMuster]:
@@ -126,7 +130,8 @@ def sides_from_meta(meta: Mapping[str, Any], battle_id: str) -> dict[str, SideMu
             entries = tuple(Entry(unit=str(e["unit"]), level=int(e["level"]), hero=e.get("hero"),
                                   hero_level=int(e.get("hero_level", 1)), label=str(e.get("label", "")))
                             for e in m["entries"])
-            sides[side] = SideMuster(side, str(m["name"]), str(m["game_type"]), entries, dict(m.get("document") or {}))
+            sides[side] = SideMuster(side, str(m["name"]), str(m["game_type"]), bool(m["earns_bp"]),
+                                     int(m["points"]), entries, dict(m.get("document") or {}))
         except (KeyError, TypeError, ValueError) as exc:
             raise NotFromMustersError(f"battle {battle_id!r}: the musters stored with it are damaged ({exc})",
                                       battle_id=battle_id) from exc
@@ -142,14 +147,14 @@ def _mismatch(muster: str, entry: int, slot_unit: str, unit: str) -> str:
             "the changed muster a new name")
 
 
-def check_musters(store: CampaignStore, musters: Sequence[MusterLike], roster: Roster) -> None:
+def check_musters(store: CampaignStore, musters: Sequence[Muster], roster: Roster) -> None:
     """Refuse musters that field a unit above the level it has reached in the campaign, or that
     put another unit in an entry the campaign knows ("A unit can never play a higher level than
     the one it has reached, but it can always be demoted")."""
     problems: list[str] = []
     for m in musters:
         known = {u.slot: u for u in store.units(m.name)}
-        for i, e in enumerate(_entries(m, roster), 1):
+        for i, e in enumerate(_entry_dicts(m.to_army_list(), roster), 1):
             cu = known.get(unit_slot(i))
             if cu is not None and cu.unit != e["unit"]:
                 problems.append(_mismatch(m.name, i, cu.unit, e["unit"]))
@@ -163,6 +168,8 @@ def check_musters(store: CampaignStore, musters: Sequence[MusterLike], roster: R
                                 f"campaign and cannot play at level {e['hero_level']}")
     if problems:
         raise CampaignMismatchError("; ".join(problems), problems=problems)
+
+
 
 
 # -- recording ------------------------------------------------------------------------------------
@@ -180,10 +187,11 @@ def _statuses(state: BattleState, side: str) -> list[tuple[str, str | None]]:
 
 
 def _advance(current: CampaignUnit | None, *, muster: str, slot: str, kind: str, entry: int, unit: str,
-             level: int, label: str, max_level: int, bp: int) -> tuple[CampaignUnit, dict[str, Any]]:
+             level: int, label: str, max_level: int, bp: int, options: ExIllisOptions, named_level: int | None,
+             ) -> tuple[CampaignUnit, dict[str, Any]]:
     """One unit's new campaign row after earning ``bp``, and a line for the report."""
-    named = rules.is_named(unit)
-    level = max_level if named else min(level, max_level)  # Wallace is "a Character of level 40"
+    named = named_level is not None
+    level = named_level if named_level is not None else min(level, max_level)  # "a Character of level 40"
     if current is None or level > current.level:
         # New to the campaign, or fielded (in a battle set up before the campaign knew it) above its
         # record: the muster's level is a level it has reached.
@@ -207,13 +215,14 @@ def _advance(current: CampaignUnit | None, *, muster: str, slot: str, kind: str,
         "level_before": start_level, "level": done.level, "bp_before": start_bp, "bp": done.bp,
         "bp_received": done.bp_received, "levels_gained": done.levels_gained, "skill_points_gained": done.skill_points,
         "bp_to_next": rules.bp_to_next(done.level, done.bp, max_level), "max_level": max_level,
-        "stat_growth": round(rules.growth(done.level)[0], 4), "level_growth": round(rules.growth(done.level)[1], 4),
+        "stat_growth": round(rules.growth(done.level, options)[0], 4),
+        "level_growth": round(rules.growth(done.level, options)[1], 4),
     }
     return row, line
 
 
 def record_battle(svc: BattleService, store: CampaignStore, battle_id: str, players: Mapping[str, str] | None = None,
-                  ) -> Recording:
+                  data: MustersData | None = None) -> Recording:
     """Award the Battle Points of a finished battle from musters, once. See the module docstring."""
     rec = svc.record(battle_id)
     sides = sides_from_meta(rec.meta, battle_id)
@@ -224,12 +233,17 @@ def record_battle(svc: BattleService, store: CampaignStore, battle_id: str, play
             f"(rulekeeper battle autoplay {battle_id}, or play it out) before recording it", battle_id=battle_id)
     names = {side: ((players or {}).get(side) or DEFAULT_PLAYERS[side]).strip() or DEFAULT_PLAYERS[side]
              for side in ("A", "B")}
-    points = dict(state.army_points)
     bp, note = rules.game_battle_points(
         [sides[s].size() for s in ("A", "B")], practice=state.practice, width=state.board.width,
-        height=state.board.height, points=[points.get("A", 0), points.get("B", 0)],
-        game_types=[sides[s].game_type for s in ("A", "B")])
+        height=state.board.height, points=[sides[s].points for s in ("A", "B")],
+        earns_bp=[sides[s].earns_bp for s in ("A", "B")])
     roster = svc.t.roster
+    data = load_musters_data() if data is None else data
+
+    def named(unit: str) -> int | None:
+        """A Named Character's own level ("a Character of level 40"), None for everyone else."""
+        nc = data.named(unit)
+        return None if nc is None else min(nc.level, roster.get(unit).max_level)
 
     def plan(view: CampaignView) -> Recording:
         rows: list[CampaignUnit] = []
@@ -244,18 +258,21 @@ def record_battle(svc: BattleService, store: CampaignStore, battle_id: str, play
                     raise CampaignMismatchError(_mismatch(sm.name, i, current.unit, e.unit), muster=sm.name, entry=i)
                 st = status[i - 1] if i - 1 < len(status) else ("active", None)
                 row, line = _advance(current, muster=sm.name, slot=unit_slot(i), kind="unit", entry=i, unit=e.unit,
-                                     level=e.level, label=e.label, max_level=roster.get(e.unit).max_level, bp=bp)
+                                     level=e.level, label=e.label, max_level=roster.get(e.unit).max_level, bp=bp,
+                                     options=state.options, named_level=named(e.unit))
                 rows.append(row)
                 lines.append(line | {"status": st[0]})
                 if e.hero is not None:
                     slot = hero_slot(e.hero)
                     row, line = _advance(view.units.get((sm.name, slot)), muster=sm.name, slot=slot, kind="hero",
                                          entry=i, unit=e.hero, level=e.hero_level, label="",
-                                         max_level=roster.get(e.hero).max_level, bp=bp)
+                                         max_level=roster.get(e.hero).max_level, bp=bp, options=state.options,
+                                         named_level=named(e.hero))
                     rows.append(row)
                     lines.append(line | {"status": st[1] or "active"})
             report[side] = {"muster": sm.name, "game_type": sm.game_type, "player": names[side],
-                            "army_size": sm.size(), "army_bp": rules.bp_for(sm.size()), "points": points.get(side, 0),
+                            "army_size": sm.size(), "army_bp": rules.bp_for(sm.size()), "points": sm.points,
+                            "basic_points": dict(state.army_points).get(side, 0),
                             "units": lines}
         people: list[Player] = []
         player_lines = []

@@ -20,12 +20,11 @@ Pure rules, no I/O; every decision is quoted and argued in ``docs/rules/exillis-
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from rulekeeper.core.errors import InvalidStatError, UnknownNameError
+from rulekeeper.core.errors import InvalidStatError
 
 from .battle.result import BP_TABLE, bp_for
 from .levels import growth_exponent
@@ -33,10 +32,10 @@ from .options import ExIllisOptions
 from .profiles import INTIMIDATION_GROWTH, STAT_GROWTH
 
 __all__ = [
-    "ANYTHING_GOES", "BP_TABLE", "GAME_TYPES", "LEVEL_STEP_CAP", "MAX_GAP", "MIN_BOARD", "NAMED_CHARACTERS",
-    "PLAYER_MAX_LEVEL", "SKILL_POINT_EVERY", "Award", "GameType", "army_size", "award", "award_detail", "bp_for", "bp_needed",
-    "bp_to_next", "effective_level", "game_battle_points", "game_type", "growth", "is_named", "player_award",
-    "points_gap_too_large", "renown_for", "skill_points_between", "skill_points_at",
+    "BP_TABLE", "LEVEL_STEP_CAP", "MAX_GAP", "MIN_BOARD", "PLAYER_MAX_LEVEL", "SKILL_POINT_EVERY", "Award",
+    "army_size", "award", "award_detail", "bp_for", "bp_needed", "bp_to_next", "effective_level",
+    "game_battle_points", "growth", "player_award", "points_gap_too_large", "renown_for", "skill_points_at",
+    "skill_points_between",
 ]
 
 #: "After that [level 10], a unit always needs 10 BP to gain a level."
@@ -49,59 +48,13 @@ PLAYER_MAX_LEVEL = 50
 MIN_BOARD = 4
 #: "if a difference of 15% separates both armies" (no BP), as a fraction of the larger army.
 MAX_GAP = 0.15
-#: "Anything Goes*: level 1 to 77 ... *These games do not earn the player any BP."
-ANYTHING_GOES = "Anything Goes"
-#: "Named Characters are set in time, i.e. they do not gain experience or specialisation as they
-#: fight." The seed names William Wallace; Lucifer is the other individual (not a rank such as
-#: "Decurion/Centurion" or "Marrenne/Maistresse") among the seed's heroes.
-NAMED_CHARACTERS: frozenset[str] = frozenset({"William Wallace", "Lucifer"})
 
 
-@dataclass(frozen=True)
-class GameType:
-    """An army Type: "the minimum and maximum levels of the miniatures taking part in it"."""
-
-    name: str
-    min_level: int
-    max_level: int
-    earns_bp: bool = True
-
-
-#: The seed's Game Type list, in its order.
-GAME_TYPES: tuple[GameType, ...] = (
-    GameType("Common", 1, 10),
-    GameType("Grand", 10, 20),
-    GameType("Heroic", 20, 30),
-    GameType("Legendary", 30, 40),
-    GameType("Epic", 40, 50),
-    GameType("Homeric", 50, 60),
-    GameType("Cataclysmic", 60, 70),
-    GameType(ANYTHING_GOES, 1, 77, earns_bp=False),
-)
-
-
-def _key(name: str) -> str:
-    return re.sub(r"[^a-z]", "", name.lower())
-
-
-def game_type(name: str) -> GameType:
-    """The Game Type called ``name`` (case, spaces, ``-`` and ``_`` ignored), or UnknownNameError."""
-    for gt in GAME_TYPES:
-        if _key(gt.name) == _key(name):
-            return gt
-    raise UnknownNameError("game type", name, [gt.name for gt in GAME_TYPES])
-
-
-def is_named(name: str) -> bool:
-    """True for a Named Character (canonical roster name)."""
-    return name in NAMED_CHARACTERS
-
-
-def effective_level(personal_max: int, game: str | GameType) -> int:
+def effective_level(personal_max: int, game_max: int) -> int:
     """A Named Character's level in a game: "always played to the maximum level allowed by the game
-    (without exceeding their personal maximum level)" — Wallace (40) plays 10 in Common, 20 in Grand."""
-    gt = game if isinstance(game, GameType) else game_type(game)
-    return max(1, min(gt.max_level, personal_max))
+    (without exceeding their personal maximum level)" — Wallace (40) plays 10 in Common, 20 in Grand.
+    (Which characters are named, and each game type's levels, are data: ``data/musters.yaml``.)"""
+    return max(1, min(game_max, personal_max))
 
 
 # -- Battle Points of a game ---------------------------------------------------------------------
@@ -130,20 +83,20 @@ def points_gap_too_large(points: Sequence[int]) -> bool:
 
 def game_battle_points(
     sizes: Sequence[int], *, practice: bool = False, width: int = 5, height: int = 4,
-    points: Sequence[int] = (), game_types: Sequence[str] = (),
+    points: Sequence[int] = (), earns_bp: Sequence[bool] = (),
 ) -> tuple[int, str]:
     """BP every unit of both armies earns from one game, and why it is 0 when it is.
 
     ``sizes``: units and heroes of each army (:func:`army_size`); ``points``: each army's points
-    (the 15 % rule); ``game_types``: each army's Type — any Anything Goes army makes an Anything
-    Goes game.
+    (the 15 % rule); ``earns_bp``: whether each army's game type earns BP — one Anything Goes army
+    makes an Anything Goes game.
     """
     if any(s < 0 for s in sizes):
         raise InvalidStatError(f"army sizes cannot be negative, got {list(sizes)}")
     if practice:
         return 0, "practice game"
-    if any(not game_type(g).earns_bp for g in game_types):
-        return 0, "Anything Goes game"
+    if not all(earns_bp):
+        return 0, "Anything Goes game (its game type earns no BP)"
     if width < MIN_BOARD or height < MIN_BOARD:
         return 0, f"battlefield {width} × {height} is smaller than {MIN_BOARD} × {MIN_BOARD}"
     if points_gap_too_large(points):

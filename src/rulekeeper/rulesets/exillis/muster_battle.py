@@ -14,26 +14,32 @@ A muster says who fights, not where; this module deploys both armies on an open 
   their personal maximum level)", whatever level the muster gives;
 * no randomness: the same musters and board always give the same scenario.
 
-The scenario then goes through :meth:`Scenario.from_dict`, so every rule the scenario
-checker enforces (unit names, partial units, levels, heroes, the General) is checked with
-its usual messages.
+Each muster is first checked by :func:`.muster_checks.check_army` (the rules ``rulekeeper
+muster check`` reports: game-type levels, partial units, heroes, General, faction); a muster
+that breaks any is refused with all its problems (:class:`InvalidMusterError`). The scenario
+then goes through :meth:`Scenario.from_dict`, so every rule the scenario checker enforces is
+checked too, with its usual messages.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
-from rulekeeper.core.errors import ImpossibleRequestError, RulekeeperError
+from rulekeeper.core.armylist import ArmyList
+from rulekeeper.core.errors import DataFileError, ImpossibleRequestError, RulekeeperError
 
-from .campaign import effective_level, game_type, is_named
+from .campaign import effective_level
+from .muster import Muster
+from .muster_checks import check_army
+from .musters_data import MustersData, load_musters_data
 from .profiles import Roster, load_profiles
 from .rules_data import RulesData, load_rules_data
 from .scenario import DEFAULT_FEATURE, HUGE, MAX_HEIGHT, MAX_WIDTH, Scenario, zone_name
 
 __all__ = [
-    "DEFAULT_BOARD", "BattleSetupError", "BoardTooSmallError", "MusterEntryLike", "MusterLike", "army_units",
+    "DEFAULT_BOARD", "BattleSetupError", "BoardTooSmallError", "InvalidMusterError", "army_list", "army_units",
     "deployment_columns", "parse_board", "scenario_from_musters", "zone_order",
 ]
 
@@ -53,32 +59,10 @@ class BoardTooSmallError(ImpossibleRequestError):
     code = "board_too_small"
 
 
-class MusterEntryLike(Protocol):
-    """One muster entry as :mod:`.muster` models it (read-only view)."""
+class InvalidMusterError(DataFileError):
+    """A muster breaks rules of musters (``rulekeeper muster check`` lists the same problems)."""
 
-    @property
-    def unit(self) -> str: ...
-    @property
-    def miniatures(self) -> int | None: ...
-    @property
-    def level(self) -> int: ...
-    @property
-    def hero(self) -> str | None: ...
-    @property
-    def hero_level(self) -> int | None: ...
-
-
-class MusterLike(Protocol):
-    """A muster as :mod:`.muster` models it (read-only view)."""
-
-    @property
-    def name(self) -> str: ...
-    @property
-    def game_type(self) -> str: ...
-    @property
-    def general(self) -> str | None: ...
-    @property
-    def units(self) -> Sequence[MusterEntryLike]: ...
+    code = "invalid_muster"
 
 
 _BOARD = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*$")
@@ -123,25 +107,34 @@ def zone_order(columns: Sequence[int], height: int) -> list[str]:
     return [zone_name(c, r) for c in columns for r in rows]
 
 
-def army_units(muster: MusterLike, roster: Roster) -> list[dict[str, Any]]:
-    """The muster's entries as scenario unit entries (no zone yet), Named Characters at their level."""
-    gt = game_type(muster.game_type)
+def army_list(muster: Muster, roster: Roster, data: MustersData) -> ArmyList:
+    """The muster with every default resolved; :class:`InvalidMusterError` lists every broken rule."""
+    army = muster.to_army_list()
+    problems = check_army(army, roster, data)
+    if problems:
+        raise InvalidMusterError(f"muster {muster.name!r}", [p.text() for p in problems])
+    return army
+
+
+def army_units(army: ArmyList, roster: Roster, data: MustersData) -> list[dict[str, Any]]:
+    """The list's entries as scenario unit entries (no zone yet), Named Characters at their level."""
+    game = data.game_type(army.game_type)
+
+    def level_of(name: str, level: int) -> int:
+        profile = roster.get(name)
+        named = data.named(profile.name)
+        if named is None:
+            return level
+        return effective_level(min(named.level, profile.max_level), game.max_level)
+
     out: list[dict[str, Any]] = []
-    for entry in muster.units:
-        unit_profile = roster.find(entry.unit)
-        level = entry.level
-        if unit_profile is not None and is_named(unit_profile.name):
-            level = effective_level(unit_profile.max_level, gt)
-        item: dict[str, Any] = {"unit": entry.unit, "level": level}
+    for entry in army.units:
+        item: dict[str, Any] = {"unit": entry.unit, "level": level_of(entry.unit, entry.level)}
         if entry.miniatures is not None:
             item["miniatures"] = entry.miniatures
-        if entry.hero is not None:
-            hero_profile = roster.find(entry.hero)
-            hero_level = entry.hero_level if entry.hero_level is not None else 1
-            if hero_profile is not None and is_named(hero_profile.name):
-                hero_level = effective_level(hero_profile.max_level, gt)
-            item["hero"] = entry.hero
-            item["hero_level"] = hero_level
+        if entry.attached is not None:
+            item["hero"] = entry.attached
+            item["hero_level"] = level_of(entry.attached, entry.attached_level)
         out.append(item)
     return out
 
@@ -152,7 +145,7 @@ def _space(unit: str, roster: Roster) -> int:
     return 2 if profile is not None and HUGE in profile.special_rules else 1
 
 
-def _deploy(muster: MusterLike, side: str, units: list[dict[str, Any]], zones: list[str], capacity: int,
+def _deploy(muster: ArmyList, side: str, units: list[dict[str, Any]], zones: list[str], capacity: int,
             roster: Roster, board: tuple[int, int]) -> None:
     """Give each entry a zone: the first zone, in ``zones`` order, that still has room for it."""
     free = dict.fromkeys(zones, capacity)
@@ -172,33 +165,39 @@ def _deploy(muster: MusterLike, side: str, units: list[dict[str, Any]], zones: l
 
 
 def scenario_from_musters(
-    a: MusterLike, b: MusterLike, width: int = DEFAULT_BOARD[0], height: int = DEFAULT_BOARD[1], *,
-    roster: Roster | None = None, rules: RulesData | None = None, turn_limit: int = 0,
+    a: Muster, b: Muster, width: int = DEFAULT_BOARD[0], height: int = DEFAULT_BOARD[1], *,
+    roster: Roster | None = None, rules: RulesData | None = None, data: MustersData | None = None,
+    turn_limit: int = 0,
 ) -> Scenario:
-    """The checked, normalised scenario of ``a`` (side A) against ``b`` (side B) on a bare board."""
+    """The checked, normalised scenario of ``a`` (side A) against ``b`` (side B) on a bare board.
+
+    Raises :class:`InvalidMusterError` (a muster breaks muster rules), :class:`BoardTooSmallError`,
+    :class:`BattleSetupError` (a bad board) or the scenario checker's :class:`DataFileError`.
+    """
     roster = load_profiles() if roster is None else roster
     rules = load_rules_data() if rules is None else rules
+    data = load_musters_data() if data is None else data
     if not 2 <= width <= MAX_WIDTH or not 1 <= height <= MAX_HEIGHT:
         raise BattleSetupError(f"board {width} x {height}: expected 2 to {MAX_WIDTH} columns and 1 to "
                                f"{MAX_HEIGHT} rows", width=width, height=height)
     capacity = rules.terrain_feature(DEFAULT_FEATURE).capacity
     cols_a, cols_b = deployment_columns(width)
+    lists = [army_list(m, roster, data) for m in (a, b)]
     armies = []
-    for side, muster, cols in (("A", a, cols_a), ("B", b, cols_b)):
+    for side, army, cols in (("A", lists[0], cols_a), ("B", lists[1], cols_b)):
         zones = zone_order(cols, height)
-        units = army_units(muster, roster)
-        _deploy(muster, side, units, zones, capacity, roster, (width, height))
-        army: dict[str, Any] = {"side": side, "name": muster.name, "deployment": sorted(
+        units = army_units(army, roster, data)
+        _deploy(army, side, units, zones, capacity, roster, (width, height))
+        doc: dict[str, Any] = {"side": side, "name": army.name, "deployment": sorted(
             zones, key=lambda z: (z[0], int(z[1:]))), "units": units}
-        if muster.general:
-            army["general"] = muster.general
-        armies.append(army)
-    doc = {
+        if army.general is not None:
+            doc["general"] = army.general
+        armies.append(doc)
+    return Scenario.from_dict({
         "name": f"{a.name} vs {b.name}",
         "description": f"Battle from musters: {a.name} ({a.game_type}) against {b.name} ({b.game_type}) on an "
                        f"open {width} x {height} board.",
         "first": "A",
         "board": {"width": width, "height": height, "turn_limit": turn_limit},
         "armies": armies,
-    }
-    return Scenario.from_dict(doc, roster, rules, where=f"musters {a.name!r} and {b.name!r}")
+    }, roster, rules, where=f"musters {a.name!r} and {b.name!r}")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, model_validator
 
@@ -26,7 +26,7 @@ from .profiles import CATEGORIES, normalise_name
 
 __all__ = [
     "DATA_FILE", "BattlePointsTable", "BPRow", "Effect", "Faction", "FactionRule", "GameType", "HeroFactions",
-    "MustersData", "NamedCharacter", "Origin", "Threshold", "load_musters_data",
+    "MustersData", "NamedCharacter", "Origin", "ShortageBase", "Threshold", "load_musters_data",
 ]
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "musters.yaml"
@@ -79,6 +79,12 @@ class Threshold(_Sourced):
         if self.second is not None and self.second <= self.first:
             raise ValueError(f"second threshold {self.second:g} must be above the first {self.first:g}")
         return self
+
+
+class ShortageBase(_Sourced):
+    """What the Shortage thresholds are fractions of: the shape's total or the army's basic total."""
+
+    value: Literal["shape", "army"]
 
 
 class BPRow(BaseModel):
@@ -146,8 +152,12 @@ class Effect(BaseModel):
         return (any(normalise_name(u) == key for u in self.units) or bool(set(self.tags) & set(tags))
                 or bool(set(self.rules) & set(special_rules)))
 
+    def target(self) -> str:
+        """What the effect applies to, e.g. ``Angelic or Demonic`` or ``French or Generic (rule)``."""
+        return " or ".join([*self.tags, *(f"{r} (rule)" for r in self.rules), *self.units])
+
     def describe(self) -> str:
-        what = " or ".join([*self.tags, *(f"{r} (rule)" for r in self.rules), *self.units])
+        what = self.target()
         parts = []
         if self.cost_factor is not None:
             parts.append(f"cost x {self.cost_factor:g}")
@@ -174,6 +184,7 @@ class MustersData(BaseModel):
     model_config = _CONFIG
     game_types: tuple[GameType, ...] = Field(min_length=1)
     shortage: dict[str, Threshold]
+    shortage_base: ShortageBase
     battle_points: BattlePointsTable
     tags: dict[str, str]
     origins: dict[str, Origin]
@@ -284,8 +295,30 @@ def _shipped() -> MustersData:
     return _load(DATA_FILE)
 
 
-def load_musters_data(path: Path | None = None) -> MustersData:
-    """The shipped ``musters.yaml`` (parsed once), or a complete replacement file ``path``."""
-    if path is None or Path(path).resolve() == DATA_FILE:
-        return _shipped()
-    return _load(Path(path))
+def load_musters_data(path: Path | None = None, overrides: Path | None = None) -> MustersData:
+    """The shipped ``musters.yaml`` (parsed once) or a complete replacement ``path``, then ``overrides``.
+
+    An override file (YAML or TOML) holds a top-level ``musters`` mapping with any of this file's
+    keys: a mapping (``shortage``, ``factions``, ``origins``...) is merged row by row, a list or a
+    value (``game_types``, ``shortage_base``) replaces the shipped one. Rows keep the schema, so an
+    estimate still needs its ``why`` (write ``source: user`` for your own numbers).
+    """
+    base_path = DATA_FILE if path is None else Path(path)
+    base = _shipped() if base_path.resolve() == DATA_FILE else _load(base_path)
+    if overrides is None:
+        return base
+    where = str(overrides)
+    raw = read_data_file(Path(overrides))
+    patch = raw.get("musters") if isinstance(raw, dict) else None
+    if not isinstance(patch, dict):
+        raise DataFileError(where, ["expected a top-level 'musters' mapping of muster-data keys to replace"])
+    merged: dict[str, Any] = base.model_dump(mode="python")
+    for key, value in patch.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = {**merged[key], **value}
+        else:
+            merged[key] = value
+    try:
+        return MustersData.model_validate(merged)
+    except ValidationError as exc:
+        raise _describe(where, exc) from None
