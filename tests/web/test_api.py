@@ -159,3 +159,22 @@ def test_eight_clients_racing_one_position_exactly_one_wins(client: TestClient, 
         svc.autoplay(bid, sides={"B"})
     rep = client.get(f"/api/battles/{bid}/replay", params={"token": a}).json()
     assert rep["identical"]
+
+
+def test_api_results_count_as_shown_so_a_seen_roll_cannot_be_undone(client: TestClient) -> None:
+    b = new_battle(client, "duel", seed=2)
+    bid, a = b["id"], b["tokens"]["A"]
+    for _ in range(10):
+        acts = client.get(f"/api/battles/{bid}/actions", params={"token": a}).json()
+        pick = next((x for x in acts["actions"] if x["kind"] in ("charge", "shoot")), None)
+        if pick is not None:
+            break
+        move = next(x for x in acts["actions"] if x["kind"] == "wait")
+        client.post(f"/api/battles/{bid}/actions", params={"token": a},
+                    json={"kind": move["kind"], "unit": move["unit"], "position": acts["position"]})
+    assert pick is not None
+    body = {k: pick[k] for k in ("kind", "unit", "target", "option") if pick.get(k) is not None}
+    r = client.post(f"/api/battles/{bid}/actions", params={"token": a}, json={**body, "position": acts["position"]})
+    assert r.status_code == 200 and r.json()["chance"]
+    u = client.post(f"/api/battles/{bid}/undo", params={"token": a}, json={"position": r.json()["position"]})
+    assert u.status_code == 422 and u.json()["error"] == "invalid_action" and "shown" in u.json()["message"]

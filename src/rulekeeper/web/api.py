@@ -145,8 +145,9 @@ def build_router(k: Keeper) -> APIRouter:
         unit = state.find(body.unit)
         if unit.side != role:
             raise UnauthorizedError(f"{unit.key} belongs to the other side")
+        # the API answers with the results, so they count as shown: no undo-and-retry of a seen roll
         out, pos = k.service.act(battle_id, Action(body.kind, unit.key, body.target, body.option),
-                                 expected_position=body.position, shown=False, side=role)
+                                 expected_position=body.position, shown=True, side=role)
         return {"position": pos, "action": out.action.to_dict(), "report": list(out.report),
                 "chance": [c.to_dict() for c in out.chance], "over": out.state.over}
 
