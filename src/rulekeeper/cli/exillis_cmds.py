@@ -87,62 +87,14 @@ def _melee_common(
     return zone, MeleeContext(tables.rules, opts, action, direction)
 
 
-def _melee_options(fn: Any) -> Any:
-    return fn
+def _mode(ctx: typer.Context) -> str:
+    """``odds`` or ``resolve``: the group a shared command was called through."""
+    group = ctx.parent.parent if ctx.parent is not None else None
+    return str(group.info_name) if group is not None else "odds"
 
 
-@odds_ex.command("melee")
-def odds_melee(
-    attacker: Annotated[str, typer.Argument(help="Attacking unit, e.g. Billmen.")],
-    defender: Annotated[str, typer.Argument(help="Defending unit, e.g. 'Franc Chevalers'.")],
-    action: Annotated[str, typer.Option(help="fight or charge.")] = "fight",
-    direction: Annotated[str, typer.Option(help="front, flank or rear (of the defender).")] = "front",
-    attacker_size: Annotated[int | None, typer.Option(help="Miniatures in the attacking unit.")] = None,
-    defender_size: Annotated[int | None, typer.Option(help="Miniatures in the defending unit.")] = None,
-    level: Level = 1,
-    attacker_fatigue: Annotated[float, typer.Option(help="Attacker's Fatigue Points.")] = 0.0,
-    defender_fatigue: Annotated[float, typer.Option(help="Defender's Fatigue Points.")] = 0.0,
-    attacker_stance: Annotated[str, typer.Option(help="none, defensive or offensive.")] = "none",
-    defender_stance: Annotated[str, typer.Option(help="none, defensive or offensive.")] = "none",
-    defender_moved: Annotated[bool, typer.Option(help="The defender moved last turn (Bulk halved).")] = False,
-    with_: Annotated[list[str] | None, typer.Option("--with", help="Another enemy unit in the zone, NAME[:COUNT].")] = None,
-    ally: Annotated[list[str] | None, typer.Option("--ally", help="Another unit of the attacker's side, NAME[:COUNT].")] = None,
-    attacker_morale: Annotated[float | None, typer.Option(help="Attacker's morale points.")] = None,
-    defender_morale: Annotated[float | None, typer.Option(help="Defender's morale points.")] = None,
-    general: Annotated[list[str] | None, typer.Option(help="A hero in the zone who is the army's General (HP bonus).")] = None,
-    data: Data = None,
-    option: Opt = None,
-    json: Json = False,
-) -> None:
-    """The Fate Screen of one attack: every outcome with its exact chance and damage."""
-    zone, ctx = _melee_common(
-        attacker, defender, action, direction, attacker_size, defender_size, level, attacker_fatigue,
-        defender_fatigue, attacker_stance, defender_stance, defender_moved, with_, ally, attacker_morale,
-        defender_morale, data, option, general,
-    )
-    att = zone[0]
-    targets = target_odds(att, zone)
-    duels = {c.key: duel_odds(att, c, ctx) for c in zone if c.side != att.side}
-    if json:
-        print_json({
-            "ruleset": "exillis", "kind": "melee", "action": action, "direction": direction,
-            "options": ctx.options.to_dict(),
-            "targets": {k: p for k, p in targets},
-            "duels": {k: d.to_dict() for k, d in duels.items()},
-        })
-        return
-    parts: list[Any] = []
-    if len(targets) > 1:
-        parts.append(odds_table("Target assignment (Aggressiveness WRD, first attack)", targets))
-    for key, d in duels.items():
-        parts.append(odds_table(f"Fate Screen: {att.key} {action} → {key} ({direction})", d.odds, d.weights, d.damage))
-        parts.append(f"Chance that {key} retaliates after this attack: {pct(d.retaliation_chance)}")
-        parts.append(explain_panel(d.explain))
-    console.print(Group(*parts))
-
-
-@resolve_ex.command("melee")
-def resolve_melee(
+def melee(
+    tctx: typer.Context,
     attacker: Annotated[str, typer.Argument(help="Attacking unit, e.g. Billmen.")],
     defender: Annotated[str, typer.Argument(help="Defending unit, e.g. 'Franc Chevalers'.")],
     seed: Seed = 0,
@@ -165,12 +117,33 @@ def resolve_melee(
     option: Opt = None,
     json: Json = False,
 ) -> None:
-    """Resolve a whole round of attacks by every miniature of the attacking unit."""
+    """Odds of one attack (``odds``), or a seeded round by every miniature (``resolve``)."""
     zone, ctx = _melee_common(
         attacker, defender, action, direction, attacker_size, defender_size, level, attacker_fatigue,
         defender_fatigue, attacker_stance, defender_stance, defender_moved, with_, ally, attacker_morale,
         defender_morale, data, option, general,
     )
+    if _mode(tctx) == "odds":
+        att = zone[0]
+        targets = target_odds(att, zone)
+        duels = {c.key: duel_odds(att, c, ctx) for c in zone if c.side != att.side}
+        if json:
+            print_json({
+                "ruleset": "exillis", "kind": "melee", "action": action, "direction": direction,
+                "options": ctx.options.to_dict(),
+                "targets": {k: p for k, p in targets},
+                "duels": {k: o.to_dict() for k, o in duels.items()},
+            })
+            return
+        screen: list[Any] = []
+        if len(targets) > 1:
+            screen.append(odds_table("Target assignment (Aggressiveness WRD, first attack)", targets))
+        for key, o in duels.items():
+            screen.append(odds_table(f"Fate Screen: {att.key} {action} → {key} ({direction})", o.odds, o.weights, o.damage))
+            screen.append(f"Chance that {key} retaliates after this attack: {pct(o.retaliation_chance)}")
+            screen.append(explain_panel(o.explain))
+        console.print(Group(*screen))
+        return
     fate = Fate.from_seed(seed)
     report = resolve_round(zone, zone[0].key, ctx, fate)
     if json:
@@ -395,6 +368,10 @@ def resolve_cast_cmd(
         f"Veil: {v.unit} +{v.gained:g} VP ({v.before:g} → {v.after:g})",
         _units_table(report.zone),
     ))
+
+
+odds_ex.command("melee", help="The Fate Screen of one attack: every outcome with its exact chance and damage.")(melee)
+resolve_ex.command("melee", help="Resolve a whole round of attacks by every miniature of the attacking unit.")(melee)
 
 
 def register(app: typer.Typer) -> None:
