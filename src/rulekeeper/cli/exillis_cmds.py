@@ -211,10 +211,11 @@ def _shot_setup(
 _TARGET = typer.Option("--target", help="Enemy unit in the target zone, NAME[:COUNT][:moved]; repeatable.")
 
 
-@odds_ex.command("shoot")
-def odds_shoot(
+def shoot(
+    tctx: typer.Context,
     shooter: Annotated[str, typer.Argument(help="Shooting unit, e.g. Longbowmen.")],
     target: Annotated[list[str], _TARGET],
+    seed: Seed = 0,
     ally_in_zone: Annotated[list[str] | None, typer.Option(help="Allied unit in the target zone (friendly fire), NAME[:COUNT].")] = None,
     over: Annotated[list[str] | None, typer.Option(help="Unit in the zone the shot crosses, NAME[:COUNT]; repeatable.")] = None,
     over_terrain: Annotated[str, typer.Option(help="Terrain of the crossed zone.")] = "fields",
@@ -229,54 +230,35 @@ def odds_shoot(
     option: Opt = None,
     json: Json = False,
 ) -> None:
-    """Where each projectile may fall: Accurate Shot against the zone's space and cover."""
+    """Where each projectile may fall (``odds``), or every miniature shooting (``resolve``)."""
     setup = _shot_setup(shooter, target, ally_in_zone or [], over or [], over_terrain, terrain, range_, action,
                         fatigue, veil, size, level, False, data, option)
-    o = shot_odds(setup)
-    if json:
-        print_json({"ruleset": "exillis", "kind": "shoot", "action": action, "range": range_,
-                    "options": setup.options.to_dict(), **o.to_dict()})
+    if _mode(tctx) == "odds":
+        o = shot_odds(setup)
+        if json:
+            print_json({"ruleset": "exillis", "kind": "shoot", "action": action, "range": range_,
+                        "options": setup.options.to_dict(), **o.to_dict()})
+            return
+        console.print(Group(
+            odds_table(f"Fate Screen: {setup.shooter.key} {action} at range {range_}", o.odds, o.weights),
+            rows_table("On a hit", ["Unit", "Missile Block", "Damage", "Damage on Luck"],
+                       [[k, pct(v), "{}–{}".format(*o.damage[k]), "{}–{}".format(*o.damage[f"{k} (Luck)"])]
+                        for k, v in o.block.items()]),
+            explain_panel(o.explain),
+        ))
         return
-    console.print(Group(
-        odds_table(f"Fate Screen: {setup.shooter.key} {action} at range {range_}", o.odds, o.weights),
-        rows_table("On a hit", ["Unit", "Missile Block", "Damage", "Damage on Luck"],
-                   [[k, pct(v), "{}–{}".format(*o.damage[k]), "{}–{}".format(*o.damage[f"{k} (Luck)"])]
-                    for k, v in o.block.items()]),
-        explain_panel(o.explain),
-    ))
-
-
-@resolve_ex.command("shoot")
-def resolve_shoot(
-    shooter: Annotated[str, typer.Argument(help="Shooting unit, e.g. Longbowmen.")],
-    target: Annotated[list[str], _TARGET],
-    seed: Seed = 0,
-    ally_in_zone: Annotated[list[str] | None, typer.Option(help="Allied unit in the target zone, NAME[:COUNT].")] = None,
-    over: Annotated[list[str] | None, typer.Option(help="Unit in the zone the shot crosses, NAME[:COUNT].")] = None,
-    over_terrain: Annotated[str, typer.Option(help="Terrain of the crossed zone.")] = "fields",
-    terrain: Annotated[str, typer.Option(help="Terrain of the target zone (cover).")] = "fields",
-    range_: Annotated[int, typer.Option("--range", help="Zones to the target; 0 = own zone.")] = 1,
-    action: Annotated[str, typer.Option(help="shot, aim, swift_shot, volley_fire, firebolt.")] = "shot",
-    fatigue: Annotated[float, typer.Option(help="Shooter's Fatigue Points.")] = 0.0,
-    veil: Annotated[float, typer.Option(help="Shooter's Veil Points.")] = 0.0,
-    size: Annotated[int | None, typer.Option(help="Miniatures shooting.")] = None,
-    level: Level = 1,
-    data: Data = None,
-    option: Opt = None,
-    json: Json = False,
-) -> None:
-    """Every miniature shoots; one row per projectile, then casualties and morale."""
-    setup = _shot_setup(shooter, target, ally_in_zone or [], over or [], over_terrain, terrain, range_, action,
-                        fatigue, veil, size, level, False, data, option)
     fate = Fate.from_seed(seed)
     report = resolve_volley(setup, fate)
     if json:
         print_json({"ruleset": "exillis", "kind": "shoot", "seed": seed, "options": setup.options.to_dict(),
                     **report.to_dict(), "chance": fate.record_dicts()})
         return
-    rows: list[list[str | Text]] = [[str(i), s.shooter, styled(s.outcome), s.target or "—", "Blocked" if s.blocked else "",
-             (f"self −{s.self_damage}" if s.self_damage else str(s.damage) + (" †" if s.killed else "")) if (s.target or s.self_damage) else ""]
-            for i, s in enumerate(report.shots, 1)]
+    rows: list[list[str | Text]] = [
+        [str(i), s.shooter, styled(s.outcome), s.target or "—", "Blocked" if s.blocked else "",
+         (f"self −{s.self_damage}" if s.self_damage else str(s.damage) + (" †" if s.killed else ""))
+         if (s.target or s.self_damage) else ""]
+        for i, s in enumerate(report.shots, 1)
+    ]
     f = report.fatigue
     console.print(Group(
         rows_table(f"Fate Screen: {report.shooter} {report.action}, seed {seed}",
@@ -302,37 +284,8 @@ def _cast_setup(caster: str, target: str, others: list[str], size: int | None, l
     return c, zone, tables, opts
 
 
-@odds_ex.command("cast")
-def odds_cast(
-    caster: Annotated[str, typer.Argument(help="Casting unit, e.g. Ympes.")],
-    target: Annotated[str, typer.Argument(help="Target unit.")],
-    spell: Annotated[str, typer.Option(help="firebolt, lightning, gust.")] = "firebolt",
-    range_: Annotated[int, typer.Option("--range", help="Zones to the target.")] = 1,
-    size: Annotated[int | None, typer.Option(help="Miniatures casting.")] = None,
-    level: Level = 1,
-    veil: Annotated[float, typer.Option(help="Caster's Veil Points.")] = 0.0,
-    target_veil: Annotated[float, typer.Option(help="Target's Veil Points (lower its resistances).")] = 0.0,
-    chain_from: Annotated[str, typer.Option(help="Element that last hit the target (elemental chain).")] = "",
-    chain_count: Annotated[int, typer.Option(help="Chain steps already made on the target.")] = 0,
-    data: Data = None,
-    option: Opt = None,
-    json: Json = False,
-) -> None:
-    """The Fate Screen of a damage spell: resist chance, damage and elemental chain."""
-    c, zone, tables, opts = _cast_setup(caster, target, [], size, level, veil, target_veil, chain_from, chain_count, data, option)
-    o = cast_odds(c, zone[0], spell, range_, tables.rules, opts)
-    if json:
-        print_json({"ruleset": "exillis", "kind": "cast", "spell": spell, "options": opts.to_dict(), **o.to_dict()})
-        return
-    console.print(Group(
-        odds_table(f"Fate Screen: {c.key} cast {spell} on {zone[0].key}", o.odds, o.weights,
-                   {"Spell hit": o.damage, "Resisted": (0, 0)}),
-        explain_panel(o.explain),
-    ))
-
-
-@resolve_ex.command("cast")
-def resolve_cast_cmd(
+def cast(
+    tctx: typer.Context,
     caster: Annotated[str, typer.Argument(help="Casting unit, e.g. Ympes.")],
     target: Annotated[str, typer.Argument(help="Target unit.")],
     seed: Seed = 0,
@@ -341,24 +294,38 @@ def resolve_cast_cmd(
     size: Annotated[int | None, typer.Option(help="Miniatures casting.")] = None,
     level: Level = 1,
     veil: Annotated[float, typer.Option(help="Caster's Veil Points.")] = 0.0,
-    target_veil: Annotated[float, typer.Option(help="Target's Veil Points.")] = 0.0,
+    target_veil: Annotated[float, typer.Option(help="Target's Veil Points (lower its resistances).")] = 0.0,
     with_: Annotated[list[str] | None, typer.Option("--with", help="Another unit beside the target, NAME[:COUNT].")] = None,
-    chain_from: Annotated[str, typer.Option(help="Element that last hit the target.")] = "",
+    chain_from: Annotated[str, typer.Option(help="Element that last hit the target (elemental chain).")] = "",
     chain_count: Annotated[int, typer.Option(help="Chain steps already made on the target.")] = 0,
     data: Data = None,
     option: Opt = None,
     json: Json = False,
 ) -> None:
-    """Every caster miniature casts once at the target unit."""
-    c, zone, tables, opts = _cast_setup(caster, target, with_ or [], size, level, veil, target_veil, chain_from, chain_count, data, option)
+    """A damage spell: resist chance, damage and chain (``odds``), or every caster casting (``resolve``)."""
+    c, zone, tables, opts = _cast_setup(caster, target, with_ or [], size, level, veil, target_veil, chain_from,
+                                        chain_count, data, option)
+    if _mode(tctx) == "odds":
+        o = cast_odds(c, zone[0], spell, range_, tables.rules, opts)
+        if json:
+            print_json({"ruleset": "exillis", "kind": "cast", "spell": spell, "options": opts.to_dict(), **o.to_dict()})
+            return
+        console.print(Group(
+            odds_table(f"Fate Screen: {c.key} cast {spell} on {zone[0].key}", o.odds, o.weights,
+                       {"Spell hit": o.damage, "Resisted": (0, 0)}),
+            explain_panel(o.explain),
+        ))
+        return
     fate = Fate.from_seed(seed)
     report = resolve_cast(c, zone, zone[0].key, spell, range_, tables.rules, opts, fate)
     if json:
         print_json({"ruleset": "exillis", "kind": "cast", "seed": seed, "options": opts.to_dict(),
                     **report.to_dict(), "chance": fate.record_dicts()})
         return
-    rows: list[list[str | Text]] = [[str(i), r.caster, r.target, styled(r.outcome), str(r.damage) + (" †" if r.killed else ""), f"{r.target_hp:.0f}"]
-            for i, r in enumerate(report.casts, 1)]
+    rows: list[list[str | Text]] = [
+        [str(i), r.caster, r.target, styled(r.outcome), str(r.damage) + (" †" if r.killed else ""), f"{r.target_hp:.0f}"]
+        for i, r in enumerate(report.casts, 1)
+    ]
     v = report.veil
     console.print(Group(
         rows_table(f"Fate Screen: {report.caster} cast {spell}, seed {seed}",
@@ -372,6 +339,10 @@ def resolve_cast_cmd(
 
 odds_ex.command("melee", help="The Fate Screen of one attack: every outcome with its exact chance and damage.")(melee)
 resolve_ex.command("melee", help="Resolve a whole round of attacks by every miniature of the attacking unit.")(melee)
+odds_ex.command("shoot", help="Where each projectile may fall: Accurate Shot against the zone's space and cover.")(shoot)
+resolve_ex.command("shoot", help="Every miniature shoots; one row per projectile, then casualties and morale.")(shoot)
+odds_ex.command("cast", help="The Fate Screen of a damage spell: resist chance, damage and elemental chain.")(cast)
+resolve_ex.command("cast", help="Every caster miniature casts once at the target unit.")(cast)
 
 
 def register(app: typer.Typer) -> None:
