@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import secrets
 from datetime import UTC, datetime
 
 from sqlalchemy import Column, MetaData, String, Table, UniqueConstraint, select
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection
 
-from .location import make_engine, normalise_url
+from .sqlstore import SqlStore
 
 ROLES = ("A", "B", "spectator")
 
@@ -37,18 +36,19 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-class AccessStore:
+class AccessStore(SqlStore):
     """Issue and check access tokens on the same database as the battles."""
 
-    def __init__(self, db: str | os.PathLike[str] | None = None) -> None:
-        self.engine: Engine = make_engine(normalise_url(db))
-        _meta.create_all(self.engine)
+    kind = "access store"
+
+    def _setup(self, conn: Connection) -> None:
+        _meta.create_all(conn)
 
     def issue(self, battle_id: str) -> dict[str, str]:
         """New tokens for every role of ``battle_id`` (returned once, never stored in clear)."""
         tokens = {role: secrets.token_urlsafe(24) for role in ROLES}
         now = datetime.now(UTC).isoformat()
-        with self.engine.begin() as conn:
+        with self._transaction(write=True) as conn:
             conn.execute(_access.delete().where(_access.c.battle_id == battle_id))
             conn.execute(_access.insert(), [
                 {"battle_id": battle_id, "role": r, "token_hash": _hash(t), "created": now} for r, t in tokens.items()
@@ -59,13 +59,10 @@ class AccessStore:
         """The role ``token`` grants on ``battle_id``, or ``None``."""
         if not token or len(token) > 200:
             return None
-        with self.engine.connect() as conn:
+        with self._transaction(write=False) as conn:
             row = conn.execute(
                 select(_access.c.battle_id, _access.c.role).where(_access.c.token_hash == _hash(token))
             ).first()
         if row is None or not hmac.compare_digest(str(row.battle_id), battle_id):
             return None
         return str(row.role)
-
-    def close(self) -> None:
-        self.engine.dispose()

@@ -24,9 +24,7 @@ name; a recorded battle by battle id.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -36,7 +34,6 @@ from sqlalchemy import (
     Boolean,
     Column,
     Connection,
-    Engine,
     Integer,
     MetaData,
     String,
@@ -46,13 +43,12 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError
 
 from rulekeeper.core.errors import RulekeeperError
 
-from .location import WRITE_OPTION, make_engine, normalise_url, safe_url
 from .schema import MAX_ID_LENGTH, find_non_json
-from .store import StoreError
+from .sqlstore import SqlStore, StoreError
 
 __all__ = [
     "CAMPAIGN_SCHEMA_VERSION", "AlreadyRecordedError", "CampaignStore", "CampaignUnit", "CampaignView", "Player",
@@ -273,100 +269,21 @@ def _check_player(p: Player) -> None:
 # ----------------------------------------------------------------------------- store
 
 
-class CampaignStore:
+class CampaignStore(SqlStore):
     """Musters and the campaign in a SQL database (the battles' database by default)."""
 
-    def __init__(self, db: str | os.PathLike[str] | None = None) -> None:
-        self._url = normalise_url(db)
-        self._safe = safe_url(self._url)
-        self._opened = False
-        try:
-            self._engine: Engine | None = make_engine(self._url)
-        except Exception as exc:  # bad URL or a missing driver
-            raise StoreError(f"cannot use database URL {self._safe}: {exc}", url=self._safe) from exc
-        try:
-            self._init_schema()
-        except BaseException:
-            self.close()
-            raise
-        self._opened = True
+    kind = "campaign store"
 
-    @property
-    def url(self) -> str:
-        return self._safe
-
-    def close(self) -> None:
-        if self._engine is not None:
-            self._engine.dispose()
-            self._engine = None
-
-    def __enter__(self) -> CampaignStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __repr__(self) -> str:
-        return f"CampaignStore({self._safe!r})"
-
-    def _init_schema(self) -> None:
-        for attempt in (1, 2):
-            try:
-                with self._transaction(write=True) as conn:
-                    _meta.create_all(conn)
-                    found = conn.execute(
-                        select(_campaign_meta.c.value).where(_campaign_meta.c.key == "schema_version")).scalar()
-                    if found is None:
-                        conn.execute(insert(_campaign_meta).values(key="schema_version",
-                                                                   value=str(CAMPAIGN_SCHEMA_VERSION)))
-                    elif not str(found).isdigit() or int(found) > CAMPAIGN_SCHEMA_VERSION:
-                        raise StoreError(
-                            f"the campaign tables at {self._safe} have schema version {found!r}; this rulekeeper "
-                            f"understands version {CAMPAIGN_SCHEMA_VERSION} — upgrade rulekeeper to open them",
-                            url=self._safe)
-                return
-            except StoreError as exc:
-                if attempt == 2 or not isinstance(exc.__cause__, (IntegrityError, ProgrammingError)):
-                    raise
-
-    @contextmanager
-    def _transaction(self, *, write: bool) -> Iterator[Connection]:
-        """One transaction (``BEGIN IMMEDIATE`` for writers on SQLite); rolled back on any error.
-
-        As in the battle store, a failure other than our own refusals throws the DBAPI
-        connection away so a half-open SQLite transaction can never keep the write lock.
-        """
-        if self._engine is None:
-            raise StoreError("this campaign store is closed", url=self._safe)
-        try:
-            with self._engine.connect() as conn:
-                if write:
-                    conn.execution_options(**{WRITE_OPTION: True})
-                try:
-                    conn.begin()
-                    yield conn
-                    self._commit(conn)
-                except RulekeeperError:
-                    raise
-                except BaseException:
-                    try:
-                        conn.invalidate()
-                    except Exception:
-                        pass
-                    raise
-        except SQLAlchemyError as exc:
-            orig = getattr(exc, "orig", None) or exc
-            text = str(orig).strip() or type(orig).__name__
-            if isinstance(exc, OperationalError) and not self._opened:
-                raise StoreError(f"cannot open database at {self._safe}: {text}", url=self._safe) from exc
-            if isinstance(exc, OperationalError) and "locked" in text.lower():
-                raise StoreError(f"the database at {self._safe} is busy (another rulekeeper is writing); "
-                                 f"try again: {text}", url=self._safe) from exc
-            raise StoreError(f"database error at {self._safe}: {text}", url=self._safe) from exc
-
-    def _commit(self, conn: Connection) -> None:
-        """Commit point (a seam: tests inject failures here)."""
-        conn.commit()
+    def _setup(self, conn: Connection) -> None:
+        _meta.create_all(conn)
+        found = conn.execute(select(_campaign_meta.c.value).where(_campaign_meta.c.key == "schema_version")).scalar()
+        if found is None:
+            conn.execute(insert(_campaign_meta).values(key="schema_version", value=str(CAMPAIGN_SCHEMA_VERSION)))
+        elif not str(found).isdigit() or int(found) > CAMPAIGN_SCHEMA_VERSION:
+            raise StoreError(
+                f"the campaign tables at {self._safe} have schema version {found!r}; this rulekeeper "
+                f"understands version {CAMPAIGN_SCHEMA_VERSION} — upgrade rulekeeper to open them",
+                url=self._safe)
 
     # -- musters -------------------------------------------------------------------------------
 

@@ -26,27 +26,17 @@ undo a misclick, resume tomorrow, replay afterwards"):
 from __future__ import annotations
 
 import builtins
-import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, insert, select, update
+from sqlalchemy import Connection, delete, insert, select, update
 from sqlalchemy.exc import (
-    ArgumentError,
     IntegrityError,
-    NoSuchModuleError,
-    OperationalError,
-    ProgrammingError,
-    SQLAlchemyError,
-    StatementError,
 )
 
 from rulekeeper.core import ids
 from rulekeeper.core.errors import RulekeeperError
 
-from .location import WRITE_OPTION, make_engine, normalise_url, safe_url
 from .schema import (
     ENTRY_COLUMNS,
     EXPORT_FORMAT,
@@ -65,16 +55,11 @@ from .schema import (
     record_from_row,
     validate_export,
 )
+from .sqlstore import SqlStore, StoreError
 
 __all__ = ["BattleNotFoundError", "BattleRecord", "BattleStore", "LogEntry", "StaleStateError", "StoreError"]
 
 # --------------------------------------------------------------------------- errors
-
-
-class StoreError(RulekeeperError):
-    """The database cannot do what was asked (cannot open, busy, bad document...)."""
-
-    code = "store"
 
 
 class StaleStateError(RulekeeperError):
@@ -153,28 +138,10 @@ def _moves_to(position: int, status: str | None, turn: int | None, snapshot: dic
     return values
 
 
-def _make_engine(url: str) -> Engine:
-    safe = safe_url(url)
-    try:
-        return make_engine(url)
-    except (ArgumentError, NoSuchModuleError) as exc:
-        raise StoreError(f"cannot use database URL {safe}: {exc}", url=safe) from exc
-    except ImportError as exc:
-        raise StoreError(f"cannot use database URL {safe}: its driver is not installed ({exc})", url=safe) from exc
-
-
-def _discard(conn: Connection) -> None:
-    """Close the DBAPI connection under ``conn`` so its transaction and locks die with it."""
-    try:
-        conn.invalidate()
-    except Exception:  # already broken: nothing more to release
-        pass
-
-
 # --------------------------------------------------------------------------- store
 
 
-class BattleStore:
+class BattleStore(SqlStore):
     """Battles in a SQL database (SQLite file by default, PostgreSQL by URL).
 
     Every public method is one transaction.  A store may be shared by threads; several
@@ -182,112 +149,19 @@ class BattleStore:
     position check keeping their writes consistent.
     """
 
-    def __init__(self, db: str | os.PathLike[str] | None = None) -> None:
-        self._url = normalise_url(db)
-        self._safe = safe_url(self._url)
-        self._opened = False
-        self._engine: Engine | None = _make_engine(self._url)
-        try:
-            self._init_schema()
-        except BaseException:
-            self.close()
-            raise
-        self._opened = True
+    kind = "battle store"
 
-    # -- lifecycle --------------------------------------------------------------
-
-    @property
-    def url(self) -> str:
-        """The database URL (password hidden)."""
-        return self._safe
-
-    def close(self) -> None:
-        """Release every connection; SQLite checkpoints its WAL when the last one closes."""
-        if self._engine is not None:
-            self._engine.dispose()
-            self._engine = None
-
-    def __enter__(self) -> BattleStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __repr__(self) -> str:
-        return f"BattleStore({self._safe!r})"
-
-    def _init_schema(self) -> None:
-        """Create missing tables and check the schema version, under the write lock.
-
-        Two processes opening a fresh database at once serialise on the lock (SQLite)
-        or, on PostgreSQL, one may lose the CREATE race; it simply tries once more.
-        """
-        for attempt in (1, 2):
-            try:
-                with self._transaction(write=True) as conn:
-                    Base.metadata.create_all(conn)
-                    found = conn.execute(select(MetaRow.value).where(MetaRow.key == "schema_version")).scalar()
-                    if found is None:
-                        conn.execute(insert(MetaRow).values(key="schema_version", value=str(SCHEMA_VERSION)))
-                    elif not found.isdigit() or int(found) > SCHEMA_VERSION:
-                        raise StoreError(
-                            f"the database at {self._safe} has schema version {found!r}; this rulekeeper "
-                            f"understands version {SCHEMA_VERSION} — upgrade rulekeeper to open it",
-                            url=self._safe,
-                        )
-                return
-            except StoreError as exc:
-                if attempt == 2 or not isinstance(exc.__cause__, (IntegrityError, ProgrammingError)):
-                    raise
-
-    @contextmanager
-    def _transaction(self, *, write: bool) -> Iterator[Connection]:
-        """One database transaction; rolled back if the body raises anything.
-
-        Our own refusals (stale position, not found...) are raised before COMMIT and
-        end in an ordinary rollback.  Any other failure — above all one raised while
-        committing — throws the DBAPI connection away instead: SQLAlchemy may then
-        consider the transaction finished and skip the pool's reset, and a pooled
-        SQLite connection still inside ``BEGIN IMMEDIATE`` would hold the write lock
-        and poison the next transaction ("cannot start a transaction within a
-        transaction").  Closing the connection always releases it.
-        """
-        if self._engine is None:
-            raise StoreError("this battle store is closed", url=self._safe)
-        try:
-            with self._engine.connect() as conn:
-                if write:
-                    conn.execution_options(**{WRITE_OPTION: True})
-                try:
-                    conn.begin()
-                    yield conn
-                    self._commit(conn)
-                except RulekeeperError:
-                    raise
-                except BaseException:
-                    _discard(conn)
-                    raise
-        except SQLAlchemyError as exc:
-            raise self._wrap(exc) from exc
-
-    def _commit(self, conn: Connection) -> None:
-        """Commit point of every transaction (a seam: tests inject failures here)."""
-        conn.commit()
-
-    def _wrap(self, exc: SQLAlchemyError) -> StoreError:
-        """Translate a SQLAlchemy/driver exception into a StoreError a player can read."""
-        orig = getattr(exc, "orig", None) or exc
-        text = str(orig).strip() or type(orig).__name__
-        if isinstance(exc, OperationalError) and not self._opened:
-            return StoreError(f"cannot open database at {self._safe}: {text}", url=self._safe)
-        if isinstance(exc, OperationalError) and "locked" in text.lower():
-            return StoreError(
-                f"the database at {self._safe} is busy (another rulekeeper is writing); try again: {text}",
+    def _setup(self, conn: Connection) -> None:
+        Base.metadata.create_all(conn)
+        found = conn.execute(select(MetaRow.value).where(MetaRow.key == "schema_version")).scalar()
+        if found is None:
+            conn.execute(insert(MetaRow).values(key="schema_version", value=str(SCHEMA_VERSION)))
+        elif not found.isdigit() or int(found) > SCHEMA_VERSION:
+            raise StoreError(
+                f"the database at {self._safe} has schema version {found!r}; this rulekeeper "
+                f"understands version {SCHEMA_VERSION} — upgrade rulekeeper to open it",
                 url=self._safe,
             )
-        if isinstance(exc, StatementError) and isinstance(orig, (TypeError, ValueError)):
-            return StoreError(f"cannot store a document that is not plain JSON: {text}", url=self._safe)
-        return StoreError(f"database error at {self._safe}: {text}", url=self._safe)
 
     # -- small queries used inside transactions ----------------------------------
 

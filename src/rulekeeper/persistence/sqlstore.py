@@ -1,0 +1,160 @@
+"""What every rulekeeper store on a SQL database shares: opening the engine, creating
+its tables under the write lock, one-transaction-per-call with a safe rollback, and
+driver errors translated into :class:`StoreError` (never a SQLAlchemy exception).
+
+:class:`~.store.BattleStore` and :class:`~.campaign.CampaignStore` subclass it and only
+say which tables they create (:meth:`SqlStore._setup`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Self
+
+from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import (
+    ArgumentError,
+    IntegrityError,
+    NoSuchModuleError,
+    OperationalError,
+    ProgrammingError,
+    SQLAlchemyError,
+    StatementError,
+)
+
+from rulekeeper.core.errors import RulekeeperError
+
+from .location import WRITE_OPTION, make_engine, normalise_url, safe_url
+
+
+class StoreError(RulekeeperError):
+    """The database cannot do what was asked (cannot open, busy, bad document...)."""
+
+    code = "store"
+
+
+def _make_engine(url: str) -> Engine:
+    safe = safe_url(url)
+    try:
+        return make_engine(url)
+    except (ArgumentError, NoSuchModuleError) as exc:
+        raise StoreError(f"cannot use database URL {safe}: {exc}", url=safe) from exc
+    except ImportError as exc:
+        raise StoreError(f"cannot use database URL {safe}: its driver is not installed ({exc})", url=safe) from exc
+
+
+def _discard(conn: Connection) -> None:
+    """Close the DBAPI connection under ``conn`` so its transaction and locks die with it."""
+    try:
+        conn.invalidate()
+    except Exception:  # already broken: nothing more to release
+        pass
+
+
+class SqlStore:
+    """A store on one database URL (``None``: the default SQLite file)."""
+
+    #: how the store calls itself in messages ("this battle store is closed")
+    kind = "store"
+
+    def __init__(self, db: str | os.PathLike[str] | None = None) -> None:
+        self._url = normalise_url(db)
+        self._safe = safe_url(self._url)
+        self._opened = False
+        self._engine: Engine | None = _make_engine(self._url)
+        try:
+            self._init_schema()
+        except BaseException:
+            self.close()
+            raise
+        self._opened = True
+
+    @property
+    def url(self) -> str:
+        """The database URL (password hidden)."""
+        return self._safe
+
+    def close(self) -> None:
+        """Release every connection; SQLite checkpoints its WAL when the last one closes."""
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._safe!r})"
+
+    def _setup(self, conn: Connection) -> None:
+        """Create missing tables and check their schema version (inside the write lock)."""
+        raise NotImplementedError
+
+    def _init_schema(self) -> None:
+        """Run :meth:`_setup` under the write lock.
+
+        Two processes opening a fresh database at once serialise on the lock (SQLite)
+        or, on PostgreSQL, one may lose the CREATE race; it simply tries once more.
+        """
+        for attempt in (1, 2):
+            try:
+                with self._transaction(write=True) as conn:
+                    self._setup(conn)
+                return
+            except StoreError as exc:
+                if attempt == 2 or not isinstance(exc.__cause__, (IntegrityError, ProgrammingError)):
+                    raise
+
+    @contextmanager
+    def _transaction(self, *, write: bool) -> Iterator[Connection]:
+        """One database transaction; rolled back if the body raises anything.
+
+        Our own refusals (stale position, not found...) are raised before COMMIT and
+        end in an ordinary rollback.  Any other failure — above all one raised while
+        committing — throws the DBAPI connection away instead: SQLAlchemy may then
+        consider the transaction finished and skip the pool's reset, and a pooled
+        SQLite connection still inside ``BEGIN IMMEDIATE`` would hold the write lock
+        and poison the next transaction ("cannot start a transaction within a
+        transaction").  Closing the connection always releases it.
+        """
+        if self._engine is None:
+            raise StoreError(f"this {self.kind} is closed", url=self._safe)
+        try:
+            with self._engine.connect() as conn:
+                if write:
+                    conn.execution_options(**{WRITE_OPTION: True})
+                try:
+                    conn.begin()
+                    yield conn
+                    self._commit(conn)
+                except RulekeeperError:
+                    raise
+                except BaseException:
+                    _discard(conn)
+                    raise
+        except SQLAlchemyError as exc:
+            raise self._wrap(exc) from exc
+
+    def _commit(self, conn: Connection) -> None:
+        """Commit point of every transaction (a seam: tests inject failures here)."""
+        conn.commit()
+
+    def _wrap(self, exc: SQLAlchemyError) -> StoreError:
+        """Translate a SQLAlchemy/driver exception into a StoreError a player can read."""
+        orig = getattr(exc, "orig", None) or exc
+        text = str(orig).strip() or type(orig).__name__
+        if isinstance(exc, OperationalError) and not self._opened:
+            return StoreError(f"cannot open database at {self._safe}: {text}", url=self._safe)
+        if isinstance(exc, OperationalError) and "locked" in text.lower():
+            return StoreError(
+                f"the database at {self._safe} is busy (another rulekeeper is writing); try again: {text}",
+                url=self._safe,
+            )
+        if isinstance(exc, StatementError) and isinstance(orig, (TypeError, ValueError)):
+            return StoreError(f"cannot store a document that is not plain JSON: {text}", url=self._safe)
+        return StoreError(f"database error at {self._safe}: {text}", url=self._safe)
