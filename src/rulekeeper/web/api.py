@@ -32,12 +32,8 @@ from rulekeeper.rulesets.exillis.battle.setup import state_to_dict
 from rulekeeper.rulesets.exillis.battle.turnbar import predict
 from rulekeeper.service.battles import BattleService, GameOverError, NotYourTurnError
 
+from .guards import UnauthorizedError, require_last_actor, require_writer
 from .scenarios import scenario_path, shipped_scenarios
-
-
-class UnauthorizedError(RulekeeperError):
-    code = "unauthorized"
-
 
 STATUS = {
     "not_found": 404, "unauthorized": 403, "not_your_turn": 409, "stale_state": 409, "game_over": 409,
@@ -134,14 +130,8 @@ def build_router(k: Keeper) -> APIRouter:
     @r.post("/battles/{battle_id}/actions", summary="Perform an action (side link only, at the position you saw)")
     def act(battle_id: str, body: ActionRequest, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
         role = k.role(battle_id, token)
-        if role == "spectator":
-            raise UnauthorizedError("spectators cannot act")
-        current = k.store.get(battle_id).position
-        if body.position != current:
-            raise StaleStateError(battle_id, body.position, current)
         state = k.service.state(battle_id)
-        if state.over:
-            raise GameOverError("the battle is over")
+        require_writer(battle_id, role, body.position, k.store.get(battle_id).position, state.over, "act")
         unit = state.find(body.unit)
         if unit.side != role:
             raise UnauthorizedError(f"{unit.key} belongs to the other side")
@@ -154,32 +144,22 @@ def build_router(k: Keeper) -> APIRouter:
     @r.post("/battles/{battle_id}/shown", summary="Mark the last action's results as shown (no undo after)")
     def shown(battle_id: str, body: UndoRequest, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
         role = k.role(battle_id, token)
-        if role == "spectator":
-            raise UnauthorizedError("spectators cannot reveal results")
-        if k.service.state(battle_id).over:
-            raise GameOverError("the battle is over")
-        if body.position < 1 or body.position != k.store.get(battle_id).position:
-            raise StaleStateError(battle_id, body.position, k.store.get(battle_id).position)
-        last = k.store.entries(battle_id, body.position - 1)[-1]
-        if Action.from_dict(last.action).unit.split(":", 1)[0] != role:
-            raise UnauthorizedError("only the side that played the last action reveals its results")
-        k.store.mark_shown(battle_id, body.position - 1)
+        current = k.store.get(battle_id).position
+        require_writer(battle_id, role, body.position, current, k.service.state(battle_id).over, "reveal results")
+        if current < 1:
+            raise StaleStateError(battle_id, body.position, current)
+        last = k.store.entries(battle_id, current - 1)[-1]
+        require_last_actor(role, last.action, "reveal its results")
+        k.store.mark_shown(battle_id, current - 1)
         return {"position": body.position, "shown": True}
 
     @r.post("/battles/{battle_id}/undo", summary="Take back the last action (never after its random results were shown)")
     def undo(battle_id: str, body: UndoRequest, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
         role = k.role(battle_id, token)
-        if role == "spectator":
-            raise UnauthorizedError("spectators cannot undo")
         current = k.store.get(battle_id).position
-        if body.position != current:
-            raise StaleStateError(battle_id, body.position, current)
-        state = k.service.state(battle_id)
-        if state.over:
-            raise GameOverError("the battle is over")
-        entries = k.store.entries(battle_id, max(0, body.position - 1))
-        if entries and Action.from_dict(entries[-1].action).unit.split(":", 1)[0] != role:
-            raise UnauthorizedError("only the side that played the last action may take it back")
+        require_writer(battle_id, role, body.position, current, k.service.state(battle_id).over, "undo")
+        entries = k.store.entries(battle_id, max(0, current - 1))
+        require_last_actor(role, entries[-1].action if entries else None, "take it back")
         k.service.undo(battle_id, expected_position=body.position)
         return {"position": k.store.get(battle_id).position}
 

@@ -29,13 +29,13 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from rulekeeper.core.errors import IllegalActionError, RulekeeperError
-from rulekeeper.persistence.store import BattleNotFoundError, BattleRecord, LogEntry, StaleStateError
+from rulekeeper.persistence.store import BattleNotFoundError, BattleRecord, LogEntry
 from rulekeeper.rulesets.exillis.battle.actions import Action
 from rulekeeper.rulesets.exillis.battle.engine import apply
 from rulekeeper.rulesets.exillis.battle.state import BattleState
-from rulekeeper.service.battles import GameOverError
 
-from .api import NOT_FOUND, STATUS, Keeper, UnauthorizedError
+from .api import NOT_FOUND, STATUS, Keeper
+from .guards import UnauthorizedError, require_last_actor, require_writer
 from .renderers import Links, Renderer, renderer_for, short, side_of_key
 from .scenarios import scenario_path, shipped_scenarios
 
@@ -413,13 +413,8 @@ def build_pages(keeper: Keeper) -> APIRouter:
             form = await read_form(request)
             token = form.get("token", token)
             v = p.view(bid, token)
-            if not v.is_side:
-                raise UnauthorizedError("spectators cannot act")
             position = _int(form.get("position"), "position")
-            if position != v.position:
-                raise StaleStateError(bid, position, v.position)
-            if v.state.over:
-                raise GameOverError("the battle is over")
+            require_writer(bid, v.role, position, v.position, v.state.over, "act")
             if v.pending:
                 raise ResultsPendingError(f"reveal the results of {v.r.action_text(v.last.action if v.last else {})} first")
             action = Action.from_dict({"kind": form.get("kind"), "unit": form.get("unit", ""),
@@ -442,13 +437,9 @@ def build_pages(keeper: Keeper) -> APIRouter:
             form = await read_form(request)
             token = form.get("token", token)
             v = p.view(bid, token)
-            if not v.is_side:
-                raise UnauthorizedError("spectators cannot reveal results")
             position = _int(form.get("position"), "position", lo=1)
-            if position != v.position:
-                raise StaleStateError(bid, position, v.position)
-            if v.last_side != v.role:
-                raise UnauthorizedError("only the side that played the last action reveals its results")
+            require_writer(bid, v.role, position, v.position, v.state.over, "reveal results", allow_over=True)
+            require_last_actor(v.role, v.last.action if v.last else None, "reveal its results")
             if not v.state.over and v.last is not None and not v.last.shown:
                 k.store.mark_shown(bid, position - 1)
         except RulekeeperError as exc:
@@ -462,15 +453,9 @@ def build_pages(keeper: Keeper) -> APIRouter:
             form = await read_form(request)
             token = form.get("token", token)
             v = p.view(bid, token)
-            if not v.is_side:
-                raise UnauthorizedError("spectators cannot undo")
             position = _int(form.get("position"), "position")
-            if position != v.position:
-                raise StaleStateError(bid, position, v.position)
-            if v.state.over:
-                raise GameOverError("the battle is over")
-            if v.last is not None and v.last_side != v.role:
-                raise UnauthorizedError("only the side that played the last action may take it back")
+            require_writer(bid, v.role, position, v.position, v.state.over, "undo")
+            require_last_actor(v.role, v.last.action if v.last else None, "take it back")
             k.service.undo(bid, expected_position=position)
         except RulekeeperError as exc:
             return await fail(request, exc, bid, token)
