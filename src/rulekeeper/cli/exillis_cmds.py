@@ -67,9 +67,6 @@ def _units_table(zone: tuple[Combatant, ...]) -> Any:
     )
 
 
-MeleeArgs = dict[str, Any]
-
-
 def _melee_common(
     attacker: str, defender: str, action: str, direction: str, attacker_size: int | None, defender_size: int | None,
     level: int, attacker_fatigue: float, defender_fatigue: float, attacker_stance: str, defender_stance: str,

@@ -9,7 +9,6 @@ No code in rulekeeper uses :mod:`random` or numpy's global generator.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,9 +62,6 @@ class RngState:
             "has_uint32": self.has_uint32,
             "uinteger": self.uinteger,
         }
-
-    def digest(self) -> str:
-        return json.dumps(self.to_dict(), sort_keys=True)
 
 
 class Rng:

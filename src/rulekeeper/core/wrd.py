@@ -8,7 +8,7 @@ is specific to Ex illis. Probabilities are exact: ``weight / total``.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 
 from .errors import InvalidStatError
@@ -47,9 +47,3 @@ def with_fixed(
     out = [(k, (1.0 - reserved) * p) for k, p in shared.items()]
     out += [(k, p) for k, p in fixed.items()]
     return out
-
-
-def normalise(pairs: Iterable[tuple[str, float]]) -> list[tuple[str, float]]:
-    items = list(pairs)
-    total = math.fsum(p for _, p in items)
-    return [(k, p / total) for k, p in items]

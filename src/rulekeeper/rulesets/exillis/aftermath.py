@@ -4,7 +4,7 @@ routing of Broken units, and Fatigue gained.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .combatants import Combatant
@@ -70,13 +70,6 @@ class FatigueChange:
             "thresholds_before": self.thresholds_before,
             "thresholds_after": self.thresholds_after,
         }
-
-
-@dataclass
-class _Tracker:
-    units: dict[str, Combatant]
-    alive_bulk: dict[str, float] = field(default_factory=dict)
-    reasons: dict[str, list[str]] = field(default_factory=dict)
 
 
 def sensitivity(c: Combatant, options: ExIllisOptions) -> float:

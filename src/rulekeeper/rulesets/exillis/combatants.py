@@ -8,24 +8,9 @@ miniature, Fatigue and Veil points, morale, stance and whether it moved last tur
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any
 
 from rulekeeper.core.errors import InvalidStatError
-
-
-class Profile(Protocol):
-    """What combat needs from a unit profile (see :mod:`.profiles`)."""
-
-    name: str
-    kind: str
-    movement: str
-    special_rules: tuple[str, ...]
-    immune: tuple[str, ...]
-
-    def stat(self, key: str) -> float: ...
-
-    def resist_value(self, element: str) -> float: ...
-
 
 MORALE_MIN = -60.0
 MORALE_MAX = 240.0

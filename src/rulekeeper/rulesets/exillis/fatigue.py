@@ -33,9 +33,6 @@ _EFFICIENCY = MonotoneCurve(EFFICIENCY_KNOTS, end_slopes=(0.0, 0.0))
 
 THRESHOLD_POINTS = 4
 
-_MESSAGES = ((12, "Exhausted / Saturated"), (8, "Very Tired / Very Veiled"), (4, "Tired / Veiled"))
-
-
 def efficiency(points: float) -> float:
     """Efficiency (0.2–1.0) after ``points`` Fatigue (or Veil) points."""
     if math.isnan(points) or points < 0:
@@ -43,13 +40,6 @@ def efficiency(points: float) -> float:
     if points >= 21:
         return 0.20
     return _EFFICIENCY(points)
-
-
-def fatigue_message(points: float) -> str:
-    for at, msg in _MESSAGES:
-        if points >= at:
-            return msg
-    return "Fresh"
 
 
 def thresholds(fatigue: float, veil: float = 0.0) -> int:
@@ -71,10 +61,3 @@ def morale_sensitivity(basic: float, fatigue: float, veil: float, options: ExIll
     if options.sensitivity_growth == "compound":
         return basic * 1.2**n
     return basic * (1.0 + 0.2 * n)
-
-
-def fatigue_gained(basic_cost: float, fatigue_rate: float) -> float:
-    """Fatigue points an action adds: its basic cost × the unit's Fatigue Rate."""
-    if basic_cost < 0 or fatigue_rate < 0:
-        raise InvalidStatError("fatigue cost and rate must be >= 0")
-    return basic_cost * fatigue_rate

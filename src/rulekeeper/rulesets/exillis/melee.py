@@ -12,7 +12,7 @@ free and cannot be retaliated against.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from rulekeeper.core.chance import Fate, discrete
@@ -387,7 +387,3 @@ def charge_statics(att: Combatant, zone: tuple[Combatant, ...], ctx: MeleeContex
                 if pen:
                     out.append(StaticModifier(c.key, pen, f"{rule} ({att.count} knights)"))
     return out
-
-
-def with_stance(c: Combatant, stance: str) -> Combatant:
-    return replace(c, stance=stance)

@@ -131,7 +131,7 @@ def legal_actions(state: BattleState, t: BattleTables) -> list[Legal]:
             for r in charge_routes(state, t.rules, u):
                 if u.has_rule("Cowards") and not _acting_as_retinue(state, u):
                     enemies = state.enemies_in(r.to, u.side)
-                    if not any(state.engaged(e) for e in enemies if e.zone is not None and _has_own(state, e)):
+                    if not any(state.engaged(e) for e in enemies):
                         continue  # "cannot charge unengaged enemies" unless acting as a Retinue
                 charges.append(Legal(Action("charge", u.key, name(r.to)), r.acp + polearm))
             forced = _compulsive(state, t, u, charges)
@@ -167,10 +167,6 @@ def _acting_as_retinue(state: BattleState, u: BattleUnit) -> bool:
         return False
     h = state.unit(u.hero)
     return h.on_board and h.zone == u.zone
-
-
-def _has_own(state: BattleState, e: BattleUnit) -> bool:
-    return e.zone is not None
 
 
 def _ranged(state: BattleState, t: BattleTables, u: BattleUnit, engaged: bool) -> list[Legal]:

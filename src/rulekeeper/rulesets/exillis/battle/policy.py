@@ -8,7 +8,7 @@ chance, so a seeded battle autoplayed twice is the same battle.
 
 from __future__ import annotations
 
-from .actions import Legal, leader, legal_actions
+from .actions import Legal, legal_actions
 from .state import BattleState
 from .tables import BattleTables
 
@@ -73,8 +73,3 @@ def choose(state: BattleState, t: BattleTables) -> Legal | None:
         if s > best_score:
             best, best_score = lg, s
     return best
-
-
-def side_to_play(state: BattleState) -> str | None:
-    u = leader(state)
-    return None if u is None else u.side
