@@ -10,7 +10,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from rulekeeper.cli.units_cmd import HEADERS, MARKS, STAT_GROUPS, format_value, register
+from rulekeeper.cli.units import register
+from rulekeeper.rulesets.exillis.cli.units import HEADERS, MARKS, STAT_GROUPS, format_value, units_command
 from rulekeeper.rulesets.exillis.profiles import STAT_GROWTH, STAT_KEYS, load_profiles
 
 RUNNER = CliRunner()
@@ -23,7 +24,7 @@ def _app() -> typer.Typer:
     def root() -> None:
         """Stand-in for the real app: keeps ``units`` a sub-command."""
 
-    register(app)
+    register(app, {"exillis": units_command})
     return app
 
 

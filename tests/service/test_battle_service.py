@@ -12,10 +12,13 @@ from pathlib import Path
 import pytest
 
 from rulekeeper.core.errors import IllegalActionError, ReplayMismatchError
+from rulekeeper.core.ruleset import game as _game
 from rulekeeper.persistence.store import BattleStore, StaleStateError
 from rulekeeper.rulesets.exillis.battle.actions import Action, legal_actions
 from rulekeeper.rulesets.exillis.battle.policy import choose
 from rulekeeper.service.battles import BattleService, GameOverError, NotYourTurnError
+
+EXILLIS = _game("exillis")
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTER = ROOT / "examples" / "exillis" / "starter.toml"
@@ -31,9 +34,9 @@ def _play_until(svc: BattleService, bid: str, kinds: set[str], limit: int = 300)
     for _ in range(limit):
         state, legal = svc.legal(bid)
         for lg in legal:
-            if lg.action.kind in kinds:
-                return lg.action
-        lg2 = choose(state, svc.t)
+            if lg.action["kind"] in kinds:
+                return Action.from_dict(lg.action)
+        lg2 = choose(state, EXILLIS.t)
         assert lg2 is not None
         svc.act(bid, lg2.action)
     raise AssertionError(f"no {kinds} action came up")
@@ -103,10 +106,12 @@ def test_replay_is_bit_identical_and_detects_a_tampered_snapshot(svc: BattleServ
     svc.autoplay(bid, max_actions=20)
     rep = svc.replay(bid)
     assert rep.identical and rep.actions == 20
-    pos, snap = svc.store.snapshot(bid)  # type: ignore[misc]
+    pos = svc.store.get(bid).position
+    snap = svc.store.checkpoint(bid, pos)  # the stored state after the last action
+    assert snap is not None
     snap["units"][0]["morale"] += 1
     entry = svc.store.pop_last(bid, pos)
-    svc.store.append(bid, pos - 1, entry.action, entry.result, snapshot=snap)
+    svc.store.append(bid, pos - 1, entry.action, entry.result, checkpoint=snap)
     bad = svc.replay(bid)
     assert not bad.identical and any("morale" in d for d in bad.differences)
 
@@ -159,4 +164,4 @@ def test_killed_mid_autoplay_resumes_at_the_last_committed_action(tmp_path: Path
 def test_legal_actions_match_the_engine(svc: BattleService) -> None:
     bid = svc.new(STARTER, seed=3)
     state, legal = svc.legal(bid)
-    assert [lg.action for lg in legal] == [lg.action for lg in legal_actions(state, svc.t)]
+    assert [lg.action for lg in legal] == [lg.action.to_dict() for lg in legal_actions(state, EXILLIS.t)]

@@ -11,15 +11,11 @@ from typing import Any
 import pytest
 from sqlalchemy import Connection
 
+from rulekeeper.core.ruleset import game as _game
 from rulekeeper.persistence.campaign import AlreadyRecordedError, CampaignStore, CampaignUnit, Recording
 from rulekeeper.persistence.store import BattleNotFoundError, BattleStore, StoreError
 from rulekeeper.rulesets.exillis.battle.result import battle_points
-from rulekeeper.rulesets.exillis.muster import Muster
-from rulekeeper.rulesets.exillis.muster_battle import scenario_from_musters
-from rulekeeper.rulesets.exillis.musters_data import load_musters_data
-from rulekeeper.rulesets.exillis.pricing import ExIllisArmyRules
-from rulekeeper.service.battles import BattleService
-from rulekeeper.service.campaign import (
+from rulekeeper.rulesets.exillis.campaign_service import (
     CampaignMismatchError,
     NotFromMustersError,
     NotOverError,
@@ -27,6 +23,13 @@ from rulekeeper.service.campaign import (
     muster_meta,
     record_battle,
 )
+from rulekeeper.rulesets.exillis.muster import Muster
+from rulekeeper.rulesets.exillis.muster_battle import scenario_from_musters
+from rulekeeper.rulesets.exillis.musters_data import load_musters_data
+from rulekeeper.rulesets.exillis.pricing import ExIllisArmyRules
+from rulekeeper.service.battles import BattleService
+
+EXILLIS = _game("exillis")
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTER = ROOT / "examples" / "exillis" / "starter.toml"
@@ -89,8 +92,9 @@ def camp(db: Path) -> Iterator[CampaignStore]:
 
 def battle(svc: BattleService, a: M, b: M, *, size: tuple[int, int] = (5, 4), practice: bool = False,
            seed: int = 1, play: bool = True) -> str:
-    sc = scenario_from_musters(a, b, *size, roster=svc.t.roster, rules=svc.t.rules)
-    bid = svc.new(sc, seed, practice=practice, meta=muster_meta(a, b, svc.t.roster, load_musters_data()))
+    sc = scenario_from_musters(a, b, *size, roster=EXILLIS.t.roster, rules=EXILLIS.t.rules)
+    bid = svc.new(EXILLIS.setup_from_scenario(sc, seed, practice=practice,
+                                              meta=muster_meta(a, b, EXILLIS.t.roster, load_musters_data())))
     if play:
         assert svc.autoplay(bid).over
     return bid
@@ -174,7 +178,7 @@ def test_the_15_percent_gap_is_measured_on_the_muster_points(svc: BattleService,
     armies are 5 % apart in basic cost but 18 % apart in what the musters cost -- no BP."""
     archers = M("Archers", [U("Longbowmen"), U("Longbowmen"), U("Arbalestiers"), U("Arbalestiers"), U("Longbowmen")])
     mix = M("Mix", [U("Billmen"), U("Longbowmen"), U("Arbalestiers"), U("Hobelars"), U("Billmen"), U("Serjants")])
-    pricing = ExIllisArmyRules(svc.t.roster, load_musters_data())
+    pricing = ExIllisArmyRules(EXILLIS.t.roster, load_musters_data())
     assert [pricing.report(m.to_army_list()).total for m in (archers, mix)] == [321, 262]
     bid = battle(svc, archers, mix)
     assert battle_points(svc.state(bid)) == (2, "")    # the engine's basic-cost reading would award 2
@@ -251,7 +255,7 @@ def test_a_muster_whose_entries_moved_is_refused(svc: BattleService, camp: Campa
     e = entries(WING)
     swapped = M(WING.name, [e[0], e[2], e[1], e[3]], general="Decurion", faction="Broken Wing")
     with pytest.raises(CampaignMismatchError, match="entry 2 is Arbalestiers but the campaign holds Longbowmen"):
-        check_musters(camp, [swapped], svc.t.roster)
+        check_musters(camp, [swapped], EXILLIS.t.roster)
     bid = battle(svc, swapped, BREC)                   # set up behind the check's back
     before = everything(camp)
     with pytest.raises(CampaignMismatchError):
@@ -261,14 +265,14 @@ def test_a_muster_whose_entries_moved_is_refused(svc: BattleService, camp: Campa
 
 def test_a_unit_cannot_play_above_the_level_it_reached(svc: BattleService, camp: CampaignStore) -> None:
     record_battle(svc, camp, battle(svc, WING, BREC))  # everyone level 2 now
-    check_musters(camp, [WING], svc.t.roster)          # demoted (level 1) is fine
+    check_musters(camp, [WING], EXILLIS.t.roster)          # demoted (level 1) is fine
     e = entries(WING)
     promoted = M(WING.name, [e[0] | {"level": 2, "hero_level": 3}, *e[1:]], general="Decurion")
     with pytest.raises(CampaignMismatchError, match="Decurion has reached level 2") as err:
-        check_musters(camp, [promoted], svc.t.roster)
+        check_musters(camp, [promoted], EXILLIS.t.roster)
     assert len(err.value.details["problems"]) == 1     # the Billmen at 2 are fine
     new_entry = M(WING.name, [*e, U("Vileins", level=7)])
-    check_musters(camp, [new_entry], svc.t.roster)     # a new entry starts where its muster says
+    check_musters(camp, [new_entry], EXILLIS.t.roster)     # a new entry starts where its muster says
 
 
 # -- one transaction ---------------------------------------------------------------------------------

@@ -17,9 +17,10 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from rulekeeper.cli import output, wartable_cmds
+from rulekeeper.cli import output
 from rulekeeper.cli.groups import resolve_app
 from rulekeeper.core.errors import DataFileError, ImpossibleRequestError, UnknownNameError
+from rulekeeper.rulesets.wartable import cli as wartable_cmds
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "wartable" / "oathsworn_vs_bloodless.yaml"
@@ -191,7 +192,7 @@ def _cli_command() -> list[str]:
     # mirror rulekeeper.cli.app.main on a fresh app until the other commands exist
     script = (
         "import sys, typer\n"
-        "from rulekeeper.cli import wartable_cmds\n"
+        "from rulekeeper.rulesets.wartable import cli as wartable_cmds\n"
         "from rulekeeper.cli.groups import resolve_app\n"
         "from rulekeeper.cli.output import fail\n"
         "from rulekeeper.core.errors import RulekeeperError\n"

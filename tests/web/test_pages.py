@@ -12,13 +12,14 @@ import pytest
 from fastapi.testclient import TestClient
 
 from rulekeeper.core.errors import UnknownNameError
+from rulekeeper.core.ruleset import game as _game
 from rulekeeper.rulesets.exillis.profiles import load_profiles
 from rulekeeper.rulesets.exillis.rules_data import load_rules_data
 from rulekeeper.rulesets.exillis.scenario import load_scenario
 from rulekeeper.web.api import create_app
-from rulekeeper.web.pages import make_env
-from rulekeeper.web.renderers import REGISTRY, renderer_for
-from rulekeeper.web.scenarios import scenario_path
+from rulekeeper.web.scenarios import find_scenario
+
+EXILLIS = _game("exillis")
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "rulekeeper" / "web" / "static"
 
@@ -251,21 +252,22 @@ def test_the_unit_panel_shows_every_stat(client: TestClient) -> None:
     assert frag.status_code == 200 and "Cowards" in frag.text and "<html" not in frag.text
 
 
-def test_the_renderer_registry_maps_ruleset_names(client: TestClient) -> None:
-    assert "exillis" in REGISTRY
-    keeper = client.app.state.keeper  # type: ignore[attr-defined]
-    r = renderer_for("exillis", make_env(), keeper.service.t)
-    assert r.ruleset == "exillis"
+def test_each_game_brings_its_own_presenter_and_templates() -> None:
+    from rulekeeper.web.presenters import Presenters
+
+    presenters = Presenters()
+    assert type(presenters.of(EXILLIS)).__name__ == "ExIllisPresenter"
+    assert presenters.env.get_template("exillis/board.html") is not None  # mounted under the game's name
     with pytest.raises(UnknownNameError):
-        renderer_for("hexes", make_env(), keeper.service.t)
+        _game("hexes")
 
 
 def test_the_duel_scenario_validates_and_ends_quickly(client: TestClient) -> None:
-    sc = load_scenario(scenario_path("duel"))
+    sc = load_scenario(find_scenario("duel").info.path)
     assert sc.problems(load_profiles(), load_rules_data()) == [] and sc == sc.normalised()
     svc = client.app.state.keeper.service  # type: ignore[attr-defined]
     for seed in range(5):
-        bid = svc.new(scenario_path("duel"), seed)
+        bid = svc.new(find_scenario("duel").info.path, seed)
         state = svc.autoplay(bid, max_actions=40)
         assert state.over and len(svc.store.entries(bid)) <= 20
 

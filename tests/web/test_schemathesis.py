@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, settings
 schemathesis = pytest.importorskip("schemathesis")
 
 from rulekeeper.web.api import create_app  # noqa: E402
-from rulekeeper.web.scenarios import scenario_path  # noqa: E402
+from rulekeeper.web.scenarios import find_scenario  # noqa: E402
 
 DB = Path(tempfile.mkdtemp(prefix="rk-schemathesis-")) / "web.db"
 APP = create_app(DB)
-_created = APP.state.keeper.service.new(scenario_path("skirmish"), seed=1)
+_created = APP.state.keeper.service.new(find_scenario("skirmish").info.path, seed=1)
 TOKENS = APP.state.keeper.access.issue(_created)
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 COUNT = itertools.count()

@@ -1,8 +1,10 @@
 """Entry point of the ``rulekeeper`` command.
 
-Sub-commands live in small modules that each expose ``register(app)``; this file only
-assembles them and turns every :class:`RulekeeperError` into a clean message and exit
-code 2 (never a traceback).
+The command line is assembled from what every installed game registers: the neutral
+commands (``battle``, ``serve``, ``units``) live here, and each game found through the
+``rulekeeper.rulesets`` entry points adds its own (``odds``/``resolve`` subcommands, and
+more) through ``register_cli``. Every :class:`RulekeeperError` becomes a clean message and
+exit code 2 (never a traceback).
 """
 
 from __future__ import annotations
@@ -25,16 +27,20 @@ app = typer.Typer(
 
 
 def _register_all() -> None:
-    from . import battle_cmds, campaign_cmds, exillis_cmds, muster_cmds, serve_cmd, units_cmd, wartable_cmds
+    from rulekeeper.core.ruleset import game, registered
+
+    from . import battle_cmds, serve_cmd, units
     from .groups import odds_app, resolve_app
+    from .hooks import CliHooks
 
     battle_cmds.register(app)
-    campaign_cmds.register(app)
     serve_cmd.register(app)
-    exillis_cmds.register(app)
-    wartable_cmds.register(app)
-    units_cmd.register(app)
-    muster_cmds.register(app)
+    hooks = CliHooks(app, odds_app, resolve_app)
+    for name in sorted(registered()):
+        plug = getattr(game(name), "register_cli", None)
+        if plug is not None:
+            plug(hooks)
+    units.register(app, hooks.units)
     app.add_typer(odds_app, name="odds")
     app.add_typer(resolve_app, name="resolve")
 

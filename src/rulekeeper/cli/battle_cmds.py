@@ -1,62 +1,64 @@
-"""``rulekeeper battle ...``: create, show, act, undo, replay, export/import and autoplay battles."""
+"""``rulekeeper battle ...``: create, show, act, undo, replay, export/import and autoplay battles of any game.
+
+These commands know no rule system: they reach the battle's game through the protocol
+(``rulekeeper.core.game.Game``) and draw it with the game's CLI presenter (a generic one
+when the game ships none). SQLAlchemy and the service are imported when a command runs, so
+``rulekeeper odds`` never pays for them.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Group
 from rich.progress import BarColumn, Progress, TextColumn
 from rich.text import Text
 
-from rulekeeper.persistence.store import BattleStore
-from rulekeeper.rulesets.exillis.battle.actions import Action
-from rulekeeper.rulesets.exillis.battle.odds import preview
-from rulekeeper.rulesets.exillis.battle.result import summary
-from rulekeeper.rulesets.exillis.battle.setup import state_to_dict
-from rulekeeper.rulesets.exillis.battle.state import BattleState
-from rulekeeper.rulesets.exillis.battle.turnbar import predict
-from rulekeeper.rulesets.exillis.muster_battle import BattleSetupError, parse_board, scenario_from_musters
-from rulekeeper.rulesets.exillis.options import ExIllisOptions
-from rulekeeper.rulesets.exillis.scenario import Scenario
-from rulekeeper.service.battles import BattleService
+from rulekeeper.core.game import ArmySource, Game, SetupRequest
 
-from .board_view import board_table, odds_line, outcome_view, turn_bar, units_table
 from .fate_screen import rows_table
+from .generic_view import GenericCliPresenter
 from .output import console, print_json
 
-battle_app = typer.Typer(help="Play a whole Ex illis battle, stored in a database.", no_args_is_help=True)
+if TYPE_CHECKING:
+    from rulekeeper.core.present import CliPresenter
+    from rulekeeper.service.battles import BattleService
+
+battle_app = typer.Typer(help="Play a whole battle of any installed game, stored in a database.", no_args_is_help=True)
 
 Db = Annotated[str | None, typer.Option("--db", help="Database file or URL (default: the user data dir; env RULEKEEPER_DB).")]
 Json = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
 
 
 def _service(db: str | None) -> BattleService:
+    from rulekeeper.persistence.store import BattleStore
+    from rulekeeper.service.battles import BattleService
+
     return BattleService(BattleStore(db))
 
 
-def _result_view(state: BattleState) -> Any:
-    r = summary(state)
-    rows = []
-    for side, army in r["armies"].items():
-        for u in army["units"]:
-            rows.append([side, army["name"], u["unit"], u["status"], f"{u['left']}/{u['miniatures']}", str(u["casualties"])])
-    bp = f"{r['battle_points']} BP each" + (f" (none: {r['battle_points_note']})" if r["battle_points_note"] else "")
-    return Group(
-        Text(f"Battle over — winner: {r['winner_army']} ({r['reason']}); {bp}", style="bold green"),
-        rows_table("Result", ["Side", "Army", "Unit", "Status", "Left", "Casualties"], rows),
-    )
+def presenter(g: Game) -> CliPresenter:
+    return g.cli_presenter() or GenericCliPresenter(g)
 
 
-def _show(state: BattleState, bid: str) -> None:
+def _doc(g: Game, state: Any, bid: str, **extra: Any) -> dict[str, Any]:
+    """A battle for machines: the spectator's view (never the RNG state) and the result."""
+    result = g.result(state)
+    return {"id": bid, "ruleset": g.name, "state": g.view(state, "spectator"),
+            "result": None if result is None else result.summary, **extra}
+
+
+def _show(g: Game, state: Any, bid: str) -> None:
+    p = presenter(g)
     console.print(Text(f"Battle {bid}", style="bold"))
-    console.print(board_table(state))
-    if state.over:
-        console.print(_result_view(state))
+    console.print(p.board(state))
+    status = g.status(state)
+    if status.over:
+        console.print(p.result(state))
     else:
-        console.print(turn_bar(state))
-        console.print(Text(f"Active: {' + '.join(state.active)}", style="bold yellow"))
+        console.print(p.turn_bar(state))
+        console.print(Text(f"Active: {' + '.join(status.acting)}", style="bold yellow"))
 
 
 @battle_app.command("new")
@@ -64,9 +66,11 @@ def new(
     scenario: Annotated[Path | None, typer.Argument(
         help="Scenario file, e.g. examples/exillis/starter.toml (or give two --muster instead).")] = None,
     muster: Annotated[list[Path] | None, typer.Option(
-        "--muster", help="A muster file (YAML or TOML); give exactly two: side A, then side B.")] = None,
+        "--muster", "--army", help="An army list (an Ex illis muster), YAML or TOML; give two: side A, then side B.")] = None,
     board: Annotated[str | None, typer.Option(
-        "--board", help="Board of a battle from musters, columns x rows (default 5x4).")] = None,
+        "--board", help="Board of a battle from army lists, columns x rows (default 5x4).")] = None,
+    ruleset: Annotated[str | None, typer.Option(
+        "--ruleset", help="The game (when the scenario file does not say and several games are installed).")] = None,
     db: Db = None,
     seed: Annotated[int, typer.Option(help="Seed of fate.")] = 0,
     autoplay: Annotated[bool, typer.Option("--autoplay", help="Let the policy play both sides to the end.")] = False,
@@ -74,57 +78,33 @@ def new(
     option: Annotated[list[str] | None, typer.Option("--option", help="Ruleset option NAME=VALUE.")] = None,
     json: Json = False,
 ) -> None:
-    """Create a battle from a scenario, or from two musters, and store it."""
+    """Create a battle from a scenario, or from two army lists, and store it."""
     svc = _service(db)
-    opts = ExIllisOptions.parse(option)
-    if muster or board is not None:
-        sc, meta = _from_musters(svc, scenario, muster or [], board, db)
-        bid = svc.new(sc, seed, opts, practice, meta=meta)
-    elif scenario is None:
-        raise BattleSetupError("give a scenario file, or two musters: rulekeeper battle new --muster A.yaml "
-                               "--muster B.yaml [--board 5x4]")
-    else:
-        bid = svc.new(scenario, seed, opts, practice)
+    armies = tuple(ArmySource(str(p), suffix=p.suffix.lower(), path=p) for p in muster or [])
+    request = SetupRequest(scenario=scenario, armies=armies, board=board, seed=seed, options=tuple(option or ()),
+                           practice=practice, db=svc.store.url)
+    bid = svc.new(request, ruleset=ruleset)
+    g = svc.game(bid)
     state = svc.state(bid)
     if autoplay:
         state = _autoplay(svc, bid, None, 5000, quiet=json)
     if json:
-        print_json({"id": bid, "state": state_to_dict(state), "result": summary(state) if state.over else None})
+        print_json(_doc(g, state, bid))
         return
-    console.print(Text(f"Created battle {bid} ({state.scenario}, seed {seed}) in {svc.store.url}", style="bold green"))
-    _show(state, bid)
+    console.print(Text(f"Created battle {bid} ({svc.record(bid).scenario}, seed {seed}) in {svc.store.url}",
+                       style="bold green"))
+    _show(g, state, bid)
 
 
-def _from_musters(svc: BattleService, scenario: Path | None, files: list[Path], board: str | None,
-                  db: str | None) -> tuple[Scenario, dict[str, Any]]:
-    """The scenario and battle meta of a battle between two muster files (side A first)."""
-    from rulekeeper.persistence.campaign import CampaignStore
-    from rulekeeper.rulesets.exillis.muster import load_muster
-    from rulekeeper.rulesets.exillis.musters_data import load_musters_data
-    from rulekeeper.service.campaign import check_musters, muster_meta
-
-    if scenario is not None:
-        raise BattleSetupError(f"give a scenario file ({scenario}) or musters, not both: a battle from musters "
-                               "builds its own scenario" + ("" if files else " (--board only applies to musters)"))
-    if len(files) != 2:
-        raise BattleSetupError(f"a battle from musters needs exactly two --muster files (side A, then side B); "
-                               f"got {len(files)}", musters=[str(f) for f in files])
-    width, height = parse_board(board or "5x4")
-    data = load_musters_data()
-    a, b = load_muster(files[0]), load_muster(files[1])
-    sc = scenario_from_musters(a, b, width, height, roster=svc.t.roster, rules=svc.t.rules, data=data)
-    with CampaignStore(db) as campaign:
-        check_musters(campaign, (a, b), svc.t.roster)
-    return sc, muster_meta(a, b, svc.t.roster, data)
-
-
-def _autoplay(svc: BattleService, bid: str, sides: set[str] | None, max_actions: int, quiet: bool) -> BattleState:
+def _autoplay(svc: BattleService, bid: str, sides: set[str] | None, max_actions: int, quiet: bool) -> Any:
     if quiet:
         return svc.autoplay(bid, sides, max_actions)
-    with Progress(TextColumn("[bold]autoplay"), BarColumn(), TextColumn("{task.completed} actions, round {task.fields[round]}"),
+    g = svc.game(bid)
+    with Progress(TextColumn("[bold]autoplay"), BarColumn(), TextColumn("{task.completed} actions, turn {task.fields[turn]}"),
                   console=console, transient=True) as bar:
-        task = bar.add_task("autoplay", total=None, round="0")
-        return svc.autoplay(bid, sides, max_actions, progress=lambda s: bar.update(task, advance=1, round=f"{s.round:.1f}"))
+        task = bar.add_task("autoplay", total=None, turn="0")
+        return svc.autoplay(bid, sides, max_actions,
+                            progress=lambda s: bar.update(task, advance=1, turn=str(g.status(s).turn)))
 
 
 @battle_app.command("list")
@@ -134,87 +114,92 @@ def list_(db: Db = None, json: Json = False) -> None:
     if json:
         print_json([r.to_dict() for r in recs])
         return
-    console.print(rows_table("Battles", ["Id", "Scenario", "Seed", "Actions", "State", "Updated"],
-                             [[r.id, r.scenario, str(r.seed), str(r.position), r.status, r.updated] for r in recs]))
+    console.print(rows_table("Battles", ["Id", "Game", "Scenario", "Seed", "Actions", "State", "Updated"],
+                             [[r.id, r.ruleset, r.scenario, str(r.seed), str(r.position), r.status, r.updated]
+                              for r in recs]))
 
 
 @battle_app.command("show")
 def show(battle: Annotated[str, typer.Argument(help="Battle id.")], db: Db = None, json: Json = False) -> None:
     """Draw the board, the units and the turn bar."""
     svc = _service(db)
+    g = svc.game(battle)
     state = svc.state(battle)
     if json:
-        print_json({"id": battle, "state": state_to_dict(state), "turn_bar": [list(g) for g in predict(state)],
-                    "result": summary(state) if state.over else None})
+        print_json(_doc(g, state, battle))
         return
-    _show(state, battle)
-    console.print(units_table(state))
+    _show(g, state, battle)
+    console.print(presenter(g).units(state))
 
 
 @battle_app.command("actions")
 def actions(battle: Annotated[str, typer.Argument(help="Battle id.")], db: Db = None, json: Json = False) -> None:
-    """The active unit's legal actions, their AcP cost and the odds of those with chance."""
+    """The legal actions of the side to act, their cost and the odds of those with chance."""
     svc = _service(db)
+    g = svc.game(battle)
     state, legal = svc.legal(battle)
-    rows = [(lg, preview(state, svc.t, lg)) for lg in legal]
+    rows = [(lg, g.preview(state, lg.action).headline_dict()) for lg in legal]
+    status = g.status(state)
     if json:
-        print_json({"active": list(state.active), "actions": [
-            {**lg.action.to_dict(), "acp": lg.acp, "note": lg.note, "odds": odds} for lg, odds in rows]})
+        print_json({"active": list(status.acting), "to_act": list(status.to_act), "actions": [
+            {**lg.action, "text": lg.text, "acp": lg.cost, "note": lg.note, "odds": odds} for lg, odds in rows]})
         return
-    if state.over:
-        console.print(_result_view(state))
+    if status.over:
+        console.print(presenter(g).result(state))
         return
-    console.print(rows_table(f"Legal actions of {' + '.join(state.active)}", ["Action", "AcP", "Odds", "Note"],
-                             [[lg.action.text(), f"{lg.acp:g}", odds_line(o), lg.note] for lg, o in rows]))
+    console.print(rows_table(f"Legal actions of {' + '.join(status.acting)}", ["Action", "Cost", "Odds", "Note"],
+                             [[lg.text, "" if lg.cost is None else f"{lg.cost:g}", odds_line(o), lg.note]
+                              for lg, o in rows]))
+
+
+def odds_line(odds: dict[str, float | str]) -> str:
+    return ", ".join(f"{k} {v * 100:.1f} %" if isinstance(v, float) else f"{k} {v}" for k, v in odds.items())
 
 
 @battle_app.command("act")
 def act(
     battle: Annotated[str, typer.Argument(help="Battle id.")],
-    kind: Annotated[str, typer.Argument(help="move, charge, fight, shoot, cast, retreat, wait, stance, take_off, land, reload, rally, verse.")],
-    unit: Annotated[str, typer.Argument(help="The acting unit (name or key).")],
-    target: Annotated[str | None, typer.Argument(help="Zone (B3) or target unit (for cast), or the stance name.")] = None,
-    shot: Annotated[str | None, typer.Option(help="Shot type for shoot: shot, aim, swift_shot, volley_fire, firebolt.")] = None,
-    spell: Annotated[str | None, typer.Option(help="Spell for cast.")] = None,
+    words: Annotated[list[str], typer.Argument(
+        help="The action as the game words it, e.g. Ex illis: KIND UNIT [TARGET] — charge \"Franc Chevalers\" B3.")],
+    option: Annotated[str | None, typer.Option(
+        "--option", "--shot", "--spell", help="The action's option: shot type (aim, swift_shot…), spell…")] = None,
     db: Db = None,
     json: Json = False,
 ) -> None:
     """Perform one action and print the Fate Screen of everything it caused."""
     svc = _service(db)
-    option = shot or spell
-    if kind == "stance":
-        option, target = target, None
-    elif kind == "shoot" and option is None:
-        option = "shot"
+    g = svc.game(battle)
     state = svc.state(battle)
-    if kind == "cast" and target is not None:
-        target = state.find(target).key
-    if target is not None and kind in ("move", "charge", "retreat", "shoot"):
-        target = state.board.name(state.board.parse(target))
-    out, pos = svc.act(battle, Action(kind, unit, target, option))
+    action = g.parse_words(state, words, option)
+    chosen = next((lg for lg in g.legal_actions(state) if lg.action == action), None)
+    out, pos = svc.act(battle, action)
     if json:
-        print_json({"id": battle, "position": pos, "action": out.action.to_dict(), **out.to_result(),
-                    "state": state_to_dict(out.state), "result": summary(out.state) if out.state.over else None})
+        print_json({**_doc(g, out.state, battle, position=pos, action=out.action),
+                    **{k: v for k, v in out.record.items() if k != "rng_after"}})
         return
-    console.print(Text(f"{out.action.text()} ({out.legal.acp:g} AcP)", style="bold"))
-    console.print(outcome_view(list(out.report)))
-    _show(out.state, battle)
+    text = chosen.text if chosen is not None else " ".join(str(v) for v in out.action.values())
+    cost = "" if chosen is None or chosen.cost is None else f" ({chosen.cost:g})"
+    console.print(Text(text + cost, style="bold"))
+    console.print(presenter(g).outcome(list(out.report)))
+    _show(g, out.state, battle)
 
 
 @battle_app.command("undo")
 def undo(battle: Annotated[str, typer.Argument(help="Battle id.")], db: Db = None, json: Json = False) -> None:
     """Take back the last action, if none of its random results has been shown."""
-    state = _service(db).undo(battle)
+    svc = _service(db)
+    state = svc.undo(battle)
+    g = svc.game(battle)
     if json:
-        print_json({"id": battle, "state": state_to_dict(state)})
+        print_json(_doc(g, state, battle))
         return
     console.print(Text("Last action taken back.", style="bold green"))
-    _show(state, battle)
+    _show(g, state, battle)
 
 
 @battle_app.command("replay")
 def replay(battle: Annotated[str, typer.Argument(help="Battle id.")], db: Db = None, json: Json = False) -> None:
-    """Replay the stored log from the start and prove the final state identical."""
+    """Replay the stored log from the start and prove every stored state identical."""
     rep = _service(db).replay(battle)
     if json:
         print_json({"id": battle, "identical": rep.identical, "actions": rep.actions, "differences": rep.differences})
@@ -250,18 +235,19 @@ def import_(file: Annotated[Path, typer.Argument(help="A file written by battle 
 @battle_app.command("autoplay")
 def autoplay(
     battle: Annotated[str, typer.Argument(help="Battle id.")],
-    side: Annotated[list[str] | None, typer.Option(help="Side(s) the policy plays (A or B); default both.")] = None,
+    side: Annotated[list[str] | None, typer.Option(help="Side(s) the policy plays (e.g. A or B); default all.")] = None,
     max_actions: Annotated[int, typer.Option(help="Stop after this many actions.")] = 5000,
     db: Db = None,
     json: Json = False,
 ) -> None:
-    """Let the simple policy play one or both sides (until the other side must act or the battle ends)."""
+    """Let the default policy play one or all sides (until another side must act or the battle ends)."""
     svc = _service(db)
     state = _autoplay(svc, battle, set(side) if side else None, max_actions, quiet=json)
+    g = svc.game(battle)
     if json:
-        print_json({"id": battle, "state": state_to_dict(state), "result": summary(state) if state.over else None})
+        print_json(_doc(g, state, battle))
         return
-    _show(state, battle)
+    _show(g, state, battle)
 
 
 def register(app: typer.Typer) -> None:

@@ -23,5 +23,6 @@ def fail(exc: RulekeeperError, as_json: bool = False) -> NoReturn:
     if as_json:
         print_json(exc.to_dict())
     else:
-        err_console.print(f"[bold red]error[/] [dim]({exc.code})[/]: {exc.message}")
+        # never wrapped: a file name cut in two cannot be copied back into a command
+        err_console.print(f"[bold red]error[/] [dim]({exc.code})[/]: {exc.message}", soft_wrap=True)
     raise SystemExit(2)

@@ -27,10 +27,15 @@ def register(app: typer.Typer) -> None:
         base = f"http://{host}:{port}"
         console.print(f"rulekeeper serving on {base} (database {keeper.store.url})")
         if demo and not keeper.store.list():
-            from rulekeeper.web.scenarios import scenario_path
+            from rulekeeper.core.game import SetupRequest
+            from rulekeeper.web.scenarios import shipped_scenarios
 
-            bid = keeper.service.new(scenario_path("starter"), seed=1, title="Demo: starter armies")
-            tokens = keeper.access.issue(bid)
+            demo_scenario = shipped_scenarios()[0]
+            for s in shipped_scenarios():
+                if s.key == "exillis:starter":
+                    demo_scenario = s
+            bid, tokens = keeper.create(SetupRequest(scenario=demo_scenario.info.path, seed=1, db=keeper.store.url),
+                                        ruleset=demo_scenario.game, title=f"Demo: {demo_scenario.info.name}")
             console.print("A demo battle is ready. Open one link per side (keep them secret):")
             for role, token in tokens.items():
                 console.print(f"  {role:<10} {base}/b/{bid}?token={token}", soft_wrap=True)

@@ -11,10 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from .chance import Fate
 from .errors import RulekeeperError, UnknownNameError
+
+if TYPE_CHECKING:
+    from .game import Game
 
 ENTRY_POINT_GROUP = "rulekeeper.rulesets"
 
@@ -64,31 +67,64 @@ class Ruleset(Protocol):
         ...
 
 
-_BUILTIN: dict[str, str] = {
-    "exillis": "rulekeeper.rulesets.exillis:ExIllis",
-    "wartable": "rulekeeper.rulesets.wartable:WarTable",
-}
-
-
-def _load(ref: str) -> type[Any]:
-    module, _, attr = ref.partition(":")
-    mod = __import__(module, fromlist=[attr])
-    cls: type[Any] = getattr(mod, attr)
-    return cls
+_LOADED: dict[str, type[Any]] | None = None
+_GAMES: dict[str, Any] = {}
 
 
 def registered() -> dict[str, type[Any]]:
-    """Name → ruleset class, from the built-ins and the entry-point group."""
-    found: dict[str, type[Any]] = {}
-    for name, ref in _BUILTIN.items():
-        found[name] = _load(ref)
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name not in found:
+    """Name → ruleset class, from the entry-point group ``rulekeeper.rulesets`` (and only there).
+
+    A rule system is a plugin: the shipped ones register themselves in ``pyproject.toml``
+    exactly as a third-party distribution would. Loaded once per process.
+    """
+    global _LOADED
+    if _LOADED is None:
+        found: dict[str, type[Any]] = {}
+        for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+            if ep.name in found:
+                continue
             try:
                 found[ep.name] = ep.load()
             except Exception as exc:  # a broken third-party plugin must not break the tool
                 raise RulekeeperError(f"ruleset plugin {ep.name!r} failed to load: {exc}") from exc
-    return found
+        _LOADED = found
+    return dict(_LOADED)
+
+
+def register_for_tests(cls: type[Any]) -> None:
+    """Add a ruleset class for this process only (a toy game in the tests, without installing it)."""
+    registered()
+    assert _LOADED is not None
+    _LOADED[str(cls.name)] = cls
+    _GAMES.pop(str(cls.name), None)
+
+
+def unregister_for_tests(name: str) -> None:
+    registered()
+    assert _LOADED is not None
+    _LOADED.pop(name, None)
+    _GAMES.pop(name, None)
+
+
+def game(name: str) -> Any:
+    """The (shared) instance of the ruleset called ``name`` or one of its aliases."""
+    cls = find_ruleset(name)
+    key = str(cls.name)
+    if key not in _GAMES:
+        _GAMES[key] = cls()
+    return _GAMES[key]
+
+
+def games() -> list[Game]:
+    """One instance of every registered ruleset that plays whole battles (the game protocol)."""
+    from .game import Game
+
+    out: list[Game] = []
+    for name in sorted(registered()):
+        g = game(name)
+        if isinstance(g, Game):
+            out.append(g)
+    return out
 
 
 def _names(cls: type[Any]) -> Iterator[str]:

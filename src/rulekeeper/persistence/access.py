@@ -1,9 +1,13 @@
-"""Secret access links for a battle: one per side and one for spectators, stored hashed.
+"""Secret access links for a battle: one per role (each side, spectators), stored hashed.
 
 Tokens are 192-bit random URL-safe strings (``secrets.token_urlsafe(24)``); only their
 SHA-256 is stored, so a leaked database does not leak the links. A lookup by token
 returns the role it grants, or nothing — callers answer an unknown battle and a bad
 token the same way, so nobody can probe which battles exist.
+
+The roles are the caller's: a game's sides plus ``"spectator"`` (``ROLES`` is the
+default, the two sides of the first games).  The store only checks that they fit the
+``role`` column and are distinct, so one token never stands for two roles.
 """
 
 from __future__ import annotations
@@ -11,21 +15,25 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from sqlalchemy import Column, MetaData, String, Table, UniqueConstraint, select
-from sqlalchemy.engine import Connection
 
-from .sqlstore import SqlStore
+from .sqlstore import SqlStore, StoreError
 
+#: The default roles: sides ``A`` and ``B`` and the spectators.
 ROLES = ("A", "B", "spectator")
+
+#: Longest role name (the ``role`` column is ``VARCHAR(20)``; PostgreSQL enforces it).
+MAX_ROLE_LENGTH = 20
 
 _meta = MetaData()
 _access = Table(
     "rk_access",
     _meta,
     Column("battle_id", String(100), nullable=False),
-    Column("role", String(20), nullable=False),
+    Column("role", String(MAX_ROLE_LENGTH), nullable=False),
     Column("token_hash", String(64), nullable=False, unique=True),
     Column("created", String(40), nullable=False),
     UniqueConstraint("battle_id", "role", name="uq_access_battle_role"),
@@ -36,17 +44,32 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def _check_roles(roles: Sequence[str]) -> tuple[str, ...]:
+    """The roles as a tuple, or a StoreError naming the first that would not store cleanly."""
+    if isinstance(roles, str):  # a str is a Sequence[str]: "AB" must not become roles "A" and "B"
+        raise StoreError(f"roles must be a list of role names, not the string {roles!r}", field="roles")
+    found = tuple(roles)
+    if not found:
+        raise StoreError("a battle needs at least one role", field="roles")
+    for role in found:
+        if not isinstance(role, str) or not 1 <= len(role) <= MAX_ROLE_LENGTH or not role.strip():
+            raise StoreError(f"a role is a name of 1 to {MAX_ROLE_LENGTH} characters, got {role!r}", field="roles")
+    if len(set(found)) != len(found):
+        raise StoreError(f"roles must be distinct, got {list(found)}", field="roles")
+    return found
+
+
 class AccessStore(SqlStore):
     """Issue and check access tokens on the same database as the battles."""
 
     kind = "access store"
 
-    def _setup(self, conn: Connection) -> None:
-        _meta.create_all(conn)
+    def issue(self, battle_id: str, roles: Sequence[str] = ROLES) -> dict[str, str]:
+        """New tokens for each of ``roles`` on ``battle_id`` (returned once, never stored in clear).
 
-    def issue(self, battle_id: str) -> dict[str, str]:
-        """New tokens for every role of ``battle_id`` (returned once, never stored in clear)."""
-        tokens = {role: secrets.token_urlsafe(24) for role in ROLES}
+        Replaces every token the battle had, so a role left out loses its link.
+        """
+        tokens = {role: secrets.token_urlsafe(24) for role in _check_roles(roles)}
         now = datetime.now(UTC).isoformat()
         with self._transaction(write=True) as conn:
             conn.execute(_access.delete().where(_access.c.battle_id == battle_id))

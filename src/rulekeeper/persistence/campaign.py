@@ -1,8 +1,8 @@
 """The campaign store: musters, campaign units, players and recorded battles.
 
 It lives in the same database as the battles (:class:`~rulekeeper.persistence.store.BattleStore`),
-with its own tables (``rk_muster_*``, ``rk_campaign_*``, own SQLAlchemy ``MetaData``) created on
-open, and the same guarantees:
+with its own tables (``rk_muster_*``, ``rk_campaign_*``, own SQLAlchemy ``MetaData``), made and
+upgraded on open by the same migrations as every table (:mod:`.migrate`), and the same guarantees:
 
 * **One transaction per record.**  :meth:`CampaignStore.record` reads the campaign, lets a pure
   function decide the new levels, and writes every unit, every player, both musters and the
@@ -13,7 +13,7 @@ open, and the same guarantees:
   inside the transaction, which rolls back: nothing changes.
 * **Rules elsewhere.**  The store keeps numbers and JSON documents; the rules
   (:mod:`rulekeeper.rulesets.exillis.campaign`) and the orchestration
-  (:mod:`rulekeeper.service.campaign`) decide what they mean.
+  (:mod:`rulekeeper.rulesets.exillis.campaign_service`) decide what they mean.
 * **No leaking SQLAlchemy.**  Callers see :class:`~rulekeeper.persistence.store.StoreError`,
   never a driver exception.
 
@@ -55,7 +55,9 @@ __all__ = [
     "RecordedBattle", "Recording", "StoredMuster", "hero_slot", "unit_slot",
 ]
 
-#: Bumped when the campaign tables change incompatibly; a store refuses a newer database.
+#: ``rk_campaign_meta.schema_version``.  Since migrations the Alembic revision is what a store
+#: checks; this marker keeps rulekeepers from before migrations off campaign tables they would
+#: mishandle (a revision that changes the campaign tables incompatibly bumps it).
 CAMPAIGN_SCHEMA_VERSION = 1
 
 _meta = MetaData()
@@ -273,17 +275,6 @@ class CampaignStore(SqlStore):
     """Musters and the campaign in a SQL database (the battles' database by default)."""
 
     kind = "campaign store"
-
-    def _setup(self, conn: Connection) -> None:
-        _meta.create_all(conn)
-        found = conn.execute(select(_campaign_meta.c.value).where(_campaign_meta.c.key == "schema_version")).scalar()
-        if found is None:
-            conn.execute(insert(_campaign_meta).values(key="schema_version", value=str(CAMPAIGN_SCHEMA_VERSION)))
-        elif not str(found).isdigit() or int(found) > CAMPAIGN_SCHEMA_VERSION:
-            raise StoreError(
-                f"the campaign tables at {self._safe} have schema version {found!r}; this rulekeeper "
-                f"understands version {CAMPAIGN_SCHEMA_VERSION} — upgrade rulekeeper to open them",
-                url=self._safe)
 
     # -- musters -------------------------------------------------------------------------------
 

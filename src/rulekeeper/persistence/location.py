@@ -2,7 +2,8 @@
 
 ``default_db_url``/``normalise_url`` turn what a user typed (or nothing) into a
 database URL; ``make_engine`` opens it with the settings the store's guarantees rely
-on (for SQLite: WAL, foreign keys, busy timeout, ``BEGIN IMMEDIATE`` for writers).
+on (for SQLite: WAL with ``synchronous = NORMAL``, foreign keys, busy timeout,
+``BEGIN IMMEDIATE`` for writers).
 
 Why a default at all: a player who types ``rulekeeper battle new`` tonight must find
 the battle tomorrow without remembering a path, so the store sits in the user's data
@@ -17,6 +18,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import sqlite3
+import time
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -25,6 +28,8 @@ import platformdirs
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
+
+from .errors import StoreError
 
 #: Environment variable that overrides the default database (a URL or a file path).
 ENV_VAR = "RULEKEEPER_DB"
@@ -52,9 +57,6 @@ def _ensure_parent(path: Path) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        # Imported here because store.py imports this module (the error classes live there).
-        from .store import StoreError
-
         raise StoreError(
             f"cannot create the directory {str(path.parent)!r} for the battle database: {exc.strerror or exc}",
             path=str(path),
@@ -118,7 +120,19 @@ def safe_url(url: str) -> str:
 
 
 def _sqlite_on_connect(dbapi_connection: Any, connection_record: Any) -> None:
-    """Per-connection SQLite settings (they are not stored in the file, except WAL)."""
+    """Per-connection SQLite settings (they are not stored in the file, except WAL).
+
+    ``synchronous = NORMAL`` is the setting SQLite recommends with WAL, and the one
+    that keeps a write per action cheap: a commit appends to the WAL without waiting
+    for the disk, and only checkpoints (WAL back into the database) are synced.  It
+    is still durable across a crash of the application (the commit is in the OS page
+    cache, so a killed rulekeeper loses nothing — see ``tests/persistence/test_crash.py``)
+    and can never corrupt the file; only a power cut or kernel crash may roll back the
+    last few commits, leaving the battle at an earlier, consistent action.  ``FULL``
+    would add an fsync to every action to guard against that, which a game does not
+    need.  A database that cannot use WAL (``:memory:``, some network file systems)
+    keeps SQLite's default ``FULL``: with a rollback journal ``NORMAL`` may corrupt the file on a power cut.
+    """
     # Let SQLAlchemy emit BEGIN itself (see _sqlite_on_begin); the sqlite3 module's
     # implicit transactions would otherwise start too late and too weakly.
     dbapi_connection.isolation_level = None
@@ -126,9 +140,30 @@ def _sqlite_on_connect(dbapi_connection: Any, connection_record: Any) -> None:
     try:
         cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")  # first: the WAL switch may wait
         cursor.execute("PRAGMA foreign_keys = ON")
-        cursor.execute("PRAGMA journal_mode = WAL")
+        if _use_wal(cursor):  # NORMAL is only safe in WAL mode
+            cursor.execute("PRAGMA synchronous = NORMAL")
     finally:
         cursor.close()
+
+
+def _use_wal(cursor: Any) -> bool:
+    """Switch the file to WAL (a setting kept in the file) and say whether it is in WAL mode.
+
+    Why a loop: SQLite does not always call the busy handler for this switch, so
+    connections opening a brand-new file at the same moment (two stores, two
+    processes) could fail at once with "database is locked".  Retry until the busy
+    timeout, as any other locked statement waits.
+    """
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            mode = cursor.execute("PRAGMA journal_mode = WAL").fetchone()
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc).lower() or time.monotonic() > deadline:
+                raise
+            time.sleep(0.005)
+            continue
+        return mode is not None and str(mode[0]).lower() == "wal"
 
 
 def _sqlite_on_begin(conn: Connection) -> None:

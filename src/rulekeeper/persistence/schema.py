@@ -10,9 +10,15 @@ Why these shapes:
   (optimistic concurrency), and ``UNIQUE(battle_id, entry_index)`` is a second,
   independent guard: even a writer that somehow skipped the position check cannot
   create two entries at the same index.
-* The optional *snapshot* is a cache of the derived state at ``snapshot_position``
-  so a long battle does not have to be replayed from move one; it can always be
-  rebuilt from the log, so it is never exported.
+* A log entry may carry a *checkpoint* (``LogRow.state``): the derived state after
+  that entry, so any moment of a battle loads from the nearest checkpoint in
+  constant time instead of a replay from move one.  Checkpoints are caches that the
+  log can always rebuild, so they are never exported, and ``LogEntry`` does not carry
+  them (entries stay light; the store reads checkpoints on their own).
+* ``BattleRow.revision`` counts the writes to a battle and its log, so an in-memory
+  cache tells it is current with one cheap read.
+* The battle row's *snapshot* (state at ``snapshot_position``) is the older, single
+  cache of the same kind; it stays for the code paths that still use it.
 * Seeds are stored as decimal text: a seed may exceed the signed 64-bit range of
   ``BIGINT`` (PCG64 accepts 128-bit seeds) and must come back bit for bit.
 * Times are ISO-8601 UTC strings, which sort chronologically as text on every
@@ -20,6 +26,9 @@ Why these shapes:
 * Only portable column types are used (``String``, ``Text``, ``Integer``,
   ``Boolean``, ``JSON``) so the same schema serves SQLite and PostgreSQL.  Tables are
   prefixed ``rk_`` so a PostgreSQL database shared with other software stays tidy.
+* The tables are *created* by the Alembic revisions in ``migrations/`` (see
+  :mod:`.migrate`), never by ``create_all``; the classes below describe the head
+  revision, and a test checks that the two agree.
 """
 
 from __future__ import annotations
@@ -41,12 +50,15 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.engine import Row
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-#: Bumped whenever the tables change incompatibly; a store refuses a newer database.
-SCHEMA_VERSION = 1
+#: ``rk_meta.schema_version`` at the head revision.  Since migrations, the Alembic
+#: revision is what a store checks; this marker only keeps rulekeepers from before
+#: migrations (which refused a version above 1) off a database they would mishandle.
+SCHEMA_VERSION = 2
 
 #: Longest battle id the store accepts (PostgreSQL enforces ``VARCHAR`` lengths).
 MAX_ID_LENGTH = 100
@@ -103,6 +115,7 @@ class BattleRow(Base):
     initial: Mapped[dict[str, Any]] = mapped_column(_json(), deferred=True)
     snapshot: Mapped[dict[str, Any] | None] = mapped_column(_json(), nullable=True, deferred=True)
     snapshot_position: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    revision: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
 
 
 class LogRow(Base):
@@ -110,11 +123,22 @@ class LogRow(Base):
 
     ``shown`` records that the result has been revealed to the players (a fate screen
     turned over); the engine uses it to decide whether undoing the entry is fair.
+    ``state`` is the optional checkpoint: the game state after this entry.
     """
 
     __tablename__ = "rk_log"
-    # The unique constraint's index also serves every "log of battle X" query.
-    __table_args__ = (UniqueConstraint("battle_id", "entry_index", name="uq_rk_log_battle_index"),)
+    # The unique constraint's index also serves every "log of battle X" query; the
+    # partial index holds only the entries with a checkpoint (nearest_checkpoint).
+    __table_args__ = (
+        UniqueConstraint("battle_id", "entry_index", name="uq_rk_log_battle_index"),
+        Index(
+            "ix_rk_log_checkpoints",
+            "battle_id",
+            "entry_index",
+            sqlite_where=text("state IS NOT NULL"),
+            postgresql_where=text("state IS NOT NULL"),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     battle_id: Mapped[str] = mapped_column(String(MAX_ID_LENGTH), ForeignKey("rk_battles.id", ondelete="CASCADE"))
@@ -123,6 +147,7 @@ class LogRow(Base):
     result: Mapped[dict[str, Any]] = mapped_column(_json())
     shown: Mapped[bool] = mapped_column(Boolean, default=False)
     created: Mapped[str] = mapped_column(String(40))
+    state: Mapped[dict[str, Any] | None] = mapped_column(_json(), nullable=True, deferred=True)
 
 
 # ------------------------------------------------------------------ what callers get
@@ -133,7 +158,11 @@ class LogRow(Base):
 
 @dataclass(frozen=True)
 class BattleRecord:
-    """What the store knows about a battle, without its (possibly large) documents."""
+    """What the store knows about a battle, without its (possibly large) documents.
+
+    ``revision`` changes with every write to the battle or its log (see
+    :meth:`~.store.BattleStore.revision`); it is not part of an export.
+    """
 
     id: str
     ruleset: str
@@ -146,6 +175,7 @@ class BattleRecord:
     turn: int
     title: str
     meta: dict[str, Any]
+    revision: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -174,6 +204,7 @@ RECORD_COLUMNS = (
     BattleRow.turn,
     BattleRow.title,
     BattleRow.meta,
+    BattleRow.revision,
 )
 ENTRY_COLUMNS = (
     LogRow.entry_index.label("index"),

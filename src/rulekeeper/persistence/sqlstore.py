@@ -1,9 +1,12 @@
-"""What every rulekeeper store on a SQL database shares: opening the engine, creating
-its tables under the write lock, one-transaction-per-call with a safe rollback, and
-driver errors translated into :class:`StoreError` (never a SQLAlchemy exception).
+"""What every rulekeeper store on a SQL database shares: opening the engine, bringing
+the schema to the newest revision under the write lock, one-transaction-per-call with a
+safe rollback, and driver errors translated into :class:`StoreError` (never a
+SQLAlchemy exception).
 
-:class:`~.store.BattleStore` and :class:`~.campaign.CampaignStore` subclass it and only
-say which tables they create (:meth:`SqlStore._setup`).
+:class:`~.store.BattleStore`, :class:`~.access.AccessStore` and
+:class:`~.campaign.CampaignStore` subclass it.  They share one database and one chain
+of migrations (:mod:`.migrate`): whichever store opens the database first upgrades
+every table, the others find it at the head.
 """
 
 from __future__ import annotations
@@ -26,13 +29,11 @@ from sqlalchemy.exc import (
 
 from rulekeeper.core.errors import RulekeeperError
 
+from .errors import StoreError
 from .location import WRITE_OPTION, make_engine, normalise_url, safe_url
+from .migrate import upgrade_to_head
 
-
-class StoreError(RulekeeperError):
-    """The database cannot do what was asked (cannot open, busy, bad document...)."""
-
-    code = "store"
+__all__ = ["SqlStore", "StoreError"]
 
 
 def _make_engine(url: str) -> Engine:
@@ -92,14 +93,16 @@ class SqlStore:
         return f"{type(self).__name__}({self._safe!r})"
 
     def _setup(self, conn: Connection) -> None:
-        """Create missing tables and check their schema version (inside the write lock)."""
-        raise NotImplementedError
+        """Upgrade the database to the newest schema, or refuse it (inside the write lock)."""
+        upgrade_to_head(conn, self._safe)
 
     def _init_schema(self) -> None:
         """Run :meth:`_setup` under the write lock.
 
         Two processes opening a fresh database at once serialise on the lock (SQLite)
-        or, on PostgreSQL, one may lose the CREATE race; it simply tries once more.
+        or on an advisory lock (PostgreSQL, see :func:`.migrate.upgrade_to_head`); the
+        second finds the schema at the head.  Should a CREATE race be lost anyway, the
+        transaction rolls back whole and the open simply tries once more.
         """
         for attempt in (1, 2):
             try:

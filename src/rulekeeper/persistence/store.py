@@ -16,6 +16,15 @@ undo a misclick, resume tomorrow, replay afterwards"):
   transactions opened with ``BEGIN IMMEDIATE`` so two writers queue on the lock rather
   than one failing on an upgraded read lock.  Everything else is portable SQL, so a
   ``postgresql://`` URL works unchanged.
+* **Constant-time moments.**  An entry may carry a *checkpoint*, the game state after
+  it; :meth:`BattleStore.nearest_checkpoint` finds the latest one at or before any
+  moment in one index probe and :meth:`BattleStore.entries` reads just the slice
+  after it, so loading any moment never replays the battle from move one.
+* **A revision per battle.**  Every write to a battle or its log bumps
+  ``revision`` in the same transaction; a cache compares it
+  (:meth:`BattleStore.revision`, one primary-key read) to know it is current.
+* **Upgraded on open.**  The tables are made and upgraded by the Alembic revisions
+  in ``migrations/`` when any store opens the database (:mod:`.migrate`).
 * **Ruleset-agnostic.**  The store keeps JSON documents and never interprets them;
   the engine decides what an action means and whether an undo is fair.
 * **No leaking SQLAlchemy.**  Callers see :class:`StoreError`,
@@ -29,10 +38,8 @@ import builtins
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, select, update
-from sqlalchemy.exc import (
-    IntegrityError,
-)
+from sqlalchemy import Connection, Select, delete, insert, select, true, update
+from sqlalchemy.exc import IntegrityError
 
 from rulekeeper.core import ids
 from rulekeeper.core.errors import RulekeeperError
@@ -43,13 +50,10 @@ from .schema import (
     EXPORT_VERSION,
     MAX_ID_LENGTH,
     RECORD_COLUMNS,
-    SCHEMA_VERSION,
-    Base,
     BattleRecord,
     BattleRow,
     LogEntry,
     LogRow,
-    MetaRow,
     entry_from_row,
     find_non_json,
     record_from_row,
@@ -125,9 +129,14 @@ def _check_text(name: str, value: Any, *, max_length: int | None = None, empty: 
     return value
 
 
+def _touched() -> dict[str, Any]:
+    """The battle-row changes of every write: ``updated`` and the bumped ``revision``."""
+    return {"updated": _now(), "revision": BattleRow.revision + 1}
+
+
 def _moves_to(position: int, status: str | None, turn: int | None, snapshot: dict[str, Any] | None) -> dict[str, Any]:
     """The battle-row changes of an append or undo landing at ``position``."""
-    values: dict[str, Any] = {"position": position, "updated": _now()}
+    values: dict[str, Any] = {"position": position, **_touched()}
     if status is not None:
         values["status"] = _check_text("status", status)
     if turn is not None:
@@ -136,6 +145,41 @@ def _moves_to(position: int, status: str | None, turn: int | None, snapshot: dic
         values["snapshot"] = _check_json("snapshot", snapshot)
         values["snapshot_position"] = position  # a snapshot always describes the new position
     return values
+
+
+def _no_entry(battle_id: str, index: int, position: int) -> StoreError:
+    return StoreError(
+        f"battle {battle_id!r} has no log entry {index} (its log has {position} entries)",
+        battle_id=battle_id,
+        index=index,
+    )
+
+
+def _check_moment(battle_id: str, n: int, position: int) -> None:
+    """Refuse a moment past the end of the log (the state there does not exist yet)."""
+    if n > position:
+        raise StoreError(
+            f"battle {battle_id!r} has no moment {n}: its log has {position} entries", battle_id=battle_id, n=n
+        )
+
+
+def _with_position(battle_id: str, entry: Select[Any]) -> Select[Any]:
+    """The (at most one) log entry that ``entry`` selects, with the battle's position.
+
+    One statement answers both "which entry" and "does the battle exist / how long is
+    its log": the battle row (found by primary key) is outer-joined to the entry, so a
+    battle without such an entry still yields one row, with NULL entry columns.  The
+    entry is a subquery of its own, so its ``ORDER BY ... LIMIT 1`` runs as one probe
+    of an index on SQLite and PostgreSQL alike (a plain join lets PostgreSQL sort every
+    matching entry first).
+    """
+    found = entry.where(LogRow.battle_id == battle_id).subquery()
+    return (
+        select(BattleRow.position, *found.c)
+        .select_from(BattleRow)
+        .outerjoin(found, true())
+        .where(BattleRow.id == battle_id)
+    )
 
 
 # --------------------------------------------------------------------------- store
@@ -150,18 +194,6 @@ class BattleStore(SqlStore):
     """
 
     kind = "battle store"
-
-    def _setup(self, conn: Connection) -> None:
-        Base.metadata.create_all(conn)
-        found = conn.execute(select(MetaRow.value).where(MetaRow.key == "schema_version")).scalar()
-        if found is None:
-            conn.execute(insert(MetaRow).values(key="schema_version", value=str(SCHEMA_VERSION)))
-        elif not found.isdigit() or int(found) > SCHEMA_VERSION:
-            raise StoreError(
-                f"the database at {self._safe} has schema version {found!r}; this rulekeeper "
-                f"understands version {SCHEMA_VERSION} — upgrade rulekeeper to open it",
-                url=self._safe,
-            )
 
     # -- small queries used inside transactions ----------------------------------
 
@@ -244,9 +276,23 @@ class BattleStore(SqlStore):
             ).all()
         return [record_from_row(row) for row in rows]
 
+    def revision(self, battle_id: str) -> int:
+        """The battle's revision: it changes with every write to the battle or its log.
+
+        A cache that remembers the revision it was built at is current while this
+        returns the same number (one primary-key read).  It counts from 0 for each
+        battle row, so a cache must forget a battle that is deleted (an id deleted
+        and imported again starts over at 0).
+        """
+        with self._transaction(write=False) as conn:
+            found = conn.execute(select(BattleRow.revision).where(BattleRow.id == battle_id)).scalar()
+        if found is None:
+            raise BattleNotFoundError(battle_id)
+        return int(found)
+
     def set_status(self, battle_id: str, status: str, turn: int | None = None) -> None:
         """Change the status (``active``, ``finished``...) and optionally the turn."""
-        values: dict[str, Any] = {"status": _check_text("status", status), "updated": _now()}
+        values: dict[str, Any] = {"status": _check_text("status", status), **_touched()}
         if turn is not None:
             values["turn"] = _check_int("turn", turn)
         with self._transaction(write=True) as conn:
@@ -263,17 +309,94 @@ class BattleStore(SqlStore):
 
     # -- the log -----------------------------------------------------------------
 
-    def entries(self, battle_id: str, start: int = 0) -> builtins.list[LogEntry]:
-        """Log entries from index ``start`` on, in order."""
+    def entries(self, battle_id: str, start: int = 0, stop: int | None = None) -> builtins.list[LogEntry]:
+        """Log entries ``start`` (included) to ``stop`` (excluded; ``None``: the end), in order.
+
+        Like a slice: a ``stop`` past the end gives the entries up to the end, and one
+        at or below ``start`` gives none.  Reading a slice is what keeps loading a
+        moment cheap: the entries after its nearest checkpoint, not the whole log.
+        """
         _check_int("start", start, minimum=0)
+        query = select(*ENTRY_COLUMNS).where(LogRow.battle_id == battle_id, LogRow.entry_index >= start)
+        if stop is not None:
+            query = query.where(LogRow.entry_index < _check_int("stop", stop, minimum=0))
         with self._transaction(write=False) as conn:
             self._position(conn, battle_id)
-            rows = conn.execute(
-                select(*ENTRY_COLUMNS)
-                .where(LogRow.battle_id == battle_id, LogRow.entry_index >= start)
-                .order_by(LogRow.entry_index)
-            ).all()
+            rows = conn.execute(query.order_by(LogRow.entry_index)).all()
         return [entry_from_row(row) for row in rows]
+
+    def entry(self, battle_id: str, index: int) -> LogEntry:
+        """Log entry ``index``; :class:`StoreError` if the log has no such entry."""
+        _check_int("index", index, minimum=0)
+        wanted = select(*ENTRY_COLUMNS).where(LogRow.entry_index == index)
+        with self._transaction(write=False) as conn:
+            row = conn.execute(_with_position(battle_id, wanted)).first()
+        if row is None:
+            raise BattleNotFoundError(battle_id)
+        fields = row._asdict()
+        position = fields.pop("position")
+        if fields["index"] is None:
+            raise _no_entry(battle_id, index, position)
+        return LogEntry(**fields)
+
+    def checkpoint(self, battle_id: str, n: int) -> dict[str, Any] | None:
+        """The checkpoint after the first ``n`` entries (entry ``n - 1``'s), if it has one.
+
+        ``None`` when ``n`` is 0 (the state then is the initial document) or when that
+        entry was stored without a checkpoint; :class:`StoreError` when the log has
+        fewer than ``n`` entries.
+        """
+        _check_int("n", n, minimum=0)
+        wanted = select(LogRow.state).where(LogRow.entry_index == n - 1)
+        with self._transaction(write=False) as conn:
+            row = conn.execute(_with_position(battle_id, wanted)).first()
+        if row is None:
+            raise BattleNotFoundError(battle_id)
+        _check_moment(battle_id, n, row.position)
+        return None if row.state is None else dict(row.state)
+
+    def nearest_checkpoint(self, battle_id: str, n: int) -> tuple[int, dict[str, Any]] | None:
+        """The latest checkpoint at or before moment ``n``: ``(k, state after k entries)``.
+
+        ``k`` is the largest ``1 <= k <= n`` whose entry ``k - 1`` has a checkpoint; the
+        state at ``n`` is then ``state`` with entries ``k`` to ``n - 1`` folded over it
+        (:meth:`entries` with ``start=k, stop=n``).  ``None`` when there is none: fold
+        from the initial document.  One query, answered from the checkpoint index.
+        """
+        _check_int("n", n, minimum=0)
+        latest = (
+            select(LogRow.entry_index, LogRow.state)
+            .where(LogRow.entry_index < n, LogRow.state.is_not(None))
+            .order_by(LogRow.entry_index.desc())
+            .limit(1)
+        )
+        with self._transaction(write=False) as conn:
+            row = conn.execute(_with_position(battle_id, latest)).first()
+        if row is None:
+            raise BattleNotFoundError(battle_id)
+        _check_moment(battle_id, n, row.position)
+        return None if row.entry_index is None else (row.entry_index + 1, dict(row.state))
+
+    def set_checkpoint(self, battle_id: str, n: int, state: dict[str, Any]) -> None:
+        """Store (or replace) the checkpoint after the first ``n`` entries, on entry ``n - 1``.
+
+        For logs stored without checkpoints (an import, a database from before
+        checkpoints): the caller folds the log once and keeps what it computed.  It
+        changes no game fact, so neither ``revision`` nor ``updated`` moves and a cache
+        stays valid.  ``state`` must come from the entries as they are now (e.g. a
+        battle just imported): a log undone and played differently in between would
+        get a checkpoint of the old line.  :class:`StoreError` if the log has fewer
+        than ``n`` entries or ``n`` is 0 (the initial document is that state).
+        """
+        _check_int("n", n, minimum=1)
+        doc = _check_json("state", state)
+        with self._transaction(write=True) as conn:
+            done = conn.execute(
+                update(LogRow).where(LogRow.battle_id == battle_id, LogRow.entry_index == n - 1).values(state=doc)
+            ).rowcount
+            if done != 1:
+                _check_moment(battle_id, n, self._position(conn, battle_id))
+                raise _no_entry(battle_id, n - 1, self._position(conn, battle_id))
 
     def append(
         self,
@@ -285,17 +408,20 @@ class BattleStore(SqlStore):
         status: str | None = None,
         turn: int | None = None,
         snapshot: dict[str, Any] | None = None,
+        checkpoint: dict[str, Any] | None = None,
     ) -> int:
         """Log one action at ``expected_position`` and return the new position.
 
         All in one transaction: the conditional UPDATE moves the position only if it
         still equals ``expected_position`` (else :class:`StaleStateError`, nothing
-        written); the entry is inserted at that index; status, turn, ``updated`` and
-        the optional snapshot (belonging to the new position) change with it.
+        written) and bumps the revision; the entry is inserted at that index with its
+        optional ``checkpoint`` (the game state after it); status, turn, ``updated``
+        and the optional snapshot (belonging to the new position) change with it.
         """
         _check_int("expected_position", expected_position, minimum=0)
         _check_json("action", action)
         _check_json("result", result)
+        state = None if checkpoint is None else _check_json("checkpoint", checkpoint)
         values = _moves_to(expected_position + 1, status, turn, snapshot)
         now = values["updated"]
         with self._transaction(write=True) as conn:
@@ -315,6 +441,7 @@ class BattleStore(SqlStore):
                         result=result,
                         shown=False,
                         created=now,
+                        state=state,
                     )
                 )
             except IntegrityError as exc:  # the UNIQUE(battle_id, entry_index) guard
@@ -329,13 +456,8 @@ class BattleStore(SqlStore):
                 update(LogRow).where(LogRow.battle_id == battle_id, LogRow.entry_index == index).values(shown=True)
             ).rowcount
             if done != 1:
-                position = self._position(conn, battle_id)
-                raise StoreError(
-                    f"battle {battle_id!r} has no log entry {index} (its log has {position} entries)",
-                    battle_id=battle_id,
-                    index=index,
-                )
-            conn.execute(update(BattleRow).where(BattleRow.id == battle_id).values(updated=_now()))
+                raise _no_entry(battle_id, index, self._position(conn, battle_id))
+            conn.execute(update(BattleRow).where(BattleRow.id == battle_id).values(**_touched()))
 
     def pop_last(
         self,
@@ -348,9 +470,9 @@ class BattleStore(SqlStore):
     ) -> LogEntry:
         """Undo: delete the last entry (same optimistic check as append) and return it.
 
-        A snapshot that belonged to the removed position is dropped unless a new one
-        is given.  Whether an undo is *fair* (e.g. a result already shown) is the
-        caller's decision, not the store's.
+        The entry's checkpoint goes with it.  A snapshot that belonged to the removed
+        position is dropped unless a new one is given.  Whether an undo is *fair* (e.g.
+        a result already shown) is the caller's decision, not the store's.
         """
         _check_int("expected_position", expected_position, minimum=0)
         new_position = expected_position - 1
@@ -407,7 +529,8 @@ class BattleStore(SqlStore):
     def export(self, battle_id: str) -> dict[str, Any]:
         """The whole battle as one JSON document (format ``rulekeeper-battle`` v1).
 
-        Snapshots are left out: they are caches that replaying the log rebuilds.
+        Snapshots and checkpoints are left out: they are caches that replaying the
+        log rebuilds.  So is the revision, which counts writes to this copy only.
         """
         with self._transaction(write=False) as conn:
             row = conn.execute(select(*RECORD_COLUMNS, BattleRow.initial).where(BattleRow.id == battle_id)).first()
@@ -418,6 +541,7 @@ class BattleStore(SqlStore):
             ).all()
         battle = row._asdict()
         initial = battle.pop("initial")
+        del battle["revision"]
         return {
             "format": EXPORT_FORMAT,
             "version": EXPORT_VERSION,
@@ -431,7 +555,8 @@ class BattleStore(SqlStore):
 
         The document is validated first (a :class:`StoreError` names each bad field).
         An id already in the store is refused unless ``new_id`` is true, in which case
-        the battle gets a fresh id.  Everything is written in one transaction.
+        the battle gets a fresh id.  Everything is written in one transaction.  The
+        entries get no checkpoints and the battle starts at revision 0, as a created one.
         """
         parsed, problems = validate_export(doc)
         if parsed is None:

@@ -1,32 +1,32 @@
-"""Stored Ex illis battles: create, act, undo, replay, export/import, autoplay.
+"""Stored battles of any game: create, act, undo, replay, export/import, autoplay.
+
+The service knows no rule system: it reaches the battle's game through the protocol
+(:class:`rulekeeper.core.game.Game`), found by the ruleset name stored with the battle.
 
 State is never trusted blindly: it is the fold of the stored log over the initial
-document. A snapshot of the latest state is saved with every action (so loading is
-fast), and ``replay`` rebuilds the battle from its log and proves the snapshot
-identical, bit for bit (every number of the state's JSON, the RNG state included).
+document. Each log entry keeps a checkpoint of the state after it, so any moment of a
+battle (the current one, the one before a face-down result, a replay step) loads in
+constant time, however long the battle; ``replay`` folds the whole log again and proves
+every checkpoint identical, bit for bit (the RNG state included). The state last used is
+kept in memory and reused while the store's revision says nobody else wrote since.
 """
 
 from __future__ import annotations
 
 import builtins
 import json
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from rulekeeper.core.errors import IllegalActionError, ReplayMismatchError, RulekeeperError
-from rulekeeper.persistence.store import BattleRecord, BattleStore, StaleStateError
-from rulekeeper.rulesets.exillis.battle.actions import Action, Legal, legal_actions
-from rulekeeper.rulesets.exillis.battle.engine import Outcome, apply
-from rulekeeper.rulesets.exillis.battle.policy import choose
-from rulekeeper.rulesets.exillis.battle.setup import initial_state, state_from_dict, state_to_dict
-from rulekeeper.rulesets.exillis.battle.state import BattleState
-from rulekeeper.rulesets.exillis.battle.tables import BattleTables
-from rulekeeper.rulesets.exillis.options import ExIllisOptions
-from rulekeeper.rulesets.exillis.scenario import Scenario, load_scenario
+from rulekeeper.core.game import SPECTATOR, BattleSetup, Game, JsonDict, LegalAction, Outcome, SetupRequest, Status
+from rulekeeper.core.ruleset import game as find_game
+from rulekeeper.persistence.store import BattleRecord, BattleStore, LogEntry, StaleStateError
 
-RULESET = "exillis"
+from .diff import json_diff
 
 
 class NotYourTurnError(IllegalActionError):
@@ -37,47 +37,82 @@ class GameOverError(IllegalActionError):
     code = "game_over"
 
 
+class NotABattleGameError(RulekeeperError):
+    code = "unknown_name"
+
+
+class HasJson(Protocol):
+    """An action object of a game (its own type) that knows its JSON form."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+ActionLike = Mapping[str, Any] | HasJson
+
+
 @dataclass(frozen=True)
 class Replay:
-    state: BattleState
+    state: Any
     identical: bool
     actions: int
     differences: list[str]
 
 
-def _status(state: BattleState) -> str:
-    return "over" if state.over else "active"
+@dataclass(frozen=True)
+class Visible:
+    """What players see now: the state before a face-down result, or the current one."""
+
+    state: Any
+    pending: LogEntry | None  # the last entry, while its chance results are face down
+
+
+def game_of(ruleset: str) -> Game:
+    """The game that plays battles of ``ruleset`` (a typed error if it plays none)."""
+    g = find_game(ruleset)
+    if not isinstance(g, Game):
+        raise NotABattleGameError(f"{g.title} has no whole battles (only its calculator)", ruleset=ruleset)
+    return g
+
+
+def _json_of(action: ActionLike) -> JsonDict:
+    return dict(action) if isinstance(action, Mapping) else action.to_dict()
 
 
 class BattleService:
-    """Ex illis battles kept in a :class:`BattleStore`."""
+    """Battles of every registered game kept in a :class:`BattleStore`."""
 
-    def __init__(self, store: BattleStore, tables: BattleTables | None = None) -> None:
+    def __init__(self, store: BattleStore) -> None:
         self.store = store
-        self.t = tables or BattleTables.shipped()
+        self._cache: dict[str, tuple[int, int, Any]] = {}  # battle → (position, revision, state)
+        self._lock = threading.Lock()
+
+    # -- games -----------------------------------------------------------------------------------
+
+    def game(self, bid: str) -> Game:
+        return game_of(self.store.get(bid).ruleset)
 
     # -- creating ------------------------------------------------------------------------------
 
-    def new(
-        self, scenario: Scenario | Path, seed: int = 0, options: ExIllisOptions | None = None, practice: bool = False,
-        title: str = "", meta: dict[str, Any] | None = None,
-    ) -> str:
-        """Store a new battle; ``meta`` (JSON) is merged into the stored meta (a battle from musters
-        keeps what each side fielded there, for ``campaign record``)."""
-        sc = scenario if isinstance(scenario, Scenario) else load_scenario(Path(scenario), self.t.roster, self.t.rules)
-        opts = options or ExIllisOptions()
-        state = initial_state(sc, seed, self.t, opts, practice)
-        doc = {"ruleset": RULESET, "scenario": sc.to_dict(), "seed": seed, "options": opts.to_dict(), "practice": practice}
-        bid = self.store.create(ruleset=RULESET, scenario=sc.name, seed=seed, initial=doc, title=title or sc.name,
-                                meta={"sides": dict(state.armies), **(meta or {})})
-        self.store.set_status(bid, _status(state), state.activations)
+    def new(self, source: Path | SetupRequest | BattleSetup, seed: int = 0, options: list[str] | None = None,
+            practice: bool = False, title: str = "", meta: JsonDict | None = None, ruleset: str | None = None) -> str:
+        """Store a new battle from a scenario file, a set-up request or a ready set-up."""
+        if isinstance(source, BattleSetup):
+            setup = source
+        else:
+            request = source if isinstance(source, SetupRequest) else SetupRequest(
+                scenario=Path(source), seed=seed, options=tuple(options or ()), practice=practice, db=self.store.url)
+            setup = game_of(ruleset or guess_ruleset(request)).setup(request)
+        g = game_of(setup.ruleset)
+        state = g.initial_state(setup.document)
+        status = g.status(state)
+        bid = self.store.create(ruleset=setup.ruleset, scenario=setup.scenario, seed=setup.seed,
+                                initial=setup.document, title=title or setup.title, meta={**setup.meta, **(meta or {})})
+        self.store.set_status(bid, status.label, status.turn)
         return bid
 
-    def _initial(self, bid: str) -> BattleState:
-        doc = self.store.initial(bid)
-        sc = Scenario.from_dict(doc["scenario"], self.t.roster, self.t.rules, where=f"battle {bid}")
-        opts = ExIllisOptions.parse([f"{k}={v}" for k, v in doc.get("options", {}).items()])
-        return initial_state(sc, int(doc["seed"]), self.t, opts, bool(doc.get("practice", False)))
+    def roles(self, bid: str) -> tuple[str, ...]:
+        """Every role a link can grant: the game's sides, then the spectator."""
+        return (*self.game(bid).roles(self.store.initial(bid)), SPECTATOR)
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -87,103 +122,140 @@ class BattleService:
     def list(self) -> builtins.list[BattleRecord]:
         return self.store.list()
 
-    def state(self, bid: str) -> BattleState:
-        """The current state: the latest snapshot when it matches the log position, else a replay."""
+    def state(self, bid: str) -> Any:
+        """The current state: from memory when current, else from the last checkpoint."""
+        return self._state_of(self.store.get(bid))
+
+    def _state_of(self, rec: BattleRecord) -> Any:
+        bid = rec.id
+        with self._lock:
+            hit = self._cache.get(bid)
+        if hit is not None and hit[0] == rec.position and hit[1] == rec.revision:
+            return hit[2]
+        state = self.state_at(bid, rec.position)
+        self._remember(bid, rec, state)
+        return state
+
+    def _remember(self, bid: str, rec: BattleRecord, state: Any) -> None:
+        self._keep(bid, rec.position, rec.revision, state)
+
+    def _keep(self, bid: str, position: int, revision: int, state: Any) -> None:
+        with self._lock:
+            self._cache[bid] = (position, revision, state)
+
+    def state_at(self, bid: str, n: int) -> Any:
+        """The battle after its first ``n`` actions: the nearest checkpoint, folded forward."""
+        g = self.game(bid)
+        found = self.store.nearest_checkpoint(bid, n) if n > 0 else None
+        if found is None:
+            start, state = 0, g.initial_state(self.store.initial(bid))
+        else:
+            start, state = found[0], g.state_from_json(found[1])
+        for e in self.store.entries(bid, start, n) if start < n else []:
+            state = g.apply(state, e.action).state
+        return state
+
+    def visible(self, bid: str) -> Visible:
+        """The state players may see: before the last action while its results are face down."""
         rec = self.store.get(bid)
-        snap = self.store.snapshot(bid)
-        if snap is not None and snap[0] == rec.position:
-            return state_from_dict(snap[1], self.t)
-        return self._fold(bid)[0]
+        last = self.store.entry(bid, rec.position - 1) if rec.position else None
+        if last is not None and is_pending(last, rec):
+            return Visible(self.state_at(bid, rec.position - 1), last)
+        return Visible(self.state(bid), None)
 
-    def _fold(self, bid: str, upto: int | None = None) -> tuple[BattleState, builtins.list[str]]:
-        state = self._initial(bid)
-        problems: builtins.list[str] = []
-        for e in self.store.entries(bid):
-            if upto is not None and e.index >= upto:
-                break
-            out = apply(state, Action.from_dict(e.action), self.t)
-            if out.state.rng.to_dict() != e.result.get("rng_after"):
-                problems.append(f"action {e.index}: the RNG state after it differs from the log")
-            if [c.to_dict() for c in out.chance] != e.result.get("chance"):
-                problems.append(f"action {e.index}: its chance results differ from the log")
-            state = out.state
-        return state, problems
+    def status(self, bid: str) -> Status:
+        return self.game(bid).status(self.state(bid))
 
-    def legal(self, bid: str) -> tuple[BattleState, builtins.list[Legal]]:
+    def legal(self, bid: str) -> tuple[Any, builtins.list[LegalAction]]:
         state = self.state(bid)
-        return state, legal_actions(state, self.t)
+        return state, self.game(bid).legal_actions(state)
+
+    def _fold(self, bid: str, upto: int | None = None) -> tuple[Any, builtins.list[str]]:
+        """Apply the whole log again; compare every record and checkpoint with what is stored."""
+        g = self.game(bid)
+        state = g.initial_state(self.store.initial(bid))
+        problems: builtins.list[str] = []
+        for e in self.store.entries(bid, 0, upto):
+            out = g.apply(state, e.action)
+            if json.dumps(out.record, sort_keys=True) != json.dumps(e.result, sort_keys=True):
+                diffs = json_diff(out.record, e.result)
+                problems.append(f"action {e.index}: its results differ from the log ({'; '.join(diffs[:2])})")
+            state = out.state
+            stored = self.store.checkpoint(bid, e.index + 1)
+            if stored is not None:
+                problems += [f"after action {e.index}: {d}" for d in json_diff(g.state_to_json(state), stored)]
+        return state, problems
 
     # -- acting --------------------------------------------------------------------------------
 
-    def act(self, bid: str, action: Action, expected_position: int | None = None, shown: bool = True,
+    def act(self, bid: str, action: ActionLike, expected_position: int | None = None, shown: bool = True,
             side: str | None = None) -> tuple[Outcome, int]:
         """Apply ``action``; store it in one transaction (refused if the log moved meanwhile)."""
         rec = self.store.get(bid)
         position = rec.position if expected_position is None else expected_position
         if position != rec.position:
             raise StaleStateError(bid, position, rec.position)  # checked again atomically on append
-        state = self.state(bid)
-        if state.over:
+        g = game_of(rec.ruleset)
+        state = self._state_of(rec)
+        status = g.status(state)
+        if status.over:
             raise GameOverError("the battle is over")
-        unit = state.find(action.unit)
-        if unit.key not in state.active:
-            raise NotYourTurnError(f"it is not {unit.key}'s turn: {' + '.join(state.active)} acts now")
-        if side is not None and unit.side != side:
-            raise NotYourTurnError(f"{unit.key} is not on side {side}")
-        action = Action(action.kind, unit.key, action.target, action.option)
-        out = apply(state, action, self.t)
-        new_pos = self.store.append(
-            bid, position, out.action.to_dict(), out.to_result(), status=_status(out.state),
-            turn=out.state.activations, snapshot=state_to_dict(out.state),
-        )
+        data = g.parse_action(state, _json_of(action))
+        actor = g.side_of(data)
+        if actor not in status.to_act:
+            raise NotYourTurnError(f"it is not side {actor}'s turn: {' + '.join(status.acting) or 'nobody'} acts now")
+        if side is not None and actor != side:
+            raise NotYourTurnError(f"{g.action_text(data)}: that is side {actor}'s to play, not side {side}'s")
+        out = g.apply(state, data)
+        after = g.status(out.state)
+        new_pos = self.store.append(bid, position, out.action, out.record, status=after.label, turn=after.turn,
+                                    checkpoint=g.state_to_json(out.state))
         if shown:
             self.store.mark_shown(bid, new_pos - 1)
+        # every write moves the revision on by one: a cache entry another writer outdates just misses
+        self._keep(bid, new_pos, rec.revision + 1 + int(shown), out.state)
         return out, new_pos
 
-    def undo(self, bid: str, expected_position: int | None = None) -> BattleState:
+    def undo(self, bid: str, expected_position: int | None = None) -> Any:
         """Take back the last action, unless a random result of it has been shown."""
         rec = self.store.get(bid)
-        entries = self.store.entries(bid, max(0, rec.position - 1))
-        if not entries:
+        if rec.position == 0:
             raise IllegalActionError("nothing to undo: no action has been played", code_detail="nothing_to_undo")
-        last = entries[-1]
+        last = self.store.entry(bid, rec.position - 1)
         if last.shown and last.result.get("chance"):
             raise IllegalActionError(
-                f"cannot undo {Action.from_dict(last.action).text()}: its random results were already shown",
-                code_detail="results_shown",
-            )
+                f"cannot undo {game_of(rec.ruleset).action_text(last.action)}: its random results were already shown",
+                code_detail="results_shown")
         position = rec.position if expected_position is None else expected_position
         if position != rec.position:
             raise StaleStateError(bid, position, rec.position)
-        previous, _ = self._fold(bid, upto=rec.position - 1)
-        self.store.pop_last(bid, position, status=_status(previous), turn=previous.activations,
-                            snapshot=state_to_dict(previous))
+        g = game_of(rec.ruleset)
+        previous = self.state_at(bid, rec.position - 1)
+        status = g.status(previous)
+        self.store.pop_last(bid, position, status=status.label, turn=status.turn)
+        self._remember(bid, self.store.get(bid), previous)
         return previous
 
     def replay(self, bid: str) -> Replay:
-        """Rebuild from the log and compare with the stored snapshot, every field."""
+        """Rebuild from the log and compare every result and checkpoint with the stored ones."""
         state, problems = self._fold(bid)
-        rec = self.store.get(bid)
-        snap = self.store.snapshot(bid)
-        if snap is not None and snap[0] == rec.position:
-            mine = state_to_dict(state)
-            if json.dumps(mine, sort_keys=True) != json.dumps(snap[1], sort_keys=True):
-                problems += _diff(mine, snap[1])
-        return Replay(state, not problems, rec.position, problems)
+        return Replay(state, not problems, self.store.get(bid).position, problems)
 
     def autoplay(self, bid: str, sides: set[str] | None = None, max_actions: int = 5000,
-                 progress: Callable[[BattleState], None] | None = None) -> BattleState:
+                 progress: Callable[[Any], None] | None = None) -> Any:
         """Let the policy play ``sides`` (all when None) until the battle ends or another side must act."""
+        g = self.game(bid)
         state = self.state(bid)
         for _ in range(max_actions):
-            if state.over:
+            status = g.status(state)
+            if status.over or not status.to_act:
                 break
-            lg = choose(state, self.t)
-            if lg is None:
+            if sides is not None and not set(status.to_act) & sides:
                 break
-            if sides is not None and state.unit(lg.action.unit).side not in sides:
+            action = g.policy(state)
+            if action is None:
                 break
-            out, _ = self.act(bid, lg.action, shown=False)
+            out, _ = self.act(bid, action, shown=False)
             state = out.state
             if progress is not None:
                 progress(state)
@@ -201,23 +273,84 @@ class BattleService:
         except json.JSONDecodeError as exc:
             raise RulekeeperError(f"{path}: not JSON (line {exc.lineno}): {exc.msg}") from exc
         bid = self.store.import_(doc, new_id=new_id)
-        rep = self.replay(bid)
+        with self._lock:  # a battle deleted and imported again restarts at revision 0
+            self._cache.pop(bid, None)
+        try:
+            game_of(self.store.get(bid).ruleset)
+            rep = self.replay(bid)
+        except RulekeeperError:
+            self.store.delete(bid)
+            raise
         if not rep.identical:
             self.store.delete(bid)
             raise ReplayMismatchError(f"{path}: the imported log does not replay: {'; '.join(rep.differences[:3])}")
-        self.store.set_status(bid, _status(rep.state), rep.state.activations)
+        self._checkpoint_all(bid)
+        status = self.game(bid).status(rep.state)
+        self.store.set_status(bid, status.label, status.turn)
         return bid
 
+    def _checkpoint_all(self, bid: str) -> None:
+        """Imported logs come without checkpoints: write them (the fold just proved them)."""
+        g = self.game(bid)
+        state = g.initial_state(self.store.initial(bid))
+        for e in self.store.entries(bid):
+            state = g.apply(state, e.action).state
+            self.store.set_checkpoint(bid, e.index + 1, g.state_to_json(state))
 
-def _diff(a: Any, b: Any, path: str = "") -> list[str]:
-    if isinstance(a, dict) and isinstance(b, dict):
-        out: list[str] = []
-        for k in sorted(set(a) | set(b)):
-            out += _diff(a.get(k), b.get(k), f"{path}.{k}")
-        return out
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        out = []
-        for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            out += _diff(x, y, f"{path}[{i}]")
-        return out
-    return [] if a == b else [f"{path or '.'}: replay {a!r} vs stored {b!r}"]
+
+def is_pending(last: LogEntry, rec: BattleRecord) -> bool:
+    """The last action drew chance and nobody has revealed it yet (and the battle goes on)."""
+    return bool(not last.shown and last.result.get("chance") and rec.status != "over")
+
+
+def guess_ruleset(request: SetupRequest) -> str:
+    """The game a set-up request is for, when the player did not say.
+
+    The only game that plays battles; else, for army lists (or no scenario at all), the only
+    game that takes army lists; else the game a scenario file names (a top-level ``ruleset``
+    key); else the only game that recognises the file's shape (the optional
+    ``recognises(document)`` hook); else the only game whose set-up accepts the request.
+    """
+    from rulekeeper.core.ruleset import games
+
+    battle_games = games()
+    if len(battle_games) == 1:
+        return battle_games[0].name
+    if request.scenario is None or request.armies or request.board is not None:
+        takers = [g for g in battle_games if getattr(g, "army_list_noun", None)]
+        if len(takers) == 1:
+            return takers[0].name
+    if request.scenario is not None:
+        from rulekeeper.core.datafiles import read_data_file
+
+        doc = read_data_file(request.scenario)
+        if isinstance(doc, dict) and isinstance(doc.get("ruleset"), str):
+            return str(doc["ruleset"])
+        claimed = [g for g in battle_games if _recognises(g, doc)]
+        if len(claimed) == 1:
+            return claimed[0].name
+    return _accepting(battle_games, request)
+
+
+def _recognises(g: Game, document: Any) -> bool:
+    hook = getattr(g, "recognises", None)
+    return bool(hook(document)) if hook is not None and isinstance(document, dict) else False
+
+
+def _accepting(battle_games: builtins.list[Game], request: SetupRequest) -> str:
+    errors: builtins.list[RulekeeperError] = []
+    accepted = []
+    for g in battle_games:
+        try:
+            g.setup(request)
+        except RulekeeperError as exc:
+            errors.append(exc)
+            continue
+        accepted.append(g.name)
+    if len(accepted) == 1:
+        return accepted[0]
+    if not accepted and len(errors) == 1:
+        raise errors[0]
+    names = ", ".join(g.name for g in battle_games)
+    raise RulekeeperError(f"cannot tell which game this set-up is for (games: {names}); add ruleset = \"NAME\" to the "
+                          "scenario file or pass --ruleset NAME")

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rulekeeper.core.errors import (
     DataFileError,
@@ -23,17 +23,13 @@ from rulekeeper.core.errors import (
     RulekeeperError,
     UnknownNameError,
 )
+from rulekeeper.core.game import JsonDict, SetupRequest
 from rulekeeper.persistence.access import AccessStore
 from rulekeeper.persistence.store import BattleNotFoundError, BattleStore, StaleStateError
-from rulekeeper.rulesets.exillis.battle.actions import Action
-from rulekeeper.rulesets.exillis.battle.odds import preview
-from rulekeeper.rulesets.exillis.battle.result import summary
-from rulekeeper.rulesets.exillis.battle.setup import state_to_dict
-from rulekeeper.rulesets.exillis.battle.turnbar import predict
 from rulekeeper.service.battles import BattleService, GameOverError, NotYourTurnError
 
 from .guards import UnauthorizedError, require_last_actor, require_writer
-from .scenarios import scenario_path, shipped_scenarios
+from .scenarios import find_scenario, shipped_scenarios
 
 STATUS = {
     "not_found": 404, "unauthorized": 403, "not_your_turn": 409, "stale_state": 409, "game_over": 409,
@@ -42,22 +38,38 @@ STATUS = {
 }
 
 NOT_FOUND = {"error": "not_found", "message": "no such battle, or the link is not valid"}
+#: An action body carries the game's own fields (``kind``, ``unit``…) beside ``position``: bounded here.
+MAX_ACTION_FIELDS = 8
 
 
 class NewBattle(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    scenario: str = Field(description="A shipped scenario, e.g. 'starter'.", max_length=100)
+    scenario: str = Field(description="A shipped scenario, 'game:key' or a bare key such as 'starter'.",
+                          max_length=100)
     seed: int = Field(0, ge=0, le=2**63 - 1)
     practice: bool = False
 
 
 class ActionRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    kind: str = Field(max_length=20)
-    unit: str = Field(max_length=100)
-    target: str | None = Field(None, max_length=100)
-    option: str | None = Field(None, max_length=40)
+    """The game's action fields (e.g. Ex illis: kind, unit, target, option) and the position the client saw."""
+
+    model_config = ConfigDict(extra="allow")
     position: int = Field(ge=0, le=10**9, description="The log position the client saw (optimistic check).")
+
+    @model_validator(mode="after")
+    def _bounded(self) -> ActionRequest:
+        extra = self.model_extra or {}
+        if len(extra) > MAX_ACTION_FIELDS:
+            raise ValueError(f"an action has at most {MAX_ACTION_FIELDS} fields")
+        for key, value in extra.items():
+            if len(key) > 40 or not (value is None or isinstance(value, (str, int)) and not isinstance(value, bool)):
+                raise ValueError(f"action field {key[:40]!r} must be a short text, a number or null")
+            if isinstance(value, str) and len(value) > 200:
+                raise ValueError(f"action field {key[:40]!r} is longer than 200 characters")
+        return self
+
+    def action(self) -> JsonDict:
+        return {k: v for k, v in (self.model_extra or {}).items() if v is not None}
 
 
 class UndoRequest(BaseModel):
@@ -80,6 +92,11 @@ class Keeper:
         self.store.get(battle_id)
         return role
 
+    def create(self, request: SetupRequest, ruleset: str | None = None, title: str = "") -> tuple[str, dict[str, str]]:
+        """A new battle and one secret token per role (the game's sides and the spectator)."""
+        bid = self.service.new(request, ruleset=ruleset, title=title)
+        return bid, self.access.issue(bid, self.service.roles(bid))
+
 
 def token_of(
     x_rulekeeper_token: Annotated[str | None, Header(max_length=200)] = None,
@@ -89,12 +106,16 @@ def token_of(
 
 
 def _view(k: Keeper, bid: str, role: str) -> dict[str, Any]:
+    """The battle as ``role`` may see it: the game's per-side view, before any face-down result."""
     rec = k.store.get(bid)
-    state = k.service.state(bid)
+    g = k.service.game(bid)
+    visible = k.service.visible(bid)
+    status = g.status(visible.state)
+    result = g.result(visible.state)
     return {
-        "id": bid, "scenario": rec.scenario, "position": rec.position, "role": role,
-        "active": list(state.active), "over": state.over, "turn_bar": [list(g) for g in predict(state)],
-        "state": state_to_dict(state), "result": summary(state) if state.over else None,
+        "id": bid, "ruleset": rec.ruleset, "scenario": rec.scenario, "position": rec.position, "role": role,
+        "pending": visible.pending is not None, "active": list(status.acting), "to_act": list(status.to_act),
+        "over": status.over, "state": g.view(visible.state, role), "result": None if result is None else result.summary,
     }
 
 
@@ -103,12 +124,13 @@ def build_router(k: Keeper) -> APIRouter:
 
     @r.get("/scenarios", summary="Shipped scenarios a battle can start from")
     def scenarios() -> list[dict[str, str]]:
-        return shipped_scenarios()
+        return [s.to_dict() for s in shipped_scenarios()]
 
     @r.post("/battles", status_code=201, summary="Create a battle; returns the secret side and spectator links")
     def create(body: NewBattle) -> dict[str, Any]:
-        bid = k.service.new(scenario_path(body.scenario), body.seed, practice=body.practice)
-        tokens = k.access.issue(bid)
+        found = find_scenario(body.scenario)
+        bid, tokens = k.create(SetupRequest(scenario=found.info.path, seed=body.seed, practice=body.practice,
+                                            db=k.store.url), ruleset=found.game)
         return {"id": bid, "tokens": tokens,
                 "links": {role: f"/b/{bid}?token={t}" for role, t in tokens.items()}}
 
@@ -117,39 +139,42 @@ def build_router(k: Keeper) -> APIRouter:
         role = k.role(battle_id, token)
         return _view(k, battle_id, role)
 
-    @r.get("/battles/{battle_id}/actions", summary="Legal actions of the active unit, with AcP and odds")
+    @r.get("/battles/{battle_id}/actions", summary="Legal actions of the side(s) to act, with their cost and odds")
     def actions(battle_id: str, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
         role = k.role(battle_id, token)
-        state, legal = k.service.legal(battle_id)
-        side = state.unit(state.active[0]).side if state.active else None
-        return {"position": k.store.get(battle_id).position, "active": list(state.active), "side": side,
-                "yours": role == side,
-                "actions": [{**lg.action.to_dict(), "acp": lg.acp, "note": lg.note, "odds": preview(state, k.service.t, lg)}
-                            for lg in legal]}
+        g = k.service.game(battle_id)
+        visible = k.service.visible(battle_id)
+        status = g.status(visible.state)
+        legal = [] if visible.pending is not None else g.legal_actions(visible.state)
+        side = status.to_act[0] if status.to_act else None
+        return {"position": k.store.get(battle_id).position, "active": list(status.acting), "side": side,
+                "to_act": list(status.to_act), "yours": role in status.to_act, "pending": visible.pending is not None,
+                "actions": [{**lg.action, "text": lg.text, "acp": lg.cost, "note": lg.note,
+                             "odds": g.preview(visible.state, lg.action).headline_dict()} for lg in legal]}
 
     @r.post("/battles/{battle_id}/actions", summary="Perform an action (side link only, at the position you saw)")
     def act(battle_id: str, body: ActionRequest, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
         role = k.role(battle_id, token)
+        g = k.service.game(battle_id)
         state = k.service.state(battle_id)
-        require_writer(battle_id, role, body.position, k.store.get(battle_id).position, state.over, "act")
-        unit = state.find(body.unit)
-        if unit.side != role:
-            raise UnauthorizedError(f"{unit.key} belongs to the other side")
+        require_writer(battle_id, role, body.position, k.store.get(battle_id).position, g.status(state).over, "act")
+        action = g.parse_action(state, body.action())
+        if g.side_of(action) != role:
+            raise UnauthorizedError(f"{g.action_text(action)}: that belongs to the other side")
         # the API answers with the results, so they count as shown: no undo-and-retry of a seen roll
-        out, pos = k.service.act(battle_id, Action(body.kind, unit.key, body.target, body.option),
-                                 expected_position=body.position, shown=True, side=role)
-        return {"position": pos, "action": out.action.to_dict(), "report": list(out.report),
-                "chance": [c.to_dict() for c in out.chance], "over": out.state.over}
+        out, pos = k.service.act(battle_id, action, expected_position=body.position, shown=True, side=role)
+        return {"position": pos, "action": out.action, "report": list(out.report),
+                "chance": [c.to_dict() for c in out.chance], "over": g.status(out.state).over}
 
     @r.post("/battles/{battle_id}/shown", summary="Mark the last action's results as shown (no undo after)")
     def shown(battle_id: str, body: UndoRequest, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
         role = k.role(battle_id, token)
         current = k.store.get(battle_id).position
-        require_writer(battle_id, role, body.position, current, k.service.state(battle_id).over, "reveal results")
+        require_writer(battle_id, role, body.position, current, k.service.status(battle_id).over, "reveal results")
         if current < 1:
             raise StaleStateError(battle_id, body.position, current)
-        last = k.store.entries(battle_id, current - 1)[-1]
-        require_last_actor(role, last.action, "reveal its results")
+        last = k.store.entry(battle_id, current - 1)
+        require_last_actor(role, k.service.game(battle_id).side_of(last.action), "reveal its results")
         k.store.mark_shown(battle_id, current - 1)
         return {"position": body.position, "shown": True}
 
@@ -157,21 +182,24 @@ def build_router(k: Keeper) -> APIRouter:
     def undo(battle_id: str, body: UndoRequest, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
         role = k.role(battle_id, token)
         current = k.store.get(battle_id).position
-        require_writer(battle_id, role, body.position, current, k.service.state(battle_id).over, "undo")
-        entries = k.store.entries(battle_id, max(0, current - 1))
-        require_last_actor(role, entries[-1].action if entries else None, "take it back")
+        require_writer(battle_id, role, body.position, current, k.service.status(battle_id).over, "undo")
+        last = k.store.entry(battle_id, current - 1) if current else None
+        require_last_actor(role, None if last is None else k.service.game(battle_id).side_of(last.action), "take it back")
         k.service.undo(battle_id, expected_position=body.position)
         return {"position": k.store.get(battle_id).position}
 
-    @r.get("/battles/{battle_id}/log", summary="Every action and its results, in order")
+    @r.get("/battles/{battle_id}/log", summary="Every action and its results, in order (face-down results withheld)")
     def log(battle_id: str, token: Annotated[str | None, Depends(token_of)],
             since: Annotated[int, Query(ge=0, le=10**9)] = 0) -> dict[str, Any]:
         k.role(battle_id, token)
+        visible = k.service.visible(battle_id)
+        hidden = None if visible.pending is None else visible.pending.index
         return {"position": k.store.get(battle_id).position, "entries": [
-            {"index": e.index, "action": e.action, "shown": e.shown, "report": e.result.get("report", [])}
+            {"index": e.index, "action": e.action, "shown": e.shown,
+             "report": [] if e.index == hidden else e.result.get("report", [])}
             for e in k.store.entries(battle_id, since)]}
 
-    @r.get("/battles/{battle_id}/replay", summary="Replay the log and prove the stored state identical")
+    @r.get("/battles/{battle_id}/replay", summary="Replay the log and prove the stored states identical")
     def replay(battle_id: str, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
         k.role(battle_id, token)
         rep = k.service.replay(battle_id)

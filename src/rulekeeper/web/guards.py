@@ -7,13 +7,9 @@ that played the last action.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.persistence.store import StaleStateError
 from rulekeeper.service.battles import GameOverError
-
-from .renderers import side_of_key
 
 
 class UnauthorizedError(RulekeeperError):
@@ -31,12 +27,7 @@ def require_writer(bid: str, role: str, position: int, current: int, over: bool,
         raise GameOverError("the battle is over")
 
 
-def side_of(action: dict[str, Any]) -> str:
-    """The side that played a logged action (unit keys are ``SIDE:Name``)."""
-    return side_of_key(str(action.get("unit", "")))
-
-
-def require_last_actor(role: str, last_action: dict[str, Any] | None, verb: str) -> None:
+def require_last_actor(role: str, last_side: str | None, verb: str) -> None:
     """Only the side that played the last action may take it back or reveal its results."""
-    if last_action is not None and side_of(last_action) != role:
+    if last_side is not None and last_side != role:
         raise UnauthorizedError(f"only the side that played the last action may {verb}")

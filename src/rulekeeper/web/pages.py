@@ -17,27 +17,25 @@ other side's device follows the battle without reloading.
 from __future__ import annotations
 
 import secrets
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
-import yaml
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from rulekeeper.core.errors import IllegalActionError, RulekeeperError
+from rulekeeper.core.game import ArmySource, Game, SetupRequest, Status
+from rulekeeper.core.present import Links, WebPresenter
+from rulekeeper.core.ruleset import games
 from rulekeeper.persistence.store import BattleNotFoundError, BattleRecord, LogEntry
-from rulekeeper.rulesets.exillis.battle.actions import Action
-from rulekeeper.rulesets.exillis.battle.engine import apply
-from rulekeeper.rulesets.exillis.battle.state import BattleState
+from rulekeeper.service.battles import is_pending
 
 from .api import NOT_FOUND, STATUS, Keeper
 from .guards import UnauthorizedError, require_last_actor, require_writer
-from .renderers import Links, Renderer, renderer_for, short, side_of_key
-from .scenarios import scenario_path, shipped_scenarios
+from .presenters import Presenters
+from .scenarios import find_scenario, shipped_scenarios
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
@@ -66,19 +64,6 @@ ERROR_TITLES = {
     "unknown_name": "Unknown name", "bad_request": "Bad request", "results_pending": "Reveal the results first",
     "results_shown": "Cannot undo", "store": "Storage unavailable",
 }
-
-
-def make_env() -> Environment:
-    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True)
-    env.globals["short"] = short
-    env.filters["slug"] = slug
-    return env
-
-
-def slug(text: object) -> str:
-    """A CSS class fragment: ``"Accurate hit"`` → ``"accurate-hit"``."""
-    return "".join(ch if ch.isalnum() else "-" for ch in str(text).lower()).strip("-")
 
 
 def error_code(exc: RulekeeperError) -> str:
@@ -131,39 +116,13 @@ async def read_form(request: Request, max_form: int = MAX_FORM, max_field: int =
     return out
 
 
-def _muster(text: str, where: str) -> Any:
-    """A muster pasted into the new-battle form: TOML if it reads as TOML, else YAML."""
-    from rulekeeper.core.datafiles import StrictLoader
-    from rulekeeper.rulesets.exillis.muster import Muster
-
-    if not text.strip():
-        raise PageRequestError(f"{where} is empty: paste a muster file (YAML or TOML)")
-    try:
-        return Muster.from_dict(tomllib.loads(text), where=where, text=text, suffix=".toml")
-    except tomllib.TOMLDecodeError:
-        pass
-    try:
-        data = yaml.load(text, Loader=StrictLoader)  # noqa: S506 - a SafeLoader subclass
-    except yaml.YAMLError as exc:
-        raise PageRequestError(f"{where}: neither TOML nor YAML ({str(exc).splitlines()[0]})") from None
-    return Muster.from_dict(data, where=where, text=text, suffix=".yaml")
-
-
-def battle_from_musters(k: Keeper, text_a: str, text_b: str, board: str, seed: int, practice: bool) -> str:
-    """A battle between two pasted musters, set up exactly as ``battle new --muster --muster``."""
-    from rulekeeper.persistence.campaign import CampaignStore
-    from rulekeeper.rulesets.exillis.muster_battle import parse_board, scenario_from_musters
-    from rulekeeper.rulesets.exillis.musters_data import load_musters_data
-    from rulekeeper.service.campaign import check_musters, muster_meta
-
-    a, b = _muster(text_a, "muster A"), _muster(text_b, "muster B")
-    width, height = parse_board(board or "5x4")
-    data = load_musters_data()
-    t = k.service.t
-    sc = scenario_from_musters(a, b, width, height, roster=t.roster, rules=t.rules, data=data)
-    with CampaignStore(k.store._url) as campaign:  # the campaign lives in the keeper's database
-        check_musters(campaign, (a, b), t.roster)
-    return k.service.new(sc, seed, practice=practice, meta=muster_meta(a, b, t.roster, data))
+def army_game(form: dict[str, str]) -> Game:
+    """The game a "battle from army lists" form is for (the first game that takes army lists)."""
+    wanted = form.get("game", "")[:40]
+    for g in games():
+        if getattr(g, "army_list_noun", None) and (not wanted or g.name == wanted):
+            return g
+    raise PageRequestError("no installed game starts battles from army lists")
 
 
 @dataclass
@@ -173,12 +132,14 @@ class View:
     bid: str
     role: str
     rec: BattleRecord
-    state: BattleState  # the true current state
-    board_state: BattleState  # what the board shows (before an action whose results are hidden)
+    game: Game
+    state: Any  # the true current state
+    status: Status
+    board_state: Any  # what the board shows (before an action whose results are hidden)
     last: LogEntry | None
     pending: bool  # the last action drew chance and nobody has revealed it yet
     links: Links
-    r: Renderer
+    r: WebPresenter
 
     @property
     def position(self) -> int:
@@ -191,28 +152,18 @@ class View:
 
     @property
     def last_side(self) -> str | None:
-        return None if self.last is None else side_of_key(str(self.last.action.get("unit", "")))
+        return None if self.last is None else self.game.side_of(self.last.action)
 
     @property
     def is_side(self) -> bool:
         return self.role != "spectator"
 
 
-def state_at(k: Keeper, bid: str, n: int) -> BattleState:
-    """The battle after its first ``n`` actions, replayed from the initial state."""
-    state = k.service._initial(bid)
-    for e in k.store.entries(bid)[:n]:
-        state = apply(state, Action.from_dict(e.action), k.service.t).state
-    return state
-
-
 class Pages:
     def __init__(self, keeper: Keeper) -> None:
         self.k = keeper
-        self.env = make_env()
-
-    def renderer(self, rec: BattleRecord) -> Renderer:
-        return renderer_for(rec.ruleset, self.env, self.k.service.t)
+        self.presenters = Presenters()
+        self.env = self.presenters.env
 
     def html(self, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
         text = self.env.get_template(name).render(**ctx)
@@ -229,9 +180,8 @@ class Pages:
             raise BattleNotFoundError(bid)
         role = self.k.role(bid, token)
         rec = self.k.store.get(bid)
-        last = self.k.store.entries(bid, rec.position - 1)[-1] if rec.position else None
-        pending = bool(last is not None and not last.shown and last.result.get("chance") and rec.status != "over")
-        return role, rec, last, pending
+        last = self.k.store.entry(bid, rec.position - 1) if rec.position else None
+        return role, rec, last, last is not None and is_pending(last, rec)
 
     def version(self, bid: str, token: str | None) -> str:
         _, rec, _, pending = self._head(bid, token)
@@ -245,16 +195,44 @@ class Pages:
 
     def view(self, bid: str, token: str | None) -> View:
         role, rec, last, pending = self._head(bid, token)
+        g = self.k.service.game(bid)
         state = self.k.service.state(bid)
-        board_state = state_at(self.k, bid, rec.position - 1) if pending else state
+        board_state = self.k.service.state_at(bid, rec.position - 1) if pending else state
         links = Links(bid, token or "", rec.position)
-        return View(bid, role, rec, state, board_state, last, pending, links, self.renderer(rec))
+        return View(bid, role, rec, g, state, g.status(state), board_state, last, pending, links,
+                    self.presenters.of(g))
 
     # -- the battle page -----------------------------------------------------------------------
 
+    def _fate_panel(self, v: View, q: dict[str, str | None], fate_index: int) -> tuple[dict[str, Any], Any, str]:
+        """The Fate Screen of logged action ``fate_index``, revealed as far as the query asks."""
+        r = v.r
+        entry = self.k.store.entry(v.bid, fate_index)
+        shown_q = q.get("open")
+        shown = None if shown_q == "all" else (_opt_int(shown_q) or 0)
+        fate = r.fate(entry.result.get("report", []), shown, v.links, fate_index)
+        panel = {"mode": "fate", "fate": fate, "index": fate_index, "text": r.action_text(entry.action),
+                 "next": fate.revealed + 1, "done": fate.revealed >= fate.revealable}
+        if fate_index == v.position - 1:
+            caption = f"Before: {r.action_text(entry.action)} — continue to see the board after it"
+            return panel, self.k.service.state_at(v.bid, fate_index), caption
+        return panel, v.board_state, ""
+
+    def _act_panel(self, v: View, q: dict[str, str | None]) -> dict[str, Any]:
+        """The side to act: its actions with their odds, and the preview of the one picked."""
+        legal = v.game.legal_actions(v.state)
+        previews = [v.game.preview(v.state, lg.action) for lg in legal]
+        pick = _opt_int(q.get("pick"), 0, len(legal) - 1) if legal else None
+        at = _opt_int(q.get("at"))
+        panel: dict[str, Any] = {"mode": "act", "actions": v.r.actions(v.state, legal, previews, v.links),
+                                 "preview": None, "moved_on": pick is not None and at != v.position}
+        if pick is not None and at == v.position:
+            panel["preview"] = v.r.preview(v.state, legal[pick], previews[pick], v.links)
+        return panel
+
     def live(self, v: View, q: dict[str, str | None], error: RulekeeperError | None = None) -> dict[str, Any]:
         """Everything inside the polled ``#live`` region."""
-        r, state = v.r, v.state
+        r = v.r
         panel: dict[str, Any] = {"mode": "wait"}
         board_state, caption = v.board_state, ""
         fate_index = _opt_int(q.get("fate"), 0, max(0, v.position - 1))
@@ -264,32 +242,15 @@ class Pages:
             panel = {"mode": "pending", "mine": v.last_side == v.role, "text": r.action_text(v.last.action),
                      "count": r.fate_count(v.last.result.get("report", [])), "side": v.last_side}
         elif fate_index is not None and v.position:
-            entry = self.k.store.entries(v.bid, fate_index)[0]
-            report = entry.result.get("report", [])
-            shown_q = q.get("open")
-            shown = None if shown_q == "all" else (_opt_int(shown_q) or 0)
-            fate = r.fate(report, shown, v.links, fate_index)
-            panel = {"mode": "fate", "fate": fate, "index": fate_index, "text": r.action_text(entry.action),
-                     "next": fate.revealed + 1, "done": fate.revealed >= fate.revealable}
-            if fate_index == v.position - 1:
-                board_state = state_at(self.k, v.bid, fate_index)
-                caption = f"Before: {r.action_text(entry.action)} — continue to see the board after it"
-        elif state.over:
-            panel = {"mode": "over", "result": r.result(state)}
+            panel, board_state, caption = self._fate_panel(v, q, fate_index)
+        elif v.status.over:
+            panel = {"mode": "over", "result": r.result(v.state)}
+        elif v.is_side and v.role in v.status.to_act:
+            panel = self._act_panel(v, q)
         else:
-            active_side = r.side_of(state, state.active[0]) if state.active else None
-            if v.is_side and v.role == active_side:
-                _, legal = self.k.service.legal(v.bid)
-                pick = _opt_int(q.get("pick"), 0, len(legal) - 1) if legal else None
-                at = _opt_int(q.get("at"))
-                panel = {"mode": "act", "actions": r.actions(state, legal, v.links), "preview": None,
-                         "moved_on": pick is not None and at != v.position}
-                if pick is not None and at == v.position:
-                    panel["preview"] = r.preview(state, legal, pick, v.links)
-            else:
-                panel = {"mode": "wait", "side": active_side}
+            panel = {"mode": "wait", "side": v.status.to_act[0] if v.status.to_act else None}
         header = r.header(board_state)
-        can_undo = (v.is_side and v.last is not None and v.last_side == v.role and not state.over
+        can_undo = (v.is_side and v.last is not None and v.last_side == v.role and not v.status.over
                     and not v.pending)
         unit_key = q.get("unit")
         unit_html = None
@@ -310,6 +271,12 @@ class Pages:
     def battle_page(self, v: View, q: dict[str, str | None], error: RulekeeperError | None = None,
                     status: int = 200) -> HTMLResponse:
         return self.html("battle.html", status, title=f"{v.rec.title or v.rec.scenario}", **self.live(v, q, error))
+
+    def home(self, status: int = 200, error: dict[str, str] | None = None, seed: int | None = None) -> HTMLResponse:
+        army_games = [g for g in games() if getattr(g, "army_list_noun", None)]
+        return self.html("home.html", status, title="Rule keeper", battles=self.k.store.list(),
+                         scenarios=shipped_scenarios(), army_games=army_games,
+                         seed=secrets.randbelow(1_000_000) if seed is None else seed, error=error)
 
 
 def _error_ctx(exc: RulekeeperError | None) -> dict[str, str] | None:
@@ -345,8 +312,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
 
     @r.get("/", response_class=HTMLResponse)
     def home() -> HTMLResponse:
-        return p.html("home.html", title="Rule keeper", battles=k.store.list(), scenarios=shipped_scenarios(),
-                      seed=secrets.randbelow(1_000_000), error=None)
+        return p.home()
 
     @r.get("/new")
     def new_get() -> RedirectResponse:
@@ -359,14 +325,17 @@ def build_pages(keeper: Keeper) -> APIRouter:
             seed = _int(form.get("seed"), "seed", default=0, hi=2**63 - 1)
             practice = form.get("practice") in ("1", "on", "true", "yes")
             if form.get("from") == "musters":
-                bid = battle_from_musters(k, form.get("muster_a", ""), form.get("muster_b", ""),
-                                          form.get("board", "")[:20], seed, practice)
+                g = army_game(form)
+                armies = (ArmySource("muster A", form.get("muster_a", "")), ArmySource("muster B", form.get("muster_b", "")))
+                request_ = SetupRequest(armies=armies, board=form.get("board", "")[:20] or None, seed=seed,
+                                        practice=practice, db=k.store.url)
+                bid, tokens = k.create(request_, ruleset=g.name)
             else:
-                bid = k.service.new(scenario_path(form.get("scenario", "")[:100]), seed, practice=practice)
+                found = find_scenario(form.get("scenario", "")[:100])
+                bid, tokens = k.create(SetupRequest(scenario=found.info.path, seed=seed, practice=practice,
+                                                    db=k.store.url), ruleset=found.game)
         except RulekeeperError as exc:
-            return p.html("home.html", PAGE_STATUS.get(error_code(exc), 400), title="Rule keeper",
-                          battles=k.store.list(), scenarios=shipped_scenarios(), seed=0, error=_error_ctx(exc))
-        tokens = k.access.issue(bid)
+            return p.home(PAGE_STATUS.get(error_code(exc), 400), _error_ctx(exc), seed=0)
         base = str(request.base_url).rstrip("/")
         links = {role: f"{base}/b/{bid}?token={t}" for role, t in tokens.items()}
         rec = k.store.get(bid)
@@ -414,19 +383,17 @@ def build_pages(keeper: Keeper) -> APIRouter:
             token = form.get("token", token)
             v = p.view(bid, token)
             position = _int(form.get("position"), "position")
-            require_writer(bid, v.role, position, v.position, v.state.over, "act")
+            require_writer(bid, v.role, position, v.position, v.status.over, "act")
             if v.pending:
                 raise ResultsPendingError(f"reveal the results of {v.r.action_text(v.last.action if v.last else {})} first")
-            action = Action.from_dict({"kind": form.get("kind"), "unit": form.get("unit", ""),
-                                       "target": form.get("target") or None, "option": form.get("option") or None})
-            unit = v.state.find(action.unit)
-            if unit.side != v.role:
-                raise UnauthorizedError(f"{unit.key} belongs to the other side")
-            out, _ = k.service.act(bid, Action(action.kind, unit.key, action.target, action.option),
-                                   expected_position=position, shown=False, side=v.role)
+            fields = {key: value for key, value in form.items() if key not in ("token", "position") and value}
+            action = v.game.parse_action(v.state, fields)
+            if v.game.side_of(action) != v.role:
+                raise UnauthorizedError(f"{v.game.action_text(action)}: that belongs to the other side")
+            out, _ = k.service.act(bid, action, expected_position=position, shown=False, side=v.role)
         except RulekeeperError as exc:
             return await fail(request, exc, bid, token)
-        if out.state.over and out.chance:  # the last blow: its Fate Screen, then the end screen
+        if v.game.status(out.state).over and out.chance:  # the last blow: its Fate Screen, then the end screen
             return _see_other(v.links.fate(position, 0))
         return _see_other(v.links.page("panel"))
 
@@ -438,9 +405,9 @@ def build_pages(keeper: Keeper) -> APIRouter:
             token = form.get("token", token)
             v = p.view(bid, token)
             position = _int(form.get("position"), "position", lo=1)
-            require_writer(bid, v.role, position, v.position, v.state.over, "reveal results", allow_over=True)
-            require_last_actor(v.role, v.last.action if v.last else None, "reveal its results")
-            if not v.state.over and v.last is not None and not v.last.shown:
+            require_writer(bid, v.role, position, v.position, v.status.over, "reveal results", allow_over=True)
+            require_last_actor(v.role, v.last_side, "reveal its results")
+            if not v.status.over and v.last is not None and not v.last.shown:
                 k.store.mark_shown(bid, position - 1)
         except RulekeeperError as exc:
             return await fail(request, exc, bid, token)
@@ -454,8 +421,8 @@ def build_pages(keeper: Keeper) -> APIRouter:
             token = form.get("token", token)
             v = p.view(bid, token)
             position = _int(form.get("position"), "position")
-            require_writer(bid, v.role, position, v.position, v.state.over, "undo")
-            require_last_actor(v.role, v.last.action if v.last else None, "take it back")
+            require_writer(bid, v.role, position, v.position, v.status.over, "undo")
+            require_last_actor(v.role, v.last_side, "take it back")
             k.service.undo(bid, expected_position=position)
         except RulekeeperError as exc:
             return await fail(request, exc, bid, token)
@@ -473,7 +440,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
         for e in k.store.entries(v.bid):
             hidden = v.pending and e.index == v.position - 1
             rows.append({"index": e.index + 1, "text": v.r.action_text(e.action), "acp": e.result.get("acp"),
-                         "side": side_of_key(str(e.action.get("unit", ""))), "shown": e.shown, "hidden": hidden,
+                         "side": v.game.side_of(e.action), "shown": e.shown, "hidden": hidden,
                          "lines": [] if hidden else v.r.log_lines(e.result.get("report", [])),
                          "chance": bool(e.result.get("chance")),
                          "href": v.links.sub("replay", step=e.index + 1)})
@@ -489,17 +456,17 @@ def build_pages(keeper: Keeper) -> APIRouter:
         last = v.position - (1 if v.pending else 0)
         n = _opt_int(step, 0, last)
         n = last if n is None else n
-        state = state_at(k, bid, n)
+        state = k.service.state_at(bid, n)
         fate = None
         text = "The battle as deployed"
         if n:
-            entry = k.store.entries(bid, n - 1)[0]
+            entry = k.store.entry(bid, n - 1)
             fate = v.r.fate(entry.result.get("report", []), None, v.links, n - 1).html
             text = v.r.action_text(entry.action)
         nav = {"first": v.links.sub("replay", step=0), "prev": v.links.sub("replay", step=max(0, n - 1)),
                "next": v.links.sub("replay", step=min(last, n + 1)), "last": v.links.sub("replay", step=last)}
         return p.html("replay.html", title=f"Replay — {v.rec.title}", v=v, n=n, last=last, nav=nav, text=text,
                       fate=fate, board=v.r.board(state, v.links), turn_bar=v.r.turn_bar(state),
-                      header=v.r.header(state), result=v.r.result(state) if state.over else None)
+                      header=v.r.header(state), result=v.r.result(state) if v.game.status(state).over else None)
 
     return r

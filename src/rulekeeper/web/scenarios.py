@@ -1,26 +1,36 @@
-"""The scenarios a web battle may start from: the ones shipped inside the package."""
+"""The scenarios a web battle may start from: the ones every installed game ships."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from dataclasses import dataclass
 
 from rulekeeper.core.errors import UnknownNameError
-
-SCENARIO_DIR = Path(__file__).resolve().parents[1] / "rulesets" / "exillis" / "data" / "scenarios"
-
-
-def shipped_scenarios() -> list[dict[str, str]]:
-    from rulekeeper.rulesets.exillis.scenario import load_scenario
-
-    out = []
-    for p in sorted(SCENARIO_DIR.glob("*.toml")):
-        sc = load_scenario(p)
-        out.append({"key": p.stem, "name": sc.name, "description": sc.description})
-    return out
+from rulekeeper.core.game import ScenarioInfo
+from rulekeeper.core.ruleset import games
 
 
-def scenario_path(key: str) -> Path:
-    names = [p.stem for p in SCENARIO_DIR.glob("*.toml")]
-    if key not in names:
-        raise UnknownNameError("scenario", key, names)
-    return SCENARIO_DIR / f"{key}.toml"
+@dataclass(frozen=True)
+class Shipped:
+    """A shipped scenario and the game it belongs to (``key`` is ``game:scenario``)."""
+
+    key: str
+    game: str
+    game_title: str
+    info: ScenarioInfo
+
+    def to_dict(self) -> dict[str, str]:
+        return {"key": self.key, "game": self.game, "name": self.info.name, "description": self.info.description}
+
+
+def shipped_scenarios() -> list[Shipped]:
+    return [Shipped(f"{g.name}:{s.key}", g.name, g.title, s) for g in games() for s in g.scenarios()]
+
+
+def find_scenario(key: str) -> Shipped:
+    """A scenario by ``game:key``, or by its bare key when only one game ships it."""
+    found = shipped_scenarios()
+    exact = [s for s in found if s.key == key]
+    bare = [s for s in found if s.info.key == key]
+    if exact or len(bare) == 1:
+        return (exact or bare)[0]
+    raise UnknownNameError("scenario", key, [s.key for s in found])

@@ -12,16 +12,19 @@ from typing import Any, ClassVar
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.ruleset import OptionInfo, Resolution
 
+from .game import ExIllisBattles
 from .options import ExIllisOptions, option_infos
 
 
-class ExIllis:
-    """The Ex illis rule keeper."""
+class ExIllis(ExIllisBattles):
+    """The Ex illis rule keeper: the calculator here, whole battles in :class:`.game.ExIllisBattles`."""
 
     name: ClassVar[str] = "exillis"
     aliases: ClassVar[tuple[str, ...]] = ("ex illis", "ex-illis", "ei")
     title: ClassVar[str] = "Ex illis"
     deterministic: ClassVar[bool] = False
+    #: Battles can start from two army lists, which Ex illis calls musters.
+    army_list_noun: ClassVar[str] = "muster"
 
     def __init__(self, options: ExIllisOptions | None = None) -> None:
         self.opts = options or ExIllisOptions()

@@ -4,10 +4,11 @@ routing of Broken units, and Fatigue gained.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from .combatants import Combatant
+from .fastcopy import evolve
 from .fatigue import morale_sensitivity, thresholds
 from .morale import can_rout, casualty_penalty, clamp, intimidation_modifier, state_of
 from .options import ExIllisOptions
@@ -103,11 +104,11 @@ def apply_morale(
                 continue
             was_broken = c.morale < 0
             amount = casualty_penalty(d.bulk, total) * sensitivity(c, options)
-            c = replace(c, morale=clamp(c.morale + amount))
+            c = evolve(c, morale=clamp(c.morale + amount))
             reasons[k].append(f"casualty {d.miniature}: {amount:+.1f} (bulk {d.bulk:g} / {total:g} × 80 × sensitivity)")
             rout = was_broken or (options.rout_on_breaking_casualty == "yes" and c.morale < 0)
             if rout and can_rout(c):
-                c = replace(c, fleeing=True)
+                c = evolve(c, fleeing=True)
                 reasons[k].append("Broken and witnessed a casualty: Fleeing")
             units[k] = c
         bulk_alive[d.unit] = bulk_alive.get(d.unit, 0.0) - d.bulk
@@ -119,26 +120,32 @@ def apply_morale(
             continue
         was_broken = c.morale < 0
         amount = s.amount * sensitivity(c, options)
-        c = replace(c, morale=clamp(c.morale + amount))
+        c = evolve(c, morale=clamp(c.morale + amount))
         reasons[s.unit].append(f"{s.reason}: {amount:+.1f}")
         if was_broken and amount < 0 and s.static and can_rout(c):
-            c = replace(c, fleeing=True)
+            c = evolve(c, fleeing=True)
             reasons[s.unit].append("Broken and suffered a static penalty: Fleeing")
         units[s.unit] = c
     # Intimidation: recomputed as a dynamic modifier replacing the previous one
     sides = {c.side for c in units.values() if not c.destroyed and not c.fleeing}
     if len(sides) >= 2:
+        # per side: this loop changes morale only, never who is alive or fleeing, so the sums hold
+        strength: dict[str, tuple[float, float]] = {}
         for k, c in list(units.items()):
             if c.destroyed or c.fleeing:
                 continue
-            friendly = sum(u.count * u.stat("intimidation") for u in units.values() if u.side == c.side and not u.fleeing)
-            enemy = sum(u.count * u.stat("intimidation") for u in units.values() if u.side != c.side and not u.fleeing)
+            if c.side not in strength:
+                strength[c.side] = (
+                    sum(u.count * u.stat("intimidation") for u in units.values() if u.side == c.side and not u.fleeing),
+                    sum(u.count * u.stat("intimidation") for u in units.values() if u.side != c.side and not u.fleeing),
+                )
+            friendly, enemy = strength[c.side]
             new = intimidation_modifier(friendly, enemy, options) * sensitivity(c, options)
             if new != c.intimidation_mod:
                 reasons[k].append(
                     f"intimidation {friendly:g} vs {enemy:g}: modifier {c.intimidation_mod:+.1f} → {new:+.1f}"
                 )
-            units[k] = replace(c, morale=clamp(c.morale - c.intimidation_mod + new), intimidation_mod=new)
+            units[k] = evolve(c, morale=clamp(c.morale - c.intimidation_mod + new), intimidation_mod=new)
     changes = [
         MoraleChange(k, start[k].morale, units[k].morale, _state(start[k]), _state(units[k]), tuple(reasons[k]))
         for k in units
@@ -152,9 +159,9 @@ def add_fatigue(c: Combatant, basic_cost: float, veil: bool = False) -> tuple[Co
     gained = basic_cost * rate
     before_t = thresholds(c.fatigue, c.veil)
     if veil:
-        new = replace(c, veil=c.veil + gained)
+        new = evolve(c, veil=c.veil + gained)
         change = FatigueChange(c.key, gained, c.veil, new.veil, before_t, thresholds(new.fatigue, new.veil))
     else:
-        new = replace(c, fatigue=c.fatigue + gained)
+        new = evolve(c, fatigue=c.fatigue + gained)
         change = FatigueChange(c.key, gained, c.fatigue, new.fatigue, before_t, thresholds(new.fatigue, new.veil))
     return new, change

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulekeeper.core.chance import Fate, discrete
+from rulekeeper.core.chance import ChanceRequest, Fate, discrete
 from rulekeeper.core.errors import ImpossibleRequestError, UnknownNameError
 from rulekeeper.core.events import Event
 from rulekeeper.core.wrd import with_fixed
@@ -227,23 +227,26 @@ class MeleeReport:
     statics: list[StaticModifier] = field(default_factory=list)
     events: tuple[Event, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "events": [e.to_dict() for e in self.events],
+    def to_dict(self, events: bool = True, units: bool = True) -> dict[str, Any]:
+        """JSON-able report; ``events``/``units`` False leave out those keys (the battle log has both already)."""
+        d: dict[str, Any] = {"events": [e.to_dict() for e in self.events]} if events else {}
+        d.update({
             "attacker": self.attacker,
             "action": self.action,
             "direction": self.direction,
-            "duels": [d.to_dict() for d in self.duels],
+            "duels": [duel.to_dict() for duel in self.duels],
             "casualties": self.casualties,
             "morale": [m.to_dict() for m in self.morale],
             "fatigue": self.fatigue.to_dict(),
-            "units": [
+        })
+        if units:
+            d["units"] = [
                 {"unit": c.key, "side": c.side, "alive": c.count, "hp": [round(h, 2) for h in c.hp],
                  "morale": round(c.morale, 2), "state": state_of(c),
                  "fatigue": round(c.fatigue, 3)}
                 for c in self.zone
-            ],
-        }
+            ]
+        return d
 
 
 def target_odds(att: Combatant, zone: tuple[Combatant, ...]) -> list[tuple[str, float]]:
@@ -256,18 +259,31 @@ def target_odds(att: Combatant, zone: tuple[Combatant, ...]) -> list[tuple[str, 
     return [(k, w / total) for k, w in weights]
 
 
+def relabelled(request: ChanceRequest, label: str) -> ChanceRequest:
+    """``request`` under another label: what :func:`discrete` gives for the same odds and explanation.
+
+    A round (or volley) draws many times from the same odds; normalising them once is enough.
+    """
+    return ChanceRequest(
+        label, request.kind, request.outcomes, request.probabilities, request.weights, request.low, request.high,
+        request.explain,
+    )
+
+
 def _strike(
     fate: Fate, zone: dict[str, Combatant], a_key: str, ai: int, d_key: str, di: int,
     ctx: MeleeContext, deaths: list[Death], retaliation: bool, log: list[Event],
-    cache: dict[tuple[str, str, bool], DuelOdds],
+    cache: dict[tuple[str, str, bool], tuple[DuelOdds, ChanceRequest]],
 ) -> tuple[Strike, str]:
     att, dfn = zone[a_key], zone[d_key]
     # odds depend on stats, fatigue, morale and stance, none of which change within a round
-    o = cache.get((a_key, d_key, retaliation))
-    if o is None:
-        o = cache[(a_key, d_key, retaliation)] = duel_odds(att, dfn, ctx, retaliation)
     label = f"{'retaliation' if retaliation else 'roll to hit'}: {att.mini(ai)} → {dfn.mini(di)}"
-    outcome = fate.draw(discrete(label, o.odds, o.explain)).outcome
+    hit = cache.get((a_key, d_key, retaliation))
+    if hit is None:
+        odds = duel_odds(att, dfn, ctx, retaliation)
+        hit = cache[(a_key, d_key, retaliation)] = (odds, discrete(label, odds.odds, odds.explain))
+    o, request = hit
+    outcome = fate.draw(relabelled(request, label)).outcome
     space = ctx.options.space_bulk_key()
     if outcome == "Bad Luck":
         hurt = dmg.bad_luck_damage(att.max_hp)
@@ -287,6 +303,36 @@ def _strike(
     if killed:
         deaths.append(Death(dfn.side, d_key, dfn.mini(di), dfn.stat(space)))
     return Strike(att.mini(ai), dfn.mini(di), outcome, amount, new_hp, killed), outcome
+
+
+def _targets(
+    zone: tuple[Combatant, ...], att: Combatant, only: frozenset[str] | None, ctx: MeleeContext,
+) -> list[tuple[str, list[str], int, float]]:
+    """Enemy units ``att`` may strike this round: key, miniature names, attacks each can receive, Aggressiveness.
+
+    Worked out once per round: Bulk, movement, Aggressiveness and the number of miniatures
+    do not change while the round is resolved (only Hit Points do).
+    """
+    bulk = ctx.options.space_bulk_key()
+    return [
+        (c.key, [c.mini(i) for i in range(len(c.hp))], c.attack_cap(bulk), c.stat("agg"))
+        for c in zone
+        if c.side != att.side and (only is None or c.key in only)
+    ]
+
+
+TARGET_EXPLAIN = ("weights are the Aggressiveness of each enemy miniature still able to receive an attack",)
+
+
+def _assignment(
+    label: str, candidates: list[tuple[str, float]], seen: dict[tuple[tuple[str, float], ...], ChanceRequest],
+) -> ChanceRequest:
+    """The target-assignment draw (``Fate.choose``'s request), normalised once per set of candidates in a round."""
+    key = tuple(candidates)
+    hit = seen.get(key)
+    if hit is None:
+        hit = seen[key] = discrete(label, candidates, TARGET_EXPLAIN)
+    return relabelled(hit, label)
 
 
 def resolve_round(
@@ -312,30 +358,26 @@ def resolve_round(
     deaths: list[Death] = []
     duels: list[Duel] = []
     log: list[Event] = []
-    cache: dict[tuple[str, str, bool], DuelOdds] = {}
+    cache: dict[tuple[str, str, bool], tuple[DuelOdds, ChanceRequest]] = {}
+    targets = _targets(zone, att0, only, ctx)
+    assignments: dict[tuple[tuple[str, float], ...], ChanceRequest] = {}
     for ai in att0.alive():
         if units[attacker].hp[ai] <= 0:
             continue  # killed earlier this round (by a retaliation or its own Bad Luck)
         candidates: list[tuple[str, float]] = []
         where: dict[str, tuple[str, int]] = {}
-        for c in units.values():
-            if c.side == att0.side or (only is not None and c.key not in only):
-                continue
+        for key, names, cap, agg in targets:
+            c = units[key]
             if c.flying and not units[attacker].flying:
                 continue  # "A flying miniature cannot be targeted by melee attacks from grounded units"
-            cap = c.attack_cap(ctx.options.space_bulk_key())
             for di in c.alive():
-                if received.get((c.key, di), 0) < cap:
-                    candidates.append((c.mini(di), c.stat("agg")))
-                    where[c.mini(di)] = (c.key, di)
+                if received.get((key, di), 0) < cap:
+                    candidates.append((names[di], agg))
+                    where[names[di]] = (key, di)
         if not candidates or sum(w for _, w in candidates) <= 0:
             duels.append(Duel(Strike(units[attacker].mini(ai), None, "Miss")))
             continue
-        pick = fate.choose(
-            f"target assignment: {units[attacker].mini(ai)}",
-            candidates,
-            ("weights are the Aggressiveness of each enemy miniature still able to receive an attack",),
-        )
+        pick = fate.draw(_assignment(f"target assignment: {units[attacker].mini(ai)}", candidates, assignments)).outcome
         d_key, di = where[pick]
         received[(d_key, di)] = received.get((d_key, di), 0) + 1
         strike, outcome = _strike(fate, units, attacker, ai, d_key, di, ctx, deaths, False, log, cache)

@@ -41,7 +41,7 @@ from pydantic import (
 )
 
 from rulekeeper.core.armylist import ArmyList, ListedUnit
-from rulekeeper.core.datafiles import read_data_file
+from rulekeeper.core.datafiles import StrictLoader, read_data_file
 from rulekeeper.core.errors import DataFileError, closest
 
 __all__ = ["Muster", "MusterEntry", "load_muster", "save_muster"]
@@ -241,7 +241,7 @@ def _line_of(text: str, suffix: str, loc: tuple[int | str, ...]) -> int | None:
 
 
 def _yaml_line(text: str, loc: tuple[int | str, ...]) -> int | None:
-    node: Any = yaml.compose(text, Loader=yaml.SafeLoader)
+    node: Any = yaml.compose(text, Loader=StrictLoader)
     line = None if node is None else node.start_mark.line + 1
     for part in loc:
         if isinstance(node, yaml.MappingNode) and isinstance(part, str):

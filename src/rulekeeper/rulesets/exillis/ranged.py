@@ -11,10 +11,10 @@ miniature by Bulk; an allied space hit picks an ally (friendly fire, −5 morale
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from rulekeeper.core.chance import Fate, discrete
+from rulekeeper.core.chance import ChanceRequest, Fate, discrete
 from rulekeeper.core.errors import ImpossibleRequestError
 from rulekeeper.core.events import Event
 from rulekeeper.core.wrd import with_fixed
@@ -25,7 +25,7 @@ from .combatants import Combatant
 from .damage import num
 from .events import record
 from .fatigue import efficiency
-from .melee import BAD_LUCK, LUCK, _mods
+from .melee import BAD_LUCK, LUCK, _mods, relabelled
 from .morale import FRIENDLY_FIRE_PENALTY, state_of
 from .options import ExIllisOptions
 from .rules_data import Action, RulesData
@@ -231,21 +231,24 @@ class RangedReport:
     shooter_after: Combatant
     events: tuple[Event, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "events": [e.to_dict() for e in self.events],
+    def to_dict(self, events: bool = True, units: bool = True) -> dict[str, Any]:
+        """JSON-able report; ``events``/``units`` False leave out those keys (the battle log has both already)."""
+        d: dict[str, Any] = {"events": [e.to_dict() for e in self.events]} if events else {}
+        d.update({
             "shooter": self.shooter,
             "action": self.action,
             "shots": [s.to_dict() for s in self.shots],
             "casualties": self.casualties,
             "morale": [m.to_dict() for m in self.morale],
             "fatigue": self.fatigue.to_dict(),
-            "units": [
+        })
+        if units:
+            d["units"] = [
                 {"unit": c.key, "side": c.side, "alive": c.count, "hp": [round(h, 2) for h in c.hp],
                  "morale": round(c.morale, 2), "state": state_of(c)}
                 for c in self.zone
-            ],
-        }
+            ]
+        return d
 
 
 _HIT_NAMES = {"Accurate Shot": "Accurate hit", "Enemy space": "Bulk hit", "Luck": "Luck", "Allied space": "Friendly fire"}
@@ -269,18 +272,18 @@ def resolve_volley(setup: ShotSetup, fate: Fate) -> RangedReport:
     deaths: list[Death] = []
     statics: list[StaticModifier] = []
     records: list[ShotRecord] = []
+    odds_for: _VolleyOdds = {}
+    pools: _Pools = {}
     for si in s.alive():
         for shot in range(action.shots_per_miniature):
             name = s.mini(si) + (f" shot {shot + 1}" if action.shots_per_miniature > 1 else "")
-            current = ShotSetup(
-                shooter, tuple(zone.values()), setup.terrain, setup.crossed, setup.distance, setup.action, data, opts,
-                setup.accuracy_bonus,
-            )
-            if not [c for c in current.target_zone if c.side != s.side and c.count > 0]:
+            now = tuple(zone.values())
+            if not [c for c in now if c.side != s.side and c.count > 0]:
                 records.append(ShotRecord(name, "No target left"))
                 continue
-            o = shot_odds(current)
-            where = fate.draw(discrete(f"where the shot falls: {name}", o.odds, o.explain)).outcome
+            label = f"where the shot falls: {name}"
+            o, request = _volley_odds(setup, shooter, now, label, odds_for)
+            where = fate.draw(relabelled(request, label)).outcome
             if where == "Bad Luck":
                 hurt = dmg.bad_luck_damage(shooter.max_hp)
                 shooter = shooter.with_hp(si, shooter.hp[si] - hurt)
@@ -293,20 +296,13 @@ def resolve_volley(setup: ShotSetup, fate: Fate) -> RangedReport:
                 records.append(ShotRecord(name, "Missed" if where == "Free space" else "Cover"))
                 continue
             friendly = where == "Allied space"
-            pool = [
-                (c.mini(i), _space_one(c, key), c.key, i)
-                for c in zone.values()
-                if (c.side == s.side) == friendly and c.key != s.key
-                for i in c.alive()
-            ]
-            if not pool:
+            label = f"which miniature: {name} ({_HIT_NAMES[where]})"
+            where_hit = _pool(s, now, friendly, key, label, pools)
+            if where_hit is None:
                 records.append(ShotRecord(name, "Missed"))
                 continue
-            pick = fate.choose(
-                f"which miniature: {name} ({_HIT_NAMES[where]})", [(n, w) for n, w, _, _ in pool],
-                ("weights are each miniature's Bulk",),
-            )
-            _, _, t_key, ti = next(p for p in pool if p[0] == pick)
+            pick = fate.draw(relabelled(where_hit[1], label)).outcome
+            t_key, ti = where_hit[0][pick]
             t = zone[t_key]
             if friendly:
                 statics.append(StaticModifier(t_key, FRIENDLY_FIRE_PENALTY, f"friendly fire from {s.key}", static=False))
@@ -341,6 +337,49 @@ def resolve_volley(setup: ShotSetup, fate: Fate) -> RangedReport:
     return RangedReport(
         s.key, setup.action, records, [d.miniature for d in deaths], morale, fat, after, tired, tuple(log)
     )
+
+
+_VolleyOdds = dict[tuple[int, ...], tuple[ShotOdds, ChanceRequest]]
+_Pools = dict[tuple[object, ...], tuple[dict[str, tuple[str, int]], ChanceRequest] | None]
+POOL_EXPLAIN = ("weights are each miniature's Bulk",)
+
+
+def _volley_odds(
+    setup: ShotSetup, shooter: Combatant, zone: tuple[Combatant, ...], label: str, seen: _VolleyOdds,
+) -> tuple[ShotOdds, ChanceRequest]:
+    """:func:`shot_odds` of one projectile (and its draw), once per set of living miniatures of a volley.
+
+    During a volley the shots change only Hit Points, and :func:`shot_odds` reads Hit Points
+    only through the number of living miniatures of the shooter and of each unit in the zone:
+    those counts are the whole key, so a reused result is identical to a recomputed one.
+    """
+    key = (shooter.count, *(c.count for c in zone))
+    if key not in seen:
+        o = shot_odds(replace(setup, shooter=shooter, target_zone=zone))
+        seen[key] = (o, discrete(label, o.odds, o.explain))
+    return seen[key]
+
+
+def _pool(
+    s: Combatant, zone: tuple[Combatant, ...], friendly: bool, key: str, label: str, seen: _Pools,
+) -> tuple[dict[str, tuple[str, int]], ChanceRequest] | None:
+    """The miniatures a hit may land on (by Bulk), as (miniature → unit key and index, the draw's request).
+
+    Once per set of living miniatures of the volley: Bulk and movement do not change while it
+    is resolved. ``None`` when no miniature of that side is left.
+    """
+    alive = tuple(tuple(c.alive()) for c in zone)
+    if (friendly, alive) not in seen:
+        pool = [
+            (c.mini(i), _space_one(c, key), c.key, i)
+            for c, living in zip(zone, alive, strict=True)
+            if (c.side == s.side) == friendly and c.key != s.key
+            for i in living
+        ]
+        seen[(friendly, alive)] = None if not pool else (
+            {n: (k, i) for n, _, k, i in pool}, discrete(label, [(n, w) for n, w, _, _ in pool], POOL_EXPLAIN)
+        )
+    return seen[(friendly, alive)]
 
 
 def _space_one(c: Combatant, key: str) -> float:

@@ -99,6 +99,11 @@ class Terrain(BaseModel):
     why: str = ""
 
 
+#: Singular and other names players type for the terrain features of ``terrain.yaml``.
+TERRAIN_ALIASES = {"field": "fields", "fence": "fences", "forest": "forests", "wood": "forests",
+                   "woods": "forests", "hill": "hills", "ruin": "ruins", "obstacle": "obstacles"}
+
+
 class RulesData(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     actions: dict[str, Action]
@@ -136,10 +141,11 @@ class RulesData(BaseModel):
         return self.stances[key]
 
     def terrain_feature(self, name: str) -> Terrain:
+        exact = self.terrain.get(name)
+        if exact is not None:  # the common case, asked for every zone of every route
+            return exact
         key = name.strip().lower()
-        aliases = {"field": "fields", "fence": "fences", "forest": "forests", "wood": "forests",
-                   "woods": "forests", "hill": "hills", "ruin": "ruins", "obstacle": "obstacles"}
-        key = aliases.get(key, key)
+        key = TERRAIN_ALIASES.get(key, key)
         if key not in self.terrain:
             raise UnknownNameError("terrain feature", name, self.terrain)
         return self.terrain[key]

@@ -3,7 +3,8 @@
 The War Table resolves battles by arithmetic, not dice: Health × Attack/100 hits,
 shared over the enemy, partly blocked by Defense. This package keeps the rules'
 numbers in data (``data/*.yaml``), the readings of contradictory rules in named
-options, and exposes one pure entry point, :func:`resolve_combat`. See
+options, and exposes one pure entry point, :func:`resolve_combat`; :mod:`.game` plays
+one engagement of a battle file through the game protocol (``rulekeeper battle``). See
 ``docs/rules/wartable.md`` for every rules decision.
 """
 
@@ -17,6 +18,7 @@ from rulekeeper.core.ruleset import OptionInfo, Resolution
 from .battle import battle_from_mapping, load_battle
 from .combat import allocate, block, default_data, hits_dealt, resolve_battle, resolve_combat
 from .data import WarTableData, load_data, load_data_file, shipped_data
+from .game import WarTableActionError, WarTableBattles, WarTableSetupError, WarTableState
 from .model import (
     OPTION_INFO,
     Battle,
@@ -43,8 +45,12 @@ __all__ = [
     "UnitDef",
     "UnitOutcome",
     "WarTable",
+    "WarTableActionError",
+    "WarTableBattles",
     "WarTableData",
     "WarTableOptions",
+    "WarTableSetupError",
+    "WarTableState",
     "allocate",
     "battle_from_mapping",
     "block",
@@ -64,8 +70,9 @@ __all__ = [
 ]
 
 
-class WarTable:
-    """The War Table rule system, as the core's :class:`~rulekeeper.core.ruleset.Ruleset`."""
+class WarTable(WarTableBattles):
+    """The War Table rule system: the calculator here, one engagement on the game protocol
+    (:class:`rulekeeper.core.game.Game`) in :class:`.game.WarTableBattles`."""
 
     name: ClassVar[str] = "wartable"
     aliases: ClassVar[tuple[str, ...]] = ("war-table", "war table", "wt")
@@ -79,6 +86,12 @@ class WarTable:
     def roster(self) -> list[dict[str, Any]]:
         """Every shipped unit profile."""
         return [u.to_dict() for u in default_data().units]
+
+    def register_cli(self, hooks: Any) -> None:
+        """``rulekeeper resolve wartable`` (the six-step combat and its Stability effects)."""
+        from .cli import register
+
+        register(hooks.app)
 
     def sample_resolution(self, fate: Fate) -> Resolution:
         """The seed's worked example: Oathsworn Vanguard attack a Bloodless Horde in a Ruin.

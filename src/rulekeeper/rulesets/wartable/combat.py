@@ -101,6 +101,11 @@ def _labels(combatants: Sequence[Combatant]) -> list[str]:
     return labels
 
 
+def combatant_labels(combatants: Sequence[Combatant]) -> list[str]:
+    """The labels the report gives ``combatants`` (attackers first, then defenders)."""
+    return _labels(combatants)
+
+
 def _unmatched_notes(
     region_traits: Sequence[str], combatants: Sequence[Combatant], modifiers: Sequence[ModifierDef]
 ) -> list[str]:

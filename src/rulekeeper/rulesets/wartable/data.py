@@ -19,6 +19,7 @@ from typing import Annotated, Any
 import yaml
 from pydantic import AllowInfNan, BaseModel, ConfigDict, Field, Strict, ValidationError
 
+from rulekeeper.core.datafiles import load_yaml
 from rulekeeper.core.errors import DataFileError, InvalidStatError, UnknownNameError
 
 from .model import (
@@ -115,7 +116,7 @@ def read_mapping(path: Path | str, text: str | None = None) -> dict[str, Any]:
         if where.lower().endswith(".toml"):
             raw: Any = tomllib.loads(text)
         else:
-            raw = yaml.safe_load(text)
+            raw = load_yaml(text)  # libyaml when available; duplicate keys refused
     except (yaml.YAMLError, tomllib.TOMLDecodeError) as exc:
         kind = "TOML" if where.lower().endswith(".toml") else "YAML"
         detail = " ".join(str(exc).split())

@@ -292,3 +292,12 @@ class Battle:
     enclave: EnclaveState | None = None
     options: Mapping[str, str] = field(default_factory=dict)
     title: str | None = None
+    #: The side names a battle file gave (``oathsworn``, ``bloodless``), for display only.
+    attacker_name: str | None = None
+    defender_name: str | None = None
+    about: str | None = None
+
+    def side_name(self, side: SideName) -> str:
+        """The battle file's name for ``side`` (the model's ``attackers``/``defenders`` otherwise)."""
+        given = self.attacker_name if side == "attackers" else self.defender_name
+        return given or side

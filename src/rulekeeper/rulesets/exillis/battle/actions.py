@@ -90,7 +90,7 @@ def _compulsive(state: BattleState, t: BattleTables, u: BattleUnit, charges: lis
         return []
     out = []
     for lg in charges:
-        z = state.board.parse(lg.action.target or "")
+        z = state.zone_at(lg.action.target or "")
         if state.terrain_at(z) != "fields":
             continue
         enemies = state.enemies_in(z, u.side)
@@ -108,7 +108,7 @@ def legal_actions(state: BattleState, t: BattleTables) -> list[Legal]:
     u = leader(state)
     assert u is not None and u.zone is not None
     members = group_of(state, u)
-    name = state.board.name
+    name = state.zone_name
     if is_fleeing(state):
         return [Legal(Action("flee", u.key), 0.0, "compulsory: the unit routs")]
     if all(is_disabled(m) for m in members):
@@ -179,10 +179,8 @@ def _ranged(state: BattleState, t: BattleTables, u: BattleUnit, engaged: bool) -
         return [Legal(Action("reload", u.key), t.rules.num("reload_acp"), "must reload between each shot")]
     out: list[Legal] = []
     assert u.zone is not None
-    for z in state.board.zones():
+    for z in sorted(state.zones_with_enemies(u.side), key=lambda z: (z[1], z[0])):  # the board's reading order
         d = state.board.distance(u.zone, z)
-        if not state.enemies_in(z, u.side):
-            continue
         if d == 0 and not engaged:
             continue
         for s in shots:
@@ -193,7 +191,7 @@ def _ranged(state: BattleState, t: BattleTables, u: BattleUnit, engaged: bool) -
             if act.range is not None and not u.has_rule("Artillery"):
                 reach = min(reach, act.range.value)
             if d <= reach:
-                out.append(Legal(Action("shoot", u.key, state.board.name(z), s), act.acp.value))
+                out.append(Legal(Action("shoot", u.key, state.zone_name(z), s), act.acp.value))
     return out
 
 

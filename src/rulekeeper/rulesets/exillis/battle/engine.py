@@ -11,13 +11,14 @@ their own turn without asking anyone).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from rulekeeper.core.chance import ChanceResult, Fate
 from rulekeeper.core.events import Event
 
 from ..aftermath import StaticModifier
+from ..fastcopy import evolve
 from . import handlers
 from .actions import Action, Legal, find_legal, is_disabled
 from .morale_loop import after_deaths, flee, sync_heroes
@@ -70,26 +71,38 @@ class Run:
         self.events.append(Event(event_kind, data))
 
 
-def apply(state: BattleState, action: Action, t: BattleTables) -> Outcome:
-    """Perform ``action`` for the active group; refuse (typed error, nothing changed) if illegal."""
-    legal = find_legal(state, t, action)
+def apply(state: BattleState, action: Action, t: BattleTables, legal: Legal | None = None) -> Outcome:
+    """Perform ``action`` for the active group; refuse (typed error, nothing changed) if illegal.
+
+    ``legal``: the entry of :func:`~.actions.legal_actions` for ``action``, when the caller
+    already has it (a policy picks from that list), so the list is not built a second time:
+    it was a third of the engine's time. The caller promises it came from
+    ``legal_actions(state, t)``; only its action is checked against ``action``.
+    """
+    if legal is None:
+        legal = find_legal(state, t, action)
+    elif legal.action != action:
+        raise ValueError(f"apply: legal entry {legal.action.text()!r} is not the action {action.text()!r}")
     action = legal.action
     fate = Fate.from_state(state.rng)
     run = Run(state, t, fate)
     fleeing_before = {u.key for u in state.units if u.c.fleeing}
     actors = state.active
     # "units which moved during their last turn": the flag lasts until the unit acts again
-    run.state = _update(run.state, {k: replace(run.state.unit(k), c=replace(run.state.unit(k).c, moved=False)) for k in actors})
+    # (a state that needs no change is kept, with the routes its legal actions worked out)
+    stale = [run.state.unit(k) for k in actors if run.state.unit(k).c.moved is not False]
+    if stale:
+        run.state = _update(run.state, {u.key: evolve(u, c=evolve(u.c, moved=False)) for u in stale})
     run.event("action", action=action.to_dict(), acp=legal.acp)
     handlers.dispatch(run, legal)
     _consequences(run, fleeing_before, actors)
     _next_turn(run)
-    final = replace(run.state, rng=fate.state)
+    final = evolve(run.state, rng=fate.state)
     return Outcome(final, action, legal, tuple(run.events), tuple(fate.records), tuple(run.report))
 
 
 def _update(state: BattleState, units: dict[str, Any]) -> BattleState:
-    return replace(state, units=tuple(units.get(u.key, u) for u in state.units))
+    return evolve(state, units=tuple(units.get(u.key, u) for u in state.units))
 
 
 def _consequences(run: Run, fleeing_before: set[str], actors: tuple[str, ...]) -> None:
@@ -154,28 +167,28 @@ def _zone_name(state: BattleState, key: str) -> str | None:
 
 
 def _next_turn(run: Run) -> None:
-    state = replace(run.state, activations=run.state.activations + 1)
+    state = evolve(run.state, activations=run.state.activations + 1)
     run.state = state
     for _ in range(MAX_AUTOMATIC):
         if run.state.over:
-            run.state = replace(run.state, active=())
+            run.state = evolve(run.state, active=())
             return
         run.state = advance(run.state)
         group = run.state.active
         if not group:
-            run.state = check_end(replace(run.state, over=True, end_reason=run.state.end_reason or "no unit left"))
+            run.state = check_end(evolve(run.state, over=True, end_reason=run.state.end_reason or "no unit left"))
             return
         units = [run.state.unit(k) for k in group]
         if any(u.c.fleeing for u in units):
             fleeing_before = {u.key for u in run.state.units if u.c.fleeing}
             _flee(run, units[0].key, "flees on its turn")
             _consequences(run, fleeing_before, ())
-            run.state = replace(run.state, activations=run.state.activations + 1)
+            run.state = evolve(run.state, activations=run.state.activations + 1)
             continue
         if all(is_disabled(u) for u in units):
-            run.state = _update(run.state, {u.key: replace(u, acp=u.acp - ACT_AT) for u in units})
+            run.state = _update(run.state, {u.key: evolve(u, acp=u.acp - ACT_AT) for u in units})
             run.note(f"{', '.join(group)} is disabled and cannot act")
-            run.state = replace(run.state, activations=run.state.activations + 1)
+            run.state = evolve(run.state, activations=run.state.activations + 1)
             continue
         return
 

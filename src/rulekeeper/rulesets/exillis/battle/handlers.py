@@ -9,6 +9,7 @@ from rulekeeper.boards.zones import Coord
 
 from ..aftermath import Death, StaticModifier, add_fatigue
 from ..combatants import Combatant
+from ..fastcopy import evolve
 from ..levels import at_level
 from ..melee import MeleeContext, MeleeReport, UnitMods, resolve_round
 from ..ranged import Crossed, ShotSetup, resolve_volley
@@ -17,21 +18,12 @@ from .actions import Legal
 from .morale_loop import morale_in_zone, rally
 from .moves import charge_routes, classify, group_of, move_routes, origin_direction
 from .pursuit import cut_down
+from .reactions import REACTION_DIRECTION, REACTION_TABLE, charge_reactions, reaction_chance  # noqa: F401 (re-exported)
 from .specials import disabused, unit_mods
 from .state import BattleState, BattleUnit
 
 if TYPE_CHECKING:
     from .engine import Run
-
-#: "Difference in priority → Chance to perform a Charge Reaction" (seed, Charge Reactions).
-REACTION_TABLE = {3: 1.0, 2: 0.83, 1: 0.67, 0: 0.5, -1: 0.33, -2: 0.17, -3: 0.0}
-#: "the victim has a 50% chance it will miss its charge reaction" on a flank; "amplified" from the rear.
-REACTION_DIRECTION = {"front": 1.0, "flank": 0.5, "rear": 0.25}
-
-
-def reaction_chance(diff: float) -> float:
-    d = int(max(-3, min(3, round(diff))))
-    return REACTION_TABLE[d]
 
 
 def key_of(mini: str) -> str:
@@ -39,7 +31,8 @@ def key_of(mini: str) -> str:
 
 
 def _set(run: Run, units: dict[str, BattleUnit]) -> None:
-    run.state = replace(run.state, units=tuple(units.get(u.key, u) for u in run.state.units))
+    if units:  # nothing to change: keep the state (and what it has worked out already)
+        run.state = evolve(run.state, units=tuple(units.get(u.key, u) for u in run.state.units))
 
 
 def _members(run: Run, key: str) -> list[BattleUnit]:
@@ -47,7 +40,7 @@ def _members(run: Run, key: str) -> list[BattleUnit]:
 
 
 def _pay(run: Run, keys: list[str], acp: float) -> None:
-    _set(run, {k: replace(run.state.unit(k), acp=run.state.unit(k).acp - acp) for k in keys})
+    _set(run, {k: evolve(run.state.unit(k), acp=run.state.unit(k).acp - acp) for k in keys})
 
 
 def _stance_after(kind: str, stance: str) -> str:
@@ -64,7 +57,7 @@ def _zone(run: Run, z: Coord) -> tuple[Combatant, ...]:
 
 
 def _absorb(run: Run, combatants: tuple[Combatant, ...] | list[Combatant], events: Any = ()) -> None:
-    _set(run, {c.key: replace(run.state.unit(c.key), c=c) for c in combatants})
+    _set(run, {c.key: evolve(run.state.unit(c.key), c=c) for c in combatants})
     run.events.extend(events)
 
 
@@ -101,10 +94,7 @@ def _melee(run: Run, z: Coord, attacker: str, action: str, direction: str, only:
     report = resolve_round(_zone(run, z), attacker, ctx, run.fate, only, free=only is not None)
     _absorb(run, report.zone, report.events)
     _count_kills(run, report)
-    d = report.to_dict()
-    d.pop("events", None)
-    d.pop("units", None)
-    run.report.append({"kind": "melee", "zone": run.state.board.name(z), **d})
+    run.report.append({"kind": "melee", "zone": run.state.board.name(z), **report.to_dict(events=False, units=False)})
 
 
 def dispatch(run: Run, legal: Legal) -> None:
@@ -120,7 +110,8 @@ def dispatch(run: Run, legal: Legal) -> None:
     for k in keys:
         u = run.state.unit(k)
         stance = a.option if a.kind == "stance" and a.option else _stance_after(a.kind, u.c.stance)
-        units[k] = replace(u, c=replace(u.c, stance=stance))
+        if stance != u.c.stance:
+            units[k] = evolve(u, c=evolve(u.c, stance=stance))
     _set(run, units)
     if a.kind != "flee":
         _pay(run, keys, legal.acp)
@@ -197,8 +188,7 @@ def _charge(run: Run, legal: Legal) -> None:
     origin = r.path[-2] if len(r.path) >= 2 else start
     came_from = origin_direction(run.state, dest, origin)
     direction = classify(run.state, dest, lead.side, came_from)
-    allies_there = [u for u in run.state.in_zone(dest) if u.side == lead.side]
-    defenders = [u for u in run.state.enemies_in(dest, lead.side) if not u.c.fleeing]
+    reactions = charge_reactions(run.state, run.t, members, dest, direction)
     units = {m.key: replace(m, zone=dest, c=replace(m.c, moved=False), approach=came_from) for m in members}
     _set(run, units)
     run.state = replace(
@@ -207,24 +197,12 @@ def _charge(run: Run, legal: Legal) -> None:
     )
     run.event("charge", units=list(units), to=run.state.board.name(dest), direction=direction, came_from=came_from)
     run.note(f"{' + '.join(units)} charge {run.state.board.name(dest)} ({direction})")
-    # charge reactions: teleporters ignore them; each ally already there denies the most aggressive defender
+    # charge reactions (see .reactions): the same list the odds preview shows
     reactions_first: list[str] = []
     reactions_after: list[str] = []
-    if not all(str(m.c.profile.movement) == "teleporter" for m in members):
-        entitled = sorted(defenders, key=lambda d: (-d.c.stat("agg"), d.deploy_index))[len(allies_there):]
-        cp = max(m.c.stat("cp") for m in members)
-        bonus_terrain = run.t.rules.num("terrain_reaction_bonus") if run.state.terrain_at(dest) != "fields" else 0.0
-        for d in entitled:
-            if d.is_hero and d.retinue is not None and d.retinue in {x.key for x in entitled}:
-                continue  # the group reacts through its retinue
-            rp = d.c.stat("rp") + bonus_terrain
-            if d.c.stance == "defensive":
-                rp += run.t.rules.num("defensive_reaction_bonus")
-            chance = reaction_chance(rp - cp) * REACTION_DIRECTION[direction]
-            if chance > 0 and run.fate.chance(
-                f"charge reaction: {d.key} (RP {rp:g} vs CP {cp:g}, {direction})", chance, "Reacts", "Caught"
-            ):
-                (reactions_first if rp > cp else reactions_after).append(d.key)
+    for r in reactions:
+        if r.chance > 0 and run.fate.chance(r.label, r.chance, "Reacts", "Caught"):
+            (reactions_first if r.first else reactions_after).append(r.defender)
     only = frozenset(units)
     for k in reactions_first:
         if run.state.unit(k).c.count and not run.state.unit(k).c.fleeing and any(
@@ -254,7 +232,7 @@ def _fight(run: Run, legal: Legal) -> None:
 
 def _crossed(state: BattleState, frm: Coord, to: Coord) -> tuple[Crossed, ...]:
     out = []
-    for z, frac in state.board.crossed(frm, to):
+    for z, frac in state.crossed(frm, to):
         bulk = sum(u.c.count * u.c.stat("bulk_range") for u in state.in_zone(z))
         out.append(Crossed(frac, bulk, state.terrain_at(z), state.board.name(z)))
     return tuple(out)
@@ -278,10 +256,7 @@ def _shoot(run: Run, legal: Legal) -> None:
         )
         report = resolve_volley(setup, run.fate)
         _absorb(run, [*report.zone, report.shooter_after] if m.key not in {c.key for c in report.zone} else list(report.zone), report.events)
-        d = report.to_dict()
-        d.pop("events", None)
-        d.pop("units", None)
-        run.report.append({"kind": "shoot", "zone": a.target, **d})
+        run.report.append({"kind": "shoot", "zone": a.target, **report.to_dict(events=False, units=False)})
         cur = run.state.unit(m.key)
         streak = cur.streak + 1 if cur.last_target == a.target else 1
         _set(run, {m.key: replace(cur, reloaded=not m.has_rule("Reload") and not m.has_rule("Artillery"),
@@ -399,6 +374,7 @@ def end_melees(run: Run) -> None:
         else:
             for u in run.state.in_zone(z):
                 if u.approach is not None:
-                    units[u.key] = replace(u, approach=None)
+                    units[u.key] = evolve(u, approach=None)
     _set(run, units)
-    run.state = replace(run.state, fight_dirs=tuple(keep))
+    if len(keep) != len(run.state.fight_dirs):
+        run.state = evolve(run.state, fight_dirs=tuple(keep))

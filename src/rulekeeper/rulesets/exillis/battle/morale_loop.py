@@ -14,6 +14,7 @@ Quotes (seed, "Morale" and "Routing"):
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from rulekeeper.boards.zones import Coord
@@ -21,6 +22,7 @@ from rulekeeper.core.chance import Fate
 
 from ..aftermath import Death, StaticModifier, apply_morale
 from ..combatants import Combatant
+from ..fastcopy import evolve
 from ..morale import can_rout, clamp
 from .moves import group_of, passable, room
 from .pursuit import CutDown, cut_down
@@ -50,7 +52,7 @@ def leadership(state: BattleState, u: BattleUnit, t: BattleTables) -> float:
     own = state.unit(u.hero) if u.hero else None
     if own is not None and own.status == "active":
         parts.append(_received(u, own, t))
-    general = next((g for g in state.units if g.side == u.side and g.general and g.status == "active"), None)
+    general = _general(state, u.side)
     if general is not None and general is not own and general.key != u.key:
         parts.append(_received(u, general, t))
     if not parts:
@@ -58,6 +60,15 @@ def leadership(state: BattleState, u: BattleUnit, t: BattleTables) -> float:
     if len(parts) > 1 and state.options.leadership_combine == "average":
         return sum(parts) / len(parts)
     return sum(parts)
+
+
+def _general(state: BattleState, side: str) -> BattleUnit | None:
+    """The first active General of ``side`` (looked up once per state: every unit asks)."""
+    key = ("general", side)
+    if key not in state.scratch:
+        state.scratch[key] = next((g for g in state.units if g.side == side and g.general and g.status == "active"), None)
+    general: BattleUnit | None = state.scratch[key]
+    return general
 
 
 def apply_initial_leadership(state: BattleState, t: BattleTables) -> BattleState:
@@ -79,12 +90,14 @@ def after_deaths(state: BattleState, t: BattleTables) -> tuple[BattleState, list
         if new < u.leadership:
             lost = u.leadership - new
             was_broken = u.c.morale < 0
-            c = replace(u.c, morale=clamp(u.c.morale - 2 * lost))
+            c = evolve(u.c, morale=clamp(u.c.morale - 2 * lost))
             if was_broken and can_rout(c):
-                c = replace(c, fleeing=True)
-            units[u.key] = replace(u, leadership=new, c=c)
+                c = evolve(c, fleeing=True)
+            units[u.key] = evolve(u, leadership=new, c=c)
             notes.append(f"{u.key}: leader lost, Leadership {u.leadership:+g} becomes a penalty ({-2 * lost:+g})")
-    return replace(state, units=tuple(units[u.key] for u in state.units)), notes
+    if not notes:
+        return state, notes  # nothing changed: keep the state (and what it has worked out already)
+    return evolve(state, units=tuple(units[u.key] for u in state.units)), notes
 
 
 def _goal(state: BattleState, u: BattleUnit) -> Coord | None:
@@ -205,10 +218,22 @@ def rally(state: BattleState, key: str, t: BattleTables) -> tuple[BattleState, l
 
 
 def sync_heroes(state: BattleState) -> BattleState:
-    """'Heroes do not have a morale value: they use their Retinue's morale instead.'"""
+    """'Heroes do not have a morale value: they use their Retinue's morale instead.'
+
+    Returns ``state`` itself when every hero already has its retinue's morale and flight.
+    """
     units = {u.key: u for u in state.units}
+    changed = False
     for h in state.units:
         if h.is_hero and h.retinue and units[h.retinue].status == "active" and h.status == "active":
             r = units[h.retinue]
-            units[h.key] = replace(h, c=replace(h.c, morale=r.c.morale, fleeing=r.c.fleeing))
-    return replace(state, units=tuple(units[u.key] for u in state.units))
+            if _same(h.c.morale, r.c.morale) and h.c.fleeing is r.c.fleeing:
+                continue
+            units[h.key] = evolve(h, c=evolve(h.c, morale=r.c.morale, fleeing=r.c.fleeing))
+            changed = True
+    return evolve(state, units=tuple(units[u.key] for u in state.units)) if changed else state
+
+
+def _same(a: float, b: float) -> bool:
+    """Equal and saved the same way in JSON (``0.0`` is not ``-0.0``, ``1`` is not ``1.0``)."""
+    return a == b and type(a) is type(b) and math.copysign(1.0, a) == math.copysign(1.0, b)

@@ -9,9 +9,10 @@ from ..melee import MeleeContext, duel_odds, target_odds
 from ..ranged import ShotSetup, shot_odds
 from ..spells import cast_odds
 from .actions import Legal
-from .handlers import REACTION_DIRECTION, _crossed, reaction_chance
+from .handlers import _crossed
 from .moves import charge_routes, classify, group_of, origin_direction
 from .pursuit import SPEED_TEST, immune, pursuers
+from .reactions import charge_reactions
 from .specials import unit_mods
 from .state import BattleState
 from .tables import BattleTables
@@ -28,7 +29,8 @@ def _melee_preview(state: BattleState, t: BattleTables, key: str, zone: Any, act
         o = dict(duel_odds(u.c, next(c for c in combatants if c.key == target), ctx).odds)
         hit += p * (o["Attack"] + o["Luck"] + o["Blocked"])
         clean += p * (o["Attack"] + o["Luck"])
-    return {"hits": hit, "clean hits": clean, "direction": direction}
+    # a sum of products may round a hair above 1: a probability shown is never above 1
+    return {"hits": min(1.0, hit), "clean hits": min(1.0, clean), "direction": direction}
 
 
 def preview(state: BattleState, t: BattleTables, lg: Legal) -> dict[str, Any]:
@@ -46,11 +48,10 @@ def preview(state: BattleState, t: BattleTables, lg: Legal) -> dict[str, Any]:
         direction = classify(state, route.to, u.side, came)
         moved = state.with_units({u.key: replace(u, zone=route.to)})
         out = _melee_preview(moved, t, u.key, route.to, "charge", direction)
-        cp = max(m.c.stat("cp") for m in group_of(state, u))
-        reactions = [reaction_chance(d.c.stat("rp") - cp) * REACTION_DIRECTION[direction]
-                     for d in state.enemies_in(route.to, u.side)]
-        if reactions and str(u.c.profile.movement) != "teleporter":
-            out["reaction"] = max(reactions)
+        members = [m for m in group_of(state, u) if m.on_board]
+        reactions = charge_reactions(state, t, members, route.to, direction)
+        if state.enemies_in(route.to, u.side) and str(u.c.profile.movement) != "teleporter":
+            out["reaction"] = max((r.chance for r in reactions), default=0.0)  # 0 when allies deny them all
         return out
     if a.kind == "shoot":
         z = state.board.parse(a.target or "")

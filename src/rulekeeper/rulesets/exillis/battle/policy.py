@@ -9,12 +9,13 @@ chance, so a seeded battle autoplayed twice is the same battle.
 from __future__ import annotations
 
 from .actions import Legal, legal_actions
+from .engine import Outcome, apply
 from .state import BattleState
 from .tables import BattleTables
 
 
 def _enemy_strength(state: BattleState, side: str, zone_name: str) -> float:
-    z = state.board.parse(zone_name)
+    z = state.zone_at(zone_name)
     return sum(u.c.count * u.c.stat("intimidation") for u in state.enemies_in(z, side))
 
 
@@ -28,7 +29,7 @@ def score(state: BattleState, t: BattleTables, lg: Legal) -> float:
     if a.kind == "fight":
         return 60.0
     if a.kind == "shoot":
-        z = state.board.parse(a.target or "")
+        z = state.zone_at(a.target or "")
         bulk = sum(e.c.count * e.c.stat("bulk") for e in state.enemies_in(z, u.side))
         bonus = 3.0 if a.option == "aim" else 2.0 if a.option in ("shot", "firebolt") else 0.0
         return 50.0 + bulk / 4 + bonus
@@ -44,12 +45,12 @@ def score(state: BattleState, t: BattleTables, lg: Legal) -> float:
     if a.kind in ("move", "retreat"):
         if u.zone is None:
             return 0.0
-        to = state.board.parse(a.target or "")
-        enemies = [e.zone for e in state.units if e.side != u.side and e.on_board and e.zone is not None]
-        if not enemies:
+        to = state.zone_at(a.target or "")
+        before = state.nearest_enemy(u.zone, u.side)
+        if before is None:
             return 0.0
-        before = min(state.board.distance(u.zone, z) for z in enemies)
-        after = min(state.board.distance(to, z) for z in enemies)
+        after = state.nearest_enemy(to, u.side)
+        assert after is not None
         reach = u.c.stat("range")
         if reach and before <= reach:
             return 5.0 - (after < before)  # a shooter in reach stays put
@@ -73,3 +74,12 @@ def choose(state: BattleState, t: BattleTables) -> Legal | None:
         if s > best_score:
             best, best_score = lg, s
     return best
+
+
+def choose_and_apply(state: BattleState, t: BattleTables) -> Outcome | None:
+    """One autoplayed action: the policy's choice applied, building the legal list only once.
+
+    ``None`` when the battle is over. The same outcome as ``apply(state, choose(state, t).action, t)``.
+    """
+    lg = choose(state, t)
+    return None if lg is None else apply(state, lg.action, t, lg)

@@ -7,6 +7,7 @@ General is added to each unit's Basic Morale before the first turn.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from typing import Any
 
@@ -118,13 +119,16 @@ def _unit_to_dict(state: BattleState, u: BattleUnit) -> dict[str, Any]:
 
 
 def state_from_dict(d: dict[str, Any], t: BattleTables) -> BattleState:
-    """Rebuild a state saved by :func:`state_to_dict` (profiles come from ``t``)."""
+    """Rebuild a state saved by :func:`state_to_dict` (profiles come from ``t``).
+
+    Cheap enough to call for every request: the options and the scaled profiles are memoized.
+    """
     board = ZoneGrid.from_dict(d["board"])
-    opts = ExIllisOptions.parse([f"{k}={v}" for k, v in d["options"].items()])
+    opts = _options(tuple((str(k), str(v)) for k, v in d["options"].items()))
+    per_kill = t.rules.num("disabused_per_kill")
     units = []
     for x in d["units"]:
-        profile = disabused(at_level(t.roster.get(x["name"]), int(x["level"]), opts), int(x["kills"]),
-                            t.rules.num("disabused_per_kill"))
+        profile = disabused(at_level(t.roster.get(x["name"]), int(x["level"]), opts), int(x["kills"]), per_kill)
         c = Combatant(
             x["key"], profile, x["side"], tuple(x["hp"]), x["max_hp"], x["fatigue"], x["veil"], x["morale"],
             x["intimidation_mod"], x["fleeing"], x["stance"], x["moved"], int(x["level"]), tuple(x["chain"]), x["flying"],
@@ -142,3 +146,9 @@ def state_from_dict(d: dict[str, Any], t: BattleTables) -> BattleState:
         end_reason=d["end_reason"], armies=tuple((a, b) for a, b in d["armies"]),
         army_points=tuple((a, int(b)) for a, b in d["army_points"]), practice=d["practice"],
     )
+
+
+@functools.lru_cache(maxsize=64)
+def _options(items: tuple[tuple[str, str], ...]) -> ExIllisOptions:
+    """Saved options, parsed once per distinct set (parsing copies the options once per name)."""
+    return ExIllisOptions.parse([f"{k}={v}" for k, v in items])

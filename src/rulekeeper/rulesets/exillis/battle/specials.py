@@ -6,11 +6,11 @@ their effect as :class:`~rulekeeper.rulesets.exillis.melee.UnitMods` multipliers
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from ..aftermath import StaticModifier
 from ..combatants import round_half_up
+from ..fastcopy import evolve
 from ..melee import UnitMods
 from .state import BattleState, BattleUnit
 from .tables import BattleTables
@@ -84,26 +84,26 @@ def end_of_turn(state: BattleState, actors: tuple[str, ...], t: BattleTables) ->
                 c = x.c
                 for i in c.alive():
                     c = c.with_hp(i, c.hp[i] - max(1, round_half_up(c.max_hp * drain)))
-                units[x.key] = replace(units[x.key], c=c)
+                units[x.key] = evolve(units[x.key], c=c)
             notes.append(f"{key}: Dark Presence drains every other miniature in its zone")
         if u.has_rule("Aura of Terror"):
             n = u.aura_turns + 1
-            units[key] = replace(units[key], aura_turns=n)
+            units[key] = evolve(units[key], aura_turns=n)
             for x in state.units:
                 if x.side != u.side and x.on_board and x.zone is not None and state.board.distance(x.zone, u.zone) <= 1:
                     statics.append(StaticModifier(x.key, t.rules.num("aura_of_terror") * n, f"Aura of Terror of {key}"))
         if u.flying:
             rate = u.c.stat("fatigue_rate")
-            c = replace(u.c, fatigue=u.c.fatigue + t.rules.num("flying_fatigue") * rate)
+            c = evolve(u.c, fatigue=u.c.fatigue + t.rules.num("flying_fatigue") * rate)
             if c.fatigue >= t.rules.num("forced_landing"):
-                c = replace(c, flying=False)
+                c = evolve(c, flying=False)
                 notes.append(f"{key} is forced to land (12 FtP)")
-            units[key] = replace(units[key], c=c)
+            units[key] = evolve(units[key], c=c)
         if _power_holder(state, u, "Refreshing Presence") is not None:
             r = t.rules.num("refreshing_presence")
             c = units[key].c
-            units[key] = replace(units[key], c=replace(c, fatigue=max(0.0, c.fatigue - r), veil=max(0.0, c.veil - r)))
-    return replace(state, units=tuple(units[u.key] for u in state.units)), statics, notes
+            units[key] = evolve(units[key], c=evolve(c, fatigue=max(0.0, c.fatigue - r), veil=max(0.0, c.veil - r)))
+    return evolve(state, units=tuple(units[u.key] for u in state.units)), statics, notes
 
 
 def disabused(profile: Any, kills: int, per_kill: float) -> Any:

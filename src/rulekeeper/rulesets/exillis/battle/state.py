@@ -8,7 +8,7 @@ miniatures) and the ruleset data when a battle is loaded.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from rulekeeper.boards.zones import Coord, ZoneGrid
@@ -16,6 +16,7 @@ from rulekeeper.core.errors import UnknownNameError
 from rulekeeper.core.rng import RngState
 
 from ..combatants import Combatant
+from ..fastcopy import evolve, memo
 from ..options import ExIllisOptions
 
 ACT_AT = 1000.0
@@ -61,11 +62,8 @@ class BattleUnit:
         return self.c.name
 
     def has_rule(self, rule: str) -> bool:
-        p = self.c.profile
-        rules = [r.lower() for r in p.special_rules]
-        if p.heroic_power:
-            rules.append(str(p.heroic_power).lower())
-        return rule.lower() in rules
+        """A special rule or the heroic power (case-insensitive)."""
+        return rule.lower() in self.c.rule_sets[1]
 
     def movement(self) -> int:
         m = str(self.c.profile.movement)
@@ -97,13 +95,35 @@ class BattleState:
     practice: bool = False
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
 
+    # -- indexes (built once per state on first use: a state never changes) --------------------
+
+    @memo
+    def _by_key(self) -> dict[str, BattleUnit]:
+        out: dict[str, BattleUnit] = {}
+        for u in self.units:
+            out.setdefault(u.key, u)  # the first of a key wins, as the linear search did
+        return out
+
+    @memo
+    def _by_zone(self) -> dict[Coord, tuple[BattleUnit, ...]]:
+        """Units on the board per zone, in ``units`` order (legal moves ask this thousands of times)."""
+        out: dict[Coord, list[BattleUnit]] = {}
+        for u in self.units:
+            if u.on_board and u.zone is not None:
+                out.setdefault(u.zone, []).append(u)
+        return {z: tuple(us) for z, us in out.items()}
+
+    @memo
+    def _terrain(self) -> dict[Coord, str]:
+        return {z: t for z, t in reversed(self.terrain)}  # reversed: the first listed wins
+
     # -- lookups -------------------------------------------------------------------------------
 
     def unit(self, key: str) -> BattleUnit:
-        for u in self.units:
-            if u.key == key:
-                return u
-        raise UnknownNameError("unit in this battle", key, [u.key for u in self.units])
+        u = self._by_key.get(key)
+        if u is None:
+            raise UnknownNameError("unit in this battle", key, [u.key for u in self.units])
+        return u
 
     def find(self, name: str) -> BattleUnit:
         """A unit by key, or by name when that name is unique in the battle (case-insensitive)."""
@@ -119,20 +139,72 @@ class BattleState:
             return hits[0]
         raise UnknownNameError("unit in this battle", name, [u.key for u in self.units])
 
+    def zone_name(self, z: Coord) -> str:
+        """``board.name(z)``, looked up: legal actions name every zone they reach."""
+        name = _names(self.board)[0].get(z)
+        return self.board.name(z) if name is None else name  # off the board: the board's own error
+
+    def zone_at(self, text: str) -> Coord:
+        """``board.parse(text)``, looked up for the board's own spelling of a zone (what actions carry)."""
+        z = _names(self.board)[1].get(text) if isinstance(text, str) else None
+        return self.board.parse(text) if z is None else z
+
+    def crossed(self, frm: Coord, to: Coord) -> list[tuple[Coord, float]]:
+        """``board.crossed(frm, to)``, worked out once per board (exact fractions make it slow)."""
+        key = (self.board, frm, to)
+        hit = _CROSSED.get(key)
+        if hit is None:
+            if len(_CROSSED) >= 4096:
+                _CROSSED.clear()
+            hit = _CROSSED[key] = tuple(self.board.crossed(frm, to))
+        return list(hit)
+
     def terrain_at(self, z: Coord) -> str:
-        for zz, t in self.terrain:
-            if zz == z:
-                return t
-        return "fields"
+        return self._terrain.get(z, "fields")
 
     def in_zone(self, z: Coord) -> list[BattleUnit]:
-        return [u for u in self.units if u.on_board and u.zone == z]
+        return list(self._by_zone.get(z, ()))
 
     def sides(self) -> tuple[str, ...]:
         return tuple(sorted({u.side for u in self.units}))
 
     def enemies_in(self, z: Coord, side: str) -> list[BattleUnit]:
-        return [u for u in self.in_zone(z) if u.side != side]
+        return [u for u in self._by_zone.get(z, ()) if u.side != side]
+
+    def zones_with_enemies(self, side: str) -> list[Coord]:
+        """Zones holding a unit on the board that is not of ``side``, in first-unit order."""
+        return list(self._enemy_zones(side))
+
+    def _enemy_zones(self, side: str) -> tuple[Coord, ...]:
+        key = ("zones with enemies", side)
+        if key not in self.scratch:
+            self.scratch[key] = tuple(z for z, us in self._by_zone.items() if any(u.side != side for u in us))
+        zones: tuple[Coord, ...] = self.scratch[key]
+        return zones
+
+    @memo
+    def scratch(self) -> dict[Any, Any]:
+        """Scratch space for results derived from this state alone (e.g. a unit's routes).
+
+        A state never changes, so whatever is stored here stays true; copies made with
+        ``replace``/``evolve`` start empty.
+        """
+        return {}
+
+    def nearest_enemy(self, z: Coord, side: str) -> int | None:
+        """Zones from ``z`` to the nearest enemy of ``side`` on the board (``None``: no enemy left).
+
+        Memoized per state: the policy asks it for every move it weighs.
+        """
+        key = ("nearest enemy", z, side)
+        if key not in self.scratch:
+            if z not in _names(self.board)[0]:
+                self.board.distance(z, z)  # a zone off the board: the board's own error, as measuring would give
+            col, row = z  # the board's distance (Chebyshev: a diagonal step counts one), inlined
+            enemies = self._enemy_zones(side)
+            self.scratch[key] = min((max(abs(col - e[0]), abs(row - e[1])) for e in enemies), default=None)
+        nearest: int | None = self.scratch[key]
+        return nearest
 
     def engaged(self, u: BattleUnit) -> bool:
         return u.zone is not None and bool(self.enemies_in(u.zone, u.side))
@@ -144,7 +216,7 @@ class BattleState:
         return None
 
     def with_units(self, units: dict[str, BattleUnit]) -> BattleState:
-        return replace(self, units=tuple(units.get(u.key, u) for u in self.units))
+        return evolve(self, units=tuple(units.get(u.key, u) for u in self.units))
 
     @property
     def round(self) -> float:
@@ -153,3 +225,18 @@ class BattleState:
 
     def army_total(self, side: str) -> int:
         return dict(self.army_points).get(side, 0)
+
+
+_NAMES: dict[ZoneGrid, tuple[dict[Coord, str], dict[str, Coord]]] = {}
+_CROSSED: dict[tuple[ZoneGrid, Coord, Coord], tuple[tuple[Coord, float], ...]] = {}
+
+
+def _names(board: ZoneGrid) -> tuple[dict[Coord, str], dict[str, Coord]]:
+    """Every zone's name and back, once per board size."""
+    hit = _NAMES.get(board)
+    if hit is None:
+        if len(_NAMES) >= 64:
+            _NAMES.clear()
+        names = {z: board.name(z) for z in board.zones()}
+        hit = _NAMES[board] = (names, {n: z for z, n in names.items()})
+    return hit

@@ -8,8 +8,7 @@ ready) rather than tick by tick, so nothing depends on a tick size.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from ..fastcopy import evolve
 from ..fatigue import initiative
 from .state import ACT_AT, BattleState, BattleUnit
 
@@ -62,13 +61,13 @@ def advance(state: BattleState) -> BattleState:
     """Give every unit the AcP it earns until the next group is ready; that group becomes active."""
     gs = groups(state)
     if not gs:
-        return replace(state, active=())
+        return evolve(state, active=())
     acp = {u.key: u.acp for u in state.units if u.on_board}
     ini = {u.key: effective_ini(u, state) for u in state.units if u.on_board}
     order = {u.key: u.deploy_index for u in state.units}
     t, group = _pick(acp, ini, gs, order)
-    units = {k: replace(state.unit(k), acp=acp[k] + t * ini[k]) for k in acp}
-    return replace(state.with_units(units), active=group, clock=state.clock + t)
+    units = {k: evolve(state.unit(k), acp=acp[k] + t * ini[k]) for k in acp}
+    return evolve(state.with_units(units), active=group, clock=state.clock + t)
 
 
 def predict(state: BattleState, n: int = 8) -> list[tuple[str, ...]]:

@@ -8,16 +8,14 @@ wiki supplement, ``~`` (dim italic) = estimate, ``!`` = the player's override fi
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-import typer
 from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from rulekeeper.core.errors import RulekeeperError, UnknownNameError
+from rulekeeper.cli.output import console, print_json
 from rulekeeper.rulesets.exillis.levels import at_level as scale_to_level
 from rulekeeper.rulesets.exillis.options import ExIllisOptions
 from rulekeeper.rulesets.exillis.profiles import (
@@ -29,8 +27,6 @@ from rulekeeper.rulesets.exillis.profiles import (
     UnitProfile,
     load_profiles,
 )
-
-from .output import console, fail, print_json
 
 #: How each source is marked in the table: (suffix, Rich style, legend text).
 MARKS: dict[str, tuple[str, str, str]] = {
@@ -100,43 +96,6 @@ STAT_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Melee and charge", ("acc", "str", "wpd", "ap", "cp", "rp", "intimidation", "fatigue_rate", "veil_rate")),
     ("Ranged and magic", ("racc", "sht", "ranged_wpd", "ranged_ap", "range", "macc", "mag")),
 )
-
-_RULESET_ALIASES: dict[str, str] = {"exillis": "exillis"}
-
-
-def _ruleset_key(name: str) -> str:
-    return name.strip().lower().replace(" ", "").replace("-", "").replace("_", "")
-
-
-def _roster_for(ruleset: str, data: Path | None) -> tuple[str, Roster]:
-    loaders: dict[str, Callable[[Path | None], Roster]] = {
-        "exillis": lambda overrides: load_profiles(overrides=overrides),
-    }
-    canonical = _RULESET_ALIASES.get(_ruleset_key(ruleset))
-    if canonical is None:
-        raise UnknownNameError("ruleset with unit data", ruleset, ["exillis", "ex-illis", "ex illis"])
-    return canonical, loaders[canonical](data)
-
-
-def _generic_roster(ruleset: str, as_json: bool) -> None:
-    """Any other registered ruleset: its roster as it reports it (flat fields)."""
-    from rulekeeper.core.ruleset import find_ruleset
-
-    rs = find_ruleset(ruleset)()
-    rows = rs.roster()
-    if as_json:
-        print_json(rows)
-        return
-    keys: list[str] = []
-    for r in rows:
-        keys += [k for k, v in r.items() if k not in keys and not isinstance(v, (dict, list))]
-    table = Table(title=f"{rs.title} units", box=box.SIMPLE_HEAVY)
-    for k in keys:
-        table.add_column(k)
-    for r in rows:
-        table.add_row(*[str(r.get(k, "")) for k in keys])
-    console.print(table)
-
 
 def format_value(key: str, value: float) -> str:
     """A compact rendering: fractions as percentages, whole numbers without decimals."""
@@ -225,12 +184,9 @@ def _at_level(roster: Roster, level: int | None) -> tuple[list[UnitProfile], lis
     return out, capped
 
 
-def units_command(ruleset: str, as_json: bool, data: Path | None, level: int | None) -> None:
-    """Body of ``rulekeeper units`` (raises RulekeeperError; the wrapper reports it)."""
-    if _ruleset_key(ruleset) not in _RULESET_ALIASES:
-        _generic_roster(ruleset, as_json)
-        return
-    _, roster = _roster_for(ruleset, data)
+def units_command(as_json: bool, data: Path | None, level: int | None) -> None:
+    """``rulekeeper units exillis``: every profile and stat with its provenance (raises RulekeeperError)."""
+    roster = load_profiles(overrides=data)
     profiles, capped = _at_level(roster, level)
     if as_json:
         rows: list[dict[str, Any]] = [p.to_json() for p in profiles]
@@ -253,26 +209,3 @@ def units_command(ruleset: str, as_json: bool, data: Path | None, level: int | N
     if capped:
         console.print("Capped at their maximum level: " + ", ".join(capped) + ".")
     console.print(legend())
-
-
-def register(app: typer.Typer) -> None:
-    """Add the ``units`` command to ``app``."""
-
-    @app.command("units")
-    def units(
-        ruleset: Annotated[str, typer.Argument(help="Rule system: exillis (also 'ex-illis', 'ex illis').")],
-        as_json: Annotated[bool, typer.Option("--json", help="Print JSON: every stat with value, source, why.")] = False,
-        data: Annotated[
-            Path | None,
-            typer.Option("--data", help="Override file (YAML or TOML), same shape as units.yaml, may be partial."),
-        ] = None,
-        level: Annotated[
-            int | None,
-            typer.Option("--level", min=1, help="Show stats at this level (capped at each unit's maximum)."),
-        ] = None,
-    ) -> None:
-        """List every unit and hero with all stats and where each number comes from."""
-        try:
-            units_command(ruleset, as_json, data, level)
-        except RulekeeperError as exc:
-            fail(exc, as_json=as_json)

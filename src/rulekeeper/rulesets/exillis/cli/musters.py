@@ -15,20 +15,18 @@ from __future__ import annotations
 import html
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.text import Text
 
-from rulekeeper.core.datafiles import read_data_file
 from rulekeeper.core.errors import DataFileError, RulekeeperError
-from rulekeeper.rulesets.exillis.muster import load_muster
-from rulekeeper.rulesets.exillis.musters_data import load_musters_data
-from rulekeeper.rulesets.exillis.pricing import ExIllisArmyRules, MusterReport, PricedLine
-from rulekeeper.rulesets.exillis.profiles import load_profiles
 
-from .fate_screen import rows_table
-from .output import console, fail, print_json
+if TYPE_CHECKING:  # the pricing models load when a command runs, not when the CLI starts
+    from rulekeeper.rulesets.exillis.pricing import MusterReport, PricedLine
+
+from rulekeeper.cli.fate_screen import rows_table
+from rulekeeper.cli.output import console, fail, print_json
 
 muster_app = typer.Typer(help="Ex illis musters (army lists): check, cost, export.", no_args_is_help=True)
 
@@ -51,6 +49,12 @@ def register(app: typer.Typer) -> None:
 
 def build_report(path: Path, data: Path | None = None) -> MusterReport:
     """Read ``path`` (and the ``--data`` overrides) and price and check the muster."""
+    from rulekeeper.core.datafiles import read_data_file
+    from rulekeeper.rulesets.exillis.muster import load_muster
+    from rulekeeper.rulesets.exillis.musters_data import load_musters_data
+    from rulekeeper.rulesets.exillis.pricing import ExIllisArmyRules
+    from rulekeeper.rulesets.exillis.profiles import load_profiles
+
     roster, musters = load_profiles(), load_musters_data()
     if data is not None:
         raw = read_data_file(data)

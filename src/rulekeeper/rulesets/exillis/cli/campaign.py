@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.text import Text
 
-from rulekeeper.persistence.campaign import CampaignStore, CampaignUnit, Player
-from rulekeeper.persistence.store import BattleStore
+from rulekeeper.cli.fate_screen import rows_table
+from rulekeeper.cli.output import console, print_json
 from rulekeeper.rulesets.exillis import campaign as rules
-from rulekeeper.service.battles import BattleService
-from rulekeeper.service.campaign import DEFAULT_PLAYERS, record_battle
 
-from .fate_screen import rows_table
-from .output import console, print_json
+if TYPE_CHECKING:
+    from rulekeeper.persistence.campaign import CampaignUnit, Player
+
+DEFAULT_PLAYERS = {"A": "Player A", "B": "Player B"}  # as campaign_service.DEFAULT_PLAYERS
 
 campaign_app = typer.Typer(help="The Ex illis campaign: Battle Points, unit levels, players and Renown.",
                            no_args_is_help=True)
@@ -37,6 +37,12 @@ def record(
 ) -> None:
     """Award the battle's Battle Points to every unit of both musters, once, and level them up."""
     players = {side: name for side, name in (("A", player_a), ("B", player_b)) if name}
+    from rulekeeper.persistence.campaign import CampaignStore
+    from rulekeeper.persistence.store import BattleStore
+    from rulekeeper.service.battles import BattleService
+
+    from ..campaign_service import record_battle
+
     with BattleStore(db) as bstore, CampaignStore(db) as cstore:
         rec = record_battle(BattleService(bstore), cstore, battle, players)
     s = rec.summary
@@ -75,6 +81,8 @@ def show(
     json: Json = False,
 ) -> None:
     """Each campaign unit's level, BP and BP to the next level; the players' levels and Renown."""
+    from rulekeeper.persistence.campaign import CampaignStore
+
     with CampaignStore(db) as store:
         units, players, battles = store.units(muster), store.players(), store.battles()
     if json:

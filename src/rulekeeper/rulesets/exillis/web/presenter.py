@@ -1,129 +1,47 @@
-"""Ruleset renderers for the web pages: the shell asks the battle's ruleset how to draw it.
+"""The Ex illis web presenter: the zone board, turn bar, actions with odds, Fate Screen, unit panel
+and end screen, drawn with this package's own Jinja2 templates (``templates/``, mounted by the
+web keeper as ``exillis/…``).
 
-The pages (:mod:`.pages`) know battles, links, turns, reveals and undo; everything that
-depends on the rule system — the board, the turn bar, the action list and its odds, the
-Fate Screen of an action's results, the unit panel and the end screen — comes from a
-:class:`Renderer` found by ruleset name in :data:`REGISTRY`. Ex illis (a grid of zones) is
-the only one now; a hex or region system registers its own renderer and templates.
-
-Renderers return :class:`~markupsafe.Markup` made by autoescaping Jinja2 templates, so
-nothing from a battle (unit names, scenario text) reaches the page unescaped.
+It implements :class:`rulekeeper.core.present.WebPresenter`; the page shell (links, turns,
+reveals, undo, replay, live updates) is the keeper's and knows nothing of Ex illis. Everything
+returned is :class:`~markupsafe.Markup` made by autoescaping templates, so nothing from a
+battle (unit names, scenario text) reaches the page unescaped.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
-from urllib.parse import urlencode
+from pathlib import Path
+from typing import Any
 
 from jinja2 import Environment
 from markupsafe import Markup
 
 from rulekeeper.boards.zones import DIRECTIONS
-from rulekeeper.core.errors import RulekeeperError, UnknownNameError
-from rulekeeper.rulesets.exillis.battle.actions import Legal
-from rulekeeper.rulesets.exillis.battle.handlers import REACTION_DIRECTION, _crossed, reaction_chance
-from rulekeeper.rulesets.exillis.battle.moves import charge_routes, classify, group_of, origin_direction
-from rulekeeper.rulesets.exillis.battle.odds import preview
-from rulekeeper.rulesets.exillis.battle.result import summary
-from rulekeeper.rulesets.exillis.battle.specials import unit_mods
-from rulekeeper.rulesets.exillis.battle.state import BattleState, BattleUnit
-from rulekeeper.rulesets.exillis.battle.tables import BattleTables
-from rulekeeper.rulesets.exillis.battle.turnbar import predict
-from rulekeeper.rulesets.exillis.melee import MeleeContext, duel_odds, target_odds
-from rulekeeper.rulesets.exillis.morale import state_of
-from rulekeeper.rulesets.exillis.profiles import STAT_KEYS
-from rulekeeper.rulesets.exillis.ranged import ShotSetup, shot_odds
-from rulekeeper.rulesets.exillis.spells import cast_odds
+from rulekeeper.core.errors import RulekeeperError
+from rulekeeper.core.game import LegalAction, OddsPreview
+from rulekeeper.core.present import FateScreen, Header, Links
 
-# -- what every renderer gets and gives --------------------------------------------------------
+from ..battle.actions import Action
+from ..battle.handlers import _crossed
+from ..battle.moves import charge_routes, classify, group_of, origin_direction
+from ..battle.reactions import REACTION_DIRECTION, charge_reactions
+from ..battle.result import summary
+from ..battle.specials import unit_mods
+from ..battle.state import BattleState, BattleUnit
+from ..battle.tables import BattleTables
+from ..battle.turnbar import predict
+from ..melee import MeleeContext, duel_odds, target_odds
+from ..morale import state_of
+from ..profiles import STAT_KEYS
+from ..ranged import ShotSetup, shot_odds
+from ..spells import cast_odds
 
-
-@dataclass(frozen=True)
-class Links:
-    """URLs of one battle page for the holder of one link (the token rides in every URL)."""
-
-    battle: str
-    token: str
-    position: int
-
-    def page(self, anchor: str = "", **query: str | int) -> str:
-        q = urlencode({"token": self.token, **{k: str(v) for k, v in query.items()}})
-        return f"/b/{self.battle}?{q}" + (f"#{anchor}" if anchor else "")
-
-    def sub(self, path: str, **query: str | int) -> str:
-        q = urlencode({"token": self.token, **{k: str(v) for k, v in query.items()}})
-        return f"/b/{self.battle}/{path}?{q}"
-
-    def pick(self, index: int) -> str:
-        return self.page("panel", pick=index, at=self.position)
-
-    def unit(self, key: str) -> str:
-        return self.page("unit-panel", unit=key)
-
-    def fate(self, index: int, shown: int | str) -> str:
-        return self.page("fate", fate=index, open=shown)
+TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
-@dataclass(frozen=True)
-class FateScreen:
-    """The results of one action, split into what is shown and what is still to reveal."""
-
-    html: Markup
-    revealable: int  # cards (duels, shots, casts, cut-downs) in the whole report
-    revealed: int  # cards shown in ``html``
-
-
-class Renderer(Protocol):
-    """What the page shell needs from a rule system; every method returns escaped HTML."""
-
-    ruleset: str
-
-    def board(self, state: Any, links: Links, caption: str = "") -> Markup: ...
-
-    def header(self, state: Any) -> dict[str, Any]: ...
-
-    def turn_bar(self, state: Any) -> Markup: ...
-
-    def actions(self, state: Any, legal: list[Any], links: Links) -> Markup: ...
-
-    def preview(self, state: Any, legal: list[Any], index: int, links: Links) -> Markup: ...
-
-    def fate(self, report: list[dict[str, Any]], shown: int | None, links: Links, index: int) -> FateScreen: ...
-
-    def fate_count(self, report: list[dict[str, Any]]) -> int: ...
-
-    def unit_panel(self, state: Any, key: str, links: Links) -> Markup: ...
-
-    def result(self, state: Any) -> Markup: ...
-
-    def action_text(self, action: dict[str, Any]) -> str: ...
-
-    def log_lines(self, report: list[dict[str, Any]]) -> list[str]: ...
-
-    def side_of(self, state: Any, unit: str) -> str: ...
-
-
-RendererFactory = Callable[[Environment, Any], Renderer]
-#: ruleset name → factory(jinja environment, ruleset tables) of its renderer.
-REGISTRY: dict[str, RendererFactory] = {}
-
-
-def register(ruleset: str, factory: RendererFactory) -> None:
-    REGISTRY[ruleset] = factory
-
-
-def renderer_for(ruleset: str, env: Environment, tables: Any) -> Renderer:
-    try:
-        factory = REGISTRY[ruleset]
-    except KeyError:
-        raise UnknownNameError("ruleset with a web renderer", ruleset, REGISTRY) from None
-    return factory(env, tables)
-
-
-# -- small formatting helpers, shared ----------------------------------------------------------
+# -- small formatting helpers ------------------------------------------------------------------
 
 
 def pct(p: float) -> str:
@@ -193,17 +111,24 @@ class _Section:
     explain: list[str] = field(default_factory=list)
 
 
-class ExIllisRenderer:
+class ExIllisPresenter:
     """The zone board, turn bar, actions with odds and the Fate Screen of Ex illis."""
 
     ruleset = "exillis"
 
-    def __init__(self, env: Environment, tables: BattleTables) -> None:
-        self.env = env
+    def __init__(self, tables: BattleTables) -> None:
         self.t = tables
+        self.env: Environment | None = None
+
+    def template_dir(self) -> Path:
+        return TEMPLATES
+
+    def bind(self, env: Environment) -> None:
+        self.env = env
 
     def _render(self, name: str, **ctx: Any) -> Markup:
-        return Markup(self.env.get_template(name).render(**ctx))
+        assert self.env is not None, "bind() the presenter to the keeper's environment first"
+        return Markup(self.env.get_template(f"exillis/{name}").render(**ctx))
 
     # -- the board -----------------------------------------------------------------------------
 
@@ -234,23 +159,18 @@ class ExIllisRenderer:
             rows.append({"label": str(row + 1), "cells": cells})
         off = [self._badge(state, u) for u in state.units if not u.on_board]
         cols = [chr(ord("A") + c) for c in range(state.board.width)]
-        return self._render("exillis_board.html", rows=rows, cols=cols, off=off, links=links, caption=caption,
+        return self._render("board.html", rows=rows, cols=cols, off=off, links=links, caption=caption,
                             armies=dict(state.armies))
 
-    def header(self, state: BattleState) -> dict[str, Any]:
-        return {"round": f"{state.round:.1f}", "activations": state.activations, "armies": dict(state.armies),
-                "active": [short(k) for k in state.active], "over": state.over,
-                "active_side": state.unit(state.active[0]).side if state.active else None,
-                "turn_limit": state.turn_limit}
+    def header(self, state: BattleState) -> Header:
+        limit = f" of {state.turn_limit}" if state.turn_limit else ""
+        return Header(dict(state.armies), f"Round {state.round:.1f}{limit}", tuple(short(k) for k in state.active))
 
     def turn_bar(self, state: BattleState) -> Markup:
         groups = []
         for g in ([] if state.over else predict(state, 8)):
             groups.append({"names": " + ".join(short(k) for k in g), "side": state.unit(g[0]).side})
-        return self._render("exillis_turnbar.html", groups=groups, active=bool(state.active))
-
-    def side_of(self, state: BattleState, unit: str) -> str:
-        return state.unit(unit).side
+        return self._render("turnbar.html", groups=groups, active=bool(state.active))
 
     # -- actions and odds ----------------------------------------------------------------------
 
@@ -268,41 +188,26 @@ class ExIllisRenderer:
             return f"{unit}: {option} stance"
         return f"{unit}: {title.lower()}"
 
-    def _label(self, lg: Legal) -> str:
-        a = lg.action
-        if a.kind in ("move", "charge", "retreat"):
-            return f"→ {a.target}"
-        if a.kind == "shoot":
-            return f"{(a.option or 'shot').replace('_', ' ')} → {a.target}"
-        if a.kind == "cast":
-            return f"{a.option} → {short(a.target or '')}"
-        if a.kind == "stance":
-            return str(a.option)
-        return KIND_TITLES.get(a.kind, a.kind)
-
     @staticmethod
-    def _odds_items(odds: dict[str, Any]) -> list[dict[str, Any]]:
+    def _odds_items(odds: OddsPreview) -> list[dict[str, Any]]:
         out = []
-        for k, v in odds.items():
+        for k, v in odds.headline:
             if isinstance(v, float):
                 out.append({"label": k, "text": pct(v), "p": v})
             else:
                 out.append({"label": k, "text": str(v), "p": None})
         return out
 
-    def actions(self, state: BattleState, legal: list[Legal], links: Links) -> Markup:
+    def actions(self, state: BattleState, legal: list[LegalAction], previews: list[OddsPreview],
+                links: Links) -> Markup:
         groups: dict[str, list[dict[str, Any]]] = {}
-        for i, lg in enumerate(legal):
-            try:
-                odds = preview(state, self.t, lg)
-            except (RulekeeperError, StopIteration, KeyError):
-                odds = {}
-            groups.setdefault(lg.action.kind, []).append({
-                "index": i, "label": self._label(lg), "acp": _num(lg.acp), "note": lg.note,
+        for i, (lg, odds) in enumerate(zip(legal, previews, strict=True)):
+            groups.setdefault(str(lg.action["kind"]), []).append({
+                "index": i, "label": lg.label, "acp": _num(lg.cost or 0.0), "note": lg.note,
                 "odds": ", ".join(f"{o['label']} {o['text']}" for o in self._odds_items(odds)),
                 "href": links.pick(i),
             })
-        return self._render("exillis_actions.html", groups=[
+        return self._render("actions.html", groups=[
             {"kind": k, "title": KIND_TITLES.get(k, k), "entries": v} for k, v in groups.items()])
 
     def _melee_sections(self, state: BattleState, u: BattleUnit, action: str, direction: str) -> list[_Section]:
@@ -319,8 +224,7 @@ class ExIllisRenderer:
             out.append(sec)
         return out
 
-    def _sections(self, state: BattleState, lg: Legal) -> list[_Section]:
-        a = lg.action
+    def _sections(self, state: BattleState, a: Action) -> list[_Section]:
         u = state.unit(a.unit)
         if u.zone is None:
             return []
@@ -332,12 +236,11 @@ class ExIllisRenderer:
             direction = classify(state, route.to, u.side, origin_direction(state, route.to, origin))
             moved = state.with_units({u.key: replace(u, zone=route.to)})
             secs = self._melee_sections(moved, moved.unit(u.key), "charge", direction)
-            cp = max(m.c.stat("cp") for m in group_of(state, u))
-            for d in state.enemies_in(route.to, u.side):
-                chance = reaction_chance(d.c.stat("rp") - cp) * REACTION_DIRECTION[direction]
-                secs.insert(0, _Section(f"{d.name} may react to the charge ({direction})", [
-                    ("Reacts", chance, ""), ("Caught", 1 - chance, "")],
-                    [f"RP {_num(d.c.stat('rp'))} vs CP {_num(cp)}, × {REACTION_DIRECTION[direction]:g} ({direction})"]))
+            members = [m for m in group_of(state, u) if m.on_board]
+            for r in reversed(charge_reactions(state, self.t, members, route.to, direction)):
+                secs.insert(0, _Section(f"{short(r.defender)} may react to the charge ({direction})", [
+                    ("Reacts", r.chance, ""), ("Caught", 1 - r.chance, "")],
+                    [f"RP {_num(r.rp)} vs CP {_num(r.cp)}, × {REACTION_DIRECTION[direction]:g} ({direction})"]))
             return secs
         if a.kind == "shoot":
             z = state.board.parse(a.target or "")
@@ -360,15 +263,14 @@ class ExIllisRenderer:
             return [sec]
         return []
 
-    def preview(self, state: BattleState, legal: list[Legal], index: int, links: Links) -> Markup:
-        lg = legal[index]
+    def preview(self, state: BattleState, legal: LegalAction, odds: OddsPreview, links: Links) -> Markup:
         try:
-            odds = self._odds_items(preview(state, self.t, lg))
-            sections = self._sections(state, lg)
+            sections = self._sections(state, Action.from_dict(legal.action))
         except (RulekeeperError, StopIteration, KeyError):
-            odds, sections = [], []
-        return self._render("exillis_preview.html", lg=lg, text=self.action_text(lg.action.to_dict()),
-                            acp=_num(lg.acp), odds=odds, sections=sections, links=links, pct=pct)
+            sections = []
+        return self._render("preview.html", lg=legal, text=self.action_text(legal.action),
+                            acp=_num(legal.cost or 0.0), odds=self._odds_items(odds), sections=sections, links=links,
+                            pct=pct)
 
     # -- the Fate Screen of results ------------------------------------------------------------
 
@@ -429,7 +331,7 @@ class ExIllisRenderer:
                 cards += 1
                 it = {**it, "n": cards, "fresh": cards == limit and shown is not None}
             visible.append(it)
-        html = self._render("exillis_fate.html", items=visible, hidden=total - limit, total=total, shown=limit,
+        html = self._render("fate.html", items=visible, hidden=total - limit, total=total, shown=limit,
                             links=links, index=index, short=short)
         return FateScreen(html, total, limit)
 
@@ -489,11 +391,9 @@ class ExIllisRenderer:
             ("Ranged actions", ", ".join(p.shots) or "—"), ("Spells", ", ".join(p.spells) or "—"),
             ("Immune to", ", ".join(p.immune) or "—"), ("Categories", ", ".join(p.categories)),
         ]
-        return self._render("exillis_unit.html", u=self._badge(state, u), status=status, stats=stats,
+        return self._render("unit.html", u=self._badge(state, u), status=status, stats=stats,
                             resist=resist, traits=traits, links=links)
 
     def result(self, state: BattleState) -> Markup:
-        return self._render("exillis_result.html", r=summary(state), short=short)
+        return self._render("result.html", r=summary(state), short=short)
 
-
-register("exillis", lambda env, tables: ExIllisRenderer(env, tables))

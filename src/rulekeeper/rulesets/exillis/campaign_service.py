@@ -31,8 +31,7 @@ from rulekeeper.rulesets.exillis.musters_data import MustersData, load_musters_d
 from rulekeeper.rulesets.exillis.options import ExIllisOptions
 from rulekeeper.rulesets.exillis.pricing import ExIllisArmyRules
 from rulekeeper.rulesets.exillis.profiles import Roster
-
-from .battles import BattleService
+from rulekeeper.service.battles import BattleService
 
 __all__ = [
     "DEFAULT_PLAYERS", "MUSTERS_META", "CampaignMismatchError", "NotFromMustersError", "NotOverError", "SideMuster",
@@ -237,7 +236,12 @@ def record_battle(svc: BattleService, store: CampaignStore, battle_id: str, play
         [sides[s].size() for s in ("A", "B")], practice=state.practice, width=state.board.width,
         height=state.board.height, points=[sides[s].points for s in ("A", "B")],
         earns_bp=[sides[s].earns_bp for s in ("A", "B")])
-    roster = svc.t.roster
+    from .game import ExIllisBattles
+
+    game = svc.game(battle_id)
+    if not isinstance(game, ExIllisBattles):
+        raise NotFromMustersError(f"battle {battle_id!r} is a {game.title} battle, not an Ex illis one", battle_id=battle_id)
+    roster = game.t.roster
     data = load_musters_data() if data is None else data
 
     def named(unit: str) -> int | None:

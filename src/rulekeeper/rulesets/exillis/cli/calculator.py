@@ -10,6 +10,8 @@ import typer
 from rich.console import Group
 from rich.text import Text
 
+from rulekeeper.cli.fate_screen import explain_panel, odds_table, pct, rows_table, styled
+from rulekeeper.cli.output import console, print_json
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import ImpossibleRequestError
 from rulekeeper.rulesets.exillis.combatants import Combatant
@@ -19,10 +21,6 @@ from rulekeeper.rulesets.exillis.options import ExIllisOptions
 from rulekeeper.rulesets.exillis.ranged import Crossed, ShotSetup, resolve_volley, shot_odds
 from rulekeeper.rulesets.exillis.setup import Tables, UnitSpec, build, load_tables
 from rulekeeper.rulesets.exillis.spells import cast_odds, resolve_cast
-
-from .fate_screen import explain_panel, odds_table, pct, rows_table, styled
-from .groups import odds_app, resolve_app
-from .output import console, print_json
 
 odds_ex = typer.Typer(help="Ex illis: the Fate Screen before a roll.", no_args_is_help=True)
 resolve_ex = typer.Typer(help="Ex illis: resolve with seeded fate.", no_args_is_help=True)
@@ -342,7 +340,8 @@ odds_ex.command("cast", help="The Fate Screen of a damage spell: resist chance, 
 resolve_ex.command("cast", help="Every caster miniature casts once at the target unit.")(cast)
 
 
-def register(app: typer.Typer) -> None:
+def register(odds_app: typer.Typer, resolve_app: typer.Typer) -> None:
+    """Add ``exillis`` (and its alias) under the ``odds`` and ``resolve`` groups."""
     odds_app.add_typer(odds_ex, name="exillis")
     resolve_app.add_typer(resolve_ex, name="exillis")
     for alias in ("ex-illis",):

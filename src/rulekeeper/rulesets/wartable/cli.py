@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 
+from rulekeeper.cli.groups import resolve_app
+from rulekeeper.cli.output import console, print_json
 from rulekeeper.core.errors import ImpossibleRequestError
 from rulekeeper.rulesets.wartable import (
     Battle,
@@ -29,97 +29,16 @@ from rulekeeper.rulesets.wartable import (
     resolve_battle,
 )
 from rulekeeper.rulesets.wartable.model import SideName
-from rulekeeper.rulesets.wartable.report import STEP_TITLES
-from rulekeeper.rulesets.wartable.rounding import exact, show
-
-from .groups import resolve_app
-from .output import console, print_json
+from rulekeeper.rulesets.wartable.render import report_renderables
+from rulekeeper.rulesets.wartable.rounding import exact
 
 COMMAND = "wartable"
 
 
-def _e(text: str) -> str:
-    return escape(text)
-
-
-def _table(step: int, *columns: str) -> Table:
-    table = Table(title=f"Step {step}. {STEP_TITLES[step]}", title_justify="left", show_lines=False)
-    for col in columns:
-        table.add_column(col)
-    return table
-
-
 def render(report: CombatReport) -> None:
     """Print the report as one table per step, then Stability effects and notes."""
-    if report.title:
-        console.print(f"[bold]{_e(report.title)}[/]")
-    traits = ", ".join(report.region_traits) or "none"
-    console.print(
-        f"Action: {_e(report.action)}   Region traits: {_e(traits)}   "
-        f"Options: {_e(', '.join(f'{k}={v}' for k, v in report.options.to_dict().items()))}"
-    )
-
-    t1 = _table(1, "Unit", "Side", "Traits", "Marks / Curses", "Health")
-    for c in report.combatants:
-        mc = ", ".join([*c.marks, *(f"curse {x}" for x in c.curses)]) or "-"
-        t1.add_row(_e(c.label), c.side, _e(", ".join(c.traits) or "-"), _e(mc), show(c.health))
-    console.print(t1)
-
-    t2 = _table(2, "Unit", "Health", "Attack", "Defense")
-    for t in report.totals:
-        t2.add_row(_e(t.label), _e(t.health.arithmetic()), _e(t.attack.arithmetic()), _e(t.defense.arithmetic()))
-    console.print(t2)
-
-    t3 = _table(3, "Unit", "Health × Attack/100", "Hits")
-    for h in report.hits:
-        t3.add_row(_e(h.label), _e(h.arithmetic()), show(h.hits))
-    console.print(t3)
-
-    t4 = _table(4, "Side", "Hits dealt", "Targets", "Allocation", "Per unit")
-    for a in report.allocations:
-        dealt = ", ".join(f"{u} {show(n)}" for u, n in a.dealt_by)
-        t4.add_row(a.side, _e(dealt), _e(", ".join(a.targets) or "-"), _e(a.arithmetic()), show(a.per_unit))
-    console.print(t4)
-
-    t5 = _table(5, "Unit", "Allocated", "Defense", "Blocked", "Unblocked", "Arithmetic")
-    for b in report.blocks:
-        t5.add_row(
-            _e(b.label), show(b.allocated), show(b.defense), show(b.blocked), show(b.unblocked), _e(b.arithmetic())
-        )
-    t5.caption = (
-        "step5=example: blocked hits kept exact, unblocked hits rounded up (the seed's worked example)"
-        if report.options.step5 == "example"
-        else "step5=literal: blocked hits rounded up (the seed's step list)"
-    )
-    console.print(t5)
-
-    t6 = _table(6, "Unit", "Health before", "Unblocked", "Health after")
-    for line in report.health:
-        after = show(line.after) + (" (destroyed)" if line.destroyed else "")
-        t6.add_row(_e(line.label), show(line.before), show(line.unblocked), _e(after))
-    console.print(t6)
-
-    st = report.stability
-    if st is None:
-        console.print("Enclave Stability: no Enclave in this region, no Stability effects.")
-    else:
-        ts = Table(title=f"Enclave Stability: {_e(st.enclave)} (held by the {st.side})", title_justify="left")
-        for col in ("Effect", "Unit", "Change", "Arithmetic"):
-            ts.add_column(col)
-        for eff in st.effects:
-            change = f"set to {show(eff.sets_to)}" if eff.sets_to is not None else show(eff.delta or exact(0))
-            ts.add_row(eff.rule, _e(eff.unit or "-"), change, _e(eff.arithmetic))
-        if not st.effects:
-            ts.add_row("none", "-", "0", "no Stability rule triggered")
-        console.print(ts)
-        before = "unknown" if st.before is None else show(st.before)
-        after = "unknown" if st.after is None else show(st.after)
-        fallen = ' - the Enclave is "Fallen"' if st.fallen else ""
-        console.print(f"Stability {before} -> {after} (change {show(st.total_delta)}){fallen}")
-        for note in st.notes:
-            console.print(f"  [dim]{_e(note)}[/]")
-    for note in report.notes:
-        console.print(f"[yellow]note[/]: {_e(note)}")
+    for part in report_renderables(report.to_dict()):
+        console.print(part)
 
 
 def build_battle(

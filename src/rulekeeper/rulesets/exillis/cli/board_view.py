@@ -10,11 +10,10 @@ from rich.table import Table
 from rich.text import Text
 
 from rulekeeper.boards.zones import DIRECTIONS
+from rulekeeper.cli.fate_screen import pct, rows_table, styled
 from rulekeeper.rulesets.exillis.battle.state import BattleState, BattleUnit
 from rulekeeper.rulesets.exillis.battle.turnbar import predict
 from rulekeeper.rulesets.exillis.morale import state_of
-
-from .fate_screen import pct, rows_table, styled
 
 SIDE_STYLE = {"A": "bold cyan", "B": "bold red"}
 ARROWS = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "↙", "W": "←", "NW": "↖"}
@@ -124,3 +123,38 @@ def odds_line(extra: dict[str, Any]) -> str:
     if not extra:
         return ""
     return ", ".join(f"{k} {pct(v) if isinstance(v, float) else v}" for k, v in extra.items())
+
+
+def result_view(state: BattleState) -> Group:
+    """The end screen: winner, reason, Battle Points, and every unit's fate."""
+    from ..battle.result import summary
+
+    r = summary(state)
+    rows = []
+    for side, army in r["armies"].items():
+        for u in army["units"]:
+            rows.append([side, army["name"], u["unit"], u["status"], f"{u['left']}/{u['miniatures']}", str(u["casualties"])])
+    bp = f"{r['battle_points']} BP each" + (f" (none: {r['battle_points_note']})" if r["battle_points_note"] else "")
+    return Group(
+        Text(f"Battle over — winner: {r['winner_army']} ({r['reason']}); {bp}", style="bold green"),
+        rows_table("Result", ["Side", "Army", "Unit", "Status", "Left", "Casualties"], rows),
+    )
+
+
+class ExIllisCliPresenter:
+    """The Ex illis board, units, Fate Screen and end screen in the terminal (a ``CliPresenter``)."""
+
+    def board(self, state: BattleState) -> Table:
+        return board_table(state)
+
+    def units(self, state: BattleState) -> Table:
+        return units_table(state)
+
+    def outcome(self, report: list[dict[str, Any]]) -> Group:
+        return outcome_view(report)
+
+    def result(self, state: BattleState) -> Group:
+        return result_view(state)
+
+    def turn_bar(self, state: BattleState) -> Text:
+        return turn_bar(state)

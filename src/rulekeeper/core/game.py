@@ -1,0 +1,288 @@
+"""The game protocol: everything the service, the store, the web keeper, the CLI and the
+conformance test need from a rule system, and nothing rule-specific.
+
+A rule system is a plugin. It is a class registered under the entry-point group
+``rulekeeper.rulesets`` (see :mod:`.ruleset`) that implements :class:`Game`; the layers
+above the core (``service/``, ``persistence/``, ``web/``, ``cli/``, ``lab/``) talk to it only
+through this protocol and the typed objects below, never by importing ``rulesets/``.
+
+Why this shape (after OpenSpiel's ``Game``/``State`` and boardgame.io's moves):
+
+* **A battle is a fold over its log.** ``initial_state(document)`` builds the state from the
+  stored initial document; ``apply(state, action)`` is pure and returns an :class:`Outcome`
+  with the new state and every chance record, so replaying the log rebuilds any moment bit
+  for bit. The RNG state lives inside the game's state (``core.rng``).
+* **Actions are plain JSON** (``parse_action`` makes a player's loose spelling canonical,
+  ``parse_words`` reads the command line, ``action_text`` says it in words), so the log, the
+  API and the CLI share one vocabulary.
+* **Odds before the roll are the odds of the roll.** ``preview`` returns the exact
+  :class:`~rulekeeper.core.chance.ChanceRequest` objects the resolution will draw (as far as
+  they are known before it starts); the conformance test checks them against the records.
+* **Per-side views.** ``view(state, role)`` is all a client may see: never the RNG state,
+  nothing a rule system keeps secret from that role. Results not yet revealed are the
+  service's business (it shows the view of the state before a face-down action).
+* **Presentation belongs to the rule system.** A game may ship a web presenter (Jinja2
+  templates in its own folder) and a CLI presenter; without them the keeper falls back to
+  generic ones built from the view and the report lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+
+from .chance import ChanceRequest, ChanceResult, Fate
+from .events import Event
+
+if TYPE_CHECKING:
+    from .present import CliPresenter, WebPresenter
+    from .ruleset import OptionInfo, Resolution
+
+#: The role of a link that may only watch.
+SPECTATOR = "spectator"
+
+JsonDict = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ScenarioInfo:
+    """A scenario shipped with a game (the web keeper's "new battle" list)."""
+
+    key: str
+    name: str
+    description: str
+    path: Path
+
+
+@dataclass(frozen=True)
+class ArmySource:
+    """An army list (an Ex illis muster, say) handed to a game as text, with where it came from."""
+
+    where: str
+    text: str = ""
+    suffix: str = ""  # ".toml", ".yaml"; "" when pasted (the game tries its formats in turn)
+    path: Path | None = None  # a file the game reads itself (its errors then name the line)
+
+
+@dataclass(frozen=True)
+class SetupRequest:
+    """What a player asked for when starting a battle: a scenario file, or army lists.
+
+    ``db`` is the database the battle will live in, for games whose set-up consults their
+    own records there (the Ex illis campaign refuses a unit above the level it has reached).
+    """
+
+    scenario: Path | None = None
+    armies: tuple[ArmySource, ...] = ()
+    board: str | None = None
+    seed: int = 0
+    options: tuple[str, ...] = ()
+    practice: bool = False
+    db: str | None = None
+
+
+@dataclass(frozen=True)
+class BattleSetup:
+    """A battle ready to store: the initial document the state is rebuilt from, and its labels."""
+
+    ruleset: str
+    scenario: str
+    seed: int
+    document: JsonDict
+    title: str = ""
+    meta: JsonDict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LegalAction:
+    """One legal action of the side(s) to act: its JSON and text forms and what it costs."""
+
+    action: JsonDict
+    text: str
+    side: str
+    cost: float | None = None
+    note: str = ""
+    label: str = ""  # a short label for a list grouped by ``group`` ("→ B3")
+    group: str = ""  # a heading to group actions under ("Charge")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What applying one action produced.
+
+    ``record`` is what the log stores next to the action: JSON made by the game, holding at
+    least ``"chance"`` (the chance records as dicts) and ``"report"`` (the lines and cards
+    the game's presenters show). Replaying the log must reproduce it exactly.
+    """
+
+    state: Any
+    action: JsonDict
+    side: str
+    chance: tuple[ChanceResult, ...]
+    events: tuple[Event, ...]
+    report: tuple[JsonDict, ...]
+    record: JsonDict
+
+
+@dataclass(frozen=True)
+class Status:
+    """Where a battle stands: who must act now, whether it is over, and a turn counter."""
+
+    over: bool
+    to_act: tuple[str, ...]  # the sides that must act now (empty when over)
+    acting: tuple[str, ...] = ()  # what acts, in the game's words (unit keys), for display
+    turn: int = 0  # a counter the store lists battles by (actions played, rounds...)
+    winner: str | None = None
+    reason: str = ""
+
+    @property
+    def label(self) -> str:
+        """The store's status column: ``over`` or ``active``."""
+        return "over" if self.over else "active"
+
+
+@dataclass(frozen=True)
+class OddsPreview:
+    """The odds of an action before it is committed.
+
+    ``headline`` holds a few numbers a player scans in a list (label → probability in [0, 1],
+    or a short text); ``draws`` the exact chance requests the resolution will draw, keyed by
+    their labels (the same labels the chance records carry).
+    """
+
+    headline: tuple[tuple[str, float | str], ...] = ()
+    draws: tuple[ChanceRequest, ...] = ()
+
+    def headline_dict(self) -> dict[str, float | str]:
+        return dict(self.headline)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The end of a battle: who won, why, and the game's own summary (JSON)."""
+
+    winner: str | None
+    winner_name: str | None
+    reason: str
+    summary: JsonDict
+
+
+#: A hook through which a game adds its own CLI subcommands (see :mod:`rulekeeper.cli.app`).
+CliRegistrar = Callable[[Any], None]
+
+
+@runtime_checkable
+class Game(Protocol):
+    """A rule system that plays whole battles, as the service, web keeper and CLI see it."""
+
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]]
+    title: ClassVar[str]
+    deterministic: ClassVar[bool]
+
+    # -- the calculator side (every ruleset) ---------------------------------------------------
+
+    def options(self) -> list[OptionInfo]:
+        """The ruleset options (readings of contradictory rules) with their defaults."""
+        ...
+
+    def roster(self) -> list[JsonDict]:
+        """Every unit the shipped data knows, as JSON-able dicts (at least ``name``)."""
+        ...
+
+    def sample_resolution(self, fate: Fate) -> Resolution:
+        """One representative resolution drawing all chance through ``fate``."""
+        ...
+
+    # -- setting a battle up -------------------------------------------------------------------
+
+    def scenarios(self) -> list[ScenarioInfo]:
+        """The scenarios shipped with the game."""
+        ...
+
+    def setup(self, request: SetupRequest) -> BattleSetup:
+        """Read and check a scenario (or army lists); typed errors list every problem."""
+        ...
+
+    def initial_state(self, document: JsonDict) -> Any:
+        """The state before the first action, from a stored initial document."""
+        ...
+
+    def roles(self, document: JsonDict) -> tuple[str, ...]:
+        """The sides of a battle (each gets a link), without the spectator."""
+        ...
+
+    # -- playing -------------------------------------------------------------------------------
+
+    def status(self, state: Any) -> Status: ...
+
+    def legal_actions(self, state: Any) -> list[LegalAction]:
+        """Every legal action of the side(s) to act, in a stable order."""
+        ...
+
+    def parse_action(self, state: Any, data: Mapping[str, Any]) -> JsonDict:
+        """A player's action (names or keys, loose spelling) as the canonical JSON form.
+
+        Refuses with :class:`~rulekeeper.core.errors.IllegalActionError` (or a subclass)
+        what cannot be an action here; legality is checked by :meth:`apply`.
+        """
+        ...
+
+    def parse_words(self, state: Any, words: Sequence[str], option: str | None = None) -> JsonDict:
+        """An action typed on the command line (``charge "Franc Chevalers" B3``)."""
+        ...
+
+    def apply(self, state: Any, action: JsonDict) -> Outcome:
+        """Perform ``action``; refuse it (typed error, nothing changed) if it is not legal."""
+        ...
+
+    def preview(self, state: Any, action: JsonDict) -> OddsPreview:
+        """The odds of ``action`` before it is committed (exactly those its resolution uses)."""
+        ...
+
+    def policy(self, state: Any) -> JsonDict | None:
+        """The default policy's action (autoplay), or None when nobody can act."""
+        ...
+
+    def side_of(self, action: JsonDict) -> str:
+        """The side that plays a logged action (for undo and reveal rights)."""
+        ...
+
+    def action_text(self, action: JsonDict) -> str:
+        """A logged action in the game's words, for messages and lists ("Billmen: move to C3")."""
+        ...
+
+    def result(self, state: Any) -> GameResult | None:
+        """The result once the battle is over, else None."""
+        ...
+
+    # -- JSON and views --------------------------------------------------------------------------
+
+    def state_to_json(self, state: Any) -> JsonDict: ...
+
+    def state_from_json(self, document: JsonDict) -> Any: ...
+
+    def view(self, state: Any, role: str) -> JsonDict:
+        """What the holder of ``role``'s link may see: never the RNG state or a secret."""
+        ...
+
+    # -- presentation ----------------------------------------------------------------------------
+
+    def web_presenter(self) -> WebPresenter | None:
+        """The game's board, actions and Fate Screen for the web keeper (None: generic)."""
+        ...
+
+    def cli_presenter(self) -> CliPresenter | None:
+        """The game's board and Fate Screen for the terminal (None: generic)."""
+        ...
+
+    def register_cli(self, hooks: Any) -> None:
+        """Add the game's own CLI subcommands (``odds``/``resolve``/``units`` and more)."""
+        ...
+
+
+def plays_battles(game: object) -> bool:
+    """Whether a registered ruleset implements the whole game protocol."""
+    return isinstance(game, Game)

@@ -1,0 +1,337 @@
+"""Ex illis on the game protocol (:class:`rulekeeper.core.game.Game`).
+
+This is the only door through which the service, the web keeper and the CLI reach Ex illis
+battles: scenarios and musters become a stored initial document, the engine's ``apply``
+becomes a protocol :class:`~rulekeeper.core.game.Outcome`, the battle state a per-side view
+without its RNG. Heavy modules (the engine, pydantic data, the presenters) are imported
+when first used, so ``rulekeeper odds`` never pays for what it does not run.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rulekeeper.core.errors import IllegalActionError, RulekeeperError
+from rulekeeper.core.game import (
+    ArmySource,
+    BattleSetup,
+    GameResult,
+    JsonDict,
+    LegalAction,
+    OddsPreview,
+    Outcome,
+    ScenarioInfo,
+    SetupRequest,
+    Status,
+)
+
+if TYPE_CHECKING:
+    from rulekeeper.core.present import CliPresenter, WebPresenter
+
+    from .battle.actions import Action, Legal
+    from .battle.state import BattleState
+    from .battle.tables import BattleTables
+    from .muster import Muster
+    from .scenario import Scenario
+
+SCENARIO_DIR = Path(__file__).resolve().parent / "data" / "scenarios"
+#: Action kinds whose target is a zone (typed loosely: "b3" → "B3").
+ZONE_TARGETS = ("move", "charge", "retreat", "shoot")
+KIND_TITLES = {
+    "move": "Move", "charge": "Charge", "fight": "Fight", "shoot": "Shoot", "cast": "Cast", "retreat": "Retreat",
+    "wait": "Wait", "stance": "Stance", "take_off": "Take off", "land": "Land", "reload": "Reload",
+    "rally": "Rally", "verse": "Verse", "flee": "Flee",
+}
+
+
+class ExIllisBattles:
+    """The battle half of the Ex illis game (mixed into :class:`rulekeeper.rulesets.exillis.ExIllis`)."""
+
+    name: ClassVar[str] = "exillis"
+
+    _memo: tuple[Any, list[Legal]] | None = None
+
+    def _legal_of(self, state: BattleState) -> list[Legal]:
+        """The engine's legal list, built once per state object (the policy, the preview and
+        ``apply`` of one action all need it; building it was a third of the engine's time)."""
+        from .battle.actions import legal_actions
+
+        memo = self._memo
+        if memo is not None and memo[0] is state:
+            return memo[1]
+        legal = legal_actions(state, self.t)
+        self._memo = (state, legal)
+        return legal
+
+    def _find(self, state: BattleState, action: JsonDict) -> Legal | None:
+        return next((lg for lg in self._legal_of(state) if lg.action.to_dict() == action), None)
+
+    @cached_property
+    def t(self) -> BattleTables:
+        """The shipped unit profiles and action numbers, read once per process."""
+        from .battle.tables import BattleTables
+
+        return BattleTables.shipped()
+
+    # -- setting a battle up -------------------------------------------------------------------
+
+    def scenarios(self) -> list[ScenarioInfo]:
+        from .scenario import load_scenario
+
+        out = []
+        for p in sorted(SCENARIO_DIR.glob("*.toml")):
+            sc = load_scenario(p, self.t.roster, self.t.rules)
+            out.append(ScenarioInfo(p.stem, sc.name, sc.description, p))
+        return out
+
+    def setup(self, request: SetupRequest) -> BattleSetup:
+        from .options import ExIllisOptions
+
+        opts = ExIllisOptions.parse(list(request.options))
+        if request.armies or request.board is not None:
+            sc, meta = self._from_musters(request)
+        elif request.scenario is None:
+            from .muster_battle import BattleSetupError
+
+            raise BattleSetupError("give a scenario file, or two musters: rulekeeper battle new --muster A.yaml "
+                                   "--muster B.yaml [--board 5x4]")
+        else:
+            from .scenario import load_scenario
+
+            sc, meta = load_scenario(request.scenario, self.t.roster, self.t.rules), {}
+        return self.setup_from_scenario(sc, request.seed, opts.to_dict(), request.practice, meta)
+
+    def setup_from_scenario(self, sc: Scenario, seed: int = 0, options: Mapping[str, str] | None = None,
+                            practice: bool = False, meta: JsonDict | None = None, title: str = "") -> BattleSetup:
+        """A checked scenario (from a file or from musters) as a battle ready to store."""
+        from .options import ExIllisOptions
+
+        opts = ExIllisOptions.parse([f"{k}={v}" for k, v in (options or {}).items()])
+        doc = {"ruleset": self.name, "scenario": sc.to_dict(), "seed": seed, "options": opts.to_dict(),
+               "practice": practice}
+        sides = {a.side: a.name for a in sc.armies}
+        return BattleSetup(self.name, sc.name, seed, doc, title or sc.name, {"sides": sides, **(meta or {})})
+
+    def _from_musters(self, request: SetupRequest) -> tuple[Scenario, JsonDict]:
+        """The scenario and battle meta of a battle between two musters (side A first)."""
+        from rulekeeper.persistence.campaign import CampaignStore
+
+        from .campaign_service import check_musters, muster_meta
+        from .muster_battle import BattleSetupError, parse_board, scenario_from_musters
+        from .musters_data import load_musters_data
+
+        if request.scenario is not None:
+            raise BattleSetupError(
+                f"give a scenario file ({request.scenario}) or musters, not both: a battle from musters builds its "
+                "own scenario" + ("" if request.armies else " (--board only applies to musters)"))
+        if len(request.armies) != 2:
+            raise BattleSetupError(f"a battle from musters needs exactly two --muster files (side A, then side B); "
+                                   f"got {len(request.armies)}", musters=[a.where for a in request.armies])
+        width, height = parse_board(request.board or "5x4")
+        data = load_musters_data()
+        a, b = (muster_from_source(src) for src in request.armies)
+        sc = scenario_from_musters(a, b, width, height, roster=self.t.roster, rules=self.t.rules, data=data)
+        with CampaignStore(request.db) as campaign:  # the campaign lives in the battle's database
+            check_musters(campaign, (a, b), self.t.roster)
+        return sc, muster_meta(a, b, self.t.roster, data)
+
+    def initial_state(self, document: JsonDict) -> BattleState:
+        from .battle.setup import initial_state
+        from .options import ExIllisOptions
+        from .scenario import Scenario
+
+        try:
+            sc = Scenario.from_dict(document["scenario"], self.t.roster, self.t.rules, where="stored battle")
+            opts = ExIllisOptions.parse([f"{k}={v}" for k, v in dict(document.get("options", {})).items()])
+            return initial_state(sc, int(document["seed"]), self.t, opts, bool(document.get("practice", False)))
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise RulekeeperError(f"the stored battle's initial document is damaged: {exc!r}") from None
+
+    def recognises(self, document: JsonDict) -> bool:
+        """A scenario file of ours has ``armies`` (or at least a name and a zone ``board``)."""
+        return "armies" in document or ("board" in document and "name" in document)
+
+    def roles(self, document: JsonDict) -> tuple[str, ...]:
+        armies = document.get("scenario", {}).get("armies", [])
+        return tuple(sorted(str(a["side"]) for a in armies)) or ("A", "B")
+
+    # -- playing -------------------------------------------------------------------------------
+
+    def status(self, state: BattleState) -> Status:
+        to_act = () if state.over or not state.active else (state.unit(state.active[0]).side,)
+        return Status(state.over, to_act, tuple(state.active), state.activations, state.winner, state.end_reason)
+
+    def legal_actions(self, state: BattleState) -> list[LegalAction]:
+        return [self._legal(state, lg) for lg in self._legal_of(state)]
+
+    def _legal(self, state: BattleState, lg: Legal) -> LegalAction:
+        a = lg.action
+        return LegalAction(a.to_dict(), a.text(), state.unit(a.unit).side, lg.acp, lg.note, _label(a),
+                           KIND_TITLES.get(a.kind, a.kind))
+
+    def parse_action(self, state: BattleState, data: Mapping[str, Any]) -> JsonDict:
+        from .battle.actions import Action
+
+        action = Action.from_dict(dict(data))
+        unit = state.find(action.unit)
+        target = action.target
+        if target is not None and action.kind in ZONE_TARGETS:
+            target = state.board.name(state.board.parse(target))
+        elif target is not None and action.kind == "cast":
+            target = state.find(target).key
+        return Action(action.kind, unit.key, target, action.option).to_dict()
+
+    def parse_words(self, state: BattleState, words: Sequence[str], option: str | None = None) -> JsonDict:
+        """``KIND UNIT [TARGET]``; a stance names itself as the target (``stance Billmen defensive``)."""
+        if len(words) < 2:
+            raise IllegalActionError("an action is KIND UNIT [TARGET], e.g. charge \"Franc Chevalers\" B3")
+        if len(words) > 3:
+            raise IllegalActionError(f"too many words for an action: {' '.join(words)!r} (KIND UNIT [TARGET])")
+        kind, unit = words[0], words[1]
+        target = words[2] if len(words) > 2 else None
+        if kind == "stance":
+            option, target = target or option, None
+        elif kind == "shoot" and option is None:
+            option = "shot"
+        return self.parse_action(state, {"kind": kind, "unit": unit, "target": target, "option": option})
+
+    def _action(self, data: JsonDict) -> Action:
+        from .battle.actions import Action
+
+        return Action.from_dict(data)
+
+    def apply(self, state: BattleState, action: JsonDict) -> Outcome:
+        from .battle.engine import apply
+
+        out = apply(state, self._action(action), self.t, self._find(state, action))
+        return Outcome(out.state, out.action.to_dict(), out.state.unit(out.action.unit).side, out.chance,
+                       out.events, out.report, out.to_result())
+
+    def preview(self, state: BattleState, action: JsonDict) -> OddsPreview:
+        from .battle.actions import find_legal
+        from .battle.draws import opening_draws
+        from .battle.odds import preview
+
+        lg = self._find(state, action) or find_legal(state, self.t, self._action(action))
+        try:
+            headline = preview(state, self.t, lg)
+        except (RulekeeperError, StopIteration, KeyError):
+            headline = {}
+        items = tuple((k, v) for k, v in headline.items() if isinstance(v, (float, str)))
+        return OddsPreview(items, opening_draws(state, self.t, lg))
+
+    def policy(self, state: BattleState) -> JsonDict | None:
+        from .battle.policy import score
+
+        legal = self._legal_of(state)
+        if not legal:
+            return None
+        best, best_score = legal[0], score(state, self.t, legal[0])
+        for lg in legal[1:]:  # as policy.choose: the first of the best
+            s = score(state, self.t, lg)
+            if s > best_score:
+                best, best_score = lg, s
+        return best.action.to_dict()
+
+    def action_text(self, action: JsonDict) -> str:
+        """The stable text form, as typed on the command line: ``move A:Billmen C3``."""
+        try:
+            return self._action(action).text()
+        except RulekeeperError:
+            return " ".join(str(v) for v in action.values())
+
+    def side_of(self, action: JsonDict) -> str:
+        return str(action.get("unit", "")).split(":", 1)[0]
+
+    def result(self, state: BattleState) -> GameResult | None:
+        from .battle.result import summary
+
+        if not state.over:
+            return None
+        s = summary(state)
+        return GameResult(state.winner, s["winner_army"], state.end_reason, s)
+
+    # -- JSON and views --------------------------------------------------------------------------
+
+    def state_to_json(self, state: BattleState) -> JsonDict:
+        from .battle.setup import state_to_dict
+
+        return state_to_dict(state)
+
+    def state_from_json(self, document: JsonDict) -> BattleState:
+        from .battle.setup import state_from_dict
+
+        try:
+            return state_from_dict(document, self.t)
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, RulekeeperError):
+                raise
+            raise RulekeeperError(f"a stored battle state is damaged: {exc!r}") from None
+
+    def view(self, state: BattleState, role: str) -> JsonDict:
+        """Ex illis hides nothing from either side but fate itself: the view is the state without its RNG."""
+        from .battle.turnbar import predict
+
+        doc = self.state_to_json(state)
+        doc.pop("rng", None)
+        doc["turn_bar"] = [list(g) for g in predict(state)] if not state.over else []
+        return doc
+
+    # -- presentation ----------------------------------------------------------------------------
+
+    def web_presenter(self) -> WebPresenter:
+        from .web.presenter import ExIllisPresenter
+
+        return ExIllisPresenter(self.t)
+
+    def cli_presenter(self) -> CliPresenter:
+        from .cli.board_view import ExIllisCliPresenter
+
+        return ExIllisCliPresenter()
+
+    def register_cli(self, hooks: Any) -> None:
+        from .cli import register
+
+        register(hooks)
+
+
+def _label(a: Action) -> str:
+    if a.kind in ("move", "charge", "retreat"):
+        return f"→ {a.target}"
+    if a.kind == "shoot":
+        return f"{(a.option or 'shot').replace('_', ' ')} → {a.target}"
+    if a.kind == "cast":
+        return f"{a.option} → {(a.target or '').split(':', 1)[-1]}"
+    if a.kind == "stance":
+        return str(a.option)
+    return KIND_TITLES.get(a.kind, a.kind)
+
+
+def muster_from_source(src: ArmySource) -> Muster:
+    """A muster from a file (its path) or from pasted text: TOML if it reads as TOML, else YAML."""
+    import yaml
+
+    from rulekeeper.core.datafiles import StrictLoader
+
+    from .muster import Muster, load_muster
+
+    if src.path is not None:
+        return load_muster(src.path)
+    text, where = src.text, src.where
+    if not text.strip():
+        raise RulekeeperError(f"{where} is empty: paste a muster file (YAML or TOML)")
+    if src.suffix in ("", ".toml"):
+        try:
+            return Muster.from_dict(tomllib.loads(text), where=where, text=text, suffix=".toml")
+        except tomllib.TOMLDecodeError:
+            if src.suffix == ".toml":
+                raise
+    try:
+        data = yaml.load(text, Loader=StrictLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        raise RulekeeperError(f"{where}: neither TOML nor YAML ({str(exc).splitlines()[0]})") from None
+    return Muster.from_dict(data, where=where, text=text, suffix=".yaml")

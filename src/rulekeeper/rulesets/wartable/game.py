@@ -1,0 +1,709 @@
+"""The War Table on the game protocol (:class:`rulekeeper.core.game.Game`): one engagement.
+
+A War Table "battle" here is one engagement from a battle file (what ``rulekeeper resolve
+wartable --battle FILE`` reads): the sides ``attackers`` and ``defenders`` (the model's
+names; the file's own side names are kept for display), the attackers' one action
+``{"kind": "attack"}`` that resolves the six-step combat and, when an Enclave is in the
+region, its Stability effects; then the battle is over. The seed has no rule for declining
+or leaving a battle, so there is no other action, and the defenders never act.
+
+No chance is drawn anywhere: a preview gives the exact numbers the attack will produce,
+``apply`` records no chance, and the state (the battle as loaded plus the report once
+resolved) has no RNG. The stored document carries the combatants' unit profiles and every
+modifier in force, so a stored battle replays identically even if the shipped data change.
+See ``docs/rules/wartable.md`` ("Whole battles") for the design choices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rulekeeper.core.errors import IllegalActionError, ImpossibleRequestError, RulekeeperError
+from rulekeeper.core.events import Event
+from rulekeeper.core.game import (
+    BattleSetup,
+    GameResult,
+    JsonDict,
+    LegalAction,
+    OddsPreview,
+    Outcome,
+    ScenarioInfo,
+    SetupRequest,
+    Status,
+)
+
+from .model import (
+    ACTION_CONDITIONS,
+    ROLES,
+    SOURCES,
+    STATS,
+    Battle,
+    Combatant,
+    EnclaveState,
+    ModifierDef,
+    SideName,
+    UnitDef,
+    fold,
+    parse_option_pairs,
+    parse_options,
+)
+from .rounding import exact, show
+
+if TYPE_CHECKING:
+    from rulekeeper.core.present import CliPresenter, WebPresenter
+
+    from .report import CombatReport
+
+NAME = "wartable"
+SIDES: tuple[SideName, SideName] = ("attackers", "defenders")
+ATTACK: JsonDict = {"kind": "attack"}
+SCENARIO_DIR = Path(__file__).resolve().parent / "data" / "scenarios"
+#: Words a player may try for leaving a battle; the seed has no such rule.
+DECLINE_WORDS = ("withdraw", "decline", "retreat", "flee", "pass", "wait")
+
+
+class WarTableActionError(IllegalActionError):
+    """An action the War Table refuses (not ``attack``, a defender acting, the battle over)."""
+
+
+class WarTableSetupError(RulekeeperError):
+    """A set-up request the War Table cannot start a battle from (no battle file, army lists)."""
+
+    code = "impossible_request"
+
+
+# ---------------------------------------------------------------- exact numbers in JSON
+
+
+def enc(value: Fraction) -> int | float | str:
+    """An exact number as JSON: ``86``, ``16.5`` (when the float is exact), else ``"1/3"``."""
+    if value.denominator == 1:
+        return int(value.numerator)
+    as_float = float(value)
+    if exact(as_float) == value:
+        return as_float
+    return f"{value.numerator}/{value.denominator}"
+
+
+def dec(value: Any, where: str) -> Fraction:
+    """The inverse of :func:`enc` (a damaged value is a :class:`RulekeeperError`)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise RulekeeperError(f"{where}: expected a number, got {value!r}")
+    try:
+        return Fraction(value) if isinstance(value, str) else exact(value)
+    except (ValueError, ZeroDivisionError):
+        raise RulekeeperError(f"{where}: expected a number, got {value!r}") from None
+
+
+def _opt(value: Fraction | None) -> int | float | str | None:
+    return None if value is None else enc(value)
+
+
+def _choice(value: Any, choices: Sequence[str], where: str) -> Any:
+    if value not in choices:
+        raise RulekeeperError(f"{where}: expected one of {list(choices)}, got {value!r}")
+    return value
+
+
+def _strs(value: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise RulekeeperError(f"{where}: expected a list of names, got {value!r}")
+    return tuple(value)
+
+
+def unit_to_json(u: UnitDef) -> JsonDict:
+    return {
+        "name": u.name,
+        "health": enc(u.health),
+        "attack": enc(u.attack),
+        "defense": enc(u.defense),
+        "traits": list(u.traits),
+        "origin": u.origin,
+    }
+
+
+def unit_from_json(d: Mapping[str, Any], where: str) -> UnitDef:
+    return UnitDef(
+        str(d["name"]),
+        dec(d["health"], f"{where}.health"),
+        dec(d["attack"], f"{where}.attack"),
+        dec(d["defense"], f"{where}.defense"),
+        _strs(d["traits"], f"{where}.traits"),
+        str(d["origin"]),
+    )
+
+
+def combatant_to_json(c: Combatant) -> JsonDict:
+    return {
+        "unit": unit_to_json(c.unit),
+        "health": _opt(c.health),
+        "marks": list(c.marks),
+        "curses": list(c.curses),
+        "label": c.label,
+    }
+
+
+def combatant_from_json(d: Mapping[str, Any], where: str) -> Combatant:
+    health = d["health"]
+    label = d["label"]
+    return Combatant(
+        unit_from_json(d["unit"], f"{where}.unit"),
+        None if health is None else dec(health, where),
+        _strs(d["marks"], f"{where}.marks"),
+        _strs(d["curses"], f"{where}.curses"),
+        None if label is None else str(label),
+    )
+
+
+def modifier_to_json(m: ModifierDef) -> JsonDict:
+    return {
+        "name": m.name,
+        "source": m.source,
+        "key": m.key,
+        "role": m.role,
+        "action": m.action,
+        "stat": m.stat,
+        "amount": enc(m.amount),
+        "quote": m.quote,
+        "estimate": m.estimate,
+        "origin": m.origin,
+    }
+
+
+def modifier_from_json(d: Mapping[str, Any], where: str) -> ModifierDef:
+    return ModifierDef(
+        name=str(d["name"]),
+        source=_choice(d["source"], SOURCES, f"{where}.source"),
+        key=str(d["key"]),
+        stat=_choice(d["stat"], STATS, f"{where}.stat"),
+        amount=dec(d["amount"], f"{where}.amount"),
+        role=_choice(d["role"], ROLES, f"{where}.role"),
+        action=_choice(d["action"], ACTION_CONDITIONS, f"{where}.action"),
+        quote=None if d["quote"] is None else str(d["quote"]),
+        estimate=None if d["estimate"] is None else str(d["estimate"]),
+        origin=str(d["origin"]),
+    )
+
+
+def battle_to_json(b: Battle) -> JsonDict:
+    """A battle as JSON, its options complete (every option with its chosen value)."""
+    enclave = (
+        None
+        if b.enclave is None
+        else {"name": b.enclave.name, "stability": _opt(b.enclave.stability), "side": b.enclave.side}
+    )
+    return {
+        "title": b.title,
+        "about": b.about,
+        "action": b.action,
+        "region_traits": list(b.region_traits),
+        "attackers": {"name": b.side_name("attackers"), "units": [combatant_to_json(c) for c in b.attackers]},
+        "defenders": {"name": b.side_name("defenders"), "units": [combatant_to_json(c) for c in b.defenders]},
+        "enclave": enclave,
+        "options": parse_options(b.options).to_dict(),
+    }
+
+
+def battle_from_json(d: Mapping[str, Any]) -> Battle:
+    sides = {s: [combatant_from_json(c, f"battle.{s}.units[{i}]") for i, c in enumerate(d[s]["units"])] for s in SIDES}
+    e = d["enclave"]
+    enclave = (
+        None
+        if e is None
+        else EnclaveState(
+            str(e["name"]),
+            None if e["stability"] is None else dec(e["stability"], "battle.enclave.stability"),
+            _choice(e["side"], SIDES, "battle.enclave.side"),
+        )
+    )
+    if not isinstance(d["options"], dict):
+        raise RulekeeperError(f"battle.options: expected a mapping, got {d['options']!r}")
+    return Battle(
+        attackers=tuple(sides["attackers"]),
+        defenders=tuple(sides["defenders"]),
+        region_traits=_strs(d["region_traits"], "battle.region_traits"),
+        action=str(d["action"]),
+        enclave=enclave,
+        options=parse_options({str(k): str(v) for k, v in d["options"].items()}).to_dict(),
+        title=None if d["title"] is None else str(d["title"]),
+        attacker_name=str(d["attackers"]["name"]),
+        defender_name=str(d["defenders"]["name"]),
+        about=None if d["about"] is None else str(d["about"]),
+    )
+
+
+# ---------------------------------------------------------------- the state
+
+
+@dataclass(frozen=True)
+class WarTableState:
+    """One engagement: the battle as loaded, the modifiers in force, the report once resolved."""
+
+    battle: Battle
+    modifiers: tuple[ModifierDef, ...]
+    report: CombatReport | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.report is not None
+
+    def resolve(self) -> CombatReport:
+        """The six steps and the Stability effects of the attack (pure: the state is unchanged)."""
+        from .combat import resolve_combat
+
+        b = self.battle
+        return resolve_combat(
+            b.attackers,
+            b.defenders,
+            b.region_traits,
+            b.options,
+            modifiers=self.modifiers,
+            action=b.action,
+            enclave=b.enclave,
+            title=b.title,
+        )
+
+    def labels(self) -> dict[SideName, list[str]]:
+        """The report's labels of each side's units (``Bloodless Horde #2``)."""
+        from .combat import combatant_labels
+
+        b = self.battle
+        every = combatant_labels([*b.attackers, *b.defenders])
+        return {"attackers": every[: len(b.attackers)], "defenders": every[len(b.attackers) :]}
+
+
+def state_document(battle: Battle, modifiers: Sequence[ModifierDef]) -> JsonDict:
+    """The stored initial document of a battle: everything needed to rebuild it exactly."""
+    return {"ruleset": NAME, "battle": battle_to_json(battle), "modifiers": [modifier_to_json(m) for m in modifiers]}
+
+
+def _state_of(document: Mapping[str, Any]) -> WarTableState:
+    try:
+        if document.get("ruleset", NAME) != NAME:
+            raise RulekeeperError(f"ruleset: expected {NAME!r}, got {document.get('ruleset')!r}")
+        battle = battle_from_json(document["battle"])
+        mods = tuple(modifier_from_json(m, f"modifiers[{i}]") for i, m in enumerate(document["modifiers"]))
+        state = WarTableState(battle, mods)
+        state.labels()  # two units sharing a label cannot be told apart
+        return state
+    except RulekeeperError as exc:
+        raise RulekeeperError(f"the stored War Table battle is damaged: {exc.message}") from None
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise RulekeeperError(f"the stored War Table battle is damaged: {exc!r}") from None
+
+
+# ---------------------------------------------------------------- what the attack produced
+
+
+def _row_text(step: int, r: Mapping[str, Any]) -> str:
+    if step == 1:
+        return f"{r['unit']} ({r['side']}): Health {show(exact(r['health']))}"
+    if step == 2:
+        return (
+            f"{r['unit']}: Health {r['health']['arithmetic']}; Attack {r['attack']['arithmetic']}; "
+            f"Defense {r['defense']['arithmetic']}"
+        )
+    if step == 3:
+        return f"{r['unit']}: {r['arithmetic']} hits"
+    if step == 4:
+        return f"{r['side']}: {r['arithmetic']}"
+    if step == 5:
+        return f"{r['unit']}: {r['arithmetic']}"
+    return f"{r['unit']}: Health {r['arithmetic']}" + (" (destroyed)" if r["destroyed"] else "")
+
+
+def stability_text(st: Mapping[str, Any]) -> str:
+    before = "unknown" if st["before"] is None else show(exact(st["before"]))
+    after = "unknown" if st["after"] is None else show(exact(st["after"]))
+    fallen = ' - the Enclave is "Fallen"' if st["fallen"] else ""
+    return f"Enclave {st['enclave']}: Stability {before} -> {after} (change {show(exact(st['total_delta']))}){fallen}"
+
+
+def holder(report: CombatReport) -> tuple[SideName | None, str]:
+    """Who holds the field after the attack, and why (the seed names no winner otherwise)."""
+    standing = {s: [h for h in report.health if h.side == s and h.after > 0] for s in SIDES}
+    fought = {s: [h for h in report.health if h.side == s] for s in SIDES}
+    health = ", ".join(f"{h.label} {show(h.after)}" for h in report.health)
+    if standing["attackers"] and not standing["defenders"]:
+        why = "the defenders were destroyed" if fought["defenders"] else "no defender stood against them"
+        return "attackers", f"{why}: the attackers hold the field ({health})"
+    if standing["defenders"] and not standing["attackers"]:
+        return "defenders", f"the attackers were destroyed: the defenders hold the field ({health})"
+    if not standing["attackers"]:
+        return None, f"both sides were destroyed ({health})"
+    return None, f"both sides still stand after the attack; the seed names no winner ({health})"
+
+
+def report_items(report: CombatReport) -> tuple[JsonDict, ...]:
+    """The report of the attack as the log keeps it: a header, the six steps, Stability, notes, result.
+
+    Every item has a ``text`` line (the generic presenters show those); together they hold
+    the whole :meth:`~.report.CombatReport.to_dict` (see :func:`combat_from_items`).
+    """
+    d = report.to_dict()
+    traits = ", ".join(d["region_traits"]) or "none"
+    items: list[JsonDict] = [
+        {
+            "kind": "combat",
+            "title": d["title"],
+            "action": d["action"],
+            "region_traits": d["region_traits"],
+            "options": d["options"],
+            "excluded": d["excluded"],
+            "text": f"{d['title'] or 'War Table combat'}: {d['action']} (region traits: {traits})",
+        }
+    ]
+    for s in d["steps"]:
+        rows = " | ".join(_row_text(s["step"], r) for r in s["rows"]) or "-"
+        items.append({"kind": "step", **s, "text": f"Step {s['step']}. {s['title']}: {rows}"})
+    if d["stability"] is not None:
+        items.append({"kind": "stability", "stability": d["stability"], "text": stability_text(d["stability"])})
+    items += [{"kind": "note", "text": f"note: {n}"} for n in d["notes"]]
+    winner, reason = holder(report)
+    items.append({"kind": "result", "result": d["result"], "winner": winner, "text": f"Result: {reason}"})
+    return tuple(items)
+
+
+def combat_from_items(items: Sequence[Mapping[str, Any]]) -> JsonDict:
+    """The combat report's JSON form (as :meth:`CombatReport.to_dict`) from the logged items."""
+    d: JsonDict = {"ruleset": NAME, "kind": "combat", "steps": [], "stability": None, "notes": [], "result": {}}
+    for it in items:
+        kind = it.get("kind")
+        if kind == "combat":
+            d.update({k: it[k] for k in ("title", "action", "region_traits", "options", "excluded")})
+        elif kind == "step":
+            d["steps"].append({k: it[k] for k in ("step", "title", "rows")})
+        elif kind == "stability":
+            d["stability"] = it["stability"]
+        elif kind == "note":
+            d["notes"].append(str(it["text"]).removeprefix("note: "))
+        elif kind == "result":
+            d["result"] = it["result"]
+    return d
+
+
+def _events(report: CombatReport) -> tuple[Event, ...]:
+    out = [Event("combat_resolved", {"health": {h.label: enc(h.after) for h in report.health}})]
+    out += [Event("unit_destroyed", {"unit": h.label, "side": h.side}) for h in report.health if h.destroyed]
+    st = report.stability
+    if st is not None:
+        out.append(
+            Event(
+                "stability_changed",
+                {
+                    "enclave": st.enclave,
+                    "before": _opt(st.before),
+                    "after": _opt(st.after),
+                    "delta": enc(st.total_delta),
+                },
+            )
+        )
+        if st.fallen:
+            out.append(Event("enclave_fallen", {"enclave": st.enclave}))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------- the game
+
+
+class WarTableBattles:
+    """The battle half of the War Table (mixed into :class:`rulekeeper.rulesets.wartable.WarTable`)."""
+
+    name: ClassVar[str] = NAME
+
+    # -- setting a battle up -------------------------------------------------------------------
+
+    def scenarios(self) -> list[ScenarioInfo]:
+        from .battle import load_battle
+
+        out = []
+        for p in sorted(SCENARIO_DIR.glob("*.yaml")):
+            battle, _ = load_battle(p)
+            out.append(ScenarioInfo(p.stem, battle.title or p.stem, battle.about or describe(battle), p))
+        return out
+
+    def setup(self, request: SetupRequest) -> BattleSetup:
+        """A battle file (``request.scenario``) checked whole: one typed error lists every problem."""
+        from .battle import BattleFileError, load_battle
+
+        if request.armies or request.board is not None:
+            raise WarTableSetupError(
+                "a War Table battle starts from a battle file (sides, units, region traits, Enclave), not from "
+                "army lists or a board: rulekeeper battle new examples/wartable/oathsworn_vs_bloodless.yaml"
+            )
+        if request.scenario is None:
+            raise WarTableSetupError(
+                "give a War Table battle file: rulekeeper battle new examples/wartable/oathsworn_vs_bloodless.yaml "
+                "--ruleset wartable"
+            )
+        where = str(request.scenario)
+        problems: list[str] = []
+        battle: Battle | None = None
+        modifiers: tuple[ModifierDef, ...] = ()
+        try:
+            battle, data = load_battle(request.scenario, every_problem=True)
+            modifiers = data.modifiers
+        except BattleFileError as exc:
+            problems += exc.problems
+        options = dict(battle.options) if battle is not None else {}
+        for pair in request.options:
+            try:
+                given = parse_option_pairs([pair])
+                parse_options(given)
+            except RulekeeperError as exc:
+                problems.append(f"option {pair!r}: {exc.message}")
+                continue
+            options.update(given)
+        if battle is not None:
+            battle = Battle(
+                battle.attackers,
+                battle.defenders,
+                battle.region_traits,
+                battle.action,
+                battle.enclave,
+                options,
+                battle.title,
+                battle.attacker_name,
+                battle.defender_name,
+                battle.about,
+            )
+            if not problems:
+                try:
+                    WarTableState(battle, modifiers).resolve()
+                except ImpossibleRequestError as exc:
+                    problems.append(f"sides: {exc.message}")
+        if problems:
+            raise BattleFileError(where, problems)
+        assert battle is not None
+        doc = state_document(battle, modifiers)
+        sides = {s: battle.side_name(s) for s in SIDES}
+        title = battle.title or describe(battle)
+        return BattleSetup(NAME, title, request.seed, doc, title, {"sides": sides})
+
+    def initial_state(self, document: JsonDict) -> WarTableState:
+        return _state_of(document)
+
+    def roles(self, document: JsonDict) -> tuple[str, ...]:
+        return SIDES
+
+    # -- playing -------------------------------------------------------------------------------
+
+    def status(self, state: WarTableState) -> Status:
+        if state.report is not None:
+            winner, reason = holder(state.report)
+            return Status(True, (), (), 1, winner, reason)
+        alive = [
+            lab for lab, c in zip(state.labels()["attackers"], state.battle.attackers, strict=True) if c.base_health > 0
+        ]
+        return Status(False, ("attackers",), tuple(alive), 0)
+
+    def legal_actions(self, state: WarTableState) -> list[LegalAction]:
+        if state.over:
+            return []
+        return [LegalAction(dict(ATTACK), "attack", "attackers", None, describe(state.battle), "Attack", "")]
+
+    def parse_action(self, state: WarTableState, data: Mapping[str, Any]) -> JsonDict:
+        """``{"kind": "attack"}`` (any case); an optional ``side`` names who acts (the model's or the file's name)."""
+        extra = sorted(str(k) for k, v in data.items() if k not in ("kind", "side") and v not in (None, ""))
+        if extra:
+            raise WarTableActionError(
+                f"a War Table action is just its kind (attack), optionally with the side that acts; "
+                f"unexpected: {', '.join(extra)}",
+                fields=extra,
+            )
+        kind = fold(str(data.get("kind") or ""))
+        if kind in DECLINE_WORDS:
+            raise WarTableActionError(
+                f"{kind!r}: the War Table rules have no way to decline or leave a battle; the attackers' only "
+                "action is attack",
+                kind=kind,
+                legal=["attack"],
+            )
+        if kind != "attack":
+            raise WarTableActionError(
+                f"unknown War Table action {data.get('kind')!r}: the only action is attack", kind=kind, legal=["attack"]
+            )
+        side = data.get("side")
+        if side in (None, ""):
+            return dict(ATTACK)
+        found = self._side(state, str(side))
+        return dict(ATTACK) if found == "attackers" else {**ATTACK, "side": found}
+
+    def _side(self, state: WarTableState, name: str) -> SideName:
+        b = state.battle
+        wanted = fold(name)
+        for s in SIDES:
+            if wanted in {fold(s), fold(s.removesuffix("s")), fold(b.side_name(s))}:
+                return s
+        names = [*SIDES, b.side_name("attackers"), b.side_name("defenders")]
+        raise WarTableActionError(
+            f"unknown side {name!r}: expected one of {', '.join(dict.fromkeys(names))}", side=name
+        )
+
+    def parse_words(self, state: WarTableState, words: Sequence[str], option: str | None = None) -> JsonDict:
+        """``attack`` (the command line: ``rulekeeper battle act ID attack``)."""
+        if option is not None:
+            raise WarTableActionError(f"War Table actions take no option (got {option!r})")
+        if len(words) != 1:
+            raise WarTableActionError(f"a War Table action is one word, attack (got {' '.join(words)!r})")
+        return self.parse_action(state, {"kind": words[0]})
+
+    def _check(self, state: WarTableState, action: Mapping[str, Any]) -> JsonDict:
+        """The canonical form of a legal ``action``; a typed error (nothing changed) otherwise."""
+        canonical = self.parse_action(state, action)
+        if state.over:
+            raise WarTableActionError("the battle is over: the attack has been resolved", code_detail="game_over")
+        side = self.side_of(canonical)
+        if side != "attackers":
+            raise WarTableActionError(
+                f"the {side} ({state.battle.side_name('defenders')}) do not act: in a War Table battle the "
+                "attackers attack and the defenders' answer is part of the same resolution",
+                side=side,
+            )
+        return canonical
+
+    def apply(self, state: WarTableState, action: JsonDict) -> Outcome:
+        canonical = self._check(state, action)
+        report = state.resolve()
+        items = report_items(report)
+        record: JsonDict = {"chance": [], "report": list(items)}
+        return Outcome(
+            WarTableState(state.battle, state.modifiers, report),
+            canonical,
+            "attackers",
+            (),
+            _events(report),
+            items,
+            record,
+        )
+
+    def preview(self, state: WarTableState, action: JsonDict) -> OddsPreview:
+        """No chance: the exact Health after (and the Enclave's Stability) the attack will give."""
+        self._check(state, action)
+        report = state.resolve()
+        headline: list[tuple[str, float | str]] = [
+            (f"{h.label} Health", f"{show(h.before)} → {show(h.after)}" + (" (destroyed)" if h.destroyed else ""))
+            for h in report.health
+        ]
+        st = report.stability
+        if st is not None:
+            before = "?" if st.before is None else show(st.before)
+            after = f"{show(st.total_delta)}" if st.after is None else show(st.after)
+            headline.append((f"{st.enclave} Stability", f"{before} → {after}" + (" (Fallen)" if st.fallen else "")))
+        winner, _ = holder(report)
+        headline.append(
+            (
+                "Field",
+                f"{winner} hold it"
+                if winner
+                else "both sides stand"
+                if all(h.after > 0 for h in report.health)
+                else "nobody holds it",
+            )
+        )
+        return OddsPreview(tuple(headline), ())
+
+    def policy(self, state: WarTableState) -> JsonDict | None:
+        return None if state.over else dict(ATTACK)
+
+    def action_text(self, action: JsonDict) -> str:
+        return "the attackers attack" if action.get("kind") == "attack" else " ".join(str(v) for v in action.values())
+
+    def side_of(self, action: JsonDict) -> str:
+        return str(action.get("side") or "attackers")
+
+    def result(self, state: WarTableState) -> GameResult | None:
+        if state.report is None:
+            return None
+        report = state.report
+        winner, reason = holder(report)
+        winner_name = None if winner is None else state.battle.side_name(winner)
+        summary: JsonDict = {
+            "title": state.battle.title,
+            "winner": winner,
+            "winner_name": winner_name,
+            "reason": reason,
+            "sides": {s: state.battle.side_name(s) for s in SIDES},
+            "units": [
+                {
+                    "unit": h.label,
+                    "side": h.side,
+                    "before": enc(h.before),
+                    "after": enc(h.after),
+                    "destroyed": h.destroyed,
+                }
+                for h in report.health
+            ],
+            "health": {h.label: enc(h.after) for h in report.health},
+            "stability": None if report.stability is None else report.stability.to_dict(),
+        }
+        return GameResult(winner, winner_name, reason, summary)
+
+    # -- JSON and views --------------------------------------------------------------------------
+
+    def state_to_json(self, state: WarTableState) -> JsonDict:
+        return {
+            **state_document(state.battle, state.modifiers),
+            "resolved": state.over,
+            "report": None if state.report is None else state.report.to_dict(),
+        }
+
+    def state_from_json(self, document: JsonDict) -> WarTableState:
+        """The state back from :meth:`state_to_json`; the report is resolved again and must match."""
+        state = _state_of(document)
+        resolved = document.get("resolved")
+        if resolved not in (True, False):
+            raise RulekeeperError(
+                f"the stored War Table battle is damaged: resolved: expected true or false, got {resolved!r}"
+            )
+        if resolved:
+            state = WarTableState(state.battle, state.modifiers, state.resolve())
+        again = self.state_to_json(state)
+        if again != document:
+            keys = sorted(k for k in set(again) | set(document) if again.get(k) != document.get(k))
+            raise RulekeeperError(
+                f"the stored War Table battle is damaged: {', '.join(keys)} do not match its "
+                "battle (resolved again with these rules)",
+                fields=keys,
+            )
+        return state
+
+    def view(self, state: WarTableState, role: str) -> JsonDict:
+        """The War Table hides nothing and has no RNG: every role sees the whole state."""
+        return self.state_to_json(state)
+
+    # -- presentation ----------------------------------------------------------------------------
+
+    def web_presenter(self) -> WebPresenter | None:
+        return None  # the keeper's generic presenter: the view and the report's text lines
+
+    def cli_presenter(self) -> CliPresenter:
+        from .presenter import WarTableCliPresenter
+
+        return WarTableCliPresenter(self)
+
+
+def describe(battle: Battle) -> str:
+    """``oathsworn (Oathsworn Vanguard) attack bloodless (Bloodless Horde) in a Ruin region``."""
+
+    def side(s: SideName) -> str:
+        units = battle.attackers if s == "attackers" else battle.defenders
+        return f"{battle.side_name(s)} ({', '.join(c.label or c.unit.name for c in units) or 'nobody'})"
+
+    where = f" in a region with {', '.join(battle.region_traits)}" if battle.region_traits else ""
+    enclave = f"; Enclave {battle.enclave.name} held by the {battle.enclave.side}" if battle.enclave else ""
+    return f"{side('attackers')} {battle.action} {side('defenders')}{where}{enclave}"
+
+
+__all__ = [
+    "WarTableActionError",
+    "WarTableBattles",
+    "WarTableSetupError",
+    "WarTableState",
+    "combat_from_items",
+    "report_items",
+]

@@ -1,0 +1,131 @@
+"""Rich renderings of a War Table combat report: one table per rules step, then Stability.
+
+Works from the report's JSON form (:meth:`~.report.CombatReport.to_dict`), so the same
+tables serve ``rulekeeper resolve wartable`` (a fresh report) and the ``battle`` commands
+(a report read back from a stored battle's log).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rich.console import RenderableType
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from .report import STEP_TITLES
+from .rounding import exact, show
+
+
+def _e(text: object) -> str:
+    return escape(str(text))
+
+
+def n(value: Any) -> str:
+    """A number from a report's JSON as the report writes numbers (``86``, ``16.5``)."""
+    return show(exact(value if value is not None else 0))
+
+
+def _table(step: int, *columns: str) -> Table:
+    table = Table(title=f"Step {step}. {STEP_TITLES[step]}", title_justify="left", show_lines=False)
+    for col in columns:
+        table.add_column(col)
+    return table
+
+
+def _rows(report: Mapping[str, Any], step: int) -> list[dict[str, Any]]:
+    for s in report.get("steps", []):
+        if s.get("step") == step:
+            return list(s.get("rows", []))
+    return []
+
+
+def report_renderables(report: Mapping[str, Any]) -> list[RenderableType]:
+    """The report (its JSON form) as Rich renderables: a header, the six steps, Stability, notes."""
+    out: list[RenderableType] = []
+    if report.get("title"):
+        out.append(Text.from_markup(f"[bold]{_e(report['title'])}[/]"))
+    traits = ", ".join(report.get("region_traits", [])) or "none"
+    options = ", ".join(f"{k}={v}" for k, v in dict(report.get("options", {})).items())
+    out.append(
+        Text.from_markup(
+            f"Action: {_e(report.get('action', ''))}   Region traits: {_e(traits)}   Options: {_e(options)}"
+        )
+    )
+
+    t1 = _table(1, "Unit", "Side", "Traits", "Marks / Curses", "Health")
+    for c in _rows(report, 1):
+        mc = ", ".join([*c["marks"], *(f"curse {x}" for x in c["curses"])]) or "-"
+        t1.add_row(_e(c["unit"]), c["side"], _e(", ".join(c["traits"]) or "-"), _e(mc), n(c["health"]))
+    out.append(t1)
+
+    t2 = _table(2, "Unit", "Health", "Attack", "Defense")
+    for t in _rows(report, 2):
+        t2.add_row(
+            _e(t["unit"]), _e(t["health"]["arithmetic"]), _e(t["attack"]["arithmetic"]), _e(t["defense"]["arithmetic"])
+        )
+    out.append(t2)
+
+    t3 = _table(3, "Unit", "Health × Attack/100", "Hits")
+    for h in _rows(report, 3):
+        t3.add_row(_e(h["unit"]), _e(h["arithmetic"]), n(h["hits"]))
+    out.append(t3)
+
+    t4 = _table(4, "Side", "Hits dealt", "Targets", "Allocation", "Per unit")
+    for a in _rows(report, 4):
+        dealt = ", ".join(f"{d['unit']} {n(d['hits'])}" for d in a["dealt_by"])
+        t4.add_row(a["side"], _e(dealt), _e(", ".join(a["targets"]) or "-"), _e(a["arithmetic"]), n(a["per_unit"]))
+    out.append(t4)
+
+    t5 = _table(5, "Unit", "Allocated", "Defense", "Blocked", "Unblocked", "Arithmetic")
+    for b in _rows(report, 5):
+        t5.add_row(
+            _e(b["unit"]),
+            n(b["allocated"]),
+            n(b["defense"]),
+            n(b["blocked"]),
+            n(b["unblocked"]),
+            _e(b["arithmetic"]),
+        )
+    t5.caption = (
+        "step5=example: blocked hits kept exact, unblocked hits rounded up (the seed's worked example)"
+        if dict(report.get("options", {})).get("step5", "example") == "example"
+        else "step5=literal: blocked hits rounded up (the seed's step list)"
+    )
+    out.append(t5)
+
+    t6 = _table(6, "Unit", "Health before", "Unblocked", "Health after")
+    for line in _rows(report, 6):
+        after = n(line["after"]) + (" (destroyed)" if line["destroyed"] else "")
+        t6.add_row(_e(line["unit"]), n(line["before"]), n(line["unblocked"]), _e(after))
+    out.append(t6)
+
+    out += stability_renderables(report.get("stability"))
+    for note in report.get("notes", []):
+        out.append(Text.from_markup(f"[yellow]note[/]: {_e(note)}"))
+    return out
+
+
+def stability_renderables(st: Mapping[str, Any] | None) -> list[RenderableType]:
+    """The Enclave Stability section of a report (its JSON form)."""
+    if st is None:
+        return [Text("Enclave Stability: no Enclave in this region, no Stability effects.")]
+    out: list[RenderableType] = []
+    ts = Table(title=f"Enclave Stability: {_e(st['enclave'])} (held by the {st['side']})", title_justify="left")
+    for col in ("Effect", "Unit", "Change", "Arithmetic"):
+        ts.add_column(col)
+    for eff in st["effects"]:
+        change = f"set to {n(eff['sets_to'])}" if eff["sets_to"] is not None else n(eff["delta"])
+        ts.add_row(eff["rule"], _e(eff["unit"] or "-"), change, _e(eff["arithmetic"]))
+    if not st["effects"]:
+        ts.add_row("none", "-", "0", "no Stability rule triggered")
+    out.append(ts)
+    before = "unknown" if st["before"] is None else n(st["before"])
+    after = "unknown" if st["after"] is None else n(st["after"])
+    fallen = ' - the Enclave is "Fallen"' if st["fallen"] else ""
+    out.append(Text.from_markup(f"Stability {before} -> {after} (change {n(st['total_delta'])}){fallen}"))
+    for note in st["notes"]:
+        out.append(Text.from_markup(f"  [dim]{_e(note)}[/]"))
+    return out

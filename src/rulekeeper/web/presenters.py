@@ -1,0 +1,137 @@
+"""The games' web presenters, the Jinja2 environment they share, and a generic fallback.
+
+Each installed game may ship a :class:`~rulekeeper.core.present.WebPresenter` with its own
+templates; the environment mounts each game's template folder under the game's name
+(``exillis/board.html``) beside the keeper's own templates (layout, panel, log, replay).
+A game without a presenter is drawn by :class:`GenericPresenter` from its per-side view
+and its report lines, so a new rule system plays in the web keeper from its first day.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined
+from markupsafe import Markup
+
+from rulekeeper.core.game import SPECTATOR, Game, JsonDict, LegalAction, OddsPreview
+from rulekeeper.core.present import FateScreen, Header, Links, WebPresenter
+from rulekeeper.core.ruleset import games
+
+HERE = Path(__file__).resolve().parent
+TEMPLATES = HERE / "templates"
+
+
+def slug(text: object) -> str:
+    """A CSS class fragment: ``"Accurate hit"`` → ``"accurate-hit"``."""
+    return "".join(ch if ch.isalnum() else "-" for ch in str(text).lower()).strip("-")
+
+
+def short(key: str) -> str:
+    """``"A:Hobelars #2"`` → ``"Hobelars #2"`` (a unit key without its side)."""
+    return str(key).split(":", 1)[-1]
+
+
+def pct(p: float) -> str:
+    if 0 < p < 0.001:
+        return "<0.1 %"
+    return f"{p * 100:.1f} %"
+
+
+def make_env(game_dirs: dict[str, Path] | None = None) -> Environment:
+    """The keeper's templates, plus each game's folder under its name; autoescaping everywhere."""
+    loaders: list[BaseLoader] = [FileSystemLoader(TEMPLATES)]
+    if game_dirs:
+        loaders.append(PrefixLoader({name: FileSystemLoader(d) for name, d in game_dirs.items()}))
+    env = Environment(loader=ChoiceLoader(loaders), autoescape=True, undefined=StrictUndefined,
+                      trim_blocks=True, lstrip_blocks=True)
+    env.globals["short"] = short
+    env.globals["pct"] = pct
+    env.filters["slug"] = slug
+    return env
+
+
+class Presenters:
+    """One presenter per installed game, bound to one shared environment."""
+
+    def __init__(self) -> None:
+        self._by_game: dict[str, WebPresenter] = {}
+        dirs: dict[str, Path] = {}
+        for g in games():
+            presenter = g.web_presenter() or GenericPresenter(g)
+            self._by_game[g.name] = presenter
+            where = presenter.template_dir()
+            if where is not None:
+                dirs[g.name] = Path(where)
+        self.env = make_env(dirs)
+        for presenter in self._by_game.values():
+            presenter.bind(self.env)
+
+    def of(self, game: Game) -> WebPresenter:
+        if game.name not in self._by_game:  # a game registered after start-up (tests)
+            presenter = game.web_presenter() or GenericPresenter(game)
+            presenter.bind(self.env)
+            self._by_game[game.name] = presenter
+        return self._by_game[game.name]
+
+
+class GenericPresenter:
+    """Draws any game from its per-side view and report lines (no game-specific template)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.env: Environment | None = None
+
+    def template_dir(self) -> Path | None:
+        return None
+
+    def bind(self, env: Environment) -> None:
+        self.env = env
+
+    def _render(self, name: str, **ctx: Any) -> Markup:
+        assert self.env is not None, "bind() the presenter to an environment first"
+        return Markup(self.env.get_template(name).render(**ctx))
+
+    def board(self, state: Any, links: Links, caption: str = "") -> Markup:
+        view = self.game.view(state, SPECTATOR)
+        rows = [(k, json.dumps(v, ensure_ascii=False, sort_keys=True)[:400]) for k, v in view.items()]
+        return self._render("generic_board.html", rows=rows, caption=caption)
+
+    def header(self, state: Any) -> Header:
+        status = self.game.status(state)
+        return Header({}, f"Turn {status.turn}", status.acting)
+
+    def turn_bar(self, state: Any) -> Markup:
+        return Markup("")
+
+    def actions(self, state: Any, legal: list[LegalAction], previews: list[OddsPreview], links: Links) -> Markup:
+        entries = [{"label": lg.label or lg.text, "href": links.pick(i), "note": lg.note,
+                    "odds": ", ".join(f"{k} {pct(v) if isinstance(v, float) else v}" for k, v in p.headline)}
+                   for i, (lg, p) in enumerate(zip(legal, previews, strict=True))]
+        return self._render("generic_actions.html", entries=entries)
+
+    def preview(self, state: Any, legal: LegalAction, odds: OddsPreview, links: Links) -> Markup:
+        draws = [{"label": r.label, "odds": r.odds()} for r in odds.draws]
+        return self._render("generic_preview.html", lg=legal, headline=odds.headline, draws=draws, links=links)
+
+    def fate(self, report: list[JsonDict], shown: int | None, links: Links, index: int) -> FateScreen:
+        lines = self.log_lines(report)
+        return FateScreen(self._render("generic_fate.html", lines=lines), 0, 0)
+
+    def fate_count(self, report: list[JsonDict]) -> int:
+        return 0
+
+    def unit_panel(self, state: Any, key: str, links: Links) -> Markup:
+        return Markup("")
+
+    def result(self, state: Any) -> Markup:
+        result = self.game.result(state)
+        return self._render("generic_result.html", result=result)
+
+    def action_text(self, action: JsonDict) -> str:
+        return " ".join(str(v) for v in action.values() if v is not None)
+
+    def log_lines(self, report: list[JsonDict]) -> list[str]:
+        return [str(r.get("text") or json.dumps(r, ensure_ascii=False, sort_keys=True)[:300]) for r in report]
