@@ -18,8 +18,7 @@ from pathlib import Path
 
 from rulekeeper.core.chance import Fate, discrete
 from rulekeeper.persistence.store import BattleStore
-from rulekeeper.rulesets.exillis.battle.engine import apply
-from rulekeeper.rulesets.exillis.battle.policy import choose
+from rulekeeper.rulesets.exillis.battle.policy import choose_and_apply
 from rulekeeper.rulesets.exillis.battle.setup import initial_state
 from rulekeeper.rulesets.exillis.battle.tables import BattleTables
 from rulekeeper.rulesets.exillis.melee import MeleeContext, duel_odds, resolve_round
@@ -78,14 +77,14 @@ def main() -> None:
     def engine_only() -> None:
         s = initial_state(sc, 5, bt)
         while not s.over:
-            lg = choose(s, bt)
-            assert lg is not None
-            s = apply(s, lg.action, bt).state
+            out = choose_and_apply(s, bt)
+            assert out is not None
+            s = out.state
 
     def stored() -> None:
         with tempfile.TemporaryDirectory() as tmp:
-            svc = BattleService(BattleStore(Path(tmp) / "b.db"), bt)
-            svc.autoplay(svc.new(sc, 5))
+            svc = BattleService(BattleStore(Path(tmp) / "b.db"))
+            svc.autoplay(svc.new(ROOT / "examples/exillis/starter.toml", 5))
 
     e = timed(engine_only)
     s = timed(stored, 1)

@@ -33,7 +33,8 @@ from rulekeeper.web.api import create_app
 
 ROOT = Path(__file__).resolve().parents[1]
 STARTER = ROOT / "examples" / "exillis" / "starter.toml"
-HASTINGS = ROOT / "examples" / "exillis" / "hastings.toml"
+_EXILLIS = game("exillis")
+INITIAL = _EXILLIS.initial_state(_EXILLIS.setup(SetupRequest(scenario=STARTER, seed=5)).document)
 
 
 def median_time(fn: Callable[[], object], repeat: int) -> float:
@@ -46,8 +47,9 @@ def median_time(fn: Callable[[], object], repeat: int) -> float:
 
 
 def engine_battle() -> int:
+    """The starter battle autoplayed through the protocol, in memory (set-up not timed)."""
     g = game("exillis")
-    state = g.initial_state(g.setup(SetupRequest(scenario=STARTER, seed=5)).document)
+    state = INITIAL
     n = 0
     while (action := g.policy(state)) is not None:
         state = g.apply(state, action).state
@@ -55,34 +57,42 @@ def engine_battle() -> int:
     return n
 
 
-def stored_battle(folder: Path) -> int:
-    svc = BattleService(BattleStore(folder / f"b{time.perf_counter_ns()}.db"))
-    bid = svc.new(STARTER, seed=5)
-    svc.autoplay(bid)
-    return svc.record(bid).position
+def stored_battles(folder: Path, repeat: int) -> float:
+    """The same battle autoplayed by the service on a SQLite file (new battle, one database)."""
+    svc = BattleService(BattleStore(folder / "stored.db"))
+    times = []
+    for _ in range(repeat):
+        bid = svc.new(STARTER, seed=5)
+        t0 = time.perf_counter()
+        svc.autoplay(bid)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
 
 
-def long_battle(svc: BattleService, length: int, seed: int) -> str:
-    """A battle of ``length`` actions whose last one drew chance and is still face down.
+def long_battle(svc: BattleService, length: int, seed: int) -> tuple[str, int]:
+    """A starter battle of about ``length`` actions whose last one drew chance and is face down.
 
-    Random legal actions (moves and waits preferred) keep the armies apart long enough.
+    Both sides wait (the starter has no turn limit) until ``length - 1`` actions, then the
+    first action with chance is played without revealing it. Returns the battle and its length.
     """
     g = game("exillis")
     pick = random.Random(seed)
-    bid = svc.new(HASTINGS, seed=seed)
+    bid = svc.new(STARTER, seed=seed)
     while True:
         state, legal = svc.legal(bid)
         position = svc.record(bid).position
         if not legal:
             raise SystemExit(f"the battle ended after {position} actions; try another seed")
-        if position == length - 1:
+        if position >= length - 1:
             chancy = [lg for lg in legal if g.preview(state, lg.action).draws]
             if chancy:
                 svc.act(bid, chancy[0].action, shown=False)
-                return bid
-        quiet = [lg for lg in legal if lg.action["kind"] in ("wait", "move", "stance")]
-        lg = pick.choice(quiet or legal)
-        svc.act(bid, lg.action, shown=True)
+                return bid, position + 1
+            moves = [lg for lg in legal if lg.action["kind"] in ("move", "charge", "shoot")]
+            svc.act(bid, pick.choice(moves or legal).action, shown=True)
+            continue
+        waits = [lg for lg in legal if lg.action["kind"] == "wait"]
+        svc.act(bid, pick.choice(waits or legal).action, shown=True)
 
 
 def page_costs(client: TestClient, bid: str, token: str, n: int, repeat: int) -> dict[str, float]:
@@ -109,7 +119,7 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="rk-bench-"))
     actions = engine_battle()
     engine = median_time(engine_battle, repeat)
-    stored = median_time(lambda: stored_battle(folder), repeat)
+    stored = stored_battles(folder, repeat)
     print(f"1. starter battle, {actions} actions: engine alone {engine * 1000:.0f} ms "
           f"({engine / actions * 1000:.2f} ms/action), stored {stored * 1000:.0f} ms "
           f"({stored / actions * 1000:.2f} ms/action): stored ÷ engine = {stored / engine:.2f}×")
@@ -117,12 +127,14 @@ def main() -> None:
     keeper = app.state.keeper
     client = TestClient(app)
     costs: dict[int, dict[str, float]] = {}
-    for n in (10, 300):
-        bid = long_battle(keeper.service, n, seed=3)
+    lengths = {}
+    for wanted in (10, 300):
+        bid, n = long_battle(keeper.service, wanted, seed=3)
+        lengths[wanted] = n
         tokens = keeper.access.issue(bid, keeper.service.roles(bid))
         side = game("exillis").side_of(keeper.store.entry(bid, n - 1).action)
-        costs[n] = page_costs(client, bid, tokens[side], n, repeat)
-    print("2. at 300 actions ÷ at 10 actions:")
+        costs[wanted] = page_costs(client, bid, tokens[side], n, repeat)
+    print(f"2. at {lengths[300]} actions ÷ at {lengths[10]} actions:")
     for what in costs[10]:
         a, b = costs[10][what], costs[300][what]
         print(f"   {what:<30} {a * 1000:7.2f} ms → {b * 1000:7.2f} ms: {b / a:.2f}×")

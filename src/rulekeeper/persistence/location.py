@@ -108,7 +108,27 @@ WRITE_OPTION = "rulekeeper_write"
 SQLITE_BUSY_TIMEOUT_MS = 5000
 
 #: Strict JSON: NaN/Infinity are not JSON and PostgreSQL's json type rejects them.
-json_dumps = partial(json.dumps, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
+_strict_dumps = partial(json.dumps, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
+
+
+class Encoded:
+    """A document already encoded (by :func:`encode`, which also checked it): a JSON column
+    stores its text as is instead of encoding the document a second time."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def encode(value: Any) -> Encoded:
+    """Encode once, strictly (raises ``ValueError``/``TypeError`` for what JSON cannot hold)."""
+    return Encoded(_strict_dumps(value))
+
+
+def json_dumps(value: Any) -> str:
+    """The engines' JSON serializer: strict, and an :class:`Encoded` document is kept as it is."""
+    return value.text if type(value) is Encoded else _strict_dumps(value)
 
 
 def safe_url(url: str) -> str:

@@ -35,15 +35,17 @@ undo a misclick, resume tomorrow, replay afterwards"):
 from __future__ import annotations
 
 import builtins
+import json
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Select, delete, insert, select, true, update
+from sqlalchemy import Connection, Integer, Select, String, bindparam, delete, func, insert, select, true, update
 from sqlalchemy.exc import IntegrityError
 
 from rulekeeper.core import ids
 from rulekeeper.core.errors import RulekeeperError
 
+from .location import Encoded, encode
 from .schema import (
     ENTRY_COLUMNS,
     EXPORT_FORMAT,
@@ -107,10 +109,76 @@ def _check_json(name: str, value: Any) -> dict[str, Any]:
     """Refuse anything that would not come back from a JSON column as it went in."""
     if not isinstance(value, dict):
         raise StoreError(f"{name} must be a JSON object (a dict), got {type(value).__name__}", field=name)
-    hit = find_non_json(value, name)
+    if _plain_json(value):  # the common case, checked mostly in C (a checkpoint per action)
+        return value
+    hit = find_non_json(value, name)  # the slow walk names the first bad value
     if hit is not None:
         raise StoreError(f"{name} is not plain JSON: {hit[0]}: {hit[1]}", field=hit[0])
     return value
+
+
+def _encoded(name: str, value: Any) -> Encoded:
+    """:func:`_check_json`, returning the text it checked so that it is encoded only once."""
+    if isinstance(value, dict):
+        try:
+            text = encode(value)
+        except (TypeError, ValueError, RecursionError):
+            pass
+        else:
+            if _plain_keys(value):
+                return text
+    return encode(_check_json(name, value))
+
+
+def _encoded_cache(name: str, value: Any) -> Encoded:
+    """:func:`_check_cache`, returning the encoded text (a checkpoint per action: encoded once)."""
+    if isinstance(value, dict):
+        try:
+            return encode(value)
+        except (TypeError, ValueError, RecursionError):
+            pass
+    return encode(_check_cache(name, value))
+
+
+def _check_cache(name: str, value: Any) -> dict[str, Any]:
+    """A checkpoint is a cache that ``replay`` compares with the fold of the log, so a key that
+    JSON would turn into a string is caught there; here only what JSON cannot hold at all
+    (NaN, objects) is refused, by the C encoder alone (it runs on every action)."""
+    if not isinstance(value, dict):
+        raise StoreError(f"{name} must be a JSON object (a dict), got {type(value).__name__}", field=name)
+    try:
+        json.dumps(value, allow_nan=False, check_circular=False)
+    except (TypeError, ValueError, RecursionError):
+        return _check_json(name, value)  # names the bad value
+    return value
+
+
+def _plain_json(value: dict[str, Any]) -> bool:
+    """True when ``value`` comes back from a JSON column as it went in (see :func:`find_non_json`).
+
+    The C encoder refuses NaN, Infinity and non-JSON objects; it would silently turn a
+    non-string key into a string, so the keys are checked by a walk that visits containers
+    only (not every number of a state's lists).
+    """
+    try:
+        json.dumps(value, allow_nan=False, check_circular=False)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return _plain_keys(value)
+
+
+def _plain_keys(value: dict[str, Any]) -> bool:
+    """Every key of every nested object is a string (JSON would turn any other into one)."""
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is dict:
+            if not all(type(k) is str for k in item):
+                return False
+            stack.extend(v for v in item.values() if type(v) in (dict, list, tuple))
+        else:
+            stack.extend(v for v in item if type(v) in (dict, list, tuple))
+    return True
 
 
 def _check_int(name: str, value: Any, *, minimum: int | None = None) -> int:
@@ -132,6 +200,20 @@ def _check_text(name: str, value: Any, *, max_length: int | None = None, empty: 
 def _touched() -> dict[str, Any]:
     """The battle-row changes of every write: ``updated`` and the bumped ``revision``."""
     return {"updated": _now(), "revision": BattleRow.revision + 1}
+
+
+#: An append's battle-row move, built once (an append per action: building statements was
+#: most of its cost). A status or turn left out (NULL) keeps the stored one.
+_MOVE = (
+    update(BattleRow)
+    .where(BattleRow.id == bindparam("b_id"), BattleRow.position == bindparam("b_expected"))
+    .values(
+        position=bindparam("b_position"), updated=bindparam("b_updated"), revision=BattleRow.revision + 1,
+        status=func.coalesce(bindparam("b_status", type_=String), BattleRow.status),
+        turn=func.coalesce(bindparam("b_turn", type_=Integer), BattleRow.turn),
+    )
+)
+_INSERT_ENTRY = insert(LogRow)
 
 
 def _moves_to(position: int, status: str | None, turn: int | None, snapshot: dict[str, Any] | None) -> dict[str, Any]:
@@ -389,7 +471,7 @@ class BattleStore(SqlStore):
         than ``n`` entries or ``n`` is 0 (the initial document is that state).
         """
         _check_int("n", n, minimum=1)
-        doc = _check_json("state", state)
+        doc = _check_cache("state", state)
         with self._transaction(write=True) as conn:
             done = conn.execute(
                 update(LogRow).where(LogRow.battle_id == battle_id, LogRow.entry_index == n - 1).values(state=doc)
@@ -419,31 +501,31 @@ class BattleStore(SqlStore):
         and the optional snapshot (belonging to the new position) change with it.
         """
         _check_int("expected_position", expected_position, minimum=0)
-        _check_json("action", action)
-        _check_json("result", result)
-        state = None if checkpoint is None else _check_json("checkpoint", checkpoint)
+        # the result, like the checkpoint, is made by the game's code on every action: encoded once,
+        # strictly (NaN and objects refused); replay compares it as JSON text with a fresh one
+        action_text, result_text = _encoded("action", action), _encoded_cache("result", result)
+        state = None if checkpoint is None else _encoded_cache("checkpoint", checkpoint)
         values = _moves_to(expected_position + 1, status, turn, snapshot)
         now = values["updated"]
         with self._transaction(write=True) as conn:
-            moved = conn.execute(
-                update(BattleRow)
-                .where(BattleRow.id == battle_id, BattleRow.position == expected_position)
-                .values(**values)
-            ).rowcount
+            if snapshot is None:
+                moved = conn.execute(_MOVE, {
+                    "b_id": battle_id, "b_expected": expected_position, "b_position": expected_position + 1,
+                    "b_updated": now, "b_status": values.get("status"), "b_turn": values.get("turn"),
+                }).rowcount
+            else:
+                moved = conn.execute(
+                    update(BattleRow)
+                    .where(BattleRow.id == battle_id, BattleRow.position == expected_position)
+                    .values(**values)
+                ).rowcount
             if moved != 1:
                 raise self._refusal(conn, battle_id, expected_position)
             try:
-                conn.execute(
-                    insert(LogRow).values(
-                        battle_id=battle_id,
-                        entry_index=expected_position,
-                        action=action,
-                        result=result,
-                        shown=False,
-                        created=now,
-                        state=state,
-                    )
-                )
+                conn.execute(_INSERT_ENTRY, {
+                    "battle_id": battle_id, "entry_index": expected_position, "action": action_text,
+                    "result": result_text, "shown": False, "created": now, "state": state,
+                })
             except IntegrityError as exc:  # the UNIQUE(battle_id, entry_index) guard
                 raise StaleStateError(battle_id, expected_position, None) from exc
         return expected_position + 1

@@ -206,15 +206,26 @@ class BattleService:
             raise NotYourTurnError(f"it is not side {actor}'s turn: {' + '.join(status.acting) or 'nobody'} acts now")
         if side is not None and actor != side:
             raise NotYourTurnError(f"{g.action_text(data)}: that is side {actor}'s to play, not side {side}'s")
-        out = g.apply(state, data)
+        out, new_pos, _ = self._commit(bid, g, state, data, position, rec.revision, shown)
+        return out, new_pos
+
+    def _commit(self, bid: str, g: Game, state: Any, action: JsonDict, position: int, revision: int,
+                shown: bool) -> tuple[Outcome, int, int]:
+        """Apply a checked action and store it with its checkpoint in one transaction.
+
+        The append itself refuses a log that moved since ``position`` (nothing written).
+        Returns the outcome, the new position and the new revision.
+        """
+        out = g.apply(state, action)
         after = g.status(out.state)
         new_pos = self.store.append(bid, position, out.action, out.record, status=after.label, turn=after.turn,
                                     checkpoint=g.state_to_json(out.state))
         if shown:
             self.store.mark_shown(bid, new_pos - 1)
         # every write moves the revision on by one: a cache entry another writer outdates just misses
-        self._keep(bid, new_pos, rec.revision + 1 + int(shown), out.state)
-        return out, new_pos
+        new_revision = revision + 1 + int(shown)
+        self._keep(bid, new_pos, new_revision, out.state)
+        return out, new_pos, new_revision
 
     def undo(self, bid: str, expected_position: int | None = None) -> Any:
         """Take back the last action, unless a random result of it has been shown."""
@@ -243,9 +254,16 @@ class BattleService:
 
     def autoplay(self, bid: str, sides: set[str] | None = None, max_actions: int = 5000,
                  progress: Callable[[Any], None] | None = None) -> Any:
-        """Let the policy play ``sides`` (all when None) until the battle ends or another side must act."""
-        g = self.game(bid)
-        state = self.state(bid)
+        """Let the policy play ``sides`` (all when None) until the battle ends or another side must act.
+
+        Each action is its own transaction (a killed autoplay resumes at its last action); the
+        position and revision are carried from one to the next instead of being read again, and
+        a writer that got in between makes the next append fail as stale, changing nothing.
+        """
+        rec = self.store.get(bid)
+        g = game_of(rec.ruleset)
+        state = self._state_of(rec)
+        position, revision = rec.position, rec.revision
         for _ in range(max_actions):
             status = g.status(state)
             if status.over or not status.to_act:
@@ -255,7 +273,7 @@ class BattleService:
             action = g.policy(state)
             if action is None:
                 break
-            out, _ = self.act(bid, action, shown=False)
+            out, position, revision = self._commit(bid, g, state, action, position, revision, shown=False)
             state = out.state
             if progress is not None:
                 progress(state)

@@ -161,6 +161,9 @@ def test_evolve_is_dataclasses_replace() -> None:
         evolve(u, nonsense=1)
     with pytest.raises(InvalidStatError):
         evolve(u.c, fatigue=-1.0)  # validation still runs
+    with pytest.raises(InvalidStatError):
+        evolve(u.c, hp=(-1.0,))
+    assert evolve(evolve(u, acp=5.0), acp=6.0) == dataclasses.replace(u, acp=6.0)
 
 
 def test_evolve_does_not_carry_what_the_old_state_worked_out() -> None:
@@ -189,3 +192,27 @@ def test_sync_heroes_keeps_a_state_that_needs_no_change() -> None:
 
 def test_shipped_tables_are_the_loaded_ones() -> None:
     assert BattleTables.shipped().roster is tables().roster
+
+
+def test_state_lookups_agree_with_the_plain_definitions() -> None:
+    t = tables()
+    state = start("hastings", 11)
+    board = state.board
+    for _ in range(25):
+        for z in board.zones():
+            assert state.in_zone(z) == [u for u in state.units if u.on_board and u.zone == z]
+            assert state.zone_name(z) == board.name(z)
+            assert state.zone_at(board.name(z)) == z == state.zone_at(board.name(z).lower())
+            for side in state.sides():
+                assert state.enemies_in(z, side) == [u for u in state.in_zone(z) if u.side != side]
+                enemies = [e.zone for e in state.units if e.side != side and e.on_board and e.zone is not None]
+                expect = min((board.distance(z, e) for e in enemies), default=None)
+                assert state.nearest_enemy(z, side) == expect
+            for to in board.zones():
+                assert state.crossed(z, to) == board.crossed(z, to)
+        for u in state.units:
+            assert state.unit(u.key) is u
+        out = choose_and_apply(state, t)
+        if out is None:
+            break
+        state = out.state

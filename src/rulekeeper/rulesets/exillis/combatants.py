@@ -8,7 +8,7 @@ miniature, Fatigue and Veil points, morale, stance and whether it moved last tur
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from rulekeeper.core.errors import InvalidStatError
 
@@ -44,6 +44,9 @@ class Combatant:
     level: int = 1
     chain: tuple[str, int] = ("", 0)
     flying: bool = False
+
+    #: The fields ``__post_init__`` checks (:func:`.fastcopy.evolve` skips the check for other changes).
+    __evolve_checks__: ClassVar[frozenset[str]] = frozenset({"hp", "max_hp", "fatigue", "veil"})
 
     def __post_init__(self) -> None:
         if self.fatigue < 0 or self.veil < 0:

@@ -6,8 +6,10 @@ An autoplayed battle copies units and combatants tens of thousands of times (eve
 gain, morale change and hit); ``dataclasses.replace`` spent a fifth of the engine's time
 walking field metadata and calling ``object.__setattr__`` once per field. ``evolve`` copies
 the field values straight into the new instance's ``__dict__`` and then runs
-``__post_init__`` when the class has one, so validation still happens. Values cached on
-the old instance (:class:`memo`) are not fields and are not copied.
+``__post_init__`` when the class has one, so validation still happens (a class whose
+``__post_init__`` only checks some fields may list them in ``__evolve_checks__``: copies
+that change none of them are as valid as their source and skip the check). Values cached
+on the old instance (:class:`memo`) are not fields and are not copied.
 
 ``memo`` is :class:`functools.cached_property` without its per-class lock (Python 3.11
 takes a lock on every first access; frozen battle objects are never shared half-built).
@@ -22,34 +24,40 @@ from typing import Any, Generic, TypeVar, overload
 T = TypeVar("T")
 V = TypeVar("V")
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
+_Plan = tuple[tuple[str, ...], frozenset[str], Callable[[Any], None] | None, frozenset[str] | None]
+_PLANS: dict[type, _Plan] = {}
 
 
-def _field_names(cls: type) -> tuple[str, ...]:
-    names = _FIELDS.get(cls)
-    if names is None:
+def _plan(cls: type) -> _Plan:
+    """Per class: field names (as a tuple and a set), ``__post_init__`` and the fields it checks."""
+    plan = _PLANS.get(cls)
+    if plan is None:
         fs = dataclasses.fields(cls)
         if any(not f.init for f in fs) or getattr(cls, "__slots__", None) is not None:
             raise TypeError(f"evolve: {cls.__name__} has non-init fields or slots; use dataclasses.replace")
-        names = _FIELDS[cls] = tuple(f.name for f in fs)
-    return names
+        names = tuple(f.name for f in fs)
+        plan = _PLANS[cls] = (
+            names, frozenset(names), getattr(cls, "__post_init__", None), getattr(cls, "__evolve_checks__", None),
+        )
+    return plan
 
 
 def evolve(obj: T, **changes: Any) -> T:
     """A copy of the dataclass instance ``obj`` with ``changes``; same result as ``dataclasses.replace``."""
     cls = type(obj)
-    names = _field_names(cls)
-    for k in changes:
-        if k not in names:
-            raise TypeError(f"evolve: {cls.__name__} has no field {k!r}")
+    names, known, post, checked = _plan(cls)
+    if not known.issuperset(changes):
+        raise TypeError(f"evolve: {cls.__name__} has no field {sorted(set(changes) - known)[0]!r}")
     new = object.__new__(cls)
-    src, dst = obj.__dict__, new.__dict__
-    for n in names:
-        dst[n] = src[n]
-    dst.update(changes)
-    post = getattr(new, "__post_init__", None)
-    if post is not None:
-        post()
+    src = obj.__dict__
+    if len(src) == len(names):  # nothing cached on the old instance: copy its dict whole
+        fields = src.copy()
+    else:
+        fields = {n: src[n] for n in names}
+    fields.update(changes)
+    object.__setattr__(new, "__dict__", fields)
+    if post is not None and (checked is None or not checked.isdisjoint(changes)):
+        post(new)
     return new
 
 

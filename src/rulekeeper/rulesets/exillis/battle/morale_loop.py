@@ -15,7 +15,6 @@ Quotes (seed, "Morale" and "Routing"):
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 from rulekeeper.boards.zones import Coord
 from rulekeeper.core.chance import Fate
@@ -75,8 +74,8 @@ def apply_initial_leadership(state: BattleState, t: BattleTables) -> BattleState
     units = []
     for u in state.units:
         lead = leadership(state, u, t)
-        units.append(replace(u, leadership=lead, c=replace(u.c, morale=clamp(u.c.morale + lead))))
-    return replace(state, units=tuple(units))
+        units.append(evolve(u, leadership=lead, c=evolve(u.c, morale=clamp(u.c.morale + lead))))
+    return evolve(state, units=tuple(units))
 
 
 def after_deaths(state: BattleState, t: BattleTables) -> tuple[BattleState, list[str]]:
@@ -124,25 +123,25 @@ def flee(
         runners, cuts, deaths = cut_down(state, members, fate, state.options)
         for k, r in runners.items():
             units[k] = r
-        state = replace(state, units=tuple(units[x.key] for x in state.units))
+        state = evolve(state, units=tuple(units[x.key] for x in state.units))
         members = [state.unit(m.key) for m in members if state.unit(m.key).c.count > 0]
     for m in members:
-        units[m.key] = replace(units[m.key], acp=0.0, approach=None)
+        units[m.key] = evolve(units[m.key], acp=0.0, approach=None)
     if not members:
-        return replace(state, units=tuple(units[x.key] for x in state.units)), notes, cuts, deaths
+        return evolve(state, units=tuple(units[x.key] for x in state.units)), notes, cuts, deaths
     lead = members[0]
     assert lead.zone is not None
     if any(m.has_rule("Laborious Movements") for m in members):
         for m in members:
-            units[m.key] = replace(units[m.key], status="destroyed", zone=None)
+            units[m.key] = evolve(units[m.key], status="destroyed", zone=None)
         notes.append(f"{lead.key} flees and, with Laborious Movements, is considered destroyed")
-        return replace(state, units=tuple(units[x.key] for x in state.units)), notes, cuts, deaths
+        return evolve(state, units=tuple(units[x.key] for x in state.units)), notes, cuts, deaths
     goal = _goal(state, lead)
     if goal is None and state.board.is_edge(lead.zone):
         for m in members:
-            units[m.key] = replace(units[m.key], status="fled", zone=None)
+            units[m.key] = evolve(units[m.key], status="fled", zone=None)
         notes.append(f"{lead.key} routs off the battlefield")
-        return replace(state, units=tuple(units[x.key] for x in state.units)), notes, cuts, deaths
+        return evolve(state, units=tuple(units[x.key] for x in state.units)), notes, cuts, deaths
     target = goal if goal is not None else state.board.nearest_edge_exits(lead.zone)[0]
     here = lead.zone
     flying = all(m.flying for m in members)
@@ -158,8 +157,8 @@ def flee(
         if here == target:
             break
     for m in members:
-        units[m.key] = replace(units[m.key], zone=here, c=replace(units[m.key].c, moved=True))
-    state = replace(state, units=tuple(units[x.key] for x in state.units))
+        units[m.key] = evolve(units[m.key], zone=here, c=evolve(units[m.key].c, moved=True))
+    state = evolve(state, units=tuple(units[x.key] for x in state.units))
     notes.append(f"{lead.key} flees to {state.board.name(here)}" if here != lead.zone else f"{lead.key} is trapped")
     friends = [x for x in state.in_zone(here) if x.side == lead.side and x.key not in {m.key for m in members}]
     hero = next((h for h in friends if h.is_hero and not h.c.fleeing), None)
@@ -173,12 +172,12 @@ def flee(
     if hero is not None:
         for m in members:
             c = state.unit(m.key).c
-            c = replace(c, morale=clamp(c.morale + motive(hero, t)))
+            c = evolve(c, morale=clamp(c.morale + motive(hero, t)))
             if c.morale >= 0:
-                c = replace(c, fleeing=False)
+                c = evolve(c, fleeing=False)
                 notes.append(f"{m.key} reaches {hero.key} and stops fleeing")
-            units[m.key] = replace(units[m.key], c=c)
-        state = replace(state, units=tuple(units[x.key] for x in state.units))
+            units[m.key] = evolve(units[m.key], c=c)
+        state = evolve(state, units=tuple(units[x.key] for x in state.units))
     return state, notes, cuts, deaths
 
 
@@ -194,8 +193,8 @@ def morale_in_zone(
     new, changes = apply_morale(before or after, after, deaths, statics, state.options, state.options.space_bulk_key())
     units = {u.key: u for u in state.units}
     for c in new:
-        units[c.key] = replace(units[c.key], c=c)
-    return replace(state, units=tuple(units[u.key] for u in state.units)), changes
+        units[c.key] = evolve(units[c.key], c=c)
+    return evolve(state, units=tuple(units[u.key] for u in state.units)), changes
 
 
 def rally(state: BattleState, key: str, t: BattleTables) -> tuple[BattleState, list[str]]:
@@ -212,9 +211,9 @@ def rally(state: BattleState, key: str, t: BattleTables) -> tuple[BattleState, l
         if state.board.distance(u.zone, general.zone) > rng or not (u.c.morale < 0 or u.c.fleeing):
             continue
         bonus = _received(u, general, t)
-        units[u.key] = replace(u, c=replace(u.c, morale=clamp(u.c.morale + bonus), fleeing=False))
+        units[u.key] = evolve(u, c=evolve(u.c, morale=clamp(u.c.morale + bonus), fleeing=False))
         notes.append(f"{u.key} rallies ({bonus:+g} morale)")
-    return replace(state, units=tuple(units[u.key] for u in state.units)), notes
+    return evolve(state, units=tuple(units[u.key] for u in state.units)), notes
 
 
 def sync_heroes(state: BattleState) -> BattleState:

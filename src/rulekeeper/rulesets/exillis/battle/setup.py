@@ -8,13 +8,13 @@ General is added to each unit's Basic Morale before the first turn.
 from __future__ import annotations
 
 import functools
-from dataclasses import replace
 from typing import Any
 
 from rulekeeper.boards.zones import ZoneGrid
 from rulekeeper.core.rng import RngState
 
 from ..combatants import Combatant
+from ..fastcopy import evolve
 from ..levels import at_level
 from ..options import ExIllisOptions
 from ..scenario import Scenario, unit_cost
@@ -58,14 +58,14 @@ def initial_state(
         c = build(tables, UnitSpec(entry.unit, entry.miniatures, entry.level), side, set(), options=opts, general=is_general)
         hero_key = key_for(side, t.roster.get(entry.hero).name) if entry.hero else None
         units.append(BattleUnit(
-            key, side, replace(c, key=key), zone, acp, hero=hero_key, general=is_general, deploy_index=len(units),
+            key, side, evolve(c, key=key), zone, acp, hero=hero_key, general=is_general, deploy_index=len(units),
             points=unit_cost(profile.stat("cost"), entry.level, size, profile.miniatures),
         ))
         if entry.hero and hero_key:
             hp = t.roster.get(entry.hero)
             hero_general = entry.hero in army.general
             hc = build(tables, UnitSpec(entry.hero, None, entry.hero_level), side, set(), options=opts, general=hero_general)
-            hc = replace(hc, key=hero_key, morale=c.morale)
+            hc = evolve(hc, key=hero_key, morale=c.morale)
             units.append(BattleUnit(
                 hero_key, side, hc, zone, acp, retinue=key, general=hero_general, deploy_index=len(units),
                 points=unit_cost(hp.stat("cost"), entry.hero_level, hp.miniatures, hp.miniatures),
