@@ -57,16 +57,23 @@ def engine_battle() -> int:
     return n
 
 
-def stored_battles(folder: Path, repeat: int) -> float:
-    """The same battle autoplayed by the service on a SQLite file (new battle, one database)."""
+def engine_and_stored(folder: Path, rounds: int) -> list[tuple[float, float]]:
+    """(engine, stored) times of the same battle, side by side in alternating rounds.
+
+    Stored: autoplayed by the service on a SQLite file (a new battle each round, one
+    database); alternating keeps a busy or throttled machine from favouring either side.
+    """
     svc = BattleService(BattleStore(folder / "stored.db"))
-    times = []
-    for _ in range(repeat):
+    out = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        engine_battle()
+        engine = time.perf_counter() - t0
         bid = svc.new(STARTER, seed=5)
         t0 = time.perf_counter()
         svc.autoplay(bid)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+        out.append((engine, time.perf_counter() - t0))
+    return out
 
 
 def long_battle(svc: BattleService, length: int, seed: int) -> tuple[str, int]:
@@ -118,11 +125,15 @@ def main() -> None:
     repeat = 3 if quick else 7
     folder = Path(tempfile.mkdtemp(prefix="rk-bench-"))
     actions = engine_battle()
-    engine = median_time(engine_battle, repeat)
-    stored = stored_battles(folder, repeat)
+    pairs = engine_and_stored(folder, 3 * repeat)
+    engine = statistics.median(e for e, _ in pairs)
+    stored = statistics.median(s for _, s in pairs)
+    ratio = statistics.median(s / e for e, s in pairs)
     print(f"1. starter battle, {actions} actions: engine alone {engine * 1000:.0f} ms "
           f"({engine / actions * 1000:.2f} ms/action), stored {stored * 1000:.0f} ms "
-          f"({stored / actions * 1000:.2f} ms/action): stored ÷ engine = {stored / engine:.2f}×")
+          f"({stored / actions * 1000:.2f} ms/action): stored ÷ engine = {ratio:.2f}× "
+          f"(median of {len(pairs)} side-by-side rounds; quartiles "
+          f"{' – '.join(f'{q:.2f}' for q in statistics.quantiles([s / e for e, s in pairs], n=4)[::2])})")
     app = create_app(folder / "pages.db")
     keeper = app.state.keeper
     client = TestClient(app)

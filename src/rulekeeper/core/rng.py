@@ -64,6 +64,9 @@ class RngState:
         }
 
 
+_PLACEHOLDER_SEED = np.random.SeedSequence(0)
+
+
 class Rng:
     """A mutable cursor over an :class:`RngState`; read ``.state`` to persist it.
 
@@ -74,7 +77,8 @@ class Rng:
     __slots__ = ("_bg", "_gen")
 
     def __init__(self, state: RngState) -> None:
-        self._bg = np.random.PCG64()
+        # seeded from a fixed sequence (not OS entropy, which is slower): the state is overwritten at once
+        self._bg = np.random.PCG64(_PLACEHOLDER_SEED)
         self._bg.state = state._to_numpy()  # type: ignore[assignment]
         self._gen = np.random.Generator(self._bg)
 

@@ -197,9 +197,12 @@ def _check_text(name: str, value: Any, *, max_length: int | None = None, empty: 
     return value
 
 
+_BUMP = BattleRow.revision + 1
+
+
 def _touched() -> dict[str, Any]:
     """The battle-row changes of every write: ``updated`` and the bumped ``revision``."""
-    return {"updated": _now(), "revision": BattleRow.revision + 1}
+    return {"updated": _now(), "revision": _BUMP}
 
 
 #: An append's battle-row move, built once (an append per action: building statements was
@@ -505,15 +508,19 @@ class BattleStore(SqlStore):
         # strictly (NaN and objects refused); replay compares it as JSON text with a fresh one
         action_text, result_text = _encoded("action", action), _encoded_cache("result", result)
         state = None if checkpoint is None else _encoded_cache("checkpoint", checkpoint)
-        values = _moves_to(expected_position + 1, status, turn, snapshot)
-        now = values["updated"]
+        now = _now()
+        if status is not None:
+            _check_text("status", status)
+        if turn is not None:
+            _check_int("turn", turn)
         with self._transaction(write=True) as conn:
             if snapshot is None:
                 moved = conn.execute(_MOVE, {
                     "b_id": battle_id, "b_expected": expected_position, "b_position": expected_position + 1,
-                    "b_updated": now, "b_status": values.get("status"), "b_turn": values.get("turn"),
+                    "b_updated": now, "b_status": status, "b_turn": turn,
                 }).rowcount
             else:
+                values = {**_moves_to(expected_position + 1, status, turn, snapshot), "updated": now}
                 moved = conn.execute(
                     update(BattleRow)
                     .where(BattleRow.id == battle_id, BattleRow.position == expected_position)

@@ -77,6 +77,35 @@ class Presenters:
         return self._by_game[game.name]
 
 
+#: How much of a view the generic board draws (a view is the game's; it may be large).
+MAX_DEPTH, MAX_ITEMS = 7, 60
+
+
+def _tree(value: Any, depth: int = 0) -> dict[str, Any]:
+    """A view as nested nodes the generic board template draws (scalars, lists, objects)."""
+    if isinstance(value, dict) and depth < MAX_DEPTH:
+        items = [(str(k), _tree(v, depth + 1)) for k, v in list(value.items())[:MAX_ITEMS]]
+        return {"kind": "object", "items": items, "more": max(0, len(value) - MAX_ITEMS)}
+    if isinstance(value, (list, tuple)) and depth < MAX_DEPTH:
+        if all(not isinstance(v, (dict, list, tuple)) for v in value):
+            return {"kind": "scalar", "text": ", ".join(_scalar(v) for v in value[:MAX_ITEMS]) or "—"}
+        items = [(str(i + 1), _tree(v, depth + 1)) for i, v in enumerate(value[:MAX_ITEMS])]
+        return {"kind": "object", "items": items, "more": max(0, len(value) - MAX_ITEMS)}
+    if isinstance(value, (dict, list, tuple)):
+        return {"kind": "scalar", "text": json.dumps(value, ensure_ascii=False)[:200]}
+    return {"kind": "scalar", "text": _scalar(value)}
+
+
+def _scalar(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)[:300]
+
+
 class GenericPresenter:
     """Draws any game from its per-side view and report lines (no game-specific template)."""
 
@@ -96,8 +125,7 @@ class GenericPresenter:
 
     def board(self, state: Any, links: Links, caption: str = "") -> Markup:
         view = self.game.view(state, SPECTATOR)
-        rows = [(k, json.dumps(v, ensure_ascii=False, sort_keys=True)[:400]) for k, v in view.items()]
-        return self._render("generic_board.html", rows=rows, caption=caption)
+        return self._render("generic_board.html", tree=_tree(view), caption=caption)
 
     def header(self, state: Any) -> Header:
         status = self.game.status(state)
