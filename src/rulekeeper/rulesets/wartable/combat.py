@@ -261,13 +261,17 @@ def resolve_combat(
 
 def resolve_battle(battle: Battle, data: WarTableData | None = None) -> CombatReport:
     """Resolve a :class:`~.model.Battle` (from a battle file or CLI flags)."""
-    d = data or default_data()
+    return resolve_battle_with(battle, (data or default_data()).modifiers)
+
+
+def resolve_battle_with(battle: Battle, modifiers: Sequence[ModifierDef] | None) -> CombatReport:
+    """Resolve ``battle`` with these modifiers (a stored battle keeps the ones it started with)."""
     return resolve_combat(
         battle.attackers,
         battle.defenders,
         battle.region_traits,
         battle.options,
-        modifiers=d.modifiers,
+        modifiers=modifiers,
         action=battle.action,
         enclave=battle.enclave,
         title=battle.title,

@@ -253,19 +253,9 @@ class WarTableState:
 
     def resolve(self) -> CombatReport:
         """The six steps and the Stability effects of the attack (pure: the state is unchanged)."""
-        from .combat import resolve_combat
+        from .combat import resolve_battle_with
 
-        b = self.battle
-        return resolve_combat(
-            b.attackers,
-            b.defenders,
-            b.region_traits,
-            b.options,
-            modifiers=self.modifiers,
-            action=b.action,
-            enclave=b.enclave,
-            title=b.title,
-        )
+        return resolve_battle_with(self.battle, self.modifiers)
 
     def labels(self) -> dict[SideName, list[str]]:
         """The report's labels of each side's units (``Bloodless Horde #2``)."""
