@@ -57,11 +57,21 @@ class DataFileError(RulekeeperError):
 
     code = "data_file"
 
+    #: Problems listed (the rest are counted): a file with 250,000 bad entries gets a readable error.
+    MAX_PROBLEMS = 50
+
     def __init__(self, path: str, problems: list[str]) -> None:
-        body = "; ".join(problems)
-        super().__init__(f"{path}: {body}", path=path, problems=problems)
+        from .limits import LIMITS
+
+        path = path if len(path) <= 500 else path[:500] + "…"
+        shown = [p if len(p) <= 500 else p[:500] + "…" for p in problems[: self.MAX_PROBLEMS]]
+        more = len(problems) - len(shown)
+        body = "; ".join(shown) + (f"; … and {more} more problem(s)" if more > 0 else "")
+        if len(body) > LIMITS.message:
+            body = body[: LIMITS.message] + "…"
+        super().__init__(f"{path}: {body}", path=path, problems=shown, more_problems=max(0, more))
         self.path = path
-        self.problems = problems
+        self.problems = shown
 
 
 class ImpossibleRequestError(RulekeeperError):

@@ -284,12 +284,9 @@ class BattleService:
         path.write_text(json.dumps(doc, indent=1, sort_keys=True), encoding="utf-8")
 
     def import_(self, path: Path, new_id: bool = False) -> str:
-        try:
-            doc = json.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise RulekeeperError(f"{path}: cannot read: {exc.strerror}") from exc
-        except json.JSONDecodeError as exc:
-            raise RulekeeperError(f"{path}: not JSON (line {exc.lineno}): {exc.msg}") from exc
+        from rulekeeper.core.datafiles import read_export
+
+        doc = read_export(Path(path))
         bid = self.store.import_(doc, new_id=new_id)
         with self._lock:  # a battle deleted and imported again restarts at revision 0
             self._cache.pop(bid, None)

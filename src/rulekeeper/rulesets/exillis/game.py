@@ -9,13 +9,12 @@ when first used, so ``rulekeeper odds`` never pays for what it does not run.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rulekeeper.core.errors import IllegalActionError, RulekeeperError
+from rulekeeper.core.errors import DataFileError, IllegalActionError, RulekeeperError
 from rulekeeper.core.game import (
     ArmySource,
     BattleSetup,
@@ -313,9 +312,7 @@ def _label(a: Action) -> str:
 
 def muster_from_source(src: ArmySource) -> Muster:
     """A muster from a file (its path) or from pasted text: TOML if it reads as TOML, else YAML."""
-    import yaml
-
-    from rulekeeper.core.datafiles import StrictLoader
+    from rulekeeper.core.datafiles import parse_data_text
 
     from .muster import Muster, load_muster
 
@@ -324,14 +321,12 @@ def muster_from_source(src: ArmySource) -> Muster:
     text, where = src.text, src.where
     if not text.strip():
         raise RulekeeperError(f"{where} is empty: paste a muster file (YAML or TOML)")
-    if src.suffix in ("", ".toml"):
+    suffix = src.suffix
+    if not suffix:  # pasted: TOML if it reads as TOML, else YAML
         try:
-            return Muster.from_dict(tomllib.loads(text), where=where, text=text, suffix=".toml")
-        except tomllib.TOMLDecodeError:
-            if src.suffix == ".toml":
+            return Muster.from_dict(parse_data_text(text, where, ".toml"), where=where, text=text, suffix=".toml")
+        except DataFileError as exc:
+            if not str(exc.problems[0]).startswith("TOML"):
                 raise
-    try:
-        data = yaml.load(text, Loader=StrictLoader)  # noqa: S506 - a SafeLoader subclass
-    except yaml.YAMLError as exc:
-        raise RulekeeperError(f"{where}: neither TOML nor YAML ({str(exc).splitlines()[0]})") from None
-    return Muster.from_dict(data, where=where, text=text, suffix=".yaml")
+        suffix = ".yaml"
+    return Muster.from_dict(parse_data_text(text, where, suffix), where=where, text=text, suffix=suffix)

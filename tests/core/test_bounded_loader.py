@@ -1,0 +1,90 @@
+"""Hostile files get a short typed error in bounded time, never a traceback or a huge allocation.
+
+The corpus in ``tests/core/hostile/`` is the one found by probing the CLI and the web keeper:
+a 324-byte YAML alias bomb (9⁹ values once expanded), 3000 nested brackets in YAML and TOML,
+a 5000-digit integer in YAML and TOML, an unhashable YAML key, a file that is not UTF-8.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rulekeeper.cli.app import main
+from rulekeeper.core.datafiles import check_tree, parse_data_text, read_data_file, read_export
+from rulekeeper.core.errors import DataFileError
+from rulekeeper.core.limits import LIMITS
+from rulekeeper.web.api import create_app
+
+HOSTILE = sorted((Path(__file__).parent / "hostile").iterdir())
+
+
+@pytest.mark.parametrize("path", HOSTILE, ids=lambda p: p.name)
+def test_each_hostile_file_is_refused_quickly_with_a_short_message(path: Path) -> None:
+    t0 = time.perf_counter()
+    with pytest.raises(DataFileError) as info:
+        read_data_file(path)
+    assert time.perf_counter() - t0 < 2.0
+    assert str(path) in str(info.value) and len(info.value.message) <= LIMITS.message + len(str(path)) + 10
+
+
+def run_main(args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
+    """``rulekeeper ARGS`` in process, through ``main`` (which turns typed errors into exit 2)."""
+    monkeypatch.setattr("sys.argv", ["rulekeeper", *args])
+    with pytest.raises(SystemExit) as done:
+        main()
+    out = capsys.readouterr()
+    return int(done.value.code or 0), out.out + out.err
+
+
+@pytest.mark.parametrize("path", HOSTILE, ids=lambda p: p.name)
+def test_the_cli_answers_exit_2_without_a_traceback(path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    for args in (["muster", "check", str(path)], ["battle", "new", str(path), "--db", str(tmp_path / "b.db")]):
+        code, output = run_main(args, capsys, monkeypatch)
+        assert code == 2, (args, output)
+        assert "Traceback" not in output and path.name in output
+
+
+def test_the_web_keeper_refuses_a_pasted_alias_bomb_at_once(tmp_path: Path) -> None:
+    client = TestClient(create_app(tmp_path / "w.db"))
+    bomb = (Path(__file__).parent / "hostile" / "alias_bomb.yaml").read_text()
+    t0 = time.perf_counter()
+    r = client.post("/new", data={"from": "musters", "game": "exillis", "muster_a": bomb, "muster_b": bomb})
+    assert 400 <= r.status_code < 500 and time.perf_counter() - t0 < 2.0
+    assert len(r.content) < 50_000 and "limits" in r.text
+
+
+def test_limits_leave_real_files_alone() -> None:
+    units = Path(__file__).resolve().parents[2] / "src" / "rulekeeper" / "rulesets" / "exillis" / "data" / "units.yaml"
+    assert read_data_file(units)["units"]  # the biggest shipped file reads as before
+
+
+def test_each_limit_is_enforced_at_its_value() -> None:
+    deep_ok = "[" * (LIMITS.depth - 1) + "]" * (LIMITS.depth - 1)
+    assert parse_data_text(deep_ok, "f", ".yaml") is not None
+    with pytest.raises(DataFileError, match="deeper"):
+        parse_data_text("[" * (LIMITS.depth + 2) + "]" * (LIMITS.depth + 2), "f", ".yaml")
+    assert parse_data_text("a: " + "9" * LIMITS.digits, "f", ".yaml") == {"a": int("9" * LIMITS.digits)}
+    with pytest.raises(DataFileError, match="digits"):
+        parse_data_text("a: " + "9" * (LIMITS.digits + 1), "f", ".yaml")
+    with pytest.raises(DataFileError, match="digits"):
+        check_tree({"a": [10**LIMITS.digits]}, "f")
+    with pytest.raises(DataFileError, match="larger than"):
+        parse_data_text("a: 1\n" * (LIMITS.file_bytes // 5 + 1), "f", ".yaml")
+
+
+def test_an_error_with_250000_problems_stays_readable() -> None:
+    err = DataFileError("big.yaml", [f"terrain[{i}]: unknown zone 'Z{i}'" for i in range(250_000)])
+    assert len(err.message) <= LIMITS.message + 20 and "and 249950 more" in err.message
+
+
+def test_an_export_that_is_not_json_or_not_utf8_is_a_typed_error(tmp_path: Path) -> None:
+    bad = tmp_path / "x.json"
+    for content in (b"\xff\xfe", b"[" * 100_000, b'{"a": ' + b"9" * 5000 + b"}", b"{"):
+        bad.write_bytes(content)
+        with pytest.raises(DataFileError):
+            read_export(bad)
