@@ -13,7 +13,7 @@ def register(app: typer.Typer) -> None:
     @app.command("serve")
     def serve(
         host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-        port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+        port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on (1–65535).")] = 8000,
         db: Annotated[str | None, typer.Option("--db", help="Database file or URL (default: the user data dir).")] = None,
         demo: Annotated[bool, typer.Option(help="Create a demo battle when the database has none.")] = True,
     ) -> None:

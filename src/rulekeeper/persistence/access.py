@@ -86,6 +86,6 @@ class AccessStore(SqlStore):
             row = conn.execute(
                 select(_access.c.battle_id, _access.c.role).where(_access.c.token_hash == _hash(token))
             ).first()
-        if row is None or not hmac.compare_digest(str(row.battle_id), battle_id):
+        if row is None or not hmac.compare_digest(str(row.battle_id).encode("utf-8"), battle_id.encode("utf-8")):
             return None
         return str(row.role)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from rulekeeper.core.errors import IllegalActionError, ReplayMismatchError, RulekeeperError
+from rulekeeper.core.errors import IllegalActionError, ReplayMismatchError, RulekeeperError, UnknownNameError
 from rulekeeper.core.game import SPECTATOR, BattleSetup, Game, JsonDict, LegalAction, Outcome, SetupRequest, Status
 from rulekeeper.core.ruleset import game as find_game
 from rulekeeper.persistence.store import BattleRecord, BattleStore, LogEntry, StaleStateError
@@ -262,6 +262,11 @@ class BattleService:
         """
         rec = self.store.get(bid)
         g = game_of(rec.ruleset)
+        if sides is not None:
+            roles = g.roles(self.store.initial(bid))
+            unknown = sorted(set(sides) - set(roles))
+            if unknown:
+                raise UnknownNameError("side of this battle", unknown[0], list(roles))
         state = self._state_of(rec)
         position, revision = rec.position, rec.revision
         for _ in range(max_actions):
@@ -280,8 +285,13 @@ class BattleService:
         return state
 
     def export(self, bid: str, path: Path) -> None:
-        doc = self.store.export(bid)
-        path.write_text(json.dumps(doc, indent=1, sort_keys=True), encoding="utf-8")
+        """Write the battle to ``path`` (a typed error, not a traceback, when it cannot be written)."""
+        text = json.dumps(self.store.export(bid), indent=1, sort_keys=True)
+        try:
+            Path(path).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise RulekeeperError(f"{path}: cannot write the export ({exc.strerror or type(exc).__name__})",
+                                  path=str(path)) from None
 
     def import_(self, path: Path, new_id: bool = False) -> str:
         from rulekeeper.core.datafiles import read_export

@@ -1,0 +1,55 @@
+"""Refusals of the battle service found by probing the CLI: typed errors, nothing half-done."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rulekeeper.core.errors import ReplayMismatchError, RulekeeperError, UnknownNameError
+from rulekeeper.persistence.store import BattleNotFoundError, BattleStore
+from rulekeeper.service.battles import BattleService
+
+ROOT = Path(__file__).resolve().parents[2]
+DUEL = ROOT / "src" / "rulekeeper" / "rulesets" / "exillis" / "data" / "scenarios" / "duel.toml"
+
+
+@pytest.fixture()
+def svc(tmp_path: Path) -> BattleService:
+    return BattleService(BattleStore(tmp_path / "b.db"))
+
+
+def test_autoplay_for_a_side_the_battle_does_not_have_is_refused(svc: BattleService) -> None:
+    bid = svc.new(DUEL, seed=1)
+    with pytest.raises(UnknownNameError, match="'C'"):
+        svc.autoplay(bid, sides={"C"})
+    assert svc.record(bid).position == 0
+
+
+def test_export_to_a_place_that_cannot_be_written_is_a_typed_error(svc: BattleService, tmp_path: Path) -> None:
+    bid = svc.new(DUEL, seed=1)
+    for where in (tmp_path / "missing" / "x.json", tmp_path, Path("/dev/full")):
+        with pytest.raises(RulekeeperError, match="cannot write"):
+            svc.export(bid, where)
+
+
+@pytest.mark.parametrize("field", ["report", "events", "chance", "acp"])
+def test_an_edited_result_is_refused_on_import_and_leaves_nothing(svc: BattleService, tmp_path: Path,
+                                                                     field: str) -> None:
+    """Replay compares everything it recomputes: a forged note, event or number is caught."""
+    bid = svc.new(DUEL, seed=2)
+    svc.autoplay(bid, max_actions=6)
+    path = tmp_path / "b.json"
+    svc.export(bid, path)
+    doc = json.loads(path.read_text())
+    entry = next(e for e in doc["log"] if e["result"].get(field))
+    value = entry["result"][field]
+    entry["result"][field] = value + 1 if isinstance(value, (int, float)) else [*value, value[0]]
+    path.write_text(json.dumps(doc))
+    other = BattleService(BattleStore(tmp_path / "other.db"))
+    with pytest.raises(ReplayMismatchError):
+        other.import_(path)
+    assert other.list() == []
+    with pytest.raises(BattleNotFoundError):
+        other.record(bid)
