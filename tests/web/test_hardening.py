@@ -27,3 +27,22 @@ def test_a_non_ascii_battle_id_with_a_real_token_is_the_common_404(tmp_path: Pat
         r = client.get(f"/api/battles/{bid}", params={"token": token})
         assert r.status_code == 404 and r.json()["error"] == "not_found", (bid, r.text)
         assert client.get(f"/b/{bid}", params={"token": token}).status_code == 404
+
+
+def test_a_body_over_the_cap_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    from rulekeeper.web.bodylimit import MAX_BODY
+
+    client = TestClient(create_app(tmp_path / "w.db"))
+    big = b"x" * (MAX_BODY + 1)
+    for url in ("/new", "/api/battles"):
+        r = client.post(url, content=big, headers={"content-type": "application/x-www-form-urlencoded"})
+        assert r.status_code == 413 and r.json()["error"] == "too_large", (url, r.text[:200])
+
+    def chunks():  # no Content-Length: counted as it arrives
+        for _ in range(4):
+            yield b"y" * (MAX_BODY // 2)
+
+    r = client.post("/api/battles", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413 and r.json()["error"] == "too_large"
+    ok = client.post("/api/battles", json={"scenario": "duel", "seed": 1})
+    assert ok.status_code == 201

@@ -257,6 +257,9 @@ def create_app(db: str | Path | None = None) -> FastAPI:
     app = FastAPI(title="rulekeeper", description="The web rule keeper: play a battle from several devices.",
                   version="0.1.0", docs_url=None, redoc_url=None)
     install_security_headers(app)
+    from .bodylimit import BodyLimit
+
+    app.add_middleware(BodyLimit)
     keeper = Keeper(None if db is None else str(db))
     app.state.keeper = keeper
     install_errors(app)

@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from rulekeeper.core.errors import IllegalActionError, RulekeeperError
@@ -114,6 +115,19 @@ async def read_form(request: Request, max_form: int = MAX_FORM, max_field: int =
         if len(v) > max_field:
             raise PageRequestError(f"field {k[:40]!r} is too long")
     return out
+
+
+def create_from_form(k: Keeper, form: dict[str, str], seed: int, practice: bool) -> tuple[str, dict[str, str]]:
+    """A battle from the new-battle form: a shipped scenario, or two pasted army lists."""
+    if form.get("from") == "musters":
+        g = army_game(form)
+        armies = (ArmySource("muster A", form.get("muster_a", "")), ArmySource("muster B", form.get("muster_b", "")))
+        request = SetupRequest(armies=armies, board=form.get("board", "")[:20] or None, seed=seed,
+                               practice=practice, db=k.store.url)
+        return k.create(request, ruleset=g.name)
+    found = find_scenario(form.get("scenario", "")[:100])
+    return k.create(SetupRequest(scenario=found.info.path, seed=seed, practice=practice, db=k.store.url),
+                    ruleset=found.game)
 
 
 def army_game(form: dict[str, str]) -> Game:
@@ -324,16 +338,8 @@ def build_pages(keeper: Keeper) -> APIRouter:
             form = await read_form(request, max_form=MAX_MUSTER * 3, max_field=MAX_MUSTER)
             seed = _int(form.get("seed"), "seed", default=0, hi=2**63 - 1)
             practice = form.get("practice") in ("1", "on", "true", "yes")
-            if form.get("from") == "musters":
-                g = army_game(form)
-                armies = (ArmySource("muster A", form.get("muster_a", "")), ArmySource("muster B", form.get("muster_b", "")))
-                request_ = SetupRequest(armies=armies, board=form.get("board", "")[:20] or None, seed=seed,
-                                        practice=practice, db=k.store.url)
-                bid, tokens = k.create(request_, ruleset=g.name)
-            else:
-                found = find_scenario(form.get("scenario", "")[:100])
-                bid, tokens = k.create(SetupRequest(scenario=found.info.path, seed=seed, practice=practice,
-                                                    db=k.store.url), ruleset=found.game)
+            # parsing musters and setting a battle up is CPU work: off the event loop
+            bid, tokens = await run_in_threadpool(create_from_form, k, form, seed, practice)
         except RulekeeperError as exc:
             return p.home(PAGE_STATUS.get(error_code(exc), 400), _error_ctx(exc), seed=0)
         base = str(request.base_url).rstrip("/")
@@ -390,7 +396,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
             action = v.game.parse_action(v.state, fields)
             if v.game.side_of(action) != v.role:
                 raise UnauthorizedError(f"{v.game.action_text(action)}: that belongs to the other side")
-            out, _ = k.service.act(bid, action, expected_position=position, shown=False, side=v.role)
+            out, _ = await run_in_threadpool(k.service.act, bid, action, position, False, v.role)
         except RulekeeperError as exc:
             return await fail(request, exc, bid, token)
         if v.game.status(out.state).over and out.chance:  # the last blow: its Fate Screen, then the end screen
