@@ -53,3 +53,12 @@ def test_an_edited_result_is_refused_on_import_and_leaves_nothing(svc: BattleSer
     assert other.list() == []
     with pytest.raises(BattleNotFoundError):
         other.record(bid)
+
+
+def test_a_nul_byte_or_a_huge_title_is_refused_the_same_on_every_backend(svc: BattleService) -> None:
+    from rulekeeper.persistence.store import StoreError
+
+    for title in ("bad\x00title", "x" * 10_000):
+        with pytest.raises(StoreError):
+            svc.new(DUEL, seed=1, title=title)
+    assert svc.list() == []

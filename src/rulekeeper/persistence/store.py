@@ -189,11 +189,17 @@ def _check_int(name: str, value: Any, *, minimum: int | None = None) -> int:
     return value
 
 
-def _check_text(name: str, value: Any, *, max_length: int | None = None, empty: bool = False) -> str:
+#: The longest title, scenario or ruleset name stored (a 10 MB name used to be accepted).
+MAX_TEXT = 1_000
+
+
+def _check_text(name: str, value: Any, *, max_length: int | None = MAX_TEXT, empty: bool = False) -> str:
     if not isinstance(value, str) or (not empty and not value):
-        raise StoreError(f"{name} must be a non-empty string, got {value!r}", field=name)
+        raise StoreError(f"{name} must be a non-empty string, got {str(value)[:80]!r}", field=name)
     if max_length is not None and len(value) > max_length:
         raise StoreError(f"{name} is longer than {max_length} characters", field=name)
+    if "\x00" in value:  # SQLite would keep it and PostgreSQL refuse it: the same answer on both
+        raise StoreError(f"{name} contains a NUL character", field=name)
     return value
 
 
