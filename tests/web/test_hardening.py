@@ -46,3 +46,13 @@ def test_a_body_over_the_cap_is_refused_before_it_is_read(tmp_path: Path) -> Non
     assert r.status_code == 413 and r.json()["error"] == "too_large"
     ok = client.post("/api/battles", json={"scenario": "duel", "seed": 1})
     assert ok.status_code == 201
+
+
+def test_starlette_refusals_use_the_project_error_format(tmp_path: Path) -> None:
+    client = TestClient(create_app(tmp_path / "w.db"))
+    for method, url, status in (("GET", "/api/nowhere", 404), ("DELETE", "/api/battles", 405),
+                                ("PUT", "/api/scenarios", 405), ("GET", "/static/nothing.css", 404)):
+        r = client.request(method, url)
+        assert r.status_code == status, (method, url)
+        body = r.json()
+        assert set(body) == {"error", "message"} and "detail" not in body, (method, url, body)

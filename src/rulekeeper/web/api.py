@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rulekeeper.core.errors import (
@@ -38,6 +39,8 @@ STATUS = {
 }
 
 NOT_FOUND = {"error": "not_found", "message": "no such battle, or the link is not valid"}
+#: The project's error codes for Starlette's own HTTP refusals.
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large", 415: "bad_request"}
 #: An action body carries the game's own fields (``kind``, ``unit``…) beside ``position``: bounded here.
 MAX_ACTION_FIELDS = 8
 
@@ -225,6 +228,13 @@ def install_errors(app: FastAPI) -> None:
         body = exc.to_dict()
         body["error"] = code
         return JSONResponse(body, status_code=STATUS.get(code, 400))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        """Starlette's own refusals (no such route, wrong method...) in the project's error format."""
+        code = HTTP_CODES.get(exc.status_code, "bad_request")
+        return JSONResponse({"error": code, "message": str(exc.detail)[:500]}, status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
