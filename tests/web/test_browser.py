@@ -170,6 +170,8 @@ def test_a_whole_battle_through_the_pages(server: str, browser: object) -> None:
                 shot(page, "preview-desktop")
             page.locator("#commit").click()
         expect(page.locator("#commit")).to_have_count(0)  # the page has moved on
+        # and the next page is there (its panel), before anything is counted on it
+        page.locator("#reveal, #reveal-next, #continue, .wait, a.btn.act, #result").first.wait_for()
         # results stay face down until revealed; before that the action may be taken back
         if page.locator("#reveal").count() and kind == "charge" and not undone_before_reveal:
             page.locator("#undo").click()

@@ -56,3 +56,21 @@ def test_starlette_refusals_use_the_project_error_format(tmp_path: Path) -> None
         assert r.status_code == status, (method, url)
         body = r.json()
         assert set(body) == {"error", "message"} and "detail" not in body, (method, url, body)
+
+
+def test_guessing_links_and_mass_creation_are_rate_limited_per_client(tmp_path: Path) -> None:
+    from rulekeeper.web.ratelimit import RateLimits
+
+    client = TestClient(create_app(tmp_path / "w.db", rate_limits=RateLimits(window=60, guesses=5, creations=3)))
+    made = client.post("/api/battles", json={"scenario": "duel", "seed": 1}).json()
+    for i in range(5):
+        assert client.get(f"/api/battles/{made['id']}", params={"token": f"guess{i}"}).status_code == 404
+    r = client.get(f"/api/battles/{made['id']}", params={"token": made["tokens"]["A"]})
+    assert r.status_code == 429 and r.json()["error"] == "rate_limited" and int(r.headers["retry-after"]) >= 1
+    assert r.headers["X-Frame-Options"] == "DENY"
+    assert client.get(f"/b/{made['id']}", params={"token": "x"}).status_code == 429
+    assert client.get("/api/scenarios").status_code == 200  # the rest of the keeper still answers
+    for _ in range(2):
+        assert client.post("/api/battles", json={"scenario": "duel", "seed": 1}).status_code == 201
+    assert client.post("/api/battles", json={"scenario": "duel", "seed": 1}).status_code == 429
+    assert client.post("/new", data={"scenario": "duel"}).status_code == 429

@@ -13,8 +13,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from starlette.exceptions import HTTPException as StarletteHTTPException
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rulekeeper.core.errors import (
     DataFileError,
@@ -30,6 +30,7 @@ from rulekeeper.persistence.store import BattleNotFoundError, BattleStore, Stale
 from rulekeeper.service.battles import BattleService, GameOverError, NotYourTurnError
 
 from .guards import UnauthorizedError, require_last_actor, require_writer
+from .ratelimit import RateLimit, RateLimits
 from .scenarios import find_scenario, shipped_scenarios
 
 STATUS = {
@@ -261,15 +262,16 @@ def install_security_headers(app: FastAPI) -> None:
         return response
 
 
-def create_app(db: str | Path | None = None) -> FastAPI:
+def create_app(db: str | Path | None = None, rate_limits: RateLimits | None = None) -> FastAPI:
     # no /docs or /redoc: FastAPI serves them with scripts from a CDN, and the keeper works offline
     # (the schema stays at /openapi.json)
     app = FastAPI(title="rulekeeper", description="The web rule keeper: play a battle from several devices.",
                   version="0.1.0", docs_url=None, redoc_url=None)
-    install_security_headers(app)
     from .bodylimit import BodyLimit
 
     app.add_middleware(BodyLimit)
+    app.add_middleware(RateLimit, limits=rate_limits)
+    install_security_headers(app)  # added last: outermost, so refusals above carry the headers too
     keeper = Keeper(None if db is None else str(db))
     app.state.keeper = keeper
     install_errors(app)
