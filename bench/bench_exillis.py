@@ -6,25 +6,19 @@
    estimating them from seeded resolutions to ±1 % (95 %, ~10^4 draws).
 2. A melee round with the per-round odds cache (the engine) against recomputing the
    odds for every strike (what the engine did before the cache).
-3. A whole autoplayed starter battle (engine only, no database) and with the SQLite store.
+(A whole battle, engine alone and stored, is measured by ``bench_protocol.py``; the engine
+against an older commit by ``bench_engine.py``.)
 """
 
 from __future__ import annotations
 
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from rulekeeper.core.chance import Fate, discrete
-from rulekeeper.persistence.store import BattleStore
-from rulekeeper.rulesets.exillis.battle.policy import choose_and_apply
-from rulekeeper.rulesets.exillis.battle.setup import initial_state
-from rulekeeper.rulesets.exillis.battle.tables import BattleTables
 from rulekeeper.rulesets.exillis.melee import MeleeContext, duel_odds, resolve_round
-from rulekeeper.rulesets.exillis.scenario import load_scenario
 from rulekeeper.rulesets.exillis.setup import UnitSpec, build, load_tables
-from rulekeeper.service.battles import BattleService
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -70,26 +64,6 @@ def main() -> None:
     plain = timed(uncached)
     print(f"200 melee rounds, cached    {cached * 1e3:9.1f} ms")
     print(f"200 rounds + odds per strike{plain * 1e3:9.1f} ms   ratio {plain / cached:8.2f}×")
-
-    bt = BattleTables.shipped()
-    sc = load_scenario(ROOT / "examples/exillis/starter.toml", bt.roster, bt.rules)
-
-    def engine_only() -> None:
-        s = initial_state(sc, 5, bt)
-        while not s.over:
-            out = choose_and_apply(s, bt)
-            assert out is not None
-            s = out.state
-
-    def stored() -> None:
-        with tempfile.TemporaryDirectory() as tmp:
-            svc = BattleService(BattleStore(Path(tmp) / "b.db"))
-            svc.autoplay(svc.new(ROOT / "examples/exillis/starter.toml", 5))
-
-    e = timed(engine_only)
-    s = timed(stored, 1)
-    print(f"starter battle, engine only {e * 1e3:9.1f} ms")
-    print(f"starter battle, SQLite store{s * 1e3:9.1f} ms   ratio {s / e:8.2f}×")
 
 
 if __name__ == "__main__":

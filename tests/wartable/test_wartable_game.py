@@ -28,7 +28,8 @@ from rulekeeper.rulesets.wartable import (
     load_battle,
 )
 from rulekeeper.rulesets.wartable.battle import BattleFileError
-from rulekeeper.rulesets.wartable.game import SCENARIO_DIR, dec, enc, state_document
+from rulekeeper.rulesets.wartable.codec import dec, enc
+from rulekeeper.rulesets.wartable.game import SCENARIO_DIR, state_document
 from rulekeeper.service.battles import BattleService, GameOverError, NotYourTurnError, guess_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]

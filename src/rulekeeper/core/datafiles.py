@@ -123,27 +123,26 @@ def _check_scalar(event: yaml.ScalarEvent) -> None:
 def check_tree(data: Any, where: str, limits: Limits = LIMITS) -> Any:
     """Refuse parsed data deeper, larger or with longer numbers or texts than ``limits``
     (for TOML and JSON, whose parsers have no such limits of their own)."""
-    LIMITS = limits  # noqa: N806 - the module-wide limits, or an export's
     stack: list[tuple[Any, int]] = [(data, 0)]
     count = 0
     while stack:
         item, depth = stack.pop()
         count += 1
-        if count > LIMITS.nodes:
-            raise DataFileError(where, [f"more than {LIMITS.nodes:,} values"])
+        if count > limits.nodes:
+            raise DataFileError(where, [f"more than {limits.nodes:,} values"])
         if isinstance(item, dict):
-            if depth >= LIMITS.depth:
-                raise DataFileError(where, [f"nested deeper than {LIMITS.depth} levels"])
+            if depth >= limits.depth:
+                raise DataFileError(where, [f"nested deeper than {limits.depth} levels"])
             stack.extend((k, depth + 1) for k in item)
             stack.extend((v, depth + 1) for v in item.values())
         elif isinstance(item, list):
-            if depth >= LIMITS.depth:
-                raise DataFileError(where, [f"nested deeper than {LIMITS.depth} levels"])
+            if depth >= limits.depth:
+                raise DataFileError(where, [f"nested deeper than {limits.depth} levels"])
             stack.extend((v, depth + 1) for v in item)
-        elif isinstance(item, int) and not isinstance(item, bool) and abs(item) >= 10**LIMITS.digits:
-            raise DataFileError(where, [f"a number longer than {LIMITS.digits} digits"])
-        elif isinstance(item, str) and len(item) > LIMITS.text:
-            raise DataFileError(where, [f"a text longer than {LIMITS.text:,} characters"])
+        elif isinstance(item, int) and not isinstance(item, bool) and abs(item) >= 10**limits.digits:
+            raise DataFileError(where, [f"a number longer than {limits.digits} digits"])
+        elif isinstance(item, str) and len(item) > limits.text:
+            raise DataFileError(where, [f"a text longer than {limits.text:,} characters"])
     return data
 
 
@@ -155,11 +154,7 @@ def parse_data_text(text: str, where: str, suffix: str) -> Any:
     """
     if len(text) > LIMITS.file_bytes:
         raise DataFileError(where, [f"larger than {LIMITS.file_bytes:,} bytes"])
-    if suffix == "":
-        try:
-            return _parse_toml(text, where)
-        except DataFileError:
-            return _parse_yaml(text, where)
+    suffix = suffix or pasted_format(text)
     if suffix == ".toml":
         return _parse_toml(text, where)
     if suffix in (".yaml", ".yml"):
@@ -167,6 +162,15 @@ def parse_data_text(text: str, where: str, suffix: str) -> Any:
     if suffix == ".json":
         return _parse_json(text, where)
     raise DataFileError(where, [f"unsupported file type {suffix!r}: expected .yaml, .yml or .toml"])
+
+
+def pasted_format(text: str) -> str:
+    """The format of a document pasted without a file name: TOML if it reads as TOML, else YAML."""
+    try:
+        tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError):
+        return ".yaml"
+    return ".toml"
 
 
 def _parse_toml(text: str, where: str) -> Any:
@@ -213,18 +217,18 @@ def read_data_file(path: Path) -> Any:
     return parse_data_text(read_text(Path(path), where), where, suffix)
 
 
-def read_text(path: Path, where: str | None = None) -> str:
+def read_text(path: Path, where: str | None = None, limits: Limits = LIMITS) -> str:
     """A text file, refused (typed error) when missing, unreadable, not UTF-8 or too large."""
     where = where or str(path)
     try:
         with open(path, "rb") as handle:
-            raw = handle.read(LIMITS.file_bytes + 1)
+            raw = handle.read(limits.file_bytes + 1)
     except FileNotFoundError:
         raise DataFileError(where, ["file not found"]) from None
     except OSError as exc:
         raise DataFileError(where, [f"cannot read the file ({exc.__class__.__name__}: {exc.strerror or exc})"]) from None
-    if len(raw) > LIMITS.file_bytes:
-        raise DataFileError(where, [f"larger than {LIMITS.file_bytes:,} bytes"])
+    if len(raw) > limits.file_bytes:
+        raise DataFileError(where, [f"larger than {limits.file_bytes:,} bytes"])
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -233,18 +237,4 @@ def read_text(path: Path, where: str | None = None) -> str:
 
 def read_export(path: Path) -> Any:
     """An exported battle (JSON), within :data:`~.limits.EXPORT_LIMITS`; typed errors only."""
-    where = str(path)
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(EXPORT_LIMITS.file_bytes + 1)
-    except FileNotFoundError:
-        raise DataFileError(where, ["file not found"]) from None
-    except OSError as exc:
-        raise DataFileError(where, [f"cannot read the file ({exc.__class__.__name__}: {exc.strerror or exc})"]) from None
-    if len(raw) > EXPORT_LIMITS.file_bytes:
-        raise DataFileError(where, [f"larger than {EXPORT_LIMITS.file_bytes:,} bytes"])
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise DataFileError(where, [f"not UTF-8 text (byte {exc.start})"]) from None
-    return _parse_json(text, where, EXPORT_LIMITS)
+    return _parse_json(read_text(path, limits=EXPORT_LIMITS), str(path), EXPORT_LIMITS)

@@ -28,7 +28,7 @@ Why this shape (after OpenSpiel's ``Game``/``State`` and boardgame.io's moves):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
@@ -169,10 +169,6 @@ class GameResult:
     summary: JsonDict
 
 
-#: A hook through which a game adds its own CLI subcommands (see :mod:`rulekeeper.cli.app`).
-CliRegistrar = Callable[[Any], None]
-
-
 @runtime_checkable
 class Game(Protocol):
     """A rule system that plays whole battles, as the service, web keeper and CLI see it."""
@@ -282,7 +278,3 @@ class Game(Protocol):
         """Add the game's own CLI subcommands (``odds``/``resolve``/``units`` and more)."""
         ...
 
-
-def plays_battles(game: object) -> bool:
-    """Whether a registered ruleset implements the whole game protocol."""
-    return isinstance(game, Game)

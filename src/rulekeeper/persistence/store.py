@@ -35,7 +35,6 @@ undo a misclick, resume tomorrow, replay afterwards"):
 from __future__ import annotations
 
 import builtins
-import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -45,7 +44,7 @@ from sqlalchemy.exc import IntegrityError
 from rulekeeper.core import ids
 from rulekeeper.core.errors import RulekeeperError
 
-from .location import Encoded, encode
+from .documents import check_int, check_json, check_text, encoded
 from .schema import (
     ENTRY_COLUMNS,
     EXPORT_FORMAT,
@@ -57,7 +56,6 @@ from .schema import (
     LogEntry,
     LogRow,
     entry_from_row,
-    find_non_json,
     record_from_row,
     validate_export,
 )
@@ -105,104 +103,6 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-def _check_json(name: str, value: Any) -> dict[str, Any]:
-    """Refuse anything that would not come back from a JSON column as it went in."""
-    if not isinstance(value, dict):
-        raise StoreError(f"{name} must be a JSON object (a dict), got {type(value).__name__}", field=name)
-    if _plain_json(value):  # the common case, checked mostly in C (a checkpoint per action)
-        return value
-    hit = find_non_json(value, name)  # the slow walk names the first bad value
-    if hit is not None:
-        raise StoreError(f"{name} is not plain JSON: {hit[0]}: {hit[1]}", field=hit[0])
-    return value
-
-
-def _encoded(name: str, value: Any) -> Encoded:
-    """:func:`_check_json`, returning the text it checked so that it is encoded only once."""
-    if isinstance(value, dict):
-        try:
-            text = encode(value)
-        except (TypeError, ValueError, RecursionError):
-            pass
-        else:
-            if _plain_keys(value):
-                return text
-    return encode(_check_json(name, value))
-
-
-def _encoded_cache(name: str, value: Any) -> Encoded:
-    """:func:`_check_cache`, returning the encoded text (a checkpoint per action: encoded once)."""
-    if isinstance(value, dict):
-        try:
-            return encode(value)
-        except (TypeError, ValueError, RecursionError):
-            pass
-    return encode(_check_cache(name, value))
-
-
-def _check_cache(name: str, value: Any) -> dict[str, Any]:
-    """A checkpoint is a cache that ``replay`` compares with the fold of the log, so a key that
-    JSON would turn into a string is caught there; here only what JSON cannot hold at all
-    (NaN, objects) is refused, by the C encoder alone (it runs on every action)."""
-    if not isinstance(value, dict):
-        raise StoreError(f"{name} must be a JSON object (a dict), got {type(value).__name__}", field=name)
-    try:
-        json.dumps(value, allow_nan=False, check_circular=False)
-    except (TypeError, ValueError, RecursionError):
-        return _check_json(name, value)  # names the bad value
-    return value
-
-
-def _plain_json(value: dict[str, Any]) -> bool:
-    """True when ``value`` comes back from a JSON column as it went in (see :func:`find_non_json`).
-
-    The C encoder refuses NaN, Infinity and non-JSON objects; it would silently turn a
-    non-string key into a string, so the keys are checked by a walk that visits containers
-    only (not every number of a state's lists).
-    """
-    try:
-        json.dumps(value, allow_nan=False, check_circular=False)
-    except (TypeError, ValueError, RecursionError):
-        return False
-    return _plain_keys(value)
-
-
-def _plain_keys(value: dict[str, Any]) -> bool:
-    """Every key of every nested object is a string (JSON would turn any other into one)."""
-    stack: list[Any] = [value]
-    while stack:
-        item = stack.pop()
-        if type(item) is dict:
-            if not all(type(k) is str for k in item):
-                return False
-            stack.extend(v for v in item.values() if type(v) in (dict, list, tuple))
-        else:
-            stack.extend(v for v in item if type(v) in (dict, list, tuple))
-    return True
-
-
-def _check_int(name: str, value: Any, *, minimum: int | None = None) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise StoreError(f"{name} must be an integer, got {value!r}", field=name)
-    if minimum is not None and value < minimum:
-        raise StoreError(f"{name} must be >= {minimum}, got {value}", field=name)
-    return value
-
-
-#: The longest title, scenario or ruleset name stored (a 10 MB name used to be accepted).
-MAX_TEXT = 1_000
-
-
-def _check_text(name: str, value: Any, *, max_length: int | None = MAX_TEXT, empty: bool = False) -> str:
-    if not isinstance(value, str) or (not empty and not value):
-        raise StoreError(f"{name} must be a non-empty string, got {str(value)[:80]!r}", field=name)
-    if max_length is not None and len(value) > max_length:
-        raise StoreError(f"{name} is longer than {max_length} characters", field=name)
-    if "\x00" in value:  # SQLite would keep it and PostgreSQL refuse it: the same answer on both
-        raise StoreError(f"{name} contains a NUL character", field=name)
-    return value
-
-
 _BUMP = BattleRow.revision + 1
 
 
@@ -229,11 +129,11 @@ def _moves_to(position: int, status: str | None, turn: int | None, snapshot: dic
     """The battle-row changes of an append or undo landing at ``position``."""
     values: dict[str, Any] = {"position": position, **_touched()}
     if status is not None:
-        values["status"] = _check_text("status", status)
+        values["status"] = check_text("status", status)
     if turn is not None:
-        values["turn"] = _check_int("turn", turn)
+        values["turn"] = check_int("turn", turn)
     if snapshot is not None:
-        values["snapshot"] = _check_json("snapshot", snapshot)
+        values["snapshot"] = check_json("snapshot", snapshot)
         values["snapshot_position"] = position  # a snapshot always describes the new position
     return values
 
@@ -313,16 +213,16 @@ class BattleStore(SqlStore):
         battle_id: str | None = None,
     ) -> str:
         """Store a new battle (status ``active``, empty log) and return its id."""
-        bid = ids.new_id("b") if battle_id is None else _check_text("battle_id", battle_id, max_length=MAX_ID_LENGTH)
+        bid = ids.new_id("b") if battle_id is None else check_text("battle_id", battle_id, max_length=MAX_ID_LENGTH)
         now = _now()
         values: dict[str, Any] = {
             "id": bid,
-            "ruleset": _check_text("ruleset", ruleset),
-            "scenario": _check_text("scenario", scenario, empty=True),
-            "seed": _check_int("seed", seed),
-            "title": _check_text("title", title, empty=True),
-            "meta": _check_json("meta", {} if meta is None else meta),
-            "initial": _check_json("initial", initial),
+            "ruleset": check_text("ruleset", ruleset),
+            "scenario": check_text("scenario", scenario, empty=True),
+            "seed": check_int("seed", seed),
+            "title": check_text("title", title, empty=True),
+            "meta": check_json("meta", {} if meta is None else meta),
+            "initial": check_json("initial", initial),
             "position": 0,
             "status": "active",
             "turn": 0,
@@ -383,9 +283,9 @@ class BattleStore(SqlStore):
 
     def set_status(self, battle_id: str, status: str, turn: int | None = None) -> None:
         """Change the status (``active``, ``finished``...) and optionally the turn."""
-        values: dict[str, Any] = {"status": _check_text("status", status), **_touched()}
+        values: dict[str, Any] = {"status": check_text("status", status), **_touched()}
         if turn is not None:
-            values["turn"] = _check_int("turn", turn)
+            values["turn"] = check_int("turn", turn)
         with self._transaction(write=True) as conn:
             done = conn.execute(update(BattleRow).where(BattleRow.id == battle_id).values(**values)).rowcount
             if done != 1:
@@ -407,10 +307,10 @@ class BattleStore(SqlStore):
         at or below ``start`` gives none.  Reading a slice is what keeps loading a
         moment cheap: the entries after its nearest checkpoint, not the whole log.
         """
-        _check_int("start", start, minimum=0)
+        check_int("start", start, minimum=0)
         query = select(*ENTRY_COLUMNS).where(LogRow.battle_id == battle_id, LogRow.entry_index >= start)
         if stop is not None:
-            query = query.where(LogRow.entry_index < _check_int("stop", stop, minimum=0))
+            query = query.where(LogRow.entry_index < check_int("stop", stop, minimum=0))
         with self._transaction(write=False) as conn:
             self._position(conn, battle_id)
             rows = conn.execute(query.order_by(LogRow.entry_index)).all()
@@ -418,7 +318,7 @@ class BattleStore(SqlStore):
 
     def entry(self, battle_id: str, index: int) -> LogEntry:
         """Log entry ``index``; :class:`StoreError` if the log has no such entry."""
-        _check_int("index", index, minimum=0)
+        check_int("index", index, minimum=0)
         wanted = select(*ENTRY_COLUMNS).where(LogRow.entry_index == index)
         with self._transaction(write=False) as conn:
             row = conn.execute(_with_position(battle_id, wanted)).first()
@@ -437,7 +337,7 @@ class BattleStore(SqlStore):
         entry was stored without a checkpoint; :class:`StoreError` when the log has
         fewer than ``n`` entries.
         """
-        _check_int("n", n, minimum=0)
+        check_int("n", n, minimum=0)
         wanted = select(LogRow.state).where(LogRow.entry_index == n - 1)
         with self._transaction(write=False) as conn:
             row = conn.execute(_with_position(battle_id, wanted)).first()
@@ -454,7 +354,7 @@ class BattleStore(SqlStore):
         (:meth:`entries` with ``start=k, stop=n``).  ``None`` when there is none: fold
         from the initial document.  One query, answered from the checkpoint index.
         """
-        _check_int("n", n, minimum=0)
+        check_int("n", n, minimum=0)
         latest = (
             select(LogRow.entry_index, LogRow.state)
             .where(LogRow.entry_index < n, LogRow.state.is_not(None))
@@ -479,8 +379,8 @@ class BattleStore(SqlStore):
         get a checkpoint of the old line.  :class:`StoreError` if the log has fewer
         than ``n`` entries or ``n`` is 0 (the initial document is that state).
         """
-        _check_int("n", n, minimum=1)
-        doc = _check_cache("state", state)
+        check_int("n", n, minimum=1)
+        doc = encoded("state", state, made_by_game=True)
         with self._transaction(write=True) as conn:
             done = conn.execute(
                 update(LogRow).where(LogRow.battle_id == battle_id, LogRow.entry_index == n - 1).values(state=doc)
@@ -509,16 +409,16 @@ class BattleStore(SqlStore):
         optional ``checkpoint`` (the game state after it); status, turn, ``updated``
         and the optional snapshot (belonging to the new position) change with it.
         """
-        _check_int("expected_position", expected_position, minimum=0)
+        check_int("expected_position", expected_position, minimum=0)
         # the result, like the checkpoint, is made by the game's code on every action: encoded once,
         # strictly (NaN and objects refused); replay compares it as JSON text with a fresh one
-        action_text, result_text = _encoded("action", action), _encoded_cache("result", result)
-        state = None if checkpoint is None else _encoded_cache("checkpoint", checkpoint)
+        action_text, result_text = encoded("action", action), encoded("result", result, made_by_game=True)
+        state = None if checkpoint is None else encoded("checkpoint", checkpoint, made_by_game=True)
         now = _now()
         if status is not None:
-            _check_text("status", status)
+            check_text("status", status)
         if turn is not None:
-            _check_int("turn", turn)
+            check_int("turn", turn)
         with self._transaction(write=True) as conn:
             if snapshot is None:
                 moved = conn.execute(_MOVE, {
@@ -545,7 +445,7 @@ class BattleStore(SqlStore):
 
     def mark_shown(self, battle_id: str, index: int) -> None:
         """Record that the result of entry ``index`` has been revealed to the players."""
-        _check_int("index", index, minimum=0)
+        check_int("index", index, minimum=0)
         with self._transaction(write=True) as conn:
             done = conn.execute(
                 update(LogRow).where(LogRow.battle_id == battle_id, LogRow.entry_index == index).values(shown=True)
@@ -569,7 +469,7 @@ class BattleStore(SqlStore):
         position is dropped unless a new one is given.  Whether an undo is *fair* (e.g.
         a result already shown) is the caller's decision, not the store's.
         """
-        _check_int("expected_position", expected_position, minimum=0)
+        check_int("expected_position", expected_position, minimum=0)
         new_position = expected_position - 1
         values = _moves_to(new_position, status, turn, snapshot)
         with self._transaction(write=True) as conn:

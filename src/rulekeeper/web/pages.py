@@ -38,9 +38,7 @@ from .guards import UnauthorizedError, require_last_actor, require_writer
 from .presenters import Presenters
 from .scenarios import find_scenario, shipped_scenarios
 
-HERE = Path(__file__).resolve().parent
-TEMPLATES = HERE / "templates"
-STATIC = HERE / "static"
+STATIC = Path(__file__).resolve().parent / "static"
 
 MAX_FORM = 16_000
 MAX_FIELD = 200

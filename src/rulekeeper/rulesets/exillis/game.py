@@ -14,7 +14,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rulekeeper.core.errors import DataFileError, IllegalActionError, RulekeeperError
+from rulekeeper.core.errors import IllegalActionError, RulekeeperError
 from rulekeeper.core.game import (
     ArmySource,
     BattleSetup,
@@ -224,17 +224,10 @@ class ExIllisBattles:
         return OddsPreview(items, opening_draws(state, self.t, lg))
 
     def policy(self, state: BattleState) -> JsonDict | None:
-        from .battle.policy import score
+        from .battle.policy import choose
 
-        legal = self._legal_of(state)
-        if not legal:
-            return None
-        best, best_score = legal[0], score(state, self.t, legal[0])
-        for lg in legal[1:]:  # as policy.choose: the first of the best
-            s = score(state, self.t, lg)
-            if s > best_score:
-                best, best_score = lg, s
-        return best.action.to_dict()
+        best = choose(state, self.t, self._legal_of(state))
+        return None if best is None else best.action.to_dict()
 
     def action_text(self, action: JsonDict) -> str:
         """The stable text form, as typed on the command line: ``move A:Billmen C3``."""
@@ -312,7 +305,7 @@ def _label(a: Action) -> str:
 
 def muster_from_source(src: ArmySource) -> Muster:
     """A muster from a file (its path) or from pasted text: TOML if it reads as TOML, else YAML."""
-    from rulekeeper.core.datafiles import parse_data_text
+    from rulekeeper.core.datafiles import parse_data_text, pasted_format
 
     from .muster import Muster, load_muster
 
@@ -321,12 +314,5 @@ def muster_from_source(src: ArmySource) -> Muster:
     text, where = src.text, src.where
     if not text.strip():
         raise RulekeeperError(f"{where} is empty: paste a muster file (YAML or TOML)")
-    suffix = src.suffix
-    if not suffix:  # pasted: TOML if it reads as TOML, else YAML
-        try:
-            return Muster.from_dict(parse_data_text(text, where, ".toml"), where=where, text=text, suffix=".toml")
-        except DataFileError as exc:
-            if not str(exc.problems[0]).startswith("TOML"):
-                raise
-        suffix = ".yaml"
+    suffix = src.suffix or pasted_format(text)
     return Muster.from_dict(parse_data_text(text, where, suffix), where=where, text=text, suffix=suffix)

@@ -16,7 +16,8 @@ from rich.text import Text
 
 from rulekeeper.core.game import JsonDict
 
-from .game import SIDES, combat_from_items, describe
+from .codec import SIDES
+from .game import combat_from_items, describe
 from .model import fold
 from .render import report_renderables
 from .rounding import show

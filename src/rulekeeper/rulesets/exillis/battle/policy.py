@@ -62,9 +62,12 @@ def score(state: BattleState, t: BattleTables, lg: Legal) -> float:
     return 0.0
 
 
-def choose(state: BattleState, t: BattleTables) -> Legal | None:
-    """The policy's action for the active group, or ``None`` when the battle is over."""
-    legal = legal_actions(state, t)
+def choose(state: BattleState, t: BattleTables, legal: list[Legal] | None = None) -> Legal | None:
+    """The policy's action for the active group, or ``None`` when the battle is over.
+
+    ``legal``: the group's legal actions when the caller already has them (built once per action).
+    """
+    legal = legal_actions(state, t) if legal is None else legal
     if not legal:
         return None
     best = legal[0]

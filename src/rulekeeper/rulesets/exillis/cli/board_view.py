@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rulekeeper.boards.zones import DIRECTIONS
-from rulekeeper.cli.fate_screen import pct, rows_table, styled
+from rulekeeper.cli.fate_screen import rows_table, styled
 from rulekeeper.rulesets.exillis.battle.state import BattleState, BattleUnit
 from rulekeeper.rulesets.exillis.battle.turnbar import predict
 from rulekeeper.rulesets.exillis.morale import state_of
@@ -117,12 +117,6 @@ def outcome_view(report: list[dict[str, Any]]) -> Group:
         elif kind == "morale":
             parts.append(Text(f"  morale {r['unit']}: {r['before']:.0f} → {r['after']:.0f} ({r['state_after']}) — " + "; ".join(r["reasons"]), style="dim"))
     return Group(*parts)
-
-
-def odds_line(extra: dict[str, Any]) -> str:
-    if not extra:
-        return ""
-    return ", ".join(f"{k} {pct(v) if isinstance(v, float) else v}" for k, v in extra.items())
 
 
 def result_view(state: BattleState) -> Group:

@@ -32,6 +32,7 @@ from ..battle.specials import unit_mods
 from ..battle.state import BattleState, BattleUnit
 from ..battle.tables import BattleTables
 from ..battle.turnbar import predict
+from ..game import KIND_TITLES
 from ..melee import MeleeContext, duel_odds, target_odds
 from ..morale import state_of
 from ..profiles import STAT_KEYS
@@ -53,10 +54,6 @@ def pct(p: float) -> str:
 def short(key: str) -> str:
     """``"A:Hobelars #2"`` → ``"Hobelars #2"``."""
     return key.split(":", 1)[-1]
-
-
-def side_of_key(key: str) -> str:
-    return key.split(":", 1)[0]
 
 
 _KEY = re.compile(r"(?<![\w:])[A-Z]:(?=[^\s:])")
@@ -90,11 +87,6 @@ STAT_NAMES: dict[str, str] = {
 }
 PERCENT_STATS = frozenset({"ret", "mrls", "mblk", "fatigue_rate", "veil_rate"})
 
-KIND_TITLES = {
-    "move": "Move", "charge": "Charge", "fight": "Fight", "shoot": "Shoot", "cast": "Cast", "retreat": "Retreat",
-    "wait": "Wait", "stance": "Stance", "take_off": "Take off", "land": "Land", "reload": "Reload",
-    "rally": "Rally", "verse": "Verse", "flee": "Flee",
-}
 CARD_KINDS = ("duel", "shot", "cast", "cut_down")
 
 
