@@ -8,22 +8,14 @@ the server does not start; it never depends on a server running on the machine.
 
 from __future__ import annotations
 
-import glob
-import os
-import shutil
-import subprocess
-import tempfile
 import threading
-import uuid
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import create_engine, text
+from sqlalchemy import text
 
 from rulekeeper.persistence import migrate
 from rulekeeper.persistence.access import AccessStore
@@ -35,71 +27,6 @@ from rulekeeper.persistence.schema import Base
 from rulekeeper.persistence.store import BattleStore, StoreError
 
 pytest.importorskip("psycopg", reason="the psycopg driver is not installed")
-
-
-def _bin(name: str) -> str | None:
-    found = shutil.which(name)
-    if found:
-        return found
-    candidates = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"), key=lambda p: int(p.split("/")[4]))
-    return candidates[-1] if candidates else None
-
-
-def _as_server_user() -> list[str]:
-    """PostgreSQL refuses to run as root: run its binaries as ``postgres`` then."""
-    if os.geteuid() != 0:
-        return []
-    runuser = shutil.which("runuser")
-    try:
-        import pwd
-
-        pwd.getpwnam("postgres")
-    except KeyError:
-        pytest.skip("running as root and there is no 'postgres' user to run the server")
-    if runuser is None:
-        pytest.skip("running as root without runuser")
-    return [runuser, "-u", "postgres", "--"]
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    """The URL prefix of a private PostgreSQL server (``...@/{database}?host=...``)."""
-    initdb, pg_ctl = _bin("initdb"), _bin("pg_ctl")
-    if initdb is None or pg_ctl is None:
-        pytest.skip("PostgreSQL binaries (initdb, pg_ctl) not found")
-    prefix = _as_server_user()
-    home = Path(tempfile.mkdtemp(prefix="rkpg"))  # short: a socket path must fit 107 bytes
-    data = home / "data"
-    if prefix:
-        shutil.chown(home, "postgres")
-    run: dict[str, Any] = {"capture_output": True, "text": True, "timeout": 120}
-    try:
-        done = subprocess.run([*prefix, initdb, "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync"], **run)
-        if done.returncode != 0:
-            pytest.skip(f"initdb failed: {done.stderr[-500:]}")
-        options = f"-k {home} -c listen_addresses='' -F"
-        done = subprocess.run(
-            [*prefix, pg_ctl, "-D", str(data), "-o", options, "-l", str(home / "log"), "-w", "-t", "60", "start"], **run
-        )
-        if done.returncode != 0:
-            pytest.skip(f"PostgreSQL did not start: {done.stderr[-500:]}")
-        try:
-            yield f"postgresql+psycopg://postgres@/{{}}?host={home}"
-        finally:
-            subprocess.run([*prefix, pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"], **run)
-    finally:
-        shutil.rmtree(home, ignore_errors=True)
-
-
-@pytest.fixture
-def url(server: str) -> Iterator[str]:
-    """A new, empty database on the private server."""
-    name = f"rk_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(server.format("postgres"), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f"CREATE DATABASE {name}"))
-    admin.dispose()
-    yield server.format(name)
 
 
 def _scalar(url: str, sql: str) -> Any:

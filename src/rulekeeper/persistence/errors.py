@@ -15,3 +15,25 @@ class StoreError(RulekeeperError):
     """The database cannot do what was asked (cannot open, busy, bad document...)."""
 
     code = "store"
+
+
+class StoreBusyError(StoreError):
+    """Another writer holds the lock longer than the store waits: nothing was done, try again.
+
+    Its own code (``busy``) so that the web keeper can answer 503 with ``Retry-After`` and the
+    CLI can say "busy, try again" instead of a generic database error.
+    """
+
+    code = "busy"
+
+
+class ForeignDatabaseError(StoreError):
+    """The database holds someone else's tables and none of rulekeeper's: it is left untouched."""
+
+    code = "foreign_database"
+
+
+class DamagedStoreError(StoreError):
+    """A value read from the database is not what rulekeeper wrote (edited by hand, or corrupted)."""
+
+    code = "damaged_store"

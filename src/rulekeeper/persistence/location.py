@@ -29,7 +29,7 @@ from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-from .errors import StoreError
+from .errors import DamagedStoreError, StoreError
 
 #: Environment variable that overrides the default database (a URL or a file path).
 ENV_VAR = "RULEKEEPER_DB"
@@ -104,8 +104,17 @@ def normalise_url(db: str | os.PathLike[str] | None) -> str:
 #: Connection execution option that makes the SQLite ``begin`` hook take the write lock.
 WRITE_OPTION = "rulekeeper_write"
 
-#: Milliseconds a SQLite writer waits for another writer before giving up.
+#: Milliseconds a SQLite writer waits for another writer before giving up ("busy, try again").
 SQLITE_BUSY_TIMEOUT_MS = 5000
+
+#: Milliseconds a PostgreSQL statement waits for a lock before giving up (as SQLite's busy timeout).
+LOCK_TIMEOUT_MS = 5000
+
+#: Milliseconds any one PostgreSQL statement may run: the longest real one takes milliseconds.
+STATEMENT_TIMEOUT_MS = 30000
+
+#: Seconds to wait for a PostgreSQL server to accept the connection.
+CONNECT_TIMEOUT_S = 10
 
 #: Strict JSON: NaN/Infinity are not JSON and PostgreSQL's json type rejects them.
 _strict_dumps = partial(json.dumps, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
@@ -131,6 +140,18 @@ def json_dumps(value: Any) -> str:
     return value.text if type(value) is Encoded else _strict_dumps(value)
 
 
+def json_loads(text: str | bytes) -> Any:
+    """The engines' JSON reader: a column that is not JSON (edited by hand, corrupted) is a
+    :class:`~.errors.DamagedStoreError` naming the problem, never a ``JSONDecodeError``."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise DamagedStoreError(
+            f"the database holds a value that is not valid JSON ({str(exc)[:200]}); it was changed outside "
+            "rulekeeper — restore a backup or import the battle from an export"
+        ) from None
+
+
 def safe_url(url: str) -> str:
     """The URL with any password hidden, for messages."""
     try:
@@ -150,40 +171,73 @@ def _sqlite_on_connect(dbapi_connection: Any, connection_record: Any) -> None:
     and can never corrupt the file; only a power cut or kernel crash may roll back the
     last few commits, leaving the battle at an earlier, consistent action.  ``FULL``
     would add an fsync to every action to guard against that, which a game does not
-    need.  A database that cannot use WAL (``:memory:``, some network file systems)
-    keeps SQLite's default ``FULL``: with a rollback journal ``NORMAL`` may corrupt the file on a power cut.
+    need.  A database not in WAL mode (``:memory:``, some network file systems, a file
+    not yet known to be a rulekeeper store) keeps SQLite's default ``FULL``: with a
+    rollback journal ``NORMAL`` may corrupt the file on a power cut.
+
+    Connecting never *switches* the file to WAL: the store does that (:func:`use_wal`)
+    only once it knows the file is its own, so a ``--db`` pointed at someone else's
+    database leaves it exactly as it was.
     """
     # Let SQLAlchemy emit BEGIN itself (see _sqlite_on_begin); the sqlite3 module's
     # implicit transactions would otherwise start too late and too weakly.
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     try:
-        cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")  # first: the WAL switch may wait
+        cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA foreign_keys = ON")
-        if _use_wal(cursor):  # NORMAL is only safe in WAL mode
+        mode = cursor.execute("PRAGMA journal_mode").fetchone()
+        if mode is not None and str(mode[0]).lower() == "wal":  # NORMAL is only safe in WAL mode
             cursor.execute("PRAGMA synchronous = NORMAL")
     finally:
         cursor.close()
 
 
-def _use_wal(cursor: Any) -> bool:
-    """Switch the file to WAL (a setting kept in the file) and say whether it is in WAL mode.
+def use_wal(engine: Engine) -> None:
+    """Switch a SQLite store's file to WAL (a setting kept in the file); a no-op elsewhere.
 
-    Why a loop: SQLite does not always call the busy handler for this switch, so
-    connections opening a brand-new file at the same moment (two stores, two
-    processes) could fail at once with "database is locked".  Retry until the busy
-    timeout, as any other locked statement waits.
+    Called by the store after it has checked the file is its own (or empty).  Pooled
+    connections are dropped afterwards so that every new one sees WAL and takes
+    ``synchronous = NORMAL``.  Why a loop: SQLite does not always call the busy handler
+    for this switch, so connections opening a brand-new file at the same moment (two
+    stores, two processes) could fail at once with "database is locked"; retry until
+    the busy timeout, as any other locked statement waits.
     """
-    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
-    while True:
-        try:
-            mode = cursor.execute("PRAGMA journal_mode = WAL").fetchone()
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc).lower() or time.monotonic() > deadline:
-                raise
-            time.sleep(0.005)
-            continue
-        return mode is not None and str(mode[0]).lower() == "wal"
+    if engine.dialect.name != "sqlite":
+        return
+    raw = engine.raw_connection()
+    try:
+        cursor = raw.cursor()
+        deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+        while True:
+            try:
+                cursor.execute("PRAGMA journal_mode = WAL").fetchone()
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc).lower() or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.005)
+        cursor.close()
+    finally:
+        raw.close()
+    engine.dispose()
+
+
+def _postgresql_on_connect(dbapi_connection: Any, connection_record: Any) -> None:
+    """Per-connection PostgreSQL limits: no statement of rulekeeper's waits or runs unbounded.
+
+    ``lock_timeout`` makes a writer queued behind a held lock give up after the same
+    time a SQLite writer waits (the store then answers "busy, try again");
+    ``statement_timeout`` bounds any one statement.  Set with ``SET`` rather than
+    the connection's ``options`` so a URL that carries its own options keeps them.
+    """
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute(f"SET lock_timeout = {int(LOCK_TIMEOUT_MS)}")
+        cursor.execute(f"SET statement_timeout = {int(STATEMENT_TIMEOUT_MS)}")
+    finally:
+        cursor.close()
+    dbapi_connection.commit()
 
 
 def _sqlite_on_begin(conn: Connection) -> None:
@@ -206,8 +260,14 @@ def make_engine(url: str) -> Engine:
     Raises SQLAlchemy's ``ArgumentError``/``NoSuchModuleError`` or ``ImportError`` (a
     missing driver) for the store to translate.
     """
-    engine = create_engine(url, json_serializer=json_dumps)
+    connect_args: dict[str, Any] = {}
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "postgresql" and "connect_timeout" not in parsed.query:
+        connect_args["connect_timeout"] = CONNECT_TIMEOUT_S
+    engine = create_engine(url, json_serializer=json_dumps, json_deserializer=json_loads, connect_args=connect_args)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_on_connect)
         event.listen(engine, "begin", _sqlite_on_begin)
+    elif engine.dialect.name == "postgresql":
+        event.listen(engine, "connect", _postgresql_on_connect)
     return engine

@@ -22,7 +22,13 @@ How a database is recognised, by what its version table says:
   not created yet (each store used to create its own, so a database only ever opened
   by the battle store has no campaign tables) — and records ``0001``; the later
   revisions then run as for any database;
-* nothing at all: a new database; every revision runs.
+* nothing at all: a new database; every revision runs;
+* other software's tables and none of rulekeeper's: not a rulekeeper store, refused
+  with :class:`~.errors.ForeignDatabaseError` before anything is written (a ``--db``
+  pointed at the wrong file must not gain three tables and a WAL journal).
+
+Opening a database that is already at the head only *reads* (:func:`needs_upgrade`),
+so read-only commands work while another process holds the write lock.
 
 Why ``rk_alembic_version`` rather than Alembic's default ``alembic_version``: a
 PostgreSQL database may be shared with other software that uses Alembic too; two
@@ -41,13 +47,15 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, String, Text, column, inspect, select, table, text
 
-from .errors import StoreError
+from .errors import ForeignDatabaseError, StoreError
 
 if TYPE_CHECKING:
     from alembic.config import Config
     from alembic.script import ScriptDirectory
 
-__all__ = ["HEAD", "MIGRATIONS", "VERSION_TABLE", "alembic_config", "current_revision", "upgrade_to_head"]
+__all__ = [
+    "HEAD", "MIGRATIONS", "VERSION_TABLE", "alembic_config", "current_revision", "needs_upgrade", "upgrade_to_head",
+]
 
 #: The newest revision in ``migrations/versions``: what an up-to-date database records.
 #: Spelled out so that opening such a database needs no Alembic; a test checks it.
@@ -114,6 +122,36 @@ def _recorded(conn: Connection) -> tuple[str, ...]:
     return tuple(conn.execute(select(version).select_from(table(VERSION_TABLE, version))).scalars())
 
 
+def needs_upgrade(conn: Connection, where: str) -> bool:
+    """Whether the database must be written to before use (read-only check, no lock taken).
+
+    False for a database at the head, which is what almost every open finds; a
+    revision from a newer rulekeeper and a foreign database are refused here already,
+    so the caller never takes the write lock for them.
+    """
+    current = _recorded(conn)
+    if current == (HEAD,):
+        return False
+    _refuse_unknown(current, where)
+    if not current:
+        refuse_foreign(conn, where)
+    return True
+
+
+def refuse_foreign(conn: Connection, where: str) -> None:
+    """Refuse a database with tables of which none is rulekeeper's (``rk_`` prefixed)."""
+    names = sorted(inspect(conn).get_table_names())
+    if not names or any(name.startswith("rk_") for name in names):
+        return
+    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    raise ForeignDatabaseError(
+        f"the database at {where} is not a rulekeeper store: it holds other tables ({shown}) and none of "
+        "rulekeeper's; it was left untouched — give a new file, or an empty database or schema",
+        url=where,
+        tables=names[:20],
+    )
+
+
 def upgrade_to_head(conn: Connection, where: str) -> None:
     """Bring the database behind ``conn`` to :data:`HEAD`, or refuse it (see module docstring).
 
@@ -125,6 +163,8 @@ def upgrade_to_head(conn: Connection, where: str) -> None:
     if current == (HEAD,):
         return
     _refuse_unknown(current, where)
+    if not current:
+        refuse_foreign(conn, where)
     legacy = not current and _check_legacy(conn, where)
     _upgrade(conn, where)
     before = "/".join(current) or ("the schema from before migrations" if legacy else "an empty database")

@@ -55,6 +55,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Row
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from .errors import DamagedStoreError
+
 #: ``rk_meta.schema_version`` at the head revision.  Since migrations, the Alembic
 #: revision is what a store checks; this marker only keeps rulekeepers from before
 #: migrations (which refused a version above 1) off a database they would mishandle.
@@ -74,7 +76,12 @@ class BigIntText(TypeDecorator[int]):
         return None if value is None else str(int(value))
 
     def process_result_value(self, value: Any | None, dialect: Dialect) -> int | None:
-        return None if value is None else int(value)
+        if value is None:
+            return None
+        text = str(value).strip()
+        if not (text.lstrip("-").isdigit() and len(text) <= 60):  # a PCG64 seed has at most 39 digits
+            raise DamagedStoreError(f"the database holds a seed that is not a whole number: {text[:40]!r}")
+        return int(text)
 
 
 def _json() -> JSON:
@@ -220,7 +227,19 @@ def record_from_row(row: Row[Any]) -> BattleRecord:
 
 
 def entry_from_row(row: Row[Any]) -> LogEntry:
-    return LogEntry(**row._asdict())
+    return checked_entry(row._asdict())
+
+
+def checked_entry(fields: dict[str, Any]) -> LogEntry:
+    """A log entry from its column values, refusing an action or result that is not a JSON object."""
+    for name in ("action", "result"):
+        if not isinstance(fields[name], dict):
+            raise DamagedStoreError(
+                f"log entry {fields['index']}: its {name} in the database is not a JSON object; it was changed "
+                "outside rulekeeper — restore a backup or import the battle from an export",
+                index=fields["index"],
+            )
+    return LogEntry(**fields)
 
 
 # ------------------------------------------------------------- the export document

@@ -12,6 +12,7 @@ every table, the others find it at the head.
 from __future__ import annotations
 
 import os
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Self
@@ -29,11 +30,11 @@ from sqlalchemy.exc import (
 
 from rulekeeper.core.errors import RulekeeperError
 
-from .errors import StoreError
-from .location import WRITE_OPTION, make_engine, normalise_url, safe_url
-from .migrate import upgrade_to_head
+from .errors import StoreBusyError, StoreError
+from .location import WRITE_OPTION, make_engine, normalise_url, safe_url, use_wal
+from .migrate import needs_upgrade, upgrade_to_head
 
-__all__ = ["SqlStore", "StoreError"]
+__all__ = ["SqlStore", "StoreBusyError", "StoreError"]
 
 
 def _make_engine(url: str) -> Engine:
@@ -52,6 +53,17 @@ def _discard(conn: Connection) -> None:
         conn.invalidate()
     except Exception:  # already broken: nothing more to release
         pass
+
+
+#: PostgreSQL's answers to a lock wait or a statement cut short by the store's timeouts.
+_BUSY_SQLSTATES = frozenset({"55P03", "57014"})  # lock_not_available, query_canceled
+
+
+def _is_busy(orig: BaseException, text: str) -> bool:
+    """Whether a driver error means "another holder kept the lock too long", on either database."""
+    if getattr(orig, "sqlstate", None) in _BUSY_SQLSTATES:
+        return True
+    return isinstance(orig, sqlite3.OperationalError) and "locked" in text.lower()
 
 
 class SqlStore:
@@ -97,13 +109,27 @@ class SqlStore:
         upgrade_to_head(conn, self._safe)
 
     def _init_schema(self) -> None:
-        """Run :meth:`_setup` under the write lock.
+        """Check the schema with a read; only when it must change, run :meth:`_setup` under the write lock.
 
-        Two processes opening a fresh database at once serialise on the lock (SQLite)
-        or on an advisory lock (PostgreSQL, see :func:`.migrate.upgrade_to_head`); the
-        second finds the schema at the head.  Should a CREATE race be lost anyway, the
-        transaction rolls back whole and the open simply tries once more.
+        Reading first is what lets ``battle list`` or ``show`` work while another process
+        holds the write lock, and what refuses a foreign or newer database without
+        writing to it.  A SQLite file is switched to WAL only once it is known to be
+        ours (or empty).  Two processes opening a fresh database at once serialise on
+        the lock (SQLite) or on an advisory lock (PostgreSQL, see
+        :func:`.migrate.upgrade_to_head`); the second finds the schema at the head.
+        Should a CREATE race be lost anyway, the transaction rolls back whole and the
+        open simply tries once more.
         """
+        with self._transaction(write=False) as conn:
+            if not needs_upgrade(conn, self._safe):
+                return
+        assert self._engine is not None
+        try:
+            use_wal(self._engine)
+        except SQLAlchemyError as exc:
+            raise self._wrap(exc) from exc
+        except sqlite3.OperationalError as exc:
+            raise StoreBusyError(f"the database at {self._safe} is busy; try again: {exc}", url=self._safe) from exc
         for attempt in (1, 2):
             try:
                 with self._transaction(write=True) as conn:
@@ -151,13 +177,14 @@ class SqlStore:
         """Translate a SQLAlchemy/driver exception into a StoreError a player can read."""
         orig = getattr(exc, "orig", None) or exc
         text = str(orig).strip() or type(orig).__name__
-        if isinstance(exc, OperationalError) and not self._opened:
-            return StoreError(f"cannot open database at {self._safe}: {text}", url=self._safe)
-        if isinstance(exc, OperationalError) and "locked" in text.lower():
-            return StoreError(
-                f"the database at {self._safe} is busy (another rulekeeper is writing); try again: {text}",
+        if _is_busy(orig, text):
+            return StoreBusyError(
+                f"the database at {self._safe} is busy (another program holds a lock on it); nothing was "
+                f"changed — try again: {text[:300]}",
                 url=self._safe,
             )
+        if isinstance(exc, OperationalError) and not self._opened:
+            return StoreError(f"cannot open database at {self._safe}: {text}", url=self._safe)
         if isinstance(exc, StatementError) and isinstance(orig, (TypeError, ValueError)):
             return StoreError(f"cannot store a document that is not plain JSON: {text}", url=self._safe)
         return StoreError(f"database error at {self._safe}: {text}", url=self._safe)

@@ -55,6 +55,7 @@ from .schema import (
     BattleRow,
     LogEntry,
     LogRow,
+    checked_entry,
     entry_from_row,
     record_from_row,
     validate_export,
@@ -328,7 +329,7 @@ class BattleStore(SqlStore):
         position = fields.pop("position")
         if fields["index"] is None:
             raise _no_entry(battle_id, index, position)
-        return LogEntry(**fields)
+        return checked_entry(fields)
 
     def checkpoint(self, battle_id: str, n: int) -> dict[str, Any] | None:
         """The checkpoint after the first ``n`` entries (entry ``n - 1``'s), if it has one.
@@ -504,7 +505,7 @@ class BattleStore(SqlStore):
             conn.execute(delete(LogRow).where(LogRow.id == row.id))
         fields = row._asdict()
         del fields["id"]
-        return LogEntry(**fields)
+        return checked_entry(fields)
 
     def snapshot(self, battle_id: str) -> tuple[int, dict[str, Any]] | None:
         """The latest snapshot and the log position it belongs to, if any."""

@@ -19,11 +19,12 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from rulekeeper.core.errors import IllegalActionError, ReplayMismatchError, RulekeeperError, UnknownNameError
 from rulekeeper.core.game import SPECTATOR, BattleSetup, Game, JsonDict, LegalAction, Outcome, SetupRequest, Status
 from rulekeeper.core.ruleset import game as find_game
+from rulekeeper.persistence.errors import DamagedStoreError
 from rulekeeper.persistence.store import BattleRecord, BattleStore, LogEntry, StaleStateError
 
 from .diff import json_diff
@@ -64,6 +65,31 @@ class Visible:
 
     state: Any
     pending: LogEntry | None  # the last entry, while its chance results are face down
+
+
+_T = TypeVar("_T")
+
+#: What a game's reader may raise on a document it did not write (the store keeps any JSON).
+_DAMAGE = (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError)
+
+
+def read_stored(bid: str, what: str, read: Callable[[], _T]) -> _T:
+    """``read()`` of a document kept in the store; a document the game cannot read is a typed error.
+
+    The store checks that what it reads back is JSON; whether it is a state, an action or
+    an initial document of the battle's game only the game can tell, and a hand-edited
+    database must get "damaged" naming the battle and the document, never a traceback.
+    """
+    try:
+        return read()
+    except RulekeeperError:
+        raise
+    except _DAMAGE as exc:
+        raise DamagedStoreError(
+            f"battle {bid!r}: {what} in the database cannot be read ({type(exc).__name__}: {str(exc)[:200]}); "
+            "it was changed outside rulekeeper — restore a backup or import the battle from an export",
+            battle_id=bid,
+        ) from None
 
 
 def game_of(ruleset: str) -> Game:
@@ -144,15 +170,24 @@ class BattleService:
             self._cache[bid] = (position, revision, state)
 
     def state_at(self, bid: str, n: int) -> Any:
-        """The battle after its first ``n`` actions: the nearest checkpoint, folded forward."""
+        """The battle after its first ``n`` actions: the nearest checkpoint, folded forward.
+
+        A checkpoint the game cannot read (changed outside rulekeeper) is only a cache:
+        the state is then folded from the initial document instead.  An initial document
+        or a logged action the game cannot read is a :class:`DamagedStoreError`.
+        """
         g = self.game(bid)
         found = self.store.nearest_checkpoint(bid, n) if n > 0 else None
-        if found is None:
-            start, state = 0, g.initial_state(self.store.initial(bid))
-        else:
-            start, state = found[0], g.state_from_json(found[1])
+        start, state = 0, None
+        if found is not None:
+            try:
+                start, state = found[0], g.state_from_json(found[1])
+            except _DAMAGE:  # the game's own typed refusal included: a checkpoint is only a cache
+                start, state = 0, None
+        if state is None:
+            state = read_stored(bid, "its initial document", lambda: g.initial_state(self.store.initial(bid)))
         for e in self.store.entries(bid, start, n) if start < n else []:
-            state = g.apply(state, e.action).state
+            state = read_stored(bid, f"action {e.index}", lambda: g.apply(state, e.action).state)  # noqa: B023
         return state
 
     def visible(self, bid: str) -> Visible:
@@ -173,10 +208,15 @@ class BattleService:
     def _fold(self, bid: str, upto: int | None = None) -> tuple[Any, builtins.list[str]]:
         """Apply the whole log again; compare every record and checkpoint with what is stored."""
         g = self.game(bid)
-        state = g.initial_state(self.store.initial(bid))
+        state = read_stored(bid, "its initial document", lambda: g.initial_state(self.store.initial(bid)))
         problems: builtins.list[str] = []
         for e in self.store.entries(bid, 0, upto):
-            out = g.apply(state, e.action)
+            try:
+                out = g.apply(state, e.action)
+            except _DAMAGE as exc:
+                reason = str(exc) if isinstance(exc, RulekeeperError) else f"{type(exc).__name__}: {exc}"
+                problems.append(f"action {e.index}: the logged action cannot be played ({reason[:300]})")
+                break
             if json.dumps(out.record, sort_keys=True) != json.dumps(e.result, sort_keys=True):
                 diffs = json_diff(out.record, e.result)
                 problems.append(f"action {e.index}: its results differ from the log ({'; '.join(diffs[:2])})")

@@ -36,7 +36,7 @@ from .scenarios import find_scenario, shipped_scenarios
 STATUS = {
     "not_found": 404, "unauthorized": 403, "not_your_turn": 409, "stale_state": 409, "game_over": 409,
     "invalid_action": 422, "unknown_name": 422, "impossible_request": 422, "invalid_stat": 422, "data_file": 422,
-    "bad_request": 422, "replay_mismatch": 422, "store": 503,
+    "bad_request": 422, "replay_mismatch": 422, "store": 503, "busy": 503, "damaged_store": 503,
 }
 
 NOT_FOUND = {"error": "not_found", "message": "no such battle, or the link is not valid"}
@@ -228,7 +228,8 @@ def install_errors(app: FastAPI) -> None:
             code = exc.code
         body = exc.to_dict()
         body["error"] = code
-        return JSONResponse(body, status_code=STATUS.get(code, 400))
+        headers = {"Retry-After": "2"} if code == "busy" else None  # another writer holds the lock: soon free
+        return JSONResponse(body, status_code=STATUS.get(code, 400), headers=headers)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
