@@ -161,3 +161,27 @@ def test_a_new_sqlite_store_is_switched_to_wal(tmp_path: Path) -> None:
     raw = sqlite3.connect(db)
     assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     raw.close()
+
+
+def test_the_cli_under_a_held_lock_lists_and_refuses_writes_with_busy(
+    any_db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The CLI: ``battle list`` answers; ``battle new`` says busy, exit code 2, in bounded time."""
+    from rulekeeper.cli.app import main
+
+    def run(*args: str) -> tuple[int, str]:
+        monkeypatch.setattr("sys.argv", ["rulekeeper", *args, "--db", any_db])
+        with pytest.raises(SystemExit) as done:
+            main()
+        out = capsys.readouterr()
+        return int(done.value.code or 0), out.out + out.err
+
+    bid = _played(any_db)
+    scenario = Path(__file__).parents[2] / "examples/wartable/oathsworn_vs_bloodless.yaml"
+    with held_write_lock(any_db):
+        code, listed = run("battle", "list", "--json")
+        assert code == 0 and bid in listed
+        started = time.monotonic()
+        code, created = run("battle", "new", str(scenario), "--ruleset", "wartable")
+        assert time.monotonic() - started < 5.0
+    assert code == 2 and "busy" in created and "try again" in created and "Traceback" not in created, created
