@@ -85,7 +85,7 @@ def test_legacy_database_is_adopted(url: str) -> None:
         assert store.get("b-old").position == 1 and store.entry("b-old", 0).action == {"do": 1}
         assert store.append("b-old", 1, {"do": 2}, {}, checkpoint={"at": 2}) == 2
         assert store.nearest_checkpoint("b-old", 2) == (2, {"at": 2})
-    assert _scalar(url, "SELECT value FROM rk_meta") == "2"
+    assert _scalar(url, "SELECT value FROM rk_meta") == "3"
 
 
 def test_unknown_revision_is_refused(url: str) -> None:

@@ -316,7 +316,7 @@ def test_export_and_import_leave_checkpoints_out(store: BattleStore, tmp_path: P
     bid = _checkpointed(store, 1, 3)
     doc = store.export(bid)
     assert "revision" not in doc["battle"]
-    assert all(set(e) == {"action", "result", "shown", "created"} for e in doc["log"])
+    assert all(set(e) == {"action", "result", "shown", "created", "chain"} for e in doc["log"])
     with BattleStore(tmp_path / "copy.db") as other:
         assert other.import_(doc) == bid
         assert other.nearest_checkpoint(bid, 3) is None and other.revision(bid) == 0
@@ -430,7 +430,7 @@ def _played(store: BattleStore) -> str:
 def test_export_import_round_trip(store: BattleStore, tmp_path: Path) -> None:
     bid = _played(store)
     doc = store.export(bid)
-    assert (doc["format"], doc["version"]) == ("rulekeeper-battle", 1)
+    assert (doc["format"], doc["version"]) == ("rulekeeper-battle", 2)
     assert doc["battle"]["position"] == 3 and len(doc["log"]) == 3 and doc["initial"] == INITIAL
     assert [e["shown"] for e in doc["log"]] == [False, True, False]
 
@@ -473,7 +473,7 @@ _DELETE = object()
     ("path", "value", "field"),
     [
         ("format", "something-else", "format"),
-        ("version", 2, "version"),
+        ("version", 3, "version"),
         ("battle.seed", "42", "battle.seed"),
         ("battle.ruleset", _DELETE, "battle.ruleset"),
         ("battle.created", "last tuesday", "battle.created"),

@@ -13,7 +13,7 @@ import pytest
 
 from rulekeeper.core.errors import IllegalActionError, ReplayMismatchError
 from rulekeeper.core.ruleset import game as _game
-from rulekeeper.persistence.store import BattleStore, StaleStateError
+from rulekeeper.persistence.store import BattleStore, StaleStateError, StoreError
 from rulekeeper.rulesets.exillis.battle.actions import Action, legal_actions
 from rulekeeper.rulesets.exillis.battle.policy import choose
 from rulekeeper.service.battles import BattleService, GameOverError, NotYourTurnError
@@ -128,8 +128,14 @@ def test_export_import_round_trip_and_a_forged_log_is_refused(svc: BattleService
     doc["log"][3]["result"]["chance"][0]["u"] = 0.999
     forged = tmp_path / "forged.json"
     forged.write_text(json.dumps(doc))
-    with pytest.raises(ReplayMismatchError):
+    with pytest.raises(StoreError, match="log.3: entry 3 was changed"):  # the hash chain breaks at the forged entry
         BattleService(BattleStore(tmp_path / "third.db")).import_(forged)
+    for entry in doc["log"]:  # a version 1 file (no chain): the replay catches it
+        del entry["chain"]
+    del doc["chain"]
+    forged.write_text(json.dumps({**doc, "version": 1}))
+    with pytest.raises(ReplayMismatchError):
+        BattleService(BattleStore(tmp_path / "fourth.db")).import_(forged)
 
 
 def test_killed_mid_autoplay_resumes_at_the_last_committed_action(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,10 +35,22 @@ def test_export_to_a_place_that_cannot_be_written_is_a_typed_error(svc: BattleSe
             svc.export(bid, where)
 
 
+def unchained(doc: dict[str, Any]) -> dict[str, Any]:
+    """The export as rulekeeper wrote it before the hash chain (version 1)."""
+    for entry in doc["log"]:
+        del entry["chain"]
+    del doc["chain"]
+    return {**doc, "version": 1}
+
+
 @pytest.mark.parametrize("field", ["report", "events", "chance", "acp"])
 def test_an_edited_result_is_refused_on_import_and_leaves_nothing(svc: BattleService, tmp_path: Path,
                                                                      field: str) -> None:
-    """Replay compares everything it recomputes: a forged note, event or number is caught."""
+    """Replay compares everything it recomputes: a forged note, event or number is caught.
+
+    The file is made a version 1 export (no hash chain) so that the replay, not the chain,
+    is what catches the forgery; ``tests/service/test_tampering.py`` checks the chain.
+    """
     bid = svc.new(DUEL, seed=2)
     svc.autoplay(bid, max_actions=6)
     path = tmp_path / "b.json"
@@ -46,7 +59,7 @@ def test_an_edited_result_is_refused_on_import_and_leaves_nothing(svc: BattleSer
     entry = next(e for e in doc["log"] if e["result"].get(field))
     value = entry["result"][field]
     entry["result"][field] = value + 1 if isinstance(value, (int, float)) else [*value, value[0]]
-    path.write_text(json.dumps(doc))
+    path.write_text(json.dumps(unchained(doc)))
     other = BattleService(BattleStore(tmp_path / "other.db"))
     with pytest.raises(ReplayMismatchError):
         other.import_(path)

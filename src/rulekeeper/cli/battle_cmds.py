@@ -16,6 +16,7 @@ from rich.progress import BarColumn, Progress, TextColumn
 from rich.text import Text
 
 from rulekeeper.core.game import ArmySource, Game, SetupRequest
+from rulekeeper.persistence.chain import fingerprint
 
 from .fate_screen import rows_table
 from .generic_view import GenericCliPresenter
@@ -125,11 +126,15 @@ def show(battle: Annotated[str, typer.Argument(help="Battle id.")], db: Db = Non
     svc = _service(db)
     g = svc.game(battle)
     state = svc.state(battle)
+    head = svc.record(battle).head
     if json:
-        print_json(_doc(g, state, battle))
+        print_json(_doc(g, state, battle, fingerprint=head and fingerprint(head)))
         return
     _show(g, state, battle)
     console.print(presenter(g).units(state))
+    if head:
+        console.print(Text(f"Log fingerprint {fingerprint(head)} (note it: any edit of this battle changes it)",
+                           style="dim"))
 
 
 @battle_app.command("actions")
@@ -200,11 +205,15 @@ def undo(battle: Annotated[str, typer.Argument(help="Battle id.")], db: Db = Non
 @battle_app.command("replay")
 def replay(battle: Annotated[str, typer.Argument(help="Battle id.")], db: Db = None, json: Json = False) -> None:
     """Replay the stored log from the start and prove every stored state identical."""
-    rep = _service(db).replay(battle)
+    svc = _service(db)
+    rep = svc.replay(battle)
+    head = svc.record(battle).head
     if json:
-        print_json({"id": battle, "identical": rep.identical, "actions": rep.actions, "differences": rep.differences})
+        print_json({"id": battle, "identical": rep.identical, "actions": rep.actions, "differences": rep.differences,
+                    "fingerprint": head and fingerprint(head)})
     elif rep.identical:
-        console.print(Text(f"Replayed {rep.actions} actions: the final state is identical, bit for bit.", style="bold green"))
+        console.print(Text(f"Replayed {rep.actions} actions: the final state is identical, bit for bit, and the "
+                           f"hash chain is intact (fingerprint {fingerprint(head or '')}).", style="bold green"))
     else:
         console.print(Text(f"Replay differs in {len(rep.differences)} place(s):", style="bold red"))
         for d in rep.differences[:20]:

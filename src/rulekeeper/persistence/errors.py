@@ -37,3 +37,32 @@ class DamagedStoreError(StoreError):
     """A value read from the database is not what rulekeeper wrote (edited by hand, or corrupted)."""
 
     code = "damaged_store"
+
+
+class StaleStateError(RulekeeperError):
+    """A writer's idea of the log position is out of date; nothing was written."""
+
+    code = "stale_state"
+
+    def __init__(self, battle_id: str, expected: int, actual: int | None) -> None:
+        where = f"the stored log is at position {actual}" if actual is not None else "another writer got there first"
+        super().__init__(
+            f"Battle {battle_id!r} has moved on: this change expected log position {expected} "
+            f"but {where}. Reload the battle and try again.",
+            battle_id=battle_id,
+            expected=expected,
+            actual=actual,
+        )
+        self.battle_id = battle_id
+        self.expected = expected
+        self.actual = actual
+
+
+class BattleNotFoundError(RulekeeperError):
+    """No battle with this id in the store."""
+
+    code = "not_found"
+
+    def __init__(self, battle_id: str) -> None:
+        super().__init__(f"No battle {battle_id!r} in this store.", battle_id=battle_id)
+        self.battle_id = battle_id

@@ -60,7 +60,7 @@ from .errors import DamagedStoreError
 #: ``rk_meta.schema_version`` at the head revision.  Since migrations, the Alembic
 #: revision is what a store checks; this marker only keeps rulekeepers from before
 #: migrations (which refused a version above 1) off a database they would mishandle.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: Longest battle id the store accepts (PostgreSQL enforces ``VARCHAR`` lengths).
 MAX_ID_LENGTH = 100
@@ -123,6 +123,8 @@ class BattleRow(Base):
     snapshot: Mapped[dict[str, Any] | None] = mapped_column(_json(), nullable=True, deferred=True)
     snapshot_position: Mapped[int | None] = mapped_column(Integer, nullable=True)
     revision: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    genesis: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    head: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class LogRow(Base):
@@ -155,6 +157,7 @@ class LogRow(Base):
     shown: Mapped[bool] = mapped_column(Boolean, default=False)
     created: Mapped[str] = mapped_column(String(40))
     state: Mapped[dict[str, Any] | None] = mapped_column(_json(), nullable=True, deferred=True)
+    chain: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 # ------------------------------------------------------------------ what callers get
@@ -183,6 +186,7 @@ class BattleRecord:
     title: str
     meta: dict[str, Any]
     revision: int = 0
+    head: str | None = None  # the last link of the log's hash chain (see .chain): its fingerprint
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -212,6 +216,7 @@ RECORD_COLUMNS = (
     BattleRow.title,
     BattleRow.meta,
     BattleRow.revision,
+    BattleRow.head,
 )
 ENTRY_COLUMNS = (
     LogRow.entry_index.label("index"),
@@ -250,7 +255,11 @@ def checked_entry(fields: dict[str, Any]) -> LogEntry:
 # Strict mode: "42" is not a seed and "yes" is not a boolean.
 
 EXPORT_FORMAT = "rulekeeper-battle"
-EXPORT_VERSION = 1
+#: Version 2 carries the hash chain (``chain`` and each entry's link); version 1 files,
+#: from before the chain, are still read (and sealed as they are on import).
+EXPORT_VERSION = 2
+
+_HEX64 = r"^[0-9a-f]{64}$"
 
 
 def _iso_time(value: str) -> str:
@@ -293,6 +302,7 @@ class EntryDoc(BaseModel):
     result: dict[str, Any]
     shown: bool = False
     created: str | None = None
+    chain: str | None = Field(default=None, pattern=_HEX64)
 
     @field_validator("created")
     @classmethod
@@ -300,16 +310,26 @@ class EntryDoc(BaseModel):
         return None if value is None else _iso_time(value)
 
 
+class ChainDoc(BaseModel):
+    """The seals of an exported battle (see :mod:`.chain`)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    genesis: str = Field(pattern=_HEX64)
+    head: str = Field(pattern=_HEX64)
+
+
 class ExportDoc(BaseModel):
-    """A whole exported battle (format ``rulekeeper-battle``, version 1)."""
+    """A whole exported battle (format ``rulekeeper-battle``, version 2; version 1 has no chain)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
     format: Literal["rulekeeper-battle"]
-    version: Literal[1]
+    version: Literal[1, 2]
     battle: BattleDoc
     initial: dict[str, Any]
     log: list[EntryDoc]
+    chain: ChainDoc | None = None
 
 
 def find_non_json(value: Any, path: str) -> tuple[str, str] | None:
@@ -347,6 +367,13 @@ def validate_export(doc: Any) -> tuple[ExportDoc | None, list[tuple[str, str]]]:
         return None, [(".".join(str(p) for p in err["loc"]) or "(document)", err["msg"]) for err in exc.errors()]
     if parsed.battle.position != len(parsed.log):
         return None, [("battle.position", f"is {parsed.battle.position} but the log has {len(parsed.log)} entries")]
+    chained = parsed.version >= 2
+    if chained != (parsed.chain is not None):
+        return None, [("chain", "is required in version 2" if chained else "appeared in version 2; this is version 1")]
+    for i, entry in enumerate(parsed.log):
+        if chained != (entry.chain is not None) or (chained and entry.created is None):
+            return None, [(f"log.{i}.chain", "every entry of a version 2 export carries its link and created time"
+                           if chained else "appeared in version 2; this is version 1")]
     hit = find_non_json(doc, "")
     if hit is not None:
         return None, [(hit[0] or "(document)", f"not plain JSON: {hit[1]}")]

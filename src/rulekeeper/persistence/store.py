@@ -44,11 +44,11 @@ from sqlalchemy.exc import IntegrityError
 from rulekeeper.core import ids
 from rulekeeper.core.errors import RulekeeperError
 
+from . import chain
 from .documents import check_int, check_json, check_text, encoded
+from .errors import BattleNotFoundError, StaleStateError
 from .schema import (
     ENTRY_COLUMNS,
-    EXPORT_FORMAT,
-    EXPORT_VERSION,
     MAX_ID_LENGTH,
     RECORD_COLUMNS,
     BattleRecord,
@@ -58,43 +58,11 @@ from .schema import (
     checked_entry,
     entry_from_row,
     record_from_row,
-    validate_export,
 )
-from .sqlstore import SqlStore, StoreError
+from .sqlstore import StoreError
+from .transfer import BattleTransfers, insert_battle
 
 __all__ = ["BattleNotFoundError", "BattleRecord", "BattleStore", "LogEntry", "StaleStateError", "StoreError"]
-
-# --------------------------------------------------------------------------- errors
-
-
-class StaleStateError(RulekeeperError):
-    """A writer's idea of the log position is out of date; nothing was written."""
-
-    code = "stale_state"
-
-    def __init__(self, battle_id: str, expected: int, actual: int | None) -> None:
-        where = f"the stored log is at position {actual}" if actual is not None else "another writer got there first"
-        super().__init__(
-            f"Battle {battle_id!r} has moved on: this change expected log position {expected} "
-            f"but {where}. Reload the battle and try again.",
-            battle_id=battle_id,
-            expected=expected,
-            actual=actual,
-        )
-        self.battle_id = battle_id
-        self.expected = expected
-        self.actual = actual
-
-
-class BattleNotFoundError(RulekeeperError):
-    """No battle with this id in the store."""
-
-    code = "not_found"
-
-    def __init__(self, battle_id: str) -> None:
-        super().__init__(f"No battle {battle_id!r} in this store.", battle_id=battle_id)
-        self.battle_id = battle_id
-
 
 # ------------------------------------------------------------------------- helpers
 
@@ -116,9 +84,13 @@ def _touched() -> dict[str, Any]:
 #: most of its cost). A status or turn left out (NULL) keeps the stored one.
 _MOVE = (
     update(BattleRow)
-    .where(BattleRow.id == bindparam("b_id"), BattleRow.position == bindparam("b_expected"))
+    .where(
+        BattleRow.id == bindparam("b_id"), BattleRow.position == bindparam("b_expected"),
+        func.coalesce(BattleRow.head, "") == bindparam("b_previous"),
+    )
     .values(
         position=bindparam("b_position"), updated=bindparam("b_updated"), revision=BattleRow.revision + 1,
+        head=bindparam("b_head"),
         status=func.coalesce(bindparam("b_status", type_=String), BattleRow.status),
         turn=func.coalesce(bindparam("b_turn", type_=Integer), BattleRow.turn),
     )
@@ -137,6 +109,17 @@ def _moves_to(position: int, status: str | None, turn: int | None, snapshot: dic
         values["snapshot"] = check_json("snapshot", snapshot)
         values["snapshot_position"] = position  # a snapshot always describes the new position
     return values
+
+
+def _link_before(conn: Connection, battle_id: str, index: int) -> str:
+    """The chain link entry ``index`` follows: entry ``index - 1``'s, or the battle's genesis."""
+    if index == 0:
+        found = conn.execute(select(BattleRow.genesis).where(BattleRow.id == battle_id)).scalar()
+    else:
+        found = conn.execute(
+            select(LogRow.chain).where(LogRow.battle_id == battle_id, LogRow.entry_index == index - 1)
+        ).scalar()
+    return found or ""  # a battle left unsealed by its migration (damaged seed) chains from nothing
 
 
 def _no_entry(battle_id: str, index: int, position: int) -> StoreError:
@@ -177,7 +160,7 @@ def _with_position(battle_id: str, entry: Select[Any]) -> Select[Any]:
 # --------------------------------------------------------------------------- store
 
 
-class BattleStore(SqlStore):
+class BattleStore(BattleTransfers):
     """Battles in a SQL database (SQLite file by default, PostgreSQL by URL).
 
     Every public method is one transaction.  A store may be shared by threads; several
@@ -230,19 +213,10 @@ class BattleStore(SqlStore):
             "created": now,
             "updated": now,
         }
+        values["genesis"] = values["head"] = chain.genesis(values, initial)
         with self._transaction(write=True) as conn:
-            self._insert_battle(conn, values)
+            insert_battle(conn, values)
         return bid
-
-    @staticmethod
-    def _insert_battle(conn: Connection, values: dict[str, Any]) -> None:
-        bid = values["id"]
-        if conn.execute(select(BattleRow.id).where(BattleRow.id == bid)).first() is not None:
-            raise StoreError(f"a battle with id {bid!r} already exists", battle_id=bid)
-        try:
-            conn.execute(insert(BattleRow).values(**values))
-        except IntegrityError as exc:  # lost a race to the same id (PostgreSQL)
-            raise StoreError(f"a battle with id {bid!r} already exists", battle_id=bid) from exc
 
     def get(self, battle_id: str) -> BattleRecord:
         """The battle's record; :class:`BattleNotFoundError` if there is none."""
@@ -401,14 +375,17 @@ class BattleStore(SqlStore):
         turn: int | None = None,
         snapshot: dict[str, Any] | None = None,
         checkpoint: dict[str, Any] | None = None,
+        shown: bool = False,
     ) -> int:
         """Log one action at ``expected_position`` and return the new position.
 
         All in one transaction: the conditional UPDATE moves the position only if it
         still equals ``expected_position`` (else :class:`StaleStateError`, nothing
         written) and bumps the revision; the entry is inserted at that index with its
-        optional ``checkpoint`` (the game state after it); status, turn, ``updated``
-        and the optional snapshot (belonging to the new position) change with it.
+        optional ``checkpoint`` (the game state after it) and its link in the hash chain
+        (:mod:`.chain`); status, turn, ``updated``, the chain's head and the optional
+        snapshot (belonging to the new position) change with it.  ``shown``: the result
+        is revealed at once (one write instead of an append and a :meth:`mark_shown`).
         """
         check_int("expected_position", expected_position, minimum=0)
         # the result, like the checkpoint, is made by the game's code on every action: encoded once,
@@ -416,21 +393,27 @@ class BattleStore(SqlStore):
         action_text, result_text = encoded("action", action), encoded("result", result, made_by_game=True)
         state = None if checkpoint is None else encoded("checkpoint", checkpoint, made_by_game=True)
         now = _now()
+        sealed = chain.sealed_bytes(action, result, now, shown)  # hashed outside the lock but for the last step
         if status is not None:
             check_text("status", status)
         if turn is not None:
             check_int("turn", turn)
         with self._transaction(write=True) as conn:
+            previous = conn.execute(select(func.coalesce(BattleRow.head, "")).where(BattleRow.id == battle_id)).scalar()
+            if previous is None:
+                raise BattleNotFoundError(battle_id)
+            head = chain.link_bytes(previous, sealed)
             if snapshot is None:
                 moved = conn.execute(_MOVE, {
                     "b_id": battle_id, "b_expected": expected_position, "b_position": expected_position + 1,
-                    "b_updated": now, "b_status": status, "b_turn": turn,
+                    "b_updated": now, "b_status": status, "b_turn": turn, "b_head": head, "b_previous": previous,
                 }).rowcount
             else:
-                values = {**_moves_to(expected_position + 1, status, turn, snapshot), "updated": now}
+                values = {**_moves_to(expected_position + 1, status, turn, snapshot), "updated": now, "head": head}
                 moved = conn.execute(
                     update(BattleRow)
-                    .where(BattleRow.id == battle_id, BattleRow.position == expected_position)
+                    .where(BattleRow.id == battle_id, BattleRow.position == expected_position,
+                           func.coalesce(BattleRow.head, "") == previous)
                     .values(**values)
                 ).rowcount
             if moved != 1:
@@ -438,22 +421,33 @@ class BattleStore(SqlStore):
             try:
                 conn.execute(_INSERT_ENTRY, {
                     "battle_id": battle_id, "entry_index": expected_position, "action": action_text,
-                    "result": result_text, "shown": False, "created": now, "state": state,
+                    "result": result_text, "shown": shown, "created": now, "state": state, "chain": head,
                 })
             except IntegrityError as exc:  # the UNIQUE(battle_id, entry_index) guard
                 raise StaleStateError(battle_id, expected_position, None) from exc
         return expected_position + 1
 
     def mark_shown(self, battle_id: str, index: int) -> None:
-        """Record that the result of entry ``index`` has been revealed to the players."""
+        """Record that the result of entry ``index`` has been revealed to the players.
+
+        The flag is sealed in the entry's link, so the links from ``index`` on are
+        computed again (in practice only the last entry's: results are revealed in order).
+        """
         check_int("index", index, minimum=0)
         with self._transaction(write=True) as conn:
-            done = conn.execute(
-                update(LogRow).where(LogRow.battle_id == battle_id, LogRow.entry_index == index).values(shown=True)
-            ).rowcount
-            if done != 1:
+            rows = conn.execute(
+                select(LogRow.id, LogRow.entry_index, LogRow.action, LogRow.result, LogRow.created, LogRow.shown)
+                .where(LogRow.battle_id == battle_id, LogRow.entry_index >= index)
+                .order_by(LogRow.entry_index)
+            ).all()
+            if not rows or rows[0].entry_index != index:
                 raise _no_entry(battle_id, index, self._position(conn, battle_id))
-            conn.execute(update(BattleRow).where(BattleRow.id == battle_id).values(**_touched()))
+            previous = _link_before(conn, battle_id, index)
+            for row in rows:
+                previous = chain.link(previous, row.action, row.result, row.created, row.shown or row.id == rows[0].id)
+                conn.execute(update(LogRow).where(LogRow.id == row.id).values(
+                    chain=previous, shown=row.shown or row.id == rows[0].id))
+            conn.execute(update(BattleRow).where(BattleRow.id == battle_id).values(head=previous, **_touched()))
 
     def pop_last(
         self,
@@ -466,9 +460,10 @@ class BattleStore(SqlStore):
     ) -> LogEntry:
         """Undo: delete the last entry (same optimistic check as append) and return it.
 
-        The entry's checkpoint goes with it.  A snapshot that belonged to the removed
-        position is dropped unless a new one is given.  Whether an undo is *fair* (e.g.
-        a result already shown) is the caller's decision, not the store's.
+        The entry's checkpoint goes with it, and the chain's head goes back to the
+        link before it.  A snapshot that belonged to the removed position is dropped
+        unless a new one is given.  Whether an undo is *fair* (e.g. a result already
+        shown) is the caller's decision, not the store's.
         """
         check_int("expected_position", expected_position, minimum=0)
         new_position = expected_position - 1
@@ -479,6 +474,7 @@ class BattleStore(SqlStore):
                 raise StaleStateError(battle_id, expected_position, current)
             if expected_position == 0:
                 raise StoreError(f"nothing to undo: battle {battle_id!r} has no actions", battle_id=battle_id)
+            values["head"] = _link_before(conn, battle_id, new_position)
             moved = conn.execute(
                 update(BattleRow)
                 .where(BattleRow.id == battle_id, BattleRow.position == expected_position)
@@ -519,66 +515,3 @@ class BattleStore(SqlStore):
         if position is None or doc is None:
             return None
         return position, doc
-
-    # -- export / import ---------------------------------------------------------
-
-    def export(self, battle_id: str) -> dict[str, Any]:
-        """The whole battle as one JSON document (format ``rulekeeper-battle`` v1).
-
-        Snapshots and checkpoints are left out: they are caches that replaying the
-        log rebuilds.  So is the revision, which counts writes to this copy only.
-        """
-        with self._transaction(write=False) as conn:
-            row = conn.execute(select(*RECORD_COLUMNS, BattleRow.initial).where(BattleRow.id == battle_id)).first()
-            if row is None:
-                raise BattleNotFoundError(battle_id)
-            log = conn.execute(
-                select(*ENTRY_COLUMNS).where(LogRow.battle_id == battle_id).order_by(LogRow.entry_index)
-            ).all()
-        battle = row._asdict()
-        initial = battle.pop("initial")
-        del battle["revision"]
-        return {
-            "format": EXPORT_FORMAT,
-            "version": EXPORT_VERSION,
-            "battle": battle,
-            "initial": initial,
-            "log": [{"action": e.action, "result": e.result, "shown": e.shown, "created": e.created} for e in log],
-        }
-
-    def import_(self, doc: dict[str, Any], *, new_id: bool = False) -> str:
-        """Store an exported battle; returns its id.
-
-        The document is validated first (a :class:`StoreError` names each bad field).
-        An id already in the store is refused unless ``new_id`` is true, in which case
-        the battle gets a fresh id.  Everything is written in one transaction.  The
-        entries get no checkpoints and the battle starts at revision 0, as a created one.
-        """
-        parsed, problems = validate_export(doc)
-        if parsed is None:
-            text = "; ".join(f"{loc}: {msg}" for loc, msg in problems)
-            raise StoreError(
-                f"not a valid rulekeeper battle document: {text}",
-                field=problems[0][0],
-                problems=[f"{loc}: {msg}" for loc, msg in problems],
-            )
-        values = parsed.battle.model_dump()
-        if new_id:
-            values["id"] = ids.new_id("b")  # (the flag shadows core.ids.new_id here)
-        values["initial"] = parsed.initial  # no snapshot: the engine rebuilds it from the log
-        now = _now()
-        rows = [
-            dict(e.model_dump(), battle_id=values["id"], entry_index=i, created=e.created or now)
-            for i, e in enumerate(parsed.log)
-        ]
-        with self._transaction(write=True) as conn:
-            if not new_id and conn.execute(select(BattleRow.id).where(BattleRow.id == values["id"])).first():
-                raise StoreError(
-                    f"a battle with id {values['id']!r} already exists; import with a new id to keep both",
-                    battle_id=values["id"],
-                    field="battle.id",
-                )
-            self._insert_battle(conn, values)
-            if rows:
-                conn.execute(insert(LogRow), rows)
-        return str(values["id"])

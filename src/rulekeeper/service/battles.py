@@ -259,11 +259,9 @@ class BattleService:
         out = g.apply(state, action)
         after = g.status(out.state)
         new_pos = self.store.append(bid, position, out.action, out.record, status=after.label, turn=after.turn,
-                                    checkpoint=g.state_to_json(out.state))
-        if shown:
-            self.store.mark_shown(bid, new_pos - 1)
+                                    checkpoint=g.state_to_json(out.state), shown=shown)
         # every write moves the revision on by one: a cache entry another writer outdates just misses
-        new_revision = revision + 1 + int(shown)
+        new_revision = revision + 1
         self._keep(bid, new_pos, new_revision, out.state)
         return out, new_pos, new_revision
 
@@ -290,6 +288,7 @@ class BattleService:
     def replay(self, bid: str) -> Replay:
         """Rebuild from the log and compare every result and checkpoint with the stored ones."""
         state, problems = self._fold(bid)
+        problems = self.store.verify_chain(bid) + problems
         return Replay(state, not problems, self.store.get(bid).position, problems)
 
     def autoplay(self, bid: str, sides: set[str] | None = None, max_actions: int = 5000,
@@ -349,8 +348,14 @@ class BattleService:
         if not rep.identical:
             self.store.delete(bid)
             raise ReplayMismatchError(f"{path}: the imported log does not replay: {'; '.join(rep.differences[:3])}")
-        self._checkpoint_all(bid)
         status = self.game(bid).status(rep.state)
+        claimed = doc["battle"]
+        if (claimed["status"], claimed["turn"]) != (status.label, status.turn):
+            self.store.delete(bid)
+            raise ReplayMismatchError(
+                f"{path}: battle.status/turn: the file says {claimed['status']!r}, turn {claimed['turn']}, but its "
+                f"log replays to {status.label!r}, turn {status.turn}", field="battle.status")
+        self._checkpoint_all(bid)
         self.store.set_status(bid, status.label, status.turn)
         return bid
 

@@ -26,6 +26,7 @@ from rulekeeper.core.errors import (
 )
 from rulekeeper.core.game import JsonDict, SetupRequest
 from rulekeeper.persistence.access import AccessStore
+from rulekeeper.persistence.chain import fingerprint
 from rulekeeper.persistence.store import BattleNotFoundError, BattleStore, StaleStateError
 from rulekeeper.service.battles import BattleService, GameOverError, NotYourTurnError
 
@@ -198,7 +199,9 @@ def build_router(k: Keeper) -> APIRouter:
         k.role(battle_id, token)
         visible = k.service.visible(battle_id)
         hidden = None if visible.pending is None else visible.pending.index
-        return {"position": k.store.get(battle_id).position, "entries": [
+        rec = k.store.get(battle_id)
+        sealed = None if visible.pending is not None or not rec.head else fingerprint(rec.head)  # would seal it
+        return {"position": rec.position, "fingerprint": sealed, "entries": [
             {"index": e.index, "action": e.action, "shown": e.shown,
              "report": [] if e.index == hidden else e.result.get("report", [])}
             for e in k.store.entries(battle_id, since)]}

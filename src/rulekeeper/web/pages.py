@@ -30,6 +30,7 @@ from rulekeeper.core.errors import IllegalActionError, RulekeeperError
 from rulekeeper.core.game import ArmySource, Game, SetupRequest, Status
 from rulekeeper.core.present import Links, WebPresenter
 from rulekeeper.core.ruleset import games
+from rulekeeper.persistence.chain import fingerprint
 from rulekeeper.persistence.store import BattleNotFoundError, BattleRecord, LogEntry
 from rulekeeper.service.battles import is_pending
 
@@ -448,7 +449,9 @@ def build_pages(keeper: Keeper) -> APIRouter:
                          "lines": [] if hidden else v.r.log_lines(e.result.get("report", [])),
                          "chance": bool(e.result.get("chance")),
                          "href": v.links.sub("replay", step=e.index + 1)})
-        return p.html("log.html", title=f"Log — {v.rec.title}", v=v, rows=rows)
+        # while a result is face down the fingerprint would seal it: a client could hash each possible result
+        sealed = None if v.pending or not v.rec.head else fingerprint(v.rec.head)
+        return p.html("log.html", title=f"Log — {v.rec.title}", v=v, rows=rows, fingerprint=sealed)
 
     @r.get("/b/{bid}/replay", response_class=HTMLResponse)
     def replay(bid: str, token: str | None = None, step: str | None = None) -> Response:
