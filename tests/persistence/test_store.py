@@ -1,7 +1,10 @@
 """The battle store: records, the log, optimistic concurrency, export/import, location.
 
+Every test taking ``db`` runs twice: on a SQLite file and on a new database of a real
+PostgreSQL server (``conftest.py``), and must give the same results on both.
+
 The concurrency tests race real writers (threads and spawned processes, each with its
-own BattleStore on one SQLite file) at the same log position and demand exactly one
+own BattleStore on one database) at the same log position and demand exactly one
 winner per position — the guarantee that keeps two windows from forking a battle.
 """
 
@@ -18,6 +21,7 @@ from typing import Any
 
 import platformdirs
 import pytest
+from sqlalchemy import create_engine, text
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.schema import CreateIndex, CreateTable
 
@@ -37,13 +41,27 @@ from rulekeeper.persistence.schema import Base
 INITIAL = {"units": [{"key": "u1", "hp": 12}, {"key": "u2", "hp": 7}], "rng": {"state": 2**127 + 5, "inc": 3}}
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "battles.db"
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The store's database: a SQLite file path, then a PostgreSQL URL (same tests, same answers)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "battles.db")
+    return str(request.getfixturevalue("url"))
+
+
+def _sql(db: str, statement: str, **params: Any) -> Any:
+    """Run one SQL statement behind the store's back (on either database); the first value it returns."""
+    engine = create_engine(normalise_url(db))
+    try:
+        with engine.begin() as conn:
+            found = conn.execute(text(statement), params)
+            return found.scalar() if found.returns_rows else None
+    finally:
+        engine.dispose()
 
 
 @pytest.fixture
-def store(db: Path) -> Any:
+def store(db: str) -> Any:
     s = BattleStore(db)
     yield s
     s.close()
@@ -60,9 +78,8 @@ def _fill(store: BattleStore, bid: str, n: int) -> None:
         assert store.append(bid, i, {"do": "move", "i": i}, {"rolled": [i, i + 1]}) == i + 1
 
 
-def _log_rows(db: Path, bid: str) -> int:
-    with sqlite3.connect(db) as con:
-        return int(con.execute("SELECT count(*) FROM rk_log WHERE battle_id = ?", (bid,)).fetchone()[0])
+def _log_rows(db: str, bid: str) -> int:
+    return int(_sql(db, "SELECT count(*) FROM rk_log WHERE battle_id = :bid", bid=bid))
 
 
 # ------------------------------------------------------------------------ battles
@@ -128,7 +145,7 @@ def test_unknown_battle_is_not_found(store: BattleStore, call: Any) -> None:
     assert info.value.code == "not_found" and info.value.details == {"battle_id": "b-missing"}
 
 
-def test_delete_removes_log(store: BattleStore, db: Path) -> None:
+def test_delete_removes_log(store: BattleStore, db: str) -> None:
     keep, gone = _new(store), _new(store)
     _fill(store, keep, 2)
     _fill(store, gone, 3)
@@ -157,7 +174,7 @@ def test_append_and_entries(store: BattleStore) -> None:
     assert store.entries(bid, start=3) == []
 
 
-def test_stale_append_writes_nothing(store: BattleStore, db: Path) -> None:
+def test_stale_append_writes_nothing(store: BattleStore, db: str) -> None:
     bid = _new(store)
     _fill(store, bid, 2)
     before = store.get(bid)
@@ -172,12 +189,11 @@ def test_stale_append_writes_nothing(store: BattleStore, db: Path) -> None:
     assert store.snapshot(bid) is None
 
 
-def test_unique_index_is_a_second_guard(store: BattleStore, db: Path) -> None:
+def test_unique_index_is_a_second_guard(store: BattleStore, db: str) -> None:
     """If the position were ever wrong, UNIQUE(battle_id, index) still refuses a duplicate."""
     bid = _new(store)
     _fill(store, bid, 1)
-    with sqlite3.connect(db) as con:  # corrupt the position behind the store's back
-        con.execute("UPDATE rk_battles SET position = 0 WHERE id = ?", (bid,))
+    _sql(db, "UPDATE rk_battles SET position = 0 WHERE id = :bid", bid=bid)  # behind the store's back
     with pytest.raises(StaleStateError):
         store.append(bid, 0, {"do": "dup"}, {})
     assert store.get(bid).position == 0  # the UPDATE was rolled back with the failed INSERT
@@ -193,7 +209,7 @@ def test_mark_shown(store: BattleStore) -> None:
         store.mark_shown(bid, 3)
 
 
-def test_pop_last(store: BattleStore, db: Path) -> None:
+def test_pop_last(store: BattleStore, db: str) -> None:
     bid = _new(store)
     _fill(store, bid, 3)
     store.mark_shown(bid, 2)
@@ -399,7 +415,7 @@ def test_documents_must_be_plain_json(store: BattleStore) -> None:
     assert store.get(bid).position == 0
 
 
-def test_resume_after_reopen(db: Path) -> None:
+def test_resume_after_reopen(db: str) -> None:
     with BattleStore(db) as first:
         bid = _new(first)
         _fill(first, bid, 4)
@@ -409,7 +425,7 @@ def test_resume_after_reopen(db: Path) -> None:
         assert [e.index for e in tomorrow.entries(bid)] == list(range(5))
 
 
-def test_closed_store_refuses(db: Path) -> None:
+def test_closed_store_refuses(db: str) -> None:
     s = BattleStore(db)
     s.close()
     with pytest.raises(StoreError, match="closed"):
@@ -504,7 +520,13 @@ def test_import_refuses_non_document(store: BattleStore) -> None:
 # ------------------------------------------------------------------ sqlite & errors
 
 
-def test_sqlite_settings(store: BattleStore, db: Path) -> None:
+def test_sqlite_settings(store: BattleStore, db: str) -> None:
+    if normalise_url(db).startswith("postgresql"):
+        assert _sql(db, "SHOW lock_timeout") == "0"  # the server default: the limits are per connection of ours
+        with store._engine.connect() as conn:  # type: ignore[union-attr]
+            assert conn.exec_driver_sql("SHOW lock_timeout").scalar() == "5s"
+            assert conn.exec_driver_sql("SHOW statement_timeout").scalar() == "30s"
+        return
     with sqlite3.connect(db) as con:
         assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"  # persistent in the file
     engine = store._engine
@@ -607,7 +629,7 @@ def _check_race(store: BattleStore, bid: str, wins: dict[int, list[int]], n: int
         assert e.action["at"] == e.index and e.index in wins[e.action["by"]]
 
 
-def _thread_race(db: Path, bid: str, n_threads: int, positions: list[int], attempt: Any) -> dict[int, list[int]]:
+def _thread_race(db: str, bid: str, n_threads: int, positions: list[int], attempt: Any) -> dict[int, list[int]]:
     """Run ``attempt(store, who, position)`` in every thread, all at once, per position."""
     barrier = threading.Barrier(n_threads)
     wins: dict[int, list[int]] = {k: [] for k in range(n_threads)}
@@ -635,7 +657,7 @@ def _thread_race(db: Path, bid: str, n_threads: int, positions: list[int], attem
     return wins
 
 
-def test_threads_race_for_each_position(db: Path) -> None:
+def test_threads_race_for_each_position(db: str) -> None:
     n_positions = 20
     with BattleStore(db) as setup:
         bid = _new(setup)
@@ -644,7 +666,7 @@ def test_threads_race_for_each_position(db: Path) -> None:
         _check_race(check, bid, wins, n_positions)
 
 
-def test_threads_race_to_undo(db: Path) -> None:
+def test_threads_race_to_undo(db: str) -> None:
     """Undo reads before it writes: the write lock taken up front keeps racers queued."""
     with BattleStore(db) as setup:
         bid = _new(setup)
@@ -680,7 +702,7 @@ def _process_worker(db: str, bid: str, k: int, n_positions: int, barrier: Any, q
         queue.put((k, wins, problem))
 
 
-def test_processes_race_for_each_position(db: Path) -> None:
+def test_processes_race_for_each_position(db: str) -> None:
     n_procs, n_positions = 4, 10
     with BattleStore(db) as setup:
         bid = _new(setup)
