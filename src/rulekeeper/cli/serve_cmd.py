@@ -26,6 +26,8 @@ def register(app: typer.Typer) -> None:
         keeper = application.state.keeper
         base = f"http://{host}:{port}"
         console.print(f"rulekeeper serving on {base} (database {keeper.store.url})")
+        console.print(f"Host link (every battle, new links; keep it to yourself): {base}/host?key={keeper.host_key}",
+                      soft_wrap=True)
         if demo and not keeper.store.list():
             from rulekeeper.core.game import SetupRequest
             from rulekeeper.web.scenarios import shipped_scenarios

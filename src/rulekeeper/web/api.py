@@ -85,7 +85,10 @@ class UndoRequest(BaseModel):
 class Keeper:
     """The stores behind the app (one per app instance)."""
 
-    def __init__(self, db: str | None) -> None:
+    def __init__(self, db: str | None, host_key: str | None = None) -> None:
+        from .host import new_host_key
+
+        self.host_key = host_key or new_host_key()  # see web/host.py: the host link's secret
         self.store = BattleStore(db)
         self.access = AccessStore(db)
         self.service = BattleService(self.store)
@@ -266,7 +269,8 @@ def install_security_headers(app: FastAPI) -> None:
         return response
 
 
-def create_app(db: str | Path | None = None, rate_limits: RateLimits | None = None) -> FastAPI:
+def create_app(db: str | Path | None = None, rate_limits: RateLimits | None = None,
+               host_key: str | None = None) -> FastAPI:
     # no /docs or /redoc: FastAPI serves them with scripts from a CDN, and the keeper works offline
     # (the schema stays at /openapi.json)
     app = FastAPI(title="rulekeeper", description="The web rule keeper: play a battle from several devices.",
@@ -276,7 +280,7 @@ def create_app(db: str | Path | None = None, rate_limits: RateLimits | None = No
     app.add_middleware(BodyLimit)
     app.add_middleware(RateLimit, limits=rate_limits)
     install_security_headers(app)  # added last: outermost, so refusals above carry the headers too
-    keeper = Keeper(None if db is None else str(db))
+    keeper = Keeper(None if db is None else str(db), host_key)
     app.state.keeper = keeper
     install_errors(app)
     app.include_router(build_router(keeper))

@@ -287,7 +287,7 @@ class Pages:
 
     def home(self, status: int = 200, error: dict[str, str] | None = None, seed: int | None = None) -> HTMLResponse:
         army_games = [g for g in games() if getattr(g, "army_list_noun", None)]
-        return self.html("home.html", status, title="Rule keeper", battles=self.k.store.list(),
+        return self.html("home.html", status, title="Rule keeper",
                          scenarios=shipped_scenarios(), army_games=army_games,
                          seed=secrets.randbelow(1_000_000) if seed is None else seed, error=error)
 
@@ -304,9 +304,12 @@ def _see_other(url: str) -> RedirectResponse:
 
 
 def build_pages(keeper: Keeper) -> APIRouter:
+    from .host import build_host
+
     p = Pages(keeper)
     k = keeper
     r = APIRouter(include_in_schema=False)
+    r.include_router(build_host(keeper, p))
 
     async def fail(request: Request, exc: RulekeeperError, bid: str | None, token: str | None) -> Response:
         """A typed error as a readable page: the battle with a banner, or the common 404."""
