@@ -16,7 +16,6 @@ from rich.progress import BarColumn, Progress, TextColumn
 from rich.text import Text
 
 from rulekeeper.core.game import ArmySource, Game, SetupRequest
-from rulekeeper.persistence.chain import fingerprint
 
 from .fate_screen import rows_table
 from .generic_view import GenericCliPresenter
@@ -127,6 +126,8 @@ def show(battle: Annotated[str, typer.Argument(help="Battle id.")], db: Db = Non
     g = svc.game(battle)
     state = svc.state(battle)
     head = svc.record(battle).head
+    from rulekeeper.persistence.chain import fingerprint
+
     if json:
         print_json(_doc(g, state, battle, fingerprint=head and fingerprint(head)))
         return
@@ -205,6 +206,8 @@ def undo(battle: Annotated[str, typer.Argument(help="Battle id.")], db: Db = Non
 @battle_app.command("replay")
 def replay(battle: Annotated[str, typer.Argument(help="Battle id.")], db: Db = None, json: Json = False) -> None:
     """Replay the stored log from the start and prove every stored state identical."""
+    from rulekeeper.persistence.chain import fingerprint
+
     svc = _service(db)
     rep = svc.replay(battle)
     head = svc.record(battle).head
