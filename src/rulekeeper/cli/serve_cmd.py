@@ -15,19 +15,32 @@ def register(app: typer.Typer) -> None:
         host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
         port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on (1–65535).")] = 8000,
         db: Annotated[str | None, typer.Option("--db", help="Database file or URL (default: the user data dir).")] = None,
+        public_url: Annotated[str | None, typer.Option(
+            "--public-url", help="The address other devices reach the keeper at (behind a proxy or tunnel).")] = None,
+        qr: Annotated[bool, typer.Option(help="Draw a QR code of each printed link in the terminal.")] = True,
         demo: Annotated[bool, typer.Option(help="Create a demo battle when the database has none.")] = True,
     ) -> None:
         """Start the web rule keeper."""
         import uvicorn
 
         from rulekeeper.web.api import create_app
+        from rulekeeper.web.links import public_base, qr_text
 
-        application = create_app(db)
+        base, reachable = public_base(host, port, public_url)
+        application = create_app(db, public_url=base)
         keeper = application.state.keeper
-        base = f"http://{host}:{port}"
-        console.print(f"rulekeeper serving on {base} (database {keeper.store.url})")
-        console.print(f"Host link (every battle, new links; keep it to yourself): {base}/host?key={keeper.host_key}",
-                      soft_wrap=True)
+
+        def show_link(label: str, url: str) -> None:
+            console.print(f"  {label:<10} {url}", soft_wrap=True, highlight=False)
+            if qr:
+                console.print(qr_text(url), soft_wrap=True, highlight=False)
+
+        console.print(f"rulekeeper serving on http://{host}:{port} (database {keeper.store.url})")
+        if not reachable:
+            console.print("Only this machine can open these links: start with --host 0.0.0.0 to let the other "
+                          "devices on your network join (or give --public-url).", style="yellow")
+        console.print("Host link (lists every battle and makes new links; keep it to yourself):")
+        show_link("host", f"{base}/host?key={keeper.host_key}")
         if demo and not keeper.store.list():
             from rulekeeper.core.game import SetupRequest
             from rulekeeper.web.scenarios import shipped_scenarios
@@ -40,5 +53,5 @@ def register(app: typer.Typer) -> None:
                                         ruleset=demo_scenario.game, title=f"Demo: {demo_scenario.info.name}")
             console.print("A demo battle is ready. Open one link per side (keep them secret):")
             for role, token in tokens.items():
-                console.print(f"  {role:<10} {base}/b/{bid}?token={token}", soft_wrap=True)
+                show_link(role, f"{base}/b/{bid}?token={token}")
         uvicorn.run(application, host=host, port=port, log_level="warning")

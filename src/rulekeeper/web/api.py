@@ -85,13 +85,20 @@ class UndoRequest(BaseModel):
 class Keeper:
     """The stores behind the app (one per app instance)."""
 
-    def __init__(self, db: str | None, host_key: str | None = None) -> None:
+    def __init__(self, db: str | None, host_key: str | None = None, public_url: str | None = None) -> None:
         from .host import new_host_key
+        from .links import check_public_url
 
         self.host_key = host_key or new_host_key()  # see web/host.py: the host link's secret
+        #: the base of the links handed out (web/links.py); None: the address the request came to
+        self.public_url = None if public_url is None else check_public_url(public_url)
         self.store = BattleStore(db)
         self.access = AccessStore(db)
         self.service = BattleService(self.store)
+
+    def base(self, request: Request) -> str:
+        """Where the links this keeper hands out point: the public URL, else the request's own address."""
+        return self.public_url or str(request.base_url).rstrip("/")
 
     def role(self, battle_id: str, token: str | None) -> str:
         role = self.access.role(battle_id, token)
@@ -270,7 +277,7 @@ def install_security_headers(app: FastAPI) -> None:
 
 
 def create_app(db: str | Path | None = None, rate_limits: RateLimits | None = None,
-               host_key: str | None = None) -> FastAPI:
+               host_key: str | None = None, public_url: str | None = None) -> FastAPI:
     # no /docs or /redoc: FastAPI serves them with scripts from a CDN, and the keeper works offline
     # (the schema stays at /openapi.json)
     app = FastAPI(title="rulekeeper", description="The web rule keeper: play a battle from several devices.",
@@ -280,7 +287,7 @@ def create_app(db: str | Path | None = None, rate_limits: RateLimits | None = No
     app.add_middleware(BodyLimit)
     app.add_middleware(RateLimit, limits=rate_limits)
     install_security_headers(app)  # added last: outermost, so refusals above carry the headers too
-    keeper = Keeper(None if db is None else str(db), host_key)
+    keeper = Keeper(None if db is None else str(db), host_key, public_url)
     app.state.keeper = keeper
     install_errors(app)
     app.include_router(build_router(keeper))

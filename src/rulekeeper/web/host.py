@@ -20,6 +20,8 @@ from fastapi.responses import HTMLResponse, Response
 
 from rulekeeper.core.errors import RulekeeperError
 
+from .links import qr_svg
+
 if TYPE_CHECKING:
     from .api import Keeper
     from .pages import Pages
@@ -68,9 +70,8 @@ def build_host(keeper: Keeper, pages: Pages) -> APIRouter:
             rec = k.store.get(bid)
         except RulekeeperError as exc:
             return p.refusal(exc)
-        base = str(request.base_url).rstrip("/")
-        links = {role: f"{base}/b/{bid}?token={t}" for role, t in tokens.items()}
+        links = {role: f"{k.base(request)}/b/{bid}?token={t}" for role, t in tokens.items()}
         return p.html("created.html", 201, title="New links", rec=rec, links=links, reissued=True,
-                      host=host_path(k))
+                      host=host_path(k), qrs={role: qr_svg(url) for role, url in links.items()})
 
     return r

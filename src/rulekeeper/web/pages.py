@@ -36,6 +36,7 @@ from rulekeeper.service.battles import is_pending
 
 from .api import NOT_FOUND, STATUS, Keeper
 from .guards import UnauthorizedError, require_last_actor, require_writer
+from .links import qr_svg
 from .presenters import Presenters
 from .scenarios import find_scenario, shipped_scenarios
 
@@ -344,10 +345,10 @@ def build_pages(keeper: Keeper) -> APIRouter:
             bid, tokens = await run_in_threadpool(create_from_form, k, form, seed, practice)
         except RulekeeperError as exc:
             return p.home(PAGE_STATUS.get(error_code(exc), 400), _error_ctx(exc), seed=0)
-        base = str(request.base_url).rstrip("/")
-        links = {role: f"{base}/b/{bid}?token={t}" for role, t in tokens.items()}
+        links = {role: f"{k.base(request)}/b/{bid}?token={t}" for role, t in tokens.items()}
         rec = k.store.get(bid)
-        return p.html("created.html", 201, title="Battle created", rec=rec, links=links)
+        return p.html("created.html", 201, title="Battle created", rec=rec, links=links,
+                      qrs={role: qr_svg(url) for role, url in links.items()})
 
     # -- the battle page and its fragments -------------------------------------------------------
 
