@@ -50,6 +50,26 @@ def test_ranged_events_fold_to_the_zone_after(seed: int, action: str, moved: boo
 
 
 @settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from(["lightning", "artillery"]), st.booleans())
+def test_lightning_and_artillery_events_fold_to_the_zone_after(seed: int, action: str, moved: bool) -> None:
+    """Lightning and artillery record every change as zone events too (issue 9: they no longer fall like arrows)."""
+    from rulekeeper.rulesets.exillis.shots import resolve_shot
+
+    taken: set[str] = set()
+    shooter = build(T, UnitSpec("Ympes" if action == "lightning" else "Mangonel", veil=3), "A", taken)
+    zone = (
+        build(T, UnitSpec("Vileins", 3, moved=moved), "B", taken),
+        build(T, UnitSpec("Billmen", 2), "A", taken),
+        build(T, UnitSpec("Franc Chevalers"), "B", taken),
+    )
+    setup = ShotSetup(shooter, zone, "fences", (), 1, action, T.rules)
+    r = resolve_shot(setup, Fate.from_seed(seed))
+    replayed = fold({c.key: c for c in (*zone, shooter)}, r.events, reduce_zone)
+    assert {k: replayed[k] for k in (c.key for c in zone)} == {c.key: c for c in r.zone}
+    assert replayed[shooter.key] == r.shooter_after
+
+
+@settings(max_examples=30, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from(["firebolt", "lightning", "gust"]))
 def test_cast_events_fold_to_the_zone_after(seed: int, spell: str) -> None:
     taken: set[str] = set()

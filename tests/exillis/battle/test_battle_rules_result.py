@@ -49,15 +49,21 @@ def test_destroyed_units_count_as_gone():
 
 def test_turn_limit_ends_the_battle():
     """Scenario ``turn_limit`` in rounds (a round is 1000 AcP of an Initiative-100 unit): the battle
-    ends when it is reached; the side with more surviving points wins."""
+    ends when it is reached; the side with more surviving points wins.
+
+    Seed (Turns): "Between two turns, every active unit gains Action Points (AcP) based on its
+    Initiative. As soon as one unit reaches 1000 AcP, it is ready to take a turn." A limit of N
+    rounds is the time in which an Initiative-100 unit takes N turns (at rounds 0 … N−1): a turn
+    that falls due exactly at round N is not taken (issue 9: it used to be, one turn too many)."""
     s = battle([unit("Billmen", "B2")], [unit("Vileins", "E4")], turn_limit=3)
     turns = 0
     while not s.over:
         s = do(s, "wait", s.active[0]).state
         turns += 1
     assert s.end_reason == "turn limit (3 rounds)"
-    # Billmen act at rounds 0, 1, 2, Vileins at 0.5, 1.5, 2.5; the action taken at round 3.0 ends it
-    assert s.round == pytest.approx(3.0) and turns == 7
+    # Billmen act at rounds 0, 1, 2, Vileins at 0.5, 1.5, 2.5: three turns each; the Billmen's turn
+    # due at round 3.0 is not taken
+    assert s.round == pytest.approx(3.0) and turns == 6
     assert s.winner == "A"  # Billmen 43 points against Vileins 26
 
 

@@ -113,9 +113,9 @@ def test_volley_odds_once_per_set_of_living_miniatures_is_the_same_volley(monkey
         o = ranged.shot_odds(dataclasses.replace(setup, shooter=shooter, target_zone=now))
         return o, discrete(label, o.odds, o.explain)
 
-    def every_pool(s: Any, now: Any, friendly: bool, key: str, label: str, seen: Any) -> Any:
+    def every_pool(s: Any, now: Any, friendly: bool, key: str, label: str, seen: Any, own_zone: bool = False) -> Any:
         pool = [(c.mini(i), c.stat(key) * (0.5 if c.moved else 1.0), c.key, i) for c in now
-                if (c.side == s.side) == friendly and c.key != s.key for i in c.alive()]
+                if (ranged.exposed_ally(s, c, own_zone) if friendly else c.side != s.side) for i in c.alive()]
         if not pool:
             return None
         return {n: (k, i) for n, _, k, i in pool}, discrete(label, [(n, w) for n, w, _, _ in pool], ranged.POOL_EXPLAIN)

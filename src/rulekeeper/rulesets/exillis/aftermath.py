@@ -128,7 +128,12 @@ def apply_morale(
         units[s.unit] = c
     # Intimidation: recomputed as a dynamic modifier replacing the previous one
     sides = {c.side for c in units.values() if not c.destroyed and not c.fleeing}
-    if len(sides) >= 2:
+    if len(sides) < 2:  # the melee is over: its Intimidation ends with it
+        for k, c in list(units.items()):
+            if c.intimidation_mod:
+                reasons[k].append(f"melee over: intimidation modifier {c.intimidation_mod:+.1f} ends")
+                units[k] = end_intimidation(c)
+    else:
         # per side: this loop changes morale only, never who is alive or fleeing, so the sums hold
         strength: dict[str, tuple[float, float]] = {}
         for k, c in list(units.items()):
@@ -151,6 +156,12 @@ def apply_morale(
         for k in units
     ]
     return tuple(units[c.key] for c in after), changes
+
+
+def end_intimidation(c: Combatant) -> Combatant:
+    """Take back the unit's Intimidation modifier: "Intimidation represents how the unit perceives
+    its own chance of coming out of the melee victorious" — with no melee there is nothing to perceive."""
+    return evolve(c, morale=clamp(c.morale - c.intimidation_mod), intimidation_mod=0.0)
 
 
 def add_fatigue(c: Combatant, basic_cost: float, veil: bool = False) -> tuple[Combatant, FatigueChange]:

@@ -43,7 +43,7 @@ ZONE_TARGETS = ("move", "charge", "retreat", "shoot")
 KIND_TITLES = {
     "move": "Move", "charge": "Charge", "fight": "Fight", "shoot": "Shoot", "cast": "Cast", "retreat": "Retreat",
     "wait": "Wait", "stance": "Stance", "take_off": "Take off", "land": "Land", "reload": "Reload",
-    "rally": "Rally", "verse": "Verse", "flee": "Flee",
+    "rally": "Rally", "verse": "Verse", "finale": "Finale", "flee": "Flee",
 }
 
 
@@ -180,7 +180,7 @@ class ExIllisBattles:
         target = action.target
         if target is not None and action.kind in ZONE_TARGETS:
             target = state.board.name(state.board.parse(target))
-        elif target is not None and action.kind == "cast":
+        elif target is not None and action.kind in ("cast", "fight"):
             target = state.find(target).key
         return Action(action.kind, unit.key, target, action.option).to_dict()
 
@@ -216,12 +216,13 @@ class ExIllisBattles:
         from .battle.odds import preview
 
         lg = self._find(state, action) or find_legal(state, self.t, self._action(action))
+        draws = opening_draws(state, self.t, lg)  # the exact requests the resolution draws first
         try:
-            headline = preview(state, self.t, lg)
+            headline = preview(state, self.t, lg, draws)  # read off those draws, never computed apart
         except (RulekeeperError, StopIteration, KeyError):
             headline = {}
         items = tuple((k, v) for k, v in headline.items() if isinstance(v, (float, str)))
-        return OddsPreview(items, opening_draws(state, self.t, lg))
+        return OddsPreview(items, draws)
 
     def policy(self, state: BattleState) -> JsonDict | None:
         from .battle.policy import choose
@@ -300,6 +301,8 @@ def _label(a: Action) -> str:
         return f"{a.option} → {(a.target or '').split(':', 1)[-1]}"
     if a.kind == "stance":
         return str(a.option)
+    if a.kind == "fight" and a.target:
+        return f"challenge → {a.target.split(':', 1)[-1]}"  # the Baneret attacks that hero directly
     return KIND_TITLES.get(a.kind, a.kind)
 
 

@@ -29,13 +29,13 @@ from .fatigue import efficiency
 from .morale import cavalry_charge_penalty, flank_penalty, state_of
 from .options import ExIllisOptions
 from .rules_data import RulesData
+from .weapons import CHARGE_RULES, MAIN_WEAPON, undeflectable, weapon_of
 
 LUCK = 0.05
 BAD_LUCK = 0.05
 DIRECTION_DEFENCE = {"front": 1.0, "flank": 0.5, "rear": 0.25}
 DEFENCES = (("Blocked", "blk"), ("Evaded", "eva"), ("Deflected", "dfl"))
 _DEFENCE_NAME = {"Blocked": "Block", "Evaded": "Evade", "Deflected": "Deflect"}
-CHARGE_RULES = ("Heavy Cavalry Charge", "Light Cavalry Charge")
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,10 @@ class MeleeContext:
     direction: str = "front"
     mods: tuple[tuple[str, UnitMods], ...] = ()
     directions: tuple[tuple[str, str], ...] = ()  # per attacking unit key, when not ``direction``
+    #: the defenders stand "in the open" (a zone without a terrain feature): a cavalry charge keeps its full impact
+    open_ground: bool = True
+    #: the round is a charge reaction (a Polearm unit strikes with its secondary weapon)
+    reaction: bool = False
 
     def mods_of(self, key: str) -> UnitMods:
         for k, m in self.mods:
@@ -115,15 +119,6 @@ def _mods(c: Combatant, data: RulesData) -> tuple[float, float]:
     return (m.accuracy, m.luck) if m else (1.0, 0.0)
 
 
-def undeflectable(att: Combatant, ctx: MeleeContext) -> str | None:
-    if ctx.action != "charge":
-        return None
-    for rule in CHARGE_RULES:
-        if att.has_rule(rule):
-            return rule
-    return None
-
-
 def duel_odds(att: Combatant, dfn: Combatant, ctx: MeleeContext, retaliation: bool = False) -> DuelOdds:
     """The WRD of one attack of ``att`` on ``dfn``, with every modifier explained."""
     data, action = ctx.data, ctx.data.action("fight" if retaliation else ctx.action)
@@ -168,9 +163,14 @@ def duel_odds(att: Combatant, dfn: Combatant, ctx: MeleeContext, retaliation: bo
     odds = with_fixed({"Luck": luck, "Bad Luck": bad}, weights)
     order = ["Attack", "Blocked", "Evaded", "Deflected", "Luck", "Bad Luck"]
     odds.sort(key=lambda kv: order.index(kv[0]))
+    arm = weapon_of(att, ctx, retaliation)
     calc = dmg.physical(
-        att.stat("wpd"), att.stat("str") * am.strength, dfn.stat("tgh") * dm.toughness, att.stat("ap"), dfn.stat("armour")
+        att.stat("wpd") * arm.wpd, att.stat("str") * am.strength, dfn.stat("tgh") * dm.toughness,
+        att.stat("ap") * arm.ap, dfn.stat("armour"),
     )
+    if arm is not MAIN_WEAPON:
+        lines.append(f"{arm.note}: Weapon Damage {num(att.stat('wpd'))} × {arm.wpd:g}, Armour Piercing"
+                     f" {num(att.stat('ap'))} × {arm.ap:g}")
     lines += calc.lines()
     shd = max(1.0, dfn.stat("shd"))
     bonus = am.damage * (am.damage_vs_heroes if str(dfn.profile.kind) == "hero" else 1.0)
@@ -335,14 +335,23 @@ def _assignment(
     return relabelled(hit, label)
 
 
-def resolve_round(
-    zone: tuple[Combatant, ...], attacker: str, ctx: MeleeContext, fate: Fate, only: frozenset[str] | None = None,
-    free: bool = False,
-) -> MeleeReport:
-    """Resolve one round of attacks by every living miniature of ``attacker``.
+@dataclass
+class Strikes:
+    """The strikes of one round before its aftermath: who is hit, who died, the zone's units after the blows."""
 
-    ``only``: restrict targets to these units (a charge reaction strikes the chargers).
-    ``free``: a reflex (charge reaction) — "they do not cost any Action Points or Fatigue".
+    units: dict[str, Combatant]
+    duels: list[Duel]
+    deaths: list[Death]
+    log: list[Event]
+
+
+def strike_round(
+    zone: tuple[Combatant, ...], attacker: str, ctx: MeleeContext, fate: Fate, only: frozenset[str] | None = None,
+) -> Strikes:
+    """Every living miniature of ``attacker`` strikes once (target, roll to hit, damage, retaliation).
+
+    Morale, routing and Fatigue are left to :func:`finish_round` (or to a simultaneous exchange,
+    which removes the casualties of several rounds at once).
     """
     units = {c.key: c for c in zone}
     if attacker not in units:
@@ -352,12 +361,9 @@ def resolve_round(
         raise ImpossibleRequestError(f"{attacker} is Fleeing and cannot attack")
     if not [c for c in zone if c.side != att0.side and c.count > 0]:
         raise ImpossibleRequestError(f"{attacker} has no enemy to attack in the zone")
-    action = ctx.data.action(ctx.action)
     received: dict[tuple[str, int], int] = {}
     retaliated: set[tuple[str, int]] = set()
-    deaths: list[Death] = []
-    duels: list[Duel] = []
-    log: list[Event] = []
+    out = Strikes(units, [], [], [])
     cache: dict[tuple[str, str, bool], tuple[DuelOdds, ChanceRequest]] = {}
     targets = _targets(zone, att0, only, ctx)
     assignments: dict[tuple[tuple[str, float], ...], ChanceRequest] = {}
@@ -375,12 +381,12 @@ def resolve_round(
                     candidates.append((names[di], agg))
                     where[names[di]] = (key, di)
         if not candidates or sum(w for _, w in candidates) <= 0:
-            duels.append(Duel(Strike(units[attacker].mini(ai), None, "Miss")))
+            out.duels.append(Duel(Strike(units[attacker].mini(ai), None, "Miss")))
             continue
         pick = fate.draw(_assignment(f"target assignment: {units[attacker].mini(ai)}", candidates, assignments)).outcome
         d_key, di = where[pick]
         received[(d_key, di)] = received.get((d_key, di), 0) + 1
-        strike, outcome = _strike(fate, units, attacker, ai, d_key, di, ctx, deaths, False, log, cache)
+        strike, outcome = _strike(fate, units, attacker, ai, d_key, di, ctx, out.deaths, False, out.log, cache)
         ret: Strike | None = None
         dfn = units[d_key]
         if (
@@ -392,20 +398,41 @@ def resolve_round(
             chance = min(1.0, dfn.stat("ret") * ctx.data.stance(dfn.stance).retaliate)
             if chance > 0 and fate.chance(f"retaliation chance: {dfn.mini(di)}", chance, "Retaliates", "No retaliation"):
                 retaliated.add((d_key, di))
-                ret, _ = _strike(fate, units, d_key, di, attacker, ai, ctx, deaths, True, log, cache)
-        duels.append(Duel(strike, ret))
-    statics = charge_statics(att0, zone, ctx)
+                ret, _ = _strike(fate, units, d_key, di, attacker, ai, ctx, out.deaths, True, out.log, cache)
+        out.duels.append(Duel(strike, ret))
+    return out
+
+
+def finish_round(
+    zone: tuple[Combatant, ...], attacker: str, ctx: MeleeContext, hit: Strikes, free: bool = False,
+) -> MeleeReport:
+    """The aftermath of a round: casualty, Intimidation and charge morale, then the attacker's Fatigue."""
+    units, log = hit.units, hit.log
+    statics = charge_statics(next(c for c in zone if c.key == attacker), zone, ctx)
     after = tuple(units[c.key] for c in zone)
-    after, morale = apply_morale(zone, after, deaths, statics, ctx.options, ctx.options.space_bulk_key())
+    after, morale = apply_morale(zone, after, hit.deaths, statics, ctx.options, ctx.options.space_bulk_key())
     for c in after:
         record(units, c, log, "morale")
+    action = ctx.data.action(ctx.action)
     tired, fatigue = add_fatigue(units[attacker], 0.0 if free else action.fatigue.value)
     record(units, tired, log, f"{action.title}: fatigue")
     final = tuple(units[c.key] for c in zone)
     return MeleeReport(
-        attacker, ctx.action, ctx.direction, duels, [d.miniature for d in deaths], morale, fatigue, final, statics,
-        tuple(log),
+        attacker, ctx.action, ctx.direction, hit.duels, [d.miniature for d in hit.deaths], morale, fatigue, final,
+        statics, tuple(log),
     )
+
+
+def resolve_round(
+    zone: tuple[Combatant, ...], attacker: str, ctx: MeleeContext, fate: Fate, only: frozenset[str] | None = None,
+    free: bool = False,
+) -> MeleeReport:
+    """Resolve one round of attacks by every living miniature of ``attacker``.
+
+    ``only``: restrict targets to these units (a charge reaction strikes the chargers).
+    ``free``: a reflex (charge reaction) — "they do not cost any Action Points or Fatigue".
+    """
+    return finish_round(zone, attacker, ctx, strike_round(zone, attacker, ctx, fate, only), free)
 
 
 def charge_statics(att: Combatant, zone: tuple[Combatant, ...], ctx: MeleeContext) -> list[StaticModifier]:

@@ -30,6 +30,10 @@ _CHOICES: dict[str, tuple[tuple[str, ...], str]] = {
         ("total", "average"),
         "Hero and General Leadership on one unit: their total, or the average of both",
     ),
+    "spell_resist": (
+        ("magic", "macc"),
+        "A spell's chance to be resisted: the caster's Magic against the Resistance, or its Magic Accuracy",
+    ),
     "stat_levels": (
         ("level-1", "level"),
         "Growth exponent of the level formulas: table values are level 1 (level-1) or level 0 (level)",
@@ -48,6 +52,7 @@ class ExIllisOptions:
     intimidation_lookup: Literal["step", "interpolate"] = "step"
     stat_levels: Literal["level-1", "level"] = "level-1"
     leadership_combine: Literal["total", "average"] = "total"
+    spell_resist: Literal["magic", "macc"] = "magic"
 
     @property
     def initiative_loss_fraction(self) -> float:

@@ -79,6 +79,19 @@ def visibility(crossed: tuple[Crossed, ...], data: RulesData) -> tuple[float, li
     return vis, lines
 
 
+def exposed_ally(s: Combatant, c: Combatant, own_zone: bool) -> bool:
+    """Can a projectile of ``s`` fall on its ally ``c``?
+
+    Not the shooter itself; in the shooter's own zone only allies more aggressive than it:
+    "ranged attackers shooting at close range (inside the same melee) can accidentally hit
+    their allies if those allies have a higher Aggressiveness than theirs". The others stand
+    behind the shooter: their space counts as free space.
+    """
+    if c.side != s.side or c.key == s.key:
+        return False
+    return not own_zone or c.stat("agg") > s.stat("agg")
+
+
 def _space(c: Combatant, key: str) -> float:
     return c.count * c.stat(key) * (0.5 if c.moved else 1.0)
 
@@ -162,9 +175,11 @@ def shot_odds(setup: ShotSetup) -> ShotOdds:
         + f" = {accurate:.2f}"
     )
     enemy = sum(_space(c, key) for c in setup.target_zone if c.side != s.side)
-    allied = sum(_space(c, key) for c in setup.target_zone if c.side == s.side and c.key != s.key)
+    allied = sum(_space(c, key) for c in setup.target_zone if exposed_ally(s, c, setup.own_zone))
     for c in setup.target_zone:
-        if c.count and c.key != s.key:
+        if c.count and c.key != s.key and c.side == s.side and not exposed_ally(s, c, setup.own_zone):
+            lines.append(f"allied {c.name}: Aggressiveness {c.stat('agg'):g} not above the shooter's {s.stat('agg'):g}: behind the shooters, out of the way")
+        elif c.count and c.key != s.key:
             lines.append(
                 f"{'enemy' if c.side != s.side else 'allied'} space: {c.count} × {c.name} bulk {c.stat(key):g}"
                 + (" × ½ (moved)" if c.moved else "") + f" = {_space(c, key):g}"
@@ -297,7 +312,7 @@ def resolve_volley(setup: ShotSetup, fate: Fate) -> RangedReport:
                 continue
             friendly = where == "Allied space"
             label = f"which miniature: {name} ({_HIT_NAMES[where]})"
-            where_hit = _pool(s, now, friendly, key, label, pools)
+            where_hit = _pool(s, now, friendly, key, label, pools, setup.own_zone)
             if where_hit is None:
                 records.append(ShotRecord(name, "Missed"))
                 continue
@@ -362,6 +377,7 @@ def _volley_odds(
 
 def _pool(
     s: Combatant, zone: tuple[Combatant, ...], friendly: bool, key: str, label: str, seen: _Pools,
+    own_zone: bool = False,
 ) -> tuple[dict[str, tuple[str, int]], ChanceRequest] | None:
     """The miniatures a hit may land on (by Bulk), as (miniature → unit key and index, the draw's request).
 
@@ -373,7 +389,7 @@ def _pool(
         pool = [
             (c.mini(i), _space_one(c, key), c.key, i)
             for c, living in zip(zone, alive, strict=True)
-            if (c.side == s.side) == friendly and c.key != s.key
+            if (exposed_ally(s, c, own_zone) if friendly else c.side != s.side)
             for i in living
         ]
         seen[(friendly, alive)] = None if not pool else (

@@ -44,6 +44,12 @@ class Action(BaseModel):
     shots_per_miniature: int = Field(1, ge=1)
     zone_morale: Num | None = None
     spell: str | None = None
+    #: How the projectiles fall: like arrows (the Range section), as lightning (drawn to Bulk,
+    #: Armour and cover, then resisted) or as an artillery boulder and its blast.
+    resolution: Literal["bow", "lightning", "artillery"] = "bow"
+    #: A long action (seed: "only be executed after a certain amount of Action Points have been
+    #: accumulated"): it starts now and resolves when the unit's time comes again.
+    long: bool = False
 
 
 class Spell(BaseModel):
@@ -114,6 +120,9 @@ class RulesData(BaseModel):
     stances: dict[str, Stance]
     terrain: dict[str, Terrain]
     battle: dict[str, Num] = Field(default_factory=dict)
+    #: Faction → cause → Motive (Leadership points); unit → cause → Affinity (a factor).
+    motives: dict[str, dict[str, Num]] = Field(default_factory=dict)
+    affinities: dict[str, dict[str, Num]] = Field(default_factory=dict)
 
     def num(self, key: str) -> float:
         """A battle constant from the ``battle`` section (estimates marked there)."""
@@ -199,7 +208,7 @@ def load_rules_data(overrides: Path | None = None) -> RulesData:
         return _shipped()
     raw = _shipped().model_dump(mode="python")
     over = _read(overrides)
-    over = {k: v for k, v in over.items() if k in ("actions", "spells", "chain_order", "morale_states", "shoot_engaged", "stances", "terrain", "battle")}
+    over = {k: v for k, v in over.items() if k in ("actions", "spells", "chain_order", "morale_states", "shoot_engaged", "stances", "terrain", "battle", "motives", "affinities")}
 
     def mark_user(node: Any) -> Any:
         if isinstance(node, dict):

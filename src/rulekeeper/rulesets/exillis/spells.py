@@ -1,7 +1,8 @@
 """Spells cast on an element (a unit): resistance, magical damage and elemental chains.
 
-Resist chance (a rules decision; the seed only says the caster's Magic "is compared
-to the enemy's appropriate Elemental Resistance using the AR 2.5"): a WRD between
+Resist chance (a rules decision; the seed says the caster's Magic "is compared
+to the enemy's appropriate Elemental Resistance using the AR 2.5", and elsewhere that Magic
+Accuracy decides it: option ``spell_resist``, see :func:`resist_weights`): a WRD between
 "Spell hit" marbles = AR 2.5(Magic / Resistance) × the caster's Veil efficiency
 (Veil lowers Magic Accuracy) and "Resisted" marbles = AR 2.5(Resistance / Magic).
 Equal stats give 50 %; the hit chance tends to 2.5 / (2.5 + 1/3) ≈ 88 % for an
@@ -70,26 +71,57 @@ class CastOdds:
         }
 
 
+def resist_weights(
+    caster: Combatant, target: Combatant, element: str, options: ExIllisOptions
+) -> tuple[dict[str, float], float, list[str]]:
+    """The WRD of a spell that can be resisted: ("Spell hit", "Resisted") marbles, the
+    target's Resistance after its Veil, and the arithmetic.
+
+    Option ``spell_resist``: ``magic`` (default) compares the caster's Magic ("the casting
+    unit's Magic is compared to the enemy's appropriate Elemental Resistance using the AR
+    2.5"), ``macc`` its Magic Accuracy ("It is also used to evaluate the chances a spell has
+    to hit when it can be resisted"). Veil lowers Magic Accuracy, so both readings take the
+    caster's Veil efficiency.
+    """
+    res_base = float(target.profile.resist[element].value)
+    t_eff = efficiency(target.veil)
+    res = res_base * t_eff
+    c_eff = efficiency(caster.veil)
+    lines = [f"{element.title()} Resistance = {num(res_base)} × veil efficiency {t_eff:.3f} ({target.veil:g} VP) = {res:.2f}"]
+    if options.spell_resist == "macc":
+        acc = caster.stat("macc") * c_eff
+        hit, resisted = ar25(acc, res), ar25(res, acc)
+        lines += [
+            f"Spell hit = AR 2.5(MAcc {num(caster.stat('macc'))} × caster veil efficiency {c_eff:.3f} / {res:.2f}) = {hit:.3f}",
+            f"Resisted = AR 2.5({res:.2f} / MAcc {acc:.2f}) = {resisted:.3f}",
+        ]
+    else:
+        mag = caster.stat("mag")
+        hit, resisted = ar25(mag, res) * c_eff, ar25(res, mag)
+        lines += [
+            f"Spell hit = AR 2.5(Magic {num(mag)} / {res:.2f}) × caster veil efficiency {c_eff:.3f} = {hit:.3f}",
+            f"Resisted = AR 2.5({res:.2f} / Magic {num(mag)}) = {resisted:.3f}",
+        ]
+    return {"Spell hit": hit, "Resisted": resisted}, res, lines
+
+
 def cast_odds(
     caster: Combatant, target: Combatant, spell_name: str, distance: int, data: RulesData, options: ExIllisOptions
 ) -> CastOdds:
     spell = data.spell(spell_name)
     _check(caster, target, spell, distance)
+    return spell_odds(caster, target, spell, data, options)
+
+
+def spell_odds(caster: Combatant, target: Combatant, spell: Spell, data: RulesData, options: ExIllisOptions) -> CastOdds:
+    """Resist roll and damage of ``spell`` on ``target`` (friend or foe: lightning may strike allies)."""
     mag = caster.stat("mag")
-    res_base = float(target.profile.resist[spell.element].value)
-    t_eff = efficiency(target.veil)
-    res = res_base * t_eff
-    c_eff = efficiency(caster.veil)
-    hit = ar25(mag, res) * c_eff
-    resisted = ar25(res, mag)
+    weights, res, resist_lines = resist_weights(caster, target, spell.element, options)
     lines = [
         f"{caster.count} × {caster.name} cast {spell.title} ({spell.element}, power {spell.power.value:g}) on {target.name}",
-        f"{spell.element.title()} Resistance = {num(res_base)} × veil efficiency {t_eff:.3f} ({target.veil:g} VP) = {res:.2f}",
-        f"Spell hit = AR 2.5(Magic {num(mag)} / {res:.2f}) × caster veil efficiency {c_eff:.3f} = {hit:.3f}",
-        f"Resisted = AR 2.5({res:.2f} / Magic {num(mag)}) = {resisted:.3f}",
+        *resist_lines,
     ]
-    weights = {"Spell hit": hit, "Resisted": resisted}
-    total = hit + resisted
+    total = sum(weights.values())
     odds = [(k, w / total) for k, w in weights.items()]
     chain = chain_step(data.chain_order.value, target.chain, spell.element)
     calc = dmg.magical(spell.power.value, mag, res, spell.element)

@@ -13,13 +13,14 @@ from typing import Any
 from rulekeeper.core.errors import IllegalActionError
 
 from ..morale import state_of
+from .charging import challengeable
 from .moves import charge_routes, group_of, move_routes
 from .state import BattleState, BattleUnit
 from .tables import BattleTables
 
 KINDS = (
     "move", "charge", "fight", "shoot", "cast", "retreat", "wait", "stance", "take_off", "land",
-    "reload", "rally", "verse", "flee",
+    "reload", "rally", "verse", "finale", "flee",
 )
 
 
@@ -120,6 +121,9 @@ def legal_actions(state: BattleState, t: BattleTables) -> list[Legal]:
         grounded_targets = [e for e in state.enemies_in(u.zone, u.side) if not e.flying or u.flying]
         if grounded_targets:
             out.append(Legal(Action("fight", u.key), 1000.0 + polearm, "attack the enemies in the zone"))
+            for m in members:  # the Baneret's Challenge: a Fight whose target is an enemy hero
+                out += [Legal(Action("fight", u.key, e.key), 1000.0 + polearm, f"{m.key} attacks {e.key} directly")
+                        for e in challengeable(state, m)]
         if not any(m.has_rule("Laborious Movements") for m in members):
             for r in move_routes(state, t.rules, u):
                 out.append(Legal(Action("retreat", u.key, name(r.to)), r.acp, "risks being cut down"))
@@ -157,6 +161,9 @@ def legal_actions(state: BattleState, t: BattleTables) -> list[Legal]:
             out.append(Legal(Action("rally", u.key), t.rules.num("rally_acp")))
     if any(m.has_rule("Chant") for m in members):
         out.append(Legal(Action("verse", u.key), 1000.0, "allies within 2 zones gain morale"))
+        sung = max(m.verses for m in members)
+        if sung and not engaged:
+            out.append(Legal(Action("finale", u.key), 1000.0, f"ends {sung} Verse(s): allies within 2 zones gain morale"))
     out.append(Legal(Action("wait", u.key), 1000.0, "no rest while engaged" if engaged else "halves Fatigue and Veil"))
     return out
 
@@ -175,7 +182,7 @@ def _ranged(state: BattleState, t: BattleTables, u: BattleUnit, engaged: bool) -
     shots = [s for s in u.c.profile.shots if s in t.rules.actions and t.rules.actions[s].kind == "ranged"]
     if not shots or (engaged and u.name not in t.rules.shoot_engaged.value):
         return []
-    if u.has_rule("Reload") and not u.reloaded:
+    if (u.has_rule("Reload") or u.has_rule("Artillery")) and not u.reloaded:  # Artillery: "Must reload between each shot"
         return [Legal(Action("reload", u.key), t.rules.num("reload_acp"), "must reload between each shot")]
     out: list[Legal] = []
     assert u.zone is not None
@@ -198,9 +205,10 @@ def _ranged(state: BattleState, t: BattleTables, u: BattleUnit, engaged: bool) -
 def _spells(state: BattleState, t: BattleTables, u: BattleUnit) -> list[Legal]:
     out: list[Legal] = []
     assert u.zone is not None
+    zone_spells = {a.spell for a in t.rules.actions.values() if a.resolution != "bow"}
     for sp in u.c.profile.spells:
-        if sp not in t.rules.spells:
-            continue
+        if sp not in t.rules.spells or sp in zone_spells:
+            continue  # lightning falls on a zone (a shoot action), it is not cast at one unit
         spell = t.rules.spells[sp]
         for e in state.units:
             if e.side == u.side or not e.on_board or e.zone is None:

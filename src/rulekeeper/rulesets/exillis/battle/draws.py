@@ -3,7 +3,7 @@
 The odds preview shows these to the player, and the conformance test checks them against
 the chance records of the resolution (label by label: same outcomes, same probabilities).
 They are built by the same functions the resolution calls (:func:`.reactions.charge_reactions`,
-:func:`..melee.duel_odds`, :func:`..ranged.shot_odds`, :func:`..spells.cast_odds`) on the
+:func:`..melee.duel_odds`, :func:`..shots.first_request`, :func:`..spells.cast_odds`) on the
 state the resolution will see, so the preview cannot drift from the roll.
 
 Only the opening draws are known before the action: after the first strike or shot lands,
@@ -16,14 +16,15 @@ from dataclasses import replace
 
 from rulekeeper.core.chance import ChanceRequest, discrete
 
-from ..melee import MeleeContext, duel_odds
-from ..ranged import ShotSetup, shot_odds
+from ..melee import duel_odds
+from ..ranged import ShotSetup
+from ..shots import first_request
 from ..spells import cast_odds
 from .actions import Legal
-from .handlers import _crossed
+from .charging import challenged, melee_context
 from .moves import charge_routes, classify, group_of, origin_direction
 from .reactions import charge_reactions
-from .specials import unit_mods
+from .shooting import crossed as _crossed
 from .state import BattleState, BattleUnit
 from .tables import BattleTables
 
@@ -46,7 +47,8 @@ def opening_draws(state: BattleState, t: BattleTables, lg: Legal) -> tuple[Chanc
         first = _first_fighter(state, u)
         if first is None or first.zone is None:
             return ()
-        return _melee_draws(state, t, first, "fight", classify(state, first.zone, first.side, first.approach))
+        direction = classify(state, first.zone, first.side, first.approach)
+        return _melee_draws(state, t, first, "fight", direction, challenged(state, first, a.target))
     if a.kind == "charge":
         return _charge_draws(state, t, u, a.target or "")
     if a.kind == "shoot":
@@ -64,12 +66,14 @@ def _first_fighter(state: BattleState, u: BattleUnit) -> BattleUnit | None:
 
 
 def _melee_draws(state: BattleState, t: BattleTables, att: BattleUnit, action: str, direction: str,
-                 ) -> tuple[ChanceRequest, ...]:
-    """Target assignment of the attacker's first miniature, then its roll to hit on each candidate."""
+                 only: frozenset[str] | None = None) -> tuple[ChanceRequest, ...]:
+    """Target assignment of the attacker's first miniature, then its roll to hit on each candidate.
+
+    The round's context comes from :func:`.charging.melee_context`, as in the resolution.
+    """
     assert att.zone is not None
     zone = state.in_zone(att.zone)
-    mods = tuple((x.key, unit_mods(state, x, action == "charge")) for x in zone)
-    ctx = MeleeContext(t.rules, state.options, action, direction, mods)
+    ctx = melee_context(state, t, att.zone, action, direction)
     alive = att.c.alive()
     if not alive:
         return ()
@@ -77,7 +81,7 @@ def _melee_draws(state: BattleState, t: BattleTables, att: BattleUnit, action: s
     candidates: list[tuple[str, float]] = []
     targets = []
     for c in (x.c for x in zone):
-        if c.side == att.side or (c.flying and not att.c.flying):
+        if c.side == att.side or (c.flying and not att.c.flying) or (only is not None and c.key not in only):
             continue
         if c.attack_cap(state.options.space_bulk_key()) <= 0:
             continue
@@ -116,6 +120,13 @@ def _charge_draws(state: BattleState, t: BattleTables, u: BattleUnit, target: st
 
 def _shot_draws(state: BattleState, t: BattleTables, u: BattleUnit, target: str, shot: str,
                 ) -> tuple[ChanceRequest, ...]:
+    """The first projectile's draw (arrow, bolt or boulder: :func:`..shots.first_request`).
+
+    A long action (Aim) draws nothing now: it resolves when the unit's time comes again, on the
+    state of that moment, so there is nothing exact to show yet.
+    """
+    if t.rules.action(shot).long:
+        return ()
     z = state.board.parse(target)
     for m in group_of(state, u):
         if not m.on_board or shot not in m.c.profile.shots or m.zone is None:
@@ -128,10 +139,7 @@ def _shot_draws(state: BattleState, t: BattleTables, u: BattleUnit, target: str,
         alive = m.c.alive()
         if not alive:
             return ()
-        o = shot_odds(setup)
-        per_mini = t.rules.action(shot).shots_per_miniature
-        name = m.c.mini(alive[0]) + (" shot 1" if per_mini > 1 else "")
-        return (discrete(f"where the shot falls: {name}", o.odds, o.explain),)
+        return (first_request(setup, m.c.mini(alive[0])),)
     return ()
 
 

@@ -19,11 +19,11 @@ from rulekeeper.core.events import Event
 
 from ..aftermath import StaticModifier
 from ..fastcopy import evolve
-from . import handlers
+from . import handlers, long_actions
 from .actions import Action, Legal, find_legal, is_disabled
-from .morale_loop import after_deaths, flee, sync_heroes
+from .morale_loop import after_deaths, flee, lapse_intimidation, sync_heroes
 from .result import check_end
-from .specials import end_of_turn
+from .specials import dark_presence, end_of_turn
 from .state import ACT_AT, BattleState
 from .tables import BattleTables
 from .turnbar import advance
@@ -94,7 +94,9 @@ def apply(state: BattleState, action: Action, t: BattleTables, legal: Legal | No
     if stale:
         run.state = _update(run.state, {u.key: evolve(u, c=evolve(u.c, moved=False)) for u in stale})
     run.event("action", action=action.to_dict(), acp=legal.acp)
+    before = run.state
     handlers.dispatch(run, legal)
+    long_actions.interrupt_hurt(run, before)
     _consequences(run, fleeing_before, actors)
     _next_turn(run)
     final = evolve(run.state, rng=fate.state)
@@ -112,6 +114,7 @@ def _consequences(run: Run, fleeing_before: set[str], actors: tuple[str, ...]) -
     for n in notes:
         run.note(n)
     handlers.exasperation(run)
+    _drain(run, actors)
     for _ in range(MAX_AUTOMATIC):
         new = [u for u in run.state.units if u.on_board and u.c.fleeing and u.key not in fleeing_before]
         if not new:
@@ -125,8 +128,28 @@ def _consequences(run: Run, fleeing_before: set[str], actors: tuple[str, ...]) -
     _statics(run, statics)
     handlers.bury(run)
     handlers.end_melees(run)
+    run.state, lapsed = lapse_intimidation(run.state)
+    run.report.extend({"kind": "morale", **m.to_dict()} for m in lapsed)
     run.state = sync_heroes(run.state)
+    long_actions.interrupt_hurt(run, run.state)  # a unit that fled or left the board drops its long action
     run.state = check_end(run.state)
+
+
+def _drain(run: Run, actors: tuple[str, ...]) -> None:
+    """Dark Presence at the end of the turn: its HP changes are events, its kills casualties."""
+    before = run.state
+    drain = dark_presence(run.state, tuple(k for k in actors if run.state.unit(k).on_board), run.t)
+    run.state = drain.state
+    run.events.extend(drain.events)
+    for n in drain.notes:
+        run.note(n)
+    for z, deaths in drain.deaths:
+        handlers.casualty_morale(run, z, list(deaths), before)
+    if drain.deaths:
+        handlers.bury(run)
+        run.state, notes = after_deaths(run.state, run.t)
+        for n in notes:
+            run.note(n)
 
 
 def _statics(run: Run, statics: list[StaticModifier]) -> None:
@@ -161,6 +184,16 @@ def _flee(run: Run, key: str, why: str) -> None:
         run.note(n)
 
 
+def _resolve_pending(run: Run, group: tuple[str, ...]) -> None:
+    """A long action's time has come: it is executed (or found interrupted) before the group's
+    turn, with everything it causes; the group then takes its turn as usual."""
+    fleeing_before = {u.key for u in run.state.units if u.c.fleeing}
+    before = run.state
+    long_actions.resolve(run, group)
+    long_actions.interrupt_hurt(run, before)
+    _consequences(run, fleeing_before, ())
+
+
 def _zone_name(state: BattleState, key: str) -> str | None:
     z = state.unit(key).zone
     return None if z is None else state.board.name(z)
@@ -178,7 +211,13 @@ def _next_turn(run: Run) -> None:
         if not group:
             run.state = check_end(evolve(run.state, over=True, end_reason=run.state.end_reason or "no unit left"))
             return
+        run.state = check_end(run.state)  # the turn limit: a turn due when time is up is not taken
+        if run.state.over:
+            return
         units = [run.state.unit(k) for k in group]
+        if long_actions.pending_in(run.state, group) and not any(u.c.fleeing for u in units):
+            _resolve_pending(run, group)
+            continue
         if any(u.c.fleeing for u in units):
             fleeing_before = {u.key for u in run.state.units if u.c.fleeing}
             _flee(run, units[0].key, "flees on its turn")

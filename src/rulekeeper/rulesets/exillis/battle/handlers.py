@@ -7,23 +7,28 @@ from typing import TYPE_CHECKING, Any
 
 from rulekeeper.boards.zones import Coord
 
-from ..aftermath import Death, StaticModifier, add_fatigue
+from ..aftermath import Death, add_fatigue
 from ..combatants import Combatant
+from ..exchange import Blow, resolve_exchange
 from ..fastcopy import evolve
 from ..levels import at_level
-from ..melee import MeleeContext, MeleeReport, UnitMods, resolve_round
-from ..ranged import Crossed, ShotSetup, resolve_volley
+from ..melee import MeleeReport, resolve_round
 from ..spells import resolve_cast
+from . import chant, long_actions, shooting
 from .actions import Legal
+from .charging import challenged, melee_context
 from .morale_loop import morale_in_zone, rally
 from .moves import charge_routes, classify, group_of, move_routes, origin_direction
 from .pursuit import cut_down
 from .reactions import REACTION_DIRECTION, REACTION_TABLE, charge_reactions, reaction_chance  # noqa: F401 (re-exported)
-from .specials import disabused, unit_mods
+from .specials import disabused
 from .state import BattleState, BattleUnit
 
 if TYPE_CHECKING:
     from .engine import Run
+
+
+_crossed = shooting.crossed  # re-exported: the odds preview and the web view measure visibility
 
 
 def key_of(mini: str) -> str:
@@ -61,10 +66,6 @@ def _absorb(run: Run, combatants: tuple[Combatant, ...] | list[Combatant], event
     run.events.extend(events)
 
 
-def _mods(run: Run, z: Coord, charging: bool) -> tuple[tuple[str, UnitMods], ...]:
-    return tuple((u.key, unit_mods(run.state, u, charging)) for u in run.state.in_zone(z))
-
-
 def _count_kills(run: Run, report: MeleeReport) -> None:
     kills: dict[str, int] = {}
     for d in report.duels:
@@ -89,12 +90,28 @@ def _foes(run: Run, z: Coord, side: str) -> bool:
     return any(e.c.count > 0 for e in run.state.enemies_in(z, side))
 
 
-def _melee(run: Run, z: Coord, attacker: str, action: str, direction: str, only: frozenset[str] | None = None) -> None:
-    ctx = MeleeContext(run.t.rules, run.state.options, action, direction, _mods(run, z, action == "charge"))
-    report = resolve_round(_zone(run, z), attacker, ctx, run.fate, only, free=only is not None)
-    _absorb(run, report.zone, report.events)
-    _count_kills(run, report)
-    run.report.append({"kind": "melee", "zone": run.state.board.name(z), **report.to_dict(events=False, units=False)})
+def _melee(run: Run, z: Coord, attacker: str, action: str, direction: str, only: frozenset[str] | None = None,
+           reaction: bool = False) -> None:
+    """One round; ``only`` limits the targets (a reaction strikes the chargers, a Challenge its hero)."""
+    ctx = melee_context(run.state, run.t, z, action, direction, reaction)
+    _reported(run, z, [resolve_round(_zone(run, z), attacker, ctx, run.fate, only, free=reaction)])
+
+
+def _reported(run: Run, z: Coord, reports: list[MeleeReport]) -> None:
+    if reports:
+        _absorb(run, reports[-1].zone, [e for r in reports for e in r.events])
+    for report in reports:
+        _count_kills(run, report)
+        run.report.append({"kind": "melee", "zone": run.state.board.name(z), **report.to_dict(events=False, units=False)})
+
+
+def _can_strike(run: Run, key: str, dest: Coord, only: frozenset[str] | None = None) -> bool:
+    cur = run.state.unit(key)
+    if not cur.on_board or not cur.c.count or cur.c.fleeing:
+        return False
+    if only is not None:
+        return any(run.state.unit(x).on_board and run.state.unit(x).c.count for x in only)
+    return _foes(run, dest, cur.side)
 
 
 def dispatch(run: Run, legal: Legal) -> None:
@@ -102,10 +119,14 @@ def dispatch(run: Run, legal: Legal) -> None:
     fn = {
         "move": _move, "retreat": _retreat, "charge": _charge, "fight": _fight, "shoot": _shoot, "cast": _cast,
         "wait": _wait, "stance": _stance, "take_off": _fly, "land": _fly, "reload": _reload, "rally": _rally,
-        "verse": _verse, "flee": _flee_action,
+        "verse": chant.verse, "finale": chant.finale, "flee": _flee_action,
     }[a.kind]
     keys = [m.key for m in _members(run, a.unit)]
-    fn(run, legal)
+    if long_actions.is_long(run, legal):
+        long_actions.start(run, legal, _members(run, a.unit))
+    else:
+        fn(run, legal)
+    chant.end_verses(run, keys, a.kind)
     units = {}
     for k in keys:
         u = run.state.unit(k)
@@ -134,11 +155,20 @@ def _move(run: Run, legal: Legal) -> None:
             c, _ = add_fatigue(c, run.t.rules.num("teleport_veil_per_zone") * len(r.path), veil=True)
         else:
             basic = run.t.rules.num("move_fatigue") + run.t.rules.num("slow_terrain_fatigue") * r.slow
-            c, _ = add_fatigue(c, basic)
+            c, _ = add_fatigue(c, basic + diagonal_fatigue(run, m, r.path))
         units[m.key] = replace(m, zone=r.to, c=c, approach=None)
     _set(run, units)
     run.event("move", units=[m.key for m in members], to=run.state.board.name(r.to), acp=r.acp)
     run.note(f"{' + '.join(m.key for m in members)} move to {run.state.board.name(r.to)} ({r.acp:g} AcP)")
+
+
+def diagonal_fatigue(run: Run, m: BattleUnit, path: tuple[Coord, ...]) -> float:
+    """"Diagonal moves are permitted, but have an added cost in fatigue": ``diagonal_move_fatigue``
+    (+0.4 FtP, estimate) per diagonal step of the path (teleporters pay Veil by distance instead)."""
+    if m.zone is None:
+        return 0.0
+    steps = zip((m.zone, *path), path, strict=False)
+    return run.t.rules.num("diagonal_move_fatigue") * sum(1 for a, b in steps if a[0] != b[0] and a[1] != b[1])
 
 
 def _retreat(run: Run, legal: Legal) -> None:
@@ -160,7 +190,9 @@ def _retreat(run: Run, legal: Legal) -> None:
         if cur.status != "active":
             continue
         moved = replace(cur.c, moved=True)
-        tired, _ = add_fatigue(moved, run.t.rules.num("retreat_fatigue"), veil=str(m.c.profile.movement) == "teleporter")
+        teleports = str(m.c.profile.movement) == "teleporter"
+        extra = 0.0 if teleports else diagonal_fatigue(run, m, r.path)
+        tired, _ = add_fatigue(moved, run.t.rules.num("retreat_fatigue") + extra, veil=teleports)
         units[m.key] = replace(cur, zone=r.to, c=tired, approach=None)
     _set(run, units)
     run.event("retreat", units=list(units), to=run.state.board.name(r.to), cut_down=len(cuts))
@@ -198,77 +230,46 @@ def _charge(run: Run, legal: Legal) -> None:
     run.event("charge", units=list(units), to=run.state.board.name(dest), direction=direction, came_from=came_from)
     run.note(f"{' + '.join(units)} charge {run.state.board.name(dest)} ({direction})")
     # charge reactions (see .reactions): the same list the odds preview shows
-    reactions_first: list[str] = []
-    reactions_after: list[str] = []
-    for r in reactions:
-        if r.chance > 0 and run.fate.chance(r.label, r.chance, "Reacts", "Caught"):
-            (reactions_first if r.first else reactions_after).append(r.defender)
+    react = [r for r in reactions if r.chance > 0 and run.fate.chance(r.label, r.chance, "Reacts", "Caught")]
     only = frozenset(units)
-    for k in reactions_first:
-        if run.state.unit(k).c.count and not run.state.unit(k).c.fleeing and any(
-            run.state.unit(x).c.count for x in only
-        ):
-            run.note(f"{k} reacts to the charge before it lands")
-            _melee(run, dest, k, "fight", "front", only)
-    for m in members:
-        cur = run.state.unit(m.key)
-        if cur.on_board and cur.c.count and not cur.c.fleeing and _foes(run, dest, cur.side):
-            _melee(run, dest, m.key, "charge", direction)
-    for k in reactions_after:
-        cur = run.state.unit(k)
-        if cur.on_board and cur.c.count and not cur.c.fleeing and any(run.state.unit(x).c.count for x in only):
-            run.note(f"{k} strikes back after the charge")
-            _melee(run, dest, k, "fight", "front", only)
+    for r in react:
+        if r.first and _can_strike(run, r.defender, dest, only):
+            run.note(f"{r.defender} reacts to the charge before it lands")
+            _melee(run, dest, r.defender, "fight", "front", only, reaction=True)
+    blows = [Blow(m.key, melee_context(run.state, run.t, dest, "charge", direction)) for m in members
+             if _can_strike(run, m.key, dest)]
+    blows += [Blow(r.defender, melee_context(run.state, run.t, dest, "fight", "front", True), only, True)
+              for r in react if r.simultaneous and _can_strike(run, r.defender, dest, only)]
+    if not any(b.free for b in blows):  # nobody strikes at the same time: the chargers' rounds one after another
+        for b in blows:
+            if _can_strike(run, b.attacker, dest):
+                _melee(run, dest, b.attacker, "charge", direction)
+        blows = []
+    for b in blows:
+        if b.free:
+            run.note(f"{b.attacker} strikes at the same time as the charge (equal priority)")
+    _reported(run, dest, resolve_exchange(_zone(run, dest), blows, run.fate))
+    for r in react:
+        if not r.first and not r.simultaneous and _can_strike(run, r.defender, dest, only):
+            run.note(f"{r.defender} strikes back after the charge")
+            _melee(run, dest, r.defender, "fight", "front", only, reaction=True)
 
 
 def _fight(run: Run, legal: Legal) -> None:
+    hero = legal.action.target  # a Challenge: the Baneret attacks this hero directly
     for m in _members(run, legal.action.unit):
         cur = run.state.unit(m.key)
         if not cur.on_board or cur.c.fleeing or not cur.c.count or cur.zone is None or not _foes(run, cur.zone, cur.side):
             continue
         direction = classify(run.state, cur.zone, cur.side, cur.approach)
-        _melee(run, cur.zone, m.key, "fight", direction)
-
-
-def _crossed(state: BattleState, frm: Coord, to: Coord) -> tuple[Crossed, ...]:
-    out = []
-    for z, frac in state.crossed(frm, to):
-        bulk = sum(u.c.count * u.c.stat("bulk_range") for u in state.in_zone(z))
-        out.append(Crossed(frac, bulk, state.terrain_at(z), state.board.name(z)))
-    return tuple(out)
+        only = challenged(run.state, cur, hero)
+        _melee(run, cur.zone, m.key, "fight", direction, only)
 
 
 def _shoot(run: Run, legal: Legal) -> None:
     a = legal.action
-    target = run.state.board.parse(a.target or "")
-    shot = a.option or "shot"
-    for m in _members(run, a.unit):
-        if shot not in m.c.profile.shots or m.zone is None:
-            continue
-        distance = run.state.board.distance(m.zone, target)
-        zone = tuple(u.c for u in run.state.in_zone(target))
-        bonus = 1.0
-        if m.has_rule("Artillery") and m.last_target == a.target:
-            bonus = 1.0 + min(1.0, run.t.rules.num("artillery_streak") * m.streak)
-        setup = ShotSetup(
-            m.c, zone, run.state.terrain_at(target), _crossed(run.state, m.zone, target), distance, shot,
-            run.t.rules, run.state.options, bonus,
-        )
-        report = resolve_volley(setup, run.fate)
-        _absorb(run, [*report.zone, report.shooter_after] if m.key not in {c.key for c in report.zone} else list(report.zone), report.events)
-        run.report.append({"kind": "shoot", "zone": a.target, **report.to_dict(events=False, units=False)})
-        cur = run.state.unit(m.key)
-        streak = cur.streak + 1 if cur.last_target == a.target else 1
-        _set(run, {m.key: replace(cur, reloaded=not m.has_rule("Reload") and not m.has_rule("Artillery"),
-                                  last_target=a.target, streak=streak)})
-        if m.has_rule("Psychological Weapon"):
-            statics = [StaticModifier(u.key, run.t.rules.num("psychological_weapon"), f"Psychological Weapon of {m.key}")
-                       for u in run.state.in_zone(target) if u.side != m.side]
-            run.state, changes = morale_in_zone(run.state, target, [], statics)
-            for ch in changes:
-                if ch.reasons:
-                    run.report.append({"kind": "morale", **ch.to_dict()})
-    run.event("shoot", unit=a.unit, target=a.target, shot=shot)
+    shooting.shoot_with(run, _members(run, a.unit), a.target or "", a.option or "shot")
+    run.event("shoot", unit=a.unit, target=a.target, shot=a.option or "shot")
 
 
 def _cast(run: Run, legal: Legal) -> None:
@@ -324,18 +325,6 @@ def _rally(run: Run, legal: Legal) -> None:
     for n in notes:
         run.note(n)
     run.event("rally", unit=legal.action.unit, rallied=len(notes))
-
-
-def _verse(run: Run, legal: Legal) -> None:
-    u = run.state.unit(legal.action.unit)
-    assert u.zone is not None
-    statics: dict[Coord, list[StaticModifier]] = {}
-    for x in run.state.units:
-        if x.side == u.side and x.on_board and x.zone is not None and run.state.board.distance(x.zone, u.zone) <= 2:
-            statics.setdefault(x.zone, []).append(StaticModifier(x.key, run.t.rules.num("verse_morale"), f"Verse of {u.key}"))
-    for z, ss in statics.items():
-        run.state, _ = morale_in_zone(run.state, z, [], ss)
-    run.event("verse", unit=u.key, allies=sum(len(s) for s in statics.values()))
 
 
 def _flee_action(run: Run, legal: Legal) -> None:

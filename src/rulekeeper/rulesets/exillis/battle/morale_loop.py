@@ -19,10 +19,11 @@ import math
 from rulekeeper.boards.zones import Coord
 from rulekeeper.core.chance import Fate
 
-from ..aftermath import Death, StaticModifier, apply_morale
+from ..aftermath import Death, MoraleChange, StaticModifier, apply_morale, end_intimidation
 from ..combatants import Combatant
 from ..fastcopy import evolve
-from ..morale import can_rout, clamp
+from ..morale import can_rout, clamp, state_of
+from .affinity import cause_leadership
 from .moves import group_of, passable, room
 from .pursuit import CutDown, cut_down
 from .state import BattleState, BattleUnit
@@ -34,13 +35,13 @@ def motive(hero: BattleUnit, t: BattleTables) -> float:
     return t.rules.num("hero_motive")
 
 
-def _received(u: BattleUnit, hero: BattleUnit, t: BattleTables) -> float:
+def _received(u: BattleUnit, hero: BattleUnit, t: BattleTables, state: BattleState) -> float:
     if u.has_rule("Soulless"):
         return 0.0  # "does not receive the Basic Leadership value of allied Heroes"
     m = motive(hero, t)
     if u.has_rule("Generic"):
         m *= t.rules.num("generic_leadership")
-    return m
+    return max(m, cause_leadership(state, hero, u, t))  # Motives × Affinities (see .affinity)
 
 
 def leadership(state: BattleState, u: BattleUnit, t: BattleTables) -> float:
@@ -50,10 +51,10 @@ def leadership(state: BattleState, u: BattleUnit, t: BattleTables) -> float:
     parts: list[float] = []
     own = state.unit(u.hero) if u.hero else None
     if own is not None and own.status == "active":
-        parts.append(_received(u, own, t))
+        parts.append(_received(u, own, t, state))
     general = _general(state, u.side)
     if general is not None and general is not own and general.key != u.key:
-        parts.append(_received(u, general, t))
+        parts.append(_received(u, general, t, state))
     if not parts:
         return 0.0
     if len(parts) > 1 and state.options.leadership_combine == "average":
@@ -210,7 +211,7 @@ def rally(state: BattleState, key: str, t: BattleTables) -> tuple[BattleState, l
             continue
         if state.board.distance(u.zone, general.zone) > rng or not (u.c.morale < 0 or u.c.fleeing):
             continue
-        bonus = _received(u, general, t)
+        bonus = _received(u, general, t, state)
         units[u.key] = evolve(u, c=evolve(u.c, morale=clamp(u.c.morale + bonus), fleeing=False))
         notes.append(f"{u.key} rallies ({bonus:+g} morale)")
     return evolve(state, units=tuple(units[u.key] for u in state.units)), notes
@@ -236,3 +237,30 @@ def sync_heroes(state: BattleState) -> BattleState:
 def _same(a: float, b: float) -> bool:
     """Equal and saved the same way in JSON (``0.0`` is not ``-0.0``, ``1`` is not ``1.0``)."""
     return a == b and type(a) is type(b) and math.copysign(1.0, a) == math.copysign(1.0, b)
+
+
+def in_melee(state: BattleState, u: BattleUnit) -> bool:
+    """``u`` stands in a melee: it is not fleeing and a living, not fleeing enemy shares its zone."""
+    return (u.on_board and not u.c.fleeing and u.zone is not None
+            and any(e.c.count > 0 and not e.c.fleeing for e in state.enemies_in(u.zone, u.side)))
+
+
+def lapse_intimidation(state: BattleState) -> tuple[BattleState, list[MoraleChange]]:
+    """Intimidation ends with the melee.
+
+    "Intimidation represents how the unit perceives its own chance of coming out of the melee
+    victorious ... Total Intimidation of every friendly miniature in the melee / Total
+    Intimidation of every enemy miniature in the melee" — a dynamic modifier. A unit no longer
+    in a melee (its enemies dead, routed or gone, or it retreated or routs itself) loses the
+    modifier it had; the next melee computes a new one.
+    """
+    units: dict[str, BattleUnit] = {}
+    changes: list[MoraleChange] = []
+    for u in state.units:
+        if u.status != "active" or not u.c.intimidation_mod or in_melee(state, u):
+            continue
+        c = end_intimidation(u.c)
+        units[u.key] = evolve(u, c=c)
+        changes.append(MoraleChange(u.key, u.c.morale, c.morale, state_of(u.c), state_of(c),
+                                    (f"no longer in a melee: intimidation modifier {u.c.intimidation_mod:+.1f} ends",)))
+    return (state.with_units(units) if units else state), changes

@@ -51,8 +51,13 @@ class Reaction:
 
     @property
     def first(self) -> bool:
-        """A defender of higher priority strikes before the charge lands, else after it."""
+        """A defender of higher priority strikes before the charge lands."""
         return self.rp > self.cp
+
+    @property
+    def simultaneous(self) -> bool:
+        """Equal priority: "they will both perform their actions at the same time" (seed)."""
+        return self.rp == self.cp
 
     def request(self) -> ChanceRequest:
         """The draw the resolution makes (as :meth:`Fate.chance` builds it)."""

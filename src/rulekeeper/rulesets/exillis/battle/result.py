@@ -14,6 +14,9 @@ from typing import Any
 
 from .state import BattleState
 
+#: Game time sums many fractions of a round: a turn due at round N may land a hair below N.
+ROUND_EPSILON = 1e-9
+
 BP_TABLE: tuple[tuple[int, int], ...] = ((19, 5), (14, 4), (10, 3), (7, 2), (5, 1), (0, 0))
 
 
@@ -51,7 +54,8 @@ def check_end(state: BattleState) -> BattleState:
         standing = [s for s, a in alive.items() if a]
         winner = standing[0] if len(standing) == 1 else "draw"
         return replace(state, over=True, winner=winner, end_reason="a side has nothing left on the board", active=())
-    if state.turn_limit and state.round >= state.turn_limit:
+    # N rounds give an Initiative-100 unit N turns (at rounds 0 … N−1): none is taken at round N itself
+    if state.turn_limit and state.round >= state.turn_limit - ROUND_EPSILON:
         a, b = state.sides()
         pa, pb = surviving_points(state, a), surviving_points(state, b)
         winner = a if pa > pb else b if pb > pa else "draw"

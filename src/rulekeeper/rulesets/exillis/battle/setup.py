@@ -22,7 +22,7 @@ from ..setup import Tables as _Tables
 from ..setup import UnitSpec, build
 from .morale_loop import apply_initial_leadership, sync_heroes
 from .specials import disabused
-from .state import BattleState, BattleUnit
+from .state import BattleState, BattleUnit, PendingAction
 from .tables import BattleTables
 from .turnbar import advance, initial_acp
 
@@ -115,6 +115,7 @@ def _unit_to_dict(state: BattleState, u: BattleUnit) -> dict[str, Any]:
         "hp": list(c.hp), "max_hp": c.max_hp, "fatigue": c.fatigue, "veil": c.veil, "morale": c.morale,
         "intimidation_mod": c.intimidation_mod, "fleeing": c.fleeing, "stance": c.stance, "moved": c.moved,
         "flying": c.flying, "chain": list(c.chain),
+        "pending": None if u.pending is None else u.pending.to_list(), "verses": u.verses,
     }
 
 
@@ -137,6 +138,7 @@ def state_from_dict(d: dict[str, Any], t: BattleTables) -> BattleState:
             x["key"], x["side"], c, None if x["zone"] is None else board.parse(x["zone"]), x["acp"], x["status"],
             x["hero"], x["retinue"], x["general"], x["leadership"], x["reloaded"], x["approach"], x["deploy_index"],
             x["points"], x["kills"], x["last_target"], x["streak"], x["aura_turns"],
+            PendingAction.from_list(x.get("pending")), int(x.get("verses", 0)),
         ))
     return BattleState(
         scenario=d["scenario"], board=board, terrain=tuple((board.parse(z), f) for z, f in d["terrain"]),

@@ -6,10 +6,15 @@ their effect as :class:`~rulekeeper.rulesets.exillis.melee.UnitMods` multipliers
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from ..aftermath import StaticModifier
+from rulekeeper.boards.zones import Coord
+from rulekeeper.core.events import Event
+
+from ..aftermath import Death, StaticModifier
 from ..combatants import round_half_up
+from ..events import diff
 from ..fastcopy import evolve
 from ..melee import UnitMods
 from .state import BattleState, BattleUnit
@@ -65,7 +70,8 @@ def unit_mods(state: BattleState, u: BattleUnit, charging: bool) -> UnitMods:
 
 
 def end_of_turn(state: BattleState, actors: tuple[str, ...], t: BattleTables) -> tuple[BattleState, list[StaticModifier], list[str]]:
-    """Dark Presence, Aura of Terror, flying fatigue and forced landing, Refreshing Presence.
+    """Aura of Terror, flying fatigue and forced landing, Refreshing Presence (Dark Presence:
+    :func:`dark_presence`, whose casualties the engine turns into morale).
 
     Returns the new state, static morale modifiers to apply, and notes for the log.
     """
@@ -76,16 +82,6 @@ def end_of_turn(state: BattleState, actors: tuple[str, ...], t: BattleTables) ->
         u = units[key]
         if not u.on_board or u.zone is None:
             continue
-        if u.has_rule("Dark Presence"):
-            drain = t.rules.num("dark_presence")
-            for x in state.in_zone(u.zone):
-                if x.key == key:
-                    continue
-                c = x.c
-                for i in c.alive():
-                    c = c.with_hp(i, c.hp[i] - max(1, round_half_up(c.max_hp * drain)))
-                units[x.key] = evolve(units[x.key], c=c)
-            notes.append(f"{key}: Dark Presence drains every other miniature in its zone")
         if u.has_rule("Aura of Terror"):
             n = u.aura_turns + 1
             units[key] = evolve(units[key], aura_turns=n)
@@ -104,6 +100,53 @@ def end_of_turn(state: BattleState, actors: tuple[str, ...], t: BattleTables) ->
             c = units[key].c
             units[key] = evolve(units[key], c=evolve(c, fatigue=max(0.0, c.fatigue - r), veil=max(0.0, c.veil - r)))
     return evolve(state, units=tuple(units[u.key] for u in state.units)), statics, notes
+
+
+@dataclass(frozen=True)
+class Drain:
+    """What Dark Presence did: the state after it, zone events, casualties per zone, notes."""
+
+    state: BattleState
+    events: tuple[Event, ...] = ()
+    deaths: tuple[tuple[Coord, tuple[Death, ...]], ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+def dark_presence(state: BattleState, actors: tuple[str, ...], t: BattleTables) -> Drain:
+    """Dark Presence: "Drains 2% of every miniature's life in the same zone", at the end of the
+    unit's turn, friend and foe alike (at least 1 HP each).
+
+    Every HP change is a ``unit`` event, and each miniature it kills is a casualty its friends
+    in the zone witness ("Each friendly casualty the unit witnesses causes a morale penalty").
+    """
+    units = {u.key: u for u in state.units}
+    events: list[Event] = []
+    deaths: list[tuple[Coord, tuple[Death, ...]]] = []
+    notes: list[str] = []
+    key_bulk = state.options.space_bulk_key()
+    drain = t.rules.num("dark_presence")
+    for key in actors:
+        u = units[key]
+        if not u.on_board or u.zone is None or not u.has_rule("Dark Presence"):
+            continue
+        dead: list[Death] = []
+        for x in state.in_zone(u.zone):
+            if x.key == key:
+                continue
+            before = units[x.key].c
+            c = before
+            for i in c.alive():
+                c = c.with_hp(i, c.hp[i] - max(1, round_half_up(c.max_hp * drain)))
+                if c.hp[i] <= 0:
+                    dead.append(Death(x.side, x.key, c.mini(i), c.stat(key_bulk)))
+            events += diff(before, c, f"Dark Presence of {key}")
+            units[x.key] = evolve(units[x.key], c=c)
+        notes.append(f"{key}: Dark Presence drains every other miniature in its zone"
+                     + (f" ({len(dead)} killed)" if dead else ""))
+        if dead:
+            deaths.append((u.zone, tuple(dead)))
+    new = evolve(state, units=tuple(units[u.key] for u in state.units)) if notes else state
+    return Drain(new, tuple(events), tuple(deaths), tuple(notes))
 
 
 def disabused(profile: Any, kills: int, per_kill: float) -> Any:

@@ -23,6 +23,28 @@ ACT_AT = 1000.0
 
 
 @dataclass(frozen=True)
+class PendingAction:
+    """A long action under way: it resolves when the unit's time comes again on the turn bar.
+
+    Seed (Symbols, small clepsydra): "a long action, which will only be executed after a certain
+    amount of Action Points have been accumulated. While preparing for the action, the unit's
+    Defences (Block, Evade, Deflect) are reduced to 0, and the unit will be interrupted if it
+    takes direct damage." See :mod:`.long_actions`.
+    """
+
+    kind: str  # the action kind, e.g. "shoot"
+    target: str | None = None
+    option: str | None = None  # e.g. "aim"
+
+    def to_list(self) -> list[str | None]:
+        return [self.kind, self.target, self.option]
+
+    @classmethod
+    def from_list(cls, x: list[str | None] | None) -> PendingAction | None:
+        return None if not x else cls(str(x[0]), x[1], x[2])
+
+
+@dataclass(frozen=True)
 class BattleUnit:
     """A unit (or hero) of one side and everything the battle tracks about it."""
 
@@ -44,6 +66,8 @@ class BattleUnit:
     last_target: str | None = None  # artillery: the zone it shot at last, to scatter less
     streak: int = 0  # artillery: consecutive shots at last_target
     aura_turns: int = 0
+    pending: PendingAction | None = None  # a long action being prepared
+    verses: int = 0  # Chant: Verses sung since the last Finale or other action
 
     @property
     def flying(self) -> bool:

@@ -37,6 +37,7 @@ from ..melee import MeleeContext, duel_odds, target_odds
 from ..morale import state_of
 from ..profiles import STAT_KEYS
 from ..ranged import ShotSetup, shot_odds
+from ..shots import first_request
 from ..spells import cast_odds
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -238,6 +239,11 @@ class ExIllisPresenter:
             z = state.board.parse(a.target or "")
             setup = ShotSetup(u.c, tuple(x.c for x in state.in_zone(z)), state.terrain_at(z), _crossed(state, u.zone, z),
                               state.board.distance(u.zone, z), a.option or "shot", self.t.rules, state.options)
+            if self.t.rules.action(a.option or "shot").resolution != "bow":  # lightning, artillery
+                req = first_request(setup, u.key)
+                sec = _Section(f"{u.c.count} × {u.name}: {req.label.split(':')[0]}", explain=list(req.explain))
+                sec.odds = [(k, p, "") for k, p in req.odds()]
+                return [sec]
             so = shot_odds(setup)
             sec = _Section(f"{u.c.count} × {u.name}: where each shot falls", explain=list(so.explain))
             sec.odds = [(k, v, "") for k, v in so.odds]
@@ -358,6 +364,7 @@ class ExIllisPresenter:
             ("Fatigue", _num(c.fatigue)), ("Veil", _num(c.veil)), ("Action points", _num(u.acp)),
             ("Stance", c.stance), ("Flying", "yes" if c.flying else "no"),
             ("Reloaded", "yes" if u.reloaded else "no"), ("Moved last turn", "yes" if c.moved else "no"),
+            ("Long action", "—" if u.pending is None else f"{u.pending.option or u.pending.kind} at {u.pending.target}"),
             ("Leadership in morale", _num(u.leadership)), ("Intimidation modifier", _num(c.intimidation_mod)),
             ("Kills", str(u.kills)), ("Points", str(u.points)),
         ]
