@@ -100,12 +100,30 @@ def test_authorization_matrix(client: TestClient, case: str, endpoint: str) -> N
         token = toks["B"]
         acts = client.get(f"/api/battles/{bid}/actions", params={"token": toks["B"]}).json()
         body = {"kind": "wait", "unit": "B:Vileins", "position": acts["position"]}
+    if case == "battle over" and endpoint == "shown":
+        _reveal_the_last_blow(client, bid, toks, body["position"])
+        return
     before = _snapshot(client, bid, toks["spectator"])
     params = {} if token is None else {"token": token}
     r = client.post(f"/api/battles/{bid}/{endpoint}", params=params, json=body)
     status, code = EXPECTED[case]
     assert (r.status_code, r.json().get("error")) == (status, code), r.text
     assert _snapshot(client, bid, toks["spectator"]) == before  # the stored battle is unchanged
+
+
+def _reveal_the_last_blow(client: TestClient, bid: str, toks: dict[str, str], position: int) -> None:
+    """Over, the last blow's results are still revealed (by its side only): until then nobody sees the end."""
+    keeper = client.app.state.keeper  # type: ignore[attr-defined]
+    last = keeper.store.entry(bid, position - 1)
+    assert last.result.get("chance") and not last.shown  # autoplay leaves its results face down
+    actor = keeper.service.game(bid).side_of(last.action)
+    other = "B" if actor == "A" else "A"
+    assert _snapshot(client, bid, toks["spectator"])["over"] is False  # the end is not told yet
+    r = client.post(f"/api/battles/{bid}/shown", params={"token": toks[other]}, json={"position": position})
+    assert (r.status_code, r.json()["error"]) == (403, "unauthorized")
+    r = client.post(f"/api/battles/{bid}/shown", params={"token": toks[actor]}, json={"position": position})
+    assert r.status_code == 200 and keeper.store.entry(bid, position - 1).shown
+    assert _snapshot(client, bid, toks["spectator"])["over"] is True
 
 
 def test_undo_refused_after_results_are_shown(client: TestClient) -> None:

@@ -224,8 +224,22 @@ def test_a_charge_hides_its_results_until_revealed_then_cannot_be_undone(client:
 def test_the_end_screen_log_and_replay(client: TestClient) -> None:
     b = new_battle(client)
     bid, toks = b["id"], b["tokens"]
-    client.app.state.keeper.service.autoplay(bid)  # type: ignore[attr-defined]
+    keeper = client.app.state.keeper  # type: ignore[attr-defined]
+    keeper.service.autoplay(bid)
     n = position(client, b)
+    last = keeper.store.entry(bid, n - 1)
+    assert last.result.get("chance") and not last.shown
+    # the last blow is face down: nobody, the spectator included, sees the end screen before it is revealed
+    for role in ("A", "B", "spectator"):
+        page = client.get(b["links"][role]).text
+        assert "Battle over" not in page and "Winner" not in page and "not revealed yet" in page
+        assert "hx-trigger" in page  # still polling: a page that stopped would tell the battle is over
+    last_side = EXILLIS.side_of(last.action)
+    other = "B" if last_side == "A" else "A"
+    refused = client.post(f"/b/{bid}/reveal", data={"token": toks[other], "position": str(n)})
+    assert refused.status_code == 403 and not keeper.store.entry(bid, n - 1).shown
+    revealed = client.post(f"/b/{bid}/reveal", data={"token": toks[last_side], "position": str(n)})
+    assert revealed.status_code == 303 and keeper.store.entry(bid, n - 1).shown
     for role in ("A", "B", "spectator"):
         page = client.get(b["links"][role]).text
         assert "Battle over" in page and "Winner: side A" in page and "hx-trigger" not in page

@@ -369,8 +369,12 @@ class BattleService:
 
 
 def is_pending(last: LogEntry, rec: BattleRecord) -> bool:
-    """The last action drew chance and nobody has revealed it yet (and the battle goes on)."""
-    return bool(not last.shown and last.result.get("chance") and rec.status != "over")
+    """The last action drew chance and nobody has revealed it yet.
+
+    The last blow of a battle too: until its side turns the cards over, nobody (the
+    spectator included) may see the end screen, which would tell the result.
+    """
+    return bool(not last.shown and last.result.get("chance"))
 
 
 def guess_ruleset(request: SetupRequest) -> str:

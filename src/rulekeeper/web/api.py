@@ -185,7 +185,8 @@ def build_router(k: Keeper) -> APIRouter:
     def shown(battle_id: str, body: UndoRequest, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
         role = k.role(battle_id, token)
         current = k.store.get(battle_id).position
-        require_writer(battle_id, role, body.position, current, k.service.status(battle_id).over, "reveal results")
+        require_writer(battle_id, role, body.position, current, k.service.status(battle_id).over, "reveal results",
+                       allow_over=True)  # the last blow's results are revealed like any other
         if current < 1:
             raise StaleStateError(battle_id, body.position, current)
         last = k.store.entry(battle_id, current - 1)

@@ -402,8 +402,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
             out, _ = await run_in_threadpool(k.service.act, bid, action, position, False, v.role)
         except RulekeeperError as exc:
             return await fail(request, exc, bid, token)
-        if v.game.status(out.state).over and out.chance:  # the last blow: its Fate Screen, then the end screen
-            return _see_other(v.links.fate(position, 0))
+        # the last blow too: its results face down like any other, then its Fate Screen, then the end screen
         return _see_other(v.links.page("panel"))
 
     @r.post("/b/{bid}/reveal")
@@ -416,7 +415,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
             position = _int(form.get("position"), "position", lo=1)
             require_writer(bid, v.role, position, v.position, v.status.over, "reveal results", allow_over=True)
             require_last_actor(v.role, v.last_side, "reveal its results")
-            if not v.status.over and v.last is not None and not v.last.shown:
+            if v.last is not None and not v.last.shown:  # the last blow's too: then the end screen
                 k.store.mark_shown(bid, position - 1)
         except RulekeeperError as exc:
             return await fail(request, exc, bid, token)
