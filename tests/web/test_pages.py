@@ -187,6 +187,8 @@ def test_a_charge_hides_its_results_until_revealed_then_cannot_be_undone(client:
     a_page = client.get(r.headers["location"]).text
     assert "Reveal the first result" in a_page and "face down" in a_page and "Undo (nothing seen yet)" in a_page
     assert "dmg" not in a_page  # nothing of the results reaches the page yet
+    # not even how many there are: a charge's reactions are drawn, so the count could be peeked at, then undone
+    assert "results drawn" not in a_page and 'class="back"' not in a_page
     b_page = client.get(links["B"]).text
     assert "Fate is being revealed" in b_page and "dmg" not in b_page and "pick=" not in b_page
     assert "M70" in b_page  # side B still sees its unit as it was before the charge

@@ -253,8 +253,10 @@ class Pages:
         if v.pending:
             assert v.last is not None
             caption = f"Before: {r.action_text(v.last.action)} — its results are not revealed yet"
+            # no count of the face-down results: it can depend on the dice (a reaction drawn or not), and
+            # the side that played may still undo — a count would let it peek and take the action back
             panel = {"mode": "pending", "mine": v.last_side == v.role, "text": r.action_text(v.last.action),
-                     "count": r.fate_count(v.last.result.get("report", [])), "side": v.last_side}
+                     "side": v.last_side}
         elif fate_index is not None and v.position:
             panel, board_state, caption = self._fate_panel(v, q, fate_index)
         elif v.status.over:
