@@ -66,6 +66,11 @@ def test_htmx_and_css_are_served_from_the_package(client: TestClient) -> None:
     assert js.status_code == 200 and "javascript" in js.headers["content-type"]
     assert js.content == (STATIC / "htmx.min.js").read_bytes() and b"htmx" in js.content[:2000]
     assert "2.0.11" in (STATIC / "VENDORED.md").read_text() and "Zero-Clause BSD" in (STATIC / "VENDORED.md").read_text()
+    import hashlib
+
+    sse = client.get("/static/htmx-ext-sse.min.js")  # the live updates' extension: vendored, checksummed
+    digest = hashlib.sha256(sse.content).hexdigest()
+    assert sse.status_code == 200 and digest in (STATIC / "VENDORED.md").read_text() and b"sse" in sse.content
     css = client.get("/static/style.css")
     assert css.status_code == 200 and ":focus-visible" in css.text and "@media" in css.text
     assert client.get("/static/../api.py").status_code == 404
@@ -84,7 +89,8 @@ def test_creating_gives_three_links_and_each_page_renders(client: TestClient) ->
         assert r.status_code == 200, (role, r.text[:500])
         assert '<meta name="viewport"' in r.text and 'class="board"' in r.text and 'class="turnbar"' in r.text
         assert not re.search(r'(src|href|action)="(https?:)?//', r.text), role
-        assert 'hx-trigger="every 2s"' in r.text  # the live fragment polls
+        # the live fragment follows the server's events, and polls as a fallback
+        assert 'hx-trigger="sse:changed, every 2s"' in r.text and 'sse-connect="/b/' in r.text
         for form in re.findall(r"<form[^>]*>", r.text):  # every form works without JS
             assert 'method="post"' in form and 'action="/' in form, form
     assert "Your turn" in pages["A"].text and hrefs(pages["A"].text, "pick=")

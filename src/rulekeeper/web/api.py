@@ -92,6 +92,9 @@ class Keeper:
         self.host_key = host_key or new_host_key()  # see web/host.py: the host link's secret
         #: the base of the links handed out (web/links.py); None: the address the request came to
         self.public_url = None if public_url is None else check_public_url(public_url)
+        from .live import Changes
+
+        self.changes = Changes()  # wakes the live streams of a battle this keeper changed (web/live.py)
         self.store = BattleStore(db)
         self.access = AccessStore(db)
         self.service = BattleService(self.store)
@@ -178,6 +181,7 @@ def build_router(k: Keeper) -> APIRouter:
             raise UnauthorizedError(f"{g.action_text(action)}: that belongs to the other side")
         # the API answers with the results, so they count as shown: no undo-and-retry of a seen roll
         out, pos = k.service.act(battle_id, action, expected_position=body.position, shown=True, side=role)
+        k.changes.notify(battle_id)
         return {"position": pos, "action": out.action, "report": list(out.report),
                 "chance": [c.to_dict() for c in out.chance], "over": g.status(out.state).over}
 
@@ -192,6 +196,7 @@ def build_router(k: Keeper) -> APIRouter:
         last = k.store.entry(battle_id, current - 1)
         require_last_actor(role, k.service.game(battle_id).side_of(last.action), "reveal its results")
         k.store.mark_shown(battle_id, current - 1)
+        k.changes.notify(battle_id)
         return {"position": body.position, "shown": True}
 
     @r.post("/battles/{battle_id}/undo", summary="Take back the last action (never after its random results were shown)")
@@ -202,6 +207,7 @@ def build_router(k: Keeper) -> APIRouter:
         last = k.store.entry(battle_id, current - 1) if current else None
         require_last_actor(role, None if last is None else k.service.game(battle_id).side_of(last.action), "take it back")
         k.service.undo(battle_id, expected_position=body.position)
+        k.changes.notify(battle_id)
         return {"position": k.store.get(battle_id).position}
 
     @r.get("/battles/{battle_id}/log", summary="Every action and its results, in order (face-down results withheld)")

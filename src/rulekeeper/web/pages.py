@@ -24,7 +24,7 @@ from urllib.parse import parse_qs
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 
 from rulekeeper.core.errors import IllegalActionError, RulekeeperError
 from rulekeeper.core.game import ArmySource, Game, SetupRequest, Status
@@ -37,6 +37,7 @@ from rulekeeper.service.battles import is_pending
 from .api import NOT_FOUND, STATUS, Keeper
 from .guards import UnauthorizedError, require_last_actor, require_writer
 from .links import qr_svg
+from .live import version_events
 from .presenters import Presenters
 from .scenarios import find_scenario, shipped_scenarios
 
@@ -374,6 +375,28 @@ def build_pages(keeper: Keeper) -> APIRouter:
             return p.html("live_gone.html", 404, message=NOT_FOUND["message"])
         return p.html("live.html", **p.live(view, {}))
 
+    @r.get("/b/{bid}/events")
+    async def events(bid: str, request: Request, token: str | None = None, v: str | None = None) -> Response:
+        """Server-sent events: ``changed`` whenever the battle's version moves (see web/live.py)."""
+        try:
+            seen = await run_in_threadpool(p.version, bid, token)  # checks the link as every page does
+        except RulekeeperError as exc:
+            return p.refusal(exc)
+        if not k.changes.admit():
+            return JSONResponse({"error": "busy", "message": "too many live pages are open; try again"},
+                                status_code=503, headers={"Retry-After": "5"})
+
+        async def revision() -> int:
+            return await run_in_threadpool(k.store.revision, bid)
+
+        async def version() -> str:
+            return await run_in_threadpool(p.version, bid, token)
+
+        stream = version_events(k.changes, bid, v if v is not None else seen, revision, version,
+                                request.is_disconnected)
+        return StreamingResponse(stream, media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
     @r.get("/b/{bid}/unit", response_class=HTMLResponse)
     def unit(bid: str, token: str | None = None, key: str | None = None) -> Response:
         """The unit panel alone (HTMX swaps it in; the battle page shows it with ``?unit=``)."""
@@ -402,6 +425,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
             if v.game.side_of(action) != v.role:
                 raise UnauthorizedError(f"{v.game.action_text(action)}: that belongs to the other side")
             out, _ = await run_in_threadpool(k.service.act, bid, action, position, False, v.role)
+            k.changes.notify(bid)
         except RulekeeperError as exc:
             return await fail(request, exc, bid, token)
         # the last blow too: its results face down like any other, then its Fate Screen, then the end screen
@@ -419,6 +443,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
             require_last_actor(v.role, v.last_side, "reveal its results")
             if v.last is not None and not v.last.shown:  # the last blow's too: then the end screen
                 k.store.mark_shown(bid, position - 1)
+                k.changes.notify(bid)
         except RulekeeperError as exc:
             return await fail(request, exc, bid, token)
         shown = "all" if form.get("all") in ("1", "on", "true") else 1
@@ -434,6 +459,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
             require_writer(bid, v.role, position, v.position, v.status.over, "undo")
             require_last_actor(v.role, v.last_side, "take it back")
             k.service.undo(bid, expected_position=position)
+            k.changes.notify(bid)
         except RulekeeperError as exc:
             return await fail(request, exc, bid, token)
         return _see_other(v.links.page("panel", note="undone"))
