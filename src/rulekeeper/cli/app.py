@@ -48,7 +48,22 @@ def _register_all() -> None:
 _register_all()
 
 
+def tolerant_streams() -> None:
+    """Print what cannot be encoded escaped instead of failing half-way through an answer.
+
+    An argument that is not UTF-8 (a file name in Latin-1, a battle id typed in a Latin-1
+    terminal) reaches Python as lone surrogates, which a UTF-8 stdout refuses to encode; stderr
+    already escapes them (Python's default), and now stdout does too (``\\udcff``, which is also
+    valid inside a JSON string).
+    """
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
 def main() -> None:
+    tolerant_streams()
     try:
         app()
     except RulekeeperError as exc:

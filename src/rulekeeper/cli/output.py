@@ -7,6 +7,7 @@ import sys
 from typing import Any, NoReturn
 
 from rich.console import Console
+from rich.markup import escape
 
 from rulekeeper.core.errors import RulekeeperError
 
@@ -23,6 +24,7 @@ def fail(exc: RulekeeperError, as_json: bool = False) -> NoReturn:
     if as_json:
         print_json(exc.to_dict())
     else:
-        # never wrapped: a file name cut in two cannot be copied back into a command
-        err_console.print(f"[bold red]error[/] [dim]({exc.code})[/]: {exc.message}", soft_wrap=True)
+        # never wrapped: a file name cut in two cannot be copied back into a command; escaped: a name
+        # such as "[/]" is text, not Rich markup
+        err_console.print(f"[bold red]error[/] [dim]({escape(exc.code)})[/]: {escape(exc.message)}", soft_wrap=True)
     raise SystemExit(2)

@@ -44,6 +44,11 @@ def _no_duplicates(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool =
     seen: set[Any] = set()
     for key_node, _ in node.value:
         key = loader.construct_object(key_node, deep=deep)
+        try:
+            hash(key)
+        except TypeError:  # `? [a, b]: 1`: a YAML error (a TypeError escaped every caller of load_yaml)
+            raise yaml.constructor.ConstructorError(
+                None, None, f"found a key that cannot be a key ({type(key).__name__})", key_node.start_mark) from None
         if key in seen:
             raise yaml.constructor.ConstructorError(None, None, f"found duplicate key {key!r}", key_node.start_mark)
         seen.add(key)

@@ -12,13 +12,30 @@ import difflib
 from collections.abc import Iterable
 from typing import Any
 
+#: Longest detail text an error carries (an id or a name given by a user may be 100,000 characters).
+MAX_DETAIL = 500
+
+
+def shorten(text: str, limit: int = MAX_DETAIL) -> str:
+    """``text`` cut to ``limit`` characters (and an ellipsis)."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
 
 class RulekeeperError(ValueError):
-    """Base of every user-facing error. ``code`` is stable; ``details`` is JSON-able."""
+    """Base of every user-facing error. ``code`` is stable; ``details`` is JSON-able.
+
+    Bounded whatever it is given: the message to the limit of error messages (plus room for a
+    file name), each text detail to :data:`MAX_DETAIL` characters, so that echoing a hostile
+    name back never makes a huge answer.
+    """
 
     code = "error"
 
     def __init__(self, message: str, **details: Any) -> None:
+        from .limits import LIMITS
+
+        message = shorten(message, LIMITS.message + MAX_DETAIL + 20)
+        details = {k: shorten(v) if isinstance(v, str) else v for k, v in details.items()}
         super().__init__(message)
         self.message = message
         self.details = details
@@ -44,10 +61,10 @@ class UnknownNameError(RulekeeperError):
 
     def __init__(self, kind: str, name: str, candidates: Iterable[str]) -> None:
         pool = sorted(set(candidates))
-        suggestions = closest(name, pool)
+        suggestions = closest(name, pool) if len(name) <= MAX_DETAIL else []
         hint = f" Did you mean {' or '.join(repr(s) for s in suggestions)}?" if suggestions else ""
         super().__init__(
-            f"Unknown {kind} {name!r}.{hint}", kind=kind, name=name, suggestions=suggestions
+            f"Unknown {kind} {shorten(name, 100)!r}.{hint}", kind=kind, name=name, suggestions=suggestions
         )
         self.suggestions = suggestions
 

@@ -81,19 +81,20 @@ def _state(c: Combatant) -> str:
     return state_of(c)
 
 
-def apply_morale(
+def _casualty_morale(
+    units: dict[str, Combatant],
+    reasons: dict[str, list[str]],
     before: tuple[Combatant, ...],
-    after: tuple[Combatant, ...],
     deaths: list[Death],
-    statics: list[StaticModifier],
     options: ExIllisOptions,
-    space_key: str = "bulk",
-) -> tuple[tuple[Combatant, ...], list[MoraleChange]]:
-    """Apply morale effects of ``deaths`` and ``statics`` to the zone ``after``."""
-    start = {c.key: c for c in after}
-    units = dict(start)
-    reasons: dict[str, list[str]] = {k: [] for k in units}
-    # friendly bulk alive before the round, per unit; decremented as casualties happen
+    space_key: str,
+) -> None:
+    """Each casualty shakes the units of its side that witness it, in proportion to its Bulk.
+
+    The friendly Bulk still alive is counted from the zone before the round and shrinks as
+    casualties happen, so the later deaths of a round weigh more. A Broken unit that witnesses
+    a casualty flees (``rout_on_breaking_casualty=yes``: also the one this casualty breaks).
+    """
     bulk_alive = {c.key: c.count * c.stat(space_key) for c in before}
     for d in deaths:
         friends = [k for k, c in units.items() if c.side == d.side and bulk_alive.get(k, 0) > 0]
@@ -112,6 +113,12 @@ def apply_morale(
                 reasons[k].append("Broken and witnessed a casualty: Fleeing")
             units[k] = c
         bulk_alive[d.unit] = bulk_alive.get(d.unit, 0.0) - d.bulk
+
+
+def _static_morale(
+    units: dict[str, Combatant], reasons: dict[str, list[str]], statics: list[StaticModifier], options: ExIllisOptions
+) -> None:
+    """Morale modifiers from effects (friendly fire, a spell, an action); a static penalty makes a Broken unit flee."""
     for s in statics:
         if s.unit not in units:
             continue
@@ -126,31 +133,59 @@ def apply_morale(
             c = evolve(c, fleeing=True)
             reasons[s.unit].append("Broken and suffered a static penalty: Fleeing")
         units[s.unit] = c
-    # Intimidation: recomputed as a dynamic modifier replacing the previous one
+
+
+def _intimidation(units: dict[str, Combatant], reasons: dict[str, list[str]], options: ExIllisOptions) -> None:
+    """Intimidation, recomputed as a dynamic modifier replacing the previous one.
+
+    It compares each side's Intimidation (living, not fleeing miniatures) with the enemy's;
+    when only one side still fights, the melee is over and its Intimidation ends with it.
+    """
     sides = {c.side for c in units.values() if not c.destroyed and not c.fleeing}
-    if len(sides) < 2:  # the melee is over: its Intimidation ends with it
+    if len(sides) < 2:
         for k, c in list(units.items()):
             if c.intimidation_mod:
                 reasons[k].append(f"melee over: intimidation modifier {c.intimidation_mod:+.1f} ends")
                 units[k] = end_intimidation(c)
-    else:
-        # per side: this loop changes morale only, never who is alive or fleeing, so the sums hold
-        strength: dict[str, tuple[float, float]] = {}
-        for k, c in list(units.items()):
-            if c.destroyed or c.fleeing:
-                continue
-            if c.side not in strength:
-                strength[c.side] = (
-                    sum(u.count * u.stat("intimidation") for u in units.values() if u.side == c.side and not u.fleeing),
-                    sum(u.count * u.stat("intimidation") for u in units.values() if u.side != c.side and not u.fleeing),
-                )
-            friendly, enemy = strength[c.side]
-            new = intimidation_modifier(friendly, enemy, options) * sensitivity(c, options)
-            if new != c.intimidation_mod:
-                reasons[k].append(
-                    f"intimidation {friendly:g} vs {enemy:g}: modifier {c.intimidation_mod:+.1f} → {new:+.1f}"
-                )
-            units[k] = evolve(c, morale=clamp(c.morale - c.intimidation_mod + new), intimidation_mod=new)
+        return
+    # per side: this loop changes morale only, never who is alive or fleeing, so the sums hold
+    strength: dict[str, tuple[float, float]] = {}
+    for k, c in list(units.items()):
+        if c.destroyed or c.fleeing:
+            continue
+        if c.side not in strength:
+            strength[c.side] = (
+                sum(u.count * u.stat("intimidation") for u in units.values() if u.side == c.side and not u.fleeing),
+                sum(u.count * u.stat("intimidation") for u in units.values() if u.side != c.side and not u.fleeing),
+            )
+        friendly, enemy = strength[c.side]
+        new = intimidation_modifier(friendly, enemy, options) * sensitivity(c, options)
+        if new != c.intimidation_mod:
+            reasons[k].append(
+                f"intimidation {friendly:g} vs {enemy:g}: modifier {c.intimidation_mod:+.1f} → {new:+.1f}"
+            )
+        units[k] = evolve(c, morale=clamp(c.morale - c.intimidation_mod + new), intimidation_mod=new)
+
+
+def apply_morale(
+    before: tuple[Combatant, ...],
+    after: tuple[Combatant, ...],
+    deaths: list[Death],
+    statics: list[StaticModifier],
+    options: ExIllisOptions,
+    space_key: str = "bulk",
+) -> tuple[tuple[Combatant, ...], list[MoraleChange]]:
+    """Apply morale effects of ``deaths`` and ``statics`` to the zone ``after``.
+
+    In the rulebook's order: casualties, then static modifiers, then Intimidation (which
+    reads the morale and fleeing the first two leave).
+    """
+    start = {c.key: c for c in after}
+    units = dict(start)
+    reasons: dict[str, list[str]] = {k: [] for k in units}
+    _casualty_morale(units, reasons, before, deaths, options, space_key)
+    _static_morale(units, reasons, statics, options)
+    _intimidation(units, reasons, options)
     changes = [
         MoraleChange(k, start[k].morale, units[k].morale, _state(start[k]), _state(units[k]), tuple(reasons[k]))
         for k in units

@@ -30,8 +30,8 @@ from rulekeeper.core.chance import ChanceRequest, Fate, discrete
 from . import damage as dmg
 from .combatants import Combatant
 from .fatigue import efficiency
-from .melee import _mods
 from .ranged import ZONE_SPACE, RangedReport, ShotRecord, ShotSetup, _check, exposed_ally, visibility
+from .roll_to_hit import _mods
 from .rules_data import RulesData
 from .volley import Volley
 

@@ -220,6 +220,94 @@ def _advance(current: CampaignUnit | None, *, muster: str, slot: str, kind: str,
     return row, line
 
 
+@dataclass(frozen=True)
+class _RecordingPlan:
+    """What :meth:`CampaignStore.record` calls, inside its transaction, with the campaign as it stands.
+
+    Everything about the finished battle (its sides, state, Battle Points and players) is read
+    before the transaction; only the campaign's current rows (``view``) are read inside it, so
+    the plan is pure and a refused recording writes nothing.
+    """
+
+    battle_id: str
+    sides: Mapping[str, SideMuster]
+    state: BattleState
+    names: Mapping[str, str]
+    bp: int
+    note: str
+    roster: Roster
+    data: MustersData
+
+    def __call__(self, view: CampaignView) -> Recording:
+        rows: list[CampaignUnit] = []
+        report = {side: self._side(view, side, rows) for side in ("A", "B")}
+        people, player_lines = self._players(view)
+        state, sides = self.state, self.sides
+        summary = {"battle": self.battle_id, "battle_points": self.bp, "note": self.note, "winner": state.winner,
+                   "winner_army": dict(state.armies).get(state.winner or "", state.winner), "sides": report,
+                   "players": player_lines}
+        return Recording(bp=self.bp, note=self.note, units=tuple(rows), players=tuple(people),
+                         musters={sides[s].name: sides[s].document for s in ("A", "B") if sides[s].document},
+                         summary=summary)
+
+    def named(self, unit: str) -> int | None:
+        """A Named Character's own level ("a Character of level 40"), None for everyone else."""
+        nc = self.data.named(unit)
+        return None if nc is None else min(nc.level, self.roster.get(unit).max_level)
+
+    def _side(self, view: CampaignView, side: str, rows: list[CampaignUnit]) -> dict[str, Any]:
+        """Side ``side``'s campaign units after the battle (appended to ``rows``) and its report.
+
+        A unit's campaign slot is its muster entry, so an entry now naming another unit than the
+        campaign holds there is refused; a hero follows in its own slot, after its Retinue.
+        """
+        sm, state = self.sides[side], self.state
+        status = _statuses(state, side)
+        lines = []
+        for i, e in enumerate(sm.entries, 1):
+            current = view.units.get((sm.name, unit_slot(i)))
+            if current is not None and current.unit != e.unit:
+                raise CampaignMismatchError(_mismatch(sm.name, i, current.unit, e.unit), muster=sm.name, entry=i)
+            st = status[i - 1] if i - 1 < len(status) else ("active", None)
+            row, line = _advance(current, muster=sm.name, slot=unit_slot(i), kind="unit", entry=i, unit=e.unit,
+                                 level=e.level, label=e.label, max_level=self.roster.get(e.unit).max_level, bp=self.bp,
+                                 options=state.options, named_level=self.named(e.unit))
+            rows.append(row)
+            lines.append(line | {"status": st[0]})
+            if e.hero is not None:
+                slot = hero_slot(e.hero)
+                row, line = _advance(view.units.get((sm.name, slot)), muster=sm.name, slot=slot, kind="hero",
+                                     entry=i, unit=e.hero, level=e.hero_level, label="",
+                                     max_level=self.roster.get(e.hero).max_level, bp=self.bp, options=state.options,
+                                     named_level=self.named(e.hero))
+                rows.append(row)
+                lines.append(line | {"status": st[1] or "active"})
+        return {"muster": sm.name, "game_type": sm.game_type, "player": self.names[side],
+                "army_size": sm.size(), "army_bp": rules.bp_for(sm.size()), "points": sm.points,
+                "basic_points": dict(state.army_points).get(side, 0),
+                "units": lines}
+
+    def _players(self, view: CampaignView) -> tuple[list[Player], list[dict[str, Any]]]:
+        """Each player's new level, BP and Renown, and a line for the report; one person playing
+        both sides plays one battle."""
+        people: list[Player] = []
+        player_lines = []
+        for side in ("A", "B"):
+            name = self.names[side]
+            if any(p.name == name for p in people):
+                continue
+            before = view.players.get(name) or Player(name)
+            level, pbp = rules.player_award(before.level, before.bp, self.bp)
+            renown = rules.renown_for(before.level)
+            people.append(Player(name, level, pbp, before.bp_total + self.bp, before.renown + renown,
+                                 before.battles + 1, created=before.created))
+            player_lines.append({"player": name, "sides": [s for s in ("A", "B") if self.names[s] == name],
+                                 "level_before": before.level, "level": level, "bp": pbp,
+                                 "bp_to_next": rules.bp_to_next(level, pbp, rules.PLAYER_MAX_LEVEL),
+                                 "renown_gained": renown, "renown": before.renown + renown})
+        return people, player_lines
+
+
 def record_battle(svc: BattleService, store: CampaignStore, battle_id: str, players: Mapping[str, str] | None = None,
                   data: MustersData | None = None) -> Recording:
     """Award the Battle Points of a finished battle from musters, once. See the module docstring."""
@@ -241,63 +329,6 @@ def record_battle(svc: BattleService, store: CampaignStore, battle_id: str, play
     game = svc.game(battle_id)
     if not isinstance(game, ExIllisBattles):
         raise NotFromMustersError(f"battle {battle_id!r} is a {game.title} battle, not an Ex illis one", battle_id=battle_id)
-    roster = game.t.roster
-    data = load_musters_data() if data is None else data
-
-    def named(unit: str) -> int | None:
-        """A Named Character's own level ("a Character of level 40"), None for everyone else."""
-        nc = data.named(unit)
-        return None if nc is None else min(nc.level, roster.get(unit).max_level)
-
-    def plan(view: CampaignView) -> Recording:
-        rows: list[CampaignUnit] = []
-        report: dict[str, Any] = {}
-        for side in ("A", "B"):
-            sm = sides[side]
-            status = _statuses(state, side)
-            lines = []
-            for i, e in enumerate(sm.entries, 1):
-                current = view.units.get((sm.name, unit_slot(i)))
-                if current is not None and current.unit != e.unit:
-                    raise CampaignMismatchError(_mismatch(sm.name, i, current.unit, e.unit), muster=sm.name, entry=i)
-                st = status[i - 1] if i - 1 < len(status) else ("active", None)
-                row, line = _advance(current, muster=sm.name, slot=unit_slot(i), kind="unit", entry=i, unit=e.unit,
-                                     level=e.level, label=e.label, max_level=roster.get(e.unit).max_level, bp=bp,
-                                     options=state.options, named_level=named(e.unit))
-                rows.append(row)
-                lines.append(line | {"status": st[0]})
-                if e.hero is not None:
-                    slot = hero_slot(e.hero)
-                    row, line = _advance(view.units.get((sm.name, slot)), muster=sm.name, slot=slot, kind="hero",
-                                         entry=i, unit=e.hero, level=e.hero_level, label="",
-                                         max_level=roster.get(e.hero).max_level, bp=bp, options=state.options,
-                                         named_level=named(e.hero))
-                    rows.append(row)
-                    lines.append(line | {"status": st[1] or "active"})
-            report[side] = {"muster": sm.name, "game_type": sm.game_type, "player": names[side],
-                            "army_size": sm.size(), "army_bp": rules.bp_for(sm.size()), "points": sm.points,
-                            "basic_points": dict(state.army_points).get(side, 0),
-                            "units": lines}
-        people: list[Player] = []
-        player_lines = []
-        for side in ("A", "B"):
-            name = names[side]
-            if any(p.name == name for p in people):  # one person playing both sides plays one battle
-                continue
-            before = view.players.get(name) or Player(name)
-            level, pbp = rules.player_award(before.level, before.bp, bp)
-            renown = rules.renown_for(before.level)
-            people.append(Player(name, level, pbp, before.bp_total + bp, before.renown + renown, before.battles + 1,
-                                 created=before.created))
-            player_lines.append({"player": name, "sides": [s for s in ("A", "B") if names[s] == name],
-                                 "level_before": before.level, "level": level, "bp": pbp,
-                                 "bp_to_next": rules.bp_to_next(level, pbp, rules.PLAYER_MAX_LEVEL),
-                                 "renown_gained": renown, "renown": before.renown + renown})
-        summary = {"battle": battle_id, "battle_points": bp, "note": note, "winner": state.winner,
-                   "winner_army": dict(state.armies).get(state.winner or "", state.winner), "sides": report,
-                   "players": player_lines}
-        return Recording(bp=bp, note=note, units=tuple(rows), players=tuple(people),
-                         musters={sides[s].name: sides[s].document for s in ("A", "B") if sides[s].document},
-                         summary=summary)
-
+    plan = _RecordingPlan(battle_id, sides, state, names, bp, note, game.t.roster,
+                          load_musters_data() if data is None else data)
     return store.record(battle_id, plan, musters=[sides["A"].name, sides["B"].name], players=list(names.values()))

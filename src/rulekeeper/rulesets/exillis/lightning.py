@@ -25,8 +25,8 @@ from rulekeeper.core.wrd import with_fixed
 
 from . import damage as dmg
 from .combatants import Combatant
-from .melee import BAD_LUCK, LUCK, _mods
 from .ranged import RangedReport, ShotRecord, ShotSetup, _check, exposed_ally
+from .roll_to_hit import BAD_LUCK, LUCK, _mods
 from .rules_data import Spell
 from .spells import spell_odds
 from .volley import Volley

@@ -8,6 +8,9 @@ target's Block, Evade and Deflect, each scaled by its side's Fatigue efficiency,
 5 % Luck and 5 % Bad Luck set aside — and (3) deals damage. A miniature that
 defended itself may retaliate once per round with its RET chance; retaliations are
 free and cannot be retaliated against.
+
+The roll to hit itself is :mod:`.roll_to_hit`, the round's context :mod:`.melee_context`;
+their names are re-exported here.
 """
 
 from __future__ import annotations
@@ -18,177 +21,21 @@ from typing import Any
 from rulekeeper.core.chance import ChanceRequest, Fate, discrete
 from rulekeeper.core.errors import ImpossibleRequestError, UnknownNameError
 from rulekeeper.core.events import Event
-from rulekeeper.core.wrd import with_fixed
 
 from . import damage as dmg
 from .aftermath import Death, FatigueChange, MoraleChange, StaticModifier, add_fatigue, apply_morale
 from .combatants import Combatant
-from .damage import num
 from .events import record
-from .fatigue import efficiency
+from .melee_context import DIRECTION_DEFENCE, NO_MODS, MeleeContext, UnitMods
 from .morale import cavalry_charge_penalty, flank_penalty, state_of
-from .options import ExIllisOptions
-from .rules_data import RulesData
-from .weapons import CHARGE_RULES, MAIN_WEAPON, undeflectable, weapon_of
+from .roll_to_hit import BAD_LUCK, DEFENCES, LUCK, DuelOdds, duel_odds
+from .weapons import CHARGE_RULES
 
-LUCK = 0.05
-BAD_LUCK = 0.05
-DIRECTION_DEFENCE = {"front": 1.0, "flank": 0.5, "rear": 0.25}
-DEFENCES = (("Blocked", "blk"), ("Evaded", "eva"), ("Deflected", "dfl"))
-_DEFENCE_NAME = {"Blocked": "Block", "Evaded": "Evade", "Deflected": "Deflect"}
-
-
-@dataclass(frozen=True)
-class UnitMods:
-    """Multipliers that heroic powers and special rules put on one unit's attacks."""
-
-    accuracy: float = 1.0
-    strength: float = 1.0
-    toughness: float = 1.0
-    damage: float = 1.0
-    damage_vs_heroes: float = 1.0
-    notes: tuple[str, ...] = ()
-
-
-NO_MODS = UnitMods()
-
-
-@dataclass(frozen=True)
-class MeleeContext:
-    data: RulesData
-    options: ExIllisOptions = ExIllisOptions()
-    action: str = "fight"
-    direction: str = "front"
-    mods: tuple[tuple[str, UnitMods], ...] = ()
-    directions: tuple[tuple[str, str], ...] = ()  # per attacking unit key, when not ``direction``
-    #: the defenders stand "in the open" (a zone without a terrain feature): a cavalry charge keeps its full impact
-    open_ground: bool = True
-    #: the round is a charge reaction (a Polearm unit strikes with its secondary weapon)
-    reaction: bool = False
-
-    def mods_of(self, key: str) -> UnitMods:
-        for k, m in self.mods:
-            if k == key:
-                return m
-        return NO_MODS
-
-    def direction_of(self, attacker: str) -> str:
-        for k, d in self.directions:
-            if k == attacker:
-                return d
-        return self.direction
-
-    def __post_init__(self) -> None:
-        if self.direction not in DIRECTION_DEFENCE:
-            raise UnknownNameError("fight direction", self.direction, DIRECTION_DEFENCE)
-        act = self.data.action(self.action)
-        if act.kind != "melee":
-            raise ImpossibleRequestError(f"{act.title} is not a melee action")
-
-
-@dataclass(frozen=True)
-class DuelOdds:
-    """Everything the Fate Screen shows before one duel is rolled."""
-
-    attacker: str
-    defender: str
-    odds: list[tuple[str, float]]
-    weights: dict[str, float]
-    explain: list[str]
-    damage: dict[str, tuple[int, int]]
-    final_damage: float
-    retaliation_chance: float
-    calc: dmg.DamageCalc
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "attacker": self.attacker,
-            "defender": self.defender,
-            "odds": {k: p for k, p in self.odds},
-            "weights": self.weights,
-            "damage": {k: list(v) for k, v in self.damage.items()},
-            "final_damage": round(self.final_damage, 3),
-            "retaliation_chance": self.retaliation_chance,
-            "explain": self.explain,
-        }
-
-
-def _mods(c: Combatant, data: RulesData) -> tuple[float, float]:
-    state = state_of(c, False)
-    m = data.morale_states.get(state)
-    return (m.accuracy, m.luck) if m else (1.0, 0.0)
-
-
-def duel_odds(att: Combatant, dfn: Combatant, ctx: MeleeContext, retaliation: bool = False) -> DuelOdds:
-    """The WRD of one attack of ``att`` on ``dfn``, with every modifier explained."""
-    data, action = ctx.data, ctx.data.action("fight" if retaliation else ctx.action)
-    direction = "front" if retaliation else ctx.direction_of(att.key)
-    am, dm = ctx.mods_of(att.key), ctx.mods_of(dfn.key)
-    a_eff, d_eff = efficiency(att.fatigue), efficiency(dfn.fatigue)
-    a_state, a_luck = _mods(att, data)
-    a_stance, d_stance = data.stance(att.stance), data.stance(dfn.stance)
-    acc = att.stat("acc")
-    attack = acc * a_eff * a_state * a_stance.accuracy * action.accuracy.value * am.accuracy
-    lines = [
-        f"Attack = ACC {num(acc)} × fatigue efficiency {a_eff:.3f} ({att.fatigue:g} FtP)"
-        f" × morale {a_state:g} ({state_of(att, False)}) × stance {a_stance.accuracy:g} ({att.stance})"
-        f" × {action.title} {action.accuracy.value:g}"
-        + (f" × {am.accuracy:.3g} ({', '.join(am.notes)})" if am.accuracy != 1 else "")
-        + f" = {attack:.2f}"
-    ]
-    weights: dict[str, float] = {"Attack": attack}
-    dir_mult = DIRECTION_DEFENCE[direction]
-    no_deflect = None if retaliation else undeflectable(att, ctx)
-    for outcome, key in DEFENCES:
-        base = dfn.stat(key)
-        w = base * d_eff * dir_mult * d_stance.defences
-        note = ""
-        if key == "dfl" and no_deflect:
-            w, note = 0.0, f" → 0 ({no_deflect}: impossible to deflect)"
-        weights[outcome] = w
-        lines.append(
-            f"{_DEFENCE_NAME[outcome]} = {key.upper()} {num(base)} × fatigue efficiency {d_eff:.3f}"
-            f" ({dfn.fatigue:g} FtP) × {direction} {dir_mult:g} × stance {d_stance.defences:g} ({dfn.stance})"
-            f" = {w:.2f}{note}"
-        )
-    luck = max(0.0, LUCK + a_luck)
-    bad = 0.0 if (action.basic or retaliation) else BAD_LUCK
-    lines.append(
-        f"Luck {luck:.0%}" + (f" (morale {a_luck:+.0%})" if a_luck else "")
-        + (", Bad Luck 0 % (basic action / free attack)" if bad == 0 else f", Bad Luck {bad:.0%}")
-        + "; the rest shared by weight"
-    )
-    if sum(weights.values()) <= 0:
-        raise ImpossibleRequestError(f"{att.name} cannot attack: every roll-to-hit weight is 0")
-    odds = with_fixed({"Luck": luck, "Bad Luck": bad}, weights)
-    order = ["Attack", "Blocked", "Evaded", "Deflected", "Luck", "Bad Luck"]
-    odds.sort(key=lambda kv: order.index(kv[0]))
-    arm = weapon_of(att, ctx, retaliation)
-    calc = dmg.physical(
-        att.stat("wpd") * arm.wpd, att.stat("str") * am.strength, dfn.stat("tgh") * dm.toughness,
-        att.stat("ap") * arm.ap, dfn.stat("armour"),
-    )
-    if arm is not MAIN_WEAPON:
-        lines.append(f"{arm.note}: Weapon Damage {num(att.stat('wpd'))} × {arm.wpd:g}, Armour Piercing"
-                     f" {num(att.stat('ap'))} × {arm.ap:g}")
-    lines += calc.lines()
-    shd = max(1.0, dfn.stat("shd"))
-    bonus = am.damage * (am.damage_vs_heroes if str(dfn.profile.kind) == "hero" else 1.0)
-    final = calc.final * bonus
-    if bonus != 1:
-        lines.append(f"damage × {bonus:.3g} ({', '.join(am.notes)}) = {final:.1f}")
-    damages = {
-        "Attack": dmg.bounds(final),
-        "Blocked": dmg.bounds(final, divisor=shd),
-        "Evaded": (0, 0),
-        "Deflected": (0, 0),
-        "Luck": dmg.bounds(final, multiplier=ctx.options.luck_multiplier),
-        "Bad Luck": (dmg.bad_luck_damage(att.max_hp),) * 2,
-    }
-    lines.append(f"blocked damage = {final:.1f} / Shield {shd:g} = {final / shd:.1f}; Luck × {ctx.options.luck_multiplier:g}")
-    p_def = sum(p for k, p in odds if k in ("Blocked", "Evaded", "Deflected"))
-    ret = 0.0 if retaliation else min(1.0, dfn.stat("ret") * d_stance.retaliate)
-    return DuelOdds(att.mini(0), dfn.mini(0), odds, weights, lines, damages, final, p_def * ret, calc)
+__all__ = [
+    "BAD_LUCK", "DEFENCES", "DIRECTION_DEFENCE", "LUCK", "NO_MODS", "Duel", "DuelOdds", "MeleeContext", "MeleeReport",
+    "Strike", "Strikes", "UnitMods", "charge_statics", "duel_odds", "finish_round", "relabelled", "resolve_round",
+    "strike_round", "target_odds",
+]
 
 
 @dataclass(frozen=True)

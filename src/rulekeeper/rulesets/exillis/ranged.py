@@ -25,9 +25,10 @@ from .combatants import Combatant
 from .damage import num
 from .events import record
 from .fatigue import efficiency
-from .melee import BAD_LUCK, LUCK, _mods, relabelled
+from .melee import relabelled
 from .morale import FRIENDLY_FIRE_PENALTY, state_of
 from .options import ExIllisOptions
+from .roll_to_hit import BAD_LUCK, LUCK, _mods
 from .rules_data import Action, RulesData
 
 ZONE_SPACE = 80.0
@@ -269,89 +270,123 @@ class RangedReport:
 _HIT_NAMES = {"Accurate Shot": "Accurate hit", "Enemy space": "Bulk hit", "Luck": "Luck", "Allied space": "Friendly fire"}
 
 
+class _Volley:
+    """One volley in progress: the zone as the shots leave it, and what each shot did.
+
+    Each shot's draws see the zone as the previous shots left it (fewer living miniatures,
+    a wounded shooter after Bad Luck), so the state is kept here and the shots are resolved
+    one at a time, miniature by miniature, in the order the draws are made.
+    """
+
+    def __init__(self, setup: ShotSetup, fate: Fate) -> None:
+        self.setup = setup
+        self.fate = fate
+        self.key = setup.options.space_bulk_key()
+        self.zone = {c.key: c for c in setup.target_zone}
+        self.shooter = setup.shooter
+        self.everyone: dict[str, Combatant] = {**self.zone, setup.shooter.key: setup.shooter}
+        self.log: list[Event] = []
+        self.deaths: list[Death] = []
+        self.statics: list[StaticModifier] = []
+        self.records: list[ShotRecord] = []
+        self.odds_for: _VolleyOdds = {}
+        self.pools: _Pools = {}
+
+    def put(self, new: Combatant, cause: str) -> None:
+        """Record ``new`` (an event for what changed) and keep the zone up to date."""
+        record(self.everyone, new, self.log, cause)
+        if new.key in self.zone:
+            self.zone[new.key] = new
+
+    def shoot(self, si: int, name: str) -> ShotRecord:
+        """One projectile of miniature ``si``: where it falls, then which miniature it strikes."""
+        s = self.setup.shooter
+        now = tuple(self.zone.values())
+        if not [c for c in now if c.side != s.side and c.count > 0]:
+            return ShotRecord(name, "No target left")
+        label = f"where the shot falls: {name}"
+        o, request = _volley_odds(self.setup, self.shooter, now, label, self.odds_for)
+        where = self.fate.draw(relabelled(request, label)).outcome
+        if where == "Bad Luck":
+            return self._bad_luck(si, name)
+        if where in ("Free space", "Cover"):
+            return ShotRecord(name, "Missed" if where == "Free space" else "Cover")
+        friendly = where == "Allied space"
+        label = f"which miniature: {name} ({_HIT_NAMES[where]})"
+        where_hit = _pool(s, now, friendly, self.key, label, self.pools, self.setup.own_zone)
+        if where_hit is None:
+            return ShotRecord(name, "Missed")
+        pick = self.fate.draw(relabelled(where_hit[1], label)).outcome
+        t_key, ti = where_hit[0][pick]
+        return self._strike(o, name, where, t_key, ti)
+
+    def _bad_luck(self, si: int, name: str) -> ShotRecord:
+        """Bad Luck: the shooting miniature hurts itself (and may die of it)."""
+        s = self.setup.shooter
+        hurt = dmg.bad_luck_damage(self.shooter.max_hp)
+        self.shooter = self.shooter.with_hp(si, self.shooter.hp[si] - hurt)
+        self.put(self.shooter, f"{name}: Bad Luck")
+        if self.shooter.hp[si] <= 0:
+            self.deaths.append(Death(s.side, s.key, s.mini(si), s.stat(self.key)))
+        return ShotRecord(name, "Bad Luck", self_damage=hurt)
+
+    def _strike(self, o: ShotOdds, name: str, where: str, t_key: str, ti: int) -> ShotRecord:
+        """A projectile reaching miniature ``ti`` of ``t_key``: Missile Block (not against Luck), then damage.
+
+        An ally struck is friendly fire: its unit's morale suffers whatever the damage.
+        """
+        s, opts = self.setup.shooter, self.setup.options
+        t = self.zone[t_key]
+        if where == "Allied space":
+            self.statics.append(StaticModifier(t_key, FRIENDLY_FIRE_PENALTY, f"friendly fire from {s.key}", static=False))
+        if where != "Luck":
+            p_block = o.block.get(t_key, 0.0)
+            if p_block > 0 and self.fate.chance(f"missile block: {t.mini(ti)}", p_block, "Blocked", "Not blocked"):
+                return ShotRecord(name, _HIT_NAMES[where], t.mini(ti), True, 0, t.hp[ti])
+        mult = opts.luck_multiplier if where == "Luck" else 1.0
+        amount = dmg.roll(self.fate, f"{name} → {t.mini(ti)}", o.final[t_key], mult)
+        new_hp = max(0.0, t.hp[ti] - amount)
+        self.put(t.with_hp(ti, new_hp), f"{name}: {_HIT_NAMES[where]}")
+        killed = amount > 0 and new_hp <= 0
+        if killed:
+            self.deaths.append(Death(t.side, t_key, t.mini(ti), t.stat(self.key)))
+        return ShotRecord(name, _HIT_NAMES[where], t.mini(ti), False, amount, new_hp, killed)
+
+    def report(self, action: Action, data: RulesData) -> RangedReport:
+        """After the last shot: the zone's morale (casualties, friendly fire, the action's own effect),
+        then the shooter's Fatigue (or Veil for a spell)."""
+        s = self.setup.shooter
+        if action.zone_morale is not None:
+            for c in self.zone.values():
+                if c.side != s.side and c.count:
+                    self.statics.append(StaticModifier(c.key, action.zone_morale.value, f"{action.title}"))
+        before = self.setup.target_zone
+        after = tuple(self.zone[c.key] for c in before)
+        after, morale = apply_morale(before, after, self.deaths, self.statics, self.setup.options, self.key)
+        for c in after:
+            self.put(c, "morale")
+        shooter = self.everyone[s.key]
+        magical = action.spell is not None
+        cost = data.spell(action.spell).veil.value if action.spell is not None else action.fatigue.value
+        tired, fat = add_fatigue(shooter, cost, veil=magical)
+        self.put(tired, f"{action.title}: {'veil' if magical else 'fatigue'}")
+        after = tuple(self.zone[c.key] for c in before)
+        return RangedReport(
+            s.key, self.setup.action, self.records, [d.miniature for d in self.deaths], morale, fat, after, tired,
+            tuple(self.log),
+        )
+
+
 def resolve_volley(setup: ShotSetup, fate: Fate) -> RangedReport:
     """Every miniature of the shooter shoots (twice for a Swift Shot); casualties and morale follow."""
     data, action = _check(setup)
-    s, opts = setup.shooter, setup.options
-    key = opts.space_bulk_key()
-    zone = {c.key: c for c in setup.target_zone}
-    shooter = s
-    everyone: dict[str, Combatant] = {**zone, s.key: s}
-    log: list[Event] = []
-
-    def put(new: Combatant, cause: str) -> None:
-        record(everyone, new, log, cause)
-        if new.key in zone:
-            zone[new.key] = new
-
-    deaths: list[Death] = []
-    statics: list[StaticModifier] = []
-    records: list[ShotRecord] = []
-    odds_for: _VolleyOdds = {}
-    pools: _Pools = {}
+    s = setup.shooter
+    volley = _Volley(setup, fate)
     for si in s.alive():
         for shot in range(action.shots_per_miniature):
             name = s.mini(si) + (f" shot {shot + 1}" if action.shots_per_miniature > 1 else "")
-            now = tuple(zone.values())
-            if not [c for c in now if c.side != s.side and c.count > 0]:
-                records.append(ShotRecord(name, "No target left"))
-                continue
-            label = f"where the shot falls: {name}"
-            o, request = _volley_odds(setup, shooter, now, label, odds_for)
-            where = fate.draw(relabelled(request, label)).outcome
-            if where == "Bad Luck":
-                hurt = dmg.bad_luck_damage(shooter.max_hp)
-                shooter = shooter.with_hp(si, shooter.hp[si] - hurt)
-                put(shooter, f"{name}: Bad Luck")
-                if shooter.hp[si] <= 0:
-                    deaths.append(Death(s.side, s.key, s.mini(si), s.stat(key)))
-                records.append(ShotRecord(name, "Bad Luck", self_damage=hurt))
-                continue
-            if where in ("Free space", "Cover"):
-                records.append(ShotRecord(name, "Missed" if where == "Free space" else "Cover"))
-                continue
-            friendly = where == "Allied space"
-            label = f"which miniature: {name} ({_HIT_NAMES[where]})"
-            where_hit = _pool(s, now, friendly, key, label, pools, setup.own_zone)
-            if where_hit is None:
-                records.append(ShotRecord(name, "Missed"))
-                continue
-            pick = fate.draw(relabelled(where_hit[1], label)).outcome
-            t_key, ti = where_hit[0][pick]
-            t = zone[t_key]
-            if friendly:
-                statics.append(StaticModifier(t_key, FRIENDLY_FIRE_PENALTY, f"friendly fire from {s.key}", static=False))
-            if where != "Luck":
-                p_block = o.block.get(t_key, 0.0)
-                if p_block > 0 and fate.chance(f"missile block: {t.mini(ti)}", p_block, "Blocked", "Not blocked"):
-                    records.append(ShotRecord(name, _HIT_NAMES[where], t.mini(ti), True, 0, t.hp[ti]))
-                    continue
-            mult = opts.luck_multiplier if where == "Luck" else 1.0
-            amount = dmg.roll(fate, f"{name} → {t.mini(ti)}", o.final[t_key], mult)
-            new_hp = max(0.0, t.hp[ti] - amount)
-            put(t.with_hp(ti, new_hp), f"{name}: {_HIT_NAMES[where]}")
-            killed = amount > 0 and new_hp <= 0
-            if killed:
-                deaths.append(Death(t.side, t_key, t.mini(ti), t.stat(key)))
-            records.append(ShotRecord(name, _HIT_NAMES[where], t.mini(ti), False, amount, new_hp, killed))
-    if action.zone_morale is not None:
-        for c in zone.values():
-            if c.side != s.side and c.count:
-                statics.append(StaticModifier(c.key, action.zone_morale.value, f"{action.title}"))
-    before = setup.target_zone
-    after = tuple(zone[c.key] for c in before)
-    after, morale = apply_morale(before, after, deaths, statics, opts, key)
-    for c in after:
-        put(c, "morale")
-    shooter = everyone[s.key]
-    magical = action.spell is not None
-    cost = data.spell(action.spell).veil.value if action.spell is not None else action.fatigue.value
-    tired, fat = add_fatigue(shooter, cost, veil=magical)
-    put(tired, f"{action.title}: {'veil' if magical else 'fatigue'}")
-    after = tuple(zone[c.key] for c in before)
-    return RangedReport(
-        s.key, setup.action, records, [d.miniature for d in deaths], morale, fat, after, tired, tuple(log)
-    )
+            volley.records.append(volley.shoot(si, name))
+    return volley.report(action, data)
 
 
 _VolleyOdds = dict[tuple[int, ...], tuple[ShotOdds, ChanceRequest]]

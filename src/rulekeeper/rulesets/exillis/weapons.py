@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from .combatants import Combatant
 
 if TYPE_CHECKING:
-    from .melee import MeleeContext
+    from .melee_context import MeleeContext
 
 #: The special rules that make a unit's charge a cavalry charge (undeflectable, a lance).
 CHARGE_RULES = ("Heavy Cavalry Charge", "Light Cavalry Charge")

@@ -122,6 +122,85 @@ class _Problems:
             raise DataFileError(self.where, self.lines)
 
 
+def _roles(doc: BattleSchema, found: _Problems) -> tuple[list[str], str | None, str | None]:
+    """The file's side names, the attacking side and the side holding the Enclave.
+
+    Problems of shape (wrong ``ruleset``, not two sides, an ``attacker`` or ``enclave.side``
+    naming no side) are recorded in ``found``; an unknown side comes back as ``None``.
+    """
+    names = list(doc.sides)
+    if doc.ruleset is not None and _folded_ruleset(doc.ruleset) not in {_folded_ruleset(n) for n in RULESET_NAMES}:
+        found.shape(f"ruleset: this file is for the game {doc.ruleset!r}, not the War Table (expected 'wartable')")
+    if len(names) != 2:
+        found.shape(f"sides: expected exactly two sides, got {len(names)} ({', '.join(names) or 'none'})")
+    attacker = _side_key(names, doc.attacker)
+    if attacker is None:
+        found.shape(f"attacker: expected one of the side names {names}, got {doc.attacker!r}")
+    enclave_side: str | None = None
+    if doc.enclave is not None:
+        enclave_side = _side_key(names, doc.enclave.side)
+        if enclave_side is None:
+            found.shape(f"enclave.side: expected one of the side names {names}, got {doc.enclave.side!r}")
+    return names, attacker, enclave_side
+
+
+def _side_units(doc: BattleSchema, name: str, data: WarTableData, found: _Problems) -> tuple[Combatant, ...]:
+    """The combatants of side ``name``; an unknown profile or a negative Health is a problem, not a unit."""
+    out: list[Combatant] = []
+    for i, e in enumerate(doc.sides[name]):
+        field = f"sides.{name}[{i}]"
+        try:
+            unit = data.unit(e.unit)
+        except UnknownNameError as exc:
+            found.value(f"{field}.unit: {exc.message}", exc)
+            continue
+        if e.health is not None and e.health < 0:
+            found.value(
+                f"{field}.health: must be >= 0, got {e.health}",
+                InvalidStatError(
+                    f"{found.where}: {field}.health must be >= 0, got {e.health}",
+                    path=found.where,
+                    field=f"{field}.health",
+                    value=e.health,
+                ),
+            )
+            continue
+        out.append(Combatant.of(unit, e.health, e.marks, e.curses, e.label))
+    return tuple(out)
+
+
+def _enclave(
+    doc: BattleSchema, enclave_side: str | None, attacker: str | None, found: _Problems
+) -> EnclaveState | None:
+    """The Enclave in the region, on the attackers' or defenders' side (``None`` if none or unplaceable)."""
+    if doc.enclave is None:
+        return None
+    stab = doc.enclave.stability
+    if stab is not None and stab < 0:
+        found.value(
+            f"enclave.stability: must be >= 0, got {stab}",
+            InvalidStatError(
+                f"{found.where}: enclave.stability must be >= 0, got {stab}",
+                path=found.where,
+                field="enclave.stability",
+                value=stab,
+            ),
+        )
+    elif enclave_side is not None and attacker is not None:
+        role: SideName = "attackers" if enclave_side == attacker else "defenders"
+        return EnclaveState(doc.enclave.name, None if stab is None else exact(stab), role)
+    return None
+
+
+def _check_options(doc: BattleSchema, found: _Problems) -> None:
+    """Every unknown option name or value is a problem of its own (only when listing every problem)."""
+    for key, value in doc.options.items():
+        try:
+            parse_options({key: value})
+        except UnknownNameError as exc:
+            found.shape(f"options.{key}: {exc.message}")
+
+
 def battle_from_mapping(
     raw: Mapping[str, Any],
     where: str,
@@ -147,71 +226,16 @@ def battle_from_mapping(
         problems = validation_problems(exc)
         raise (BattleFileError if every_problem else DataFileError)(where, problems) from None
     found = _Problems(where, every_problem)
-    names = list(doc.sides)
-    if doc.ruleset is not None and _folded_ruleset(doc.ruleset) not in {_folded_ruleset(n) for n in RULESET_NAMES}:
-        found.shape(f"ruleset: this file is for the game {doc.ruleset!r}, not the War Table (expected 'wartable')")
-    if len(names) != 2:
-        found.shape(f"sides: expected exactly two sides, got {len(names)} ({', '.join(names) or 'none'})")
-    attacker = _side_key(names, doc.attacker)
-    if attacker is None:
-        found.shape(f"attacker: expected one of the side names {names}, got {doc.attacker!r}")
-    enclave_side: str | None = None
-    if doc.enclave is not None:
-        enclave_side = _side_key(names, doc.enclave.side)
-        if enclave_side is None:
-            found.shape(f"enclave.side: expected one of the side names {names}, got {doc.enclave.side!r}")
+    names, attacker, enclave_side = _roles(doc, found)
     if not every_problem:
         found.check()
 
     base = base_dir or Path(".")
     data = _load_data(found, [*(base / p for p in doc.data), *extra_data], [f"data[{i}]" for i in range(len(doc.data))])
-
-    def side(name: str) -> tuple[Combatant, ...]:
-        out: list[Combatant] = []
-        for i, e in enumerate(doc.sides[name]):
-            field = f"sides.{name}[{i}]"
-            try:
-                unit = data.unit(e.unit)
-            except UnknownNameError as exc:
-                found.value(f"{field}.unit: {exc.message}", exc)
-                continue
-            if e.health is not None and e.health < 0:
-                found.value(
-                    f"{field}.health: must be >= 0, got {e.health}",
-                    InvalidStatError(
-                        f"{where}: {field}.health must be >= 0, got {e.health}",
-                        path=where,
-                        field=f"{field}.health",
-                        value=e.health,
-                    ),
-                )
-                continue
-            out.append(Combatant.of(unit, e.health, e.marks, e.curses, e.label))
-        return tuple(out)
-
-    sides = {name: side(name) for name in names}
-    enclave = None
-    if doc.enclave is not None:
-        stab = doc.enclave.stability
-        if stab is not None and stab < 0:
-            found.value(
-                f"enclave.stability: must be >= 0, got {stab}",
-                InvalidStatError(
-                    f"{where}: enclave.stability must be >= 0, got {stab}",
-                    path=where,
-                    field="enclave.stability",
-                    value=stab,
-                ),
-            )
-        elif enclave_side is not None and attacker is not None:
-            role: SideName = "attackers" if enclave_side == attacker else "defenders"
-            enclave = EnclaveState(doc.enclave.name, None if stab is None else exact(stab), role)
+    sides = {name: _side_units(doc, name, data, found) for name in names}
+    enclave = _enclave(doc, enclave_side, attacker, found)
     if every_problem:
-        for key, value in doc.options.items():
-            try:
-                parse_options({key: value})
-            except UnknownNameError as exc:
-                found.shape(f"options.{key}: {exc.message}")
+        _check_options(doc, found)
     found.check()
     assert attacker is not None
     defender = next(n for n in names if n != attacker)

@@ -125,6 +125,150 @@ def _unmatched_notes(
     return list(dict.fromkeys(notes))
 
 
+def _standing(
+    sides: Mapping[SideName, list[Combatant]], label_of: Mapping[int, str], notes: list[str]
+) -> tuple[list[str], dict[SideName, list[Combatant]]]:
+    """Step 1: combatants are the named units still standing; the fallen are named in a note.
+
+    Returns ``(excluded labels, live combatants per side)``; with no attacker standing there is
+    nothing to resolve, with no defender the attackers' hits strike nothing.
+    """
+    everyone = [c for cs in sides.values() for c in cs]
+    excluded = [label_of[id(c)] for c in everyone if c.base_health <= 0]
+    live: dict[SideName, list[Combatant]] = {s: [c for c in cs if c.base_health > 0] for s, cs in sides.items()}
+    if excluded:
+        notes.append(f"Units at 0 Health do not fight: {', '.join(excluded)}.")
+    if not live["attackers"]:
+        raise ImpossibleRequestError("no attacking unit with Health above 0: nothing to resolve")
+    if not live["defenders"]:
+        notes.append("No defending unit: the attackers' hits strike nothing.")
+    return excluded, live
+
+
+def _combatant_lines(
+    live: Mapping[SideName, list[Combatant]], label_of: Mapping[int, str]
+) -> tuple[CombatantLine, ...]:
+    """Step 1's report lines: each unit that fights, with its traits, Marks, Curses and Health."""
+    return tuple(
+        CombatantLine(label_of[id(c)], s, c.unit.name, c.unit.traits, c.marks, c.curses, c.base_health)
+        for s, cs in live.items()
+        for c in cs
+    )
+
+
+def _stat_totals_step(
+    live: Mapping[SideName, list[Combatant]],
+    label_of: Mapping[int, str],
+    action: str,
+    region_traits: Sequence[str],
+    mods: Sequence[ModifierDef],
+    opts: WarTableOptions,
+) -> list[TotalsLine]:
+    """Step 2: each live unit's Health, Attack and Defense totals with the modifiers that apply."""
+    totals: list[TotalsLine] = []
+    for s, cs in live.items():
+        role: BattleRole = "attacker" if s == "attackers" else "defender"
+        for c in cs:
+            st = stat_totals(c, role, action, region_traits, mods, opts)
+            totals.append(TotalsLine(label_of[id(c)], s, st["health"], st["attack"], st["defense"]))
+    return totals
+
+
+def _hits_step(totals: Sequence[TotalsLine]) -> tuple[HitsLine, ...]:
+    """Step 3: the hits each unit deals (exact and rounded), from its Health and Attack totals."""
+    return tuple(
+        HitsLine(
+            t.label,
+            t.side,
+            t.health.total,
+            t.attack.total,
+            t.health.total * t.attack.total / HUNDRED,
+            hits_dealt(t.health.total, t.attack.total),
+        )
+        for t in totals
+    )
+
+
+def _allocation_step(
+    hits: Sequence[HitsLine], live: Mapping[SideName, list[Combatant]], label_of: Mapping[int, str]
+) -> tuple[list[AllocationLine], dict[SideName, Fraction]]:
+    """Step 4: pool each side's hits and share them over the enemy units.
+
+    Returns the report lines and the hits allocated to each unit of a side (keyed by the
+    side receiving them); a side that deals no hits allocates nothing.
+    """
+    allocations: list[AllocationLine] = []
+    per_unit: dict[SideName, Fraction] = {}
+    sides_in_order: tuple[SideName, SideName] = ("attackers", "defenders")
+    for side in sides_in_order:
+        enemy: SideName = "defenders" if side == "attackers" else "attackers"
+        dealt = tuple((h.label, h.hits) for h in hits if h.side == side)
+        if not dealt:
+            continue
+        total = sum((h for _, h in dealt), Fraction(0))
+        targets = tuple(label_of[id(c)] for c in live[enemy])
+        share = total / len(targets) if targets else Fraction(0)
+        per_unit[enemy] = allocate(total, len(targets))
+        allocations.append(AllocationLine(side, dealt, total, targets, share, per_unit[enemy]))
+    return allocations, per_unit
+
+
+def _block_line(t: TotalsLine, allocated: Fraction, step5: str) -> BlockLine:
+    """Step 5 for one unit: how many of its ``allocated`` hits its Defense blocks."""
+    b_exact, b, u_exact, u = block(allocated, t.defense.total, step5)
+    return BlockLine(
+        t.label,
+        t.side,
+        allocated,
+        min(t.defense.total, HUNDRED),
+        b_exact,
+        b,
+        u_exact,
+        u,
+        step5,
+        t.defense.total > HUNDRED,
+    )
+
+
+def _health_start(t: TotalsLine, notes: list[str]) -> Fraction:
+    """The Health step 6 starts from: never more than the unit had before rounding.
+
+    Step 2's rounding may raise Health (0.5 -> 1 with stat_rounding=whole); it sets the hits
+    dealt, but a battle must never heal, so step 6 starts from the lower value (and says so).
+    """
+    start = min(t.health.total, max(t.health.raw, Fraction(0)))
+    if start != t.health.total:
+        notes.append(
+            f"{t.label}: Health {show(t.health.raw)} was rounded up to {show(t.health.total)} for the hits "
+            f"it deals; step 6 starts from {show(start)} so rounding never adds Health."
+        )
+    return start
+
+
+def _casualty_steps(
+    totals: Sequence[TotalsLine],
+    per_unit: Mapping[SideName, Fraction],
+    unit_of: Mapping[str, Combatant],
+    opts: WarTableOptions,
+    notes: list[str],
+) -> tuple[list[BlockLine], list[HealthLine], list[UnitOutcome]]:
+    """Steps 5 and 6: each unit blocks what it can of its allocated hits and loses the rest as Health.
+
+    The outcomes (Health before and after, Bloodless or not) feed the Enclave Stability effects.
+    """
+    blocks: list[BlockLine] = []
+    health: list[HealthLine] = []
+    outcomes: list[UnitOutcome] = []
+    for t in totals:
+        line = _block_line(t, per_unit.get(t.side, Fraction(0)), opts.step5)
+        blocks.append(line)
+        start = _health_start(t, notes)
+        after = max(Fraction(0), start - line.unblocked)
+        health.append(HealthLine(t.label, t.side, start, line.unblocked, after))
+        outcomes.append(UnitOutcome(t.label, t.side, unit_of[t.label].unit.bloodless, start, after))
+    return blocks, health, outcomes
+
+
 def resolve_combat(
     attackers: Sequence[Combatant | UnitDef],
     defenders: Sequence[Combatant | UnitDef],
@@ -156,90 +300,13 @@ def resolve_combat(
     label_of = dict(zip(map(id, everyone), _labels(everyone), strict=True))
     notes = _unmatched_notes(region_traits, everyone, mods)
 
-    # Step 1: combatants are the named units still standing.
-    excluded = [label_of[id(c)] for c in everyone if c.base_health <= 0]
-    live: dict[SideName, list[Combatant]] = {s: [c for c in cs if c.base_health > 0] for s, cs in sides.items()}
-    if excluded:
-        notes.append(f"Units at 0 Health do not fight: {', '.join(excluded)}.")
-    if not live["attackers"]:
-        raise ImpossibleRequestError("no attacking unit with Health above 0: nothing to resolve")
-    if not live["defenders"]:
-        notes.append("No defending unit: the attackers' hits strike nothing.")
-    combatants = tuple(
-        CombatantLine(label_of[id(c)], s, c.unit.name, c.unit.traits, c.marks, c.curses, c.base_health)
-        for s, cs in live.items()
-        for c in cs
-    )
-
-    # Step 2: stat totals with modifiers.
-    totals: list[TotalsLine] = []
-    for s, cs in live.items():
-        role: BattleRole = "attacker" if s == "attackers" else "defender"
-        for c in cs:
-            st = stat_totals(c, role, action, region_traits, mods, opts)
-            totals.append(TotalsLine(label_of[id(c)], s, st["health"], st["attack"], st["defense"]))
-
-    # Step 3: hits per unit.
-    hits = tuple(
-        HitsLine(
-            t.label,
-            t.side,
-            t.health.total,
-            t.attack.total,
-            t.health.total * t.attack.total / HUNDRED,
-            hits_dealt(t.health.total, t.attack.total),
-        )
-        for t in totals
-    )
-
-    # Step 4: pool each side's hits and share them over the enemy units.
-    allocations: list[AllocationLine] = []
-    per_unit: dict[SideName, Fraction] = {}
-    sides_in_order: tuple[SideName, SideName] = ("attackers", "defenders")
-    for side in sides_in_order:
-        enemy: SideName = "defenders" if side == "attackers" else "attackers"
-        dealt = tuple((h.label, h.hits) for h in hits if h.side == side)
-        if not dealt:
-            continue
-        total = sum((h for _, h in dealt), Fraction(0))
-        targets = tuple(label_of[id(c)] for c in live[enemy])
-        share = total / len(targets) if targets else Fraction(0)
-        per_unit[enemy] = allocate(total, len(targets))
-        allocations.append(AllocationLine(side, dealt, total, targets, share, per_unit[enemy]))
-
-    # Step 5: blocks; step 6: Health.
-    blocks: list[BlockLine] = []
-    health: list[HealthLine] = []
-    outcomes: list[UnitOutcome] = []
+    excluded, live = _standing(sides, label_of, notes)
+    combatants = _combatant_lines(live, label_of)
+    totals = _stat_totals_step(live, label_of, action, region_traits, mods, opts)
+    hits = _hits_step(totals)
+    allocations, per_unit = _allocation_step(hits, live, label_of)
     unit_of = {label_of[id(c)]: c for c in everyone}
-    for t in totals:
-        allocated = per_unit.get(t.side, Fraction(0))
-        b_exact, b, u_exact, u = block(allocated, t.defense.total, opts.step5)
-        blocks.append(
-            BlockLine(
-                t.label,
-                t.side,
-                allocated,
-                min(t.defense.total, HUNDRED),
-                b_exact,
-                b,
-                u_exact,
-                u,
-                opts.step5,
-                t.defense.total > HUNDRED,
-            )
-        )
-        # Step 2's rounding may raise Health (0.5 -> 1 with stat_rounding=whole); it sets
-        # the hits dealt, but a battle must never heal, so step 6 starts from the lower value.
-        start = min(t.health.total, max(t.health.raw, Fraction(0)))
-        if start != t.health.total:
-            notes.append(
-                f"{t.label}: Health {show(t.health.raw)} was rounded up to {show(t.health.total)} for the hits "
-                f"it deals; step 6 starts from {show(start)} so rounding never adds Health."
-            )
-        after = max(Fraction(0), start - u)
-        health.append(HealthLine(t.label, t.side, start, u, after))
-        outcomes.append(UnitOutcome(t.label, t.side, unit_of[t.label].unit.bloodless, start, after))
+    blocks, health, outcomes = _casualty_steps(totals, per_unit, unit_of, opts, notes)
 
     stability = None if enclave is None else stability_effects(enclave, outcomes, opts)
     return CombatReport(

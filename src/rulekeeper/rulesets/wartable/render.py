@@ -42,8 +42,8 @@ def _rows(report: Mapping[str, Any], step: int) -> list[dict[str, Any]]:
     return []
 
 
-def report_renderables(report: Mapping[str, Any]) -> list[RenderableType]:
-    """The report (its JSON form) as Rich renderables: a header, the six steps, Stability, notes."""
+def _header(report: Mapping[str, Any]) -> list[RenderableType]:
+    """The title (if any) and one line with the action, the region's traits and the rule options."""
     out: list[RenderableType] = []
     if report.get("title"):
         out.append(Text.from_markup(f"[bold]{_e(report['title'])}[/]"))
@@ -54,31 +54,47 @@ def report_renderables(report: Mapping[str, Any]) -> list[RenderableType]:
             f"Action: {_e(report.get('action', ''))}   Region traits: {_e(traits)}   Options: {_e(options)}"
         )
     )
+    return out
 
+
+def _combatants_table(report: Mapping[str, Any]) -> Table:
+    """Step 1: the units that fight, with their traits, Marks, Curses and Health."""
     t1 = _table(1, "Unit", "Side", "Traits", "Marks / Curses", "Health")
     for c in _rows(report, 1):
         mc = ", ".join([*c["marks"], *(f"curse {x}" for x in c["curses"])]) or "-"
         t1.add_row(_e(c["unit"]), c["side"], _e(", ".join(c["traits"]) or "-"), _e(mc), n(c["health"]))
-    out.append(t1)
+    return t1
 
+
+def _totals_table(report: Mapping[str, Any]) -> Table:
+    """Step 2: each unit's stat totals, shown as the arithmetic that made them."""
     t2 = _table(2, "Unit", "Health", "Attack", "Defense")
     for t in _rows(report, 2):
         t2.add_row(
             _e(t["unit"]), _e(t["health"]["arithmetic"]), _e(t["attack"]["arithmetic"]), _e(t["defense"]["arithmetic"])
         )
-    out.append(t2)
+    return t2
 
+
+def _hits_table(report: Mapping[str, Any]) -> Table:
+    """Step 3: the hits each unit deals."""
     t3 = _table(3, "Unit", "Health × Attack/100", "Hits")
     for h in _rows(report, 3):
         t3.add_row(_e(h["unit"]), _e(h["arithmetic"]), n(h["hits"]))
-    out.append(t3)
+    return t3
 
+
+def _allocation_table(report: Mapping[str, Any]) -> Table:
+    """Step 4: each side's pooled hits and their share per enemy unit."""
     t4 = _table(4, "Side", "Hits dealt", "Targets", "Allocation", "Per unit")
     for a in _rows(report, 4):
         dealt = ", ".join(f"{d['unit']} {n(d['hits'])}" for d in a["dealt_by"])
         t4.add_row(a["side"], _e(dealt), _e(", ".join(a["targets"]) or "-"), _e(a["arithmetic"]), n(a["per_unit"]))
-    out.append(t4)
+    return t4
 
+
+def _blocks_table(report: Mapping[str, Any]) -> Table:
+    """Step 5: blocked and unblocked hits, captioned with the ``step5`` reading used."""
     t5 = _table(5, "Unit", "Allocated", "Defense", "Blocked", "Unblocked", "Arithmetic")
     for b in _rows(report, 5):
         t5.add_row(
@@ -94,14 +110,26 @@ def report_renderables(report: Mapping[str, Any]) -> list[RenderableType]:
         if dict(report.get("options", {})).get("step5", "example") == "example"
         else "step5=literal: blocked hits rounded up (the seed's step list)"
     )
-    out.append(t5)
+    return t5
 
+
+def _health_table(report: Mapping[str, Any]) -> Table:
+    """Step 6: Health before and after, the destroyed marked as such."""
     t6 = _table(6, "Unit", "Health before", "Unblocked", "Health after")
     for line in _rows(report, 6):
         after = n(line["after"]) + (" (destroyed)" if line["destroyed"] else "")
         t6.add_row(_e(line["unit"]), n(line["before"]), n(line["unblocked"]), _e(after))
-    out.append(t6)
+    return t6
 
+
+#: One table per rules step, in the rulebook's order.
+_STEP_TABLES = (_combatants_table, _totals_table, _hits_table, _allocation_table, _blocks_table, _health_table)
+
+
+def report_renderables(report: Mapping[str, Any]) -> list[RenderableType]:
+    """The report (its JSON form) as Rich renderables: a header, the six steps, Stability, notes."""
+    out = _header(report)
+    out += [table(report) for table in _STEP_TABLES]
     out += stability_renderables(report.get("stability"))
     for note in report.get("notes", []):
         out.append(Text.from_markup(f"[yellow]note[/]: {_e(note)}"))

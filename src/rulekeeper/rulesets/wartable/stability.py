@@ -99,6 +99,71 @@ def bloodless_penalty(health: Fraction) -> Fraction:
     return round_half_up(health / 10)
 
 
+def _bloodless_attack(outcome: UnitOutcome, opts: WarTableOptions) -> StabilityEffect:
+    """The Stability a Bloodless unit attacking the Enclave costs: a tenth of its Health.
+
+    ``bloodless_health`` chooses which Health counts (before or after the battle); the
+    arithmetic shows the rounding only when there was some.
+    """
+    health = outcome.health_before if opts.bloodless_health == "before" else outcome.health_after
+    loss = bloodless_penalty(health)
+    return StabilityEffect(
+        "bloodless_attack",
+        outcome.label,
+        -loss,
+        None,
+        f"{outcome.label} Health {show(health)} ({opts.bloodless_health} the battle) / 10 = "
+        f"{show(health / 10)}"
+        + ("" if loss == health / 10 else f" -> {show(loss)} (rounded half up)")
+        + f": -{show(loss)}",
+        QUOTE_BLOODLESS,
+    )
+
+
+def _enclave_losses(
+    guards: Sequence[UnitOutcome], opts: WarTableOptions
+) -> tuple[list[StabilityEffect], list[str]]:
+    """The -10 for Enclave units losing more than half their Health, and a note for each that did not.
+
+    The penalty counts once per battle unless ``enclave_loss=per_unit``.
+    """
+    effects: list[StabilityEffect] = []
+    notes: list[str] = []
+    heavy = [o for o in guards if o.health_before - o.health_after > o.health_before / 2]
+    for o in heavy if opts.enclave_loss == "per_unit" else heavy[:1]:
+        lost = o.health_before - o.health_after
+        effects.append(
+            StabilityEffect(
+                "enclave_losses",
+                o.label,
+                -LOSS_PENALTY,
+                None,
+                f"{o.label} lost {show(lost)} of {show(o.health_before)} Health "
+                f"(> half = {show(o.health_before / 2)}) -> -10",
+                QUOTE_LOSSES,
+            )
+        )
+    for o in guards:
+        if o not in heavy:
+            notes.append(
+                f"{o.label} lost {show(o.health_before - o.health_after)} of {show(o.health_before)} Health "
+                f"(not more than half): no -10."
+            )
+    return effects, notes
+
+
+def _stability_after(
+    enclave: EnclaveState, fallen: bool, effects: Sequence[StabilityEffect], notes: list[str]
+) -> Fraction | None:
+    """Stability after the battle: 0 if Fallen, unknown if it was unknown, never below 0."""
+    if fallen:
+        return Fraction(0)
+    if enclave.stability is None:
+        notes.append("Stability before the battle is unknown: only the changes are given.")
+        return None
+    return max(Fraction(0), enclave.stability + sum((e.delta or Fraction(0) for e in effects), Fraction(0)))
+
+
 def stability_effects(
     enclave: EnclaveState,
     outcomes: Sequence[UnitOutcome],
@@ -121,47 +186,14 @@ def stability_effects(
     attacked = enclave.side == "defenders"
 
     if attacked:
-        for o in outcomes:
-            if o.side == enemy and o.bloodless:
-                health = o.health_before if opts.bloodless_health == "before" else o.health_after
-                loss = bloodless_penalty(health)
-                effects.append(
-                    StabilityEffect(
-                        "bloodless_attack",
-                        o.label,
-                        -loss,
-                        None,
-                        f"{o.label} Health {show(health)} ({opts.bloodless_health} the battle) / 10 = "
-                        f"{show(health / 10)}"
-                        + ("" if loss == health / 10 else f" -> {show(loss)} (rounded half up)")
-                        + f": -{show(loss)}",
-                        QUOTE_BLOODLESS,
-                    )
-                )
+        effects += [_bloodless_attack(o, opts) for o in outcomes if o.side == enemy and o.bloodless]
     else:
         notes.append("The Enclave's side made the attack: no Bloodless unit attacked the Enclave in this battle.")
 
     guards = [o for o in outcomes if o.side == enclave.side and not o.bloodless]
-    heavy = [o for o in guards if o.health_before - o.health_after > o.health_before / 2]
-    for o in heavy if opts.enclave_loss == "per_unit" else heavy[:1]:
-        lost = o.health_before - o.health_after
-        effects.append(
-            StabilityEffect(
-                "enclave_losses",
-                o.label,
-                -LOSS_PENALTY,
-                None,
-                f"{o.label} lost {show(lost)} of {show(o.health_before)} Health "
-                f"(> half = {show(o.health_before / 2)}) -> -10",
-                QUOTE_LOSSES,
-            )
-        )
-    for o in guards:
-        if o not in heavy:
-            notes.append(
-                f"{o.label} lost {show(o.health_before - o.health_after)} of {show(o.health_before)} Health "
-                f"(not more than half): no -10."
-            )
+    loss_effects, loss_notes = _enclave_losses(guards, opts)
+    effects += loss_effects
+    notes += loss_notes
 
     fallen = attacked and not guards
     if fallen:
@@ -176,12 +208,5 @@ def stability_effects(
             "takes an action in its region."
         )
 
-    after: Fraction | None
-    if fallen:
-        after = Fraction(0)
-    elif enclave.stability is None:
-        after = None
-        notes.append("Stability before the battle is unknown: only the changes are given.")
-    else:
-        after = max(Fraction(0), enclave.stability + sum((e.delta or Fraction(0) for e in effects), Fraction(0)))
+    after = _stability_after(enclave, fallen, effects, notes)
     return StabilityReport(enclave.name, enclave.side, enclave.stability, after, fallen, tuple(effects), tuple(notes))

@@ -102,48 +102,43 @@ def _compulsive(state: BattleState, t: BattleTables, u: BattleUnit, charges: lis
     return out
 
 
-def legal_actions(state: BattleState, t: BattleTables) -> list[Legal]:
-    """Every legal action of the active group, in a stable order."""
-    if state.over or not state.active:
-        return []
-    u = leader(state)
-    assert u is not None and u.zone is not None
-    members = group_of(state, u)
-    name = state.zone_name
-    if is_fleeing(state):
-        return [Legal(Action("flee", u.key), 0.0, "compulsory: the unit routs")]
-    if all(is_disabled(m) for m in members):
-        return [Legal(Action("wait", u.key), 1000.0, "disabled (Soulless with negative morale)")]
-    engaged = state.engaged(u)
+def _melee_actions(
+    state: BattleState, t: BattleTables, u: BattleUnit, members: list[BattleUnit], polearm: float
+) -> list[Legal]:
+    """An engaged group fights (everyone in the zone, or a hero it challenges) or retreats.
+
+    A flying enemy can be fought only by flyers; Laborious Movements forbid the retreat.
+    """
+    assert u.zone is not None
     out: list[Legal] = []
-    polearm = t.rules.num("polearm_extra_acp") if any(m.has_rule("Polearm") for m in members) else 0.0
-    if engaged:
-        grounded_targets = [e for e in state.enemies_in(u.zone, u.side) if not e.flying or u.flying]
-        if grounded_targets:
-            out.append(Legal(Action("fight", u.key), 1000.0 + polearm, "attack the enemies in the zone"))
-            for m in members:  # the Baneret's Challenge: a Fight whose target is an enemy hero
-                out += [Legal(Action("fight", u.key, e.key), 1000.0 + polearm, f"{m.key} attacks {e.key} directly")
-                        for e in challengeable(state, m)]
-        if not any(m.has_rule("Laborious Movements") for m in members):
-            for r in move_routes(state, t.rules, u):
-                out.append(Legal(Action("retreat", u.key, name(r.to)), r.acp, "risks being cut down"))
-    else:
+    grounded_targets = [e for e in state.enemies_in(u.zone, u.side) if not e.flying or u.flying]
+    if grounded_targets:
+        out.append(Legal(Action("fight", u.key), 1000.0 + polearm, "attack the enemies in the zone"))
+        for m in members:  # the Baneret's Challenge: a Fight whose target is an enemy hero
+            out += [Legal(Action("fight", u.key, e.key), 1000.0 + polearm, f"{m.key} attacks {e.key} directly")
+                    for e in challengeable(state, m)]
+    if not any(m.has_rule("Laborious Movements") for m in members):
         for r in move_routes(state, t.rules, u):
-            out.append(Legal(Action("move", u.key, name(r.to)), r.acp))
-        if not any(m.has_rule("Laborious Movements") for m in members):
-            charges = []
-            for r in charge_routes(state, t.rules, u):
-                if u.has_rule("Cowards") and not _acting_as_retinue(state, u):
-                    enemies = state.enemies_in(r.to, u.side)
-                    if not any(state.engaged(e) for e in enemies):
-                        continue  # "cannot charge unengaged enemies" unless acting as a Retinue
-                charges.append(Legal(Action("charge", u.key, name(r.to)), r.acp + polearm))
-            forced = _compulsive(state, t, u, charges)
-            if forced:
-                return forced
-            out += charges
-    out += _ranged(state, t, u, engaged)
-    out += _spells(state, t, u)
+            out.append(Legal(Action("retreat", u.key, state.zone_name(r.to)), r.acp, "risks being cut down"))
+    return out
+
+
+def _charges(state: BattleState, t: BattleTables, u: BattleUnit, polearm: float) -> list[Legal]:
+    """Every charge the group may make; Cowards charge only engaged enemies (unless acting as a Retinue)."""
+    charges = []
+    for r in charge_routes(state, t.rules, u):
+        if u.has_rule("Cowards") and not _acting_as_retinue(state, u):
+            enemies = state.enemies_in(r.to, u.side)
+            if not any(state.engaged(e) for e in enemies):
+                continue  # "cannot charge unengaged enemies" unless acting as a Retinue
+        charges.append(Legal(Action("charge", u.key, state.zone_name(r.to)), r.acp + polearm))
+    return charges
+
+
+def _stance_and_flight(state: BattleState, t: BattleTables, u: BattleUnit, engaged: bool) -> list[Legal]:
+    """Changing stance, and for a flyer not engaged taking off or landing (never in a forest)."""
+    assert u.zone is not None
+    out: list[Legal] = []
     for st in ("defensive", "offensive"):
         if u.c.stance != st:
             out.append(Legal(Action("stance", u.key, option=st), t.rules.num("stance_acp")))
@@ -154,6 +149,15 @@ def legal_actions(state: BattleState, t: BattleTables) -> list[Legal]:
                     out.append(Legal(Action("land", u.key), t.rules.num("take_off_acp")))
             elif state.terrain_at(u.zone) != "forests":
                 out.append(Legal(Action("take_off", u.key), t.rules.num("take_off_acp")))
+    return out
+
+
+def _command_actions(
+    state: BattleState, t: BattleTables, u: BattleUnit, members: list[BattleUnit], engaged: bool
+) -> list[Legal]:
+    """A General's Rally (a Broken or fleeing ally within range), and a Chant's Verse and Finale."""
+    assert u.zone is not None
+    out: list[Legal] = []
     if any(m.general for m in members):
         rng = int(t.rules.num("rally_range"))
         if any(x.side == u.side and x.on_board and (x.c.morale < 0 or x.c.fleeing) and x.zone is not None
@@ -164,6 +168,42 @@ def legal_actions(state: BattleState, t: BattleTables) -> list[Legal]:
         sung = max(m.verses for m in members)
         if sung and not engaged:
             out.append(Legal(Action("finale", u.key), 1000.0, f"ends {sung} Verse(s): allies within 2 zones gain morale"))
+    return out
+
+
+def legal_actions(state: BattleState, t: BattleTables) -> list[Legal]:
+    """Every legal action of the active group, in a stable order.
+
+    A fleeing group may only flee, a disabled one only wait, and a compulsive charge
+    (Impetuous, For Glory) replaces every other choice.
+    """
+    if state.over or not state.active:
+        return []
+    u = leader(state)
+    assert u is not None and u.zone is not None
+    members = group_of(state, u)
+    if is_fleeing(state):
+        return [Legal(Action("flee", u.key), 0.0, "compulsory: the unit routs")]
+    if all(is_disabled(m) for m in members):
+        return [Legal(Action("wait", u.key), 1000.0, "disabled (Soulless with negative morale)")]
+    engaged = state.engaged(u)
+    out: list[Legal] = []
+    polearm = t.rules.num("polearm_extra_acp") if any(m.has_rule("Polearm") for m in members) else 0.0
+    if engaged:
+        out += _melee_actions(state, t, u, members, polearm)
+    else:
+        for r in move_routes(state, t.rules, u):
+            out.append(Legal(Action("move", u.key, state.zone_name(r.to)), r.acp))
+        if not any(m.has_rule("Laborious Movements") for m in members):
+            charges = _charges(state, t, u, polearm)
+            forced = _compulsive(state, t, u, charges)
+            if forced:
+                return forced
+            out += charges
+    out += _ranged(state, t, u, engaged)
+    out += _spells(state, t, u)
+    out += _stance_and_flight(state, t, u, engaged)
+    out += _command_actions(state, t, u, members, engaged)
     out.append(Legal(Action("wait", u.key), 1000.0, "no rest while engaged" if engaged else "halves Fatigue and Veil"))
     return out
 

@@ -110,40 +110,42 @@ def _goal(state: BattleState, u: BattleUnit) -> Coord | None:
     return None
 
 
-def flee(
-    state: BattleState, key: str, fate: Fate, t: BattleTables
-) -> tuple[BattleState, list[str], list[CutDown], list[Death]]:
-    """The compulsory rout of ``key``'s group: cut down, then run toward a hero or off the board."""
-    u = state.unit(key)
-    members = [m for m in group_of(state, u) if m.c.fleeing or m.key == key]
-    notes: list[str] = []
-    cuts: list[CutDown] = []
-    deaths: list[Death] = []
-    units = {x.key: x for x in state.units}
-    if state.engaged(u):
-        runners, cuts, deaths = cut_down(state, members, fate, state.options)
-        for k, r in runners.items():
-            units[k] = r
-        state = evolve(state, units=tuple(units[x.key] for x in state.units))
-        members = [state.unit(m.key) for m in members if state.unit(m.key).c.count > 0]
+def _with(state: BattleState, units: dict[str, BattleUnit]) -> BattleState:
+    """``state`` with these units (in the state's own order)."""
+    return evolve(state, units=tuple(units[x.key] for x in state.units))
+
+
+def _cut_down_as_they_flee(
+    state: BattleState, members: list[BattleUnit], fate: Fate, units: dict[str, BattleUnit]
+) -> tuple[BattleState, list[BattleUnit], list[CutDown], list[Death]]:
+    """An engaged group turning to run is cut down first; only members with survivors flee on.
+
+    ``units`` is updated with the runners; returns the new state, the members still fleeing,
+    the cuts and the deaths.
+    """
+    runners, cuts, deaths = cut_down(state, members, fate, state.options)
+    for k, r in runners.items():
+        units[k] = r
+    state = _with(state, units)
+    members = [state.unit(m.key) for m in members if state.unit(m.key).c.count > 0]
+    return state, members, cuts, deaths
+
+
+def _leave_battle(
+    state: BattleState, members: list[BattleUnit], units: dict[str, BattleUnit], status: str
+) -> BattleState:
+    """The fleeing group leaves the battle (``fled`` off the edge, or ``destroyed``)."""
     for m in members:
-        units[m.key] = evolve(units[m.key], acp=0.0, approach=None)
-    if not members:
-        return evolve(state, units=tuple(units[x.key] for x in state.units)), notes, cuts, deaths
-    lead = members[0]
+        units[m.key] = evolve(units[m.key], status=status, zone=None)
+    return _with(state, units)
+
+
+def _flight_end(
+    state: BattleState, t: BattleTables, members: list[BattleUnit], lead: BattleUnit, target: Coord
+) -> Coord:
+    """Where the group's run toward ``target`` ends: zone by zone, as far as its slowest member
+    moves, never into enemies or a zone without room for it."""
     assert lead.zone is not None
-    if any(m.has_rule("Laborious Movements") for m in members):
-        for m in members:
-            units[m.key] = evolve(units[m.key], status="destroyed", zone=None)
-        notes.append(f"{lead.key} flees and, with Laborious Movements, is considered destroyed")
-        return evolve(state, units=tuple(units[x.key] for x in state.units)), notes, cuts, deaths
-    goal = _goal(state, lead)
-    if goal is None and state.board.is_edge(lead.zone):
-        for m in members:
-            units[m.key] = evolve(units[m.key], status="fled", zone=None)
-        notes.append(f"{lead.key} routs off the battlefield")
-        return evolve(state, units=tuple(units[x.key] for x in state.units)), notes, cuts, deaths
-    target = goal if goal is not None else state.board.nearest_edge_exits(lead.zone)[0]
     here = lead.zone
     flying = all(m.flying for m in members)
     for _ in range(min(m.movement() for m in members)):
@@ -157,28 +159,73 @@ def flee(
         here = options[0]
         if here == target:
             break
+    return here
+
+
+def _rout_into_friends(
+    state: BattleState, members: list[BattleUnit], lead: BattleUnit, here: Coord, friends: list[BattleUnit]
+) -> BattleState:
+    """"Routing models who end their turn in a zone with friendly miniatures in them cause morale
+    damage to their allies: Point value of the fleeing unit / Total point value of the army x 100"."""
+    total = max(1, state.army_total(lead.side))
+    pen = -sum(m.points for m in members) / total * 100
+    statics = [StaticModifier(f.key, pen, f"{lead.key} routs into the zone") for f in friends]
+    state, _ = morale_in_zone(state, here, [], statics)
+    return state
+
+
+def _reach_hero(
+    state: BattleState, members: list[BattleUnit], hero: BattleUnit, t: BattleTables, notes: list[str]
+) -> BattleState:
+    """Fleeing to a hero: his Motive lifts each member's morale; back at 0 or above, it stops fleeing."""
+    units = {x.key: x for x in state.units}
+    for m in members:
+        c = state.unit(m.key).c
+        c = evolve(c, morale=clamp(c.morale + motive(hero, t)))
+        if c.morale >= 0:
+            c = evolve(c, fleeing=False)
+            notes.append(f"{m.key} reaches {hero.key} and stops fleeing")
+        units[m.key] = evolve(units[m.key], c=c)
+    return _with(state, units)
+
+
+def flee(
+    state: BattleState, key: str, fate: Fate, t: BattleTables
+) -> tuple[BattleState, list[str], list[CutDown], list[Death]]:
+    """The compulsory rout of ``key``'s group: cut down, then run toward a hero or off the board."""
+    u = state.unit(key)
+    members = [m for m in group_of(state, u) if m.c.fleeing or m.key == key]
+    notes: list[str] = []
+    cuts: list[CutDown] = []
+    deaths: list[Death] = []
+    units = {x.key: x for x in state.units}
+    if state.engaged(u):
+        state, members, cuts, deaths = _cut_down_as_they_flee(state, members, fate, units)
+    for m in members:
+        units[m.key] = evolve(units[m.key], acp=0.0, approach=None)
+    if not members:
+        return _with(state, units), notes, cuts, deaths
+    lead = members[0]
+    assert lead.zone is not None
+    if any(m.has_rule("Laborious Movements") for m in members):
+        notes.append(f"{lead.key} flees and, with Laborious Movements, is considered destroyed")
+        return _leave_battle(state, members, units, "destroyed"), notes, cuts, deaths
+    goal = _goal(state, lead)
+    if goal is None and state.board.is_edge(lead.zone):
+        notes.append(f"{lead.key} routs off the battlefield")
+        return _leave_battle(state, members, units, "fled"), notes, cuts, deaths
+    target = goal if goal is not None else state.board.nearest_edge_exits(lead.zone)[0]
+    here = _flight_end(state, t, members, lead, target)
     for m in members:
         units[m.key] = evolve(units[m.key], zone=here, c=evolve(units[m.key].c, moved=True))
-    state = evolve(state, units=tuple(units[x.key] for x in state.units))
+    state = _with(state, units)
     notes.append(f"{lead.key} flees to {state.board.name(here)}" if here != lead.zone else f"{lead.key} is trapped")
     friends = [x for x in state.in_zone(here) if x.side == lead.side and x.key not in {m.key for m in members}]
     hero = next((h for h in friends if h.is_hero and not h.c.fleeing), None)
     if friends and here != lead.zone:
-        # "Routing models who end their turn in a zone with friendly miniatures in them cause morale damage"
-        total = max(1, state.army_total(lead.side))
-        pen = -sum(m.points for m in members) / total * 100
-        statics = [StaticModifier(f.key, pen, f"{lead.key} routs into the zone") for f in friends]
-        state, _ = morale_in_zone(state, here, [], statics)
-        units = {x.key: x for x in state.units}
+        state = _rout_into_friends(state, members, lead, here, friends)
     if hero is not None:
-        for m in members:
-            c = state.unit(m.key).c
-            c = evolve(c, morale=clamp(c.morale + motive(hero, t)))
-            if c.morale >= 0:
-                c = evolve(c, fleeing=False)
-                notes.append(f"{m.key} reaches {hero.key} and stops fleeing")
-            units[m.key] = evolve(units[m.key], c=c)
-        state = evolve(state, units=tuple(units[x.key] for x in state.units))
+        state = _reach_hero(state, members, hero, t, notes)
     return state, notes, cuts, deaths
 
 

@@ -15,7 +15,7 @@ from rulekeeper.cli.output import console, print_json
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import ImpossibleRequestError
 from rulekeeper.rulesets.exillis.combatants import Combatant
-from rulekeeper.rulesets.exillis.melee import MeleeContext, duel_odds, resolve_round, target_odds
+from rulekeeper.rulesets.exillis.melee import MeleeContext, MeleeReport, duel_odds, resolve_round, target_odds
 from rulekeeper.rulesets.exillis.morale import state_of
 from rulekeeper.rulesets.exillis.options import ExIllisOptions
 from rulekeeper.rulesets.exillis.ranged import Crossed, ShotSetup, resolve_volley, shot_odds
@@ -119,32 +119,36 @@ def melee(
         defender_morale, data, option, general,
     )
     if _mode(tctx) == "odds":
-        att = zone[0]
-        targets = target_odds(att, zone)
-        duels = {c.key: duel_odds(att, c, ctx) for c in zone if c.side != att.side}
-        if json:
-            print_json({
-                "ruleset": "exillis", "kind": "melee", "action": action, "direction": direction,
-                "options": ctx.options.to_dict(),
-                "targets": {k: p for k, p in targets},
-                "duels": {k: o.to_dict() for k, o in duels.items()},
-            })
-            return
-        screen: list[Any] = []
-        if len(targets) > 1:
-            screen.append(odds_table("Target assignment (Aggressiveness WRD, first attack)", targets))
-        for key, o in duels.items():
-            screen.append(odds_table(f"Fate Screen: {att.key} {action} → {key} ({direction})", o.odds, o.weights, o.damage))
-            screen.append(f"Chance that {key} retaliates after this attack: {pct(o.retaliation_chance)}")
-            screen.append(explain_panel(o.explain))
-        console.print(Group(*screen))
-        return
-    fate = Fate.from_seed(seed)
-    report = resolve_round(zone, zone[0].key, ctx, fate)
+        _melee_odds(zone, ctx, action, direction, json)
+    else:
+        _melee_round(zone, ctx, seed, json)
+
+
+def _melee_odds(zone: tuple[Combatant, ...], ctx: MeleeContext, action: str, direction: str, json: bool) -> None:
+    """``odds``: the target assignment of the first attack and one Fate Screen per enemy unit, nothing rolled."""
+    att = zone[0]
+    targets = target_odds(att, zone)
+    duels = {c.key: duel_odds(att, c, ctx) for c in zone if c.side != att.side}
     if json:
-        print_json({"ruleset": "exillis", "kind": "melee", "seed": seed, "options": ctx.options.to_dict(),
-                    **report.to_dict(), "chance": fate.record_dicts()})
+        print_json({
+            "ruleset": "exillis", "kind": "melee", "action": action, "direction": direction,
+            "options": ctx.options.to_dict(),
+            "targets": {k: p for k, p in targets},
+            "duels": {k: o.to_dict() for k, o in duels.items()},
+        })
         return
+    screen: list[Any] = []
+    if len(targets) > 1:
+        screen.append(odds_table("Target assignment (Aggressiveness WRD, first attack)", targets))
+    for key, o in duels.items():
+        screen.append(odds_table(f"Fate Screen: {att.key} {action} → {key} ({direction})", o.odds, o.weights, o.damage))
+        screen.append(f"Chance that {key} retaliates after this attack: {pct(o.retaliation_chance)}")
+        screen.append(explain_panel(o.explain))
+    console.print(Group(*screen))
+
+
+def _duel_rows(report: MeleeReport) -> list[list[str | Text]]:
+    """One table row per attack of the round: target, outcome, damage (``†`` a kill) and any retaliation."""
     rows: list[list[str | Text]] = []
     for i, d in enumerate(report.duels, 1):
         s, r = d.strike, d.retaliation
@@ -156,9 +160,20 @@ def melee(
             ret = f"{r.outcome} {r.damage}" + (" †" if r.killed else "")
         rows.append([str(i), s.attacker, s.target or "—", styled(s.outcome), dmg,
                      f"{s.target_hp:.0f}" if s.target else "", ret])
+    return rows
+
+
+def _melee_round(zone: tuple[Combatant, ...], ctx: MeleeContext, seed: int, json: bool) -> None:
+    """``resolve``: a seeded round by every miniature of the attacker, then casualties, morale and Fatigue."""
+    fate = Fate.from_seed(seed)
+    report = resolve_round(zone, zone[0].key, ctx, fate)
+    if json:
+        print_json({"ruleset": "exillis", "kind": "melee", "seed": seed, "options": ctx.options.to_dict(),
+                    **report.to_dict(), "chance": fate.record_dicts()})
+        return
     parts: list[Any] = [rows_table(
         f"Fate Screen: {report.attacker} {report.action} ({report.direction}), seed {seed}",
-        ["#", "Attacker", "Target", "Outcome", "Damage", "Target HP", "Retaliation"], rows,
+        ["#", "Attacker", "Target", "Outcome", "Damage", "Target HP", "Retaliation"], _duel_rows(report),
     )]
     parts.append("Casualties: " + (", ".join(report.casualties) or "none"))
     parts.append(_morale_table(report.morale))

@@ -1,0 +1,71 @@
+"""One War Table engagement's state, and its stored document.
+
+The state is the battle as loaded, the modifiers in force and the report once resolved; the
+stored document carries the combatants' unit profiles and every modifier, so a stored battle
+replays identically even if the shipped data change. Kept apart from the game protocol's
+class (:mod:`.game`) so the log and the presenters can read a state without the whole game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rulekeeper.core.errors import RulekeeperError
+from rulekeeper.core.game import JsonDict
+
+from .codec import battle_from_json, battle_to_json, modifier_from_json, modifier_to_json
+from .model import Battle, ModifierDef, SideName
+
+if TYPE_CHECKING:
+    from .report import CombatReport
+
+NAME = "wartable"
+
+
+@dataclass(frozen=True)
+class WarTableState:
+    """One engagement: the battle as loaded, the modifiers in force, the report once resolved."""
+
+    battle: Battle
+    modifiers: tuple[ModifierDef, ...]
+    report: CombatReport | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.report is not None
+
+    def resolve(self) -> CombatReport:
+        """The six steps and the Stability effects of the attack (pure: the state is unchanged)."""
+        from .combat import resolve_battle_with
+
+        return resolve_battle_with(self.battle, self.modifiers)
+
+    def labels(self) -> dict[SideName, list[str]]:
+        """The report's labels of each side's units (``Bloodless Horde #2``)."""
+        from .combat import combatant_labels
+
+        b = self.battle
+        every = combatant_labels([*b.attackers, *b.defenders])
+        return {"attackers": every[: len(b.attackers)], "defenders": every[len(b.attackers) :]}
+
+
+def state_document(battle: Battle, modifiers: Sequence[ModifierDef]) -> JsonDict:
+    """The stored initial document of a battle: everything needed to rebuild it exactly."""
+    return {"ruleset": NAME, "battle": battle_to_json(battle), "modifiers": [modifier_to_json(m) for m in modifiers]}
+
+
+def _state_of(document: Mapping[str, Any]) -> WarTableState:
+    try:
+        if document.get("ruleset", NAME) != NAME:
+            raise RulekeeperError(f"ruleset: expected {NAME!r}, got {document.get('ruleset')!r}")
+        battle = battle_from_json(document["battle"])
+        mods = tuple(modifier_from_json(m, f"modifiers[{i}]") for i, m in enumerate(document["modifiers"]))
+        state = WarTableState(battle, mods)
+        state.labels()  # two units sharing a label cannot be told apart
+        return state
+    except RulekeeperError as exc:
+        raise RulekeeperError(f"the stored War Table battle is damaged: {exc.message}") from None
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise RulekeeperError(f"the stored War Table battle is damaged: {exc!r}") from None

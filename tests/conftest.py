@@ -1,0 +1,25 @@
+"""Shared by every test folder: the fuzz suite's counts in the terminal summary.
+
+The fuzz drivers (``tests/fuzz``) write ``test-artifacts/fuzz-summary-*.txt``; this hook runs in the
+pytest controller (also under xdist, where the workers' output is not shown), so the counts appear in
+a normal ``python -m pytest`` run.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+_STARTED = time.time()
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: Any) -> None:
+    artifacts = Path(str(config.rootpath)) / "test-artifacts"
+    fresh = [p for p in sorted(artifacts.glob("fuzz-summary-*.txt")) if p.stat().st_mtime >= _STARTED]
+    if not fresh:
+        return
+    terminalreporter.section("fuzz suite (issue 'Nothing hostile gets through')")
+    for path in fresh:
+        for line in path.read_text().splitlines():
+            terminalreporter.write_line(line)

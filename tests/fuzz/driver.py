@@ -1,0 +1,38 @@
+"""The fuzz driver: ``python tests/fuzz/driver.py cli|web SUMMARY.json [SCALE]``.
+
+Run by ``test_fuzz_cli.py``/``test_fuzz_web.py`` in a child process: the address-space limit
+(``RLIMIT_AS``, :data:`fuzzlib.MEMORY_LIMIT`) is set before rulekeeper is imported, so every case
+runs under it, and each case is cut off after :data:`fuzzlib.CASE_SECONDS` (``SIGALRM``). The summary
+(counts per command/endpoint and outcome, failures, slowest case, peak RSS) is written as JSON and
+as ``test-artifacts/fuzz-summary-TARGET.txt``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from fuzzlib import Recorder, limit_memory, write_summary  # noqa: E402
+
+
+def main() -> None:
+    target, out = sys.argv[1], Path(sys.argv[2])
+    scale = float(sys.argv[3]) if len(sys.argv) > 3 else 1.0
+    limit_memory()
+    with tempfile.TemporaryDirectory(prefix=f"rk-fuzz-{target}-") as tmp:
+        os.environ["RULEKEEPER_DB"] = str(Path(tmp) / "default.db")  # never the user's own database
+        rec = Recorder(target)
+        if target == "cli":
+            from cli_cases import run
+        else:
+            from web_cases import run
+        extra = run(rec, Path(tmp), scale)
+        write_summary(rec.summary(extra), out)
+
+
+if __name__ == "__main__":
+    main()
