@@ -23,8 +23,6 @@ No shield blocks a boulder (Missile Block is against "an enemy arrow or bolt").
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rulekeeper.core.chance import ChanceRequest, Fate, discrete
 
 from . import damage as dmg
@@ -130,12 +128,7 @@ def resolve_artillery(setup: ShotSetup, fate: Fate) -> RangedReport:
     v = Volley(s, setup.target_zone, setup.options)
     fragments = int(data.num("artillery_fragments"))
     share = data.num("artillery_fragment_damage")
-    for si in s.alive():
-        name = s.mini(si)
-        if not v.enemies_left():
-            v.records.append(ShotRecord(name, "No target left"))
-            continue
-        now = replace(setup, shooter=v.current_shooter(), target_zone=v.now())
+    for _, name, now in v.firing(setup):
         where = fate.draw(boulder_request(now, name)).outcome
         if where == "Missed":
             v.records.append(ShotRecord(name, "Missed"))

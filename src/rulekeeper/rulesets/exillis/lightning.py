@@ -98,12 +98,7 @@ def resolve_lightning(setup: ShotSetup, fate: Fate) -> RangedReport:
     spell = data.spell(action.spell)
     s = setup.shooter
     v = Volley(s, setup.target_zone, setup.options)
-    for si in s.alive():
-        name = s.mini(si)
-        if not v.enemies_left():
-            v.records.append(ShotRecord(name, "No target left"))
-            continue
-        now = replace(setup, shooter=v.current_shooter(), target_zone=v.now())
+    for si, name, now in v.firing(setup):
         where = fate.draw(bolt_request(now, name)).outcome
         if where == "Bad Luck":
             hurt = dmg.bad_luck_damage(s.max_hp)

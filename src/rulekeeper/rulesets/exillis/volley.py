@@ -8,7 +8,8 @@ the three kinds of shot end the same way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
 
 from rulekeeper.core.chance import ChanceRequest, Fate, discrete
 from rulekeeper.core.events import Event
@@ -18,7 +19,7 @@ from .combatants import Combatant
 from .events import record
 from .morale import FRIENDLY_FIRE_PENALTY
 from .options import ExIllisOptions
-from .ranged import RangedReport, ShotRecord
+from .ranged import RangedReport, ShotRecord, ShotSetup
 
 POOL_EXPLAIN = ("weights are each miniature's Bulk",)
 
@@ -58,6 +59,19 @@ class Volley:
 
     def current_shooter(self) -> Combatant:
         return self.everyone[self.shooter.key]
+
+    def firing(self, setup: ShotSetup) -> Iterator[tuple[int, str, ShotSetup]]:
+        """Each living miniature of the shooter, with the shot's set-up as the zone stands now.
+
+        A miniature that finds no enemy left is recorded as such and skipped: lightning and
+        artillery fire miniature by miniature at a zone their earlier shots changed.
+        """
+        for si in self.shooter.alive():
+            name = self.shooter.mini(si)
+            if not self.enemies_left():
+                self.records.append(ShotRecord(name, "No target left"))
+                continue
+            yield si, name, replace(setup, shooter=self.current_shooter(), target_zone=self.now())
 
     def hurt(self, key: str, i: int, amount: int, cause: str) -> tuple[Combatant, float, bool]:
         """Take ``amount`` HP from miniature ``i`` of ``key``; returns the unit, its HP left, killed."""
