@@ -28,7 +28,7 @@ from rulekeeper.core.chance import ChanceRequest, Fate, discrete
 from . import damage as dmg
 from .combatants import Combatant
 from .fatigue import efficiency
-from .ranged import ZONE_SPACE, RangedReport, ShotRecord, ShotSetup, _check, exposed_ally, visibility
+from .ranged import ZONE_SPACE, RangedReport, ShotRecord, ShotSetup, _check, exposed_ally, visibility, weighed_space
 from .roll_to_hit import _mods
 from .rules_data import RulesData
 from .volley import Volley
@@ -44,18 +44,9 @@ def _spaces(setup: ShotSetup, zone: tuple[Combatant, ...]) -> tuple[float, float
     """Enemy space, allied space, free space and cover of the target zone, with the arithmetic."""
     assert setup.data is not None
     s, key, data = setup.shooter, setup.options.space_bulk_key(), setup.data
-    enemy = allied = 0.0
+    enemy, allied, counted = weighed_space(s, zone, setup.own_zone, lambda c: _weight(c, key, data))
     lines = []
-    for c in zone:
-        if not c.count or c.key == s.key:
-            continue
-        w = c.count * _weight(c, key, data)
-        if c.side != s.side:
-            enemy += w
-        elif exposed_ally(s, c, setup.own_zone):
-            allied += w
-        else:
-            continue
+    for c, w in counted:
         hero = " × hero weight" if str(c.profile.kind) == "hero" else ""
         lines.append(f"{'enemy' if c.side != s.side else 'allied'} space: {c.count} × {c.name} bulk {c.stat(key):g}{hero} = {w:g}")
     free = max(0.0, ZONE_SPACE - enemy - allied)

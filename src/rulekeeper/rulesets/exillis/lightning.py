@@ -25,7 +25,7 @@ from rulekeeper.core.wrd import with_fixed
 
 from . import damage as dmg
 from .combatants import Combatant
-from .ranged import RangedReport, ShotRecord, ShotSetup, _check, exposed_ally
+from .ranged import RangedReport, ShotRecord, ShotSetup, _check, exposed_ally, weighed_space
 from .roll_to_hit import BAD_LUCK, LUCK, _mods
 from .rules_data import Spell
 from .spells import spell_odds
@@ -49,17 +49,8 @@ def bolt_odds(setup: ShotSetup) -> tuple[list[tuple[str, float]], list[str]]:
     data, action = _check(setup)
     s, key = setup.shooter, setup.options.space_bulk_key()
     lines = [f"caster: {s.count} × {s.name}, {action.title}, range {setup.distance}"]
-    enemy = allied = 0.0
-    for c in setup.target_zone:
-        if not c.count or c.key == s.key:
-            continue
-        w = c.count * bolt_weight(c, key)
-        if c.side != s.side:
-            enemy += w
-        elif exposed_ally(s, c, setup.own_zone):
-            allied += w
-        else:
-            continue
+    enemy, allied, counted = weighed_space(s, setup.target_zone, setup.own_zone, lambda c: bolt_weight(c, key))
+    for c, w in counted:
         lines.append(
             f"{'enemy' if c.side != s.side else 'allied'} {c.name}: {c.count} × bulk {c.stat(key):g}"
             + (" × ½ (moved)" if c.moved else "") + f" × {c.profile.armour_type} armour {ARMOUR_DRAW[str(c.profile.armour_type)]:g} = {w:g}"

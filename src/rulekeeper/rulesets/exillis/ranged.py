@@ -11,6 +11,7 @@ miniature by Bulk; an allied space hit picks an ally (friendly fire, −5 morale
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -91,6 +92,32 @@ def exposed_ally(s: Combatant, c: Combatant, own_zone: bool) -> bool:
     if c.side != s.side or c.key == s.key:
         return False
     return not own_zone or c.stat("agg") > s.stat("agg")
+
+
+def weighed_space(
+    s: Combatant, zone: Iterable[Combatant], own_zone: bool, weight: Callable[[Combatant], float]
+) -> tuple[float, float, list[tuple[Combatant, float]]]:
+    """Enemy and exposed allied space of a zone, each unit counted ``count × weight(unit)``.
+
+    Lightning and artillery weigh the units their own way (armour, hero weight) but sum the
+    zone alike: the shooter and empty units do not count, nor allies it cannot hit
+    (:func:`exposed_ally`).  Returns the two totals and each counted unit with its space.
+    """
+    enemy = allied = 0.0
+    counted: list[tuple[Combatant, float]] = []
+    for c in zone:
+        if not c.count or c.key == s.key:
+            continue
+        if c.side != s.side:
+            w = c.count * weight(c)
+            enemy += w
+        elif exposed_ally(s, c, own_zone):
+            w = c.count * weight(c)
+            allied += w
+        else:
+            continue
+        counted.append((c, w))
+    return enemy, allied, counted
 
 
 def _space(c: Combatant, key: str) -> float:
