@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -20,9 +20,9 @@ from rulekeeper.web import live
 from rulekeeper.web.api import create_app
 
 
-def test_a_notified_change_wakes_the_stream_at_once() -> None:
-    changes = live.Changes()
-    revision = {"n": 0}
+def _battle(revision: dict[str, int]) -> tuple[Callable[[], Awaitable[int]], Callable[[], Awaitable[str]],
+                                                Callable[[], Awaitable[bool]]]:
+    """A stand-in battle for the stream: its revision, its version, and a page that never leaves."""
 
     async def rev() -> int:
         return revision["n"]
@@ -32,6 +32,14 @@ def test_a_notified_change_wakes_the_stream_at_once() -> None:
 
     async def never() -> bool:
         return False
+
+    return rev, ver, never
+
+
+def test_a_notified_change_wakes_the_stream_at_once() -> None:
+    changes = live.Changes()
+    revision = {"n": 0}
+    rev, ver, never = _battle(revision)
 
     async def run() -> list[tuple[str, float]]:
         assert changes.admit()
@@ -61,15 +69,7 @@ def test_a_notified_change_wakes_the_stream_at_once() -> None:
 def test_a_write_from_another_process_is_seen_by_the_revision_check(monkeypatch: pytest.MonkeyPatch) -> None:
     changes = live.Changes()
     revision = {"n": 3}
-
-    async def rev() -> int:
-        return revision["n"]
-
-    async def ver() -> str:
-        return f"{revision['n']}.0"
-
-    async def never() -> bool:
-        return False
+    rev, ver, never = _battle(revision)
 
     async def run() -> str:
         changes.admit()
