@@ -148,9 +148,6 @@ class GenericPresenter:
         lines = self.log_lines(report)
         return FateScreen(self._render("generic_fate.html", lines=lines), 0, 0)
 
-    def fate_count(self, report: list[JsonDict]) -> int:
-        return 0
-
     def unit_panel(self, state: Any, key: str, links: Links) -> Markup:
         return Markup("")
 
