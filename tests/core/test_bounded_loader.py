@@ -88,3 +88,36 @@ def test_an_export_that_is_not_json_or_not_utf8_is_a_typed_error(tmp_path: Path)
         bad.write_bytes(content)
         with pytest.raises(DataFileError):
             read_export(bad)
+
+
+@pytest.mark.parametrize(("suffix", "text"), [
+    (".yaml", 'name: "Evil\\e[31mRED"\n'),
+    (".yaml", 'units:\n  - unit: "Bill\\e]0;pwned\\amen"\n'),
+    (".toml", 'name = "Evil\\u001b[2J"\n'),
+    (".json", '{"name": "Evil\\u009b31m"}'),
+])
+def test_a_text_holding_a_control_character_is_refused(suffix: str, text: str) -> None:
+    """An ESC in a unit's name reached the terminal when ``muster check`` printed it (a colour, a cleared
+    screen, a window title); every reader now refuses C0/C1 control characters but tab and newlines."""
+    with pytest.raises(DataFileError, match=r"control character U\+00(1B|9B)"):
+        parse_data_text(text, "muster" + suffix, suffix)
+
+
+def test_tabs_and_newlines_stay_allowed() -> None:
+    data = parse_data_text('about: "two\\tcolumns\\nand lines\\r\\n"\n', "notes.yaml", ".yaml")
+    assert data == {"about": "two\tcolumns\nand lines\r\n"}
+
+
+def test_a_refusal_of_check_tree_is_not_wrapped_twice() -> None:
+    """Was: TOML past the depth limit read "TOML the reader refuses (DataFileError: x.toml: nested…)"."""
+    with pytest.raises(DataFileError) as caught:
+        parse_data_text("a = " + "[" * 100 + "]" * 100, "x.toml", ".toml")
+    assert caught.value.message.count("x.toml") == 1 and "refuses" not in caught.value.message
+
+
+def test_muster_check_refuses_an_escape_in_a_name_without_printing_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    muster = tmp_path / "evil.yaml"
+    muster.write_text('name: "Evil\\e[31mRED\\e]0;pwned\\a"\ngame_type: Common\nunits:\n  - unit: Billmen\n')
+    code, out = run_main(["muster", "check", str(muster)], capsys, monkeypatch)
+    assert code == 2 and "control character U+001B" in out and "\x1b" not in out

@@ -299,19 +299,7 @@ class KnownBug:
 
 #: Bugs in the persistence and service layers (being rewritten by the lead): reproduced by the
 #: xfail(strict=True) tests in test_fuzz_cli.py / test_fuzz_web.py. Empty when none is open.
-KNOWN_BUGS: list[KnownBug] = [
-    KnownBug("store-surrogate-id", r"persistence/", r"UnicodeEncodeError",
-             "persistence hands SQLite a battle id or muster name holding lone surrogates (what Python makes of an "
-             "argv byte that is not UTF-8): UnicodeEncodeError and a traceback instead of not_found"),
-    KnownBug("db-url-nul", r"persistence/", r"embedded null byte",
-             "persistence: --db '%00' (a URL-escaped NUL in the database path) raises ValueError from sqlite3, "
-             "not a StoreError"),
-    KnownBug("wartable-unbounded-reader", r"rulesets/wartable", r"RecursionError|Exceeds the limit|MemoryError|took",
-             "rulesets/wartable/data.py read_mapping() parses TOML without the core limits (no check_tree, no size "
-             "cap): deep.toml is a RecursionError, huge_int.toml a ValueError, /dev/zero is read until memory runs "
-             "out, and a 250k-entry TOML file takes 13 s and 1.7 GB",
-             skip=r"resolve wartable .*--(data|battle) (/dev/zero|\S*250k\S*\.toml)"),
-]
+KNOWN_BUGS: list[KnownBug] = []
 
 
 @dataclass

@@ -111,11 +111,10 @@ def test_an_unhashable_yaml_key_is_a_yaml_error_for_every_reader() -> None:
         load_yaml((CORE_HOSTILE / "unhashable_key.yaml").read_text())
 
 
-# -- bugs found in code this suite does not own: reproductions, to be fixed there --------------------------
+# -- bugs the suite found, now fixed: their reproductions stay -------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason=KNOWN_BUGS[0].reason)
-def test_known_a_battle_id_with_a_lone_surrogate_is_not_found(tmp_path: Path) -> None:
+def test_a_battle_id_with_a_lone_surrogate_is_not_found(tmp_path: Path) -> None:
     from rulekeeper.persistence.campaign import CampaignStore
     from rulekeeper.persistence.store import BattleNotFoundError, BattleStore
 
@@ -125,21 +124,19 @@ def test_known_a_battle_id_with_a_lone_surrogate_is_not_found(tmp_path: Path) ->
     assert CampaignStore(db).units("\udcff") == []  # `rulekeeper campaign show --muster $'\xff'`
 
 
-@pytest.mark.xfail(strict=True, reason=KNOWN_BUGS[1].reason)
-def test_known_a_nul_in_the_database_path_is_a_store_error() -> None:
+def test_a_nul_in_the_database_path_is_a_store_error() -> None:
     from rulekeeper.persistence.store import BattleStore, StoreError
 
     with pytest.raises(StoreError):
         BattleStore("%00").list()  # `rulekeeper battle list --db %00`
 
 
-@pytest.mark.xfail(strict=True, reason=KNOWN_BUGS[2].reason)
 @pytest.mark.parametrize("content", ["a = " + "[" * 3000 + "]" * 3000, "a = " + "9" * 5000,
                                      "a = " + "[" * 100 + "]" * 100, "#" * (9 * 1024 * 1024)],
                          ids=["deep", "huge-int", "beyond-depth-limit", "beyond-size-limit"])
-def test_known_the_war_table_reader_keeps_the_core_limits(tmp_path: Path, content: str) -> None:
-    """``rulekeeper resolve wartable --battle F.toml`` (or ``--data``): deep and huge-int are tracebacks today;
-    past the depth or size limit the file is read regardless (250k entries: 13 s and 1.7 GB; /dev/zero: no end)."""
+def test_the_war_table_reader_keeps_the_core_limits(tmp_path: Path, content: str) -> None:
+    """``rulekeeper resolve wartable --battle F.toml`` (or ``--data``): deep and huge-int were tracebacks;
+    past the depth or size limit the file was read regardless (250k entries: 13 s and 1.7 GB; /dev/zero: no end)."""
     from rulekeeper.core.errors import DataFileError
     from rulekeeper.rulesets.wartable.data import read_mapping
 

@@ -94,7 +94,7 @@ def test_toml_data_file(tmp_path: Path) -> None:
         ),
         ("modifiers:\n  - {name: M, source: mark, key: k, stat: morale, amount: 1}\n", "modifiers[0].stat", "'health'"),
         ("- just\n- a list\n", "(top level)", "expected a mapping"),
-        ("units: [\n", "(top level)", "expected valid YAML"),
+        ("units: [\n", "YAML syntax error", "at line 2, column 1"),
         (
             "units:\n  - {name: X, health: 1, attack: 1, defense: 1}\n"
             "  - {name: x, health: 1, attack: 1, defense: 1}\n",

@@ -10,6 +10,7 @@ memory instead of a traceback or an exhausted machine.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -116,10 +117,25 @@ def _scan_yaml(text: str) -> None:
             raise LimitError(f"more than {LIMITS.nodes:,} values once its aliases are expanded", event.start_mark)
 
 
+#: Control characters a text may not hold (all of C0 and C1 but tab, newline and carriage return):
+#: an ESC in a unit's name would otherwise reach the player's terminal as a colour, a cleared
+#: screen or a new window title when ``muster check`` prints it.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def control_character(text: str) -> str | None:
+    """The first control character of ``text`` as ``U+001B``, or ``None`` when it has none."""
+    found = _CONTROL.search(text)
+    return None if found is None else f"U+{ord(found.group()):04X}"
+
+
 def _check_scalar(event: yaml.ScalarEvent) -> None:
     value = event.value
     if len(value) > LIMITS.text:
         raise LimitError(f"a text longer than {LIMITS.text:,} characters", event.start_mark)
+    control = control_character(value)
+    if control is not None:
+        raise LimitError(f"a text holding the control character {control}", event.start_mark)
     digits = value.lstrip("+-").replace("_", "")
     if event.implicit[0] and len(digits) > LIMITS.digits and digits.isdigit():  # a plain integer
         raise LimitError(f"a number longer than {LIMITS.digits} digits", event.start_mark)
@@ -148,6 +164,8 @@ def check_tree(data: Any, where: str, limits: Limits = LIMITS) -> Any:
             raise DataFileError(where, [f"a number longer than {limits.digits} digits"])
         elif isinstance(item, str) and len(item) > limits.text:
             raise DataFileError(where, [f"a text longer than {limits.text:,} characters"])
+        elif isinstance(item, str) and (control := control_character(item)) is not None:
+            raise DataFileError(where, [f"a text holding the control character {control}: {item[:40]!r}"])
     return data
 
 
@@ -181,6 +199,8 @@ def pasted_format(text: str) -> str:
 def _parse_toml(text: str, where: str) -> Any:
     try:
         return check_tree(tomllib.loads(text), where)
+    except DataFileError:  # check_tree's own refusal (a ValueError too): already names where
+        raise
     except tomllib.TOMLDecodeError as exc:  # its message ends "(at line L, column C)"
         raise DataFileError(where, [f"TOML syntax error: {exc}"]) from None
     except (RecursionError, ValueError) as exc:  # deep nesting, a number Python will not convert
@@ -192,6 +212,8 @@ def _parse_json(text: str, where: str, limits: Limits = LIMITS) -> Any:
 
     try:
         return check_tree(json.loads(text), where, limits)
+    except DataFileError:
+        raise
     except json.JSONDecodeError as exc:
         raise DataFileError(where, [f"not JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}"]) from None
     except (RecursionError, ValueError) as exc:

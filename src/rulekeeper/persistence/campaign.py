@@ -48,7 +48,7 @@ from sqlalchemy.exc import IntegrityError
 from rulekeeper.core.errors import RulekeeperError
 
 from .schema import MAX_ID_LENGTH, find_non_json
-from .sqlstore import SqlStore, StoreError
+from .sqlstore import SqlStore, StoreError, is_text
 
 __all__ = [
     "CAMPAIGN_SCHEMA_VERSION", "AlreadyRecordedError", "CampaignStore", "CampaignUnit", "CampaignView", "Player",
@@ -307,6 +307,8 @@ class CampaignStore(SqlStore):
     def units(self, muster: str | None = None) -> list[CampaignUnit]:
         """Campaign units (of one muster, or all), by muster then entry, each hero after its entry."""
         query = select(_units)
+        if muster is not None and not is_text(muster):
+            return []  # no muster can be stored under a name that is not text
         if muster is not None:
             query = query.where(_units.c.muster == muster)
         with self._transaction(write=False) as conn:

@@ -94,9 +94,26 @@ def normalise_url(db: str | os.PathLike[str] | None) -> str:
     text = db.strip()
     if not text:
         return default_db_url()
+    _refuse_unwritable_name(text)
     if is_url(text):
         return text
     return sqlite_url(text)
+
+
+def _refuse_unwritable_name(text: str) -> None:
+    """Refuse a database name no file system or server can hold, before a driver chokes on it.
+
+    Why here: a NUL byte (typed, or URL-escaped as ``%00``, which SQLAlchemy unescapes) makes
+    sqlite3 raise a bare ``ValueError``, and an argument that is not UTF-8 (Python keeps its
+    bytes as lone surrogates) a ``UnicodeEncodeError`` — both tracebacks rather than an answer.
+    """
+    if "\x00" in text or "%00" in text:
+        raise StoreError(f"the database name {text!r} holds a NUL byte, which no file name or URL may hold",
+                         url=text)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise StoreError(f"the database name {text!r} is not valid UTF-8 text", url=text) from None
 
 
 # ------------------------------------------------------------------- connecting

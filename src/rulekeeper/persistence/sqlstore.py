@@ -66,6 +66,16 @@ def _is_busy(orig: BaseException, text: str) -> bool:
     return isinstance(orig, sqlite3.OperationalError) and "locked" in text.lower()
 
 
+def is_text(value: str) -> bool:
+    """Whether ``value`` can be stored at all: a name holding lone surrogates (the bytes of an
+    argument that is not UTF-8) cannot, so no stored battle or muster can have it."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class SqlStore:
     """A store on one database URL (``None``: the default SQLite file)."""
 
@@ -168,6 +178,9 @@ class SqlStore:
                     raise
         except SQLAlchemyError as exc:
             raise self._wrap(exc) from exc
+        except UnicodeEncodeError as exc:  # a name or id holding lone surrogates (argv bytes that are not UTF-8)
+            raise StoreError(f"cannot look up {exc.object[:80]!r}: it is not valid UTF-8 text, so nothing stored "
+                             "can have that name", url=self._safe) from None
 
     def _commit(self, conn: Connection) -> None:
         """Commit point of every transaction (a seam: tests inject failures here)."""

@@ -59,7 +59,7 @@ from .schema import (
     entry_from_row,
     record_from_row,
 )
-from .sqlstore import StoreError
+from .sqlstore import StoreError, is_text
 from .transfer import BattleTransfers, insert_battle
 
 __all__ = ["BattleNotFoundError", "BattleRecord", "BattleStore", "LogEntry", "StaleStateError", "StoreError"]
@@ -220,6 +220,8 @@ class BattleStore(BattleTransfers):
 
     def get(self, battle_id: str) -> BattleRecord:
         """The battle's record; :class:`BattleNotFoundError` if there is none."""
+        if not is_text(battle_id):
+            raise BattleNotFoundError(battle_id)
         with self._transaction(write=False) as conn:
             row = conn.execute(select(*RECORD_COLUMNS).where(BattleRow.id == battle_id)).first()
         if row is None:

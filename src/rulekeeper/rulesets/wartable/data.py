@@ -9,17 +9,15 @@ and raises :class:`InvalidStatError` (also naming file and field).
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
-import yaml
 from pydantic import AllowInfNan, BaseModel, ConfigDict, Field, Strict, ValidationError
 
-from rulekeeper.core.datafiles import load_yaml
+from rulekeeper.core.datafiles import parse_data_text, read_text
 from rulekeeper.core.errors import DataFileError, InvalidStatError, UnknownNameError
 
 from .model import (
@@ -101,26 +99,15 @@ def validation_problems(exc: ValidationError) -> list[str]:
 
 
 def read_mapping(path: Path | str, text: str | None = None) -> dict[str, Any]:
-    """Parse a YAML or TOML file (by suffix; YAML otherwise) into a top-level mapping."""
+    """Parse a YAML or TOML file (by suffix; YAML otherwise) into a top-level mapping.
+
+    Through the core's one bounded loader (size cap, depth, node count, number sizes), so a
+    War Table file gets the same typed refusals as every other data file rulekeeper reads.
+    """
     where = str(path)
     if text is None:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise DataFileError(where, ["file not found"]) from None
-        except OSError as exc:
-            raise DataFileError(where, [f"cannot be read: {exc.strerror or exc}"]) from None
-        except UnicodeDecodeError:
-            raise DataFileError(where, ["is not UTF-8 text"]) from None
-    try:
-        if where.lower().endswith(".toml"):
-            raw: Any = tomllib.loads(text)
-        else:
-            raw = load_yaml(text)  # libyaml when available; duplicate keys refused
-    except (yaml.YAMLError, tomllib.TOMLDecodeError) as exc:
-        kind = "TOML" if where.lower().endswith(".toml") else "YAML"
-        detail = " ".join(str(exc).split())
-        raise DataFileError(where, [f"(top level): expected valid {kind}: {detail}"]) from None
+        text = read_text(Path(path), where)
+    raw = parse_data_text(text, where, ".toml" if where.lower().endswith(".toml") else ".yaml")
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
