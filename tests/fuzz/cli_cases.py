@@ -127,6 +127,17 @@ def _table() -> dict[str, list[Slot]]:
                             Slot("side", "text", lambda e, v: ["battle", "autoplay", e.wartable_id, "--side", v,
                                                                "--max-actions", "1", "--db", e.db, "--json"], sample=12),
                             db_slot("battle", "autoplay", "ID", "--max-actions", "1")],
+        # verifiable dice (cli/dice_cmds.py): verify exits 1 on a mismatch
+        "battle verify": [Slot("file", "export", lambda e, v: ["battle", "verify", v], ok=frozenset({0, 1, 2}))],
+        "battle dice": [Slot("battle", "id", lambda e, v: ["battle", "dice", v, "--db", e.db, "--json"], sample=12),
+                        db_slot("battle", "dice", "ID")],
+        "battle contribute": [
+            Slot("battle", "id", lambda e, v: ["battle", "contribute", v, "A", "--db", e.db], sample=12),
+            Slot("side", "text", lambda e, v: ["battle", "contribute", e.exillis_id, v, "--db", e.db], sample=8,
+                 examples=3),
+            Slot("value", "text", lambda e, v: ["battle", "contribute", e.exillis_id, "A", v, "--db", e.db], sample=8,
+                 examples=3),
+            db_slot("battle", "contribute", "ID", "A")],
         "campaign record": [Slot("battle", "id", lambda e, v: ["campaign", "record", v, "--db", e.db], sample=12),
                             Slot("player_a", "text", lambda e, v: ["campaign", "record", e.exillis_id, "--player-a", v,
                                                                    "--db", e.db, "--json"], sample=8, examples=3),

@@ -175,6 +175,24 @@ def _paste(e: Env, v: str) -> Request:
                                          "seed": "1"}), FORM)
 
 
+def _builder_posts(path: str) -> list[Feed]:
+    """The muster builder's form (web/musters.py): any field, a pasted corpus file, raw bytes."""
+    names = ["do", "game", "name", "game_type", "faction", "general", "description", "paste", "side_a", "side_b",
+             "unit_0", "miniatures_0", "level_0", "hero_0", "hero_level_0", "label_0", "unit_39", "unit_40", "x"]
+
+    def hostile_form(e: Env, data: Any) -> Request:
+        fields = data.draw(st.dictionaries(st.sampled_from(names), TEXTS, max_size=8))
+        return Request("POST", path, form({"game": "exillis", **fields}), FORM)
+
+    return [
+        Feed("form", hostile_form, corpus=False, examples=25),
+        Feed("paste", lambda e, v: Request("POST", path, form({"do": "load", "game": "exillis",
+                                                                "paste": e.pastes[int(v)][1]}), FORM)),
+        Feed("form", lambda e, v: Request("POST", path, form({"game": "exillis", "unit_0": v, "level_0": v}), FORM)),
+        Feed("raw", lambda e, v: Request("POST", path, v.encode("utf-8", "surrogateescape"), FORM)),
+    ]
+
+
 def _table() -> dict[str, list[Feed]]:
     position = {"position": 0}
     return {
@@ -230,6 +248,24 @@ def _table() -> dict[str, list[Feed]]:
         "POST /b/{bid}/undo": _page_writes("/undo", lambda e: {"token": e.tokens["A"], "position": "0"}),
         "GET /b/{bid}/log": _page_reads("/log"),
         "GET /b/{bid}/replay": _page_reads("/replay", ("step",)),
+        # verifiable dice (web/dice.py)
+        "GET /api/battles/{battle_id}/dice": _api_reads("/dice"),
+        "POST /api/battles/{battle_id}/dice": _api_writes("/dice", lambda e: {"contribution": "ab" * 32}),
+        "POST /b/{bid}/dice": _page_writes("/dice", lambda e: {"token": e.tokens["A"], "contribution": "cd" * 32}),
+        "GET /b/{bid}/verify": _page_reads("/verify"),
+        "GET /verify": [Feed("query", lambda e, v: Request("GET", f"/verify?{qs({'x': v})}"), examples=2)],
+        "POST /verify": [
+            Feed("form", lambda e, v: Request("POST", "/verify", form({"export": v}), FORM)),
+            Feed("raw", lambda e, v: Request("POST", "/verify", v.encode("utf-8", "surrogateescape"), FORM)),
+        ],
+        # musters, the campaign and downloads (web/musters.py, web/campaign_pages.py, web/downloads.py)
+        "GET /musters": [Feed("query", lambda e, v: Request("GET", f"/musters?{qs({'game': v})}"), examples=4)],
+        "POST /musters": _builder_posts("/musters"),
+        "POST /musters/report": _builder_posts("/musters/report"),
+        "GET /b/{bid}/campaign": _page_reads("/campaign", ("note",)),
+        "POST /b/{bid}/campaign": _page_writes("/campaign", lambda e: {"token": e.tokens["A"], "player_A": "Ann"}),
+        "GET /b/{bid}/download/log": _page_reads("/download/log", ("format",)),
+        "GET /b/{bid}/download/export": _page_reads("/download/export"),
     }
 
 

@@ -141,6 +141,9 @@ class ToyGame:
     def roles(self, document: JsonDict) -> tuple[str, ...]:
         return SIDES
 
+    def reseeded(self, document: JsonDict, seed: int) -> JsonDict:
+        return {**document, "seed": int(seed)}
+
     # -- playing -------------------------------------------------------------------------------
 
     def status(self, state: ToyState) -> Status:
@@ -288,6 +291,12 @@ class ToyGame:
         return None
 
     def register_cli(self, hooks: Any) -> None:
+        return None
+
+    def army_builder(self) -> None:
+        return None  # no army lists: the pages say so
+
+    def campaign(self) -> None:
         return None
 
 

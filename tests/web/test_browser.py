@@ -2,7 +2,7 @@
 
 Two browser contexts, one per side (side A on a 1280 px desktop, side B on a 390 px phone),
 play the Duel scenario to its end screen: a charge, an undo before the results are seen
-(allowed), the Fate Screen revealed one by one, an undo after (refused), a shot, side B
+(allowed), the Fate Screen revealed one by one, an undo after (disabled, and refused), a shot, side B
 acting with the keyboard only, and every update reaching the other device without a reload.
 Screenshots of the board, the odds preview, the Fate Screen and the end screen at both widths
 land in ``test-artifacts/`` at the repository root.
@@ -200,9 +200,15 @@ def test_a_whole_battle_through_the_pages(server: str, browser: object) -> None:
                 page.locator("#resolve-all").click()
                 expect(page.locator(".f-hidden")).to_have_count(0)
         if revealed_now and kind == "charge" and not refused_after_reveal and page.locator("#undo").count():
-            # however many cards the charge drew, once one is seen the charge cannot be taken back
-            page.locator("#undo").click()
+            # however many cards the charge drew, once one is seen the charge cannot be taken back: the undo
+            # is disabled and says why; a page from before the lock (the button enabled again) is refused
+            undo = page.locator("#undo")
+            expect(undo).to_be_disabled()
+            expect(page.locator("#undo-why")).to_contain_text("results were shown")
+            undo.evaluate("b => { b.disabled = false; }")
+            undo.click()
             expect(page.locator(".banner.error")).to_contain_text("cannot undo")
+            expect(page.locator(".banner.error")).to_be_focused()
             refused_after_reveal = True
             shot(page, "undo-refused-desktop")
         if page.locator("#continue").count():

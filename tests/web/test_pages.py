@@ -315,3 +315,47 @@ def test_a_battle_from_two_pasted_musters(client: TestClient) -> None:
                 {"muster_a": "units: 3", "muster_b": b.read_text()}):
         r = client.post("/new", data={"from": "musters", **bad})
         assert 400 <= r.status_code < 500 and 'role="alert"' in r.text, (bad, r.status_code)
+
+
+def test_phone_first_markup_explains_every_number_and_locks_a_seen_undo(client: TestClient) -> None:
+    """Full morale names, a legend and tooltips for every number, feedback inside the panel, the locked undo disabled."""
+    b = new_battle(client, "starter", seed=7)
+    bid, links, toks = b["id"], b["links"], b["tokens"]
+    page = client.get(links["A"]).text
+    states = re.findall(r'<span class="mstate">([^<]*)</span>', page)
+    assert states and {s.replace("\u00ad", "") for s in states} <= {
+        "Overconfident", "Confident", "Neutral", "Shaky", "Broken", "Fleeing", "Disabled", "Furious"}, states
+    assert 'id="legend"' in page and "Round 0.8" in page and "AcP</abbr>" in page
+    for what in ("Hit points left", "miniatures standing", 'title="Morale ', 'title="Fatigue ', 'class="clock" title='):
+        assert what in page, what
+    assert "style=\"min-width" not in page and 'style="--cols: 5"' in page  # the stylesheet fits it to a phone
+    # an action that drew chance, revealed: the undo is still shown, disabled and explained, never a 409 trap
+    for _ in range(12):
+        acts = client.get(f"/api/battles/{bid}/actions", params={"token": toks["A"]}).json()
+        if acts["side"] == "A" and any(a["kind"] == "shoot" for a in acts["actions"]):
+            break
+        tok = toks[acts["side"]]
+        acts = client.get(f"/api/battles/{bid}/actions", params={"token": tok}).json()
+        w = next(a for a in acts["actions"] if a["kind"] == "wait")
+        client.post(f"/api/battles/{bid}/actions", params={"token": tok},
+                    json={"kind": "wait", "unit": w["unit"], "position": acts["position"]})
+    page = client.get(links["A"]).text
+    shoot = next(h for h in hrefs(page, "pick=") if f'href="{html.escape(h)}" data-kind="shoot"' in page)
+    preview = client.get(shoot).text
+    # Commit comes before the long odds tables
+    assert preview.index('id="commit"') < preview.index("How the odds were made")
+    assert client.post(f"/b/{bid}/act", data=act_form(preview)).status_code == 303
+    at = position(client, b)
+    r = client.post(f"/b/{bid}/reveal", data={"token": toks["A"], "position": str(at)})
+    fate = client.get(r.headers["location"]).text
+    undo = re.search(r'<button[^>]*id="undo"[^>]*>', fate)
+    assert undo and "disabled" in undo.group(0) and 'aria-describedby="undo-why"' in undo.group(0)
+    assert 'id="undo-why"' in fate and "results were shown" in fate and "locked: results seen" not in fate
+    # refused all the same when posted (a stale page), with the banner at the top of the panel, focused
+    r = client.post(f"/b/{bid}/undo", data={"token": toks["A"], "position": str(at)})
+    assert r.status_code == 409
+    panel = r.text[r.text.index('<aside id="panel"'):]
+    assert panel.index('class="banner error"') < panel.index("</aside>") and 'id="error" tabindex="-1" autofocus' in panel
+    # a move's undo is confirmed at the top of the panel, where the page scrolls
+    r = client.get(links["A"] + "&note=undone").text
+    assert r.index('<aside id="panel"') < r.index('class="banner ok"') < r.index('class="turnbar')

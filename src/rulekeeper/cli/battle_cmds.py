@@ -73,17 +73,25 @@ def new(
         "--ruleset", help="The game (when the scenario file does not say and several games are installed).")] = None,
     db: Db = None,
     seed: Annotated[int, typer.Option(help="Seed of fate.")] = 0,
+    verifiable: Annotated[bool, typer.Option(
+        "--verifiable", help="Verifiable dice: the seed is made from a committed secret and each side's "
+                             "contribution (battle contribute); no --seed.")] = False,
     autoplay: Annotated[bool, typer.Option("--autoplay", help="Let the policy play both sides to the end.")] = False,
     practice: Annotated[bool, typer.Option(help="A practice game (no Battle Points).")] = False,
     option: Annotated[list[str] | None, typer.Option("--option", help="Ruleset option NAME=VALUE.")] = None,
     json: Json = False,
 ) -> None:
     """Create a battle from a scenario, or from two army lists, and store it."""
+    if verifiable and (seed or autoplay):
+        from rulekeeper.service.dice import DiceRequestError
+
+        raise DiceRequestError("--verifiable takes neither --seed (the sides' contributions make the seed) nor "
+                              "--autoplay (nobody plays before every side has contributed: battle contribute)")
     svc = _service(db)
     armies = tuple(ArmySource(str(p), suffix=p.suffix.lower(), path=p) for p in muster or [])
     request = SetupRequest(scenario=scenario, armies=armies, board=board, seed=seed, options=tuple(option or ()),
                            practice=practice, db=svc.store.url)
-    bid = svc.new(request, ruleset=ruleset)
+    bid = svc.new(request, ruleset=ruleset, verifiable=verifiable)
     g = svc.game(bid)
     state = svc.state(bid)
     if autoplay:
@@ -91,7 +99,8 @@ def new(
     if json:
         print_json(_doc(g, state, bid))
         return
-    console.print(Text(f"Created battle {bid} ({svc.record(bid).scenario}, seed {seed}) in {svc.store.url}",
+    fate = "verifiable dice: waiting for every side's contribution" if svc.record(bid).meta.get("dice") else f"seed {seed}"
+    console.print(Text(f"Created battle {bid} ({svc.record(bid).scenario}, {fate}) in {svc.store.url}",
                        style="bold green"))
     _show(g, state, bid)
 
@@ -263,4 +272,6 @@ def autoplay(
 
 
 def register(app: typer.Typer) -> None:
+    from . import dice_cmds  # noqa: F401  (battle dice, contribute and verify: they add to battle_app)
+
     app.add_typer(battle_app, name="battle")

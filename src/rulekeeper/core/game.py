@@ -37,6 +37,7 @@ from .chance import ChanceRequest, ChanceResult, Fate
 from .events import Event
 
 if TYPE_CHECKING:
+    from .armies import ArmyBuilder, CampaignBook
     from .present import CliPresenter, WebPresenter
     from .ruleset import OptionInfo, Resolution
 
@@ -210,6 +211,15 @@ class Game(Protocol):
         """The sides of a battle (each gets a link), without the spectator."""
         ...
 
+    def reseeded(self, document: JsonDict, seed: int) -> JsonDict:
+        """The initial document with its seed of fate replaced by ``seed``; the input is not changed.
+
+        A battle with verifiable dice learns its seed only once every side has added its
+        contribution (``service.dice``), and is then rebuilt from this document. A game that
+        draws no chance returns the document as it is.
+        """
+        ...
+
     # -- playing -------------------------------------------------------------------------------
 
     def status(self, state: Any) -> Status: ...
@@ -276,5 +286,15 @@ class Game(Protocol):
 
     def register_cli(self, hooks: Any) -> None:
         """Add the game's own CLI subcommands (``odds``/``resolve``/``units`` and more)."""
+        ...
+
+    # -- army lists and the campaign (optional: None when the game has none) ---------------------
+
+    def army_builder(self) -> ArmyBuilder | None:
+        """The game's army lists for the browser (catalog, pricing, text form), or None."""
+        ...
+
+    def campaign(self) -> CampaignBook | None:
+        """The game's campaign, which records finished battles, or None."""
         ...
 

@@ -160,6 +160,26 @@ class LogRow(Base):
     chain: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
+class DiceRow(Base):
+    """The verifiable dice of a battle (see :mod:`rulekeeper.service.dice`).
+
+    ``secret`` is the server's 32 random bytes (hex), never shown before the battle is over;
+    ``commitment`` its SHA-256, shown to everyone from the start; ``roles`` the sides in the
+    order their contributions are hashed; ``contributions`` each side's 32 bytes (hex) by role.
+    ``secret`` is NULL in a copy imported from an export made before the end.
+    """
+
+    __tablename__ = "rk_dice"
+
+    battle_id: Mapped[str] = mapped_column(
+        String(MAX_ID_LENGTH), ForeignKey("rk_battles.id", ondelete="CASCADE"), primary_key=True)
+    commitment: Mapped[str] = mapped_column(String(64))
+    secret: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    roles: Mapped[list[str]] = mapped_column(_json())
+    contributions: Mapped[dict[str, str]] = mapped_column(_json())
+    created: Mapped[str] = mapped_column(String(40))
+
+
 # ------------------------------------------------------------------ what callers get
 #
 # Plain frozen dataclasses rather than ORM objects: they outlive the transaction,
@@ -319,6 +339,25 @@ class ChainDoc(BaseModel):
     head: str = Field(pattern=_HEX64)
 
 
+class DiceDoc(BaseModel):
+    """The verifiable dice of an exported battle: ``secret`` only once the battle is over and revealed."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    commitment: str = Field(pattern=_HEX64)
+    roles: list[str] = Field(min_length=1, max_length=20)
+    contributions: dict[str, str] = Field(max_length=20)
+    secret: str | None = Field(default=None, pattern=_HEX64)
+
+    @field_validator("contributions")
+    @classmethod
+    def _hex(cls, value: dict[str, str]) -> dict[str, str]:
+        for role, given in value.items():
+            if len(given) != 64 or any(c not in "0123456789abcdef" for c in given):
+                raise ValueError(f"side {role[:20]!r}: a contribution is 32 bytes in lower-case hex")
+        return value
+
+
 class ExportDoc(BaseModel):
     """A whole exported battle (format ``rulekeeper-battle``, version 2; version 1 has no chain)."""
 
@@ -330,6 +369,7 @@ class ExportDoc(BaseModel):
     initial: dict[str, Any]
     log: list[EntryDoc]
     chain: ChainDoc | None = None
+    dice: DiceDoc | None = None  # a battle with verifiable dice (optional in version 2)
 
 
 def find_non_json(value: Any, path: str) -> tuple[str, str] | None:

@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from rulekeeper.core import ids
 
 from . import chain
+from .dice_store import BattleDice, commitment_of
 from .errors import BattleNotFoundError, StoreError
 from .schema import (
     ENTRY_COLUMNS,
@@ -26,11 +27,12 @@ from .schema import (
     EXPORT_VERSION,
     RECORD_COLUMNS,
     BattleRow,
+    DiceDoc,
+    DiceRow,
     ExportDoc,
     LogRow,
     validate_export,
 )
-from .sqlstore import SqlStore
 
 
 def insert_battle(conn: Connection, values: dict[str, Any]) -> None:
@@ -69,7 +71,16 @@ def _sealed(parsed: ExportDoc, now: str) -> tuple[str, list[str]]:
     return start, links
 
 
-class BattleTransfers(SqlStore):
+def _check_dice(dice: DiceDoc) -> None:
+    """The dice block's own consistency (whether its seed is the battle's is the service's check)."""
+    if dice.secret is not None and commitment_of(dice.secret) != dice.commitment:
+        raise _refused("dice.secret", "its SHA-256 is not the commitment: the secret or the commitment was changed")
+    unknown = sorted(set(dice.contributions) - set(dice.roles))
+    if unknown or len(set(dice.roles)) != len(dice.roles):
+        raise _refused("dice.contributions", f"sides {unknown or dice.roles} do not match the dice's sides")
+
+
+class BattleTransfers(BattleDice):
     """Export, import and chain verification, shared by :class:`~.store.BattleStore`."""
 
     def export(self, battle_id: str) -> dict[str, Any]:
@@ -87,10 +98,12 @@ class BattleTransfers(SqlStore):
             log = conn.execute(
                 select(*ENTRY_COLUMNS, LogRow.chain).where(LogRow.battle_id == battle_id).order_by(LogRow.entry_index)
             ).all()
+            dice = conn.execute(select(DiceRow.commitment, DiceRow.secret, DiceRow.roles, DiceRow.contributions)
+                                .where(DiceRow.battle_id == battle_id)).first()
         battle = row._asdict()
         initial, genesis, head = battle.pop("initial"), battle.pop("genesis"), battle.pop("head")
         del battle["revision"]
-        return {
+        doc = {
             "format": EXPORT_FORMAT,
             "version": EXPORT_VERSION,
             "battle": battle,
@@ -99,6 +112,13 @@ class BattleTransfers(SqlStore):
                      "chain": e.chain} for e in log],
             "chain": {"genesis": genesis, "head": head},
         }
+        if dice is not None:
+            # the secret once the battle is over: the export carries every result anyway (a link gets the
+            # export only once the last ones are revealed: web/downloads.py)
+            doc["dice"] = {"commitment": dice.commitment, "roles": list(dice.roles),
+                           "contributions": dict(dice.contributions),
+                           "secret": dice.secret if battle["status"] == "over" else None}
+        return doc
 
     def import_(self, doc: dict[str, Any], *, new_id: bool = False) -> str:
         """Store an exported battle; returns its id.
@@ -118,6 +138,8 @@ class BattleTransfers(SqlStore):
                 field=problems[0][0],
                 problems=[f"{loc}: {msg}" for loc, msg in problems],
             )
+        if parsed.dice is not None:
+            _check_dice(parsed.dice)
         now = datetime.now(UTC).isoformat(timespec="microseconds")
         start, links = _sealed(parsed, now)
         values = parsed.battle.model_dump()
@@ -138,6 +160,9 @@ class BattleTransfers(SqlStore):
             insert_battle(conn, values)
             if rows:
                 conn.execute(insert(LogRow), rows)
+            if parsed.dice is not None:
+                d = parsed.dice
+                self._insert_dice(conn, values["id"], d.commitment, d.secret, d.roles, d.contributions)
         return str(values["id"])
 
     def verify_chain(self, battle_id: str) -> builtins.list[str]:

@@ -42,6 +42,20 @@ class NotABattleGameError(RulekeeperError):
     code = "unknown_name"
 
 
+class DiceNotReadyError(RulekeeperError):
+    """A battle with verifiable dice waits for every side's contribution before anyone acts."""
+
+    code = "dice_not_ready"
+
+
+def require_dice(rec: BattleRecord) -> None:
+    """Refuse to play a battle whose verifiable dice still wait for contributions (see :mod:`.dice`)."""
+    dice = rec.meta.get("dice")
+    if isinstance(dice, dict) and dice.get("contributions") is None:
+        raise DiceNotReadyError("the dice are not sealed yet: every side must first add its contribution "
+                                "(open the battle page with your side's link)", battle_id=rec.id)
+
+
 class HasJson(Protocol):
     """An action object of a game (its own type) that knows its JSON form."""
 
@@ -120,8 +134,13 @@ class BattleService:
     # -- creating ------------------------------------------------------------------------------
 
     def new(self, source: Path | SetupRequest | BattleSetup, seed: int = 0, options: list[str] | None = None,
-            practice: bool = False, title: str = "", meta: JsonDict | None = None, ruleset: str | None = None) -> str:
-        """Store a new battle from a scenario file, a set-up request or a ready set-up."""
+            practice: bool = False, title: str = "", meta: JsonDict | None = None, ruleset: str | None = None,
+            verifiable: bool = False) -> str:
+        """Store a new battle from a scenario file, a set-up request or a ready set-up.
+
+        ``verifiable``: the battle gets verifiable dice (:mod:`.dice`) unless its game draws no chance;
+        its seed is then made from the sides' contributions, and nobody acts before they are all in.
+        """
         if isinstance(source, BattleSetup):
             setup = source
         else:
@@ -129,10 +148,18 @@ class BattleService:
                 scenario=Path(source), seed=seed, options=tuple(options or ()), practice=practice, db=self.store.url)
             setup = game_of(ruleset or guess_ruleset(request)).setup(request)
         g = game_of(setup.ruleset)
-        state = g.initial_state(setup.document)
-        status = g.status(state)
-        bid = self.store.create(ruleset=setup.ruleset, scenario=setup.scenario, seed=setup.seed,
-                                initial=setup.document, title=title or setup.title, meta={**setup.meta, **(meta or {})})
+        meta = {**setup.meta, **(meta or {})}
+        dice, document = None, setup.document
+        if verifiable and not g.deterministic:
+            from .dice import new_dice
+
+            dice = new_dice(g.roles(setup.document))
+            meta["dice"], document = dice.public(), g.reseeded(setup.document, 0)  # 0 until the dice are sealed
+        status = g.status(g.initial_state(document))
+        bid = self.store.create(ruleset=setup.ruleset, scenario=setup.scenario, seed=0 if dice else setup.seed,
+                                initial=document, title=title or setup.title, meta=meta)
+        if dice is not None:
+            self.store.add_dice(bid, commitment=dice.commitment, secret=dice.secret, roles=dice.roles)
         self.store.set_status(bid, status.label, status.turn)
         return bid
 
@@ -235,6 +262,7 @@ class BattleService:
         position = rec.position if expected_position is None else expected_position
         if position != rec.position:
             raise StaleStateError(bid, position, rec.position)  # checked again atomically on append
+        require_dice(rec)
         g = game_of(rec.ruleset)
         state = self._state_of(rec)
         status = g.status(state)
@@ -300,6 +328,7 @@ class BattleService:
         a writer that got in between makes the next append fail as stale, changing nothing.
         """
         rec = self.store.get(bid)
+        require_dice(rec)
         g = game_of(rec.ruleset)
         if sides is not None:
             roles = g.roles(self.store.initial(bid))

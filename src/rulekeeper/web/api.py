@@ -7,6 +7,7 @@ bad token both answer the same 404, so nobody can probe which battles exist.
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -29,6 +30,7 @@ from rulekeeper.persistence.access import AccessStore
 from rulekeeper.persistence.chain import fingerprint
 from rulekeeper.persistence.store import BattleNotFoundError, BattleStore, StaleStateError
 from rulekeeper.service.battles import BattleService, GameOverError, NotYourTurnError
+from rulekeeper.service.dice import Dice
 
 from .guards import UnauthorizedError, require_last_actor, require_writer
 from .ratelimit import RateLimit, RateLimits
@@ -38,6 +40,7 @@ STATUS = {
     "not_found": 404, "unauthorized": 403, "not_your_turn": 409, "stale_state": 409, "game_over": 409,
     "invalid_action": 422, "unknown_name": 422, "impossible_request": 422, "invalid_stat": 422, "data_file": 422,
     "bad_request": 422, "replay_mismatch": 422, "store": 503, "busy": 503, "damaged_store": 503,
+    "dice_not_ready": 409, "dice_contributed": 409, "not_verifiable": 409, "bad_contribution": 422, "bad_export": 422,
 }
 
 NOT_FOUND = {"error": "not_found", "message": "no such battle, or the link is not valid"}
@@ -51,8 +54,27 @@ class NewBattle(BaseModel):
     model_config = ConfigDict(extra="forbid")
     scenario: str = Field(description="A shipped scenario, 'game:key' or a bare key such as 'starter'.",
                           max_length=100)
-    seed: int = Field(0, ge=0, le=2**63 - 1)
+    seed: int | None = Field(None, ge=0, le=2**63 - 1,
+                             description="A seed of your choice makes a plain, reproducible battle; none: verifiable dice.")
     practice: bool = False
+    verifiable: bool | None = Field(None, description="Verifiable dice (default: when no seed is given).")
+
+    def dice(self) -> tuple[int, bool]:
+        """The seed to set the battle up with and whether its dice are verifiable."""
+        verifiable = self.seed is None if self.verifiable is None else self.verifiable
+        if verifiable and self.seed is not None:
+            raise BadRequestError("a battle with verifiable dice takes no seed: its seed is made from the keeper's "
+                                  "secret and each side's contribution", field="seed")
+        return (self.seed if self.seed is not None else 0 if verifiable else secrets.randbelow(2**63)), verifiable
+
+
+class BadRequestError(RulekeeperError):
+    code = "bad_request"
+
+
+class Contribution(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    contribution: str = Field(min_length=1, max_length=200, description="32 random bytes as 64 hex digits.")
 
 
 class ActionRequest(BaseModel):
@@ -98,6 +120,7 @@ class Keeper:
         self.store = BattleStore(db)
         self.access = AccessStore(db)
         self.service = BattleService(self.store)
+        self.dice = Dice(self.service)
 
     def base(self, request: Request) -> str:
         """Where the links this keeper hands out point: the public URL, else the request's own address."""
@@ -110,9 +133,10 @@ class Keeper:
         self.store.get(battle_id)
         return role
 
-    def create(self, request: SetupRequest, ruleset: str | None = None, title: str = "") -> tuple[str, dict[str, str]]:
+    def create(self, request: SetupRequest, ruleset: str | None = None, title: str = "",
+               verifiable: bool = False) -> tuple[str, dict[str, str]]:
         """A new battle and one secret token per role (the game's sides and the spectator)."""
-        bid = self.service.new(request, ruleset=ruleset, title=title)
+        bid = self.service.new(request, ruleset=ruleset, title=title, verifiable=verifiable)
         return bid, self.access.issue(bid, self.service.roles(bid))
 
 
@@ -147,10 +171,27 @@ def build_router(k: Keeper) -> APIRouter:
     @r.post("/battles", status_code=201, summary="Create a battle; returns the secret side and spectator links")
     def create(body: NewBattle) -> dict[str, Any]:
         found = find_scenario(body.scenario)
-        bid, tokens = k.create(SetupRequest(scenario=found.info.path, seed=body.seed, practice=body.practice,
-                                            db=k.store.url), ruleset=found.game)
-        return {"id": bid, "tokens": tokens,
+        seed, verifiable = body.dice()
+        bid, tokens = k.create(SetupRequest(scenario=found.info.path, seed=seed, practice=body.practice,
+                                            db=k.store.url), ruleset=found.game, verifiable=verifiable)
+        dice = k.dice.status(bid)
+        return {"id": bid, "tokens": tokens, "verifiable": dice.verifiable, "commitment": dice.commitment,
                 "links": {role: f"/b/{bid}?token={t}" for role, t in tokens.items()}}
+
+    @r.get("/battles/{battle_id}/dice", summary="The verifiable dice: commitment, contributions; the secret after the end")
+    def dice(battle_id: str, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
+        role = k.role(battle_id, token)
+        return {**k.dice.status(battle_id).to_dict(), "role": role}
+
+    @r.post("/battles/{battle_id}/dice", summary="Add this side's random contribution to the dice (once)")
+    def contribute(battle_id: str, body: Contribution,
+                   token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
+        role = k.role(battle_id, token)
+        if role == "spectator":
+            raise UnauthorizedError("spectators do not contribute to the dice")
+        status = k.dice.contribute(battle_id, role, body.contribution)
+        k.changes.notify(battle_id)
+        return {**status.to_dict(), "role": role}
 
     @r.get("/battles/{battle_id}", summary="The battle as the holder of this link sees it")
     def get(battle_id: str, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:

@@ -72,6 +72,6 @@ def build_host(keeper: Keeper, pages: Pages) -> APIRouter:
             return p.refusal(exc)
         links = {role: f"{k.base(request)}/b/{bid}?token={t}" for role, t in tokens.items()}
         return p.html("created.html", 201, title="New links", rec=rec, links=links, reissued=True,
-                      host=host_path(k), qrs={role: qr_svg(url) for role, url in links.items()})
+                      verifiable=k.store.dice(bid) is not None, host=host_path(k), qrs={role: qr_svg(url) for role, url in links.items()})
 
     return r

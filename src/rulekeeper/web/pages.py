@@ -16,7 +16,6 @@ other side's device follows the battle without reloading.
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,7 +29,6 @@ from rulekeeper.core.errors import IllegalActionError, RulekeeperError
 from rulekeeper.core.game import ArmySource, Game, SetupRequest, Status
 from rulekeeper.core.present import Links, WebPresenter
 from rulekeeper.core.ruleset import games
-from rulekeeper.persistence.chain import fingerprint
 from rulekeeper.persistence.store import BattleNotFoundError, BattleRecord, LogEntry
 from rulekeeper.service.battles import is_pending
 
@@ -125,10 +123,10 @@ def create_from_form(k: Keeper, form: dict[str, str], seed: int, practice: bool)
         armies = (ArmySource("muster A", form.get("muster_a", "")), ArmySource("muster B", form.get("muster_b", "")))
         request = SetupRequest(armies=armies, board=form.get("board", "")[:20] or None, seed=seed,
                                practice=practice, db=k.store.url)
-        return k.create(request, ruleset=g.name)
+        return k.create(request, ruleset=g.name, verifiable=not form.get("seed"))  # no seed chosen: verifiable dice
     found = find_scenario(form.get("scenario", "")[:100])
     return k.create(SetupRequest(scenario=found.info.path, seed=seed, practice=practice, db=k.store.url),
-                    ruleset=found.game)
+                    ruleset=found.game, verifiable=not form.get("seed"))
 
 
 def army_game(form: dict[str, str]) -> Game:
@@ -293,7 +291,7 @@ class Pages:
         army_games = [g for g in games() if getattr(g, "army_list_noun", None)]
         return self.html("home.html", status, title="Rule keeper",
                          scenarios=shipped_scenarios(), army_games=army_games,
-                         seed=secrets.randbelow(1_000_000) if seed is None else seed, error=error)
+                         seed="" if seed is None else seed, error=error)  # empty: verifiable dice (web/dice.py)
 
 
 def _error_ctx(exc: RulekeeperError | None) -> dict[str, str] | None:
@@ -308,12 +306,20 @@ def _see_other(url: str) -> RedirectResponse:
 
 
 def build_pages(keeper: Keeper) -> APIRouter:
+    from . import campaign_pages, downloads, musters
+    from .dice import build_dice
+    from .history import build_history
     from .host import build_host
 
     p = Pages(keeper)
     k = keeper
     r = APIRouter(include_in_schema=False)
     r.include_router(build_host(keeper, p))
+    r.include_router(build_dice(keeper, p))
+    r.include_router(musters.build_musters(keeper, p))  # the muster builder (web/musters.py)
+    r.include_router(campaign_pages.build_campaign(keeper, p))  # record a finished battle (web/campaign_pages.py)
+    r.include_router(downloads.build_downloads(keeper, p))  # the log and the export (web/downloads.py)
+    r.include_router(build_history(keeper, p))  # the log and the replay viewer (web/history.py)
 
     async def fail(request: Request, exc: RulekeeperError, bid: str | None, token: str | None) -> Response:
         """A typed error as a readable page: the battle with a banner, or the common 404."""
@@ -347,11 +353,11 @@ def build_pages(keeper: Keeper) -> APIRouter:
             # parsing musters and setting a battle up is CPU work: off the event loop
             bid, tokens = await run_in_threadpool(create_from_form, k, form, seed, practice)
         except RulekeeperError as exc:
-            return p.home(PAGE_STATUS.get(error_code(exc), 400), _error_ctx(exc), seed=0)
+            return p.home(PAGE_STATUS.get(error_code(exc), 400), _error_ctx(exc))
         links = {role: f"{k.base(request)}/b/{bid}?token={t}" for role, t in tokens.items()}
         rec = k.store.get(bid)
         return p.html("created.html", 201, title="Battle created", rec=rec, links=links,
-                      qrs={role: qr_svg(url) for role, url in links.items()})
+                      verifiable=k.store.dice(bid) is not None, qrs={role: qr_svg(url) for role, url in links.items()})
 
     # -- the battle page and its fragments -------------------------------------------------------
 
@@ -463,48 +469,5 @@ def build_pages(keeper: Keeper) -> APIRouter:
         except RulekeeperError as exc:
             return await fail(request, exc, bid, token)
         return _see_other(v.links.page("panel", note="undone"))
-
-    # -- the log and the replay viewer -----------------------------------------------------------
-
-    @r.get("/b/{bid}/log", response_class=HTMLResponse)
-    def log(bid: str, token: str | None = None) -> Response:
-        try:
-            v = p.view(bid, token)
-        except RulekeeperError as exc:
-            return p.refusal(exc)
-        rows = []
-        for e in k.store.entries(v.bid):
-            hidden = v.pending and e.index == v.position - 1
-            rows.append({"index": e.index + 1, "text": v.r.action_text(e.action), "acp": e.result.get("acp"),
-                         "side": v.game.side_of(e.action), "shown": e.shown, "hidden": hidden,
-                         "lines": [] if hidden else v.r.log_lines(e.result.get("report", [])),
-                         "chance": bool(e.result.get("chance")),
-                         "href": v.links.sub("replay", step=e.index + 1)})
-        # while a result is face down the fingerprint would seal it: a client could hash each possible result
-        sealed = None if v.pending or not v.rec.head else fingerprint(v.rec.head)
-        return p.html("log.html", title=f"Log — {v.rec.title}", v=v, rows=rows, fingerprint=sealed)
-
-    @r.get("/b/{bid}/replay", response_class=HTMLResponse)
-    def replay(bid: str, token: str | None = None, step: str | None = None) -> Response:
-        """Step through the log: the board after ``step`` actions, replayed from the initial state."""
-        try:
-            v = p.view(bid, token)
-        except RulekeeperError as exc:
-            return p.refusal(exc)
-        last = v.position - (1 if v.pending else 0)
-        n = _opt_int(step, 0, last)
-        n = last if n is None else n
-        state = k.service.state_at(bid, n)
-        fate = None
-        text = "The battle as deployed"
-        if n:
-            entry = k.store.entry(bid, n - 1)
-            fate = v.r.fate(entry.result.get("report", []), None, v.links, n - 1).html
-            text = v.r.action_text(entry.action)
-        nav = {"first": v.links.sub("replay", step=0), "prev": v.links.sub("replay", step=max(0, n - 1)),
-               "next": v.links.sub("replay", step=min(last, n + 1)), "last": v.links.sub("replay", step=last)}
-        return p.html("replay.html", title=f"Replay — {v.rec.title}", v=v, n=n, last=last, nav=nav, text=text,
-                      fate=fate, board=v.r.board(state, v.links), turn_bar=v.r.turn_bar(state),
-                      header=v.r.header(state), result=v.r.result(state) if v.game.status(state).over else None)
 
     return r

@@ -29,6 +29,7 @@ from rulekeeper.core.game import (
 )
 
 if TYPE_CHECKING:
+    from rulekeeper.core.armies import ArmyBuilder, CampaignBook
     from rulekeeper.core.present import CliPresenter, WebPresenter
 
     from .battle.actions import Action, Legal
@@ -157,6 +158,10 @@ class ExIllisBattles:
     def roles(self, document: JsonDict) -> tuple[str, ...]:
         armies = document.get("scenario", {}).get("armies", [])
         return tuple(sorted(str(a["side"]) for a in armies)) or ("A", "B")
+
+    def reseeded(self, document: JsonDict, seed: int) -> JsonDict:
+        """The same battle with another seed of fate (verifiable dice learn theirs after the set-up)."""
+        return {**document, "seed": int(seed)}
 
     # -- playing -------------------------------------------------------------------------------
 
@@ -290,6 +295,20 @@ class ExIllisBattles:
         from .cli import register
 
         register(hooks)
+
+    # -- musters and the campaign in the browser -------------------------------------------------
+
+    def army_builder(self) -> ArmyBuilder:
+        """Musters priced and checked as ``rulekeeper muster check`` does (web/builder.py)."""
+        from .web.builder import ExIllisArmyBuilder
+
+        return ExIllisArmyBuilder()
+
+    def campaign(self) -> CampaignBook:
+        """Battle Points and levels recorded as ``rulekeeper campaign record`` does (web/campaign_web.py)."""
+        from .web.campaign_web import ExIllisCampaignBook
+
+        return ExIllisCampaignBook()
 
 
 def _label(a: Action) -> str:

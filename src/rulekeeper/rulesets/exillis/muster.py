@@ -44,7 +44,7 @@ from rulekeeper.core.armylist import ArmyList, ListedUnit
 from rulekeeper.core.datafiles import StrictLoader, read_data_file
 from rulekeeper.core.errors import DataFileError, closest
 
-__all__ = ["Muster", "MusterEntry", "load_muster", "save_muster"]
+__all__ = ["Muster", "MusterEntry", "load_muster", "muster_text", "save_muster"]
 
 _CONFIG = ConfigDict(frozen=True, extra="forbid")
 
@@ -179,17 +179,19 @@ _Dumper.add_representer(str, _represent_str)
 def save_muster(muster: Muster, path: Path) -> None:
     """Write ``muster`` as YAML or TOML by the extension of ``path``."""
     path = Path(path)
-    suffix = path.suffix.lower()
+    path.write_text(muster_text(muster, path.suffix.lower(), where=str(path)), encoding="utf-8")
+
+
+def muster_text(muster: Muster, suffix: str, where: str = "<muster>") -> str:
+    """``muster`` as the text of a ``.yaml``/``.yml``/``.toml`` file (what the web builder offers)."""
     data = muster.to_dict()
     if suffix == ".toml":
         import tomli_w
 
-        text = tomli_w.dumps(data)
-    elif suffix in (".yaml", ".yml"):
-        text = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120)
-    else:
-        raise DataFileError(str(path), [f"unsupported file type {suffix or '(none)'!r}: expected .yaml, .yml or .toml"])
-    path.write_text(text, encoding="utf-8")
+        return tomli_w.dumps(data)
+    if suffix in (".yaml", ".yml"):
+        return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120)
+    raise DataFileError(where, [f"unsupported file type {suffix or '(none)'!r}: expected .yaml, .yml or .toml"])
 
 
 # -- shape errors, each with its line -------------------------------------------------------------

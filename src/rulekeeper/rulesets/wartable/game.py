@@ -148,6 +148,10 @@ class WarTableBattles:
     def roles(self, document: JsonDict) -> tuple[str, ...]:
         return SIDES
 
+    def reseeded(self, document: JsonDict, seed: int) -> JsonDict:
+        """The War Table draws no chance: its document has no seed to replace."""
+        return dict(document)
+
     # -- playing -------------------------------------------------------------------------------
 
     def status(self, state: WarTableState) -> Status:
@@ -343,6 +347,14 @@ class WarTableBattles:
         from .presenter import WarTableCliPresenter
 
         return WarTableCliPresenter(self)
+
+    # -- army lists and the campaign: the War Table has neither ---------------------------------
+
+    def army_builder(self) -> None:
+        return None  # its forces come from engagement files, not army lists
+
+    def campaign(self) -> None:
+        return None
 
 
 def describe(battle: Battle) -> str:

@@ -131,6 +131,7 @@ class ExIllisPresenter:
             "key": u.key, "name": short(u.key), "side": u.side, "hero": u.is_hero, "general": u.general,
             "count": c.count, "size": len(c.hp), "minis": [h > 0 for h in c.hp],
             "hp": sum(c.hp), "max_hp": c.max_hp * len(c.hp), "morale": c.morale, "state": state_of(c),
+            "state_text": state_of(c).replace("Overconfident", "Over\u00adconfident"),  # may break on a phone
             "fatigue": c.fatigue, "veil": c.veil, "stance": c.stance, "flying": c.flying, "fleeing": c.fleeing,
             "active": u.key in state.active, "status": u.status,
         }

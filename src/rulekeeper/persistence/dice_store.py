@@ -1,0 +1,188 @@
+"""The store's side of verifiable dice: the committed secret, the contributions, the reseeding.
+
+Why a module of its own: the battle store is long enough, and these are the only writes
+that change a battle's set-up after it was created.  What the numbers mean (commitment,
+contributions, the seed made from them) is :mod:`rulekeeper.service.dice`'s business; the
+store keeps them and makes each change in one transaction:
+
+* :meth:`BattleDice.add_dice` keeps the secret and its commitment when a battle is created;
+* :meth:`BattleDice.contribute` adds one side's contribution under a lock on the dice row
+  (two sides contributing at once on PostgreSQL cannot lose one), and when the last one
+  arrives it rebuilds the battle's set-up with the seed the caller computes — new seed, new
+  initial document, the public dice in ``meta`` — and seals it again (genesis and head of
+  the hash chain), only while the log is empty.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, insert, select, update
+
+from rulekeeper.core.errors import RulekeeperError, UnknownNameError
+
+from . import chain
+from .documents import check_json
+from .errors import BattleNotFoundError, StoreError
+from .schema import BattleRow, DiceRow
+from .sqlstore import SqlStore
+
+#: 32 bytes as lower-case hex: a secret, a commitment, a contribution.
+HEX_LENGTH = 64
+
+
+class NotVerifiableError(RulekeeperError):
+    """The battle has a plain seed: there is no commitment to show and nothing to contribute."""
+
+    code = "not_verifiable"
+
+
+class AlreadyContributedError(RulekeeperError):
+    """A side's contribution is final: a second one would let it choose the dice."""
+
+    code = "dice_contributed"
+
+
+@dataclass(frozen=True)
+class DiceRecord:
+    """A battle's verifiable dice as stored (``secret`` is for the service to reveal, never to show)."""
+
+    battle_id: str
+    commitment: str
+    secret: str | None
+    roles: tuple[str, ...]
+    contributions: dict[str, str] = field(default_factory=dict)
+    created: str = ""
+
+    @property
+    def waiting(self) -> tuple[str, ...]:
+        """The sides still to contribute, in order."""
+        return tuple(r for r in self.roles if r not in self.contributions)
+
+    @property
+    def ready(self) -> bool:
+        return not self.waiting
+
+    def ordered(self) -> list[tuple[str, str]]:
+        """The contributions received, in the order they are hashed (the roles' order)."""
+        return [(r, self.contributions[r]) for r in self.roles if r in self.contributions]
+
+
+#: What the caller computes when the last contribution arrives: from the dice and the stored
+#: initial document, ``(seed, new initial document, the public dice to keep in meta)``.
+Sealer = Callable[[DiceRecord, dict[str, Any]], tuple[int, dict[str, Any], dict[str, Any]]]
+
+
+def is_hex32(value: object) -> bool:
+    return isinstance(value, str) and len(value) == HEX_LENGTH and all(c in "0123456789abcdef" for c in value)
+
+
+def commitment_of(secret: str) -> str:
+    """SHA-256 of the secret's 32 bytes, as hex."""
+    return hashlib.sha256(bytes.fromhex(secret)).hexdigest()
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _record(row: Any) -> DiceRecord:
+    roles, given = row.roles, row.contributions
+    if not (isinstance(roles, list) and all(isinstance(r, str) for r in roles) and isinstance(given, dict)):
+        from .errors import DamagedStoreError
+
+        raise DamagedStoreError(f"battle {row.battle_id!r}: its dice in the database cannot be read",
+                                battle_id=row.battle_id)
+    return DiceRecord(row.battle_id, row.commitment, row.secret, tuple(roles),
+                      {str(k): str(v) for k, v in given.items()}, row.created)
+
+
+_COLUMNS = (DiceRow.battle_id, DiceRow.commitment, DiceRow.secret, DiceRow.roles, DiceRow.contributions,
+            DiceRow.created)
+
+
+class BattleDice(SqlStore):
+    """The dice tables of a :class:`~.store.BattleStore` (it inherits these methods)."""
+
+    def add_dice(self, battle_id: str, *, commitment: str, secret: str | None, roles: Sequence[str],
+                 contributions: Mapping[str, str] | None = None) -> None:
+        """Keep a battle's dice (at creation, or from an import)."""
+        with self._transaction(write=True) as conn:
+            self._insert_dice(conn, battle_id, commitment, secret, roles, contributions)
+
+    def _insert_dice(self, conn: Connection, battle_id: str, commitment: str, secret: str | None,
+                     roles: Sequence[str], contributions: Mapping[str, str] | None) -> None:
+        if not is_hex32(commitment) or (secret is not None and not is_hex32(secret)):
+            raise StoreError("dice: the commitment and the secret are 32 bytes in lower-case hex", field="dice")
+        names = [str(r) for r in roles]
+        if not names or len(set(names)) != len(names) or any(not 0 < len(r) <= 20 for r in names):
+            raise StoreError("dice: the sides must be distinct short names", field="dice.roles")
+        if conn.execute(select(BattleRow.id).where(BattleRow.id == battle_id)).first() is None:
+            raise BattleNotFoundError(battle_id)
+        conn.execute(insert(DiceRow).values(
+            battle_id=battle_id, commitment=commitment, secret=secret, roles=names,
+            contributions=check_json("contributions", dict(contributions or {})), created=_now()))
+
+    def dice(self, battle_id: str) -> DiceRecord | None:
+        """The battle's dice, or None for a battle with a plain seed."""
+        with self._transaction(write=False) as conn:
+            row = conn.execute(select(*_COLUMNS).where(DiceRow.battle_id == battle_id)).first()
+        return None if row is None else _record(row)
+
+    def contribute(self, battle_id: str, role: str, value: str, seal: Sealer) -> DiceRecord:
+        """Add ``role``'s contribution; with the last one, reseed and reseal the battle (one transaction).
+
+        Refused: a battle without dice (:class:`NotVerifiableError`), a role that is not a
+        side (:class:`UnknownNameError`), a second contribution of a side
+        (:class:`AlreadyContributedError`), a value that is not 32 bytes of hex.
+        """
+        if not is_hex32(value):
+            raise StoreError("a contribution is 32 bytes in lower-case hex", field="contribution")
+        with self._transaction(write=True) as conn:
+            row = conn.execute(
+                select(*_COLUMNS).where(DiceRow.battle_id == battle_id).with_for_update()
+            ).first()
+            if row is None:
+                if conn.execute(select(BattleRow.id).where(BattleRow.id == battle_id)).first() is None:
+                    raise BattleNotFoundError(battle_id)
+                raise NotVerifiableError(f"battle {battle_id!r} has a plain seed: it takes no dice contributions",
+                                         battle_id=battle_id)
+            dice = _record(row)
+            if role not in dice.roles:
+                raise UnknownNameError("side of this battle", role, dice.roles)
+            if role in dice.contributions:
+                raise AlreadyContributedError(
+                    f"side {role} has already added its contribution to the dice; it cannot be changed",
+                    battle_id=battle_id, role=role)
+            given = {**dice.contributions, role: value}
+            conn.execute(update(DiceRow).where(DiceRow.battle_id == battle_id).values(contributions=given))
+            dice = DiceRecord(dice.battle_id, dice.commitment, dice.secret, dice.roles, given, dice.created)
+            if dice.ready:
+                self._reseed(conn, dice, seal)
+        return dice
+
+    def _reseed(self, conn: Connection, dice: DiceRecord, seal: Sealer) -> None:
+        """The battle's set-up with the seed of its dice, sealed again (only before the first action)."""
+        bid = dice.battle_id
+        row = conn.execute(
+            select(BattleRow.ruleset, BattleRow.scenario, BattleRow.title, BattleRow.meta, BattleRow.created,
+                   BattleRow.initial, BattleRow.position).where(BattleRow.id == bid).with_for_update()
+        ).first()
+        if row is None:
+            raise BattleNotFoundError(bid)
+        if row.position != 0:
+            raise StoreError(f"battle {bid!r} has {row.position} actions: its seed can no longer change",
+                             battle_id=bid)
+        seed, initial, public = seal(dice, dict(row.initial))
+        values: dict[str, Any] = {
+            "ruleset": row.ruleset, "scenario": row.scenario, "title": row.title or "", "created": row.created,
+            "seed": int(seed), "meta": check_json("meta", {**dict(row.meta or {}), "dice": public}),
+        }
+        genesis = chain.genesis(values, initial)
+        conn.execute(update(BattleRow).where(BattleRow.id == bid, BattleRow.position == 0).values(
+            seed=values["seed"], meta=values["meta"], initial=check_json("initial", initial), genesis=genesis,
+            head=genesis, updated=_now(), revision=BattleRow.revision + 1))

@@ -1,0 +1,307 @@
+"""Verifiable dice: neither the host nor a player can choose a battle's seed, and anyone can check every draw.
+
+How (the scheme ``rulekeeper-dice/1``):
+
+1. When the battle is created the server draws a 32-byte **secret** and publishes its
+   **commitment**, ``SHA-256(secret)``; the battle holds a placeholder seed and nobody may act.
+2. Each side's device adds a **contribution** of its own, 32 random bytes (the battle page's
+   script makes them with ``crypto.getRandomValues``), once; everyone sees every contribution.
+3. With the last one the battle's **seed** becomes the first 63 bits of
+   ``SHA-256("rulekeeper-dice/1\\n" ‖ secret ‖ contribution of each side, in the game's side order)``,
+   the initial document is rebuilt with it (``Game.reseeded``) and the set-up sealed again —
+   the commitment and the contributions in ``meta["dice"]``, under the hash chain's genesis.
+4. When the battle is over (and its last results revealed) the secret is shown.  Anyone can
+   then check that it hashes to the commitment, recompute the seed, and replay every action
+   from the initial document: :func:`verify_export` (``rulekeeper battle verify FILE``, the
+   web keeper's verify page) names the first thing that does not match.
+
+The host cannot steer the dice (the secret is fixed before any contribution is seen) and a
+side cannot either (its contribution is hashed with a secret it does not know).  Until the
+end, no client receives the secret or the seed (nor, as always, the RNG state).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from rulekeeper.core.errors import RulekeeperError
+from rulekeeper.core.game import Game, JsonDict
+from rulekeeper.persistence import chain
+from rulekeeper.persistence.dice_store import DiceRecord, NotVerifiableError, commitment_of
+from rulekeeper.persistence.schema import ExportDoc, validate_export
+from rulekeeper.persistence.store import BattleStore
+
+from .battles import _DAMAGE, BattleService, game_of, is_pending
+from .diff import json_diff
+
+SCHEME = "rulekeeper-dice/1"
+LABEL = b"rulekeeper-dice/1\n"
+
+
+class BadContributionError(RulekeeperError):
+    code = "bad_contribution"
+
+
+class DiceRequestError(RulekeeperError):
+    """Verifiable dice asked for with what contradicts them (a chosen seed, autoplay before the contributions)."""
+
+    code = "bad_request"
+
+
+class BadExportError(RulekeeperError):
+    """The file to verify is not a battle export (malformed, wrong shape): nothing could be checked."""
+
+    code = "bad_export"
+
+
+@dataclass(frozen=True)
+class NewDice:
+    secret: str
+    commitment: str
+    roles: tuple[str, ...]
+
+    def public(self) -> JsonDict:
+        """What the battle's sealed ``meta`` holds while the contributions are awaited."""
+        return {"scheme": SCHEME, "commitment": self.commitment, "contributions": None}
+
+
+def new_dice(roles: Sequence[str]) -> NewDice:
+    secret = secrets.token_bytes(32).hex()
+    return NewDice(secret, commitment_of(secret), tuple(roles))
+
+
+def dice_seed(secret: str, contributions: Sequence[tuple[str, str]]) -> int:
+    """The battle's seed: the first 63 bits of SHA-256(label ‖ secret ‖ each contribution in side order)."""
+    digest = hashlib.sha256(LABEL + bytes.fromhex(secret) + b"".join(bytes.fromhex(v) for _, v in contributions))
+    return int.from_bytes(digest.digest()[:8], "big") >> 1
+
+
+def contribution(value: str) -> str:
+    """A contribution as stored: 32 bytes as lower-case hex (spaces and upper case forgiven)."""
+    text = "".join(str(value).split()).lower()[:200]
+    if len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
+        raise BadContributionError("a contribution is 32 random bytes written as 64 hexadecimal digits (0-9, a-f)",
+                                   field="contribution")
+    return text
+
+
+def _public(dice: DiceRecord) -> JsonDict:
+    return {"scheme": SCHEME, "commitment": dice.commitment,
+            "contributions": [{"role": r, "value": v} for r, v in dice.ordered()]}
+
+
+@dataclass(frozen=True)
+class DiceStatus:
+    """What every link may see of a battle's dice (``secret`` and ``seed`` only once it is over)."""
+
+    verifiable: bool
+    commitment: str | None = None
+    roles: tuple[str, ...] = ()
+    contributions: dict[str, str | None] | None = None
+    waiting: tuple[str, ...] = ()
+    ready: bool = True
+    revealed: bool = False
+    secret: str | None = None
+    seed: int | None = None
+    scheme: str = SCHEME
+
+    def to_dict(self) -> JsonDict:
+        doc = asdict(self)
+        doc["roles"], doc["waiting"] = list(self.roles), list(self.waiting)
+        doc["seed"] = None if self.seed is None else str(self.seed)  # 63 bits: text, so JavaScript keeps it exact
+        return doc
+
+
+class Dice:
+    """The verifiable dice of the battles of one :class:`BattleService`."""
+
+    def __init__(self, service: BattleService) -> None:
+        self.service = service
+        self.store: BattleStore = service.store
+
+    def revealed(self, bid: str) -> bool:
+        """Over, and the last results turned over: the secret may be shown (the end screen is too)."""
+        rec = self.store.get(bid)
+        if rec.status != "over":
+            return False
+        last = self.store.entry(bid, rec.position - 1) if rec.position else None
+        return last is None or not is_pending(last, rec)
+
+    def status(self, bid: str) -> DiceStatus:
+        dice = self.store.dice(bid)
+        if dice is None:
+            return DiceStatus(False)
+        shown = self.revealed(bid) and dice.secret is not None and dice.ready
+        return DiceStatus(True, dice.commitment, dice.roles, {r: dice.contributions.get(r) for r in dice.roles},
+                          dice.waiting, dice.ready, shown, dice.secret if shown else None,
+                          self.store.get(bid).seed if shown else None)
+
+    def contribute(self, bid: str, role: str, value: str) -> DiceStatus:
+        """Add ``role``'s contribution (once); the last one seals the dice and reseeds the battle."""
+        given = contribution(value)
+        g = self.service.game(bid)
+
+        def seal(dice: DiceRecord, initial: dict[str, Any]) -> tuple[int, dict[str, Any], dict[str, Any]]:
+            if dice.secret is None:
+                raise NotVerifiableError("this copy of the battle was imported without the dice's secret: it cannot "
+                                         "be sealed here", battle_id=bid)
+            seed = dice_seed(dice.secret, dice.ordered())
+            return seed, g.reseeded(initial, seed), _public(dice)
+
+        self.store.contribute(bid, role, given, seal)
+        return self.status(bid)
+
+    def verify(self, bid: str) -> Verification:
+        """Verify the stored battle as its export would be verified (the secret only once revealed)."""
+        return verify_export(self.store.export(bid))
+
+
+# -- verification -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Verification:
+    """The answer of :func:`verify_export`: verified, or the first thing that does not match."""
+
+    ok: bool
+    actions: int  # actions replayed identically
+    verifiable: bool
+    message: str
+    field: str | None = None  # the part of the export at fault ("dice.secret", "log.3"...)
+    index: int | None = None  # the first action that does not match
+    seed: int | None = None
+    commitment: str | None = None
+
+    def to_dict(self) -> JsonDict:
+        doc = asdict(self)
+        doc["seed"] = None if self.seed is None else str(self.seed)
+        return doc
+
+
+class _Mismatch(Exception):
+    def __init__(self, field: str, message: str, index: int | None = None) -> None:
+        super().__init__(message)
+        self.field, self.message, self.index = field, message, index
+
+
+def verify_export(doc: Any) -> Verification:
+    """Check an exported battle: the dice's secret against its commitment, the seed made from the
+    contributions, the initial document's seed, every action replayed from it (its results
+    compared with the logged ones), the final status and the hash chain.
+
+    Raises :class:`BadExportError` when the document is not an export at all; every mismatch
+    is answered as an unverified :class:`Verification` naming the field and the action.
+    """
+    parsed, problems = validate_export(doc)
+    if parsed is None:
+        raise BadExportError("not a rulekeeper battle export: " + "; ".join(f"{f}: {m}" for f, m in problems[:3]),
+                             field=problems[0][0])
+    g = game_of(parsed.battle.ruleset)
+    done = 0
+    seed: int | None = None
+    try:
+        seed = _check_dice(g, parsed)
+        done = _replay(g, parsed)
+        _check_chain(parsed)
+    except _Mismatch as bad:
+        return Verification(False, done if bad.index is None else bad.index, parsed.dice is not None, bad.message,
+                            bad.field, bad.index, seed, parsed.dice.commitment if parsed.dice else None)
+    n = len(parsed.log)
+    if parsed.dice is None:
+        return Verification(True, n, False, f"replayed: {n} actions identical — but this battle has a plain seed "
+                                            "chosen when it was created, not verifiable dice", seed=parsed.battle.seed)
+    return Verification(True, n, True, f"verified: {n} actions", seed=seed, commitment=parsed.dice.commitment)
+
+
+def _check_dice(g: Game, parsed: ExportDoc) -> int | None:
+    """The seed the dice make, checked against the sealed copy, the battle's seed and its initial document."""
+    dice, sealed = parsed.dice, parsed.battle.meta.get("dice")
+    if dice is None and sealed is None:
+        return None
+    if dice is None or not isinstance(sealed, dict):
+        raise _Mismatch("dice", "the battle's dice block and its sealed copy (battle.meta.dice) do not go together")
+    if dice.secret is None:
+        raise _Mismatch("dice.secret", "the secret is not revealed: the battle is not over yet (or its last results "
+                                       "are still face down), so its dice cannot be checked")
+    if commitment_of(dice.secret) != dice.commitment:
+        raise _Mismatch("dice.secret", "the SHA-256 of the revealed secret is not the commitment shown at the start")
+    if sealed.get("commitment") != dice.commitment:
+        raise _Mismatch("dice.commitment", "the commitment is not the one sealed with the battle's set-up")
+    try:
+        roles = tuple(g.roles(parsed.initial))
+    except _DAMAGE as exc:
+        raise _Mismatch("initial", f"the initial document cannot be read ({str(exc)[:200]})") from None
+    if tuple(dice.roles) != roles:
+        raise _Mismatch("dice.roles", f"the dice's sides {dice.roles} are not the battle's {list(roles)}")
+    given = [(r, dice.contributions[r]) for r in roles if r in dice.contributions]
+    if len(given) != len(roles):
+        missing = [r for r in roles if r not in dice.contributions]
+        raise _Mismatch("dice.contributions", f"side(s) {', '.join(missing)} never contributed: the dice were "
+                                              "never sealed")
+    recorded = sealed.get("contributions")
+    if recorded != [{"role": r, "value": v} for r, v in given]:
+        side = next((r for i, (r, v) in enumerate(given)
+                     if not isinstance(recorded, list) or i >= len(recorded) or recorded[i] != {"role": r, "value": v}),
+                    roles[0])
+        raise _Mismatch(f"dice.contributions.{side}", f"side {side}'s contribution is not the one sealed with the "
+                                                      "battle's set-up")
+    seed = dice_seed(dice.secret, given)
+    if parsed.battle.seed != seed:
+        raise _Mismatch("battle.seed", f"the battle's seed {parsed.battle.seed} is not the one the dice make ({seed})")
+    if chain.canonical(g.reseeded(parsed.initial, seed)) != chain.canonical(parsed.initial):
+        raise _Mismatch("initial", "the initial document's seed is not the one the dice make")
+    return seed
+
+
+def _replay(g: Game, parsed: ExportDoc) -> int:
+    """Every action played again from the initial document; the first one whose results differ is named."""
+    try:
+        state = g.initial_state(parsed.initial)
+    except _DAMAGE as exc:
+        raise _Mismatch("initial", f"the initial document cannot be read ({str(exc)[:200]})") from None
+    for i, entry in enumerate(parsed.log):
+        what = f"action {i + 1} ({_text(g, entry.action)})"
+        try:
+            out = g.apply(state, entry.action)
+        except _DAMAGE as exc:
+            raise _Mismatch(f"log.{i}.action", f"{what} cannot be played: {str(exc)[:300]}", i) from None
+        if chain.canonical(out.record) != chain.canonical(entry.result):
+            diffs = json_diff(out.record, entry.result)
+            raise _Mismatch(f"log.{i}.result", f"{what}: its logged results are not what the dice give "
+                                               f"({'; '.join(diffs[:2])[:300]})", i)
+        state = out.state
+    status = g.status(state)
+    if (parsed.battle.status, parsed.battle.turn) != (status.label, status.turn):
+        raise _Mismatch("battle.status", f"the file says {parsed.battle.status!r}, turn {parsed.battle.turn}, but the "
+                                         f"log replays to {status.label!r}, turn {status.turn}")
+    return len(parsed.log)
+
+
+def _text(g: Game, action: Mapping[str, Any]) -> str:
+    try:
+        return g.action_text(dict(action))[:120]
+    except _DAMAGE:
+        return json.dumps(action)[:120]
+
+
+def _check_chain(parsed: ExportDoc) -> None:
+    """The seals of what the replay does not recompute: times, shown flags, title, set-up."""
+    if parsed.chain is None:
+        return
+    start = chain.genesis(parsed.battle.model_dump(), parsed.initial)
+    if parsed.chain.genesis != start:
+        raise _Mismatch("battle", "the battle's set-up (title, created time, meta or initial document) was changed "
+                                  "after it was sealed: the genesis does not match")
+    entries = [chain.Sealed(e.action, e.result, e.created or "", e.shown) for e in parsed.log]
+    broken = chain.first_break(start, entries, [e.chain for e in parsed.log])
+    if broken is not None:
+        raise _Mismatch(f"log.{broken}", f"action {broken + 1} was changed after it was recorded (its time or shown "
+                                         "flag): its link in the hash chain does not match", broken)
+    links = chain.links(start, entries)
+    if parsed.chain.head != (links[-1] if links else start):
+        raise _Mismatch("chain.head", "the fingerprint is not the last link of the log")

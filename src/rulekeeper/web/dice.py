@@ -1,0 +1,124 @@
+"""The pages of verifiable dice: the dice panel of the battle page, a side's contribution, the verify pages.
+
+See :mod:`rulekeeper.service.dice` for the scheme.  Here:
+
+* the battle page includes ``dice_panel.html``, drawn from :func:`panel` (a Jinja global this
+  router installs): the commitment, every side's contribution, who is still to contribute,
+  and — once the battle is over and its last results revealed — the secret and the seed;
+* the panel's script (``static/dice.js``) makes this device's contribution with
+  ``crypto.getRandomValues`` and posts it to the JSON API on the first visit, then reloads
+  the page when the last side's arrives; without JavaScript the panel is a form whose field
+  holds a random value made by the keeper, which the player may change
+  (``POST /b/{id}/dice``);
+* ``GET /b/{id}/verify`` checks the stored battle as ``rulekeeper battle verify`` checks its
+  export (any link, after the end), and ``GET``/``POST /verify`` check an export pasted or
+  chosen as a file (within the keeper's body limit; larger files: the command line).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from rulekeeper.core.errors import RulekeeperError
+from rulekeeper.service.dice import BadExportError, DiceStatus, Verification, verify_export
+
+from .bodylimit import MAX_BODY
+from .guards import UnauthorizedError
+
+if TYPE_CHECKING:
+    from .api import Keeper
+    from .pages import Pages, View
+
+#: The largest export the verify form takes (the keeper refuses bodies over MAX_BODY anyway).
+MAX_EXPORT = MAX_BODY - 1024
+
+
+def panel(k: Keeper, v: View) -> dict[str, Any]:
+    """What the dice panel of ``v``'s battle page shows (``verifiable`` False: nothing)."""
+    dice = k.dice.status(v.bid)
+    if not dice.verifiable:
+        return {"verifiable": False}
+    mine = v.role in dice.roles and dice.contributions is not None and dice.contributions.get(v.role) is None
+    return {**dice.to_dict(), "can_contribute": mine, "suggested": secrets.token_hex(32) if mine else "",
+            "api": f"/api/battles/{v.bid}/dice?token={v.links.token}", "form": f"/b/{v.bid}/dice",
+            "token": v.links.token, "verify": v.links.sub("verify")}
+
+
+def _verified_ctx(result: Verification | None, error: RulekeeperError | None) -> dict[str, Any]:
+    return {"result": None if result is None else result.to_dict(),
+            "error": None if error is None else {"code": error.code, "message": error.message}}
+
+
+def build_dice(keeper: Keeper, pages: Pages) -> APIRouter:
+    from .pages import error_code, read_form
+
+    k, p = keeper, pages
+    r = APIRouter(include_in_schema=False)
+    p.env.globals["dice_of"] = lambda v: panel(k, v)
+
+    @r.post("/b/{bid}/dice")
+    async def contribute(bid: str, request: Request, token: str | None = None) -> Response:
+        """A side's contribution from the panel's form (no JavaScript); answered by a redirect to the page."""
+        try:
+            form = await read_form(request)
+            token = form.get("token", token)
+            v = p.view(bid, token)
+            if not v.is_side:
+                raise UnauthorizedError("spectators do not contribute to the dice")
+            await run_in_threadpool(k.dice.contribute, bid, v.role, form.get("contribution", ""))
+            k.changes.notify(bid)
+        except RulekeeperError as exc:
+            try:
+                view = p.view(bid, token)
+            except RulekeeperError:
+                return p.refusal(exc)
+            from .pages import PAGE_STATUS
+
+            return p.battle_page(view, {}, exc, PAGE_STATUS.get(error_code(exc), 400))
+        return RedirectResponse(v.links.page("dice"), status_code=303)
+
+    @r.get("/b/{bid}/verify", response_class=HTMLResponse)
+    async def verify_battle(bid: str, token: str | None = None) -> Response:
+        """The stored battle verified from its revealed secret (any link; after the end)."""
+        try:
+            v = p.view(bid, token)
+            dice: DiceStatus = k.dice.status(bid)
+            result = None
+            if v.status.over and not v.pending:
+                result = await run_in_threadpool(k.dice.verify, bid)
+        except RulekeeperError as exc:
+            return p.refusal(exc)
+        return p.html("verify.html", title=f"Verify — {v.rec.title or v.rec.scenario}", v=v, dice=dice.to_dict(),
+                      over=v.status.over and not v.pending, max_kib=MAX_EXPORT // 1024,
+                      **_verified_ctx(result, None))
+
+    @r.get("/verify", response_class=HTMLResponse)
+    def verify_form() -> Response:
+        return p.html("verify.html", title="Verify a battle export", v=None, dice=None, over=False,
+                      max_kib=MAX_EXPORT // 1024, **_verified_ctx(None, None))
+
+    @r.post("/verify", response_class=HTMLResponse)
+    async def verify_upload(request: Request) -> Response:
+        """An export pasted into the form (or read from a file by the page's script), verified."""
+        result, error = None, None
+        try:
+            form = await read_form(request, max_form=MAX_BODY, max_field=MAX_EXPORT)
+            try:
+                doc = json.loads(form.get("export", ""))
+            except (ValueError, RecursionError):
+                raise BadExportError("the file is not JSON: give the file written by rulekeeper battle export "
+                                     "(or the battle's export download)") from None
+            result = await run_in_threadpool(verify_export, doc)
+        except RulekeeperError as exc:
+            error = exc
+        status = 200 if error is None else 422
+        return p.html("verify.html", status, title="Verify a battle export", v=None, dice=None, over=False,
+                      max_kib=MAX_EXPORT // 1024, **_verified_ctx(result, error))
+
+    return r
