@@ -9,45 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from campaign_musters import BREC_TOML, WING_YAML
+
 ROOT = Path(__file__).resolve().parents[2]
 STARTER = ROOT / "examples" / "exillis" / "starter.toml"
 
-WING_YAML = """\
-name: Broken Wing
-game_type: Common
-faction: Broken Wing
-general: Decurion
-units:
-  - {unit: Billmen, miniatures: 8, level: 1, hero: Decurion, hero_level: 1}
-  - {unit: Longbowmen, level: 2, label: Yew and grey goose}
-  - {unit: Arbalestiers, level: 1}
-  - {unit: Ympes, level: 1}
-"""
-
-BREC_TOML = """\
-name = "Brec'Helean"
-game_type = "Common"
-faction = "Brec'Helean"
-general = "Marrenne"
-
-[[units]]
-unit = "Vileins"
-level = 1
-hero = "Marrenne"
-hero_level = 1
-
-[[units]]
-unit = "Soffrances"
-level = 1
-
-[[units]]
-unit = "Franc Chevalers"
-level = 1
-
-[[units]]
-unit = "Hobelars"
-level = 1
-"""
 
 
 def rk(*args: str, db: Path | None = None, env_db: Path | None = None, check: bool = True,

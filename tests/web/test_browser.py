@@ -11,14 +11,13 @@ land in ``test-artifacts/`` at the repository root.
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from live_keeper import running_keeper
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 
@@ -33,45 +32,10 @@ ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-net
 PRIORITY = ["charge", "shoot", "fight", "flee", "move", "wait"]
 TIMEOUT_MS = 15_000
 
-SERVER = """
-import sys, uvicorn
-from rulekeeper.web.api import create_app
-uvicorn.run(create_app(sys.argv[1]), host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
-"""
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("browser") / "web.db"
-    port = _free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    proc = subprocess.Popen([sys.executable, "-c", SERVER, str(db), str(port)], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
-                    pytest.fail(f"the keeper did not start: {out}")
-                time.sleep(0.1)
+    with running_keeper(tmp_path_factory.mktemp("browser") / "web.db") as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 @pytest.fixture(scope="module")

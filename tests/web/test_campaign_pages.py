@@ -14,45 +14,12 @@ import typer
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
+from campaign_musters import BREC_TOML, WING_YAML
 from rulekeeper.rulesets.exillis.cli import campaign as campaign_cmds
 from rulekeeper.web.api import create_app
 from toygame import ToyGame
 
-WING = """\
-name: Broken Wing
-game_type: Common
-faction: Broken Wing
-general: Decurion
-units:
-  - {unit: Billmen, miniatures: 8, level: 1, hero: Decurion, hero_level: 1}
-  - {unit: Longbowmen, level: 2, label: Yew and grey goose}
-  - {unit: Arbalestiers, level: 1}
-  - {unit: Ympes, level: 1}
-"""
-BREC = """\
-name = "Brec'Helean"
-game_type = "Common"
-faction = "Brec'Helean"
-general = "Marrenne"
-
-[[units]]
-unit = "Vileins"
-level = 1
-hero = "Marrenne"
-hero_level = 1
-
-[[units]]
-unit = "Soffrances"
-level = 1
-
-[[units]]
-unit = "Franc Chevalers"
-level = 1
-
-[[units]]
-unit = "Hobelars"
-level = 1
-"""
+WING, BREC = WING_YAML, BREC_TOML
 
 
 @pytest.fixture()

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import html
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from test_pages import new_battle
 
 from rulekeeper.web.api import create_app
 
@@ -18,15 +18,6 @@ from rulekeeper.web.api import create_app
 @pytest.fixture()
 def client(tmp_path: Path) -> TestClient:
     return TestClient(create_app(tmp_path / "web.db"), follow_redirects=False)
-
-
-def new_battle(client: TestClient, scenario: str = "duel", seed: int = 3) -> dict[str, Any]:
-    r = client.post("/new", data={"scenario": scenario, "seed": str(seed)})
-    assert r.status_code == 201, r.text
-    links = {role: html.unescape(url).replace("http://testserver", "") for role, url in
-             re.findall(r'<input id="link-(\w+)" type="text" readonly value="([^"]+)"', r.text)}
-    bid = links["A"].split("/")[2].split("?")[0]
-    return {"id": bid, "tokens": {role: link.split("token=")[1] for role, link in links.items()}}
 
 
 def keeper(client: TestClient) -> Any:

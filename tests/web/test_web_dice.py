@@ -10,10 +10,6 @@ import json
 import os
 import re
 import secrets
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,11 +18,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from live_keeper import running_keeper
 from rulekeeper.core.ruleset import register_for_tests, unregister_for_tests
 from rulekeeper.web.api import create_app
 from toygame.game import ToyGame
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture()
@@ -175,39 +170,11 @@ def test_the_verify_page_checks_a_pasted_export(client: TestClient) -> None:
 # -- in a real browser ---------------------------------------------------------------------------------
 
 CHROMIUM = next((p for p in ("/usr/lib/chromium/chromium", "/usr/bin/chromium") if os.path.exists(p)), None)
-SERVER = """
-import sys, uvicorn
-from rulekeeper.web.api import create_app
-uvicorn.run(create_app(sys.argv[1]), host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
-"""
-
-
 @pytest.fixture()
 def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     db = tmp_path / "web.db"
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    proc = subprocess.Popen([sys.executable, "-c", SERVER, str(db), str(port)], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("the keeper did not start")
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}", db
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    with running_keeper(db) as url:
+        yield url, db
 
 
 def _api(url: str, body: dict[str, Any] | None = None) -> Any:
