@@ -161,3 +161,28 @@ class RegionMap:
         """Borders to cross from ``a`` to ``b`` (0 for the same region), or None if unreachable."""
         route = self.path(a, b)
         return None if route is None else len(route) - 1
+
+    def within(self, start: str, hops: int) -> dict[str, int]:
+        """Every region at most ``hops`` borders from ``start``, with its hop count (``start`` is 0).
+
+        What a movement range of ``hops`` can reach; breadth-first, so the counts are shortest.
+        A negative ``hops`` reaches nothing, not even ``start``.
+        """
+        origin = self.resolve(start)
+        if hops < 0:
+            return {}
+        reached: dict[str, int] = {origin: 0}
+        queue: deque[str] = deque([origin])
+        while queue:
+            here = queue.popleft()
+            if reached[here] == hops:
+                continue
+            for n in sorted(self.regions[here]):
+                if n not in reached:
+                    reached[n] = reached[here] + 1
+                    queue.append(n)
+        return reached
+
+    def reachable(self, a: str, b: str, hops: int) -> bool:
+        """Whether ``b`` lies at most ``hops`` borders from ``a`` (a move order's range check)."""
+        return self.resolve(b) in self.within(a, hops)

@@ -1,0 +1,106 @@
+"""Orders: what every unit does this round (move, Attack, Reclaim, Delve, hold), and Faith spent.
+
+Every side gives its orders at once, then the round resolves (:mod:`.rounds`). Orders are
+checked here against the state *before* the round, so a refusal names the unit and the reason
+and nothing happens; what depends on the other side's simultaneous orders (a target that moved
+away) is decided during resolution instead and reported there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+from rulekeeper.core.errors import IllegalActionError
+
+from ..model import fold
+from .model import CampaignOptions, CampaignState, FieldUnit
+
+OrderKind = Literal["hold", "move", "attack", "reclaim", "delve"]
+ORDER_KINDS: tuple[OrderKind, ...] = get_args(OrderKind)
+
+
+class OrderError(IllegalActionError):
+    """An order the rules refuse (unknown kind, a move out of range, a Reclaim with no Enclave…)."""
+
+
+@dataclass(frozen=True)
+class Order:
+    """One unit's order: ``target`` is a region (move), a unit label or Enclave name (attack)."""
+
+    unit: str
+    kind: OrderKind = "hold"
+    target: str | None = None
+
+
+@dataclass(frozen=True)
+class FaithOrder:
+    """A faction spends Faith to restore one of its non-Fallen Enclaves to full (end of the round)."""
+
+    faction: str
+    enclave: str
+
+
+def _attack_target(state: CampaignState, unit: FieldUnit, target: str | None) -> str:
+    """The exact label of the unit, or name of the Enclave, an Attack names (another faction's)."""
+    for u in state.units:
+        if target is not None and fold(u.label) == fold(target):
+            if u.faction == unit.faction:
+                raise OrderError(f"{unit.label} cannot Attack {u.label}: both are {unit.faction}")
+            return u.label
+    for e in state.enclaves:
+        if target is not None and fold(e.name) == fold(target):
+            if e.faction == unit.faction:
+                raise OrderError(f"{unit.label} cannot Attack {e.name}: it is held by {unit.faction}")
+            return e.name
+    raise OrderError(f"{unit.label}: an Attack names another faction's unit or Enclave, got {target!r}")
+
+
+def _check(state: CampaignState, unit: FieldUnit, order: Order, opts: CampaignOptions) -> Order:
+    """``order`` with its names made exact, or :class:`OrderError` saying why it cannot be given."""
+    if order.kind not in ORDER_KINDS:
+        raise OrderError(f"{unit.label}: unknown order {order.kind!r} (orders: {', '.join(ORDER_KINDS)})")
+    if unit.health <= 0:
+        raise OrderError(f"{unit.label} has 0 Health and takes no orders")
+    if order.kind == "move":
+        target = state.map.resolve(order.target or "")
+        if target == unit.region or not state.map.reachable(unit.region, target, opts.move_range):
+            raise OrderError(
+                f"{unit.label} cannot move from {unit.region} to {target}: more than {opts.move_range} border(s)"
+            )
+        return Order(unit.label, "move", target)
+    if order.kind == "attack":
+        return Order(unit.label, "attack", _attack_target(state, unit, order.target))
+    if order.kind == "reclaim":
+        enclave = state.enclave_in(unit.region)
+        if enclave is None or enclave.faction != unit.faction:
+            raise OrderError(f"{unit.label}: no Enclave of {unit.faction} in {unit.region} to Reclaim")
+    if order.kind == "delve" and not any(d.region == unit.region for d in state.dungeons):
+        raise OrderError(f"{unit.label}: no Dungeon in {unit.region} to delve")
+    return Order(unit.label, order.kind, None)
+
+
+def checked_orders(
+    state: CampaignState, orders: Sequence[Order], options: CampaignOptions | None = None
+) -> dict[str, Order]:
+    """Every standing unit's order by label (``hold`` for a unit given none), each checked once."""
+    opts = options or CampaignOptions()
+    given: dict[str, Order] = {}
+    for order in orders:
+        unit = state.unit(order.unit)
+        if unit.label in given:
+            raise OrderError(f"{unit.label} was given two orders")
+        given[unit.label] = _check(state, unit, order, opts)
+    return {u.label: given.get(u.label, Order(u.label)) for u in state.units if u.health > 0}
+
+
+def checked_faith(state: CampaignState, orders: Sequence[FaithOrder]) -> list[FaithOrder]:
+    """Faith orders with exact names; an Enclave of another faction is refused."""
+    out: list[FaithOrder] = []
+    for o in orders:
+        faction, enclave = state.faction(o.faction), state.enclave(o.enclave)
+        if fold(enclave.faction) != fold(faction.name):
+            raise OrderError(f"{faction.name} cannot spend Faith on {enclave.name}, held by {enclave.faction}")
+        out.append(FaithOrder(faction.name, enclave.name))
+    return out
