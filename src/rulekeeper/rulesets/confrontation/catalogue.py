@@ -1,0 +1,62 @@
+"""Every ability of the seed not yet implemented, with what it waits for.
+
+Kept as data beside :data:`~.abilities.ABILITIES` so the catalogue is complete and checkable: a
+test reads docs/rules/confrontation.md and finds every name of both in its table.
+"""
+
+from __future__ import annotations
+
+COMBAT = "not yet: needs combat dice and exchanges"
+BOARD = "not yet: needs the board (distances, line of sight, movement)"
+MYSTIC = "not yet: needs mystic actions (mana, T.F., charges)"
+MORALE = "not yet: needs morale (COU vs FEAR, rout)"
+UPKEEP = "not yet: needs the maintenance phase and health points"
+ARMY = "not yet: needs army lists and the activation sequence"
+SHOOT = "not yet: needs shooting"
+DAMAGE = "not yet: needs health points and wound penalties"
+
+#: name -> (category, status) for every ability of the seed that no hook implements yet.
+NOT_YET: dict[str, tuple[str, str]] = {
+    "Absorb": ("mystic", MYSTIC), "Additional limb": ("combat", COMBAT), "Alliance": ("army", ARMY),
+    "Ambidextrous": ("combat", COMBAT), "Artefact": ("army", ARMY), "Assassin": ("damage", COMBAT + " (Deadly blow)"),
+    "Assault fire": ("shooting", SHOOT), "Attentive": ("board", BOARD), "Authority": ("army", ARMY),
+    "Being of": ("army", ARMY), "Blood brother": ("army", ARMY), "Born killer": ("combat", COMBAT),
+    "Brutish charge": ("combat", COMBAT), "Bull's eye": ("shooting", SHOOT), "Circular blow": ("combat", COMBAT),
+    "Chargeable": ("mystic", MYSTIC), "Charging strength": ("damage", BOARD + " (charges)"),
+    "Collect": ("mystic", MYSTIC), "Colossal": ("size", DAMAGE), "Concentration": ("mystic", MYSTIC),
+    "Consciousness": ("board", BOARD), "Construct": ("upkeep", UPKEEP), "Counterattack": ("combat", COMBAT),
+    "Cure": ("upkeep", UPKEEP), "Devotion": ("mystic", MYSTIC), "Disengagement": ("board", BOARD),
+    "Divine blood": ("size", DAMAGE), "Emblem": ("morale", MORALE), "Enormous": ("size", DAMAGE),
+    "Ephemeral": ("upkeep", UPKEEP), "Ethereal": ("damage", DAMAGE + "; the board"), "Extended vision": ("board", BOARD),
+    "Faith": ("mystic", MYSTIC), "Fanaticism": ("morale", MORALE), "Feint": ("combat", COMBAT),
+    "Fencer": ("combat", COMBAT), "Fierce": ("damage", DAMAGE), "Flight": ("board", BOARD),
+    "Frenetic": ("board", BOARD), "Generation": ("mystic", MYSTIC), "Gigantic": ("size", DAMAGE),
+    "Harassment": ("board", BOARD), "Hostile": ("army", ARMY), "Hyperian": ("morale", MORALE),
+    "Icon": ("mystic", MYSTIC), "Iconoclast": ("mystic", MYSTIC), "Immersion": ("board", BOARD),
+    "Immunity": ("damage", "not yet: needs every effect it names (fear, toxic, spells, locations)"),
+    "Impact": ("damage", BOARD + " (War Machines)"), "Implacable": ("board", BOARD),
+    "Inalterable": ("mystic", MYSTIC), "Indestructible": ("damage", DAMAGE), "Indirect fire": ("shooting", SHOOT),
+    "Inviolable": ("army", ARMY), "Infiltration": ("board", BOARD), "Insensitive": ("mystic", MYSTIC),
+    "Instinctive firing": ("shooting", SHOOT), "Leadership": ("morale", MORALE), "Leap": ("board", BOARD),
+    "Living-dead": ("morale", MORALE), "Loyal": ("mystic", MYSTIC), "Mana": ("mystic", MYSTIC),
+    "Martyr": ("mystic", MYSTIC), "Master Archer": ("shooting", SHOOT), "Master Crossbowman": ("shooting", SHOOT),
+    "Master marksman": ("shooting", SHOOT), "Master strike": ("combat", COMBAT),
+    "Mastery of the arcana": ("mystic", MYSTIC), "Mechanic": ("upkeep", UPKEEP), "Mercenary": ("army", ARMY),
+    "Minelayer": ("board", BOARD), "Mowing": ("board", BOARD), "Mutagenic": ("army", ARMY + "; Mutagenic dice"),
+    "Negation": ("mystic", MYSTIC), "Pariah": ("army", ARMY + " (the Tactical Roll)"),
+    "Personal enemy": ("damage", ARMY + " (gains on X's removal); its Bane/X is Bane"), "Piety": ("mystic", MYSTIC),
+    "Possessed": ("damage", DAMAGE), "Predictable": ("army", ARMY), "Rapidity": ("board", BOARD),
+    "Rapid reloading": ("shooting", SHOOT), "Reaction fire": ("shooting", SHOOT), "Recovery": ("mystic", MYSTIC),
+    "Regeneration": ("upkeep", UPKEEP), "Reinforcement": ("upkeep", UPKEEP), "Reorientation": ("board", BOARD),
+    "Repair": ("upkeep", UPKEEP), "Resource": ("upkeep", UPKEEP), "Righteous": ("morale", MORALE),
+    "Robustness": ("damage", DAMAGE), "Ruin": ("upkeep", UPKEEP), "Ruthless": ("board", BOARD + " (charges, pushes)"),
+    "Sanctuary": ("board", BOARD), "Sapper": ("board", BOARD), "Scout": ("board", BOARD),
+    "Selenite": ("army", ARMY), "Sequence": ("combat", COMBAT), "Shelter": ("board", BOARD),
+    "Stateless": ("army", ARMY), "Steadfast": ("board", BOARD + " (charges, pushes)"),
+    "Subjugated": ("army", ARMY), "Sustained defence": ("combat", COMBAT), "Summoner": ("army", ARMY),
+    "Tall": ("board", BOARD), "Target": ("shooting", SHOOT), "Thaumaturgist": ("mystic", MYSTIC),
+    "Toxic": ("damage", COMBAT + " (Toxic dice, follow-up damage roll)"), "Transportable": ("board", BOARD),
+    "Transport": ("board", BOARD), "Unbowed": ("mystic", MYSTIC), "Unstoppable": ("board", BOARD),
+    "Vulnerable": ("damage", DAMAGE), "War cry": ("morale", MORALE), "War-horse": ("combat", COMBAT),
+    "Warrior-mage": ("mystic", MYSTIC), "Warrior-monk": ("mystic", MYSTIC), "Watchful": ("board", BOARD),
+}

@@ -1,0 +1,140 @@
+"""The Wound Table as data (estimated) and damage rolls on it, with exact odds and a draw.
+
+The seed refers to "the Wound Table (page 78)" without giving it, so the table lives in
+``data/wound_table.yaml``, marked ``estimated``, and a player may load their own book's instead
+through :func:`load_wound_table` (typed :class:`~rulekeeper.core.errors.DataFileError` on any
+problem). Damage hooks compose in this order (docs/rules/confrontation.md, "Damage rolls"):
+cancellation rolls first ("before any Damage Roll"), then the roll, then the sum of every line
+shift clamped once to the table (so Bane and Hard-boiled "cancel each other out" exactly, even
+on the first or last line), then Ferocious ("Stunned (after applying modifiers)").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from rulekeeper.core.chance import ChanceRequest, Fate, discrete
+from rulekeeper.core.datafiles import read_data_file
+from rulekeeper.core.errors import DataFileError
+
+from .rolls import OPENING_CAP, opening_chain
+
+WOUND_TABLE = Path(__file__).parent / "data" / "wound_table.yaml"
+#: The lines a table may use: the seed's names, plus the line of a roll that does nothing.
+LINE_NAMES = ("No effect", "Stunned", "Light", "Serious", "Critical", "Killed outright")
+CANCELLED = "Cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class LineShift:
+    """Read the damage ``lines`` lower (positive: more severe, Bane) or higher (negative, Hard-boiled)."""
+
+    lines: int
+
+
+@dataclass(frozen=True, slots=True)
+class StunnedReadAs:
+    """Ferocious: a Stunned result (after modifiers) is read as this line instead."""
+
+    line: str
+
+
+@dataclass(frozen=True, slots=True)
+class CancellationRoll:
+    """Before the damage roll, 1d6: on ``at_least`` or more the damage roll is cancelled."""
+
+    at_least: int
+
+
+DamageHook = LineShift | StunnedReadAs | CancellationRoll
+
+
+@dataclass(frozen=True, slots=True)
+class WoundTable:
+    """Lines from the first (least severe) to the last, each with the lowest result read on it."""
+
+    lines: tuple[str, ...]
+    starts: tuple[int, ...]  # starts[i] is where line i+1 begins
+    opens: frozenset[int]
+    estimated: bool
+
+    def line_of(self, result: int) -> int:
+        return sum(1 for s in self.starts if result >= s)
+
+
+def _problems(data: Any) -> list[str]:
+    if not isinstance(data, dict):
+        return ["the wound table must be a mapping"]
+    out = [f"unknown key {k!r}" for k in data if k not in ("estimated", "source", "roll", "opens", "lines")]
+    if not isinstance(data.get("estimated"), bool):
+        out.append("`estimated` must be true or false (say whether the table is the book's)")
+    opens = data.get("opens", [])
+    if not isinstance(opens, list) or any(not isinstance(f, int) or isinstance(f, bool) or not 2 <= f <= 6 for f in opens):
+        out.append("`opens` must be a list of faces 2..6")
+    lines = data.get("lines")
+    if not isinstance(lines, list) or len(lines) < 2:
+        return [*out, "`lines` must list at least two lines"]
+    for i, entry in enumerate(lines):
+        if not isinstance(entry, dict) or entry.get("line") not in LINE_NAMES:
+            out.append(f"line {i + 1}: `line` must be one of {', '.join(LINE_NAMES)}")
+        elif i and (not isinstance(entry.get("from"), int) or isinstance(entry.get("from"), bool)):
+            out.append(f"line {i + 1} ({entry['line']}): `from` must be a whole number")
+        elif i == 0 and "from" in entry:
+            out.append("line 1 reads every result below line 2: it takes no `from`")
+    if not out:
+        names = [e["line"] for e in lines]
+        starts = [e["from"] for e in lines[1:]]
+        if len(set(names)) != len(names):
+            out.append("a line is listed twice")
+        if any(b <= a for a, b in zip(starts, starts[1:], strict=False)):
+            out.append("`from` must increase from line to line")
+    return out
+
+
+def parse_wound_table(data: Any, where: str) -> WoundTable:
+    problems = _problems(data)
+    if problems:
+        raise DataFileError(where, problems)
+    lines = data["lines"]
+    return WoundTable(tuple(e["line"] for e in lines), tuple(e["from"] for e in lines[1:]),
+                      frozenset(data.get("opens", [])), data["estimated"])
+
+
+def load_wound_table(path: Path = WOUND_TABLE) -> WoundTable:
+    """The table in ``path`` (the shipped estimate by default), checked."""
+    return parse_wound_table(read_data_file(path), str(path))
+
+
+def damage_odds(table: WoundTable, strength: int, resilience: int,
+                hooks: tuple[DamageHook, ...] = ()) -> dict[str, Fraction]:
+    """Exact odds of every line (and of ``Cancelled``) for a damage roll D6 + STR − RES."""
+    kept = Fraction(1)
+    for hook in hooks:
+        if isinstance(hook, CancellationRoll):
+            kept *= Fraction(min(6, max(0, hook.at_least - 1)), 6)
+    shift = sum(h.lines for h in hooks if isinstance(h, LineShift))
+    stunned_as = [h.line for h in hooks if isinstance(h, StunnedReadAs)]
+    out: dict[str, Fraction] = {CANCELLED: 1 - kept} if kept < 1 else {}
+    for die, p in opening_chain(table.opens, OPENING_CAP):
+        index = min(len(table.lines) - 1, max(0, table.line_of(die + strength - resilience) + shift))
+        line = table.lines[index]
+        if line == "Stunned" and stunned_as and stunned_as[0] in table.lines:
+            line = stunned_as[0]
+        out[line] = out.get(line, Fraction(0)) + kept * p
+    return {line: out[line] for line in (CANCELLED, *table.lines) if out.get(line)}
+
+
+def damage_request(label: str, table: WoundTable, strength: int, resilience: int,
+                   hooks: tuple[DamageHook, ...] = ()) -> ChanceRequest:
+    odds = damage_odds(table, strength, resilience, hooks)
+    explain = (f"D6 + STR {strength} - RES {resilience}",) + (("wound table estimated",) if table.estimated else ())
+    return discrete(label, [(line, float(p)) for line, p in odds.items()], explain)
+
+
+def roll_damage(fate: Fate, label: str, table: WoundTable, strength: int, resilience: int,
+                hooks: tuple[DamageHook, ...] = ()) -> str:
+    """Draw the damage roll's line (or ``Cancelled``) through ``fate``, with :func:`damage_request`'s odds."""
+    return fate.draw(damage_request(label, table, strength, resilience, hooks)).outcome
