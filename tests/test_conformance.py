@@ -76,6 +76,7 @@ P_UNDO, P_ROUNDTRIP, P_VIEW, P_ILLEGAL, P_ODDS = 0.08, 0.15, 0.2, 0.1, 0.05
 #: Label prefixes (before ":") the odds check must have matched, per game: the check is not vacuous.
 MUST_MATCH = {
     "exillis": ("charge reaction", "target assignment", "roll to hit", "where the shot falls"),
+    "battlesystem": ("Attack",),
     TOY: ("roll",),
 }
 #: Seeds of the non-vacuity sweep (odds at every sampled state of every scenario).
@@ -93,7 +94,7 @@ def the_game(name: str) -> Game:
 
 
 def test_at_least_the_two_shipped_rulesets_are_registered() -> None:
-    assert {"exillis", "wartable"} <= set(RULESETS)
+    assert {"exillis", "wartable", "battlesystem"} <= set(RULESETS)
     assert "exillis" in GAME_NAMES and TOY in GAME_NAMES
 
 

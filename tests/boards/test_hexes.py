@@ -1,4 +1,6 @@
-"""HexMap: axial hexes, lines of fire, and movement with elevation (Guide to the Battle System, Dragon Noir)."""
+"""HexMap: axial hexes, lines of fire and sight with elevation (Guide to the Battle System, Dragon Noir).
+
+The Guide's movement costs are the ruleset's: tests/battlesystem/test_battlesystem_movement.py."""
 
 from __future__ import annotations
 
@@ -6,7 +8,7 @@ from collections import deque
 from itertools import pairwise
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from rulekeeper.boards import Hex, HexCell, HexMap, hex_distance, hex_line, hex_neighbours
@@ -26,27 +28,6 @@ def bfs_distances(m: HexMap, start: Hex) -> dict[Hex, int]:
                 dist[n] = dist[h] + 1
                 queue.append(n)
     return dist
-
-
-def oracle_reachable(m: HexMap, start: Hex, movement: int, slow: frozenset[str]) -> dict[Hex, int]:
-    """Every walk within budget, costs written straight from the Guide's text (not via step_cost)."""
-    best: dict[Hex, int] = {}
-
-    def walk(h: Hex, spent: int) -> None:
-        if spent > movement or best.get(h, 10**9) <= spent:
-            return
-        best[h] = spent
-        for n in hex_neighbours(h):
-            if n not in m.cells:
-                continue
-            rise = m.cells[n].elevation - m.cells[h].elevation
-            if rise >= 2:  # "goes up by two levels instantly ... can't move that way"
-                continue
-            halved = rise == 1 or m.cells[n].terrain in slow  # "reducing their movement rate by half"
-            walk(n, spent + (2 if halved else 1))
-
-    walk(start, 0)
-    return best
 
 
 # ------------------------------------------------------------------ basics
@@ -102,11 +83,11 @@ def test_off_map_requests_are_impossible() -> None:
     with pytest.raises(ImpossibleRequestError):
         RECT.neighbours(Hex(20, 20))
     with pytest.raises(ImpossibleRequestError):
-        RECT.reachable(Hex(20, 20), 4)
+        RECT.reach(Hex(20, 20), 4, lambda frm, to: 1)
     with pytest.raises(ImpossibleRequestError):
         RECT.line_of_sight(Hex(0, 0), Hex(20, 20), lambda h, c: False)
     with pytest.raises(InvalidStatError):
-        RECT.reachable(Hex(0, 0), -2)
+        RECT.reach(Hex(0, 0), -2, lambda frm, to: 1)
 
 
 @pytest.mark.parametrize("start", HEXES)
@@ -177,66 +158,3 @@ def test_line_of_sight_with_elevation_from_the_callable() -> None:
     high = HexMap({**cells, a: HexCell("tower", 3), b: HexCell("tower", 3)})
     above = lambda h, c: c.elevation >= 3  # noqa: E731
     assert high.line_of_sight(a, b, above)
-
-
-# --------------------------------------------------------------- movement
-
-
-def test_step_rules_from_the_guide() -> None:
-    cells = dict(RECT.cells)
-    cells[Hex(1, 0)] = HexCell("open", 1)
-    cells[Hex(2, 0)] = HexCell("open", 3)
-    cells[Hex(0, 1)] = HexCell("forest", 0)
-    m = HexMap(cells)
-    slow = frozenset({"forest"})
-    assert m.step_allowed(Hex(0, 0), Hex(1, 0))  # up one level: allowed
-    assert m.step_cost(Hex(0, 0), Hex(1, 0), slow) == 2  # ... at half speed
-    assert not m.step_allowed(Hex(1, 0), Hex(2, 0))  # up two: impossible
-    assert m.step_allowed(Hex(2, 0), Hex(1, 0))  # down two: fine
-    assert m.step_cost(Hex(2, 0), Hex(1, 0), slow) == 1
-    assert m.step_cost(Hex(1, 0), Hex(0, 0), slow) == 1  # going down is not slowed
-    assert m.step_cost(Hex(0, 0), Hex(0, 1), slow) == 2  # entering a forest
-    assert m.step_cost(Hex(0, 1), Hex(0, 0), slow) == 1  # leaving it
-    assert m.step_cost(Hex(0, 0), Hex(0, 1)) == 1  # forest not slow for this ruleset
-    assert not m.step_allowed(Hex(0, 0), Hex(2, 0))  # not adjacent
-    assert not m.step_allowed(Hex(0, 0), Hex(-1, 0))  # off the map
-    with pytest.raises(ImpossibleRequestError, match="two levels"):
-        m.step_cost(Hex(1, 0), Hex(2, 0), slow)
-    with pytest.raises(ImpossibleRequestError, match="adjacent"):
-        m.step_cost(Hex(0, 0), Hex(3, 0), slow)
-
-
-def test_light_infantry_moves_four_on_flat_two_uphill() -> None:
-    """Guide: a movement of 4 moves four hexes on flat land; walking up a hill halves it."""
-    flat = RECT.reachable(Hex(0, 0), 4)
-    assert max(flat.values()) == 4
-    assert flat[Hex(4, 0)] == 4 and Hex(5, 0) not in flat
-    assert flat == {h: d for h, d in bfs_distances(RECT, Hex(0, 0)).items() if d <= 4}
-    cells = {h: HexCell("open", h.q) for h in RECT.cells}  # a slope rising one level per hex eastwards
-    uphill = HexMap(cells).reachable(Hex(0, 0), 4)
-    assert uphill[Hex(2, 0)] == 4 and Hex(3, 0) not in uphill
-
-
-def test_reachable_zero_movement_and_cliffs() -> None:
-    assert RECT.reachable(Hex(3, 3), 0) == {Hex(3, 3): 0}
-    cliff = {h: HexCell("open", 2 if h != Hex(3, 3) else 0) for h in RECT.cells}
-    assert HexMap(cliff).reachable(Hex(3, 3), 10) == {Hex(3, 3): 0}  # walled in by a two-level rise
-
-
-cells_strategy = st.lists(
-    st.tuples(st.sampled_from(["open", "open", "forest", "bog"]), st.integers(0, 3)),
-    min_size=20,
-    max_size=20,
-)
-
-
-@settings(max_examples=60, deadline=None)
-@given(cells_strategy, st.integers(0, 19), st.sampled_from([0, 2, 4, 6]), st.booleans())
-def test_reachable_matches_brute_force(
-    spec: list[tuple[str, int]], start_index: int, movement: int, forest_slow: bool
-) -> None:
-    shape = sorted(HexMap.rectangle(5, 4).cells)
-    m = HexMap({h: HexCell(t, e) for h, (t, e) in zip(shape, spec, strict=True)})
-    slow = frozenset({"forest", "bog"}) if forest_slow else frozenset()
-    start = shape[start_index]
-    assert m.reachable(start, movement, slow) == oracle_reachable(m, start, movement, slow)

@@ -95,6 +95,21 @@ def exillis_calc(group: str, alias: str, cmd: str, full: bool) -> dict[str, list
     return {" ".join(base): slots}
 
 
+def battlesystem_calc() -> dict[str, list[Slot]]:
+    """``odds|resolve battlesystem …``: the unit names (the unit data is the shipped file; no --data here)."""
+    t: dict[str, list[Slot]] = {}
+    for group, cmd in (("odds", "attack"), ("odds", "missile"), ("resolve", "attack"), ("resolve", "missile")):
+        base = [group, "battlesystem", cmd]
+        t[" ".join(base)] = [
+            Slot("attacker", "text", lambda e, v, b=base: [*b, v, "Light Infantry"], sample=6, examples=2),
+            Slot("defender", "text", lambda e, v, b=base: [*b, "Archers", v, "--json"], sample=6, examples=2)]
+    base = ["resolve", "battlesystem", "barrage"]
+    t[" ".join(base)] = [
+        Slot("artillery", "text", lambda e, v: [*base, v, "Light Infantry"], sample=6, examples=2),
+        Slot("target", "text", lambda e, v: [*base, "Artillery", v, "--json"], sample=6, examples=2)]
+    return t
+
+
 def _table() -> dict[str, list[Slot]]:
     t: dict[str, list[Slot]] = {
         "battle new": [
@@ -181,6 +196,7 @@ def _table() -> dict[str, list[Slot]]:
                  sample=None if cmd == "show" else 12, ok=frozenset({0, 1, 2}) if cmd == "replay" else frozenset({0, 2})),
             db_slot("battle", cmd, "ID"),
         ]
+    t.update(battlesystem_calc())
     for group in ("odds", "resolve"):
         for alias in ("exillis", "ex-illis"):
             for cmd in ("melee", "shoot", "cast"):

@@ -169,8 +169,9 @@ def test_a_whole_battle_through_the_pages(server: str, browser: object) -> None:
             undo = page.locator("#undo")
             expect(undo).to_be_disabled()
             expect(page.locator("#undo-why")).to_contain_text("results were shown")
-            undo.evaluate("b => { b.disabled = false; }")
-            undo.click()
+            # enabled and clicked in one step: a live refresh between two steps would swap in a fresh,
+            # disabled button (this raced under load)
+            undo.evaluate("b => { b.disabled = false; b.click(); }")
             expect(page.locator(".banner.error")).to_contain_text("cannot undo")
             expect(page.locator(".banner.error")).to_be_focused()
             refused_after_reveal = True

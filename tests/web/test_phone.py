@@ -128,8 +128,8 @@ def test_phone_first_pages(server: str, browser: Any, width: str) -> None:  # no
     expect(page.locator("#undo")).to_be_disabled()
     expect(page.locator("#undo-why")).to_contain_text("results were shown")
     # a page from before the lock (here: the button enabled again) is refused, and says so in view
-    page.evaluate("document.querySelector('#undo').disabled = false")
-    page.locator("#undo").click()
+    # enabled and clicked in one step: a live refresh in between would swap in a fresh, disabled button
+    page.evaluate("(() => { const b = document.querySelector('#undo'); b.disabled = false; b.click(); })()")
     expect(page.locator(".banner.error")).to_contain_text("Cannot undo")
     in_view(page, ".banner.error")
     expect(page.locator(".banner.error")).to_be_focused()

@@ -3,7 +3,8 @@
 This package is the rules core as a library: unit cards (:mod:`.units`, ``data/units.yaml``),
 normal, failed and missile attacks and morale damage (:mod:`.combat`), barrages (:mod:`.barrage`),
 their exact odds (:mod:`.odds`) and the readings of what the guide leaves open (:mod:`.options`).
-It is not yet a registered game: the board and the game protocol come next.
+Whole battles on hex maps are the registered game :class:`.game.BattleSystem` (entry point
+``battlesystem``), imported only when the keeper asks for it.
 Decisions and estimates: ``docs/rules/battlesystem.md``.
 """
 

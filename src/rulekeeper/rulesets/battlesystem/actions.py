@@ -1,0 +1,178 @@
+"""The actions of a side's turn: what is legal, what each one does, and its odds beforehand.
+
+Actions are plain JSON dicts (the log, the API and the command line share them):
+``move`` (``unit``, ``to``), ``attack`` (a normal attack on an adjacent ``target``), ``shoot``
+(a missile attack on a ``target`` in range and in sight), ``barrage`` (``unit`` chooses a
+``hex`` in range; it fires at the start of the side's next turn) and ``end_turn``. Each carries
+its ``side``. Each unit may move up to its rating, split around its one attack (the guide: "move
+a few hexes, then perform a missile attack, and then move again").
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rulekeeper.boards.hexes import HexCell, hex_distance
+from rulekeeper.core.chance import Fate
+from rulekeeper.core.errors import IllegalActionError
+from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
+
+from .combat import Reach, attack_request, resolve_attack
+from .movement import left, moves
+from .odds import attack_odds
+from .state import BattleState, Piece
+from .turns import barrage_draws
+from .units import NO_AMMUNITION, AttackKind
+
+KINDS = ("move", "attack", "shoot", "barrage", "end_turn")
+KIND_OF: dict[str, AttackKind] = {"attack": "melee", "shoot": "missile"}
+
+
+def distance(state: BattleState, a: str, b: str) -> int:
+    return hex_distance(state.board.parse(a), state.board.parse(b))
+
+
+def in_sight(state: BattleState, a: str, b: str) -> bool:
+    """"In sight" on a hex map: no hex between is dense forest or higher than the higher of the two ends."""
+    board = state.board
+    ha, hb = board.parse(a), board.parse(b)
+    top = max(board.cells[ha].elevation, board.cells[hb].elevation)
+
+    def blocks(_: object, cell: HexCell) -> bool:
+        return cell.blocks_sight or cell.elevation > top
+
+    return board.line_of_sight(ha, hb, blocks)
+
+
+def armed(piece: Piece) -> bool:
+    return piece.ammunition > 0 or piece.type.has(NO_AMMUNITION)
+
+
+def targets(state: BattleState, piece: Piece, kind: AttackKind) -> list[Piece]:
+    """The enemies ``piece`` may attack now with a ``kind`` attack (none once it has attacked this turn)."""
+    if not piece.can_fight or piece.attacked or piece.type.skill(kind) is None:
+        return []
+    enemies = [p for p in state.units if p.on_map and p.side != piece.side]
+    if kind == "melee":
+        return [e for e in enemies if distance(state, piece.hex, e.hex) == 1]
+    if not armed(piece):
+        return []
+    return [e for e in enemies
+            if distance(state, piece.hex, e.hex) <= piece.type.range and in_sight(state, piece.hex, e.hex)]
+
+
+def barrage_hexes(state: BattleState, piece: Piece) -> list[str]:
+    """Hexes ``piece`` may choose for a barrage: in range, sight not needed, not its own hex nor one next to it."""
+    if not piece.can_fight or piece.attacked or piece.barrage is not None or piece.type.barrage is None:
+        return []
+    if not armed(piece):
+        return []
+    board = state.board
+    here = board.parse(piece.hex)
+    return [board.label(h) for h in board.within(here, piece.type.range) if hex_distance(h, here) >= 2]
+
+
+def _unit_actions(state: BattleState, p: Piece) -> list[LegalAction]:
+    s = state.to_act
+    out = []
+    for kind, verb, group in (("attack", "attacks", "Attack"), ("shoot", "shoots at", "Shoot")):
+        for e in targets(state, p, KIND_OF[kind]):
+            out.append(LegalAction({"kind": kind, "side": s, "unit": p.name, "target": e.name},
+                                   f"{p.name} {verb} {e.name}", s, None, f"{e.card} on {e.hex}", f"→ {e.name}", group))
+    for label in barrage_hexes(state, p):
+        out.append(LegalAction({"kind": "barrage", "side": s, "unit": p.name, "hex": label},
+                               f"{p.name} target {label} with a barrage", s, None, "fires at the start of your next turn",
+                               f"→ {label}", "Barrage"))
+    for label, cost in moves(state, p).items():
+        out.append(LegalAction({"kind": "move", "side": s, "unit": p.name, "to": label},
+                               f"{p.name} move to {label}", s, float(cost), f"{cost} of {left(p)} points left",
+                               f"→ {label}", f"Move {p.name}"))
+    return out
+
+
+def legal_actions(state: BattleState) -> list[LegalAction]:
+    if state.over:
+        return []
+    s = state.to_act
+    out: list[LegalAction] = []
+    for p in state.units:
+        if p.side == s and p.can_fight:
+            out += _unit_actions(state, p)
+    out.append(LegalAction({"kind": "end_turn", "side": s}, f"{state.name(s)} end their turn", s, None,
+                           "", "End turn", "Turn"))
+    return out
+
+
+def check(state: BattleState, action: JsonDict) -> None:
+    """Refuse (typed, nothing changed) an action that is not one of the legal ones now."""
+    if state.over:
+        raise IllegalActionError("the battle is over")
+    if action.get("kind") not in KINDS:
+        raise IllegalActionError(f"not a Battle System action: {action.get('kind')!r} ({', '.join(KINDS)})")
+    if action.get("side") != state.to_act:
+        raise IllegalActionError(f"it is {state.name(state.to_act)}'s turn (side {state.to_act}), "
+                                 f"not side {action.get('side')!r}'s")
+    if action not in [lg.action for lg in legal_actions(state)]:
+        raise IllegalActionError(f"not legal now: {action!r} (see the legal actions)", action=action)
+
+
+def do_move(state: BattleState, action: JsonDict) -> tuple[BattleState, list[JsonDict]]:
+    p = state.piece(str(action["unit"]))
+    cost = moves(state, p)[str(action["to"])]
+    moved = replace(p, hex=str(action["to"]), spent=p.spent + cost)
+    text = f"{p.name} move {p.hex} → {moved.hex} ({cost} points, {left(moved)} left)"
+    return state.with_pieces(moved), [{"text": text}]
+
+
+def do_attack(state: BattleState, action: JsonDict, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
+    """A normal or missile attack: casualties, a failed attack's losses, morale damage (combat.py)."""
+    a, d = state.piece(str(action["unit"])), state.piece(str(action["target"]))
+    kind = KIND_OF[str(action["kind"])]
+    reach = Reach(distance(state, a.hex, d.hex), True)
+    res = resolve_attack(fate, a.unit(), d.unit(), reach, 0, state.rules, kind)
+    lines: list[JsonDict] = [{"text": f"{a.name} {'attack' if kind == 'melee' else 'shoot at'} {d.name}: "
+                                      f"{res.formula} rolls {res.roll}"}]
+    if res.casualties:
+        lines.append({"text": f"  {d.name} lose {res.casualties} soldiers ({d.soldiers} → {res.defender.soldiers})"})
+    elif res.attacker_losses:
+        lines.append({"text": f"  the attack fails: {a.name} lose {res.attacker_losses} soldiers instead"})
+    else:
+        lines.append({"text": "  nobody falls"})
+    if res.ammunition_spent:
+        lines.append({"text": f"  {a.name} spend 1 ammunition ({res.attacker.ammunition} left)"})
+    m = res.morale
+    if m is not None:
+        lines.append({"text": f"  {m.victim} take {m.damage} morale damage (1d10+{m.casualties} = {m.roll}"
+                              f"{', ×2' if m.multiplier == 2 else ''}{', halved' if m.halved else ''}): "
+                              f"morale {m.morale_after}{' — they flee!' if m.morale_after == 0 else ''}"})
+    attacker = replace(a.took(res.attacker), attacked=True)
+    return state.with_pieces(attacker, d.took(res.defender)), lines
+
+
+def do_barrage(state: BattleState, action: JsonDict) -> tuple[BattleState, list[JsonDict]]:
+    p = state.piece(str(action["unit"]))
+    # the guns are laid: the unit stays where it is until the barrage fires
+    chosen = replace(p, barrage=str(action["hex"]), attacked=True, spent=p.type.movement)
+    text = f"{p.name} target {action['hex']} with a barrage: it fires at the start of {state.name(p.side)}'s next turn"
+    return state.with_pieces(chosen), [{"text": text}]
+
+
+def preview(state: BattleState, action: JsonDict) -> OddsPreview:
+    """Exact odds (odds.py) and the very request the resolution draws first."""
+    check(state, action)
+    kind = action["kind"]
+    if kind in KIND_OF:
+        a, d = state.piece(str(action["unit"])), state.piece(str(action["target"]))
+        odds = attack_odds(a.unit(), d.unit(), KIND_OF[kind], 0, state.rules)
+        mean = sum(o * p for o, p in odds.casualties.items())
+        headline: tuple[tuple[str, float | str], ...] = (
+            ("expected casualties", f"{float(mean):.1f}"), ("attack fails", float(odds.p_fail)),
+            ("target flees", float(odds.p_breaks(d.morale))))
+        return OddsPreview(headline, (attack_request(a.unit(), d.unit(), KIND_OF[kind]),))
+    if kind == "end_turn":
+        draws = barrage_draws(state)
+        return OddsPreview((("barrages to fire", str(len(draws))),), draws)
+    if kind == "barrage":
+        return OddsPreview((("fires", "at the start of your next turn"),))
+    return OddsPreview((("points left after", str(left(state.piece(str(action["unit"]))) -
+                                                  moves(state, state.piece(str(action["unit"])))[action["to"]])),))

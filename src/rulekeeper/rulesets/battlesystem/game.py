@@ -1,0 +1,250 @@
+"""The Battle System on the game protocol (:class:`rulekeeper.core.game.Game`).
+
+This is the only door through which the service, the web keeper and the CLI reach Battle
+System battles: a scenario file becomes the stored initial document, an action becomes a
+protocol :class:`~rulekeeper.core.game.Outcome` (every roll drawn through the
+:class:`~rulekeeper.core.chance.Fate` of the RNG state kept in the battle's state), the state a
+view without its RNG. The keeper's generic presenters draw it (no presenters of its own yet).
+Rules decisions: ``docs/rules/battlesystem.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from rulekeeper.core.chance import Fate
+from rulekeeper.core.errors import IllegalActionError, RulekeeperError, UnknownNameError
+from rulekeeper.core.game import (
+    BattleSetup,
+    GameResult,
+    JsonDict,
+    LegalAction,
+    OddsPreview,
+    Outcome,
+    ScenarioInfo,
+    SetupRequest,
+    Status,
+)
+from rulekeeper.core.rng import RngState
+from rulekeeper.core.ruleset import OptionInfo, Resolution
+
+from . import actions, policy
+from .combat import Reach, Unit, resolve_attack
+from .options import BattleSystemOptions, option_infos
+from .scenario import read_scenario, shipped_scenarios
+from .state import SIDES, BattleState, Piece, state_from_json, state_to_json, unit_types, view_of
+from .turns import decided, end_turn
+
+NAME = "battlesystem"
+#: Loose spellings a player may type for a kind.
+KIND_WORDS = {"move": "move", "attack": "attack", "melee": "attack", "shoot": "shoot", "missile": "shoot",
+              "fire": "shoot", "barrage": "barrage", "end_turn": "end_turn", "end": "end_turn", "end turn": "end_turn",
+              "end-turn": "end_turn", "pass": "end_turn"}
+FIELDS = {"move": ("unit", "to"), "attack": ("unit", "target"), "shoot": ("unit", "target"),
+          "barrage": ("unit", "hex"), "end_turn": ()}
+
+
+class BattleSystemSetupError(RulekeeperError):
+    """A set-up request the Battle System cannot start from (no scenario file, army lists)."""
+
+    code = "impossible_request"
+
+
+class BattleSystem:
+    """The Guide to the Battle System: the calculator (odds, resolve, units) and whole hex battles."""
+
+    name: ClassVar[str] = NAME
+    aliases: ClassVar[tuple[str, ...]] = ("battle-system", "battle system", "bs", "lethea")
+    title: ClassVar[str] = "Battle System (Lethea)"
+    deterministic: ClassVar[bool] = False
+
+    # -- the calculator side -------------------------------------------------------------------
+
+    def options(self) -> list[OptionInfo]:
+        return option_infos()
+
+    def roster(self) -> list[JsonDict]:
+        return [t.to_json() for t in unit_types().types]
+
+    def sample_resolution(self, fate: Fate) -> Resolution:
+        """The guide's first example: Light Infantry attack Heavy Infantry (5d10+6+0-20)."""
+        t = unit_types()
+        res = resolve_attack(fate, Unit.fresh(t.get("Light Infantry")), Unit.fresh(t.get("Heavy Infantry")), Reach(1))
+        summary = {"formula": res.formula, "roll": res.roll, "casualties": res.casualties,
+                   "attacker_losses": res.attacker_losses}
+        return Resolution(self.name, "attack", summary, fate.record_dicts())
+
+    # -- setting a battle up -------------------------------------------------------------------
+
+    def scenarios(self) -> list[ScenarioInfo]:
+        return shipped_scenarios()
+
+    def setup(self, request: SetupRequest) -> BattleSetup:
+        if request.armies or request.board is not None:
+            raise BattleSystemSetupError("a Battle System battle starts from a scenario file (map and units), not from "
+                                         "army lists or a board")
+        if request.scenario is None:
+            raise BattleSystemSetupError("give a Battle System scenario, e.g. "
+                                         "src/rulekeeper/rulesets/battlesystem/data/scenarios/river_crossing.toml")
+        sc = read_scenario(request.scenario)
+        opts = BattleSystemOptions.parse(list(request.options))
+        options = {o.name: str(getattr(opts, o.name)) for o in option_infos()}
+        doc: JsonDict = {"ruleset": NAME, "scenario": sc, "seed": int(request.seed), "options": options}
+        return BattleSetup(NAME, sc["name"], request.seed, doc, sc["name"], {"sides": sc["sides"]})
+
+    def initial_state(self, document: JsonDict) -> BattleState:
+        try:
+            sc = document["scenario"]
+            pieces = tuple(Piece(u["name"], u["side"], u["type"], u["hex"], (card := unit_types().get(u["type"])).soldiers,
+                                 card.morale, card.ammunition) for u in sc["units"])
+            return BattleState(
+                str(sc["name"]), (str(sc["sides"]["A"]), str(sc["sides"]["B"])), int(sc["width"]), int(sc["height"]),
+                tuple((str(a), str(b), int(c)) for a, b, c in sc["terrain"]), pieces, "A", 1, int(sc["turn_limit"]),
+                tuple((str(k), str(v)) for k, v in document.get("options", {}).items()), False, None, "",
+                RngState.from_seed(int(document["seed"])))
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            if isinstance(exc, RulekeeperError):
+                raise
+            raise RulekeeperError(f"the stored battle's initial document is damaged: {exc!r}") from None
+
+    def roles(self, document: JsonDict) -> tuple[str, ...]:
+        return SIDES
+
+    def reseeded(self, document: JsonDict, seed: int) -> JsonDict:
+        return {**document, "seed": int(seed)}
+
+    # -- playing -------------------------------------------------------------------------------
+
+    def status(self, state: BattleState) -> Status:
+        to_act = () if state.over else (state.to_act,)
+        acting = () if state.over else tuple(p.name for p in state.units if p.side == state.to_act and p.can_fight)
+        return Status(state.over, to_act, acting, state.turn, state.winner, state.reason)
+
+    def legal_actions(self, state: BattleState) -> list[LegalAction]:
+        return actions.legal_actions(state)
+
+    def parse_action(self, state: BattleState, data: Mapping[str, Any]) -> JsonDict:
+        word = str(data.get("kind", "")).strip().lower()
+        kind = KIND_WORDS.get(word) or KIND_WORDS.get(word.replace(" ", "_"))
+        if kind is None:
+            raise IllegalActionError(f"not a Battle System action: {data.get('kind')!r} "
+                                     f"({', '.join(actions.KINDS)})", kind=str(data.get("kind")))
+        side = data.get("side")
+        side = state.to_act if side in (None, "") else str(side).strip().upper()
+        if side not in SIDES:
+            raise IllegalActionError(f"no side {side!r} in a Battle System battle (A or B)", side=side)
+        out: JsonDict = {"kind": kind, "side": side}
+        for key in FIELDS[kind]:
+            value = data.get(key)
+            if value is None or str(value).strip() == "":
+                raise IllegalActionError(f"a {kind} needs a {key}", field=key)
+            out[key] = self._unit_name(state, str(value)) if key in ("unit", "target") else str(value).strip().upper()
+        return out
+
+    @staticmethod
+    def _unit_name(state: BattleState, text: str) -> str:
+        wanted = text.strip().casefold()
+        for p in state.units:
+            if p.name.casefold() == wanted:
+                return p.name
+        raise UnknownNameError("unit", text, [p.name for p in state.units])
+
+    def parse_words(self, state: BattleState, words: Sequence[str], option: str | None = None) -> JsonDict:
+        """``move "Riverguard Foot" C2``, ``attack X Y``, ``shoot X Y``, ``barrage X E3``, ``end``."""
+        if not words:
+            raise IllegalActionError("an action is KIND [UNIT] [TARGET|HEX], e.g. end")
+        kind = KIND_WORDS.get(words[0].strip().lower())
+        if kind is None:
+            raise IllegalActionError(f"not a Battle System action: {words[0]!r} ({', '.join(actions.KINDS)})")
+        keys = FIELDS[kind]
+        if len(words) != len(keys) + 1:
+            raise IllegalActionError(f"{kind} takes {len(keys)} word(s): {' '.join(k.upper() for k in keys) or '-'}")
+        return self.parse_action(state, {"kind": kind, **dict(zip(keys, words[1:], strict=True))})
+
+    def apply(self, state: BattleState, action: JsonDict) -> Outcome:
+        actions.check(state, action)
+        fate = Fate.from_state(state.rng)
+        kind = action["kind"]
+        if kind == "move":
+            new, report = actions.do_move(state, action)
+        elif kind in actions.KIND_OF:
+            new, report = actions.do_attack(state, action, fate)
+        elif kind == "barrage":
+            new, report = actions.do_barrage(state, action)
+        else:
+            new, report = end_turn(state, fate)
+        new = decided(replace(new, rng=fate.state))
+        if new.over:
+            winner = "a draw" if new.winner is None else f"{new.name(new.winner)} win"
+            report.append({"text": f"The battle is over, {winner}: {new.reason}"})
+        chance = tuple(fate.records)
+        record: JsonDict = {"chance": [c.to_dict() for c in chance], "report": list(report)}
+        return Outcome(new, dict(action), str(action["side"]), chance, (), tuple(report), record)
+
+    def preview(self, state: BattleState, action: JsonDict) -> OddsPreview:
+        return actions.preview(state, action)
+
+    def policy(self, state: BattleState) -> JsonDict | None:
+        return policy.choose(state)
+
+    def side_of(self, action: JsonDict) -> str:
+        return str(action.get("side", ""))
+
+    def action_text(self, action: JsonDict) -> str:
+        kind, side = action.get("kind"), action.get("side")
+        rest = {"move": "moves to {to}", "attack": "attacks {target}", "shoot": "shoots at {target}",
+                "barrage": "targets {hex} with a barrage"}.get(str(kind))
+        if rest is None:
+            return f"side {side}: end turn" if kind == "end_turn" else f"side {side}: {kind}"
+        try:
+            return f"{action.get('unit')} {rest.format(**action)}"
+        except (KeyError, IndexError, ValueError):
+            return f"side {side}: {kind}"
+
+    def result(self, state: BattleState) -> GameResult | None:
+        if not state.over:
+            return None
+        from .turns import strength
+
+        summary: JsonDict = {"winner": state.winner, "turn": state.turn,
+                             "soldiers able to fight": {s: strength(state, s) for s in SIDES},
+                             "units": {p.name: ("escaped" if p.escaped else "destroyed" if p.destroyed else
+                                                "fleeing" if p.fleeing else f"{p.soldiers} soldiers, {p.morale} morale")
+                                       for p in state.units}}
+        return GameResult(state.winner, None if state.winner is None else state.name(state.winner), state.reason,
+                          summary)
+
+    # -- JSON and views --------------------------------------------------------------------------
+
+    def state_to_json(self, state: BattleState) -> JsonDict:
+        return state_to_json(state)
+
+    def state_from_json(self, document: JsonDict) -> BattleState:
+        return state_from_json(document)
+
+    def view(self, state: BattleState, role: str) -> JsonDict:
+        """The whole battle but its RNG state: the Battle System keeps no other secret."""
+        return view_of(state)
+
+    # -- presentation: the keeper's generic presenters -------------------------------------------
+
+    def web_presenter(self) -> None:
+        return None
+
+    def cli_presenter(self) -> None:
+        return None
+
+    def register_cli(self, hooks: Any) -> None:
+        """``odds battlesystem attack``, ``resolve battlesystem attack|missile|barrage``, ``units battlesystem``."""
+        from .cli import register
+
+        register(hooks)
+
+    def army_builder(self) -> None:
+        return None
+
+    def campaign(self) -> None:
+        return None
+

@@ -1,0 +1,79 @@
+"""The default policy (``battle autoplay``): attack if possible, else close in, else end the turn.
+
+Unit by unit in list order: a unit that can attack does (a missile or a normal attack on the
+target with the best skill − DR, a normal attack only when its average total is above 0); an
+artillery unit lays a barrage on the hex of the nearest enemy in range; a unit that has not
+moved yet moves to the reachable hex nearest an enemy if that brings it closer. Each unit moves
+at most once and attacks at most once, so every turn ends.
+"""
+
+from __future__ import annotations
+
+from rulekeeper.boards.hexes import hex_distance
+from rulekeeper.core.game import JsonDict, LegalAction
+
+from .actions import KIND_OF, legal_actions
+from .combat import modifier
+from .state import BattleState, Piece
+
+#: The average of 5d10: a normal attack whose modifier is below −27.5 fails on average.
+MEAN_5D10 = 27.5
+
+
+def nearest_enemy(state: BattleState, label: str, side: str) -> int:
+    board = state.board
+    here = board.parse(label)
+    gaps = [hex_distance(here, board.parse(p.hex)) for p in state.units if p.on_map and p.side != side]
+    return min(gaps, default=0)
+
+
+def _attack(state: BattleState, p: Piece, legal: list[LegalAction]) -> JsonDict | None:
+    best: tuple[float, JsonDict] | None = None
+    for lg in legal:
+        a = lg.action
+        if a.get("unit") != p.name or a["kind"] not in KIND_OF:
+            continue
+        d = state.piece(str(a["target"]))
+        mod = modifier(p.type, d.type, KIND_OF[str(a["kind"])], 0)
+        if a["kind"] == "attack" and mod + MEAN_5D10 <= 0:
+            continue
+        if best is None or mod > best[0]:
+            best = (mod, a)
+    return None if best is None else best[1]
+
+
+def _barrage(state: BattleState, p: Piece, legal: list[LegalAction]) -> JsonDict | None:
+    enemies = {e.hex for e in state.units if e.on_map and e.side != p.side}
+    options = [lg.action for lg in legal if lg.action["kind"] == "barrage" and lg.action["unit"] == p.name
+               and lg.action["hex"] in enemies]
+    board = state.board
+    here = board.parse(p.hex)
+    return min(options, key=lambda a: hex_distance(here, board.parse(str(a["hex"]))), default=None)
+
+
+def _close_in(state: BattleState, p: Piece, legal: list[LegalAction]) -> JsonDict | None:
+    if p.spent:
+        return None
+    now = nearest_enemy(state, p.hex, p.side)
+    best: tuple[int, float, JsonDict] | None = None
+    for lg in legal:
+        if lg.action["kind"] == "move" and lg.action["unit"] == p.name:
+            gap = nearest_enemy(state, str(lg.action["to"]), p.side)
+            key = (gap, lg.cost or 0.0, lg.action)
+            if gap < now and (best is None or key[:2] < best[:2]):
+                best = key
+    return None if best is None else best[2]
+
+
+def choose(state: BattleState) -> JsonDict | None:
+    if state.over:
+        return None
+    legal = legal_actions(state)
+    for p in state.units:
+        if p.side != state.to_act or not p.can_fight:
+            continue
+        for pick in (_attack, _barrage, _close_in):
+            action = pick(state, p, legal)
+            if action is not None:
+                return action
+    return {"kind": "end_turn", "side": state.to_act}

@@ -1,0 +1,142 @@
+"""Scenario files: a small hex map, its terrain and elevation, two sides and their units.
+
+Read through the core's bounded loader (``core.datafiles``); every problem of a file is listed
+in one :class:`DataFileError` naming the file and the field (``units[2].hex: …``), so a game
+master fixes a file in one go. The checked scenario is what the initial document keeps.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rulekeeper.boards.hexes import HexMap
+from rulekeeper.core.datafiles import read_data_file
+from rulekeeper.core.errors import DataFileError, RulekeeperError
+from rulekeeper.core.game import JsonDict, ScenarioInfo
+
+from .state import SIDES, TERRAINS, unit_types
+
+SCENARIO_DIR = Path(__file__).resolve().parent / "data" / "scenarios"
+KEYS = {"ruleset", "name", "description", "width", "height", "turn_limit", "sides", "hexes", "units"}
+MAX_SIDE = 26  # one letter per column
+MAX_ELEVATION = 5
+
+
+def _int(raw: dict[str, Any], key: str, lo: int, hi: int, problems: list[str], where: str = "") -> int:
+    v = raw.get(key)
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        problems.append(f"{where}{key}: a whole number from {lo} to {hi} is required, got {v!r}")
+        return lo
+    return v
+
+
+def _sides(raw: dict[str, Any], problems: list[str]) -> dict[str, str]:
+    sides = raw.get("sides")
+    if not isinstance(sides, dict) or set(sides) != set(SIDES):
+        problems.append("sides: exactly [sides.A] and [sides.B] are required")
+        return {s: s for s in SIDES}
+    names = {}
+    for s in SIDES:
+        n = sides[s].get("name") if isinstance(sides[s], dict) else None
+        if not isinstance(n, str) or not n.strip():
+            problems.append(f"sides.{s}.name: a text is required")
+        names[s] = str(n)
+    return names
+
+
+def _hexes(raw: dict[str, Any], board: HexMap, problems: list[str]) -> list[list[Any]]:
+    hexes = raw.get("hexes", {})
+    if not isinstance(hexes, dict):
+        problems.append("hexes: a table of hex label = {terrain, elevation} is required")
+        return []
+    out = []
+    for label, cell in hexes.items():
+        where = f"hexes.{label}"
+        try:
+            h = board.parse(str(label))
+        except RulekeeperError as exc:
+            problems.append(f"{where}: {exc.message}")
+            continue
+        if not isinstance(cell, dict) or set(cell) - {"terrain", "elevation"}:
+            problems.append(f"{where}: a table with terrain and/or elevation is required")
+            continue
+        terrain = cell.get("terrain", "open")
+        if terrain not in TERRAINS:
+            problems.append(f"{where}.terrain: one of {', '.join(TERRAINS)} is required, got {terrain!r}")
+        elevation = _int({"elevation": cell.get("elevation", 0)}, "elevation", -MAX_ELEVATION, MAX_ELEVATION,
+                         problems, f"{where}.")
+        out.append([board.label(h), str(terrain), elevation])
+    return sorted(out, key=lambda t: (board.parse(t[0]).r, board.parse(t[0]).q))
+
+
+def _units(raw: dict[str, Any], board: HexMap, problems: list[str]) -> list[JsonDict]:
+    units = raw.get("units")
+    if not isinstance(units, list) or not units:
+        problems.append("units: a list of [[units]] tables is required")
+        return []
+    out: list[JsonDict] = []
+    names: set[str] = set()
+    hexes: set[str] = set()
+    for i, u in enumerate(units):
+        where = f"units[{i}]"
+        if not isinstance(u, dict) or set(u) - {"side", "type", "name", "hex"}:
+            problems.append(f"{where}: a table of side, type, hex and an optional name is required")
+            continue
+        try:
+            card = unit_types().get(str(u.get("type", "")))
+        except RulekeeperError as exc:
+            problems.append(f"{where}.type: {exc.message}")
+            continue
+        name = str(u.get("name") or card.name)
+        if u.get("side") not in SIDES:
+            problems.append(f"{where}.side: A or B is required, got {u.get('side')!r}")
+        if name in names:
+            problems.append(f"{where}.name: {name!r} is used twice (units are found by name)")
+        try:
+            label = board.label(board.parse(str(u.get("hex", ""))))
+        except RulekeeperError as exc:
+            problems.append(f"{where}.hex: {exc.message}")
+            continue
+        if label in hexes:
+            problems.append(f"{where}.hex: {label} already holds a unit (one unit per hex)")
+        names.add(name)
+        hexes.add(label)
+        out.append({"name": name, "side": str(u.get("side")), "type": card.name, "hex": label})
+    for s in SIDES:
+        if out and not any(u["side"] == s for u in out):
+            problems.append(f"units: side {s} has no unit")
+    return out
+
+
+def read_scenario(path: Path) -> JsonDict:
+    """A scenario file checked whole, as the initial document keeps it."""
+    raw = read_data_file(path)
+    if not isinstance(raw, dict):
+        raise DataFileError(str(path), ["(top level): a scenario is a table of keys"])
+    problems: list[str] = []
+    if raw.get("ruleset", "battlesystem") != "battlesystem":
+        problems.append(f"ruleset: is {raw.get('ruleset')!r}, not 'battlesystem'")
+    for key in ("name", "description"):
+        if not isinstance(raw.get(key), str) or not raw.get(key):
+            problems.append(f"{key}: a text is required")
+    problems += [f"{k}: unknown key (expected one of {', '.join(sorted(KEYS))})" for k in sorted(set(raw) - KEYS)]
+    width = _int(raw, "width", 2, MAX_SIDE, problems)
+    height = _int(raw, "height", 2, 99, problems)
+    turn_limit = _int(raw, "turn_limit", 2, 1000, problems)
+    sides = _sides(raw, problems)
+    board = HexMap.rectangle(width, height)
+    terrain = _hexes(raw, board, problems)
+    units = _units(raw, board, problems)
+    if problems:
+        raise DataFileError(str(path), problems)
+    return {"name": raw["name"], "description": raw["description"], "width": width, "height": height,
+            "turn_limit": turn_limit, "sides": sides, "terrain": terrain, "units": units}
+
+
+def shipped_scenarios() -> list[ScenarioInfo]:
+    out = []
+    for p in sorted(SCENARIO_DIR.glob("*.toml")):
+        sc = read_scenario(p)
+        out.append(ScenarioInfo(p.stem, sc["name"], sc["description"], p))
+    return out

@@ -1,0 +1,227 @@
+"""The state of one Battle System battle: plain frozen data, the RNG state inside, exact JSON.
+
+A battle is a fold over its log (``core/game.py``), so everything a later action depends on
+lives here: the map (terrain and elevation of every hex that is not open level ground), every
+unit with its soldiers, morale, ammunition, movement points spent, attack used and pending
+barrage, the side to act, the turn, the options and the RNG state. Units are found by their
+unique names, the names players type and the chance labels show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
+
+from rulekeeper.boards.hexes import Hex, HexCell, HexMap
+from rulekeeper.core.errors import RulekeeperError
+from rulekeeper.core.game import JsonDict
+from rulekeeper.core.rng import RngState
+
+from .combat import Unit
+from .options import BattleSystemOptions
+from .units import UnitType, UnitTypes, load_unit_types
+
+SIDES = ("A", "B")
+#: Terrains the guide names: "Walking up a hill, through a shallow river, or through a dense forest, all
+#: give movement rate penalties, reducing the speed by half". A hill is elevation (+1), not a terrain.
+SLOW_TERRAINS = ("shallow river", "dense forest")
+TERRAINS = ("open", *SLOW_TERRAINS)
+#: Dense forest hides what is behind it (docs/rules/battlesystem.md, "in sight").
+SIGHT_BLOCKING = ("dense forest",)
+
+
+def other(side: str) -> str:
+    return "B" if side == "A" else "A"
+
+
+@lru_cache(maxsize=1)
+def unit_types() -> UnitTypes:
+    """The shipped unit cards, read once per process."""
+    return load_unit_types()
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One unit on (or off) the map: what changes during a battle, its card by name."""
+
+    name: str
+    side: str
+    card: str
+    hex: str
+    soldiers: int
+    morale: int
+    ammunition: int
+    spent: int = 0  # movement points spent this turn
+    attacked: bool = False  # its one attack (or barrage choice) of this turn is used
+    barrage: str | None = None  # the hex its barrage will hit at the start of its next turn
+    escaped: bool = False
+
+    @property
+    def type(self) -> UnitType:
+        return unit_types().get(self.card)
+
+    @property
+    def destroyed(self) -> bool:
+        return self.soldiers == 0
+
+    @property
+    def fleeing(self) -> bool:
+        return self.morale == 0 and not self.destroyed and not self.escaped
+
+    @property
+    def on_map(self) -> bool:
+        """Destroyed and escaped units have left the map: they occupy no hex and cannot be hit."""
+        return not self.destroyed and not self.escaped
+
+    @property
+    def can_fight(self) -> bool:
+        """On the map and not fleeing: what keeps a side in the battle."""
+        return self.on_map and self.morale > 0
+
+    def unit(self) -> Unit:
+        """The rules library's view of this unit (combat.py and barrage.py resolve with it)."""
+        return Unit(self.type, self.name, self.soldiers, self.morale, self.ammunition)
+
+    def took(self, after: Unit) -> Piece:
+        """This piece with the soldiers, morale and ammunition a resolution left it."""
+        return replace(self, soldiers=after.soldiers, morale=after.morale, ammunition=after.ammunition)
+
+    def to_json(self) -> JsonDict:
+        return {"name": self.name, "side": self.side, "card": self.card, "hex": self.hex,
+                "soldiers": self.soldiers, "morale": self.morale, "ammunition": self.ammunition,
+                "spent": self.spent, "attacked": self.attacked, "barrage": self.barrage, "escaped": self.escaped}
+
+    @classmethod
+    def from_json(cls, d: Any) -> Piece:
+        return cls(str(d["name"]), str(d["side"]), str(d["card"]), str(d["hex"]), int(d["soldiers"]),
+                   int(d["morale"]), int(d["ammunition"]), int(d["spent"]), bool(d["attacked"]),
+                   None if d["barrage"] is None else str(d["barrage"]), bool(d["escaped"]))
+
+
+Terrain = tuple[tuple[str, str, int], ...]  # (hex label, terrain, elevation) of every hex not open and level
+
+
+@dataclass(frozen=True)
+class BattleState:
+    """The whole battle, RNG state included; ``apply`` returns a new one and never changes this one."""
+
+    scenario: str
+    names: tuple[str, str]
+    width: int
+    height: int
+    terrain: Terrain
+    units: tuple[Piece, ...]
+    to_act: str
+    turn: int  # side-turns begun: 1 is the first side's first turn
+    turn_limit: int
+    options: tuple[tuple[str, str], ...]
+    over: bool
+    winner: str | None
+    reason: str
+    rng: RngState
+
+    def name(self, side: str) -> str:
+        return self.names[SIDES.index(side)]
+
+    @property
+    def board(self) -> HexMap:
+        return board_of(self.width, self.height, self.terrain)
+
+    @property
+    def rules(self) -> BattleSystemOptions:
+        return BattleSystemOptions.parse([f"{k}={v}" for k, v in self.options])
+
+    def piece(self, name: str) -> Piece:
+        for p in self.units:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def at(self, label: str) -> Piece | None:
+        """The unit on hex ``label`` (one unit per hex), if any."""
+        return next((p for p in self.units if p.on_map and p.hex == label), None)
+
+    def with_pieces(self, *pieces: Piece) -> BattleState:
+        changed = {p.name: p for p in pieces}
+        return replace(self, units=tuple(changed.get(p.name, p) for p in self.units))
+
+
+@lru_cache(maxsize=64)
+def board_of(width: int, height: int, terrain: Terrain) -> HexMap:
+    """The hex map of a battle, built once per map (a state keeps only what differs from open ground)."""
+    base = HexMap.rectangle(width, height)
+    cells = {base.parse(label): HexCell(kind, elevation, kind in SIGHT_BLOCKING) for label, kind, elevation in terrain}
+    return base.with_cells(cells)
+
+
+def hex_of(state: BattleState, label: str) -> Hex:
+    return state.board.parse(label)
+
+
+def state_to_json(state: BattleState) -> JsonDict:
+    return {"scenario": state.scenario, "names": list(state.names), "width": state.width, "height": state.height,
+            "terrain": [list(t) for t in state.terrain], "units": [p.to_json() for p in state.units],
+            "to_act": state.to_act, "turn": state.turn, "turn_limit": state.turn_limit,
+            "options": dict(state.options), "over": state.over, "winner": state.winner, "reason": state.reason,
+            "rng": state.rng.to_dict()}
+
+
+def state_from_json(d: JsonDict) -> BattleState:
+    try:
+        return BattleState(
+            str(d["scenario"]), (str(d["names"][0]), str(d["names"][1])), int(d["width"]), int(d["height"]),
+            tuple((str(a), str(b), int(c)) for a, b, c in d["terrain"]),
+            tuple(Piece.from_json(p) for p in d["units"]), str(d["to_act"]), int(d["turn"]), int(d["turn_limit"]),
+            tuple((str(k), str(v)) for k, v in d["options"].items()), bool(d["over"]),
+            None if d["winner"] is None else str(d["winner"]), str(d["reason"]), RngState.from_dict(d["rng"]))
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        if isinstance(exc, RulekeeperError):
+            raise
+        raise RulekeeperError(f"a stored Battle System state is damaged: {exc!r}") from None
+
+
+def view_of(state: BattleState) -> JsonDict:
+    """Everything a link may see: the battle without its RNG state (the Battle System hides nothing else)."""
+    doc = state_to_json(state)
+    del doc["rng"]
+    doc["to_act"] = None if state.over else state.to_act
+    doc["sides"] = {s: {"name": state.name(s), "able": sum(1 for p in state.units if p.side == s and p.can_fight)}
+                    for s in SIDES}
+    marks = marks_of(state)
+    for u, p in zip(doc["units"], state.units, strict=True):
+        u["fleeing"], u["destroyed"], u["movement"] = p.fleeing, p.destroyed, p.type.movement
+        u["mark"] = marks[p.name]
+    doc["map"] = map_rows(state, marks)
+    return doc
+
+
+GLYPHS = {"shallow river": "~~", "dense forest": "##"}
+
+
+def marks_of(state: BattleState) -> dict[str, str]:
+    """Each unit's two-character mark on the text map: its side in lower case and its number (``a1``, ``b3``)."""
+    out: dict[str, str] = {}
+    for s in SIDES:
+        for i, p in enumerate((p for p in state.units if p.side == s), start=1):
+            out[p.name] = f"{s.lower()}{i}"
+    return out
+
+
+def map_rows(state: BattleState, marks: dict[str, str]) -> list[str]:
+    """The map as text, one line per row, odd rows shifted half a hex (the generic presenters print it).
+
+    A unit shows as its mark, a shallow river as ``~~``, a dense forest as ``##``, a raised hex as its
+    level (``+1``), open level ground as ``..``.
+    """
+    cells = {label: (kind, elevation) for label, kind, elevation in state.terrain}
+    units = {p.hex: marks[p.name] for p in state.units if p.on_map}
+    rows: list[str] = []
+    for row in range(state.height):
+        line = []
+        for col in range(state.width):
+            label = f"{chr(ord('A') + col)}{row + 1}"
+            kind, elevation = cells.get(label, ("open", 0))
+            line.append(units.get(label) or GLYPHS.get(kind) or (f"{elevation:+d}" if elevation else ".."))
+        rows.append(f"{row + 1:>2} " + ("  " if row % 2 else "") + "  ".join(line))
+    return ["   " + "   ".join(chr(ord("A") + c) for c in range(state.width)), *rows]

@@ -1,0 +1,130 @@
+"""The turn structure the guide leaves to the table (docs/rules/battlesystem.md, "Turns").
+
+Sides alternate turns. When a side's turn begins, first its pending barrages fire ("the unit
+will have to wait until their next turn to fire"), in the order of the unit list, then its
+fleeing units run for the nearest edge and escape once over it. After every action the battle
+is checked for its end: a side with no unit left on the map that can fight (every one destroyed,
+fleeing or escaped) has lost; at the turn limit the side with more soldiers still able to fight
+wins, equal numbers draw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rulekeeper.core.chance import ChanceRequest, Fate
+from rulekeeper.core.game import JsonDict
+
+from .barrage import barrage_request, resolve_barrage
+from .movement import flight
+from .state import SIDES, BattleState, Piece, other
+from .units import NO_AMMUNITION
+
+
+def can_fire(piece: Piece) -> bool:
+    """A barrage fires only from a unit still on the map, not fleeing, with ammunition (or needing none)."""
+    return piece.can_fight and (piece.ammunition > 0 or piece.type.has(NO_AMMUNITION))
+
+
+def firing(state: BattleState, side: str) -> list[Piece]:
+    """The units of ``side`` whose barrages fire when its turn begins, in order."""
+    return [p for p in state.units if p.side == side and p.barrage is not None and can_fire(p)]
+
+
+def barrage_draws(state: BattleState) -> tuple[ChanceRequest, ...]:
+    """The rolls ending this turn draws first: the next side's barrages (none if the turn limit ends it)."""
+    if state.turn >= state.turn_limit:
+        return ()
+    return tuple(barrage_request(p.unit()) for p in firing(state, other(state.to_act)))
+
+
+def fire(state: BattleState, piece: Piece, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
+    """One barrage chosen last turn lands on whoever now stands on and around its hex."""
+    board = state.board
+    label = str(piece.barrage)
+    target = state.at(label)
+    around = [q for h in board.neighbours(board.parse(label)) if (q := state.at(board.label(h))) is not None]
+    result = resolve_barrage(fate, piece.unit(), None if target is None else target.unit(),
+                             [q.unit() for q in around], 0, state.rules)
+    lines: list[JsonDict] = [{"text": f"{piece.name} fire their barrage at {label}: {result.formula} "
+                                      f"rolls {result.roll}"}]
+    changed = [replace(piece.took(result.artillery), barrage=None)]
+    for hit in result.hits:
+        q = state.piece(hit.unit.name)
+        changed.append(q.took(hit.unit))
+        where = "on the hex" if hit.on_target else "adjacent"
+        lines.append({"text": f"  {q.name} ({where}): {hit.formula} → {hit.casualties} soldiers lost"})
+        if hit.morale is not None:
+            lines.append({"text": f"  {q.name} take {hit.morale.damage} morale damage "
+                                  f"(1d10+{hit.casualties} = {hit.morale.roll}, ×{hit.morale.multiplier}"
+                                  f"{', halved' if hit.morale.halved else ''}): morale {hit.morale.morale_after}"})
+    if not result.hits:
+        lines.append({"text": "  nobody was there"})
+    return state.with_pieces(*changed), lines
+
+
+def run(state: BattleState, piece: Piece) -> tuple[BattleState, list[JsonDict]]:
+    """A fleeing unit runs for the nearest edge (movement.flight)."""
+    stop, escaped, route = flight(state, piece)
+    moved = replace(piece, hex=stop, escaped=escaped)
+    if escaped:
+        text = f"{piece.name} flee{' through ' + ', '.join(route) if route else ''} and escape over the edge"
+    elif route:
+        text = f"{piece.name} flee to {stop} (through {', '.join(route)})"
+    else:
+        text = f"{piece.name} are fleeing but cannot get away from {piece.hex}"
+    return state.with_pieces(moved), [{"text": text}]
+
+
+def begin_turn(state: BattleState, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
+    """The next side's turn: fresh movement and attacks, its barrages fire, its fleeing units run."""
+    side = other(state.to_act)
+    fresh = [replace(p, spent=0, attacked=False) for p in state.units if p.side == side]
+    state = replace(state, to_act=side, turn=state.turn + 1).with_pieces(*fresh)
+    lines: list[JsonDict] = [{"text": f"Turn {state.turn}: {state.name(side)}"}]
+    for piece in firing(state, side):
+        state, more = fire(state, state.piece(piece.name), fate)
+        lines += more
+    cancelled = [replace(p, barrage=None) for p in state.units if p.side == side and p.barrage is not None]
+    for p in cancelled:
+        lines.append({"text": f"{p.name} cannot fire their barrage (fleeing, destroyed or out of ammunition)"})
+    state = state.with_pieces(*cancelled)
+    for piece in [p for p in state.units if p.side == side and p.fleeing]:
+        state, more = run(state, state.piece(piece.name))
+        lines += more
+    return state, lines
+
+
+def strength(state: BattleState, side: str) -> int:
+    """Soldiers still able to fight: what decides a battle at the turn limit."""
+    return sum(p.soldiers for p in state.units if p.side == side and p.can_fight)
+
+
+def decided(state: BattleState) -> BattleState:
+    """The battle as it stands after an action: over when a side has nobody left who can fight."""
+    if state.over:
+        return state
+    able = {s: any(p.side == s and p.can_fight for p in state.units) for s in SIDES}
+    if not any(able.values()):
+        return replace(state, over=True, winner=None, reason="neither side has a unit left that can fight")
+    for s in SIDES:
+        if not able[s]:
+            return replace(state, over=True, winner=other(s),
+                           reason=f"{state.name(s)} have no unit left that can fight (destroyed, fleeing or escaped)")
+    return state
+
+
+def at_limit(state: BattleState) -> BattleState:
+    """The turn limit reached: the side with more soldiers still able to fight wins; equal numbers draw."""
+    a, b = strength(state, "A"), strength(state, "B")
+    reason = f"turn limit ({state.turn_limit} turns): {state.name('A')} {a} soldiers, {state.name('B')} {b}"
+    winner = None if a == b else ("A" if a > b else "B")
+    return replace(state, over=True, winner=winner, reason=reason)
+
+
+def end_turn(state: BattleState, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
+    lines: list[JsonDict] = [{"text": f"{state.name(state.to_act)} end their turn"}]
+    if state.turn >= state.turn_limit:
+        return at_limit(state), lines
+    state, more = begin_turn(state, fate)
+    return state, lines + more
