@@ -5,10 +5,10 @@ The defaults and both quotes of each are recorded in ``docs/rules/exillis.md``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Literal
 
-from rulekeeper.core.errors import InvalidStatError, UnknownNameError
+from rulekeeper.core.readings import Readings
 from rulekeeper.core.ruleset import OptionInfo
 
 _CHOICES: dict[str, tuple[tuple[str, ...], str]] = {
@@ -42,7 +42,9 @@ _CHOICES: dict[str, tuple[tuple[str, ...], str]] = {
 
 
 @dataclass(frozen=True)
-class ExIllisOptions:
+class ExIllisOptions(Readings):
+    CHOICES = _CHOICES
+
     initiative_loss: Literal["20", "10"] = "20"
     general_hp_bonus: Literal["25", "50"] = "25"
     sensitivity_growth: Literal["additive", "compound"] = "additive"
@@ -72,28 +74,6 @@ class ExIllisOptions:
     def space_bulk_key(self) -> str:
         return "bulk_range" if self.bulk_table == "range" else "bulk"
 
-    @classmethod
-    def parse(cls, pairs: list[str] | None) -> ExIllisOptions:
-        """Build from ``NAME=VALUE`` strings, refusing unknown names or values."""
-        opts = cls()
-        for pair in pairs or []:
-            name, sep, value = pair.partition("=")
-            name = name.strip().replace("-", "_")
-            if not sep:
-                raise InvalidStatError(f"option {pair!r} must look like NAME=VALUE")
-            if name not in _CHOICES:
-                raise UnknownNameError("option", name, _CHOICES)
-            choices = _CHOICES[name][0]
-            if value.strip() not in choices:
-                raise UnknownNameError(f"value for option {name}", value, choices)
-            change: dict[str, Any] = {name: value.strip()}
-            opts = replace(opts, **change)
-        return opts
-
-    def to_dict(self) -> dict[str, str]:
-        return {f.name: str(getattr(self, f.name)) for f in fields(self)}
-
 
 def option_infos() -> list[OptionInfo]:
-    defaults = ExIllisOptions().to_dict()
-    return [OptionInfo(n, defaults[n], c, h) for n, (c, h) in _CHOICES.items()]
+    return ExIllisOptions.infos()
