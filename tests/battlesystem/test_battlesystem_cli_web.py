@@ -2,7 +2,7 @@
 
 The CLI runs in-process through ``rulekeeper.cli.app.main()`` (typed errors exit 2); the web keeper
 through FastAPI's TestClient. Neither the service nor the web keeper knows the Battle System: it
-plays through the game protocol, drawn by the generic presenters.
+plays through the game protocol (its SVG board is tested in test_battlesystem_web.py).
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ Cheapest routes live in :mod:`rulekeeper.boards.hexpaths`; :class:`HexMap` wraps
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -159,6 +160,28 @@ def parse_hex_label(text: str) -> Hex:
     for ch in m.group(1).upper():
         col = col * len(_LETTERS) + _LETTERS.index(ch) + 1
     return offset_to_hex(col - 1, int(m.group(2)) - 1)
+
+
+# ------------------------------------------------------------ drawing geometry
+
+
+def hex_centre(h: Hex, size: float = 1.0) -> tuple[float, float]:
+    """Pixel centre ``(x, y)`` of pointy-top hex ``h`` whose corners lie ``size`` from its centre.
+
+    Drawings (an SVG board) place hexes here; ``A1`` (axial ``(0, 0)``) is at the origin, ``x``
+    grows east and ``y`` south, so an odd row sits half a hex width east of the row above.
+
+    >>> hex_centre(Hex(0, 0)), hex_centre(offset_to_hex(0, 1), 2.0)
+    ((0.0, 0.0), (1.7320508075688772, 3.0))
+    """
+    return size * math.sqrt(3) * (h.q + h.r / 2), size * 1.5 * h.r
+
+
+def hex_corners(centre: tuple[float, float], size: float = 1.0) -> list[tuple[float, float]]:
+    """The six corners of a pointy-top hex around ``centre``, clockwise from the top-right (for polygons)."""
+    x, y = centre
+    return [(x + size * math.cos(math.radians(60 * i - 30)), y + size * math.sin(math.radians(60 * i - 30)))
+            for i in range(6)]
 
 
 # ------------------------------------------------------------ rings

@@ -4,7 +4,7 @@ This is the only door through which the service, the web keeper and the CLI reac
 System battles: a scenario file becomes the stored initial document, an action becomes a
 protocol :class:`~rulekeeper.core.game.Outcome` (every roll drawn through the
 :class:`~rulekeeper.core.chance.Fate` of the RNG state kept in the battle's state), the state a
-view without its RNG. The keeper's generic presenters draw it (no presenters of its own yet).
+view without its RNG. The web keeper draws it with this package's SVG hex board (``web/``), the CLI generically.
 Rules decisions: ``docs/rules/battlesystem.md``.
 """
 
@@ -27,6 +27,7 @@ from rulekeeper.core.game import (
     SetupRequest,
     Status,
 )
+from rulekeeper.core.present import WebPresenter
 from rulekeeper.core.rng import RngState
 from rulekeeper.core.ruleset import OptionInfo, Resolution
 
@@ -228,10 +229,12 @@ class BattleSystem:
         """The whole battle but its RNG state: the Battle System keeps no other secret."""
         return view_of(state)
 
-    # -- presentation: the keeper's generic presenters -------------------------------------------
+    # -- presentation: an SVG hex board in the web keeper, generic elsewhere -----------------------
 
-    def web_presenter(self) -> None:
-        return None
+    def web_presenter(self) -> WebPresenter:
+        from .web.presenter import BattleSystemPresenter
+
+        return BattleSystemPresenter(self)
 
     def cli_presenter(self) -> None:
         return None
