@@ -73,3 +73,15 @@ def test_hex_centres_make_odd_rows_shift_half_a_hex_east() -> None:
     assert a1 == (0.0, 0.0) and abs(b1[0] - 2 * a2[0]) < 1e-9 and a2[1] == 15.0
     corners = hex_corners(hex_centre(Hex(0, 0), size), size)
     assert len(corners) == 6 and all(abs((x * x + y * y) ** 0.5 - size) < 1e-9 for x, y in corners)
+
+
+def test_the_action_list_names_the_unit_in_its_group_heading(tmp_path: Path) -> None:
+    """A bare "→ A1" does not say which unit moves: each group is headed "<unit>: <kind>"."""
+    html = _page(tmp_path, RIVER)
+    headings = re.findall(r"<h3>([^<]*)</h3>", html)
+    assert "Ford Pikes: move" in headings and "Bank Archers: shoot" in headings, headings
+    assert headings[-1] == "Turn"
+    pikes = html.split("<h3>Ford Pikes: move</h3>", 1)[1].split("</ul>", 1)[0]
+    assert re.search(r'data-kind="move">→ [A-H]\d<small>', pikes), pikes
+    archers = html.split("<h3>Bank Archers: shoot</h3>", 1)[1].split("</ul>", 1)[0]
+    assert "→ Raider Horse" in archers

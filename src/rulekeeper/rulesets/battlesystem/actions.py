@@ -73,20 +73,23 @@ def barrage_hexes(state: BattleState, piece: Piece) -> list[str]:
 
 
 def _unit_actions(state: BattleState, p: Piece) -> list[LegalAction]:
+    """``p``'s legal actions, grouped "<unit>: <kind>" so a page's action list says which unit each
+    "→ target" link moves or fires; ``text`` (the CLI form) stays the replayable sentence."""
     s = state.to_act
     out = []
-    for kind, verb, group in (("attack", "attacks", "Attack"), ("shoot", "shoots at", "Shoot")):
+    for kind, verb in (("attack", "attacks"), ("shoot", "shoots at")):
         for e in targets(state, p, KIND_OF[kind]):
             out.append(LegalAction({"kind": kind, "side": s, "unit": p.name, "target": e.name},
-                                   f"{p.name} {verb} {e.name}", s, None, f"{e.card} on {e.hex}", f"→ {e.name}", group))
+                                   f"{p.name} {verb} {e.name}", s, None, f"{e.card} on {e.hex}", f"→ {e.name}",
+                                   f"{p.name}: {kind}"))
     for label in barrage_hexes(state, p):
         out.append(LegalAction({"kind": "barrage", "side": s, "unit": p.name, "hex": label},
                                f"{p.name} target {label} with a barrage", s, None, "fires at the start of your next turn",
-                               f"→ {label}", "Barrage"))
+                               f"→ {label}", f"{p.name}: barrage"))
     for label, cost in moves(state, p).items():
         out.append(LegalAction({"kind": "move", "side": s, "unit": p.name, "to": label},
                                f"{p.name} move to {label}", s, float(cost), f"{cost} of {left(p)} points left",
-                               f"→ {label}", f"Move {p.name}"))
+                               f"→ {label}", f"{p.name}: move"))
     return out
 
 

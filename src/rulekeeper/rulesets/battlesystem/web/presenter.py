@@ -16,8 +16,9 @@ from typing import Any
 from markupsafe import Markup
 
 from rulekeeper.boards.hexes import hex_centre, hex_corners, hex_label, offset_to_hex
+from rulekeeper.core.game import LegalAction, OddsPreview
 from rulekeeper.core.present import Header, Links
-from rulekeeper.web.presenters import GenericPresenter
+from rulekeeper.web.presenters import GenericPresenter, pct
 
 from ..state import BattleState, Piece, marks_of
 
@@ -106,6 +107,20 @@ class BattleSystemPresenter(GenericPresenter):
         limit = f" of {state.turn_limit}" if state.turn_limit else ""
         acting = () if state.over else (state.to_act,)
         return Header({"A": state.name("A"), "B": state.name("B")}, f"Turn {state.turn}{limit}", acting)
+
+    def actions(self, state: BattleState, legal: list[LegalAction], previews: list[OddsPreview],
+                links: Links) -> Markup:
+        """The legal actions under their ``group`` headings ("Ford Pikes: move"), in the game's order:
+        a bare "→ A1" does not say which unit goes, the heading does. ``data-kind`` lets a browser
+        test pick a move or an end turn without reading labels."""
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for i, (lg, p) in enumerate(zip(legal, previews, strict=True)):
+            odds = ", ".join(f"{k} {pct(v) if isinstance(v, float) else v}" for k, v in p.headline)
+            groups.setdefault(lg.group, []).append({
+                "label": lg.label or lg.text, "href": links.pick(i), "note": lg.note, "odds": odds,
+                "kind": str(lg.action.get("kind", ""))})
+        return self._render("battlesystem/actions.html",
+                            groups=[{"title": k, "entries": v} for k, v in groups.items()])
 
     def unit_panel(self, state: BattleState, key: str, links: Links) -> Markup:
         try:
