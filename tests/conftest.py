@@ -8,8 +8,11 @@ a normal ``python -m pytest`` run.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 _STARTED = time.time()
 
@@ -23,3 +26,12 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: Any)
     for path in fresh:
         for line in path.read_text().splitlines():
             terminalreporter.write_line(line)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """Debian's chromium through Playwright, for the browser tests (skipped when either is missing)."""
+    from browser_kit import launched_browser
+
+    with launched_browser() as launched:
+        yield launched

@@ -10,25 +10,14 @@ Screenshots land in ``test-artifacts/`` at the repository root, like ``tests/web
 from __future__ import annotations
 
 import html
-import os
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
+from browser_kit import shot, sync_api
 from live_keeper import running_keeper
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-
-CHROMIUM = next((p for p in ("/usr/lib/chromium/chromium", "/usr/bin/chromium") if os.path.exists(p)), None)
-if CHROMIUM is None:
-    pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)", allow_module_level=True)
-
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
-ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 TIMEOUT_MS = 10_000
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 900}
@@ -38,21 +27,6 @@ LAPTOP = {"width": 1366, "height": 900}
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with running_keeper(tmp_path_factory.mktemp("bs-browser") / "web.db") as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-def shot(page: object, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True, animations="disabled")  # type: ignore[attr-defined]
 
 
 def new_battle(ctx: object, server: str) -> dict[str, str]:

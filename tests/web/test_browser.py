@@ -10,25 +10,14 @@ land in ``test-artifacts/`` at the repository root.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
+from browser_kit import shot, sync_api
 from live_keeper import running_keeper
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-
-CHROMIUM = next((p for p in ("/usr/lib/chromium/chromium", "/usr/bin/chromium") if os.path.exists(p)), None)
-if CHROMIUM is None:
-    pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)", allow_module_level=True)
-
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
-ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 PRIORITY = ["charge", "shoot", "fight", "flee", "move", "wait"]
 TIMEOUT_MS = 15_000
 
@@ -36,21 +25,6 @@ TIMEOUT_MS = 15_000
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with running_keeper(tmp_path_factory.mktemp("browser") / "web.db") as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-def shot(page: object, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True, animations="disabled")  # type: ignore[attr-defined]
 
 
 def wait_for_any(pages: dict[str, object], selectors: list[str], timeout: float = 20.0) -> tuple[str, str]:

@@ -20,7 +20,7 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 
 # the keeper and chromium of the whole-battle test (it skips, and so this module, without Debian's chromium)
-from test_browser import browser, server, shot  # noqa: E402,F401
+from test_browser import server, shot  # noqa: E402,F401
 
 WIDTHS = {"phone": ({"width": 390, "height": 844}, True), "laptop": ({"width": 1366, "height": 900}, False)}
 MORALE_STATES = {"Overconfident", "Confident", "Neutral", "Shaky", "Broken", "Fleeing", "Disabled", "Furious"}
