@@ -6,29 +6,16 @@ moving up by one level is fine but it slows the unit down, reducing their moveme
 
 from __future__ import annotations
 
-from collections import deque
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hex_oracles import bfs_distances
 from rulekeeper.boards import Hex, HexCell, HexMap, hex_neighbours
 from rulekeeper.core.errors import ImpossibleRequestError, InvalidStatError
 from rulekeeper.rulesets.battlesystem.movement import guide_cost, reachable, step_allowed
 
 RECT = HexMap.rectangle(7, 6)
-
-
-def bfs_distances(m: HexMap, start: Hex) -> dict[Hex, int]:
-    dist = {start: 0}
-    queue = deque([start])
-    while queue:
-        h = queue.popleft()
-        for n in m.neighbours(h):
-            if n not in dist:
-                dist[n] = dist[h] + 1
-                queue.append(n)
-    return dist
 
 
 def oracle_reachable(m: HexMap, start: Hex, movement: int, slow: frozenset[str]) -> dict[Hex, int]:

@@ -4,30 +4,18 @@ The Guide's movement costs are the ruleset's: tests/battlesystem/test_battlesyst
 
 from __future__ import annotations
 
-from collections import deque
 from itertools import pairwise
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from hex_oracles import bfs_distances
 from rulekeeper.boards import Hex, HexCell, HexMap, hex_distance, hex_line, hex_neighbours
 from rulekeeper.core.errors import ImpossibleRequestError, InvalidStatError
 
 RECT = HexMap.rectangle(7, 6)
 HEXES = sorted(RECT.cells)
-
-
-def bfs_distances(m: HexMap, start: Hex) -> dict[Hex, int]:
-    dist = {start: 0}
-    queue = deque([start])
-    while queue:
-        h = queue.popleft()
-        for n in m.neighbours(h):
-            if n not in dist:
-                dist[n] = dist[h] + 1
-                queue.append(n)
-    return dist
 
 
 # ------------------------------------------------------------------ basics

@@ -9,7 +9,6 @@ the suite does not collect doctests itself.
 from __future__ import annotations
 
 import doctest
-from collections import deque
 from collections.abc import Callable
 from itertools import pairwise
 
@@ -17,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hex_oracles import bfs_distances
 from rulekeeper.boards import (
     HEX_DIRECTIONS,
     Hex,
@@ -283,14 +283,7 @@ def test_reach_is_the_oracle_within_the_budget(
 @given(on_map, on_map)
 def test_unit_cost_paths_are_breadth_first_distances(start: Hex, goal: Hex) -> None:
     m = HexMap.rectangle(W, H)
-    dist = {start: 0}
-    queue = deque([start])
-    while queue:
-        h = queue.popleft()
-        for n in m.neighbours(h):
-            if n not in dist:
-                dist[n] = dist[h] + 1
-                queue.append(n)
+    dist = bfs_distances(m, start)
     path = m.shortest_path(start, goal, lambda frm, to: 1)
     assert path is not None and path.cost == dist[goal] == hex_distance(start, goal)
 
