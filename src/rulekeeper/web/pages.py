@@ -56,13 +56,25 @@ class ResultsPendingError(RulekeeperError):
     code = "results_pending"
 
 
-PAGE_STATUS = {**STATUS, "results_pending": 409, "results_shown": 409}
+#: Codes of the muster, campaign and download pages (web/refusals.py), and the status each answers.
+EXTRA_STATUS = {
+    "already_recorded": 409, "battle_not_over": 409, "not_from_musters": 409, "campaign_mismatch": 409,
+    "no_campaign": 409, "export_not_ready": 409, "invalid_muster": 422, "battle_setup": 422,
+    "board_too_small": 422, "too_large": 413,
+}
+EXTRA_TITLES = {
+    "already_recorded": "Already recorded", "battle_not_over": "Nothing to record yet",
+    "not_from_musters": "Not a battle from musters", "campaign_mismatch": "The campaign disagrees",
+    "no_campaign": "No campaign", "export_not_ready": "Not yet", "data_file": "Cannot read it",
+    "too_large": "Too large",
+}
+PAGE_STATUS = {**STATUS, "results_pending": 409, "results_shown": 409, **EXTRA_STATUS}
 #: Banner headlines; the stable code is shown next to them.
 ERROR_TITLES = {
     "not_found": "Not found", "unauthorized": "Not allowed", "not_your_turn": "Not your turn",
     "stale_state": "The battle moved on", "game_over": "The battle is over", "invalid_action": "Not a legal action",
     "unknown_name": "Unknown name", "bad_request": "Bad request", "results_pending": "Reveal the results first",
-    "results_shown": "Cannot undo", "store": "Storage unavailable",
+    "results_shown": "Cannot undo", "store": "Storage unavailable", **EXTRA_TITLES,
 }
 
 
