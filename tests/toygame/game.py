@@ -299,6 +299,9 @@ class ToyGame:
     def campaign(self) -> None:
         return None
 
+    def duel_kernel(self) -> None:
+        return None  # the lab's generic path only
+
 
 def roll_label(state: ToyState, side: str) -> str:
     return f"roll: {side} ({state.name(side)}), turn {state.turn + 1}"

@@ -38,6 +38,7 @@ from .events import Event
 
 if TYPE_CHECKING:
     from .armies import ArmyBuilder, CampaignBook
+    from .duels import DuelKernel
     from .present import CliPresenter, WebPresenter
     from .ruleset import OptionInfo, Resolution
 
@@ -296,5 +297,12 @@ class Game(Protocol):
 
     def campaign(self) -> CampaignBook | None:
         """The game's campaign, which records finished battles, or None."""
+        ...
+
+    # -- the balance lab (optional) ----------------------------------------------------------------
+
+    def duel_kernel(self) -> DuelKernel | None:
+        """The game's unit-against-unit fights for ``rulekeeper lab duel``/``sweep``, or None
+        (the lab's generic path, whole scenarios autoplayed, works for every game)."""
         ...
 

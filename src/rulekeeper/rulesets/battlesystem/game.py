@@ -251,3 +251,6 @@ class BattleSystem:
     def campaign(self) -> None:
         return None
 
+    def duel_kernel(self) -> None:
+        return None  # the lab's generic path only
+

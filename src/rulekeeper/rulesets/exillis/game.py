@@ -30,6 +30,7 @@ from rulekeeper.core.game import (
 
 if TYPE_CHECKING:
     from rulekeeper.core.armies import ArmyBuilder, CampaignBook
+    from rulekeeper.core.duels import DuelKernel
     from rulekeeper.core.present import CliPresenter, WebPresenter
 
     from .battle.actions import Action, Legal
@@ -309,6 +310,12 @@ class ExIllisBattles:
         from .web.campaign_web import ExIllisCampaignBook
 
         return ExIllisCampaignBook()
+
+    def duel_kernel(self) -> DuelKernel:
+        """Unit-against-unit fights for the balance lab (lab_kernel/: numba, numpy fallback)."""
+        from .lab_kernel import ExIllisDuelKernel
+
+        return ExIllisDuelKernel()
 
 
 def _label(a: Action) -> str:

@@ -356,6 +356,9 @@ class WarTableBattles:
     def campaign(self) -> None:
         return None
 
+    def duel_kernel(self) -> None:
+        return None  # the lab's generic path only
+
 
 def describe(battle: Battle) -> str:
     """``oathsworn (Oathsworn Vanguard) attack bloodless (Bloodless Horde) in a Ruin region``."""
