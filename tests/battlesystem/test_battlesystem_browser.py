@@ -1,9 +1,12 @@
-"""A short hex battle played through the pages in a real browser: Playwright driving Debian's chromium.
+"""A short hex battle played on the SVG in a real browser: Playwright driving Debian's chromium.
 
-The Battle System draws its board as an inline SVG; this checks what text-only page tests cannot:
-that the 48-hex map fits a 390 px phone without sideways scrolling, that a move picked from the
-grouped action list ("Ford Pikes: move" → "→ A1") commits, that side A can end its turn, and that
-side B's laptop page shows A's move by itself (live update, no reload) before B moves too.
+The Battle System draws its board as an inline SVG; this checks what text-only page tests cannot.
+Side A plays on a 390×844 phone, side B on a 1366×900 laptop. The map fits the phone without
+sideways scrolling and its counter text is at least 11 CSS px (measured: the text's font size times
+the SVG's scale on screen); the action list holds only the picked unit's actions, so the phone page
+stays short. A picks its archers by tapping their counter, sees their missile range and sight lines,
+moves them by tapping a green hex and ends its turn; B's laptop follows by itself, B picks its guns
+on the map, lays a barrage by tapping a target mark, and both pages show the barrage marker.
 Screenshots land in ``test-artifacts/`` at the repository root, like ``tests/web/test_browser.py``.
 """
 
@@ -21,6 +24,17 @@ from live_keeper import running_keeper
 TIMEOUT_MS = 10_000
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 900}
+#: The phone page with every unit's every action listed was about 7,700 px tall; one unit's fit in this.
+PHONE_MAX_HEIGHT = 2_000
+#: Smallest counter text, CSS px.
+MIN_TEXT_PX = 11
+
+#: The rendered size of every counter's text: its font size in SVG units times the SVG's scale on screen,
+#: and its box height (the glyphs as drawn), both in CSS px.
+COUNTER_TEXT = """() => [...document.querySelectorAll('svg.hexmap a.counter text')].map(t => ({
+    text: t.textContent,
+    px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a,
+    box: t.getBoundingClientRect().height}))"""
 
 
 @pytest.fixture(scope="module")
@@ -37,28 +51,48 @@ def new_battle(ctx: object, server: str) -> dict[str, str]:
     return {role: html.unescape(url) for role, url in found.items()}
 
 
-def move_once(page: object) -> tuple[str, str]:
-    """Pick the first move in the action list and commit it: (unit, hex), read from its group heading."""
-    expect = sync_api.expect
-    link = page.locator("a.btn.act[data-kind=move]").first  # type: ignore[attr-defined]
-    heading = link.locator("xpath=ancestor::div[contains(@class,'act-group')]/h3").text_content()
-    label = link.inner_text().splitlines()[0]
-    unit, kind = (heading or "").strip().split(": ")  # the DOM text: the CSS shows headings in capitals
-    assert kind == "move" and label.startswith("→ ")
-    link.click()
-    expect(page.locator("#commit")).to_be_visible()  # type: ignore[attr-defined]
-    page.locator("#commit").click()  # type: ignore[attr-defined]
-    expect(page.locator("#commit")).to_have_count(0)  # type: ignore[attr-defined]
-    return unit, label.removeprefix("→ ").strip()
-
-
 def on_board(page: object, unit: str, hex_label: str) -> object:
     """The counter of ``unit`` standing on ``hex_label`` (its SVG title says so)."""
     return page.locator("svg.hexmap a.counter title", has_text=f"{unit} (").filter(  # type: ignore[attr-defined]
         has_text=f" on {hex_label}:")
 
 
-def test_a_short_hex_battle_on_a_phone_and_a_laptop(server: str, browser: object) -> None:
+def pick_on_map(page: object, unit: str) -> None:
+    """Tap ``unit``'s counter on the SVG and wait for the page to show it picked."""
+    page.locator(f"svg.hexmap a.counter[data-unit='{unit}']").click()  # type: ignore[attr-defined]
+    sync_api.expect(page.locator(".bs-units a.picked")).to_have_attribute("data-unit", unit)  # type: ignore[attr-defined]
+    sync_api.expect(page.locator("svg.hexmap a.counter.picked")).to_have_attribute("data-unit", unit)  # type: ignore[attr-defined]
+
+
+def commit(page: object) -> None:
+    sync_api.expect(page.locator("#commit")).to_be_visible()  # type: ignore[attr-defined]
+    page.locator("#commit").click()  # type: ignore[attr-defined]
+    sync_api.expect(page.locator("#commit")).to_have_count(0)  # type: ignore[attr-defined]
+    for extra in ("#reveal", "#resolve-all", "#continue"):  # an action may draw chance (a barrage firing)
+        if page.locator(extra).count():  # type: ignore[attr-defined]
+            page.locator(extra).click()  # type: ignore[attr-defined]
+
+
+def check_fit(page: object, width: int) -> float:
+    """Nothing scrolls sideways and every counter's text is at least 11 CSS px: the smallest size."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= width  # type: ignore[attr-defined]
+    sizes = page.evaluate(COUNTER_TEXT)  # type: ignore[attr-defined]
+    assert len(sizes) >= 3 * 8, sizes  # three lines on each counter
+    smallest = min(s["px"] for s in sizes)
+    assert smallest >= MIN_TEXT_PX and min(s["box"] for s in sizes) >= MIN_TEXT_PX, sizes
+    return float(smallest)
+
+
+def headings(page: object) -> list[str]:
+    """The action groups' headings as the DOM has them (the CSS shows them in capitals)."""
+    return [h.strip() for h in page.locator(".act-group h3").all_text_contents()]  # type: ignore[attr-defined]
+
+
+def page_height(page: object) -> int:
+    return int(page.evaluate("document.documentElement.scrollHeight"))  # type: ignore[attr-defined]
+
+
+def test_a_short_hex_battle_picked_on_the_map_on_a_phone_and_a_laptop(server: str, browser: object) -> None:
     expect = sync_api.expect
     expect.set_options(timeout=TIMEOUT_MS)
     ctx_a = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)  # type: ignore[attr-defined]
@@ -71,37 +105,66 @@ def test_a_short_hex_battle_on_a_phone_and_a_laptop(server: str, browser: object
     pa.goto(links["A"])
     pb.goto(links["B"])
 
-    # the phone: the whole map, inside the screen, and nothing scrolls sideways
+    # the phone: the whole map inside the screen, readable counters, the first unit's actions only
     svg = pa.locator("svg.hexmap")
     expect(svg).to_be_visible()
-    expect(pa.locator("svg.hexmap polygon")).to_have_count(48)
+    expect(pa.locator("svg.hexmap g.hex polygon")).to_have_count(48)
     box = svg.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5, box
-    assert pa.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    phone_px = check_fit(pa, PHONE["width"])
+    first = pa.locator(".bs-units a.picked").get_attribute("data-unit")
+    assert headings(pa) == [f"{first}: move", "Turn"]
+    heights = {"phone, first unit": page_height(pa)}
     expect(pb.locator(".wait")).to_be_visible()
     shot(pa, "bs-board-phone")
     shot(pb, "bs-board-laptop")
 
-    # A moves one unit, then ends its turn
-    unit, to = move_once(pa)
-    expect(on_board(pa, unit, to)).to_have_count(1)
-    expect(on_board(pb, unit, to)).to_have_count(1)  # B's page, live, no reload
-    pa.locator("a.btn.act[data-kind=end_turn]").first.click()
-    pa.locator("#commit").click()
-    expect(pa.locator("#commit")).to_have_count(0)
-    for extra in ("#reveal", "#resolve-all", "#continue"):  # an end turn may fire barrages (none here)
-        if pa.locator(extra).count():
-            pa.locator(extra).click()
-    expect(pa.locator(".wait")).to_be_visible()
-    shot(pa, "bs-after-a-phone")
+    # A taps its archers on the map: their actions only, their missile range, a sight line to each enemy
+    pick_on_map(pa, "Bank Archers")
+    assert headings(pa) == ["Bank Archers: shoot", "Bank Archers: move", "Turn"]
+    assert all(k in ("shoot", "move", "end_turn") for k in pa.locator("a.btn.act").evaluate_all(
+        "els => els.map(e => e.dataset.kind)"))
+    expect(pa.locator("svg.hexmap path.range-missile")).to_have_count(1)
+    expect(pa.locator("svg.hexmap line.sight-line")).to_have_count(
+        pa.locator("svg.hexmap a.counter.side-B").count())
+    reach = pa.locator("svg.hexmap a.reach-hex")
+    assert reach.count() == pa.locator("a.btn.act[data-kind=move]").count() > 0
+    heights["phone, archers"] = page_height(pa)
+    shot(pa, "bs-archers-picked-phone")
 
-    # B's laptop page turns to B's actions by itself, and B moves
-    expect(pb.locator("a.btn.act[data-kind=move]").first).to_be_visible()
-    expect(on_board(pb, unit, to)).to_have_count(1)
-    b_unit, b_to = move_once(pb)
-    expect(on_board(pb, b_unit, b_to)).to_have_count(1)
-    expect(on_board(pa, b_unit, b_to)).to_have_count(1)
-    shot(pb, "bs-after-b-laptop")
+    # … and moves them by tapping a green hex, then ends the turn
+    to = reach.last.get_attribute("data-hex")
+    reach.last.click()
+    commit(pa)
+    expect(on_board(pa, "Bank Archers", to)).to_have_count(1)
+    expect(on_board(pb, "Bank Archers", to)).to_have_count(1)  # B's page, live, no reload
+    pa.locator("a.btn.act[data-kind=end_turn]").click()
+    commit(pa)
+    expect(pa.locator(".wait")).to_be_visible()
+
+    # B's laptop turns to B's actions by itself; B picks its guns on the map and lays a barrage on A's pikes
+    expect(pb.locator("a.btn.act").first).to_be_visible()
+    laptop_px = check_fit(pb, LAPTOP["width"])
+    pick_on_map(pb, "Hill Guns")
+    expect(pb.locator("svg.hexmap path.range-barrage")).to_have_count(1)
+    target = pb.locator("svg.hexmap a.counter[data-unit='Ford Pikes']").get_attribute("aria-label")
+    pikes_hex = re.search(r" on ([A-H]\d):", pb.locator("svg.hexmap a.counter[data-unit='Ford Pikes'] title")
+                          .text_content() or "")
+    assert target and pikes_hex, target
+    shot(pb, "bs-guns-picked-laptop")
+    pb.locator(f"svg.hexmap a.mark[data-kind=barrage][data-hex='{pikes_hex.group(1)}']").click()
+    commit(pb)
+    for p in (pb, pa):  # the rules hide nothing: both sides see where the barrage will fall
+        expect(p.locator(f"svg.hexmap g.barrage-target[data-hex='{pikes_hex.group(1)}']")).to_have_count(1)
+        expect(p.locator("svg.hexmap g.barrage-splash")).to_have_count(6)
+    heights["laptop, after the barrage"] = page_height(pb)
+    heights["phone, waiting"] = page_height(pa)
+    shot(pb, "bs-barrage-laptop")
+    shot(pa, "bs-barrage-phone")
+
+    assert heights["phone, first unit"] < PHONE_MAX_HEIGHT and heights["phone, archers"] < PHONE_MAX_HEIGHT, heights
+    print(f"\nbattlesystem board: page heights {heights}; smallest counter text {phone_px:.1f} px on the phone, "
+          f"{laptop_px:.1f} px on the laptop")
     assert not errors, errors
     ctx_a.close()
     ctx_b.close()

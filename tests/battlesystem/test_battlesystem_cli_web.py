@@ -64,9 +64,11 @@ def test_resolve_and_units(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Captu
     assert code == 2 and "Light Infantry" in err
     code, out, _ = run(monkeypatch, capsys, "units", "battlesystem", "--json")
     units = json.loads(out)
-    assert len(units) == 13 and units[0]["movement"] == {"value": 4, "source": "seed", "why": units[0]["movement"]["why"]}
+    assert len(units) == 14 and units[0]["movement"] == {"value": 4, "source": "seed", "why": units[0]["movement"]["why"]}
+    # the guide's thirteen, then our General (data/command.yaml), every number of it estimated
+    assert units[-1]["name"] == "General" and units[-1]["range"]["source"] == "estimated"
     code, out, _ = run(monkeypatch, capsys, "units", "battlesystem")
-    assert code == 0 and "Battlemages" in out
+    assert code == 0 and "Battlemages" in out and "General" in out
 
 
 def test_battle_new_autoplay_in_the_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],

@@ -12,6 +12,9 @@ import random
 from fractions import Fraction
 from typing import Any
 
+import icepool
+import pytest
+from bs_kit import battle, set_unit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -61,6 +64,17 @@ def check(state: Any, action: dict[str, Any]) -> int:
         # the drawn request weights every total by its count out of 10^5: the same exact distribution
         shown = {int(o): Fraction(p).limit_denominator(100_000) for o, p in rec_odds(out)}
         assert shown == exact.totals
+    if action["kind"] == "pursue":  # 5d10 + melee − DR, exact; "any casualties" is P(total > 0) of that very roll
+        a, d = state.piece(action["unit"]), state.piece(action["target"])
+        mod = (a.type.melee or 0) - d.type.damage_reduction
+        exact_totals = {o: Fraction(q, 10**5) for o, q in (5 @ icepool.d(10) + mod).items()}
+        assert {int(o): Fraction(p).limit_denominator(100_000) for o, p in rec_odds(out)} == exact_totals
+        assert odds.headline_dict()["any casualties"] == pytest.approx(float(sum(p for o, p in exact_totals.items()
+                                                                                 if o > 0)), abs=1e-12)
+    if action["kind"] == "rally":  # 3d10 morale, exact (data/command.yaml)
+        exact_totals = {o: Fraction(q, 1000) for o, q in (3 @ icepool.d(10)).items()}
+        assert {int(o): Fraction(p).limit_denominator(1000) for o, p in rec_odds(out)} == exact_totals
+        assert odds.headline_dict()["expected morale restored"] == "16.5"
     return matched
 
 
@@ -88,4 +102,21 @@ def test_the_check_is_not_vacuous() -> None:
                 if check(state, action):
                     seen.add(action["kind"])
                 state = G.apply(state, action).state
-    assert {"attack", "shoot", "end_turn"} <= seen
+    assert {"attack", "shoot", "end_turn", "pursue"} <= seen
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pursuit_and_rally_preview_the_rolls_they_make(seed: int) -> None:
+    """A state where a general can rally and a unit can follow up its pursuit: every legal action checked."""
+    units = [("A", "General", "Chief", "A2"), ("A", "Light Infantry", "Foot", "B1"), ("A", "Archers", "Bows", "A1"),
+             ("A", "Light Cavalry", "Horse", "D2"), ("B", "Heavy Infantry", "Shields", "C1"),
+             ("B", "Pikemen", "Pikes", "H2")]
+    state = set_unit(set_unit(battle(units, height=2, seed=seed), "Horse", morale=0), "Shields", morale=1)
+    matched = {lg.action["kind"]: check(state, lg.action) for lg in G.legal_actions(state)}
+    assert matched["rally"] == 1
+    broke = G.apply(state, {"kind": "attack", "side": "A", "unit": "Foot", "target": "Shields"}).state
+    follow = {"kind": "pursue", "side": "A", "unit": "Foot", "target": "Shields"}
+    assert broke.piece("Shields").fleeing  # 5d10-14 on a unit at 1 morale: these seeds break it
+    assert check(broke, follow) == 1
+    for lg in G.legal_actions(broke):
+        check(broke, lg.action)

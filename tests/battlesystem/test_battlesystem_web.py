@@ -2,7 +2,8 @@
 
 The generic presenter printed the view as nested lists; a player needs the hexes, terrain and
 counters. These tests read the page as text (no browser): the SVG, its 48 hexes of the 8×6
-river crossing, each unit's name and link, and that a hostile name from a scenario is escaped.
+river crossing, each unit's name and link, the picked unit's actions, and that a hostile name
+from a scenario is escaped. ``test_battlesystem_board_svg.py`` checks the overlay against the rules.
 """
 
 from __future__ import annotations
@@ -14,19 +15,20 @@ from fastapi.testclient import TestClient
 
 from rulekeeper.boards.hexes import Hex, hex_centre, hex_corners, offset_to_hex
 from rulekeeper.core.game import SetupRequest
+from rulekeeper.rulesets.battlesystem.scenario import read_scenario
 from rulekeeper.web.api import create_app
 
 RIVER = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/battlesystem/data/scenarios/river_crossing.toml"
 UNITS = ("Riverguard Foot", "Ford Pikes", "Bank Archers", "Old Guard", "Raider Horse")
 
 
-def _page(tmp_path: Path, scenario: Path) -> str:
+def _page(tmp_path: Path, scenario: Path, unit: str = "") -> str:
     app = create_app(tmp_path / "w.db")
     keeper = app.state.keeper
     bid, tokens = keeper.create(SetupRequest(scenario=scenario, seed=7, db=keeper.store.url), ruleset="battlesystem")
-    page = TestClient(app).get(f"/b/{bid}", params={"token": tokens["A"]})
+    page = TestClient(app).get(f"/b/{bid}", params={"token": tokens["A"], **({"unit": unit} if unit else {})})
     assert page.status_code == 200, page.text
-    return page.text
+    return str(page.text)
 
 
 def _svg(html: str) -> str:
@@ -38,15 +40,17 @@ def _svg(html: str) -> str:
 def test_the_river_crossing_is_drawn_as_48_hexes_with_every_unit(tmp_path: Path) -> None:
     html = _page(tmp_path, RIVER)
     svg = _svg(html)
-    assert svg.count("<polygon") == 48
+    assert svg.count('<g class="hex t-') == 48 == len(re.findall(r'<polygon [^>]*stroke="#6b6250"', svg))
     assert 'viewBox="' in svg and "width:100%" in svg
     for label in ("A1", "C4", "H6"):
         assert f">{label}</text>" in svg
     assert "+2</text>" in svg and 'fill="#9cc8e6"' in svg  # the hill G3 and the river
     for name in UNITS:
         assert name in svg
-    assert svg.count('class="counter side-A active"') == 4  # side A acts first: its units are ringed
-    assert "unit=Ford+Pikes" in svg  # counters open the unit panel
+    side_a = sum(1 for u in read_scenario(RIVER)["units"] if u["side"] == "A")
+    assert len(re.findall(r'class="counter side-A active(?: picked)?"', svg)) == side_a  # side A acts first: ringed
+    assert svg.count(" picked\"") == 1  # the first unit that can act is picked by default
+    assert "unit=Ford+Pikes" in svg  # counters pick their unit (the keeper's unit-panel link)
 
 
 def test_the_unit_panel_shows_the_card(tmp_path: Path) -> None:
@@ -75,13 +79,18 @@ def test_hex_centres_make_odd_rows_shift_half_a_hex_east() -> None:
     assert len(corners) == 6 and all(abs((x * x + y * y) ** 0.5 - size) < 1e-9 for x, y in corners)
 
 
-def test_the_action_list_names_the_unit_in_its_group_heading(tmp_path: Path) -> None:
-    """A bare "→ A1" does not say which unit moves: each group is headed "<unit>: <kind>"."""
+def test_the_action_list_shows_the_picked_unit_under_headings_that_name_it(tmp_path: Path) -> None:
+    """A bare "→ A1" does not say which unit moves: each group is headed "<unit>: <kind>". Only the picked
+    unit's groups are listed (the first that can act by default; ``?unit=`` picks another)."""
     html = _page(tmp_path, RIVER)
     headings = re.findall(r"<h3>([^<]*)</h3>", html)
-    assert "Ford Pikes: move" in headings and "Bank Archers: shoot" in headings, headings
-    assert headings[-1] == "Turn"
-    pikes = html.split("<h3>Ford Pikes: move</h3>", 1)[1].split("</ul>", 1)[0]
-    assert re.search(r'data-kind="move">→ [A-H]\d<small>', pikes), pikes
+    assert headings == ["Riverguard Foot: move", "Turn"], headings
+    html = _page(tmp_path, RIVER, unit="Bank Archers")
+    headings = re.findall(r"<h3>([^<]*)</h3>", html)
+    assert headings == ["Bank Archers: shoot", "Bank Archers: move", "Turn"], headings
     archers = html.split("<h3>Bank Archers: shoot</h3>", 1)[1].split("</ul>", 1)[0]
     assert "→ Raider Horse" in archers
+    moves = html.split("<h3>Bank Archers: move</h3>", 1)[1].split("</ul>", 1)[0]
+    assert re.search(r'data-kind="move" title="[^"]+" aria-label="[^"]+">→ [A-H]\d</a>', moves), moves  # compact
+    svg = _svg(html)
+    assert 'class="range range-missile"' in svg and svg.count('<a class="reach-hex"') == moves.count("data-kind")

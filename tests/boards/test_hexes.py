@@ -146,3 +146,19 @@ def test_line_of_sight_with_elevation_from_the_callable() -> None:
     high = HexMap({**cells, a: HexCell("tower", 3), b: HexCell("tower", 3)})
     above = lambda h, c: c.elevation >= 3  # noqa: E731
     assert high.line_of_sight(a, b, above)
+
+
+
+def test_every_public_hex_name_is_still_importable_from_boards_hexes() -> None:
+    """boards/hexes.py was split by concern (hexcoords, hexsight); Dragon Noir and the Battle System import from
+    ``rulekeeper.boards.hexes``, so every public function and class of the split modules must still be there."""
+    from rulekeeper.boards import hexcoords, hexes, hexsight
+
+    for module in (hexcoords, hexsight):
+        defined = [n for n, v in vars(module).items()
+                   if not n.startswith("_") and getattr(v, "__module__", None) == module.__name__]
+        assert len(defined) >= 5, module.__name__
+        for name in defined:
+            assert getattr(hexes, name) is getattr(module, name), name
+    for constant in ("HEX_DIRECTIONS", "EDGE_RULES", "DEFAULT_SIGHT"):
+        assert constant in hexes.__all__

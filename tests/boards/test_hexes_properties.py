@@ -37,8 +37,10 @@ from rulekeeper.boards import (
     offset_to_hex,
     parse_hex_label,
 )
+from rulekeeper.boards import hexcoords as hexcoords_module
 from rulekeeper.boards import hexes as hexes_module
 from rulekeeper.boards import hexpaths as hexpaths_module
+from rulekeeper.boards import hexsight as hexsight_module
 from rulekeeper.core.errors import ImpossibleRequestError, InvalidStatError, UnknownNameError
 
 coord = st.integers(-60, 60)
@@ -55,7 +57,7 @@ costs = st.lists(st.one_of(st.integers(1, 4), st.none()), min_size=len(SHAPE), m
 
 
 def test_docstring_examples_run() -> None:
-    for module in (hexes_module, hexpaths_module):
+    for module in (hexes_module, hexcoords_module, hexsight_module, hexpaths_module):
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert result.attempted > 0 and result.failed == 0, module.__name__
 

@@ -40,6 +40,8 @@ from rulekeeper.core.game import (
 from rulekeeper.core.rng import RngState
 from rulekeeper.core.ruleset import OptionInfo, Resolution
 
+from .duel import ToyDuelKernel
+
 SCENARIO_DIR = Path(__file__).resolve().parent / "scenarios"
 SIDES = ("A", "B")
 KINDS = ("roll", "hold")
@@ -299,8 +301,9 @@ class ToyGame:
     def campaign(self) -> None:
         return None
 
-    def duel_kernel(self) -> None:
-        return None  # the lab's generic path only
+    def duel_kernel(self) -> ToyDuelKernel:
+        """Toy bands trading blows, for the balance lab's tests (``tests/toygame/duel.py``)."""
+        return ToyDuelKernel()
 
 
 def roll_label(state: ToyState, side: str) -> str:

@@ -306,3 +306,27 @@ class Game(Protocol):
         (the lab's generic path, whole scenarios autoplayed, works for every game)."""
         ...
 
+
+
+# -- hidden simultaneous orders (optional) ---------------------------------------------------------
+
+
+def conceals(game: Game, state: Any, action: JsonDict, role: str) -> bool:
+    """Whether the holder of ``role`` may not yet see what a logged ``action`` says.
+
+    A game whose sides act at once with hidden orders (the War Table campaign) defines
+    ``conceals(state, action, role) -> bool``: true while ``action`` (another side's orders)
+    is still secret in ``state`` (the state the link is shown). Games without the hook hide
+    nothing. The log, the replay and the downloads then show :func:`concealed_action` instead.
+    """
+    hook = getattr(game, "conceals", None)
+    return bool(hook(state, action, role)) if callable(hook) else False
+
+
+def concealed_action(game: Game, action: JsonDict) -> JsonDict:
+    """What a concealed logged action shows: only that its side acted."""
+    return {"kind": "concealed", "side": game.side_of(action)}
+
+
+def concealed_text(game: Game, action: JsonDict) -> str:
+    return f"side {game.side_of(action)} acted (hidden until it is revealed)"

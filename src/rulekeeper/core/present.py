@@ -26,6 +26,8 @@ class Links:
     battle: str
     token: str
     position: int
+    viewer: str = ""  # the role looking at the live battle page (a side or "spectator"); empty on replays
+    selected: str = ""  # the unit the holder picked (``?unit=``): a presenter may draw its moves and actions
 
     def page(self, anchor: str = "", **query: str | int) -> str:
         q = urlencode({"token": self.token, **{k: str(v) for k, v in query.items()}})

@@ -25,7 +25,7 @@ from rulekeeper.core.errors import (
     RulekeeperError,
     UnknownNameError,
 )
-from rulekeeper.core.game import JsonDict, SetupRequest
+from rulekeeper.core.game import JsonDict, SetupRequest, concealed_action, conceals
 from rulekeeper.persistence.access import AccessStore
 from rulekeeper.persistence.chain import fingerprint
 from rulekeeper.persistence.store import BattleNotFoundError, BattleStore, StaleStateError
@@ -254,15 +254,19 @@ def build_router(k: Keeper) -> APIRouter:
     @r.get("/battles/{battle_id}/log", summary="Every action and its results, in order (face-down results withheld)")
     def log(battle_id: str, token: Annotated[str | None, Depends(token_of)],
             since: Annotated[int, Query(ge=0, le=10**9)] = 0) -> dict[str, Any]:
-        k.role(battle_id, token)
+        role = k.role(battle_id, token)
         visible = k.service.visible(battle_id)
         hidden = None if visible.pending is None else visible.pending.index
         rec = k.store.get(battle_id)
         sealed = None if visible.pending is not None or not rec.head else fingerprint(rec.head)  # would seal it
-        return {"position": rec.position, "fingerprint": sealed, "entries": [
-            {"index": e.index, "action": e.action, "shown": e.shown,
-             "report": [] if e.index == hidden else e.result.get("report", [])}
-            for e in k.store.entries(battle_id, since)]}
+        g = k.service.game(battle_id)
+        entries = []
+        for e in k.store.entries(battle_id, since):
+            secret = conceals(g, visible.state, e.action, role)  # another side's orders, not yet revealed
+            entries.append({"index": e.index, "action": concealed_action(g, e.action) if secret else e.action,
+                            "shown": e.shown,
+                            "report": [] if e.index == hidden or secret else e.result.get("report", [])})
+        return {"position": rec.position, "fingerprint": sealed, "entries": entries}
 
     @r.get("/battles/{battle_id}/replay", summary="Replay the log and prove the stored states identical")
     def replay(battle_id: str, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:

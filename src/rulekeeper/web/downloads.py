@@ -33,6 +33,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
 from rulekeeper.core.errors import RulekeeperError
+from rulekeeper.core.game import concealed_action, conceals
 from rulekeeper.persistence.chain import fingerprint
 
 from .refusals import ExportNotReadyError, refuse
@@ -58,15 +59,20 @@ def _attachment(body: str, media: str, name: str) -> Response:
 
 def log_document(k: Keeper, v: View) -> dict[str, Any]:
     """The battle's log as this link may see it (the log page's content, as JSON)."""
+    from .pages import logged_text
+
     visible_state = v.board_state  # before a face-down action: its results and any end it brought stay hidden
     status = v.game.status(visible_state)
     result = v.game.result(visible_state) if status.over else None
     entries = []
     for e in k.store.entries(v.bid):
         hidden = v.pending and e.index == v.position - 1
+        secret = conceals(v.game, visible_state, e.action, v.role)  # another side's orders, not yet revealed
+        hidden = hidden or secret
         report = [] if hidden else list(e.result.get("report", []))
-        entries.append({"index": e.index + 1, "side": v.game.side_of(e.action), "action": e.action,
-                        "text": v.r.action_text(e.action), "acp": e.result.get("acp"), "shown": e.shown,
+        action = concealed_action(v.game, e.action) if secret else e.action
+        entries.append({"index": e.index + 1, "side": v.game.side_of(e.action), "action": action,
+                        "text": logged_text(v, e.action), "acp": e.result.get("acp"), "shown": e.shown,
                         "hidden": hidden, "lines": v.r.log_lines(report), "report": report})
     return {
         "format": LOG_FORMAT, "version": LOG_VERSION,

@@ -12,6 +12,7 @@ from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 
 from rulekeeper.core.errors import RulekeeperError
+from rulekeeper.core.game import conceals
 from rulekeeper.persistence.chain import fingerprint
 
 if TYPE_CHECKING:
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
 
 def build_history(keeper: Keeper, pages: Pages) -> APIRouter:
-    from .pages import _opt_int
+    from .pages import _opt_int, logged_text
 
     k, p = keeper, pages
     r = APIRouter(include_in_schema=False)
@@ -34,7 +35,9 @@ def build_history(keeper: Keeper, pages: Pages) -> APIRouter:
         rows = []
         for e in k.store.entries(v.bid):
             hidden = v.pending and e.index == v.position - 1
-            rows.append({"index": e.index + 1, "text": v.r.action_text(e.action), "acp": e.result.get("acp"),
+            secret = conceals(v.game, v.board_state, e.action, v.role)  # another side's orders, not yet revealed
+            hidden = hidden or secret
+            rows.append({"index": e.index + 1, "text": logged_text(v, e.action), "acp": e.result.get("acp"),
                          "side": v.game.side_of(e.action), "shown": e.shown, "hidden": hidden,
                          "lines": [] if hidden else v.r.log_lines(e.result.get("report", [])),
                          "chance": bool(e.result.get("chance")),
@@ -59,7 +62,7 @@ def build_history(keeper: Keeper, pages: Pages) -> APIRouter:
         if n:
             entry = k.store.entry(bid, n - 1)
             fate = v.r.fate(entry.result.get("report", []), None, v.links, n - 1).html
-            text = v.r.action_text(entry.action)
+            text = logged_text(v, entry.action)
         nav = {"first": v.links.sub("replay", step=0), "prev": v.links.sub("replay", step=max(0, n - 1)),
                "next": v.links.sub("replay", step=min(last, n + 1)), "last": v.links.sub("replay", step=last)}
         return p.html("replay.html", title=f"Replay — {v.rec.title}", v=v, n=n, last=last, nav=nav, text=text,

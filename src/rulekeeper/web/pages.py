@@ -16,7 +16,7 @@ other side's device follows the battle without reloading.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
@@ -26,7 +26,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 
 from rulekeeper.core.errors import IllegalActionError, RulekeeperError
-from rulekeeper.core.game import ArmySource, Game, SetupRequest, Status
+from rulekeeper.core.game import ArmySource, Game, JsonDict, SetupRequest, Status, concealed_text, conceals
 from rulekeeper.core.present import Links, WebPresenter
 from rulekeeper.core.ruleset import games
 from rulekeeper.persistence.store import BattleNotFoundError, BattleRecord, LogEntry
@@ -184,6 +184,13 @@ class View:
         return self.role != "spectator"
 
 
+def logged_text(v: View, action: JsonDict) -> str:
+    """A logged action in words, or only that its side acted while it is hidden from this link."""
+    if conceals(v.game, v.board_state, action, v.role):
+        return concealed_text(v.game, action)
+    return v.r.action_text(action)
+
+
 class Pages:
     def __init__(self, keeper: Keeper) -> None:
         self.k = keeper
@@ -218,12 +225,12 @@ class Pages:
             return self.not_found()
         return self.html("error.html", PAGE_STATUS.get(error_code(exc), 400), title="Error", error=_error_ctx(exc))
 
-    def view(self, bid: str, token: str | None) -> View:
+    def view(self, bid: str, token: str | None, unit: str | None = None) -> View:
         role, rec, last, pending = self._head(bid, token)
         g = self.k.service.game(bid)
         state = self.k.service.state(bid)
         board_state = self.k.service.state_at(bid, rec.position - 1) if pending else state
-        links = Links(bid, token or "", rec.position)
+        links = Links(bid, token or "", rec.position, selected=(unit or "")[:MAX_FIELD])
         return View(bid, role, rec, g, state, g.status(state), board_state, last, pending, links,
                     self.presenters.of(g))
 
@@ -245,7 +252,8 @@ class Pages:
 
     def _act_panel(self, v: View, q: dict[str, str | None]) -> dict[str, Any]:
         """The side to act: its actions with their odds, and the preview of the one picked."""
-        legal = v.game.legal_actions(v.state)
+        # sides acting at once (simultaneous orders) each see only their own actions
+        legal = [lg for lg in v.game.legal_actions(v.state) if lg.side == v.role]
         previews = [v.game.preview(v.state, lg.action) for lg in legal]
         pick = _opt_int(q.get("pick"), 0, len(legal) - 1) if legal else None
         at = _opt_int(q.get("at"))
@@ -288,10 +296,11 @@ class Pages:
                 unit_html = None
         notice = NOTICES.get(q.get("note") or "")
         return {
-            "v": v, "panel": panel, "header": header, "board": r.board(board_state, v.links, caption),
+            "v": v, "panel": panel, "header": header,
+            "board": r.board(board_state, replace(v.links, viewer=v.role), caption),  # the live board: its role's
             "turn_bar": r.turn_bar(board_state), "can_undo": can_undo,
             "undo_locked": bool(v.last is not None and v.last.shown and v.last.result.get("chance")),
-            "last_text": None if v.last is None else r.action_text(v.last.action),
+            "last_text": None if v.last is None else logged_text(v, v.last.action),
             "unit_html": unit_html, "notice": notice, "error": _error_ctx(error),
         }
 
@@ -377,7 +386,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
     def battle(bid: str, request: Request, token: str | None = None) -> Response:
         q = {key: request.query_params.get(key) for key in ("pick", "at", "fate", "open", "unit", "note")}
         try:
-            v = p.view(bid, token)
+            v = p.view(bid, token, q.get("unit"))
             return p.battle_page(v, q)
         except RulekeeperError as exc:
             return p.refusal(exc)

@@ -143,3 +143,18 @@ def test_every_quote_is_the_seeds_own_words() -> None:
     for q in quotes:
         assert " ".join(q.split()) in text, q
     assert len(RULES) == 7
+
+
+def test_downtime_actions_raise_the_targeted_enclave() -> None:
+    """ "Some rituals and Downtime Actions can also increase the Stability of a targeted Enclave."
+    The Downtime actions are Reclaim (the Enclave where the unit stands) and spending Faith (the Enclave
+    named): each raises its target and no other."""
+    from rulekeeper.core.chance import Fate
+    from rulekeeper.rulesets.wartable.campaign import FaithOrder, Order, resolve_round
+
+    state = load_campaign(Path(__file__).resolve().parents[3] / "examples" / "wartable" / "shroudfall.yaml")
+    reclaimed = resolve_round(state, [Order("Hearthmere Guard", "reclaim")], Fate.from_seed(1))
+    assert [(c.rule, c.enclave, c.before, c.after) for c in reclaimed.changes] == [("reclaim", "Hearthmere", 70, 90)]
+    prayed = resolve_round(state, [], Fate.from_seed(1), faith_orders=[FaithOrder("Oathsworn", "Lantern Hill")])
+    assert [(c.rule, c.enclave, c.before, c.after) for c in prayed.changes] == [("faith", "Lantern Hill", 55, 100)]
+    assert prayed.state.enclave("Hearthmere").stability == 70

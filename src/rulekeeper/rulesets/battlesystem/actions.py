@@ -3,7 +3,9 @@
 Actions are plain JSON dicts (the log, the API and the command line share them):
 ``move`` (``unit``, ``to``), ``attack`` (a normal attack on an adjacent ``target``), ``shoot``
 (a missile attack on a ``target`` in range and in sight), ``barrage`` (``unit`` chooses a
-``hex`` in range; it fires at the start of the side's next turn) and ``end_turn``. Each carries
+``hex`` in range; it fires at the start of the side's next turn), ``pursue`` (an adjacent
+fleeing ``target``: pursuit.py), ``rally`` (the general ``unit`` rallies a fleeing ``target`` of
+its side: rally.py) and ``end_turn``. Each carries
 its ``side``. Each unit may move up to its rating, split around its one attack (the guide: "move
 a few hexes, then perform a missile attack, and then move again").
 """
@@ -20,11 +22,13 @@ from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
 from .combat import Reach, attack_request, resolve_attack
 from .movement import left, moves
 from .odds import attack_odds
+from .pursuit import pursuit_request, quarry
+from .rally import ralliable, rally_request
 from .state import BattleState, Piece
 from .turns import barrage_draws
 from .units import NO_AMMUNITION, AttackKind
 
-KINDS = ("move", "attack", "shoot", "barrage", "end_turn")
+KINDS = ("move", "attack", "shoot", "barrage", "pursue", "rally", "end_turn")
 KIND_OF: dict[str, AttackKind] = {"attack": "melee", "shoot": "missile"}
 
 
@@ -53,8 +57,8 @@ def targets(state: BattleState, piece: Piece, kind: AttackKind) -> list[Piece]:
     if not piece.can_fight or piece.attacked or piece.type.skill(kind) is None:
         return []
     enemies = [p for p in state.units if p.on_map and p.side != piece.side]
-    if kind == "melee":
-        return [e for e in enemies if distance(state, piece.hex, e.hex) == 1]
+    if kind == "melee":  # attacking a fleeing unit is pursuing it (pursuit.py)
+        return [e for e in enemies if distance(state, piece.hex, e.hex) == 1 and not e.fleeing]
     if not armed(piece):
         return []
     return [e for e in enemies
@@ -82,6 +86,15 @@ def _unit_actions(state: BattleState, p: Piece) -> list[LegalAction]:
             out.append(LegalAction({"kind": kind, "side": s, "unit": p.name, "target": e.name},
                                    f"{p.name} {verb} {e.name}", s, None, f"{e.card} on {e.hex}", f"→ {e.name}",
                                    f"{p.name}: {kind}"))
+    for e in quarry(state, p):
+        follow = " (following up)" if p.attacked else ""
+        out.append(LegalAction({"kind": "pursue", "side": s, "unit": p.name, "target": e.name},
+                               f"{p.name} pursue {e.name}{follow}", s, None, f"fleeing, on {e.hex}", f"→ {e.name}",
+                               f"{p.name}: pursue"))
+    for u in ralliable(state, p):
+        out.append(LegalAction({"kind": "rally", "side": s, "unit": p.name, "target": u.name},
+                               f"{p.name} rally {u.name}", s, None, f"fleeing, on {u.hex}", f"→ {u.name}",
+                               f"{p.name}: rally"))
     for label in barrage_hexes(state, p):
         out.append(LegalAction({"kind": "barrage", "side": s, "unit": p.name, "hex": label},
                                f"{p.name} target {label} with a barrage", s, None, "fires at the start of your next turn",
@@ -124,7 +137,7 @@ def do_move(state: BattleState, action: JsonDict) -> tuple[BattleState, list[Jso
     cost = moves(state, p)[str(action["to"])]
     moved = replace(p, hex=str(action["to"]), spent=p.spent + cost)
     text = f"{p.name} move {p.hex} → {moved.hex} ({cost} points, {left(moved)} left)"
-    return state.with_pieces(moved), [{"text": text}]
+    return state.with_pieces(moved), [{"text": text, "kind": "move"}]
 
 
 def do_attack(state: BattleState, action: JsonDict, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
@@ -134,21 +147,29 @@ def do_attack(state: BattleState, action: JsonDict, fate: Fate) -> tuple[BattleS
     reach = Reach(distance(state, a.hex, d.hex), True)
     res = resolve_attack(fate, a.unit(), d.unit(), reach, 0, state.rules, kind)
     lines: list[JsonDict] = [{"text": f"{a.name} {'attack' if kind == 'melee' else 'shoot at'} {d.name}: "
-                                      f"{res.formula} rolls {res.roll}"}]
+                                      f"{res.formula} rolls {res.roll}", "kind": "roll"}]
     if res.casualties:
-        lines.append({"text": f"  {d.name} lose {res.casualties} soldiers ({d.soldiers} → {res.defender.soldiers})"})
+        lines.append({"text": f"  {d.name} lose {res.casualties} soldiers ({d.soldiers} → {res.defender.soldiers})",
+                      "kind": "casualties"})
     elif res.attacker_losses:
-        lines.append({"text": f"  the attack fails: {a.name} lose {res.attacker_losses} soldiers instead"})
+        lines.append({"text": f"  the attack fails: {a.name} lose {res.attacker_losses} soldiers instead",
+                      "kind": "fails"})
     else:
-        lines.append({"text": "  nobody falls"})
+        lines.append({"text": "  nobody falls", "kind": "none"})
     if res.ammunition_spent:
-        lines.append({"text": f"  {a.name} spend 1 ammunition ({res.attacker.ammunition} left)"})
+        lines.append({"text": f"  {a.name} spend 1 ammunition ({res.attacker.ammunition} left)", "kind": "note"})
     m = res.morale
     if m is not None:
         lines.append({"text": f"  {m.victim} take {m.damage} morale damage (1d10+{m.casualties} = {m.roll}"
                               f"{', ×2' if m.multiplier == 2 else ''}{', halved' if m.halved else ''}): "
-                              f"morale {m.morale_after}{' — they flee!' if m.morale_after == 0 else ''}"})
-    attacker = replace(a.took(res.attacker), attacked=True)
+                              f"morale {m.morale_after}{' — they flee!' if m.morale_after == 0 else ''}",
+                      "kind": "flees" if m.morale_after == 0 else "morale"})
+    # the unit whose normal attack broke its target may follow up and pursue it this turn (pursuit.py)
+    broke = d.name if kind == "melee" and d.morale > 0 and res.defender.morale == 0 and \
+        not res.defender.destroyed else None
+    attacker = replace(a.took(res.attacker), attacked=True, broke=broke)
+    if broke:
+        lines.append({"text": f"  {a.name} may pursue {d.name} this turn, or let them go", "kind": "note"})
     return state.with_pieces(attacker, d.took(res.defender)), lines
 
 
@@ -157,7 +178,7 @@ def do_barrage(state: BattleState, action: JsonDict) -> tuple[BattleState, list[
     # the guns are laid: the unit stays where it is until the barrage fires
     chosen = replace(p, barrage=str(action["hex"]), attacked=True, spent=p.type.movement)
     text = f"{p.name} target {action['hex']} with a barrage: it fires at the start of {state.name(p.side)}'s next turn"
-    return state.with_pieces(chosen), [{"text": text}]
+    return state.with_pieces(chosen), [{"text": text, "kind": "note"}]
 
 
 def preview(state: BattleState, action: JsonDict) -> OddsPreview:
@@ -172,6 +193,20 @@ def preview(state: BattleState, action: JsonDict) -> OddsPreview:
             ("expected casualties", f"{float(mean):.1f}"), ("attack fails", float(odds.p_fail)),
             ("target flees", float(odds.p_breaks(d.morale))))
         return OddsPreview(headline, (attack_request(a.unit(), d.unit(), KIND_OF[kind]),))
+    if kind == "pursue":
+        p, t = state.piece(str(action["unit"])), state.piece(str(action["target"]))
+        request = pursuit_request(p, t)
+        dist = {int(o): pr for o, pr in request.odds()}
+        hurt = sum(pr for o, pr in dist.items() if o > 0)
+        avg = sum(min(max(o, 0), t.soldiers) * pr for o, pr in dist.items())
+        return OddsPreview((("expected casualties", f"{avg:.1f}"), ("any casualties", float(hurt)),
+                            ("destroys them", float(sum(pr for o, pr in dist.items() if o >= t.soldiers)))),
+                           (request,))
+    if kind == "rally":
+        g, u = state.piece(str(action["unit"])), state.piece(str(action["target"]))
+        request = rally_request(g, u)
+        avg = sum(min(int(o), u.type.morale) * pr for o, pr in request.odds())
+        return OddsPreview((("expected morale restored", f"{avg:.1f}"),), (request,))
     if kind == "end_turn":
         draws = barrage_draws(state)
         return OddsPreview((("barrages to fire", str(len(draws))),), draws)

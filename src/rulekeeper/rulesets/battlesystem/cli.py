@@ -22,9 +22,10 @@ from rulekeeper.core.errors import ImpossibleRequestError, RulekeeperError
 
 from .barrage import resolve_barrage
 from .combat import Reach, Unit, attack_request, resolve_attack
+from .command import command
 from .odds import attack_odds, barrage_odds
 from .options import BattleSystemOptions
-from .units import FIELDS, AttackKind, load_unit_types
+from .units import FIELDS, AttackKind, UnitTypes, load_unit_types
 
 odds_bs = typer.Typer(help="Battle System: exact odds of attacks, missiles and barrages.", no_args_is_help=True)
 resolve_bs = typer.Typer(help="Battle System: resolve an attack, a missile or a barrage with seeded fate.",
@@ -167,10 +168,12 @@ SHORT = {"movement": "move", "melee": "mel", "missile": "mis", "barrage": "bar",
 
 
 def units_command(as_json: bool, data: Path | None, level: int | None) -> None:
-    """``units battlesystem``: the thirteen cards, each number with its source (seed, estimated, user)."""
+    """``units battlesystem``: the thirteen cards, then our General (data/command.yaml), each number with its
+    source (seed, estimated, user)."""
     if level is not None:
         raise ImpossibleRequestError("Battle System units have no levels (no --level)")
     types = load_unit_types([data] if data is not None else [])
+    types = UnitTypes((*types.types, command().general))
     if as_json:
         print_json([t.to_json() for t in types.types])
         return

@@ -172,10 +172,11 @@ def morale_hit(fate: Fate, dealer: Unit, victim: Unit, casualties: int, via_barr
                options: BattleSystemOptions = DEFAULT) -> tuple[MoraleHit | None, Unit]:
     """"Every time a unit deals damage to a different unit, they also roll for morale damage."
 
-    No casualties, no roll; a unit with no soldiers left has no morale to break, so no roll either.
+    No casualties, no roll; a unit with no soldiers left has no morale to break, so no roll either;
+    nor has a unit already at 0 morale, fleeing ("reduced to 0 morale": there is nothing left to reduce).
     ``victim`` is the unit after its casualties.
     """
-    if casualties <= 0 or victim.destroyed:
+    if casualties <= 0 or victim.destroyed or victim.morale == 0:
         return None, victim
     roll = drawn(fate.draw(morale_request(dealer, victim, casualties)))
     damage = morale_damage(roll, dealer.card, victim.card, via_barrage, options)

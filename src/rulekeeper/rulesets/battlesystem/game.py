@@ -4,7 +4,8 @@ This is the only door through which the service, the web keeper and the CLI reac
 System battles: a scenario file becomes the stored initial document, an action becomes a
 protocol :class:`~rulekeeper.core.game.Outcome` (every roll drawn through the
 :class:`~rulekeeper.core.chance.Fate` of the RNG state kept in the battle's state), the state a
-view without its RNG. The web keeper draws it with this package's SVG hex board (``web/``), the CLI generically.
+view without its RNG. The web keeper draws it with this package's SVG hex board (``web/``), the CLI with
+its hex map in the terminal (``render.py``).
 Rules decisions: ``docs/rules/battlesystem.md``.
 """
 
@@ -27,13 +28,15 @@ from rulekeeper.core.game import (
     SetupRequest,
     Status,
 )
-from rulekeeper.core.present import WebPresenter
+from rulekeeper.core.present import CliPresenter, WebPresenter
 from rulekeeper.core.rng import RngState
 from rulekeeper.core.ruleset import OptionInfo, Resolution
 
 from . import actions, policy
 from .combat import Reach, Unit, resolve_attack
 from .options import BattleSystemOptions, option_infos
+from .pursuit import do_pursue
+from .rally import do_rally
 from .scenario import read_scenario, shipped_scenarios
 from .state import SIDES, BattleState, Piece, state_from_json, state_to_json, unit_types, view_of
 from .turns import decided, end_turn
@@ -42,9 +45,10 @@ NAME = "battlesystem"
 #: Loose spellings a player may type for a kind.
 KIND_WORDS = {"move": "move", "attack": "attack", "melee": "attack", "shoot": "shoot", "missile": "shoot",
               "fire": "shoot", "barrage": "barrage", "end_turn": "end_turn", "end": "end_turn", "end turn": "end_turn",
-              "end-turn": "end_turn", "pass": "end_turn"}
+              "end-turn": "end_turn", "pass": "end_turn", "pursue": "pursue", "pursuit": "pursue",
+              "chase": "pursue", "rally": "rally"}
 FIELDS = {"move": ("unit", "to"), "attack": ("unit", "target"), "shoot": ("unit", "target"),
-          "barrage": ("unit", "hex"), "end_turn": ()}
+          "barrage": ("unit", "hex"), "pursue": ("unit", "target"), "rally": ("unit", "target"), "end_turn": ()}
 
 
 class BattleSystemSetupError(RulekeeperError):
@@ -153,7 +157,8 @@ class BattleSystem:
         raise UnknownNameError("unit", text, [p.name for p in state.units])
 
     def parse_words(self, state: BattleState, words: Sequence[str], option: str | None = None) -> JsonDict:
-        """``move "Riverguard Foot" C2``, ``attack X Y``, ``shoot X Y``, ``barrage X E3``, ``end``."""
+        """``move "Riverguard Foot" C2``, ``attack X Y``, ``shoot X Y``, ``barrage X E3``, ``pursue X Y``,
+        ``rally GENERAL Y``, ``end``."""
         if not words:
             raise IllegalActionError("an action is KIND [UNIT] [TARGET|HEX], e.g. end")
         kind = KIND_WORDS.get(words[0].strip().lower())
@@ -174,12 +179,16 @@ class BattleSystem:
             new, report = actions.do_attack(state, action, fate)
         elif kind == "barrage":
             new, report = actions.do_barrage(state, action)
+        elif kind == "pursue":
+            new, report = do_pursue(state, action, fate)
+        elif kind == "rally":
+            new, report = do_rally(state, action, fate)
         else:
             new, report = end_turn(state, fate)
         new = decided(replace(new, rng=fate.state))
         if new.over:
             winner = "a draw" if new.winner is None else f"{new.name(new.winner)} win"
-            report.append({"text": f"The battle is over, {winner}: {new.reason}"})
+            report.append({"text": f"The battle is over, {winner}: {new.reason}", "kind": "over"})
         chance = tuple(fate.records)
         record: JsonDict = {"chance": [c.to_dict() for c in chance], "report": list(report)}
         return Outcome(new, dict(action), str(action["side"]), chance, (), tuple(report), record)
@@ -196,7 +205,8 @@ class BattleSystem:
     def action_text(self, action: JsonDict) -> str:
         kind, side = action.get("kind"), action.get("side")
         rest = {"move": "moves to {to}", "attack": "attacks {target}", "shoot": "shoots at {target}",
-                "barrage": "targets {hex} with a barrage"}.get(str(kind))
+                "barrage": "targets {hex} with a barrage", "pursue": "pursues {target}",
+                "rally": "rallies {target}"}.get(str(kind))
         if rest is None:
             return f"side {side}: end turn" if kind == "end_turn" else f"side {side}: {kind}"
         try:
@@ -229,15 +239,17 @@ class BattleSystem:
         """The whole battle but its RNG state: the Battle System keeps no other secret."""
         return view_of(state)
 
-    # -- presentation: an SVG hex board in the web keeper, generic elsewhere -----------------------
+    # -- presentation: an SVG hex board in the web keeper, a text hex map in the terminal ----------
 
     def web_presenter(self) -> WebPresenter:
         from .web.presenter import BattleSystemPresenter
 
         return BattleSystemPresenter(self)
 
-    def cli_presenter(self) -> None:
-        return None
+    def cli_presenter(self) -> CliPresenter:
+        from .render import BattleSystemCliPresenter
+
+        return BattleSystemCliPresenter()
 
     def register_cli(self, hooks: Any) -> None:
         """``odds battlesystem attack``, ``resolve battlesystem attack|missile|barrage``, ``units battlesystem``."""

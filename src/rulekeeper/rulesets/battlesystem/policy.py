@@ -1,10 +1,13 @@
-"""The default policy (``battle autoplay``): attack if possible, else close in, else end the turn.
+"""The default policy (``battle autoplay``): rally, pursue, attack if possible, else close in, else end the turn.
 
-Unit by unit in list order: a unit that can attack does (a missile or a normal attack on the
-target with the best skill − DR, a normal attack only when its average total is above 0); an
-artillery unit lays a barrage on the hex of the nearest enemy in range; a unit that has not
-moved yet moves to the reachable hex nearest an enemy if that brings it closer. Each unit moves
-at most once and attacks at most once, so every turn ends.
+Unit by unit in list order: a general rallies a fleeing friend if it can, else attacks an adjacent
+enemy, else (not yet moved) rides toward the nearest fleeing friend; it never closes in on the
+enemy. Any other unit pursues a fleeing enemy it may pursue (always: a broken enemy is the
+cheapest kill), else attacks (a missile or a normal attack on the target with the best skill −
+DR, a normal attack only when its average total is above 0); an artillery unit lays a barrage on
+the hex of the nearest enemy in range; a unit that has not moved yet moves to the reachable hex
+nearest an enemy if that brings it closer. Each unit moves at most once, attacks at most once
+and pursues at most once, so every turn ends.
 """
 
 from __future__ import annotations
@@ -65,6 +68,34 @@ def _close_in(state: BattleState, p: Piece, legal: list[LegalAction]) -> JsonDic
     return None if best is None else best[2]
 
 
+def _mine(legal: list[LegalAction], p: Piece, kind: str) -> list[JsonDict]:
+    return [lg.action for lg in legal if lg.action["kind"] == kind and lg.action.get("unit") == p.name]
+
+
+def _rally(state: BattleState, p: Piece, legal: list[LegalAction]) -> JsonDict | None:
+    return next(iter(_mine(legal, p, "rally")), None)
+
+
+def _pursue(state: BattleState, p: Piece, legal: list[LegalAction]) -> JsonDict | None:
+    return next(iter(_mine(legal, p, "pursue")), None)
+
+
+def _to_fleeing(state: BattleState, p: Piece, legal: list[LegalAction]) -> JsonDict | None:
+    """A general that has not moved rides toward the nearest fleeing friend, if that brings it closer."""
+    board = state.board
+    fleeing = [board.parse(q.hex) for q in state.units if q.side == p.side and q.fleeing]
+    if p.spent or not fleeing:
+        return None
+
+    def gap(label: str) -> int:
+        return min(hex_distance(board.parse(label), f) for f in fleeing)
+
+    now = gap(p.hex)
+    best = min(((gap(str(lg.action["to"])), lg.cost or 0.0, i) for i, lg in enumerate(legal)
+                if lg.action["kind"] == "move" and lg.action["unit"] == p.name), default=None)
+    return None if best is None or best[0] >= now else legal[best[2]].action
+
+
 def choose(state: BattleState) -> JsonDict | None:
     if state.over:
         return None
@@ -72,7 +103,8 @@ def choose(state: BattleState) -> JsonDict | None:
     for p in state.units:
         if p.side != state.to_act or not p.can_fight:
             continue
-        for pick in (_attack, _barrage, _close_in):
+        picks = (_rally, _attack, _to_fleeing) if p.general else (_pursue, _attack, _barrage, _close_in)
+        for pick in picks:
             action = pick(state, p, legal)
             if action is not None:
                 return action

@@ -16,6 +16,7 @@ from rulekeeper.core.errors import DataFileError, RulekeeperError
 from rulekeeper.core.game import JsonDict, ScenarioInfo
 
 from .state import SIDES, TERRAINS, unit_types
+from .units import RALLIES
 
 SCENARIO_DIR = Path(__file__).resolve().parent / "data" / "scenarios"
 KEYS = {"ruleset", "name", "description", "width", "height", "turn_limit", "sides", "hexes", "units"}
@@ -106,6 +107,11 @@ def _units(raw: dict[str, Any], board: HexMap, problems: list[str]) -> list[Json
     for s in SIDES:
         if out and not any(u["side"] == s for u in out):
             problems.append(f"units: side {s} has no unit")
+        generals = [u["name"] for u in out if u["side"] == s and unit_types().get(u["type"]).has(RALLIES)]
+        if len(generals) > 1:  # "their general": one a side
+            problems.append(f"units: side {s} has {len(generals)} generals ({', '.join(generals)}); one a side at most")
+        if out and generals and all(u["side"] != s or u["name"] in generals for u in out):
+            problems.append(f"units: side {s} has only its general (a general alone holds no field)")
     return out
 
 

@@ -19,8 +19,9 @@ from rulekeeper.core.game import JsonDict
 from rulekeeper.core.rng import RngState
 
 from .combat import Unit
+from .command import command
 from .options import BattleSystemOptions
-from .units import UnitType, UnitTypes, load_unit_types
+from .units import RALLIES, UnitType, UnitTypes, load_unit_types
 
 SIDES = ("A", "B")
 #: Terrains the guide names: "Walking up a hill, through a shallow river, or through a dense forest, all
@@ -37,8 +38,8 @@ def other(side: str) -> str:
 
 @lru_cache(maxsize=1)
 def unit_types() -> UnitTypes:
-    """The shipped unit cards, read once per process."""
-    return load_unit_types()
+    """The shipped unit cards, read once per process: the guide's thirteen, then our General (command.py)."""
+    return UnitTypes((*load_unit_types().types, command().general))
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,8 @@ class Piece:
     attacked: bool = False  # its one attack (or barrage choice) of this turn is used
     barrage: str | None = None  # the hex its barrage will hit at the start of its next turn
     escaped: bool = False
+    #: the enemy its normal attack broke this turn: it may still pursue that unit (actions.py, "pursue")
+    broke: str | None = None
 
     @property
     def type(self) -> UnitType:
@@ -79,6 +82,16 @@ class Piece:
         """On the map and not fleeing: what keeps a side in the battle."""
         return self.on_map and self.morale > 0
 
+    @property
+    def general(self) -> bool:
+        """A side's general (data/command.yaml): it rallies, and does not alone keep its side in the battle."""
+        return self.type.has(RALLIES)
+
+    @property
+    def holds_field(self) -> bool:
+        """Able to fight and not the general: a side with none of these has lost (turns.decided)."""
+        return self.can_fight and not self.general
+
     def unit(self) -> Unit:
         """The rules library's view of this unit (combat.py and barrage.py resolve with it)."""
         return Unit(self.type, self.name, self.soldiers, self.morale, self.ammunition)
@@ -90,13 +103,15 @@ class Piece:
     def to_json(self) -> JsonDict:
         return {"name": self.name, "side": self.side, "card": self.card, "hex": self.hex,
                 "soldiers": self.soldiers, "morale": self.morale, "ammunition": self.ammunition,
-                "spent": self.spent, "attacked": self.attacked, "barrage": self.barrage, "escaped": self.escaped}
+                "spent": self.spent, "attacked": self.attacked, "barrage": self.barrage, "escaped": self.escaped,
+                "broke": self.broke}
 
     @classmethod
     def from_json(cls, d: Any) -> Piece:
         return cls(str(d["name"]), str(d["side"]), str(d["card"]), str(d["hex"]), int(d["soldiers"]),
                    int(d["morale"]), int(d["ammunition"]), int(d["spent"]), bool(d["attacked"]),
-                   None if d["barrage"] is None else str(d["barrage"]), bool(d["escaped"]))
+                   None if d["barrage"] is None else str(d["barrage"]), bool(d["escaped"]),
+                   None if d.get("broke") is None else str(d["broke"]))
 
 
 Terrain = tuple[tuple[str, str, int], ...]  # (hex label, terrain, elevation) of every hex not open and level
@@ -186,12 +201,14 @@ def view_of(state: BattleState) -> JsonDict:
     doc = state_to_json(state)
     del doc["rng"]
     doc["to_act"] = None if state.over else state.to_act
-    doc["sides"] = {s: {"name": state.name(s), "able": sum(1 for p in state.units if p.side == s and p.can_fight)}
+    doc["sides"] = {s: {"name": state.name(s), "able": sum(1 for p in state.units if p.side == s and p.can_fight),
+                        "general": next((p.name for p in state.units if p.side == s and p.general), None)}
                     for s in SIDES}
     marks = marks_of(state)
     for u, p in zip(doc["units"], state.units, strict=True):
         u["fleeing"], u["destroyed"], u["movement"] = p.fleeing, p.destroyed, p.type.movement
         u["mark"] = marks[p.name]
+        u["general"] = p.general
     doc["map"] = map_rows(state, marks)
     return doc
 

@@ -4,7 +4,7 @@ Sides alternate turns. When a side's turn begins, first its pending barrages fir
 will have to wait until their next turn to fire"), in the order of the unit list, then its
 fleeing units run for the nearest edge and escape once over it. After every action the battle
 is checked for its end: a side with no unit left on the map that can fight (every one destroyed,
-fleeing or escaped) has lost; at the turn limit the side with more soldiers still able to fight
+fleeing or escaped; its general alone does not count) has lost; at the turn limit the side with more soldiers still able to fight
 wins, equal numbers draw.
 """
 
@@ -47,19 +47,22 @@ def fire(state: BattleState, piece: Piece, fate: Fate) -> tuple[BattleState, lis
     result = resolve_barrage(fate, piece.unit(), None if target is None else target.unit(),
                              [q.unit() for q in around], 0, state.rules)
     lines: list[JsonDict] = [{"text": f"{piece.name} fire their barrage at {label}: {result.formula} "
-                                      f"rolls {result.roll}"}]
+                                      f"rolls {result.roll}", "kind": "roll"}]
     changed = [replace(piece.took(result.artillery), barrage=None)]
     for hit in result.hits:
         q = state.piece(hit.unit.name)
         changed.append(q.took(hit.unit))
         where = "on the hex" if hit.on_target else "adjacent"
-        lines.append({"text": f"  {q.name} ({where}): {hit.formula} → {hit.casualties} soldiers lost"})
+        lines.append({"text": f"  {q.name} ({where}): {hit.formula} → {hit.casualties} soldiers lost",
+                      "kind": "casualties" if hit.casualties else "none"})
         if hit.morale is not None:
             lines.append({"text": f"  {q.name} take {hit.morale.damage} morale damage "
                                   f"(1d10+{hit.casualties} = {hit.morale.roll}, ×{hit.morale.multiplier}"
-                                  f"{', halved' if hit.morale.halved else ''}): morale {hit.morale.morale_after}"})
+                                  f"{', halved' if hit.morale.halved else ''}): morale {hit.morale.morale_after}"
+                                  f"{' — they flee!' if hit.morale.morale_after == 0 else ''}",
+                          "kind": "flees" if hit.morale.morale_after == 0 else "morale"})
     if not result.hits:
-        lines.append({"text": "  nobody was there"})
+        lines.append({"text": "  nobody was there", "kind": "none"})
     return state.with_pieces(*changed), lines
 
 
@@ -73,21 +76,24 @@ def run(state: BattleState, piece: Piece) -> tuple[BattleState, list[JsonDict]]:
         text = f"{piece.name} flee to {stop} (through {', '.join(route)})"
     else:
         text = f"{piece.name} are fleeing but cannot get away from {piece.hex}"
-    return state.with_pieces(moved), [{"text": text}]
+    return state.with_pieces(moved), [{"text": text, "kind": "escapes" if escaped else "flees"}]
 
 
 def begin_turn(state: BattleState, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
     """The next side's turn: fresh movement and attacks, its barrages fire, its fleeing units run."""
     side = other(state.to_act)
-    fresh = [replace(p, spent=0, attacked=False) for p in state.units if p.side == side]
+    # fresh movement and attack for the side to act; a pursuit not taken lapses with the turn it was won in
+    fresh = [replace(p, spent=0, attacked=False, broke=None) if p.side == side else replace(p, broke=None)
+             for p in state.units]
     state = replace(state, to_act=side, turn=state.turn + 1).with_pieces(*fresh)
-    lines: list[JsonDict] = [{"text": f"Turn {state.turn}: {state.name(side)}"}]
+    lines: list[JsonDict] = [{"text": f"Turn {state.turn}: {state.name(side)}", "kind": "turn"}]
     for piece in firing(state, side):
         state, more = fire(state, state.piece(piece.name), fate)
         lines += more
     cancelled = [replace(p, barrage=None) for p in state.units if p.side == side and p.barrage is not None]
     for p in cancelled:
-        lines.append({"text": f"{p.name} cannot fire their barrage (fleeing, destroyed or out of ammunition)"})
+        lines.append({"text": f"{p.name} cannot fire their barrage (fleeing, destroyed or out of ammunition)",
+                      "kind": "note"})
     state = state.with_pieces(*cancelled)
     for piece in [p for p in state.units if p.side == side and p.fleeing]:
         state, more = run(state, state.piece(piece.name))
@@ -96,21 +102,22 @@ def begin_turn(state: BattleState, fate: Fate) -> tuple[BattleState, list[JsonDi
 
 
 def strength(state: BattleState, side: str) -> int:
-    """Soldiers still able to fight: what decides a battle at the turn limit."""
-    return sum(p.soldiers for p in state.units if p.side == side and p.can_fight)
+    """Soldiers still able to fight, the general's guard not counted: what decides a battle at the turn limit."""
+    return sum(p.soldiers for p in state.units if p.side == side and p.holds_field)
 
 
 def decided(state: BattleState) -> BattleState:
     """The battle as it stands after an action: over when a side has nobody left who can fight."""
     if state.over:
         return state
-    able = {s: any(p.side == s and p.can_fight for p in state.units) for s in SIDES}
+    able = {s: any(p.side == s and p.holds_field for p in state.units) for s in SIDES}
     if not any(able.values()):
         return replace(state, over=True, winner=None, reason="neither side has a unit left that can fight")
     for s in SIDES:
         if not able[s]:
             return replace(state, over=True, winner=other(s),
-                           reason=f"{state.name(s)} have no unit left that can fight (destroyed, fleeing or escaped)")
+                           reason=f"{state.name(s)} have no unit left that can fight (destroyed, fleeing or escaped"
+                                  f"{'; a general alone holds no field' if any(p.side == s and p.can_fight for p in state.units) else ''})")
     return state
 
 
@@ -123,7 +130,7 @@ def at_limit(state: BattleState) -> BattleState:
 
 
 def end_turn(state: BattleState, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
-    lines: list[JsonDict] = [{"text": f"{state.name(state.to_act)} end their turn"}]
+    lines: list[JsonDict] = [{"text": f"{state.name(state.to_act)} end their turn", "kind": "note"}]
     if state.turn >= state.turn_limit:
         return at_limit(state), lines
     state, more = begin_turn(state, fate)

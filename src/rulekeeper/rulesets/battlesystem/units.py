@@ -24,15 +24,17 @@ from rulekeeper.core.datafiles import parse_data_text, read_text
 from rulekeeper.core.errors import DataFileError, UnknownNameError
 
 Source = Literal["seed", "estimated", "user"]
-Category = Literal["melee", "missile", "artillery", "support"]
+Category = Literal["melee", "missile", "artillery", "support", "command"]
 AttackKind = Literal["melee", "missile", "barrage"]
 
 SHOCK_AND_AWE = "Shock and Awe"
 HALVES_MORALE_DAMAGE = "Halves morale damage"
 NO_AMMUNITION = "No ammunition needed"
-#: Abilities the rules know: the guide's "Shock and Awe", the Military Police's halving, and
-#: "(unless stated otherwise)" of the ammunition rule.
-ABILITIES = (SHOCK_AND_AWE, HALVES_MORALE_DAMAGE, NO_AMMUNITION)
+#: The general's ability (data/command.yaml): it may rally a fleeing unit of its side (rally.py).
+RALLIES = "Rallies"
+#: Abilities the rules know: the guide's "Shock and Awe", the Military Police's halving,
+#: "(unless stated otherwise)" of the ammunition rule, and our general's rally.
+ABILITIES = (SHOCK_AND_AWE, HALVES_MORALE_DAMAGE, NO_AMMUNITION, RALLIES)
 FIELDS = ("movement", "melee", "missile", "barrage", "damage_reduction", "range", "ammunition", "soldiers", "morale")
 SHIPPED = "rulekeeper/rulesets/battlesystem/data/units.yaml"
 
@@ -61,7 +63,7 @@ class _Skill(_Provenance):
 
 
 class _Abilities(_Provenance):
-    value: list[Literal["Shock and Awe", "Halves morale damage", "No ammunition needed"]]
+    value: list[Literal["Shock and Awe", "Halves morale damage", "No ammunition needed", "Rallies"]]
 
 
 class _UnitSchema(_Strict):
@@ -183,7 +185,8 @@ def _merge(raw: dict[str, Any], doc: Mapping[str, Any], where: str, user: bool) 
             raw[str(name)] = {**raw.get(str(name), {}), **entry}
 
 
-def _build(raw: Mapping[str, Any], where: str) -> UnitTypes:
+def build_unit_types(raw: Mapping[str, Any], where: str) -> UnitTypes:
+    """Unit cards from raw entries (name → fields with provenance), checked; ``where`` names the file."""
     types = []
     for name, entry in raw.items():
         try:
@@ -213,4 +216,4 @@ def load_unit_types(paths: Iterable[Path | str] = (), texts: Iterable[tuple[str,
     sources = [(str(p), read_text(Path(p))) for p in paths] + list(texts)
     for where, text in sources:
         _merge(raw, _parse(text, where), where, user=True)
-    return _build(raw, where)
+    return build_unit_types(raw, where)

@@ -80,7 +80,7 @@ _IMPLEMENTED = (
             partial="Abilities, Capacities, Steam and Naphtha tests"),
     Ability("Dreadful", "test", _fixed(KeepOf2d6(True, _t("COU")))),
     Ability("Rallying cry", "test", _fixed(NaturalBonus(1, _t("COU"))), partial="rallying routed fighters"),
-    Ability("War fury", "test", _fixed(NaturalBonus(-1, _t("DEF"))), partial="its extra attack die"),
+    Ability("War fury", "test", _fixed(NaturalBonus(-1, _t("DEF")))),  # its attack die: fighters.py
     Ability("Resolute", "test", lambda x: (CharacteristicBonus(x, _t("INI", "ATT", "DEF", "COU")),), value="number"),
     Ability("Desperate", "test", _fixed(FinalBonus(1, _t("INI", "ATT", "DEF")))),
     Ability("Wild", "test", _fixed(CharacteristicBonus(1, _t("INI", "ATT", "DEF"))), value="condition"),

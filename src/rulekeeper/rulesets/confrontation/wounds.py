@@ -26,6 +26,8 @@ WOUND_TABLE = Path(__file__).parent / "data" / "wound_table.yaml"
 #: The lines a table may use: the seed's names, plus the line of a roll that does nothing.
 LINE_NAMES = ("No effect", "Stunned", "Light", "Serious", "Critical", "Killed outright")
 CANCELLED = "Cancelled"
+#: HP each wound line costs (estimated: Light, Serious and Critical as one, two and three steps).
+DEFAULT_HP_LOST = (("Light", 1), ("Serious", 2), ("Critical", 3))
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +62,11 @@ class WoundTable:
     starts: tuple[int, ...]  # starts[i] is where line i+1 begins
     opens: frozenset[int]
     estimated: bool
+    hp_lost: tuple[tuple[str, int], ...] = DEFAULT_HP_LOST
+
+    def hp_of(self, line: str) -> int:
+        """HP a line costs (``Killed outright`` kills whatever the HP: it is not in this table)."""
+        return dict(self.hp_lost).get(line, 0)
 
     def line_of(self, result: int) -> int:
         return sum(1 for s in self.starts if result >= s)
@@ -68,12 +75,17 @@ class WoundTable:
 def _problems(data: Any) -> list[str]:
     if not isinstance(data, dict):
         return ["the wound table must be a mapping"]
-    out = [f"unknown key {k!r}" for k in data if k not in ("estimated", "source", "roll", "opens", "lines")]
+    out = [f"unknown key {k!r}" for k in data if k not in ("estimated", "source", "roll", "opens", "lines", "hp_lost")]
     if not isinstance(data.get("estimated"), bool):
         out.append("`estimated` must be true or false (say whether the table is the book's)")
     opens = data.get("opens", [])
     if not isinstance(opens, list) or any(not isinstance(f, int) or isinstance(f, bool) or not 2 <= f <= 6 for f in opens):
         out.append("`opens` must be a list of faces 2..6")
+    hp_lost = data.get("hp_lost", {})
+    if not isinstance(hp_lost, dict) or any(
+            k not in ("Stunned", "Light", "Serious", "Critical") or not isinstance(v, int) or isinstance(v, bool)
+            or not 0 <= v <= 20 for k, v in hp_lost.items()):
+        out.append("`hp_lost` must map Stunned, Light, Serious or Critical to a whole number of HP 0..20")
     lines = data.get("lines")
     if not isinstance(lines, list) or len(lines) < 2:
         return [*out, "`lines` must list at least two lines"]
@@ -100,7 +112,8 @@ def parse_wound_table(data: Any, where: str) -> WoundTable:
         raise DataFileError(where, problems)
     lines = data["lines"]
     return WoundTable(tuple(e["line"] for e in lines), tuple(e["from"] for e in lines[1:]),
-                      frozenset(data.get("opens", [])), data["estimated"])
+                      frozenset(data.get("opens", [])), data["estimated"],
+                      tuple(data["hp_lost"].items()) if "hp_lost" in data else DEFAULT_HP_LOST)
 
 
 def load_wound_table(path: Path = WOUND_TABLE) -> WoundTable:

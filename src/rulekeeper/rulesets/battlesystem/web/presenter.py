@@ -1,11 +1,14 @@
-"""The Battle System web presenter: the hex map drawn as an inline SVG, the rest generic.
+"""The Battle System web presenter: the hex map drawn as an inline SVG, one picked unit at a time.
 
 The generic presenter prints a battle's view as nested lists, which hides the one thing a
 Battle System player must see: where the units stand on the hexes, the river, the forest and
-the hills. This presenter draws that board (``templates/board.html``, mounted by the keeper
-as ``battlesystem/…``) and a small unit panel, and inherits the actions, preview, Fate Screen
-and end screen from :class:`~rulekeeper.web.presenters.GenericPresenter`. Every string from a
-battle reaches the page through autoescaping templates.
+the hills. This presenter draws that board (``templates/board.html``, mounted by the keeper as
+``battlesystem/…``) with, for the picked unit (``?unit=``: a tap on its counter), the hexes it can
+reach, what it can attack, its missile and barrage ranges and its sight lines (``overlay.py``), and
+the pending barrages its viewer may see. The action list shows that unit's actions only
+(``picks.py``). Preview, Fate Screen and end screen stay generic
+(:class:`~rulekeeper.web.presenters.GenericPresenter`). Every string from a battle reaches the
+page through autoescaping templates.
 """
 
 from __future__ import annotations
@@ -15,29 +18,25 @@ from typing import Any
 
 from markupsafe import Markup
 
-from rulekeeper.boards.hexes import hex_centre, hex_corners, hex_label, offset_to_hex
-from rulekeeper.core.game import LegalAction, OddsPreview
+from rulekeeper.boards.hexes import hex_label, offset_to_hex
+from rulekeeper.core.game import SPECTATOR, LegalAction, OddsPreview
 from rulekeeper.core.present import Header, Links
-from rulekeeper.web.presenters import GenericPresenter, pct
+from rulekeeper.web.presenters import GenericPresenter
 
 from ..state import BattleState, Piece, marks_of
+from .geometry import centre, points, view_box
+from .overlay import Focus, barrages, focus
+from .picks import acting_units, chosen, groups_of, pick_href, unit_of
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
-#: Corner-to-centre distance of one hex in SVG units; the viewBox scales it to the page.
-SIZE = 30.0
-#: Space around the map so edge labels and counters are not clipped.
-PAD = 4.0
 #: Fill of each terrain; a raised open hex is shaded by its level instead.
 FILLS = {"open": "#ebe6c8", "shallow river": "#9cc8e6", "dense forest": "#6f9a57"}
 HILLS = ("#ebe6c8", "#d9c48e", "#bf9f62", "#a07f45")
-#: Longest name a counter prints; the full name is in its tooltip and its accessible label.
-SHORT = 10
-
-
-def _short_name(name: str) -> str:
-    """A name that fits a counter about a hex wide (the whole name rides in the title)."""
-    return name if len(name) <= SHORT else name[: SHORT - 1] + "…"
+#: Counter text in SVG units: 13.5 of the 450-unit-wide river crossing is 11.5 CSS px on a 390 px phone.
+FONT = 13.5
+#: Longest counter tag (initials); the full name is in its tooltip, its accessible label and the unit list.
+TAG = 3
 
 
 def _fill(kind: str, elevation: int) -> str:
@@ -46,19 +45,45 @@ def _fill(kind: str, elevation: int) -> str:
     return HILLS[max(0, min(elevation, len(HILLS) - 1))]
 
 
-def _points(centre: tuple[float, float]) -> str:
-    return " ".join(f"{x:.1f},{y:.1f}" for x, y in hex_corners(centre, SIZE))
+def _initials(name: str, extra: int = 0) -> str:
+    """"Captain of the Ford" → "CF" (capitalised words only); ``extra`` more letters of the last word
+    ("Clan Shields", 1 → "CSh") tell apart two names with the same initials."""
+    words = [w for w in name.split() if w[:1].isalnum()]
+    words = [w for w in words if w[0].isupper() or w[0].isdigit()] or words
+    if not words:
+        return ""
+    head = "".join(w[0] for w in words[:TAG]).upper()
+    return head + words[min(len(words), TAG) - 1][1:1 + extra].lower()
 
 
-def _can_act(state: BattleState, p: Piece) -> bool:
-    """Units of the side to act that still have their attack or some movement: the ones to move now."""
+def _unique(texts: dict[str, str]) -> set[str]:
+    seen: dict[str, int] = {}
+    for text in texts.values():
+        seen[text] = seen.get(text, 0) + 1
+    return {text for text, n in seen.items() if n == 1 and text}
+
+
+def tags(state: BattleState) -> dict[str, str]:
+    """A short tag per unit for its counter: the name itself when short, else its initials ("Ford Pikes" →
+    "FP"), with a letter more of the last word where two units share them ("CSh", "CSe"); a tag still shared
+    or longer than :data:`TAG` becomes the unit's text-map mark ("b2")."""
+    marks = marks_of(state)
+    out = {p.name: p.name if len(p.name) <= TAG else _initials(p.name) for p in state.units}
+    clash = [n for n, text in out.items() if text not in _unique(out)]
+    out.update({n: _initials(n, 1) for n in clash})
+    ok = _unique(out)
+    return {n: text if text in ok and len(text) <= TAG else marks[n] for n, text in out.items()}
+
+
+def _busy(state: BattleState, p: Piece) -> bool:
+    """Units of the side to act that still have their attack or some movement: ringed in gold."""
     if state.over or p.side != state.to_act or not p.can_fight:
         return False
     return not p.attacked or p.spent < p.type.movement
 
 
 class BattleSystemPresenter(GenericPresenter):
-    """The SVG hex board and unit panel of the Battle System; actions and results stay generic."""
+    """The SVG hex board, the picked unit's actions and the unit panel; preview and results stay generic."""
 
     def template_dir(self) -> Path:
         return TEMPLATES
@@ -71,37 +96,54 @@ class BattleSystemPresenter(GenericPresenter):
                 h = offset_to_hex(col, row)
                 label = hex_label(h)
                 kind, elevation = terrain.get(label, ("open", 0))
-                x, y = hex_centre(h, SIZE)
-                cells.append({"label": label, "kind": kind, "elevation": elevation, "x": round(x, 1),
-                              "y": round(y, 1), "points": _points((x, y)), "fill": _fill(kind, elevation)})
+                x, y = centre(h)
+                cells.append({"label": label, "kind": kind, "elevation": elevation, "x": x, "y": y,
+                              "points": points(h), "fill": _fill(kind, elevation)})
         return cells
 
-    def _counters(self, state: BattleState) -> list[dict[str, Any]]:
-        marks = marks_of(state)
+    def _counters(self, state: BattleState, links: Links, picked: str | None) -> list[dict[str, Any]]:
+        short = tags(state)
         out = []
         for p in state.units:
             if not p.on_map:
                 continue
-            x, y = hex_centre(state.board.parse(p.hex), SIZE)
-            out.append({"key": p.name, "name": p.name, "short": _short_name(p.name), "mark": marks[p.name],
-                        "side": p.side, "card": p.card, "hex": p.hex, "soldiers": p.soldiers, "morale": p.morale,
-                        "fleeing": p.fleeing, "active": _can_act(state, p), "x": round(x, 1), "y": round(y, 1)})
+            x, y = centre(state.board.parse(p.hex))
+            out.append({"key": p.name, "name": p.name, "tag": short[p.name], "side": p.side, "card": p.card,
+                        "hex": p.hex, "soldiers": p.soldiers, "morale": p.morale, "fleeing": p.fleeing,
+                        "active": _busy(state, p), "picked": p.name == picked, "x": x, "y": y,
+                        "href": links.page("bs-board", unit=p.name)})
         return out
 
-    def _view_box(self, state: BattleState) -> str:
-        width = 3 ** 0.5 * SIZE
-        left, top = -width / 2 - PAD, -SIZE - PAD
-        right = width * (state.width - 1) + (width / 2 if state.height > 1 else 0) + width / 2 + PAD
-        bottom = 1.5 * SIZE * (state.height - 1) + SIZE + PAD
-        return f"{left:.1f} {top:.1f} {right - left:.1f} {bottom - top:.1f}"
+    def _legal(self, state: BattleState, links: Links, caption: str) -> list[LegalAction]:
+        """The actions the link's holder may take on this board, in the keeper's order (their ``?pick=``
+        indices): its side acts and the board is the live one (``links.viewer`` is set on the live battle
+        page only, not on replays; a caption means it shows the battle before a hidden result)."""
+        if state.over or caption or links.viewer != state.to_act:
+            return []
+        return [lg for lg in self.game.legal_actions(state) if lg.side == links.viewer]  # as the keeper's list
+
+    def _focus(self, state: BattleState, links: Links, legal: list[LegalAction]) -> Focus | None:
+        name = chosen(state, links, acting_units(legal))
+        if name is None:
+            return None
+        p = state.piece(name)
+        if not p.on_map:
+            return None
+        mine = [(i, lg) for i, lg in enumerate(legal) if unit_of(lg) == name]
+        hrefs = {i: pick_href(links, i, name) for i, _ in mine}
+        return focus(state, p, mine, hrefs)
 
     def board(self, state: BattleState, links: Links, caption: str = "") -> Markup:
+        legal = self._legal(state, links, caption)
+        lens = self._focus(state, links, legal)
+        view = self.game.view(state, links.viewer or SPECTATOR)
         off = [{"name": p.name, "side": p.side, "fate": "escaped" if p.escaped else "destroyed"}
                for p in state.units if not p.on_map]
-        return self._render("battlesystem/board.html", cells=self._cells(state), units=self._counters(state),
-                            view_box=self._view_box(state), off=off, links=links, caption=caption,
-                            names={"A": state.name("A"), "B": state.name("B")}, to_act=state.to_act,
-                            over=state.over)
+        return self._render("battlesystem/board.html", cells=self._cells(state),
+                            units=self._counters(state, links, lens.unit if lens else None), focus=lens,
+                            barrages=barrages(state, view), view_box=view_box(state.width, state.height),
+                            off=off, links=links, caption=caption, font=FONT, to_act=state.to_act,
+                            names={"A": state.name("A"), "B": state.name("B")}, over=state.over)
 
     def header(self, state: BattleState) -> Header:
         limit = f" of {state.turn_limit}" if state.turn_limit else ""
@@ -110,17 +152,22 @@ class BattleSystemPresenter(GenericPresenter):
 
     def actions(self, state: BattleState, legal: list[LegalAction], previews: list[OddsPreview],
                 links: Links) -> Markup:
-        """The legal actions under their ``group`` headings ("Ford Pikes: move"), in the game's order:
-        a bare "→ A1" does not say which unit goes, the heading does. ``data-kind`` lets a browser
-        test pick a move or an end turn without reading labels."""
-        groups: dict[str, list[dict[str, Any]]] = {}
-        for i, (lg, p) in enumerate(zip(legal, previews, strict=True)):
-            odds = ", ".join(f"{k} {pct(v) if isinstance(v, float) else v}" for k, v in p.headline)
-            groups.setdefault(lg.group, []).append({
-                "label": lg.label or lg.text, "href": links.pick(i), "note": lg.note, "odds": odds,
-                "kind": str(lg.action.get("kind", ""))})
-        return self._render("battlesystem/actions.html",
-                            groups=[{"title": k, "entries": v} for k, v in groups.items()])
+        """The units that can act (a short list of links, as the counters are), then the picked unit's
+        actions under their ``group`` headings and the actions of no unit (ending the turn).
+        ``data-kind`` lets a browser test pick a move or an end turn without reading labels."""
+        acting = acting_units(legal)
+        picked = chosen(state, links, acting)
+        short = tags(state)
+        units = [{"name": n, "tag": short[n], "side": state.piece(n).side, "picked": n == picked,
+                  "count": sum(1 for lg in legal if unit_of(lg) == n), "href": links.page("panel", unit=n)}
+                 for n in acting]
+        card = None
+        if picked is not None:
+            p = state.piece(picked)
+            card = {"name": p.name, "tag": short[p.name], "card": p.card, "hex": p.hex if p.on_map else "off the map",
+                    "mine": picked in acting, "soldiers": p.soldiers, "morale": p.morale}
+        return self._render("battlesystem/actions.html", units=units, picked=card,
+                            groups=groups_of(legal, previews, links, picked if picked in acting else None))
 
     def unit_panel(self, state: BattleState, key: str, links: Links) -> Markup:
         try:

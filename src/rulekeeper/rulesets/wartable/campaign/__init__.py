@@ -3,9 +3,10 @@ Faith, Delve tables and rounds.
 
 The seed describes more than one battle: units given orders in regions with traits, Enclaves
 whose Stability moves round after round, Downtime, and Delve tables. This package holds those
-rules as pure functions over frozen values (not yet a registered game or CLI command); battles
-inside it are the calculator's six-step combat (:func:`..combat.resolve_combat`). See the
-"Campaign" section of ``docs/rules/wartable.md``.
+rules as pure functions over frozen values; battles inside it are the calculator's six-step combat
+(:func:`..combat.resolve_combat`). :mod:`.game` plays them on the game protocol as the registered game
+``wartable-campaign`` (simultaneous hidden orders, one round per set of orders). See the "Campaign"
+sections of ``docs/rules/wartable.md``.
 """
 
 from __future__ import annotations

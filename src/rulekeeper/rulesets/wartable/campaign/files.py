@@ -25,6 +25,10 @@ from ..rounding import exact
 from .model import DEFAULT_FULL, CampaignState, Dungeon, Enclave, Faction, FieldUnit
 from .tables import RollTable, load_table, shipped_table
 
+#: What a campaign file's ``ruleset:`` may say: the War Table, or its campaign game.
+CAMPAIGN_RULESETS = ("wartable", "war-table", "war table", "wt", "wartable-campaign", "war-table-campaign",
+                     "wartable campaign", "wt-campaign")
+
 
 class RegionSchema(StrictModel):
     name: Name
@@ -72,6 +76,8 @@ class CampaignSchema(StrictModel):
     enclaves: list[EnclaveSchema] = []
     factions: list[FactionSchema] = Field(min_length=1)
     dungeons: list[DungeonSchema] = []
+    rounds: int | None = Field(default=None, ge=1, le=1000)  # how many rounds the campaign lasts (the game)
+    options: dict[str, str | int | float] = {}  # campaign and battle options NAME: VALUE (the game)
 
 
 def _region_map(doc: CampaignSchema, problems: list[str]) -> RegionMap | None:
@@ -148,7 +154,7 @@ def parse_campaign(raw: dict[str, Any], where: str, base: Path | None = None) ->
         doc = CampaignSchema.model_validate(raw)
     except ValidationError as exc:
         raise DataFileError(where, problems_of(exc)) from None
-    if doc.ruleset is not None and fold(doc.ruleset) not in ("wartable", "war-table", "war table", "wt"):
+    if doc.ruleset is not None and fold(doc.ruleset) not in CAMPAIGN_RULESETS:
         raise DataFileError(where, [f"ruleset: this file is for the game {doc.ruleset!r}, not wartable"])
     data = shipped_data()
     for p in doc.data:

@@ -1,0 +1,197 @@
+"""The generic path: any registered game's scenario autoplayed many times with its reference engine.
+
+Nothing here knows a rule system. Battle ``i`` starts from the scenario's initial document
+reseeded (``Game.reseeded``) with a seed derived from ``(seed, i)`` alone, and the game's
+default policy plays every side until ``Game.result`` names the end, so any split of the
+battles over workers gives the same tally. What a battle leaves is counted in histograms:
+the winner (a role, ``draw`` or ``unfinished``), its length in actions and in the game's own
+turn counter, and every per-side figure the result summary gives (survivors, points left...).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rulekeeper.core.game import Game, GameResult, SetupRequest
+
+from .errors import LabRequestError
+from .stats import Proportion, histogram_mean, histogram_quantile
+from .works import GameRef
+
+DRAWN = "draw"
+UNFINISHED = "unfinished"
+#: Actions after which an autoplayed battle is counted unfinished (a policy going round in circles).
+MAX_ACTIONS = 5000
+
+
+def battle_seed(seed: int, index: int) -> int:
+    """The seed of battle ``index`` of a run seeded ``seed``: 63 bits of numpy's SeedSequence hash."""
+    if seed < 0:
+        raise LabRequestError(f"--seed must be 0 or more, got {seed}", seed=seed)
+    return int(np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)[0]) >> 1
+
+
+@dataclass
+class PlayTally:
+    """Histograms of many autoplayed battles (merged by a sum)."""
+
+    battles: int = 0
+    winners: Counter[str] = field(default_factory=Counter)
+    actions: Counter[int] = field(default_factory=Counter)
+    turns: Counter[int] = field(default_factory=Counter)
+    #: (figure, side, value) → battles; the figures come from the result summaries.
+    figures: Counter[tuple[str, str, float]] = field(default_factory=Counter)
+
+    def merged(self, other: PlayTally) -> PlayTally:
+        return PlayTally(self.battles + other.battles, self.winners + other.winners, self.actions + other.actions,
+                         self.turns + other.turns, self.figures + other.figures)
+
+    def figure(self, name: str, side: str) -> Counter[float]:
+        return Counter({v: n for (f, s, v), n in self.figures.items() if f == name and s == side})
+
+    def figure_names(self) -> list[tuple[str, str]]:
+        return sorted({(f, s) for f, s, _ in self.figures})
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "battles": self.battles,
+            "winners": {k: self.winners[k] for k in sorted(self.winners)},
+            "actions": {str(k): self.actions[k] for k in sorted(self.actions)},
+            "turns": {str(k): self.turns[k] for k in sorted(self.turns)},
+            "figures": [[f, s, v, n] for (f, s, v), n in sorted(self.figures.items())],
+        }
+
+
+def side_figures(summary: Mapping[str, Any], roles: tuple[str, ...], path: str = "",
+                 depth: int = 0) -> Iterator[tuple[str, str, float]]:
+    """Every per-side number of a result summary: ``(figure, side, value)``.
+
+    Read generically: a table keyed by exactly the roles gives its numbers (``scores.A``) or its
+    entries' numbers (``armies.A.surviving_points``); a list of entries naming a ``side`` gives
+    each number summed per side (``units.after (sum)``). Anything else is searched a few levels down.
+    """
+    if depth > 4:
+        return
+    for key, value in summary.items():
+        name = f"{path}{key}"
+        if isinstance(value, Mapping) and value and set(value) == set(roles):
+            for side in roles:
+                entry = value[side]
+                if _number(entry):
+                    yield name, side, float(entry)
+                elif isinstance(entry, Mapping):
+                    yield from ((f"{name}.{k}", side, float(v)) for k, v in entry.items() if _number(v))
+        elif isinstance(value, Mapping):
+            yield from side_figures(value, roles, f"{name}.", depth + 1)
+        elif isinstance(value, list) and value and all(isinstance(e, Mapping) and e.get("side") in roles
+                                                       for e in value):
+            sums: dict[tuple[str, str], float] = {}
+            for entry in value:
+                for k, v in entry.items():
+                    if _number(v):
+                        sums[(k, entry["side"])] = sums.get((k, entry["side"]), 0.0) + float(v)
+            yield from ((f"{name}.{k} (sum)", side, total) for (k, side), total in sums.items())
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class PlayWork:
+    """Battles of one scenario, autoplayed in a worker (the game found there by name)."""
+
+    ref: GameRef
+    document: dict[str, Any]
+    seed: int
+    max_actions: int = MAX_ACTIONS
+
+    def empty(self) -> PlayTally:
+        return PlayTally()
+
+    def run(self, start: int, count: int) -> PlayTally:
+        game: Game = self.ref.game()
+        roles = tuple(game.roles(self.document))
+        tally = PlayTally()
+        for index in range(start, start + count):
+            state = game.initial_state(game.reseeded(self.document, battle_seed(self.seed, index)))
+            actions = 0
+            while actions < self.max_actions and (action := game.policy(state)) is not None:
+                state = game.apply(state, action).state
+                actions += 1
+            result: GameResult | None = game.result(state)
+            tally.battles += 1
+            tally.actions[actions] += 1
+            tally.turns[game.status(state).turn] += 1
+            if result is None:
+                tally.winners[UNFINISHED] += 1
+                continue
+            tally.winners[result.winner if result.winner in roles else DRAWN] += 1
+            for figure in side_figures(result.summary, roles):
+                tally.figures[figure] += 1
+        return tally
+
+
+def scenario_path(game: Game, scenario: str) -> Path:
+    """A scenario file, or the key of one the game ships (``starter``, ``hill_road``)."""
+    path = Path(scenario)
+    if path.suffix and path.exists():
+        return path
+    shipped = {info.key: info.path for info in game.scenarios()}
+    if scenario in shipped:
+        return shipped[scenario]
+    if path.suffix:
+        raise LabRequestError(f"scenario file {scenario!r} not found", scenario=scenario)
+    from rulekeeper.core.errors import UnknownNameError
+
+    raise UnknownNameError(f"scenario of {game.name}", scenario, shipped)
+
+
+def play_work(game_name: str, scenario: str, seed: int, options: tuple[str, ...] = ()) -> tuple[PlayWork, Game]:
+    """The work of ``lab play``: the scenario set up once (typed errors for a bad file or option)."""
+    ref = GameRef.find(game_name)
+    game = ref.game()
+    if not isinstance(game, Game):
+        raise LabRequestError(f"{ref.name} computes single actions only and plays no whole battle: "
+                              "'rulekeeper odds' gives its exact odds", game=ref.name)
+    battle_seed(seed, 0)
+    setup = game.setup(SetupRequest(scenario=scenario_path(game, scenario), seed=seed, options=options))
+    return PlayWork(ref, setup.document, seed), game
+
+
+@dataclass(frozen=True)
+class PlaySummary:
+    """What ``lab play`` prints: each side's win rate with its interval, lengths, figures."""
+
+    tally: PlayTally
+    roles: tuple[str, ...]
+    #: A deterministic game plays the same battle every time: one battle is the exact answer.
+    exact: bool = False
+
+    def results(self) -> list[tuple[str, Proportion]]:
+        keys = [*self.roles, DRAWN, *([UNFINISHED] if self.tally.winners[UNFINISHED] else [])]
+        return [(k, Proportion(self.tally.winners[k], self.tally.battles, self.exact)) for k in keys]
+
+    def to_json(self) -> dict[str, Any]:
+        def spread(hist: Mapping[Any, int]) -> dict[str, float]:
+            return {"mean": histogram_mean(hist), "median": histogram_quantile(hist, 0.5),
+                    "p05": histogram_quantile(hist, 0.05), "p95": histogram_quantile(hist, 0.95)}
+
+        return {
+            "battles": self.tally.battles,
+            "method": ("exact (a deterministic game: every battle is the same)" if self.exact
+                       else "monte carlo (reference engine, default policy)"),
+            "exact": self.exact,
+            "results": {k: {"count": p.count, "rate": p.estimate, "low95": p.interval[0], "high95": p.interval[1]}
+                        for k, p in self.results()},
+            "actions": spread(self.tally.actions),
+            "turns": spread(self.tally.turns),
+            "figures": {f"{name} [{side}]": spread(self.tally.figure(name, side))
+                        for name, side in self.tally.figure_names()},
+        }

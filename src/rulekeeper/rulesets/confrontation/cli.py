@@ -1,0 +1,188 @@
+"""``rulekeeper odds|resolve confrontation …`` and ``rulekeeper units confrontation``.
+
+The commands gather fighters and options, call the rules library (:mod:`.calculator`,
+:mod:`.duel`) and print a Rich Fate Screen or JSON. Every mistake is a typed
+:class:`RulekeeperError`, which becomes exit code 2 and a one-line message.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from rulekeeper.cli.fate_screen import explain_panel, odds_table, rows_table
+from rulekeeper.cli.output import console, fail, print_json
+from rulekeeper.core.chance import Fate
+from rulekeeper.core.errors import ImpossibleRequestError, RulekeeperError
+
+from .calculator import Confrontation, named_test_odds
+from .cards import load_warband
+from .duel import Duel, Final, Report, exact_odds, initiative_odds, method_for, monte_carlo, resolve
+from .fighters import Combatant, ability_notes
+from .wounds import WOUND_TABLE, load_wound_table
+
+odds_cf = typer.Typer(help="Confrontation Evo: exact odds of a test or a combat.", no_args_is_help=True)
+resolve_cf = typer.Typer(help="Confrontation Evo: resolve a combat with seeded fate.", no_args_is_help=True)
+
+Json = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+FighterArg = Annotated[str, typer.Argument(help="A card file (.yaml/.yml/.toml) or a shipped fighter's name.")]
+PickA = Annotated[str | None, typer.Option("--fighter-a", help="The fighter of file A (a file of several).")]
+PickB = Annotated[str | None, typer.Option("--fighter-b", help="The fighter of file B (a file of several).")]
+Charge = Annotated[str | None, typer.Option("--charge", help="Who charged into this combat: a or b.")]
+PlaceA = Annotated[int | None, typer.Option("--place-a", help="Attack dice A places (default: the policy).")]
+PlaceB = Annotated[int | None, typer.Option("--place-b", help="Attack dice B places (default: the policy).")]
+Table = Annotated[Path | None, typer.Option("--wound-table", help="Your book's Wound Table (YAML), instead of "
+                                                                   "the shipped estimate.")]
+
+
+def _pct(p: Fraction | float) -> str:
+    return f"{float(p) * 100:.2f}%"
+
+
+@odds_cf.command("test")
+def test_command(
+    test: Annotated[str, typer.Argument(help="INI, ATT, DEF, AIM, COU, DIS, POW or FAI.")],
+    characteristic: Annotated[int, typer.Argument(help="The characteristic's value.")],
+    difficulty: Annotated[int | None, typer.Option("--difficulty", help="The difficulty to reach.")] = None,
+    abilities: Annotated[str, typer.Option("--abilities", help="Comma-separated, as on a card: "
+                                                               "Brutal,Resolute/2.")] = "",
+    as_json: Json = False,
+) -> None:
+    """The exact distribution of a test's final result, with opening rules and every ability's effect."""
+    try:
+        names = [a.strip() for a in abilities.split(",") if a.strip()]
+        odds = named_test_odds(test, characteristic, difficulty, names)
+        if as_json:
+            print_json(odds.to_dict())
+            return
+        title = f"Fate Screen: {odds.test} test, D6 + {odds.characteristic}" + (
+            f" vs {odds.difficulty}" if odds.difficulty is not None else "")
+        rows = [(f"final {f}" + (" (natural fail)" if nf else ""), float(p)) for f, nf, p in odds.finals]
+        console.print(odds_table(title, rows))
+        if odds.success is not None:
+            console.print(f"Success {_pct(odds.success)} (exactly {odds.success}); exact odds")
+        lines = [f"{a}: {e}" for a, e in odds.abilities] + list(odds.how)
+        console.print(explain_panel(lines + ["opening and the negative opening are estimates "
+                                             "(docs/rules/confrontation.md)"]))
+    except RulekeeperError as exc:
+        fail(exc, as_json=as_json)
+
+
+def _duel(a: str, b: str, pick_a: str | None, pick_b: str | None, charge: str | None,
+          place_a: int | None, place_b: int | None, table: Path | None) -> Duel:
+    from .cards import fighter_from
+
+    who = None if charge is None else charge.strip().lower()
+    if who not in (None, "a", "b"):
+        raise ImpossibleRequestError(f"--charge must be a or b, got {charge!r}", field="charge")
+    fa, fb = fighter_from(a, pick_a), fighter_from(b, pick_b)
+    return Duel(Combatant(fa, who == "a"), Combatant(fb, who == "b"),
+                load_wound_table(table if table is not None else WOUND_TABLE), (place_a, place_b))
+
+
+def _ends(odds: dict[Final, float], duel: Duel) -> dict[str, float]:
+    return {
+        f"{duel.a.name} killed": sum(p for (sa, _), p in odds.items() if sa == "killed"),
+        f"{duel.b.name} killed": sum(p for (_, sb), p in odds.items() if sb == "killed"),
+        "both standing": sum(p for (sa, sb), p in odds.items() if "killed" not in (sa, sb)),
+    }
+
+
+@odds_cf.command("combat")
+def combat_command(
+    a: FighterArg, b: FighterArg, fighter_a: PickA = None, fighter_b: PickB = None, charge: Charge = None,
+    place_a: PlaceA = None, place_b: PlaceB = None, wound_table: Table = None,
+    method: Annotated[str, typer.Option("--method", help="auto, exact or monte-carlo.")] = "auto",
+    runs: Annotated[int, typer.Option("--runs", min=100, max=1_000_000, help="Monte Carlo runs.")] = 100_000,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the Monte Carlo runs.")] = 2026,
+    as_json: Json = False,
+) -> None:
+    """A full combat: initiative, combat dice, exchanges, counterattacks, damage rolls on the Wound Table."""
+    try:
+        duel = _duel(a, b, fighter_a, fighter_b, charge, place_a, place_b, wound_table)
+        how = method_for(duel, method)
+        if how == "exact":
+            exact = exact_odds(duel)
+            odds = {k: float(v) for k, v in exact.items()}
+            note = "exact odds (every branch enumerated with fractions)"
+        else:
+            odds = monte_carlo(duel, runs, seed).odds
+            note = f"Monte Carlo: {runs:,} seeded resolutions (seed {seed}); ±{(0.25 / runs) ** 0.5 * 100:.2f} % at most"
+        notes = ability_notes(duel.a, duel.b) + ability_notes(duel.b, duel.a)
+        p_ini = float(initiative_odds(duel))
+        ends = _ends(odds, duel)
+        if as_json:
+            print_json({"ruleset": "confrontation", "kind": "combat", "method": how, "note": note,
+                        "fighters": [duel.a.name, duel.b.name], "initiative": {duel.a.name: p_ini},
+                        "ends": ends, "abilities": notes, "wound_table_estimated": duel.table.estimated,
+                        "outcomes": [{duel.a.name: sa, duel.b.name: sb, "p": p} for (sa, sb), p in odds.items()]})
+            return
+        console.print(odds_table(f"Fate Screen: {duel.a.name} vs {duel.b.name} — {how}", list(ends.items())))
+        rows = [(sa, sb, _pct(p)) for (sa, sb), p in list(odds.items())[:20]]
+        console.print(rows_table("Most likely ends of the combat", (duel.a.name, duel.b.name, "Chance"), rows))
+        console.print(explain_panel([note, f"{duel.a.name} wins initiative {_pct(p_ini)}", *notes,
+                                     "Wound Table estimated" if duel.table.estimated else "Wound Table: your file",
+                                     "placement: the default policy (docs/rules/confrontation.md)"
+                                     if (place_a, place_b) == (None, None) else "placement: as given"]))
+    except RulekeeperError as exc:
+        fail(exc, as_json=as_json)
+
+
+@resolve_cf.command("combat")
+def resolve_command(
+    a: FighterArg, b: FighterArg, fighter_a: PickA = None, fighter_b: PickB = None, charge: Charge = None,
+    place_a: PlaceA = None, place_b: PlaceB = None, wound_table: Table = None,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of fate (the same seed, the same rolls).")] = 2026,
+    as_json: Json = False,
+) -> None:
+    """One combat with seeded fate: every die with its odds."""
+    try:
+        duel = _duel(a, b, fighter_a, fighter_b, charge, place_a, place_b, wound_table)
+        fate = Fate.from_seed(seed)
+        report = Report()
+        resolve(fate, duel, report)
+        if as_json:
+            print_json({"ruleset": "confrontation", "kind": "combat", "seed": seed, "initiative": report.initiative,
+                        "placement": report.placement, "blows": report.blows, "end": list(report.end),
+                        "chance": fate.record_dicts()})
+            return
+        console.print(explain_panel([report.initiative, *report.placement, *report.blows,
+                                     f"end: {duel.a.name} {report.end[0]}; {duel.b.name} {report.end[1]}"],
+                                    title=f"{duel.a.name} vs {duel.b.name} (seed {seed})"))
+        rows = [(r.request.label, r.outcome, _pct(r.probability)) for r in fate.records]
+        console.print(rows_table("Every die drawn", ("Roll", "Outcome", "Chance"), rows))
+    except RulekeeperError as exc:
+        fail(exc, as_json=as_json)
+
+
+def units_command(as_json: bool, data: Path | None, level: int | None) -> None:
+    """``units confrontation [--data CARDS.yaml]``: the shipped examples, or the player's own cards."""
+    if level is not None:
+        raise ImpossibleRequestError("confrontation lists its fighters without --level")
+    rows: list[dict[str, Any]]
+    if data is None:
+        rows = Confrontation().roster()
+    else:
+        band = load_warband(data)
+        rows = [{"name": f.name, "warband": band.warband, "size": f.size, "HP": f.HP,
+                 **{c: v for c, v in f.characteristics().items() if v is not None},
+                 "abilities": ", ".join(f.abilities)} for f in band.fighters]
+    if as_json:
+        print_json(rows)
+        return
+    cols = ["name", "size", "MOV", "INI", "ATT", "STR", "DEF", "RES", "COU", "FEAR", "DIS", "HP", "abilities"]
+    for group in dict.fromkeys(str(r.get("warband", "")) for r in rows):
+        mine = [r for r in rows if r.get("warband") == group]
+        title = group + (" — EXAMPLE cards, every characteristic estimated" if data is None else f" ({data})")
+        console.print(rows_table(title, cols, [[str(r.get(c, "") if r.get(c) is not None else "")
+                                                for c in cols] for r in mine]))
+
+
+def register(hooks: Any) -> None:
+    """Plug the commands into the CLI (``hooks`` is a :class:`rulekeeper.cli.hooks.CliHooks`)."""
+    hooks.odds.add_typer(odds_cf, name="confrontation")
+    hooks.resolve.add_typer(resolve_cf, name="confrontation")
+    hooks.add_units("confrontation", units_command)

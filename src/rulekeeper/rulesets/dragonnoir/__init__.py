@@ -1,0 +1,60 @@
+"""Dragon Noir 1: L'Exil (Duccio Vitale, Eurogames 1990): a character-level hex skirmish.
+
+This package is the calculator: the game sheet's tables as editable data (:mod:`.data`), combat
+odds (:mod:`.combat`), movement costs and the mount/dismount conversion (:mod:`.movement`), the
+line of fire (:mod:`.fire`) and fire odds (:mod:`.fireodds`). Whole battles, the Black Dragon's
+battle rules, magic and the web keeper come later. See ``docs/rules/dragonnoir.md`` for every rules
+decision and estimate.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rulekeeper.core.chance import Fate
+from rulekeeper.core.ruleset import OptionInfo, Resolution
+
+OPTION_INFO = (
+    OptionInfo("dwarves", "instead", ("instead", "plus"),
+               "Dwarves attacking together: one column per dwarf in place of the one column for attacking "
+               "together (instead), or on top of it (plus)."),
+    OptionInfo("errare", "off", ("off", "on"),
+               "The optional rule 'Errare humanum est': a missed shot may wound a character around the target."),
+)
+
+
+class DragonNoir:
+    """The Dragon Noir calculator (combat and fire odds, movement arithmetic) for the core and the CLI."""
+
+    name: ClassVar[str] = "dragonnoir"
+    aliases: ClassVar[tuple[str, ...]] = ("dragon noir", "dragon-noir", "dn", "l'exil")
+    title: ClassVar[str] = "Dragon Noir 1: L'Exil"
+    deterministic: ClassVar[bool] = False
+
+    def options(self) -> list[OptionInfo]:
+        return list(OPTION_INFO)
+
+    def roster(self) -> list[dict[str, Any]]:
+        """Every character's counters, each side as attack/movement/defence, and where the numbers come from."""
+        from .roster import roster
+
+        return roster()
+
+    def register_cli(self, hooks: Any) -> None:
+        """``odds dragonnoir combat|fire``, ``resolve dragonnoir combat|fire`` and ``units dragonnoir``."""
+        from .cli import register
+
+        register(hooks)
+
+    def sample_resolution(self, fate: Fate) -> Resolution:
+        """Grast and Thrug attack Crazy Ork together on flat ground; one d10 through ``fate``."""
+        from .combat import combat_odds, resolve_combat
+        from .data import shipped_sheet
+        from .fighters import Fighter
+
+        sheet = shipped_sheet()
+        fighters = [Fighter(*sheet.character(n)) for n in ("Grast", "Thrug", "Crazy Ork")]
+        odds = combat_odds(sheet, fighters[:2], fighters[2:])
+        roll = resolve_combat(fate, odds)
+        summary = {**odds.to_dict(), "die": roll.die, "result": roll.letter, "meaning": roll.meaning}
+        return Resolution(ruleset=self.name, kind="combat", summary=summary, chance=fate.record_dicts())

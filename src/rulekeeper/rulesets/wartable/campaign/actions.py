@@ -1,0 +1,238 @@
+"""The one action of a campaign round: a side gives its orders (every unit's, and its Faith).
+
+Three spellings reach the same canonical JSON (:meth:`.session.SideOrders.action`):
+
+* JSON: ``{"kind": "orders", "side": "oathsworn", "orders": [{"unit": "Hearthmere Guard",
+  "order": "reclaim"}, {"unit": "Lantern Wardens", "order": "move", "target": "Lantern Hill"}],
+  "faith": ["Lantern Hill"]}``;
+* the web keeper's order form: flat fields ``order:Hearthmere Guard = reclaim``,
+  ``order:Lantern Wardens = move:Lantern Hill``, ``faith = Lantern Hill``;
+* the command line: ``oathsworn "Hearthmere Guard: reclaim" "Lantern Wardens: move Lantern Hill"
+  "faith: Lantern Hill"``.
+
+A unit the side names no order for holds. Orders are checked against the state before the round
+(:func:`.orders.checked_orders`), naming the unit and the reason.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rulekeeper.core.errors import IllegalActionError
+
+from ..model import fold
+from .model import CampaignState, FieldUnit
+from .orders import ORDER_KINDS, FaithOrder, Order, OrderError, checked_faith, checked_orders
+from .session import CampaignGameState, SideOrders
+
+#: Above this many combinations a side's legal actions are its "one unit differs from holding" set.
+PRODUCT_CAP = 256
+NO_FAITH = ("", "none", "no", "-")
+
+
+class CampaignActionError(IllegalActionError):
+    """An action a campaign refuses (not ``orders``, a side that has already given its orders…)."""
+
+
+def find_side(state: CampaignGameState, name: str) -> str:
+    wanted = fold(name)
+    for key, faction in state.sides:
+        if wanted in (fold(key), fold(faction)):
+            return key
+    names = [k for k, _ in state.sides]
+    raise CampaignActionError(f"unknown side {name!r}: expected one of {', '.join(names)}", side=name)
+
+
+def _one_order(unit: str, spec: Any) -> Order:
+    """``"move:Old Watch"`` / ``"move Old Watch"`` / ``{"order": "move", "target": "Old Watch"}``."""
+    if isinstance(spec, Mapping):
+        kind, target = str(spec.get("order") or spec.get("kind") or "hold"), spec.get("target")
+    elif isinstance(spec, str):
+        head, sep, rest = spec.strip().partition(":")
+        if not sep:
+            head, _, rest = spec.strip().partition(" ")
+        kind, target = head, rest.strip() or None
+    else:
+        raise CampaignActionError(f"{unit}: an order is a word such as 'move Old Watch', got {spec!r}")
+    kind = fold(kind)
+    if kind not in ORDER_KINDS:
+        raise OrderError(f"{unit}: unknown order {kind!r} (orders: {', '.join(ORDER_KINDS)})", unit=unit)
+    return Order(unit, kind, None if target in (None, "") else str(target))
+
+
+def _raw_orders(data: Mapping[str, Any]) -> list[Order]:
+    out: list[Order] = []
+    listed = data.get("orders") or []
+    if not isinstance(listed, list):
+        raise CampaignActionError(f"orders: expected a list of unit orders, got {listed!r}")
+    for i, o in enumerate(listed):
+        if not isinstance(o, Mapping) or not isinstance(o.get("unit"), str):
+            raise CampaignActionError(f"orders[{i}]: expected {{unit, order, target}}, got {o!r}")
+        out.append(_one_order(o["unit"], o))
+    for key, value in data.items():
+        if isinstance(key, str) and key.startswith("order:") and value not in (None, ""):
+            out.append(_one_order(key.removeprefix("order:"), value))
+    return out
+
+
+def _raw_faith(data: Mapping[str, Any]) -> list[str]:
+    faith = data.get("faith") or []
+    names = [faith] if isinstance(faith, str) else faith
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise CampaignActionError(f"faith: expected Enclave names, got {faith!r}")
+    return [n for n in names if fold(n) not in NO_FAITH]
+
+
+def parse_orders(state: CampaignGameState, data: Mapping[str, Any]) -> tuple[SideOrders, int]:
+    """The side's orders made canonical (exact names, every standing unit listed) and the round named."""
+    kind = fold(str(data.get("kind") or ""))
+    if kind not in ("orders", "order", "give orders"):
+        raise CampaignActionError(f"unknown campaign action {data.get('kind')!r}: the one action is orders",
+                                  kind=kind, legal=["orders"])
+    allowed = {"kind", "side", "round", "orders", "faith"}
+    extra = sorted(str(k) for k in data if k not in allowed and not str(k).startswith("order:"))
+    if extra:
+        raise CampaignActionError(f"unexpected fields in an orders action: {', '.join(extra)}", fields=extra)
+    side_name = data.get("side")
+    if side_name in (None, ""):
+        waiting = [k for k, _ in state.sides if k not in state.given()]
+        if len(waiting) != 1:
+            raise CampaignActionError("name the side giving these orders (side: " + ", ".join(waiting) + ")")
+        side = waiting[0]
+    else:
+        side = find_side(state, str(side_name))
+    round_ = data.get("round", state.round)
+    if isinstance(round_, str) and round_.isdigit():
+        round_ = int(round_)
+    if isinstance(round_, bool) or not isinstance(round_, int):
+        raise CampaignActionError(f"round: expected a round number, got {round_!r}")
+    faction = state.faction_of(side)
+    c = state.campaign
+    raw = _raw_orders(data)
+    for o in raw:
+        unit = c.unit(o.unit)
+        if unit.faction != faction:
+            raise OrderError(f"{unit.label} is {unit.faction}'s, not {faction}'s to order", unit=unit.label)
+    checked = checked_orders(c, raw, state.options)
+    own = tuple(o for label, o in checked.items() if c.unit(label).faction == faction)
+    faith = checked_faith(c, [FaithOrder(faction, e) for e in _raw_faith(data)])
+    if len({f.enclave for f in faith}) != len(faith):
+        raise OrderError(f"{faction} names one Enclave twice for Faith")
+    return SideOrders(side, own, tuple(faith)), round_
+
+
+def parse_order_words(state: CampaignGameState, words: Sequence[str]) -> dict[str, Any]:
+    """``oathsworn "Hearthmere Guard: reclaim" "Lantern Wardens: move Lantern Hill" "faith: Lantern Hill"``."""
+    if not words:
+        raise CampaignActionError('give the side, then each order as "UNIT: ORDER [TARGET]"')
+    first, rest = words[0], list(words[1:])
+    if fold(first) in ("orders", "order") and rest:
+        first, rest = rest[0], rest[1:]
+    data: dict[str, Any] = {"kind": "orders", "side": first, "orders": [], "faith": []}
+    for w in rest:
+        label, sep, spec = w.partition(":")
+        if not sep:
+            raise CampaignActionError(f'{w!r}: write each order as "UNIT: ORDER [TARGET]" (or "faith: ENCLAVE")')
+        if fold(label) == "faith":
+            data["faith"].append(spec.strip())
+            continue
+        order = _one_order(label.strip(), spec.strip())
+        data["orders"].append({"unit": order.unit, "order": order.kind,
+                               **({"target": order.target} if order.target else {})})
+    return data
+
+
+def order_text(o: Order) -> str:
+    return {"hold": f"{o.unit} holds", "move": f"{o.unit} moves to {o.target}", "attack": f"{o.unit} attacks {o.target}",
+            "reclaim": f"{o.unit} Reclaims", "delve": f"{o.unit} delves"}[o.kind]
+
+
+def orders_text(faction: str, so: SideOrders) -> str:
+    parts = [order_text(o) for o in so.orders] + [f"Faith restores {f.enclave}" for f in so.faith]
+    return f"{faction}: " + ("; ".join(parts) or "no unit standing")
+
+
+# ---------------------------------------------------------------- legal orders and the policy
+
+
+def unit_choices(c: CampaignState, u: FieldUnit, move_range: int) -> list[Order]:
+    """A unit's orders worth listing: hold, moves in range, Attacks on enemies in its region, Reclaim, Delve."""
+    out = [Order(u.label)]
+    reach = c.map.within(u.region, move_range)
+    out += [Order(u.label, "move", r) for r, d in sorted(reach.items(), key=lambda x: (x[1], x[0])) if d > 0]
+    out += [Order(u.label, "attack", e.label) for e in c.units_in(u.region) if e.faction != u.faction]
+    enclave = c.enclave_in(u.region)
+    if enclave is not None and enclave.faction != u.faction:
+        out.append(Order(u.label, "attack", enclave.name))
+    if enclave is not None and enclave.faction == u.faction:
+        out.append(Order(u.label, "reclaim"))
+    if any(d.region == u.region for d in c.dungeons):
+        out.append(Order(u.label, "delve"))
+    return out
+
+
+def faith_choices(state: CampaignGameState, faction: str) -> list[tuple[FaithOrder, ...]]:
+    c = state.campaign
+    if c.faction(faction).faith < state.options.faith_cost:
+        return [()]
+    return [(), *((FaithOrder(faction, e.name),) for e in c.enclaves
+                  if e.faction == faction and not e.fallen and e.stability < e.full)]
+
+
+def side_choices(state: CampaignGameState, side: str) -> list[SideOrders]:
+    """Every combination of the side's unit orders and Faith (or, above the cap, one change at a time)."""
+    faction = state.faction_of(side)
+    c = state.campaign
+    units = [u for u in c.units if u.faction == faction and u.health > 0]
+    per_unit = [unit_choices(c, u, state.options.move_range) for u in units]
+    faiths = faith_choices(state, faction)
+    size = len(faiths)
+    for p in per_unit:
+        size *= len(p)
+    if size <= PRODUCT_CAP:
+        return [SideOrders(side, tuple(combo), f) for combo in itertools.product(*per_unit) for f in faiths]
+    hold = tuple(p[0] for p in per_unit)
+    out = [SideOrders(side, hold, f) for f in faiths]
+    for i, p in enumerate(per_unit):
+        out += [SideOrders(side, hold[:i] + (o,) + hold[i + 1:], ()) for o in p[1:]]
+    policy = policy_orders(state, side)
+    return out if policy in out else [*out, policy]
+
+
+def _step_towards(c: CampaignState, u: FieldUnit, goal: str, move_range: int) -> Order:
+    path = c.map.path(u.region, goal)
+    if not path or len(path) < 2:
+        return Order(u.label)
+    return Order(u.label, "move", path[min(move_range, len(path) - 1)])
+
+
+def _unit_policy(state: CampaignGameState, u: FieldUnit) -> Order:
+    """Attack an enemy in the region; Bloodless march on the nearest standing Enclave; mortals Reclaim."""
+    c = state.campaign
+    foes = [e for e in c.units_in(u.region) if e.faction != u.faction]
+    if foes:
+        return Order(u.label, "attack", foes[0].label)
+    enclave = c.enclave_in(u.region)
+    if not u.bloodless:
+        if enclave is not None and enclave.faction == u.faction and enclave.stability < enclave.full:
+            return Order(u.label, "reclaim")
+        return Order(u.label)
+    if enclave is not None and enclave.faction != u.faction and not enclave.fallen:
+        return Order(u.label)  # it stays: an undefended Enclave falls to it
+    targets = sorted((d, e.name, e.region) for e in c.enclaves if e.faction != u.faction and not e.fallen
+                     for d in [c.map.distance(u.region, e.region)] if d is not None)
+    if not targets:
+        return Order(u.label)
+    return _step_towards(c, u, targets[0][2], state.options.move_range)
+
+
+def policy_orders(state: CampaignGameState, side: str) -> SideOrders:
+    faction = state.faction_of(side)
+    c = state.campaign
+    orders = tuple(_unit_policy(state, u) for u in c.units if u.faction == faction and u.health > 0)
+    faiths = faith_choices(state, faction)
+    low = sorted((fo for fo in faiths if fo), key=lambda fo: (c.enclave(fo[0].enclave).stability, fo[0].enclave))
+    faith = low[0] if low and c.enclave(low[0][0].enclave).stability * 2 <= c.enclave(low[0][0].enclave).full else ()
+    return SideOrders(side, orders, faith)

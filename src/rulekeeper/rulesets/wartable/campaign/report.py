@@ -1,0 +1,37 @@
+"""A resolved round as the log's report items: orders revealed, what happened, every Stability change
+with the seed's line that caused it, every battle's six steps, every Delve roll with its odds.
+
+Each item is plain JSON with a ``kind`` and a ``text`` line (what the generic log shows); the
+presenters draw the richer ones (``battle``, ``stability``, ``delve``) from their fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rulekeeper.core.game import JsonDict
+
+from ..rounding import show
+from .rounds import RoundResult
+
+
+def round_report(round_: int, orders: Sequence[str], result: RoundResult) -> list[JsonDict]:
+    items: list[JsonDict] = [{"kind": "round", "round": round_, "text": f"Round {round_} resolves"}]
+    items += [{"kind": "orders", "text": f"Orders — {t}"} for t in orders]
+    items += [{"kind": "event", "text": line} for line in result.log]
+    for b in result.battles:
+        d = b.to_dict()
+        health = ", ".join(f"{h.label} {show(h.before)} → {show(h.after)}" for h in b.health)
+        items.append({"kind": "battle", "title": d["title"], "steps": d["steps"], "result": d["result"],
+                      "text": f"Battle: {d['title']} — {health}"})
+    for c in result.changes:
+        fallen = " (Fallen)" if c.fallen_after and not c.fallen_before else ""
+        items.append({"kind": "stability", **c.to_dict(),
+                      "text": f"{c.enclave} Stability {show(c.before)} → {show(c.after)}{fallen} — {c.rule}: "
+                              f"{c.arithmetic} — “{c.quote}”"})
+    for r in result.rolls:
+        odds = ", ".join(f"{res} {p}" for res, p in r.all_odds)
+        items.append({"kind": "delve", **r.to_dict(),
+                      "text": f"{r.chance.request.label}: {r.entry.span} {r.entry.result} (odds {r.odds}; table "
+                              f"{r.table}: {odds})"})
+    return items

@@ -1,0 +1,167 @@
+"""A campaign being played on the game protocol: the campaign, the RNG, and the orders given so far.
+
+Orders are simultaneous and hidden: each side gives all of its units' orders (and its Faith)
+in one action; they wait in ``pending`` — seen only by the side that gave them — until the
+last side gives its own, and that action resolves the round (:func:`.rounds.resolve_round`,
+drawing every Delve roll through the state's RNG). ``history`` keeps each Enclave's Stability
+at the start of every round, for the Stability chart.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from rulekeeper.core.errors import RulekeeperError
+from rulekeeper.core.game import JsonDict
+from rulekeeper.core.rng import RngState
+
+from ..codec import dec, enc
+from ..model import WarTableOptions, parse_options
+from .codec import (
+    campaign_from_json,
+    campaign_to_json,
+    options_from_json,
+    options_to_json,
+    table_from_json,
+    table_to_json,
+)
+from .model import CampaignOptions, CampaignState
+from .orders import FaithOrder, Order
+from .tables import RollTable
+
+NAME = "wartable-campaign"
+
+#: Stability of every Enclave at one moment: (Enclave, Stability, Fallen).
+Snapshot = tuple[tuple[str, Fraction, bool], ...]
+
+
+def side_key(faction: str) -> str:
+    """A faction's side key (its link's role): ``"Oathsworn"`` → ``"oathsworn"``."""
+    return re.sub(r"[^a-z0-9]+", "-", faction.casefold()).strip("-") or "side"
+
+
+@dataclass(frozen=True)
+class SideOrders:
+    """One side's orders for one round: every standing unit's order (hold included) and its Faith."""
+
+    side: str
+    orders: tuple[Order, ...]
+    faith: tuple[FaithOrder, ...] = ()
+
+    def action(self, round_: int) -> JsonDict:
+        """The canonical JSON action that gives these orders."""
+        return {
+            "kind": "orders", "side": self.side, "round": round_,
+            "orders": [{"unit": o.unit, "order": o.kind, **({"target": o.target} if o.target else {})}
+                       for o in self.orders],
+            "faith": [f.enclave for f in self.faith],
+        }
+
+
+def snapshot(c: CampaignState) -> Snapshot:
+    return tuple((e.name, e.stability, e.fallen) for e in c.enclaves)
+
+
+@dataclass(frozen=True)
+class CampaignGameState:
+    """Everything a stored campaign is: a fold over its orders from the initial document."""
+
+    campaign: CampaignState
+    rng: RngState
+    options: CampaignOptions
+    battle_options: WarTableOptions
+    tables: tuple[tuple[str, RollTable], ...]
+    last_round: int
+    sides: tuple[tuple[str, str], ...]  # (side key, faction name), in the file's faction order
+    pending: tuple[SideOrders, ...] = ()
+    history: tuple[tuple[int, Snapshot], ...] = ()
+    last_log: tuple[str, ...] = ()
+
+    @property
+    def round(self) -> int:
+        return self.campaign.round
+
+    def faction_of(self, side: str) -> str:
+        return dict(self.sides)[side]
+
+    def side_of_faction(self, faction: str) -> str:
+        return next(s for s, f in self.sides if f == faction)
+
+    def given(self) -> tuple[str, ...]:
+        return tuple(p.side for p in self.pending)
+
+    def table_map(self) -> dict[str, RollTable]:
+        return dict(self.tables)
+
+    def standing_factions(self) -> list[str]:
+        return [f for _, f in self.sides if any(u.faction == f and u.health > 0 for u in self.campaign.units)]
+
+
+def _snap_json(s: Snapshot) -> list[JsonDict]:
+    return [{"enclave": n, "stability": enc(v), "fallen": f} for n, v, f in s]
+
+
+def _snap_from(d: Any, where: str) -> Snapshot:
+    return tuple((str(x["enclave"]), dec(x["stability"], f"{where}.stability"), bool(x["fallen"])) for x in d)
+
+
+def pending_json(p: SideOrders, round_: int) -> JsonDict:
+    return p.action(round_)
+
+
+def state_to_json(s: CampaignGameState) -> JsonDict:
+    return {
+        "ruleset": NAME,
+        "campaign": campaign_to_json(s.campaign),
+        "rng": s.rng.to_dict(),
+        "options": options_to_json(s.options),
+        "battle_options": s.battle_options.to_dict(),
+        "tables": {k: table_to_json(t) for k, t in s.tables},
+        "last_round": s.last_round,
+        "sides": [{"side": k, "faction": f} for k, f in s.sides],
+        "pending": [pending_json(p, s.round) for p in s.pending],
+        "history": [{"round": r, "enclaves": _snap_json(snap)} for r, snap in s.history],
+        "last_log": list(s.last_log),
+    }
+
+
+def _orders_from(d: Mapping[str, Any]) -> SideOrders:
+    orders = tuple(Order(str(o["unit"]), o["order"], o.get("target")) for o in d["orders"])
+    side = str(d["side"])
+    return SideOrders(side, orders, tuple(FaithOrder("", str(e)) for e in d["faith"]))
+
+
+def state_from_json(doc: Mapping[str, Any]) -> CampaignGameState:
+    """The state back from :func:`state_to_json`; anything it cannot read is a typed error."""
+    try:
+        if doc.get("ruleset") != NAME:
+            raise RulekeeperError(f"ruleset: expected {NAME!r}, got {doc.get('ruleset')!r}")
+        sides = tuple((str(x["side"]), str(x["faction"])) for x in doc["sides"])
+        state = CampaignGameState(
+            campaign_from_json(doc["campaign"]),
+            RngState.from_dict(doc["rng"]),
+            options_from_json(doc["options"]),
+            parse_options(doc["battle_options"]),
+            tuple((str(k), table_from_json(v, f"tables.{k}")) for k, v in doc["tables"].items()),
+            int(doc["last_round"]),
+            sides,
+            (),
+            tuple((int(h["round"]), _snap_from(h["enclaves"], "history")) for h in doc["history"]),
+            tuple(str(x) for x in doc["last_log"]),
+        )
+        pending = []
+        for p in doc["pending"]:
+            orders = _orders_from(p)
+            faction = state.faction_of(orders.side)
+            pending.append(SideOrders(orders.side, orders.orders,
+                                      tuple(FaithOrder(faction, f.enclave) for f in orders.faith)))
+        return CampaignGameState(state.campaign, state.rng, state.options, state.battle_options, state.tables,
+                                 state.last_round, state.sides, tuple(pending), state.history, state.last_log)
+    except RulekeeperError as exc:
+        raise RulekeeperError(f"the stored War Table campaign is damaged: {exc.message}") from None
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise RulekeeperError(f"the stored War Table campaign is damaged: {exc!r}") from None

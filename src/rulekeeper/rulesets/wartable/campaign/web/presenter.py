@@ -1,0 +1,107 @@
+"""The War Table campaign's web presenter: the region map as inline SVG, the order form, the Stability chart.
+
+The map (``templates/board.html``) draws every region (traits, Dungeons), its borders, each
+Enclave with its Stability (and Fallen), and the units standing there, coloured by faction;
+under it, each Enclave's Stability history as an inline SVG chart, and what the last round did.
+The action panel is one order form for the link's own side (``Links.viewer``): a choice per
+unit (hold, moves in range, Attacks, Reclaim, Delve) and Faith; the form posts one ``orders``
+action. Other sides' orders never reach this page before the round resolves (the game's view
+and ``conceals`` keep them out). Fate Screen and end screen stay generic.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+
+from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
+from rulekeeper.core.present import Header, Links
+from rulekeeper.web.presenters import GenericPresenter
+
+from ...rounding import show
+from ..actions import faith_choices, order_text, unit_choices
+from ..chart import COLOURS, svg_chart
+from ..session import CampaignGameState
+from .layout import positions
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+FACTION_COLOURS = ("#2b5c9e", "#8e2323", "#2f7d3a", "#7a4a9e")
+
+
+def _order_value(kind: str, target: str | None) -> str:
+    return kind if target is None else f"{kind}:{target}"
+
+
+class CampaignWebPresenter(GenericPresenter):
+    """Map, chart and order form for ``wartable-campaign``; preview, Fate Screen and result stay generic."""
+
+    def template_dir(self) -> Path:
+        return TEMPLATES
+
+    def _regions(self, state: CampaignGameState) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int, int]:
+        c = state.campaign
+        first = c.enclaves[0].region if c.enclaves else c.map.names()[0]
+        where, width, height = positions(c.map, first)
+        colour = {f: FACTION_COLOURS[i % len(FACTION_COLOURS)] for i, (_, f) in enumerate(state.sides)}
+        regions = []
+        for name in c.map.names():
+            x, y = where[name]
+            enclave = c.enclave_in(name)
+            units = [{"label": u.label, "health": show(u.health), "faction": u.faction, "colour": colour[u.faction],
+                      "bloodless": u.bloodless} for u in c.units_in(name)]
+            regions.append({
+                "name": name, "x": x, "y": y, "traits": list(c.map.traits(name)), "units": units,
+                "dungeon": next((d.name for d in c.dungeons if d.region == name), None),
+                "enclave": None if enclave is None else {
+                    "name": enclave.name, "stability": show(enclave.stability), "full": show(enclave.full),
+                    "fallen": enclave.fallen, "faction": enclave.faction, "colour": colour[enclave.faction]},
+            })
+        borders = [{"a": a, "b": b, "x1": where[a][0], "y1": where[a][1], "x2": where[b][0], "y2": where[b][1]}
+                   for a in c.map.names() for b in c.map.neighbours(a) if a < b]
+        return regions, borders, width, height
+
+    def board(self, state: CampaignGameState, links: Links, caption: str = "") -> Markup:
+        regions, borders, width, height = self._regions(state)
+        viewer = getattr(links, "viewer", "")
+        given = [{"faction": f, "given": k in state.given()} for k, f in state.sides]
+        mine = next((p for p in state.pending if p.side == viewer), None)
+        return self._render(
+            "wartable-campaign/board.html", caption=caption, regions=regions, borders=borders, width=width,
+            height=height, chart=svg_chart(state), title=state.campaign.name, round=state.round,
+            last_round=state.last_round, given=given, log=list(state.last_log),
+            mine=None if mine is None else [order_text(o) for o in mine.orders]
+            + [f"Faith restores {f.enclave}" for f in mine.faith],
+            faith=[{"name": f.name, "faith": show(f.faith)} for f in state.campaign.factions],
+            colours=COLOURS)
+
+    def header(self, state: CampaignGameState) -> Header:
+        status_waiting = tuple(f for k, f in state.sides if k not in state.given())
+        clock = f"Round {min(state.round, state.last_round)} of {state.last_round}"
+        return Header(dict(state.sides), clock, status_waiting)
+
+    def actions(self, state: CampaignGameState, legal: list[LegalAction], previews: list[OddsPreview],
+                links: Links) -> Markup:
+        """The order form of the link's side (the legal list has only that side's orders)."""
+        side = getattr(links, "viewer", "") or (legal[0].side if legal else "")
+        if not legal or side not in {lg.side for lg in legal}:
+            return Markup("")
+        faction = state.faction_of(side)
+        c = state.campaign
+        units = []
+        for u in c.units:
+            if u.faction != faction or u.health <= 0:
+                continue
+            choices = [{"value": _order_value(o.kind, o.target), "text": order_text(o).removeprefix(u.label + " ")}
+                       for o in unit_choices(c, u, state.options.move_range)]
+            units.append({"label": u.label, "region": u.region, "health": show(u.health), "choices": choices})
+        faith = [{"value": fo[0].enclave, "text": f"restore {fo[0].enclave} to full"} for fo in faith_choices(
+            state, faction) if fo]
+        last = len(state.pending) + 1 == len(state.sides)
+        return self._render("wartable-campaign/orders.html", links=links, side=side, faction=faction,
+                            round=state.round, units=units, faith=faith, cost=show(state.options.faith_cost),
+                            resolves=last)
+
+    def action_text(self, action: JsonDict) -> str:
+        return self.game.action_text(action)
