@@ -77,6 +77,7 @@ P_UNDO, P_ROUNDTRIP, P_VIEW, P_ILLEGAL, P_ODDS = 0.08, 0.15, 0.2, 0.1, 0.05
 MUST_MATCH = {
     "exillis": ("charge reaction", "target assignment", "roll to hit", "where the shot falls"),
     "battlesystem": ("Attack",),
+    "confrontation": ("INI test",),
     TOY: ("roll",),
 }
 #: Seeds of the non-vacuity sweep (odds at every sampled state of every scenario).

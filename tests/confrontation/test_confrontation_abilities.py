@@ -183,6 +183,15 @@ def test_wild() -> None:
     assert shape_of("DEF", ["Wild/10"]).modifier == 1 and shape_of("AIM", ["Wild/10"]).modifier == 0
 
 
+def test_born_killer() -> None:
+    """Born killer: "a fighter with this ability automatically succeeds all COU tests with a difficulty that is less
+    than or equal to the COU he is using, even if it is transmitted to him by a commander"."""
+    shape = shape_of("COU", ["Born killer"])
+    assert shape.auto_success and not shape_of("ATT", ["Born killer"]).auto_success
+    assert p_success(shape, 4, 4) == 1 and p_success(PLAIN, 4, 4) < 1  # even a natural fail
+    assert p_success(shape, 4, 5) == p_success(PLAIN, 4, 5)
+
+
 def test_bane() -> None:
     """"the damage is read one line lower in the Wound Table … It is not possible to go lower than the last line"."""
     assert damage_odds(TABLE, 4, 3) == {"Stunned": F(1, 3), "Light": F(1, 3), "Serious": F(1, 3)}

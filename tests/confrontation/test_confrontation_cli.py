@@ -8,18 +8,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from rulekeeper.cli.app import app, main
+from cli_kit import run_main
+from rulekeeper.cli.app import app
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "confrontation"
 runner = CliRunner()
-
-
-def run_main(args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
-    monkeypatch.setattr("sys.argv", ["rulekeeper", *args])
-    with pytest.raises(SystemExit) as done:
-        main()
-    out = capsys.readouterr()
-    return int(done.value.code or 0), out.out + out.err
 
 
 def test_odds_of_a_test_with_brutal_and_hardened() -> None:

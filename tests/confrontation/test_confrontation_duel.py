@@ -238,10 +238,11 @@ def test_property_a_resolution_replays_and_draws_the_shown_defence_odds(a: str, 
 def test_combat_abilities_are_hooks_composed_in_one_order() -> None:
     """The combat abilities are rows of the effect language (combat_effects.COMBAT_ABILITIES), folded into one
     shape: extra dice with their conditions, the smallest parry margin, HP changes first then last."""
+    from rulekeeper.rulesets.confrontation.abilities import ABILITIES
     from rulekeeper.rulesets.confrontation.catalogue import ELSEWHERE
     from rulekeeper.rulesets.confrontation.combat_effects import COMBAT_ABILITIES, CombatShape, compose_combat
 
-    assert set(COMBAT_ABILITIES) - {"War fury", "Warrior-mage", "Warrior-monk"} <= set(ELSEWHERE)
+    assert set(COMBAT_ABILITIES) - {"War fury", "Warrior-mage", "Warrior-monk"} <= set(ELSEWHERE) | set(ABILITIES)
     shape = compose_combat([("War fury", ""), ("Born killer", ""), ("Brutish charge", ""), ("War-horse", "")],
                            charged=True, character=False)
     assert (shape.dice, shape.attack_dice, shape.more_attack) == (1, 2, True)

@@ -1,6 +1,7 @@
 """Abilities as data: a name (and value X) mapped to the hooks it puts on tests and damage rolls.
 
-Only abilities the seed describes fully in terms of tests and damage rolls are implemented here;
+Only abilities the seed describes fully in terms of tests and damage rolls are implemented here (their
+wound-penalty part, Fine blade's, Parade's…, is in :mod:`.penalties`; Reflexes' tie in :mod:`.fray`);
 every other ability of the seed is in :data:`NOT_YET` with what it waits for, so the catalogue
 (docs/rules/confrontation.md) is complete. The condition of an ability that depends on the board
 or the opponent (Bane's designated target, Desperate's outnumbered camp, Wild's distance) is the
@@ -13,11 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .effects import (
-    CharacteristicBonus,
-    FinalBonus,
+    AutoSuccess,
+    Bonus,
     Hook,
     KeepOf2d6,
-    NaturalBonus,
     NoNegativeOpening,
     NoOpeningNorReRoll,
     Opens,
@@ -63,27 +63,28 @@ _IMPLEMENTED = (
     Ability("Dodge", "test", _fixed(Opens(FIVE, _t("DEF"))), partial="moving under cover as a cumulative action"),
     Ability("Enlightened", "test", _fixed(Opens(FIVE, _t("FAI"))), partial="not losing focus when censured"),
     Ability("Exalted", "test", _fixed(NoNegativeOpening(_t("FAI")))),
-    Ability("Fine blade", "test", _fixed(NoNegativeOpening(_t("ATT"))), partial="wound penalties to ATT"),
+    Ability("Fine blade", "test", _fixed(NoNegativeOpening(_t("ATT")))),
     Ability("Focus", "test", _fixed(Opens(FIVE, _t("POW"))), partial="not losing focus to counter-magic"),
     Ability("Hardened", "test", _fixed(Opens(FIVE, SIX_TESTS))),
     Ability("Loved by the gods", "test", _fixed(Opens(frozenset({4, 5}), SIX_TESTS))),
-    Ability("Parade", "test", _fixed(NoNegativeOpening(_t("DEF"))), partial="wound penalties to DEF"),
+    Ability("Parade", "test", _fixed(NoNegativeOpening(_t("DEF")))),
     Ability("Precision", "test", _fixed(Opens(FIVE, _t("AIM"))), partial="shorter medium and long ranges"),
-    Ability("Reflexes", "test", _fixed(Opens(FIVE, _t("INI"))), partial="winning a tied INI test"),
+    Ability("Reflexes", "test", _fixed(Opens(FIVE, _t("INI")))),
     Ability("Rigour", "test", _fixed(NoNegativeOpening(_t("DIS")))),
-    Ability("Sharp shooter", "test", _fixed(NoNegativeOpening(_t("AIM"))), partial="wound penalties to AIM"),
+    Ability("Sharp shooter", "test", _fixed(NoNegativeOpening(_t("AIM")))),
     Ability("Spirit of X", "test", _fixed(NoNegativeOpening(_t("POW"))), partial="its uses after a POW test"),
     Ability("Strategist", "test", _fixed(Opens(FIVE, _t("DIS")))),
-    Ability("Vivacity", "test", _fixed(NoNegativeOpening(_t("INI"))), partial="wound penalties to INI"),
+    Ability("Vivacity", "test", _fixed(NoNegativeOpening(_t("INI")))),
     Ability("Cursed", "test", _fixed(NoOpeningNorReRoll())),
     Ability("Luck", "test", _fixed(ReRollOnce(_t(*SIX_TESTS, "POW", "FAI"))),
             partial="Abilities, Capacities, Steam and Naphtha tests"),
     Ability("Dreadful", "test", _fixed(KeepOf2d6(True, _t("COU")))),
-    Ability("Rallying cry", "test", _fixed(NaturalBonus(1, _t("COU"))), partial="rallying routed fighters"),
-    Ability("War fury", "test", _fixed(NaturalBonus(-1, _t("DEF")))),  # its attack die: fighters.py
-    Ability("Resolute", "test", lambda x: (CharacteristicBonus(x, _t("INI", "ATT", "DEF", "COU")),), value="number"),
-    Ability("Desperate", "test", _fixed(FinalBonus(1, _t("INI", "ATT", "DEF")))),
-    Ability("Wild", "test", _fixed(CharacteristicBonus(1, _t("INI", "ATT", "DEF"))), value="condition"),
+    Ability("Rallying cry", "test", _fixed(Bonus(1, _t("COU"), "natural")), partial="rallying routed fighters"),
+    Ability("War fury", "test", _fixed(Bonus(-1, _t("DEF"), "natural"))),  # its attack die: fighters.py
+    Ability("Resolute", "test", lambda x: (Bonus(x, _t("INI", "ATT", "DEF", "COU"), "characteristic"),), value="number"),
+    Ability("Desperate", "test", _fixed(Bonus(1, _t("INI", "ATT", "DEF")))),
+    Ability("Wild", "test", _fixed(Bonus(1, _t("INI", "ATT", "DEF"), "characteristic")), value="condition"),
+    Ability("Born killer", "test", _fixed(AutoSuccess(_t("COU")))),  # its combat die: combat_effects.py
     Ability("Bane", "damage", _fixed(LineShift(1)), value="condition"),
     Ability("Hard-boiled", "damage", _fixed(LineShift(-1)), partial="its Force +1 against pushes and charges"),
     Ability("Ferocious", "damage", _fixed(StunnedReadAs("Light"))),

@@ -1,9 +1,8 @@
-"""Confrontation Evo as a registered calculator ruleset (``rulekeeper odds|resolve|units confrontation``).
+"""Confrontation Evo as a registered ruleset (``rulekeeper odds|resolve|units confrontation``, ``battle``).
 
 It implements the calculator protocol (:class:`rulekeeper.core.ruleset.Ruleset`): options,
-roster, a sample resolution drawn through fate. It does not (yet) play whole battles through
-the game protocol (:class:`rulekeeper.core.game.Game`): the registry lists only the rulesets that
-do as games (``core.ruleset.games``), so a calculator is a complete plug-in on its own.
+roster, a sample resolution drawn through fate; and, through :class:`~.game.SkirmishGame`, the game
+protocol (:class:`rulekeeper.core.game.Game`): whole skirmishes on a table measured in cm.
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ from .cards import CHARACTERISTICS, shipped_fighter, shipped_warbands
 from .duel import Duel, Report, resolve
 from .effects import TESTED
 from .fighters import Combatant
+from .game import SkirmishGame
 from .odds import _how
 from .rolls import odds_of_test, succeeds
 from .wounds import load_wound_table
@@ -103,8 +103,8 @@ def named_test_odds(test: str, characteristic: int, difficulty: int | None, abil
                     tuple(_how(shape)), finals, success)
 
 
-class Confrontation:
-    """Confrontation Evo: tests with opened results, abilities as effects, duels with exact odds."""
+class Confrontation(SkirmishGame):
+    """Confrontation Evo: tests with opened results, abilities as effects, duels with exact odds, skirmishes."""
 
     name: ClassVar[str] = "confrontation"
     aliases: ClassVar[tuple[str, ...]] = ("confrontation evo", "conf", "cfe")

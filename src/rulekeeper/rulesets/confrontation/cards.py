@@ -29,6 +29,9 @@ CHARACTERISTICS = ("MOV", "INI", "ATT", "STR", "DEF", "RES", "AIM", "COU", "FEAR
 SIZES = ("Small", "Medium", "Large", "Very Large")
 #: Abilities of the catalogue whose X a rule reads as a number (checked when a card is loaded).
 NUMERIC = frozenset({"Regeneration", "Ephemeral", "Repair", "Ruin", "Charging strength", "Sequence", "Cure"})
+#: "This is a fighter of Very Large Size; he has N HP": the sizes the seed fixes (Divine blood: "1 additional HP
+#: than what his size dictates").
+SIZE_HP = {"Enormous": 6, "Colossal": 7, "Gigantic": 8}
 #: Names the seed gives only as "See …": read as the ability they point to.
 ALIASES = {"heal": "Cure", "immortal of": "Being of", "hardboiled": "Hard-boiled"}
 
@@ -95,6 +98,12 @@ class FighterCard(_Strict):
             raise ValueError("a card has either COU or FEAR (exactly one of them)")
         for written in self.abilities:
             canonical_ability(written)
+        names = {canonical_ability(a)[0] for a in self.abilities}
+        for ability, hp in SIZE_HP.items():
+            want = hp + (1 if "Divine blood" in names else 0)
+            if ability in names and (self.size != "Very Large" or self.HP != want):
+                raise ValueError(f"{ability}: \"This is a fighter of Very Large Size; he has {hp} HP\" (+1 with Divine "
+                                 f"blood): the card needs size Very Large and HP {want}")
         for key in self.estimated:
             if key not in CHARACTERISTICS and key not in ("size", "HP", "abilities", "cost"):
                 raise ValueError(f"`estimated` names {key!r}, which is not a characteristic of a card")

@@ -22,13 +22,17 @@ from .calculator import Confrontation, named_test_odds
 from .cards import load_warband
 from .duel import Duel, Final, Report, exact_odds, initiative_odds, method_for, monte_carlo, resolve
 from .fighters import Combatant, ability_notes
+from .fray import Fray, exact_fray_odds, fray_method, fray_monte_carlo, initiative_odds_of, resolve_fray
 from .wounds import WOUND_TABLE, load_wound_table
 
 odds_cf = typer.Typer(help="Confrontation Evo: exact odds of a test or a combat.", no_args_is_help=True)
 resolve_cf = typer.Typer(help="Confrontation Evo: resolve a combat with seeded fate.", no_args_is_help=True)
 
 Json = Annotated[bool, typer.Option("--json", help="Print JSON.")]
-FighterArg = Annotated[str, typer.Argument(help="A card file (.yaml/.yml/.toml) or a shipped fighter's name.")]
+FightersArg = Annotated[list[str], typer.Argument(help="Two fighters (a duel) or more (a fray): each a card file "
+                                                      "(.yaml/.yml/.toml) or a shipped fighter's name.")]
+CampA = Annotated[int | None, typer.Option("--camp-a", min=1, help="A fray: how many of the fighters listed first "
+                                                                   "are camp A (default 1: one against the rest).")]
 PickA = Annotated[str | None, typer.Option("--fighter-a", help="The fighter of file A (a file of several).")]
 PickB = Annotated[str | None, typer.Option("--fighter-b", help="The fighter of file B (a file of several).")]
 Charge = Annotated[str | None, typer.Option("--charge", help="Who charged into this combat: a or b.")]
@@ -93,16 +97,20 @@ def _ends(odds: dict[Final, float], duel: Duel) -> dict[str, float]:
 
 @odds_cf.command("combat")
 def combat_command(
-    a: FighterArg, b: FighterArg, fighter_a: PickA = None, fighter_b: PickB = None, charge: Charge = None,
-    place_a: PlaceA = None, place_b: PlaceB = None, wound_table: Table = None,
+    fighters: FightersArg, fighter_a: PickA = None, fighter_b: PickB = None, charge: Charge = None,
+    place_a: PlaceA = None, place_b: PlaceB = None, wound_table: Table = None, camp_a: CampA = None,
     method: Annotated[str, typer.Option("--method", help="auto, exact or monte-carlo.")] = "auto",
     runs: Annotated[int, typer.Option("--runs", min=100, max=1_000_000, help="Monte Carlo runs.")] = 100_000,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the Monte Carlo runs.")] = 2026,
     as_json: Json = False,
 ) -> None:
-    """A full combat: initiative, combat dice, exchanges, counterattacks, damage rolls on the Wound Table."""
+    """A full combat: initiative, combat dice, exchanges, counterattacks, damage rolls on the Wound Table; with
+    three fighters or more, a fray (camp A: the first --camp-a fighters)."""
     try:
-        duel = _duel(a, b, fighter_a, fighter_b, charge, place_a, place_b, wound_table)
+        if len(fighters) != 2:
+            _fray_odds(_fray(fighters, camp_a, charge, place_a, place_b, wound_table), method, runs, seed, as_json)
+            return
+        duel = _duel(fighters[0], fighters[1], fighter_a, fighter_b, charge, place_a, place_b, wound_table)
         how = method_for(duel, method)
         if how == "exact":
             exact = exact_odds(duel)
@@ -131,27 +139,90 @@ def combat_command(
         fail(exc, as_json=as_json)
 
 
+def _fray(specs: list[str], camp_a: int | None, charge: str | None, place_a: int | None, place_b: int | None,
+          table: Path | None) -> Fray:
+    """Three fighters or more in two camps, everyone fighting every opponent (a shipped name or a one-card file
+    each); ``--charge a|b`` names the camp that charged."""
+    from .cards import fighter_from
+
+    if len(specs) < 2:
+        raise ImpossibleRequestError("a combat needs two fighters at least", field="fighters")
+    if place_a is not None or place_b is not None:
+        raise ImpossibleRequestError("--place-a/--place-b fix a duel's placement; a fray uses the policy",
+                                     field="placement")
+    n = 1 if camp_a is None else camp_a
+    if not 1 <= n < len(specs):
+        raise ImpossibleRequestError(f"--camp-a must leave a fighter in each camp (1 to {len(specs) - 1})",
+                                     field="camp-a")
+    who = None if charge is None else charge.strip().lower()
+    if who not in (None, "a", "b"):
+        raise ImpossibleRequestError(f"--charge must be a or b, got {charge!r}", field="charge")
+    cards = [fighter_from(spec) for spec in specs]
+    seen: dict[str, int] = {}
+    named = []
+    for card in cards:  # the same card twice: "Alahan swordsman 2", so every die's label says whose it is
+        seen[card.name] = seen.get(card.name, 0) + 1
+        named.append(card if seen[card.name] == 1 else card.model_copy(update={"name": f"{card.name} {seen[card.name]}"}))
+    camps = (tuple(Combatant(c, who == "a") for c in named[:n]), tuple(Combatant(c, who == "b") for c in named[n:]))
+    return Fray(camps, load_wound_table(table if table is not None else WOUND_TABLE))
+
+
+def _fray_odds(fray: Fray, method: str, runs: int, seed: int, as_json: bool) -> None:
+    how = fray_method(fray, method)
+    if how == "exact":
+        odds = {k: float(v) for k, v in exact_fray_odds(fray).items()}
+        note = "exact odds (every branch enumerated with fractions)"
+    else:
+        odds = fray_monte_carlo(fray, runs, seed).odds
+        note = f"Monte Carlo: {runs:,} seeded resolutions (seed {seed}); ±{(0.25 / runs) ** 0.5 * 100:.2f} % at most"
+    names = [f.name for f in fray.fighters]
+    ends = {f"{name} killed": sum(p for end, p in odds.items() if end[i] == "killed") for i, name in enumerate(names)}
+    camp_a = " and ".join(f.name for f in fray.camps[0])
+    p_ini = float(initiative_odds_of(fray))
+    if as_json:
+        print_json({"ruleset": "confrontation", "kind": "fray", "method": how, "note": note, "fighters": names,
+                    "camps": [[f.name for f in c] for c in fray.camps], "initiative": {"camp A": p_ini},
+                    "dice": {name: fray.dice(i) for i, name in enumerate(names)}, "ends": ends,
+                    "wound_table_estimated": fray.table.estimated,
+                    "outcomes": [{**dict(zip(names, end, strict=True)), "p": p} for end, p in odds.items()]})
+        return
+    title = f"Fate Screen: {camp_a} vs {' and '.join(f.name for f in fray.camps[1])} — {how}"
+    console.print(odds_table(title, list(ends.items())))
+    rows = [(*end, _pct(p)) for end, p in list(odds.items())[:20]]
+    console.print(rows_table("Most likely ends of the fray", (*names, "Chance"), rows))
+    dice = ", ".join(f"{name}: {fray.dice(i)}" for i, name in enumerate(names))
+    console.print(explain_panel([note, f"camp A ({camp_a}) wins initiative {_pct(p_ini)}", f"combat dice: {dice}",
+                                 "Wound Table estimated" if fray.table.estimated else "Wound Table: your file",
+                                 "frays: docs/rules/confrontation.md"]))
+
+
 @resolve_cf.command("combat")
 def resolve_command(
-    a: FighterArg, b: FighterArg, fighter_a: PickA = None, fighter_b: PickB = None, charge: Charge = None,
-    place_a: PlaceA = None, place_b: PlaceB = None, wound_table: Table = None,
+    fighters: FightersArg, fighter_a: PickA = None, fighter_b: PickB = None, charge: Charge = None,
+    place_a: PlaceA = None, place_b: PlaceB = None, wound_table: Table = None, camp_a: CampA = None,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of fate (the same seed, the same rolls).")] = 2026,
     as_json: Json = False,
 ) -> None:
-    """One combat with seeded fate: every die with its odds."""
+    """One combat (or a fray of three fighters or more) with seeded fate: every die with its odds."""
     try:
-        duel = _duel(a, b, fighter_a, fighter_b, charge, place_a, place_b, wound_table)
         fate = Fate.from_seed(seed)
         report = Report()
-        resolve(fate, duel, report)
+        if len(fighters) == 2:
+            duel = _duel(fighters[0], fighters[1], fighter_a, fighter_b, charge, place_a, place_b, wound_table)
+            resolve(fate, duel, report)
+            names = [duel.a.name, duel.b.name]
+        else:
+            fray = _fray(fighters, camp_a, charge, place_a, place_b, wound_table)
+            resolve_fray(fate, fray, report)
+            names = [f.name for f in fray.fighters]
         if as_json:
-            print_json({"ruleset": "confrontation", "kind": "combat", "seed": seed, "initiative": report.initiative,
-                        "placement": report.placement, "blows": report.blows, "end": list(report.end),
-                        "chance": fate.record_dicts()})
+            print_json({"ruleset": "confrontation", "kind": "combat" if len(names) == 2 else "fray", "seed": seed,
+                        "fighters": names, "initiative": report.initiative, "placement": report.placement,
+                        "blows": report.blows, "end": list(report.end), "chance": fate.record_dicts()})
             return
-        console.print(explain_panel([report.initiative, *report.placement, *report.blows,
-                                     f"end: {duel.a.name} {report.end[0]}; {duel.b.name} {report.end[1]}"],
-                                    title=f"{duel.a.name} vs {duel.b.name} (seed {seed})"))
+        end = "; ".join(f"{n} {e}" for n, e in zip(names, report.end, strict=True))
+        console.print(explain_panel([report.initiative, *report.placement, *report.blows, f"end: {end}"],
+                                    title=f"{' vs '.join(names)} (seed {seed})"))
         rows = [(r.request.label, r.outcome, _pct(r.probability)) for r in fate.records]
         console.print(rows_table("Every die drawn", ("Roll", "Outcome", "Chance"), rows))
     except RulekeeperError as exc:

@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from .effects import Amount
+
 
 @dataclass(frozen=True, slots=True)
 class ExtraDie:
@@ -50,26 +52,28 @@ class SwapAttackDefence:
     """Additional limb: "swaps his ATT and DEF for the duration of the combat" (active)."""
 
 
-@dataclass(frozen=True, slots=True)
-class ChargeStrength:
+class ChargeStrength(Amount):
     """Charging strength/X: "his STR is replaced by X until the end of the first combat"."""
 
-    value: int
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class LastStand:
+class LastStand(Amount):
     """Fierce: at 0 HP "he gets 2 additional HP"; losing them kills him."""
 
-    hp: int
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class HpLoss:
-    """HP lost by a damage roll changed by ``delta`` (``last``: "this effect applies last")."""
+class HpLoss(Amount):
+    """HP lost by a damage roll changed by ``value`` (first-applied, Vulnerable)."""
 
-    delta: int
-    last: bool = False
+    __slots__ = ()
+
+
+class HpLossLast(Amount):
+    """HP lost by a damage roll changed by ``value``, "this effect applies last" (Ethereal)."""
+
+    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +82,7 @@ class ImmuneToStunned:
 
 
 CombatHook = (ExtraDie | GainDieOnParry | MoreAttackThanDefence | SwapAttackDefence | ChargeStrength | LastStand
-              | HpLoss | ImmuneToStunned)
+              | HpLoss | HpLossLast | ImmuneToStunned)
 
 
 def _fixed(*hooks: CombatHook) -> Callable[[str], tuple[CombatHook, ...]]:
@@ -103,7 +107,7 @@ COMBAT_ABILITIES: dict[str, Callable[[str], tuple[CombatHook, ...]]] = {
     "Charging strength": _number(ChargeStrength),
     "Fierce": _fixed(LastStand(2)),
     "Vulnerable": _fixed(HpLoss(1)),
-    "Ethereal": _fixed(HpLoss(-1, last=True), ImmuneToStunned()),
+    "Ethereal": _fixed(HpLossLast(-1), ImmuneToStunned()),
 }
 
 MYSTIC = ("Warrior-mage", "Warrior-monk")
@@ -155,8 +159,8 @@ def compose_combat(named: Iterable[tuple[str, str]], charged: bool, character: b
         more_attack=any(isinstance(h, MoreAttackThanDefence) for h in hooks),
         swap=any(isinstance(h, SwapAttackDefence) for h in hooks),
         charge_strength=strengths[0] if strengths and charged else None,
-        last_stand=max((h.hp for h in hooks if isinstance(h, LastStand)), default=0),
-        hp_first=sum(h.delta for h in hooks if isinstance(h, HpLoss) and not h.last),
-        hp_last=sum(h.delta for h in hooks if isinstance(h, HpLoss) and h.last),
+        last_stand=max((h.value for h in hooks if isinstance(h, LastStand)), default=0),
+        hp_first=sum(h.value for h in hooks if isinstance(h, HpLoss)),
+        hp_last=sum(h.value for h in hooks if isinstance(h, HpLossLast)),
         immune_to_stunned=any(isinstance(h, ImmuneToStunned) for h in hooks),
     )

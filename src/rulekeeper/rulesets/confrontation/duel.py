@@ -14,153 +14,81 @@ The sequence (docs/rules/confrontation.md, "Combat"; estimated where the seed is
    Ambidextrous) gains an attack die; a hit not parried makes a damage roll on the Wound Table;
 5. the combat ends when no attack die is left or a fighter is killed.
 
-Both the exact odds (:func:`exact_odds`, every branch with fractions) and one resolution
-(:func:`resolve`, every draw through :class:`~rulekeeper.core.chance.Fate`) read the same
-distributions (:func:`~.rolls.odds_of_test`, :func:`~.wounds.damage_odds`), so the odds shown are
-the odds drawn; :func:`monte_carlo` repeats :func:`resolve` when the state space is too large.
+A duel is the smallest fray: these functions keep their signatures and run the one engine of
+:mod:`.fray` (exact odds, resolutions through :class:`~rulekeeper.core.chance.Fate`, Monte Carlo), so a
+duel and a fray can never disagree. Wound penalties apply from the blow that causes them.
 """
 
 from __future__ import annotations
 
-import math
-from collections import Counter, defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache, lru_cache
 
-from rulekeeper.core.chance import ChanceRequest, Fate
-from rulekeeper.core.errors import ImpossibleRequestError
+from rulekeeper.core.chance import Fate
 
-from .effects import TestShape
+from .exchanges import (
+    EXACT_DICE,
+    Blow,
+    Health,
+    MonteCarlo,
+    Placement,
+    Report,
+    Side,
+    apply_wound,
+    attack_outcomes,
+    place,
+)
 from .fighters import Combatant
-from .rolls import odds_of_test, request_for_test, succeeds
-from .wounds import CANCELLED, DamageHook, WoundTable, damage_odds, damage_request
+from .fray import (
+    Fray,
+    Melee,
+    exact_fray_odds,
+    fray_method,
+    fray_monte_carlo,
+    initiative_odds_of,
+    resolve_fray,
+    roll_fray_initiative,
+)
+from .wounds import DamageHook, WoundTable, damage_odds
 
-#: Combat dice in all above which the exact enumeration gives way to Monte Carlo (``auto``).
-EXACT_DICE = 10
+__all__ = ["EXACT_DICE", "Blow", "Duel", "Exchanges", "Final", "Health", "MonteCarlo", "Placement", "Report",
+           "Side", "attack_outcomes", "exact_odds", "initiative_odds", "method_for", "monte_carlo", "place",
+           "resolve", "resolve_health", "roll_initiative", "side_of"]
 
-
-@dataclass(frozen=True, slots=True)
-class Placement:
-    attack: int
-    defence: int
-
-
-@dataclass(frozen=True, slots=True)
-class Health:
-    """A fighter's state in the combat: HP left, Fierce used, Stunned, killed."""
-
-    hp: int
-    fierce: bool = False
-    stunned: bool = False
-    killed: bool = False
-
-    def status(self) -> str:
-        if self.killed:
-            return "killed"
-        return f"{self.hp} HP" + (" (Fierce)" if self.fierce else "") + (", stunned" if self.stunned else "")
+Final = tuple[str, str]
 
 
-def place(fighter: Combatant, opponent_attack: int | None, attack: int | None = None) -> Placement:
-    """The default placement policy (docs/rules/confrontation.md, "Placement"), or ``attack`` dice.
-
-    The loser of initiative (``opponent_attack`` unknown, ``None``) puts half his dice, rounded up,
-    in attack; the winner, who sees that placement, keeps one defence die per attack die coming
-    (but at least one die in attack). War fury's "more dice in attack than in defence" is enforced;
-    its die and Brutish charge's go to attack on top.
-    """
-    n, forced = fighter.combat_dice(), fighter.attack_only_dice()
-    if attack is not None:
-        if not 0 <= attack <= n:
-            raise ImpossibleRequestError(f"{fighter.name} places {attack} attack dice of {n}", field="placement")
-        chosen = attack
-    elif opponent_attack is None:
-        chosen = (n + 1) // 2
-    else:
-        chosen = n - min(opponent_attack, max(n - 1, 0))
-    defence = n - chosen
-    if fighter.combat.more_attack and chosen + forced <= defence:
-        if attack is not None:
-            raise ImpossibleRequestError(f"{fighter.name} has War fury: he must place more dice in attack than in "
-                                         "defence", field="placement")
-        while chosen + forced <= defence:
-            chosen, defence = chosen + 1, defence - 1
-    return Placement(chosen + forced, defence)
-
-
-# -- the distributions an attack reads (cached: the Monte Carlo draws them 10^5 times) -------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Side:
-    """What an attack needs of one fighter in one state (Desperate may switch on with Fierce)."""
-
-    att_shape: TestShape
-    def_shape: TestShape
-    attack: int
-    defence: int
-
-
-def side_of(f: Combatant, o: Combatant, health: Health) -> Side:
+def side_of(f: Combatant, o: Combatant, health: Health, table: WoundTable | None = None) -> Side:
+    """What an attack needs of ``f`` (facing ``o``) at ``health``; with a ``table``, his wound penalties too."""
     desperate = f.desperate(o, health.fierce)
-    return Side(f.shape("ATT", desperate), f.shape("DEF", desperate), f.attack, f.defence)
-
-
-@lru_cache(maxsize=4096)
-def _att_request(label: str, shape: TestShape, attack: int) -> ChanceRequest:
-    return request_for_test(label, shape, attack, None)
-
-
-@lru_cache(maxsize=65536)
-def _def_request(label: str, shape: TestShape, defence: int, difficulty: int) -> ChanceRequest:
-    return request_for_test(label, shape, defence, difficulty)
-
-
-@lru_cache(maxsize=4096)
-def _damage_request(label: str, table: WoundTable, strength: int, resilience: int,
-                    hooks: tuple[DamageHook, ...]) -> ChanceRequest:
-    return damage_request(label, table, strength, resilience, hooks)
-
-
-#: An attack's outcome: ("fail",), ("parried", gains a die), or ("hit", wound line or Cancelled).
-Blow = tuple[str, ...]
-
-
-@cache
-def attack_outcomes(att: Side, dfd: Side, defends: bool, margin: int | None) -> tuple[tuple[Blow, Fraction], ...]:
-    """Exact odds of an attack's outcome before the damage roll (the same tests :func:`resolve` draws)."""
-    out: defaultdict[Blow, Fraction] = defaultdict(Fraction)
-    for n, p in odds_of_test(att.att_shape, att.attack, None).items():
-        if n <= 1:
-            out[("fail",)] += p
-            continue
-        final = n + att.attack + att.att_shape.modifier
-        if not defends:
-            out[("hit",)] += p
-            continue
-        for m, q in odds_of_test(dfd.def_shape, dfd.defence, final).items():
-            if succeeds(m, dfd.defence, dfd.def_shape, final):
-                gain = margin is not None and m + dfd.defence + dfd.def_shape.modifier - final >= margin
-                out[("parried", "gain" if gain else "")] += p * q
-            else:
-                out[("hit",)] += p * q
-    return tuple(sorted(out.items()))
-
-
-# -- the state of the exchanges ------------------------------------------------------------------------
+    att = f.penalty(table, health, "ATT") if table is not None else 0
+    dfc = f.penalty(table, health, "DEF") if table is not None else 0
+    return Side(f.shape("ATT", desperate), f.shape("DEF", desperate), f.attack - att, f.defence - dfc)
 
 
 @dataclass(frozen=True, slots=True)
 class Exchanges:
-    """Everything that decides what follows: both healths, both dice, whose attack comes next."""
+    """Everything that decides what follows: both healths, both dice, whose attack comes next (and the
+    one-use Toxic die, Deadly blow and Fencer's reserve die each still holds)."""
 
     health: tuple[Health, Health]
     attack: tuple[int, int]
     defence: tuple[int, int]
     turn: int
+    toxic: tuple[bool, ...] = (False, False)
+    deadly: tuple[bool, ...] = (False, False)
+    reserve: tuple[bool, ...] = ()
 
     def over(self) -> bool:
         return any(h.killed for h in self.health) or self.attack == (0, 0)
+
+    def melee(self) -> Melee:
+        return Melee(self.health, self.attack, self.defence, self.turn, (0, 1), self.toxic, self.deadly, self.reserve)
+
+
+def _exchanges(m: Melee, turn: int) -> Exchanges:
+    return Exchanges((m.health[0], m.health[1]), (m.attack[0], m.attack[1]), (m.defence[0], m.defence[1]), turn,
+                     m.toxic, m.deadly, m.reserve)
 
 
 @dataclass(frozen=True)
@@ -171,232 +99,75 @@ class Duel:
     b: Combatant
     table: WoundTable
     placement: tuple[int | None, int | None] = (None, None)
-    _sides: dict[tuple[bool, bool], tuple[Side, Side]] = field(default_factory=dict, repr=False, compare=False)
-    _hooks: dict[int, tuple[DamageHook, ...]] = field(default_factory=dict, repr=False, compare=False)
+    fray: Fray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        fixed = self.placement if self.placement != (None, None) else ()
+        object.__setattr__(self, "fray", Fray(((self.a,), (self.b,)), self.table, placement=fixed))
 
     def fighters(self) -> tuple[Combatant, Combatant]:
         return self.a, self.b
 
     def start(self, winner: int) -> Exchanges:
         """The state after initiative: the loser places first, then the winner."""
-        fs = self.fighters()
-        loser = 1 - winner
-        lp = place(fs[loser], None, self.placement[loser])
-        wp = place(fs[winner], lp.attack, self.placement[winner])
-        att = [0, 0]
-        dfc = [0, 0]
-        att[loser], dfc[loser], att[winner], dfc[winner] = lp.attack, lp.defence, wp.attack, wp.defence
-        health = (Health(self.a.card.HP), Health(self.b.card.HP))
-        return Exchanges(health, (att[0], att[1]), (dfc[0], dfc[1]), winner)
+        return _exchanges(self.fray.opening(winner), winner)
 
     def hooks(self, attacker: int) -> tuple[DamageHook, ...]:
-        if attacker not in self._hooks:
-            fs = self.fighters()
-            self._hooks[attacker] = fs[attacker].damage_hooks(fs[1 - attacker])
-        return self._hooks[attacker]
+        return self.fray.hooks(attacker, 1 - attacker)
 
     def damage(self, attacker: int) -> tuple[tuple[str, Fraction], ...]:
+        """The damage roll's odds of ``attacker`` on the other, both unhurt."""
         fs = self.fighters()
-        odds = damage_odds(self.table, fs[attacker].strength, fs[1 - attacker].card.RES,
-                           self.hooks(attacker))
-        return tuple(odds.items())
+        return tuple(damage_odds(self.table, fs[attacker].strength, fs[1 - attacker].card.RES,
+                                 self.hooks(attacker)).items())
 
     def wound(self, target: int, health: Health, line: str) -> Health:
         """A damage line applied: Stunned (unless immune), HP lost, Killed outright, then Fierce."""
-        f = self.fighters()[target]
-        if line in (CANCELLED, "No effect"):
-            return health
-        if line == "Stunned":
-            return health if f.immune_to_stunned() else replace(health, stunned=True)
-        hp = 0 if line == "Killed outright" else health.hp - f.hp_lost(self.table, line)
-        if hp > 0:
-            return replace(health, hp=hp)
-        if f.combat.last_stand and not health.fierce:
-            return replace(health, hp=f.combat.last_stand, fierce=True)  # Fierce: "he gets 2 additional HP"
-        return replace(health, hp=0, killed=True)
+        return apply_wound(self.fighters()[target], self.table, health, line)
 
     def after_blow(self, s: Exchanges, blow: Blow, health: Health | None = None) -> Exchanges:
         """The state once the attack of ``s.turn`` had this outcome (``health``: the target's after a hit)."""
-        me, foe = s.turn, 1 - s.turn
-        att, dfc = list(s.attack), list(s.defence)
-        att[me] -= 1
-        fs = self.fighters()
-        if blow[0] == "fail":
-            if fs[foe].counter_margin is not None and dfc[foe] > att[me] and dfc[foe] > 0:
-                dfc[foe], att[foe] = dfc[foe] - 1, att[foe] + 1  # the spare defence die becomes an attack die
-        elif blow[0] == "parried":
-            dfc[foe] -= 1
-            if blow[1] == "gain":
-                att[foe] += 1
-        healths = list(s.health)
-        if health is not None:
-            healths[foe] = health
-        nxt = foe if att[foe] > 0 else me
-        return Exchanges((healths[0], healths[1]), (att[0], att[1]), (dfc[0], dfc[1]), nxt)
+        m = self.fray.after_blow(s.melee(), s.turn, 1 - s.turn, blow, health)
+        nxt = self.fray.attacker(m)
+        return _exchanges(m, s.turn if nxt is None else nxt)
 
     def sides(self, s: Exchanges) -> tuple[Side, Side]:
-        key = (s.health[0].fierce, s.health[1].fierce)
-        if key not in self._sides:
-            self._sides[key] = (side_of(self.a, self.b, s.health[0]), side_of(self.b, self.a, s.health[1]))
-        return self._sides[key]
-
-
-# -- initiative ------------------------------------------------------------------------------------------
-
-
-def _ini_key(natural: int, final: int) -> tuple[bool, int]:
-    return (natural > 1, final)
+        m = s.melee()
+        return self.fray.side(m, 0), self.fray.side(m, 1)
 
 
 def initiative_odds(duel: Duel) -> Fraction:
     """Exact chance that ``a`` wins initiative (ties re-rolled, or won by the only one with Reflexes)."""
-    fs = duel.fighters()
-    dists = []
-    for f, o in ((fs[0], fs[1]), (fs[1], fs[0])):
-        shape = f.shape("INI", f.desperate(o, False))
-        dists.append([(_ini_key(n, n + f.card.INI + shape.modifier), p)
-                      for n, p in odds_of_test(shape, f.card.INI, None).items()])
-    win = lose = tie = Fraction(0)
-    for ka, pa in dists[0]:
-        for kb, pb in dists[1]:
-            if ka > kb:
-                win += pa * pb
-            elif ka < kb:
-                lose += pa * pb
-            else:
-                tie += pa * pb
-    reflexes = (fs[0].has("Reflexes"), fs[1].has("Reflexes"))
-    if reflexes == (True, False):
-        win += tie
-    elif reflexes == (False, True):
-        lose += tie
-    return win / (win + lose)
-
-
-# -- exact odds ---------------------------------------------------------------------------------------------
-
-Final = tuple[str, str]
+    return initiative_odds_of(duel.fray)
 
 
 def exact_odds(duel: Duel) -> dict[Final, Fraction]:
     """Every end of the combat (each fighter's status) with its exact probability."""
-
-    @cache
-    def walk(s: Exchanges) -> tuple[tuple[Final, Fraction], ...]:
-        if s.over():
-            return (((s.health[0].status(), s.health[1].status()), Fraction(1)),)
-        me, foe = s.turn, 1 - s.turn
-        sides = duel.sides(s)
-        out: defaultdict[Final, Fraction] = defaultdict(Fraction)
-        blows = attack_outcomes(sides[me], sides[foe], s.defence[foe] > 0, duel.fighters()[foe].counter_margin)
-        for blow, p in blows:
-            if blow[0] != "hit":
-                for end, q in walk(duel.after_blow(s, blow)):
-                    out[end] += p * q
-                continue
-            for line, r in duel.damage(me):
-                nxt = duel.after_blow(s, ("hit", line), duel.wound(foe, s.health[foe], line))
-                for end, q in walk(nxt):
-                    out[end] += p * r * q
-        return tuple(out.items())
-
-    p_a = initiative_odds(duel)
-    total: defaultdict[Final, Fraction] = defaultdict(Fraction)
-    for winner, pw in ((0, p_a), (1, 1 - p_a)):
-        for end, q in walk(duel.start(winner)):
-            total[end] += pw * q
-    return dict(sorted(total.items(), key=lambda kv: -kv[1]))
-
-
-# -- one resolution through fate ------------------------------------------------------------------------------
-
-
-@dataclass
-class Report:
-    """What one combat did: who won initiative, the placements, every blow, both ends."""
-
-    initiative: str = ""
-    placement: list[str] = field(default_factory=list)
-    blows: list[str] = field(default_factory=list)
-    end: Final = ("", "")
+    return {(end[0], end[1]): p for end, p in exact_fray_odds(duel.fray).items()}
 
 
 def roll_initiative(fate: Fate, duel: Duel) -> int:
-    fs = duel.fighters()
-    while True:
-        keys = []
-        for f, o in ((fs[0], fs[1]), (fs[1], fs[0])):
-            shape = f.shape("INI", f.desperate(o, False))
-            natural = int(fate.draw(_att_request(f"INI test: {f.name}", shape, f.card.INI)).outcome.split()[1])
-            keys.append(_ini_key(natural, natural + f.card.INI + shape.modifier))
-        if keys[0] != keys[1]:
-            return 0 if keys[0] > keys[1] else 1
-        if fs[0].has("Reflexes") != fs[1].has("Reflexes"):
-            return 0 if fs[0].has("Reflexes") else 1
+    return roll_fray_initiative(fate, duel.fray)
+
+
+def resolve_health(fate: Fate, duel: Duel, report: Report | None = None) -> tuple[Health, Health]:
+    """One combat through ``fate``; both fighters' health at the end (what the next combat takes back)."""
+    end = resolve_fray(fate, duel.fray, report)
+    return end[0], end[1]
 
 
 def resolve(fate: Fate, duel: Duel, report: Report | None = None) -> Final:
     """One combat, every die drawn through ``fate`` with the exact odds :func:`exact_odds` reads."""
-    fs = duel.fighters()
-    winner = roll_initiative(fate, duel)
-    s = duel.start(winner)
-    if report is not None:
-        report.initiative = f"{fs[winner].name} wins initiative and attacks first"
-        report.placement = [f"{f.name}: {s.attack[i]} in attack, {s.defence[i]} in defence" for i, f in enumerate(fs)]
-    while not s.over():
-        me, foe = s.turn, 1 - s.turn
-        sides = duel.sides(s)
-        att, dfd = sides[me], sides[foe]
-        natural = int(fate.draw(_att_request(f"ATT test: {fs[me].name}", att.att_shape, att.attack)).outcome.split()[1])
-        final = natural + att.attack + att.att_shape.modifier
-        blow: Blow = ("fail",) if natural <= 1 else ("hit",)
-        if natural > 1 and s.defence[foe] > 0:
-            req = _def_request(f"DEF test: {fs[foe].name}", dfd.def_shape, dfd.defence, final)
-            m = int(fate.draw(req).outcome.split()[1])
-            if succeeds(m, dfd.defence, dfd.def_shape, final):
-                margin = fs[foe].counter_margin
-                gain = margin is not None and m + dfd.defence + dfd.def_shape.modifier - final >= margin
-                blow = ("parried", "gain" if gain else "")
-        health = None
-        if blow[0] == "hit":
-            line = fate.draw(_damage_request(f"damage roll: {fs[me].name} on {fs[foe].name}", duel.table,
-                                             fs[me].strength, fs[foe].card.RES, duel.hooks(me))).outcome
-            blow, health = ("hit", line), duel.wound(foe, s.health[foe], line)
-        if report is not None:
-            report.blows.append(f"{fs[me].name} attacks (ATT {final}{', natural fail' if natural <= 1 else ''}): "
-                                f"{' '.join(b for b in blow if b)}")
-        s = duel.after_blow(s, blow, health)
-    end = (s.health[0].status(), s.health[1].status())
-    if report is not None:
-        report.end = end
-    return end
+    a, b = resolve_health(fate, duel, report)
+    return a.status(), b.status()
 
 
-@dataclass(frozen=True)
-class MonteCarlo:
-    runs: int
-    seed: int
-    odds: dict[Final, float]
-
-    def sigma(self, p: float) -> float:
-        return math.sqrt(max(p * (1 - p), 0.0) / self.runs)
-
-
-def monte_carlo(duel: Duel, runs: int, seed: int) -> MonteCarlo:
+def monte_carlo(duel: Duel, runs: int, seed: int) -> MonteCarlo[Final]:
     """``runs`` seeded resolutions (one :class:`Fate` from ``seed``, records cleared between runs)."""
-    fate = Fate.from_seed(seed)
-    counts: Counter[Final] = Counter()
-    for _ in range(runs):
-        counts[resolve(fate, duel)] += 1
-        fate.records.clear()
-    return MonteCarlo(runs, seed, {k: v / runs for k, v in counts.most_common()})
+    mc = fray_monte_carlo(duel.fray, runs, seed)
+    return MonteCarlo(runs, seed, {(end[0], end[1]): p for end, p in mc.odds.items()})
 
 
 def method_for(duel: Duel, wanted: str) -> str:
     """``exact`` or ``monte-carlo``: ``auto`` is exact up to :data:`EXACT_DICE` combat dice in all."""
-    if wanted not in ("auto", "exact", "monte-carlo"):
-        raise ImpossibleRequestError(f"--method must be auto, exact or monte-carlo, got {wanted!r}", field="method")
-    if wanted != "auto":
-        return wanted
-    dice = sum(f.combat_dice() + f.attack_only_dice() for f in duel.fighters())
-    return "exact" if dice <= EXACT_DICE else "monte-carlo"
+    return fray_method(duel.fray, wanted)

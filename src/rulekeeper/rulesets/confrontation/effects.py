@@ -13,13 +13,15 @@ same way everywhere. The order of composition (docs/rules/confrontation.md, "Com
 3. opening: the union of the faces that open; "must not be negatively opened" wins over the
    negative opening of a 1; Cursed removes every positive opening and every re-roll;
 4. characteristic bonuses and final bonuses add up;
-5. one re-roll (Luck) at most, whatever the number of hooks granting it.
+5. one re-roll (Luck) at most, whatever the number of hooks granting it;
+6. an automatic success up to the characteristic (Born killer's COU tests), natural fail or not.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 
 #: The characteristics a test can be made in (the seed's list in Luck, plus STR/RES for damage).
 TESTED = ("INI", "ATT", "DEF", "AIM", "COU", "DIS", "POW", "FAI")
@@ -36,34 +38,41 @@ class Opens:
 
 
 @dataclass(frozen=True, slots=True)
-class NoNegativeOpening:
+class OnTests:
+    """A hook that is only the tests it touches; its subclass says what it does there (written once)."""
+
+    tests: frozenset[str]
+
+
+class NoNegativeOpening(OnTests):
     """A 1 in the listed tests "must not be negatively opened" (it stays a natural fail)."""
 
-    tests: frozenset[str]
+    __slots__ = ()
+
+
+#: Where a :class:`Bonus` is added: to the die's face before it is read ("a modification to the natural
+#: result"), to the characteristic (Resolute's "counts as written on the card"), or to the final result
+#: (Desperate's "+1 on the final results").
+Stage = Literal["natural", "characteristic", "final"]
 
 
 @dataclass(frozen=True, slots=True)
-class NaturalBonus:
-    """Added to the die's face before it is read ("a modification to the natural result")."""
+class Bonus:
+    """A number added to the listed tests at one :data:`Stage` (one hook for all three: they differ only in
+    where the number goes, so one class and one fold serve them)."""
 
     value: int
     tests: frozenset[str]
+    stage: Stage = "final"
 
 
 @dataclass(frozen=True, slots=True)
-class CharacteristicBonus:
-    """Added to the characteristic for the test (Resolute's "counts as written on the card")."""
+class Amount:
+    """A hook that is one whole number; its subclass says what the number does (a line shift, a
+    cancellation roll's target, a replaced STR, extra HP…). The hooks of damage rolls (``wounds.py``) and of
+    combat (``combat_effects.py``) are these, so their shape is written once."""
 
     value: int
-    tests: frozenset[str]
-
-
-@dataclass(frozen=True, slots=True)
-class FinalBonus:
-    """Added to the final result (Desperate's "+1 on the final results")."""
-
-    value: int
-    tests: frozenset[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,11 +83,17 @@ class KeepOf2d6:
     tests: frozenset[str]
 
 
-@dataclass(frozen=True, slots=True)
-class ReRollOnce:
+class ReRollOnce(OnTests):
     """The test may be cancelled and rolled again once (used when it failed)."""
 
-    tests: frozenset[str]
+    __slots__ = ()
+
+
+class AutoSuccess(OnTests):
+    """Born killer: "automatically succeeds all COU tests with a difficulty that is less than or equal to the COU
+    he is using" (the characteristic the test is made with)."""
+
+    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +101,7 @@ class NoOpeningNorReRoll:
     """Cursed: "cannot re-roll nor open a roll of the dice" (every test)."""
 
 
-TestHook = Opens | NoNegativeOpening | NaturalBonus | CharacteristicBonus | FinalBonus | KeepOf2d6 | ReRollOnce
+TestHook = Opens | NoNegativeOpening | Bonus | KeepOf2d6 | ReRollOnce | AutoSuccess
 Hook = TestHook | NoOpeningNorReRoll
 
 
@@ -103,6 +118,7 @@ class TestShape:
     negative_opening: bool = True
     modifier: int = 0
     re_roll: bool = False
+    auto_success: bool = False
 
     def __post_init__(self) -> None:
         if self.dice not in (1, 2):
@@ -126,9 +142,10 @@ def compose(test: str, hooks: Iterable[Hook]) -> TestShape:
     return TestShape(
         dice=1 if net == 0 else 2,
         keep_lowest=net > 0,
-        natural_bonus=sum(h.value for h in mine if isinstance(h, NaturalBonus)),
+        natural_bonus=sum(h.value for h in mine if isinstance(h, Bonus) and h.stage == "natural"),
         opens=frozenset() if cursed else opens,
         negative_opening=not any(isinstance(h, NoNegativeOpening) for h in mine),
-        modifier=sum(h.value for h in mine if isinstance(h, CharacteristicBonus | FinalBonus)),
+        modifier=sum(h.value for h in mine if isinstance(h, Bonus) and h.stage != "natural"),
         re_roll=not cursed and any(isinstance(h, ReRollOnce) for h in mine),
+        auto_success=any(isinstance(h, AutoSuccess) for h in mine),
     )

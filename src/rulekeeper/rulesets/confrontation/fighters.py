@@ -13,12 +13,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
+from typing import TYPE_CHECKING
+
+from rulekeeper.core.errors import ImpossibleRequestError
 
 from .abilities import ABILITIES, damage_hooks_of, shape_of
 from .cards import FighterCard, canonical_ability
 from .combat_effects import CombatShape, compose_combat
 from .effects import TestShape
+from .penalties import FIERCE_HP, Penalties, hp_lost, penalty_table
 from .wounds import DamageHook, WoundTable
+
+if TYPE_CHECKING:
+    from .exchanges import Health
 
 #: Abilities whose test hooks a combat does not apply, and why (docs/rules/confrontation.md).
 NOT_IN_COMBAT = {
@@ -29,14 +36,25 @@ NOT_IN_COMBAT = {
 
 @dataclass(frozen=True, slots=True)
 class Combatant:
-    """One side of a duel: its card and whether it charged into this combat."""
+    """One fighter in a combat: his card, whether he charged into it, and the state he enters it in.
+
+    ``hp`` (``None``: the card's), ``stunned`` and ``fierce`` (standing only thanks to Fierce) carry a
+    fighter's earlier wounds into this combat: his wound penalties are read from them (:mod:`.penalties`).
+    """
 
     card: FighterCard
     charged: bool = False
+    hp: int | None = None
+    stunned: bool = False
+    fierce: bool = False
     names: tuple[str, ...] = field(init=False, default=())
     combat: CombatShape = field(init=False, default=CombatShape())
 
     def __post_init__(self) -> None:  # both read on every blow of 10^5 combats: composed once
+        most = FIERCE_HP if self.fierce else self.card.HP
+        if self.hp is not None and not 1 <= self.hp <= most:
+            raise ImpossibleRequestError(f"{self.card.name} enters the combat with {self.hp} HP: it must be 1 to {most}"
+                                         + (" (standing thanks to Fierce)" if self.fierce else ""), field="hp")
         object.__setattr__(self, "names", self.card.ability_names)
         pairs = [canonical_ability(a) for a in self.card.abilities]
         object.__setattr__(self, "combat", compose_combat(pairs, self.charged, self.card.character))
@@ -98,28 +116,57 @@ class Combatant:
     # -- damage ----------------------------------------------------------------------------------------
 
     def banes(self, target: Combatant) -> bool:
-        """Bane/X against a target "designated by Bane": X names its people, a keyword, an ability or it."""
-        x = (self.card.value_of("Bane") or "").strip().lower()
-        if not x:
+        """Bane/X against a target "designated by Bane": X names its people, a keyword, an ability or it.
+
+        Personal enemy/X ("has Bane/X", X a fighter's name) and Hostile/X ("The possessor also has Bane/X")
+        give the same Bane; Immunity/Bane on the target ignores it.
+        """
+        xs = {(self.card.value_of(a) or "").strip().lower() for a in ("Bane", "Personal enemy", "Hostile")} - {""}
+        if not xs or target.immune_to("Bane"):
             return False
         t = target.card
         names = {t.name.lower(), t.people.lower(), *(k.lower() for k in t.keywords),
                  *(a.lower() for a in t.ability_names), *(["character"] if t.character else [])}
-        return x in names
+        return bool(xs & names)
+
+    def immune_to(self, what: str) -> bool:
+        """Immunity/X: "the fighter is immune to the effects of that ability" (X an ability, or Toxic, Stunned…);
+        Immunity/Assassin is also Immunity/Deadly blow ("they are considered to have Immunity/deadly blow")."""
+        wanted = {what.lower()} | ({"assassin"} if what.lower() == "deadly blow" else set())
+        return any(canonical_ability(a)[0] == "Immunity" and canonical_ability(a)[1].strip().lower() in wanted
+                   for a in self.card.abilities)
 
     def damage_hooks(self, target: Combatant) -> tuple[DamageHook, ...]:
-        """Hooks of a damage roll this fighter inflicts on ``target``: his Bane and Ferocious, the
-        target's Hard-boiled, Survival instinct and Guardian."""
-        mine = [a for a in self.card.abilities if canonical_ability(a)[0] == "Ferocious"]
+        """Hooks of a damage roll this fighter inflicts on ``target``: his Bane and Ferocious (unless the target
+        is immune to them), then the target's own (:meth:`suffered_hooks`)."""
+        mine = [a for a in self.card.abilities if canonical_ability(a)[0] == "Ferocious"
+                and not target.immune_to("Ferocious")]
         if self.banes(target):
             mine.append("Bane")
-        theirs = [a for a in target.card.abilities
-                  if canonical_ability(a)[0] in ("Hard-boiled", "Survival instinct", "Guardian")]
-        return damage_hooks_of(_written([*mine, *theirs]))
+        return (*damage_hooks_of(_written(mine)), *target.suffered_hooks())
+
+    def suffered_hooks(self) -> tuple[DamageHook, ...]:
+        """The hooks of every damage roll he suffers: Hard-boiled, Survival instinct, Guardian."""
+        return _suffered(tuple(self.card.abilities))
+
+    def toxic_die(self) -> bool:
+        """Toxic/X with a number X: he holds one Toxic die ("Fighters with Toxic/- cannot have any")."""
+        return self.toxic_strength() > 0
+
+    def toxic_strength(self) -> int:
+        x = (self.card.value_of("Toxic") or "").strip()
+        return int(x) if x.isdigit() else 0
 
     def immune_to_stunned(self) -> bool:
         """Ethereal: "They have the Immunity / Stunned"; or Immunity/Stunned on the card."""
-        return self.combat.immune_to_stunned or (self.card.value_of("Immunity") or "").lower() == "stunned"
+        return self.combat.immune_to_stunned or self.immune_to("Stunned")
+
+    def penalties(self, table: WoundTable, health: Health) -> Penalties:
+        """His wound and Stunned penalties in this state (:mod:`.penalties`), as (characteristic, penalty)."""
+        return penalty_table(table, self.names, hp_lost(self.card, health.hp, health.fierce), health.stunned)
+
+    def penalty(self, table: WoundTable, health: Health, characteristic: str) -> int:
+        return dict(self.penalties(table, health)).get(characteristic, 0)
 
     def hp_lost(self, table: WoundTable, line: str) -> int:
         """HP a wound line costs him: Vulnerable's +1, then Ethereal's −1 ("this effect applies last")."""
@@ -133,6 +180,12 @@ def _written(names: list[str]) -> list[str]:
         name, value = canonical_ability(n)
         out.append(f"{name}/{value}" if value else name)
     return out
+
+
+@cache
+def _suffered(abilities: tuple[str, ...]) -> tuple[DamageHook, ...]:
+    mine = [a for a in abilities if canonical_ability(a)[0] in ("Hard-boiled", "Survival instinct", "Guardian")]
+    return damage_hooks_of(_written(mine))
 
 
 @cache
@@ -168,6 +221,21 @@ _COMBAT_NOTES = {
     "Ethereal": "Immunity/Stunned; every HP loss reduced by one (applied last)",
     "Vulnerable": "every HP loss by a damage roll increased by one",
     "Additional limb": "ATT and DEF swapped for this combat",
+    "Master strike": "two attack dice on an undefended target: STR + his card's ATT, no wound penalty (policy)",
+    "Feint": "a hit takes a die instead of a damage roll that cannot wound (policy)",
+    "Circular blow": "against two or more opponents: one attack on each for that many dice (policy; a fray)",
+    "Fencer": "one die held in reserve, placed in attack or defence when needed (policy)",
+    "Sequence": "up to X more dice, −1 ATT and DEF each, never below 0 (policy: all it may take)",
+    "Toxic": "his first attack is Toxic: a wound brings a damage roll STR X vs RES 0",
+    "Possessed": "wound penalties one level lower",
+    "Robustness": "no penalties for Stunned or a Light wound",
+    "Fanaticism": "wound penalties to STR reduced by 1",
+    "Indestructible": "loses no HP",
+    "Immunity": "immune to that effect in combat (abilities, Stunned)",
+    "Personal enemy": "Bane/X against the fighter X",
+    "Hostile": "Bane/X",
+    "Living-dead": "Immunity/Toxic",
+    "Being of": "Immunity/Toxic",
 }
 
 
@@ -180,7 +248,9 @@ def _note(f: Combatant, o: Combatant, written: str) -> str:
     if name == "Bane":
         return "damage read one line lower" if f.banes(o) else f"{o.name} is not designated: no effect"
     if name == "Desperate":
-        return "+1 to final INI, ATT, DEF while facing a costlier opponent or using Fierce"
+        return "+1 to final INI, ATT, DEF while outnumbered, facing a costlier opponent or using Fierce"
+    if name == "Assassin":
+        return "his first damage roll is a Deadly blow (he charged)" if f.charged else "no charge: no effect"
     if name == "Charging strength":
         return f"STR {f.strength} (he charged)" if f.charged else "no charge: no effect"
     if name == "Additional limb" and not f.limb:
@@ -195,4 +265,4 @@ def _note(f: Combatant, o: Combatant, written: str) -> str:
         if touched:
             return f"changes his {', '.join(touched)} tests" + (f" (not yet: {ability.partial})" if ability.partial else "")
         return f"touches no INI, ATT or DEF test ({ability.category} ability)"
-    return "no effect in a duel (see docs/rules/confrontation.md, catalogue)"
+    return "no effect in a combat (see docs/rules/confrontation.md, catalogue)"

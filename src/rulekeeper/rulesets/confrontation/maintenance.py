@@ -13,6 +13,10 @@ drawn as one :class:`~rulekeeper.core.chance.ChanceRequest` with those odds. The
   phase, then he is immediately removed"; Regeneration: "A fighter who was killed cannot benefit
   from this ability, even if some game effects still let him be on the fiels (e.g., Fierce)."
 * Regeneration and Ephemeral need LP, Repair and Ruin SP; a card with Construct has SP.
+* Cure/X: "during the maintenance phase … cure a friendly fighter in base-to-base contact with him (he can also
+  cure himself). One d6 is rolled. The targeted fighter is cured by one LP if the result on the die is equal to or
+  greater than X … cannot be used on a target with SP"; policy: he cures himself (after Regeneration); curing
+  another in contact is the skirmish's choice (:func:`cure_odds`). Fierce: "he cannot be cured by any means".
 """
 
 from __future__ import annotations
@@ -66,6 +70,8 @@ def upkeep_of(card: FighterCard, fierce: bool = False, reading: str = "cancel") 
         rolls.append(("Regeneration", _x(card, "Regeneration"), 1, 2))
     elif ephem:
         rolls.append(("Ephemeral", _x(card, "Ephemeral"), -1, 2))
+    if card.has("Cure") and not sp:  # "he can also cure himself"; "cannot be used on a target with SP"
+        rolls.append(("Cure", _x(card, "Cure"), 1, 1))
     repair, ruin = card.has("Repair") and sp, card.has("Ruin") and sp
     if repair and ruin:
         notes.append("Repair and Ruin \"cancel each other\": neither is rolled")
@@ -105,6 +111,12 @@ def hp_change_odds(card: FighterCard, hp: int, fierce: bool = False, reading: st
                 nxt[after] = nxt.get(after, Fraction(0)) + p * q
         dist = nxt
     return dict(sorted(dist.items()))
+
+
+def cure_odds(x: int, simple_action: bool = False) -> Fraction:
+    """Cure/X's chance to heal 1 LP: 1d6 ≥ X ("If this ability is used as a simple action, then the fighter gets a
+    +1 bonus to this roll")."""
+    return Fraction(max(0, min(6, 7 - x + (1 if simple_action else 0))), 6)
 
 
 def maintenance_request(card: FighterCard, hp: int, fierce: bool = False, reading: str = "cancel") -> ChanceRequest:

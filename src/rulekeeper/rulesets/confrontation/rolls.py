@@ -75,7 +75,10 @@ def natural_distribution(shape: TestShape, cap: int = OPENING_CAP) -> Distributi
 
 
 def succeeds(natural: int, characteristic: int, shape: TestShape, difficulty: int) -> bool:
-    """A natural fail (natural 1 or less) fails whatever the total; else final ≥ difficulty."""
+    """A natural fail (natural 1 or less) fails whatever the total; else final ≥ difficulty. An automatic
+    success (Born killer's COU tests) passes any difficulty up to the characteristic, whatever the roll."""
+    if shape.auto_success and difficulty <= characteristic:
+        return True
     return natural > 1 and natural + characteristic + shape.modifier >= difficulty
 
 

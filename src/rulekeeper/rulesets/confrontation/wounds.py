@@ -20,6 +20,7 @@ from rulekeeper.core.chance import ChanceRequest, Fate, discrete
 from rulekeeper.core.datafiles import read_data_file
 from rulekeeper.core.errors import DataFileError
 
+from .effects import Amount
 from .rolls import OPENING_CAP, opening_chain
 
 WOUND_TABLE = Path(__file__).parent / "data" / "wound_table.yaml"
@@ -28,13 +29,24 @@ LINE_NAMES = ("No effect", "Stunned", "Light", "Serious", "Critical", "Killed ou
 CANCELLED = "Cancelled"
 #: HP each wound line costs (estimated: Light, Serious and Critical as one, two and three steps).
 DEFAULT_HP_LOST = (("Light", 1), ("Serious", 2), ("Critical", 3))
+#: Wound levels by HP lost, their penalties and the characteristics they touch (estimated but Serious's 2,
+#: the seed's Sequence example; ``data/wound_table.yaml`` says why). Used when a table file omits them.
+DEFAULT_LEVELS = (("Light", 1), ("Serious", 2), ("Critical", 3))
+DEFAULT_PENALTIES = (("Light", 1), ("Serious", 2), ("Critical", 3), ("Stunned", 1))
+DEFAULT_PENALISED = ("INI", "ATT", "STR", "DEF", "AIM")
+WOUND_LEVELS = ("Light", "Serious", "Critical")
 
 
-@dataclass(frozen=True, slots=True)
-class LineShift:
-    """Read the damage ``lines`` lower (positive: more severe, Bane) or higher (negative, Hard-boiled)."""
+class LineShift(Amount):
+    """Read the damage ``value`` lines lower (positive: more severe, Bane) or higher (negative, Hard-boiled)."""
 
-    lines: int
+    __slots__ = ()
+
+
+class CancellationRoll(Amount):
+    """Before the damage roll, 1d6: on ``value`` or more the damage roll is cancelled."""
+
+    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,13 +54,6 @@ class StunnedReadAs:
     """Ferocious: a Stunned result (after modifiers) is read as this line instead."""
 
     line: str
-
-
-@dataclass(frozen=True, slots=True)
-class CancellationRoll:
-    """Before the damage roll, 1d6: on ``at_least`` or more the damage roll is cancelled."""
-
-    at_least: int
 
 
 DamageHook = LineShift | StunnedReadAs | CancellationRoll
@@ -63,29 +68,51 @@ class WoundTable:
     opens: frozenset[int]
     estimated: bool
     hp_lost: tuple[tuple[str, int], ...] = DEFAULT_HP_LOST
+    levels: tuple[tuple[str, int], ...] = DEFAULT_LEVELS
+    penalties: tuple[tuple[str, int], ...] = DEFAULT_PENALTIES
+    penalised: tuple[str, ...] = DEFAULT_PENALISED
 
     def hp_of(self, line: str) -> int:
         """HP a line costs (``Killed outright`` kills whatever the HP: it is not in this table)."""
         return dict(self.hp_lost).get(line, 0)
 
+    def level_of(self, hp_lost: int) -> int:
+        """The wound level (0 none, 1 Light, 2 Serious, 3 Critical) of a fighter who lost ``hp_lost`` HP."""
+        return sum(1 for _name, start in self.levels if hp_lost >= start)
+
+    def penalty_of(self, level: str) -> int:
+        """What a wound level (or ``Stunned``) subtracts from each penalised characteristic."""
+        return dict(self.penalties).get(level, 0)
+
     def line_of(self, result: int) -> int:
         return sum(1 for s in self.starts if result >= s)
+
+
+def _whole_numbers(value: Any, key: str, names: tuple[str, ...]) -> list[str]:
+    """The one check of the table's small mappings (``hp_lost``, ``levels``, ``penalties``): name -> 0..20."""
+    if isinstance(value, dict) and all(k in names and isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 20
+                                       for k, v in value.items()):
+        return []
+    return [f"`{key}` must map {', '.join(names)} to a whole number 0..20"]
 
 
 def _problems(data: Any) -> list[str]:
     if not isinstance(data, dict):
         return ["the wound table must be a mapping"]
-    out = [f"unknown key {k!r}" for k in data if k not in ("estimated", "source", "roll", "opens", "lines", "hp_lost")]
+    out = [f"unknown key {k!r}" for k in data if k not in ("estimated", "source", "roll", "opens", "lines", "hp_lost",
+                                                                   "levels", "penalties", "penalised")]
     if not isinstance(data.get("estimated"), bool):
         out.append("`estimated` must be true or false (say whether the table is the book's)")
     opens = data.get("opens", [])
     if not isinstance(opens, list) or any(not isinstance(f, int) or isinstance(f, bool) or not 2 <= f <= 6 for f in opens):
         out.append("`opens` must be a list of faces 2..6")
-    hp_lost = data.get("hp_lost", {})
-    if not isinstance(hp_lost, dict) or any(
-            k not in ("Stunned", "Light", "Serious", "Critical") or not isinstance(v, int) or isinstance(v, bool)
-            or not 0 <= v <= 20 for k, v in hp_lost.items()):
-        out.append("`hp_lost` must map Stunned, Light, Serious or Critical to a whole number of HP 0..20")
+    for key, allowed in (("hp_lost", ("Stunned", *WOUND_LEVELS)), ("levels", WOUND_LEVELS),
+                         ("penalties", ("Stunned", *WOUND_LEVELS))):
+        out += _whole_numbers(data.get(key, {}), key, allowed)
+    penalised = data.get("penalised", [])
+    if not isinstance(penalised, list) or any(c not in ("INI", "ATT", "STR", "DEF", "RES", "AIM", "COU", "DIS",
+                                                         "POW", "FAI") for c in penalised):
+        out.append("`penalised` must list characteristics (INI, ATT, STR, DEF, RES, AIM, COU, DIS, POW, FAI)")
     lines = data.get("lines")
     if not isinstance(lines, list) or len(lines) < 2:
         return [*out, "`lines` must list at least two lines"]
@@ -113,7 +140,10 @@ def parse_wound_table(data: Any, where: str) -> WoundTable:
     lines = data["lines"]
     return WoundTable(tuple(e["line"] for e in lines), tuple(e["from"] for e in lines[1:]),
                       frozenset(data.get("opens", [])), data["estimated"],
-                      tuple(data["hp_lost"].items()) if "hp_lost" in data else DEFAULT_HP_LOST)
+                      tuple(data["hp_lost"].items()) if "hp_lost" in data else DEFAULT_HP_LOST,
+                      tuple(data["levels"].items()) if "levels" in data else DEFAULT_LEVELS,
+                      tuple(data["penalties"].items()) if "penalties" in data else DEFAULT_PENALTIES,
+                      tuple(data["penalised"]) if "penalised" in data else DEFAULT_PENALISED)
 
 
 def load_wound_table(path: Path = WOUND_TABLE) -> WoundTable:
@@ -127,8 +157,8 @@ def damage_odds(table: WoundTable, strength: int, resilience: int,
     kept = Fraction(1)
     for hook in hooks:
         if isinstance(hook, CancellationRoll):
-            kept *= Fraction(min(6, max(0, hook.at_least - 1)), 6)
-    shift = sum(h.lines for h in hooks if isinstance(h, LineShift))
+            kept *= Fraction(min(6, max(0, hook.value - 1)), 6)
+    shift = sum(h.value for h in hooks if isinstance(h, LineShift))
     stunned_as = [h.line for h in hooks if isinstance(h, StunnedReadAs)]
     out: dict[str, Fraction] = {CANCELLED: 1 - kept} if kept < 1 else {}
     for die, p in opening_chain(table.opens, OPENING_CAP):

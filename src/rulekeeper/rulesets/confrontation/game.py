@@ -1,0 +1,283 @@
+"""Confrontation skirmishes on the game protocol (:class:`rulekeeper.core.game.Game`).
+
+:class:`SkirmishGame` holds the protocol's battle half; the registered class
+:class:`~.calculator.Confrontation` (entry point ``confrontation``) is the calculator plus this, so
+``rulekeeper battle new confrontation …`` and the web keeper reach whole skirmishes through the same
+plug-in as ``rulekeeper odds confrontation``. A scenario file becomes the stored initial document
+(cards included), an action a protocol :class:`~rulekeeper.core.game.Outcome` whose every die comes
+from the :class:`~rulekeeper.core.chance.Fate` of the RNG state kept in the skirmish's state.
+Rules decisions: docs/rules/confrontation.md, "Skirmishes".
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from rulekeeper.core.chance import Fate
+from rulekeeper.core.errors import IllegalActionError, InvalidStatError, RulekeeperError, UnknownNameError
+from rulekeeper.core.game import (
+    BattleSetup,
+    GameResult,
+    JsonDict,
+    LegalAction,
+    OddsPreview,
+    Outcome,
+    ScenarioInfo,
+    SetupRequest,
+    Status,
+)
+from rulekeeper.core.present import CliPresenter, WebPresenter
+from rulekeeper.core.rng import RngState
+
+from . import actions, policy
+from .scenario import read_scenario, shipped_scenarios
+from .skirmish import advance, do_charge, do_fight, do_hold, do_move, groups, waiting, worth
+from .state import (
+    SIDES,
+    DamagedStateError,
+    Fighter,
+    SkirmishState,
+    cards_from_json,
+    obstacles_from_json,
+    state_from_json,
+    state_to_json,
+    view_of,
+)
+
+NAME = "confrontation"
+KIND_WORDS = {"move": "move", "walk": "move", "charge": "charge", "hold": "hold", "wait": "hold", "pass": "hold",
+              "fight": "fight", "melee": "fight", "combat": "fight"}
+_NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
+
+
+class SkirmishSetupError(RulekeeperError):
+    """A set-up request a skirmish cannot start from (no scenario file, army lists)."""
+
+    code = "impossible_request"
+
+
+def _coords(value: Any) -> list[float]:
+    """``[30, 20]``, ``"30,20"`` or ``"30 20"`` as a destination in cm (to the millimetre)."""
+    parts: list[Any]
+    if isinstance(value, str):
+        parts = [p for p in re.split(r"[,\s;]+", value.strip().strip("()[]")) if p]
+    elif isinstance(value, list | tuple):
+        parts = list(value)
+    else:
+        parts = []
+    try:
+        x, y = (float(p) for p in parts)
+    except (TypeError, ValueError):
+        raise IllegalActionError(f"a destination is X,Y in cm (e.g. 30,20), got {value!r}", field="to") from None
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise IllegalActionError(f"a destination is two finite numbers of cm, got {value!r}", field="to")
+    return actions.point(x, y)
+
+
+class SkirmishGame:
+    """The battle half of the game protocol for Confrontation skirmishes (mixed into the registered class)."""
+
+    # -- setting a battle up -------------------------------------------------------------------
+
+    def scenarios(self) -> list[ScenarioInfo]:
+        return shipped_scenarios()
+
+    def setup(self, request: SetupRequest) -> BattleSetup:
+        if request.armies or request.board is not None:
+            raise SkirmishSetupError("a Confrontation skirmish starts from a scenario file (table, warbands and "
+                                     "positions), not from army lists or a board")
+        if request.scenario is None:
+            raise SkirmishSetupError("give a Confrontation scenario, e.g. "
+                                     "src/rulekeeper/rulesets/confrontation/data/scenarios/the_ford.yaml")
+        sc = read_scenario(request.scenario)
+        infos = {o.name: o for o in self.options()}  # type: ignore[attr-defined]
+        options = {name: o.default for name, o in infos.items()}
+        for text in request.options:
+            key, sep, value = text.partition("=")
+            key = key.strip().replace("-", "_")
+            if not sep:
+                raise InvalidStatError(f"option {text!r} must look like NAME=VALUE", option=text)
+            if key not in infos:
+                raise UnknownNameError("Confrontation option", key, list(infos))
+            if value.strip() not in infos[key].choices:
+                raise UnknownNameError(f"value for option {key}", value.strip(), infos[key].choices)
+            options[key] = value.strip()
+        doc: JsonDict = {"ruleset": NAME, "scenario": sc, "seed": int(request.seed), "options": options}
+        return BattleSetup(NAME, sc["name"], request.seed, doc, sc["name"], {"sides": sc["sides"]})
+
+    def initial_state(self, document: JsonDict) -> SkirmishState:
+        try:
+            sc = document["scenario"]
+            cards = cards_from_json(sc["cards"])
+            fighters = tuple(Fighter(str(f["key"]), str(f["side"]), cards[str(f["card"])], float(f["x"]),
+                                     float(f["y"]), float(f["facing"]), cards[str(f["card"])].HP)
+                             for f in sc["fighters"])
+            state = SkirmishState(
+                str(sc["name"]), (str(sc["sides"]["A"]), str(sc["sides"]["B"])), float(sc["width"]),
+                float(sc["height"]), obstacles_from_json(sc["obstacles"]), fighters, 1, int(sc["round_limit"]),
+                "activation", "A", "A", tuple((str(k), str(v)) for k, v in document.get("options", {}).items()),
+                False, None, "", RngState.from_seed(int(document["seed"])))
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            if isinstance(exc, RulekeeperError):
+                raise
+            raise DamagedStateError(f"the stored skirmish's initial document is damaged: {exc!r}") from None
+        return state
+
+    def roles(self, document: JsonDict) -> tuple[str, ...]:
+        return SIDES
+
+    def reseeded(self, document: JsonDict, seed: int) -> JsonDict:
+        return {**document, "seed": int(seed)}
+
+    # -- playing -------------------------------------------------------------------------------
+
+    def status(self, state: SkirmishState) -> Status:
+        to_act = () if state.over else (state.to_act,)
+        acting: tuple[str, ...] = ()
+        if not state.over:
+            acting = tuple(mine[0].key for mine, _ in groups(state)) if state.phase == "combat" else \
+                tuple(f.key for f in waiting(state, state.to_act))
+        return Status(state.over, to_act, acting, state.round, state.winner, state.reason)
+
+    def legal_actions(self, state: SkirmishState) -> list[LegalAction]:
+        return actions.legal_actions(state)
+
+    def _fighter_name(self, state: SkirmishState, text: str) -> str:
+        wanted = " ".join(text.split()).casefold()
+        for f in state.fighters:
+            if f.key.casefold() == wanted:
+                return f.key
+        raise UnknownNameError("fighter", text, [f.key for f in state.fighters])
+
+    def parse_action(self, state: SkirmishState, data: Mapping[str, Any]) -> JsonDict:
+        word = str(data.get("kind", "")).strip().lower()
+        kind = KIND_WORDS.get(word)
+        if kind is None:
+            raise IllegalActionError(f"not a Confrontation skirmish action: {data.get('kind')!r} "
+                                     f"({', '.join(actions.KINDS)})", kind=str(data.get("kind")))
+        side = data.get("side")
+        side = state.to_act if side in (None, "") else str(side).strip().upper()
+        if side not in SIDES:
+            raise IllegalActionError(f"no side {side!r} in a skirmish (A or B)", side=str(side))
+        if data.get("fighter") in (None, ""):
+            raise IllegalActionError(f"a {kind} needs a fighter", field="fighter")
+        out: JsonDict = {"kind": kind, "side": side, "fighter": self._fighter_name(state, str(data["fighter"]))}
+        if kind == "charge":
+            if data.get("target") in (None, ""):
+                raise IllegalActionError(f"a {kind} needs a target", field="target")
+            out["target"] = self._fighter_name(state, str(data["target"]))
+        elif kind == "move":
+            out["to"] = _coords(data.get("to"))
+        return out
+
+    def parse_words(self, state: SkirmishState, words: Sequence[str], option: str | None = None) -> JsonDict:
+        """``move Alahan guard 30,20`` (or ``… 30 20``), ``charge Wolfen hunter Alahan guard``,
+        ``hold Alahan guard``, ``fight Alahan guard`` (his fray): names need no quotes."""
+        if not words:
+            raise IllegalActionError("an action is KIND FIGHTER [TARGET|X,Y], e.g. hold Alahan guard")
+        kind = KIND_WORDS.get(words[0].strip().lower())
+        if kind is None:
+            raise IllegalActionError(f"not a Confrontation skirmish action: {words[0]!r} ({', '.join(actions.KINDS)})")
+        rest = " ".join(words[1:]).split()
+        if kind in ("hold", "fight"):
+            return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest)})
+        if kind == "move":
+            tail = 2 if len(rest) >= 3 and all(_NUMBER.match(w.strip(",")) for w in rest[-2:]) else 1
+            return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest[:-tail]),
+                                             "to": " ".join(rest[-tail:])})
+        keys = {f.key.casefold() for f in state.fighters}
+        for cut in range(1, len(rest)):
+            a, b = " ".join(rest[:cut]), " ".join(rest[cut:])
+            if a.casefold() in keys and b.casefold() in keys:
+                return self.parse_action(state, {"kind": kind, "fighter": a, "target": b})
+        raise IllegalActionError(f"{kind} takes two fighters' names: CHARGER TARGET "
+                                 f"(known: {', '.join(f.key for f in state.fighters)})")
+
+    def apply(self, state: SkirmishState, action: JsonDict) -> Outcome:
+        actions.check(state, action)
+        fate = Fate.from_state(state.rng)
+        f = state.fighter(str(action["fighter"]))
+        kind = action["kind"]
+        if kind == "move":
+            new, report = do_move(state, f, float(action["to"][0]), float(action["to"][1]))
+        elif kind == "charge":
+            new, report = do_charge(state, f, state.fighter(str(action["target"])))
+        elif kind == "fight":
+            new, report = do_fight(state, f, fate)
+        else:
+            new, report = do_hold(state, f)
+        new = advance(new, fate, report)
+        new = replace(new, rng=fate.state)
+        if new.over:
+            winner = "a draw" if new.winner is None else f"{new.name(new.winner)} win"
+            report.append({"text": f"The skirmish is over, {winner}: {new.reason}", "kind": "over"})
+        chance = tuple(fate.records)
+        record: JsonDict = {"chance": [c.to_dict() for c in chance], "report": list(report)}
+        return Outcome(new, dict(action), str(action["side"]), chance, (), tuple(report), record)
+
+    def preview(self, state: SkirmishState, action: JsonDict) -> OddsPreview:
+        return actions.preview(state, action)
+
+    def policy(self, state: SkirmishState) -> JsonDict | None:
+        return policy.choose(state)
+
+    def side_of(self, action: JsonDict) -> str:
+        return str(action.get("side", ""))
+
+    def action_text(self, action: JsonDict) -> str:
+        kind, who = action.get("kind"), action.get("fighter")
+        if kind == "move" and isinstance(action.get("to"), list) and len(action["to"]) == 2:
+            return f"{who} walks to ({action['to'][0]:g}, {action['to'][1]:g})"
+        if kind == "charge":
+            return f"{who} charges {action.get('target')}"
+        if kind == "fight":
+            return f"{who} fights"
+        if kind == "hold":
+            return f"{who} holds"
+        return f"side {action.get('side')}: {kind}"
+
+    def result(self, state: SkirmishState) -> GameResult | None:
+        if not state.over:
+            return None
+        summary: JsonDict = {"winner": state.winner, "round": state.round,
+                             "points standing": {s: worth(state, s) for s in SIDES},
+                             "fighters": {f.key: "killed" if f.killed else f"{f.hp} HP" for f in state.fighters}}
+        return GameResult(state.winner, None if state.winner is None else state.name(state.winner), state.reason,
+                          summary)
+
+    # -- JSON and views --------------------------------------------------------------------------
+
+    def state_to_json(self, state: SkirmishState) -> JsonDict:
+        return state_to_json(state)
+
+    def state_from_json(self, document: JsonDict) -> SkirmishState:
+        return state_from_json(document)
+
+    def view(self, state: SkirmishState, role: str) -> JsonDict:
+        """The whole skirmish but its RNG state: nothing else is secret."""
+        return view_of(state)
+
+    # -- presentation ----------------------------------------------------------------------------
+
+    def web_presenter(self) -> WebPresenter:
+        from .web.presenter import ConfrontationPresenter
+
+        return ConfrontationPresenter(self)  # type: ignore[arg-type]
+
+    def cli_presenter(self) -> CliPresenter:
+        from .render import ConfrontationCliPresenter
+
+        return ConfrontationCliPresenter()
+
+    def army_builder(self) -> None:
+        return None
+
+    def campaign(self) -> None:
+        return None
+
+    def duel_kernel(self) -> None:
+        return None

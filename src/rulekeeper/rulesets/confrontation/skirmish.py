@@ -1,0 +1,285 @@
+"""The rules of a skirmish round: moves, charges into engagement, fights, the maintenance phase.
+
+A round (docs/rules/confrontation.md, "Skirmishes"): the sides activate their free fighters one at a
+time, alternately, the round's first side first (the sides take turns being first); an activated
+fighter walks up to MOV cm, charges an enemy within 2 × MOV cm into base contact, or holds. Once
+every free fighter has acted, each group of engaged fighters is fought as one fray of :mod:`.fray` (a
+duel when it is two fighters; the HP, Stunned and Fierce a fighter has carry over from round to round). Then the maintenance phase of
+:mod:`.maintenance` rolls Regeneration, Ephemeral, Repair and Ruin and removes a fighter standing
+only thanks to Fierce. Every die is drawn through the state's :class:`~rulekeeper.core.chance.Fate`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from rulekeeper.boards.table import CONTACT, QUAD_SEGS, ChargeReach, charge_reach, edge_distance
+from rulekeeper.core.chance import ChanceRequest, Fate
+from rulekeeper.core.game import JsonDict
+
+from .exchanges import Health, Report
+from .fighters import Combatant
+from .fray import MAX_FIGHTERS, Fray, resolve_fray
+from .maintenance import roll_maintenance, upkeep_of
+from .state import SIDES, Fighter, SkirmishState, bearing, other
+from .wounds import load_wound_table
+
+#: A charge is a run: up to twice MOV in cm. **Estimated**, read from Rapidity's "a movement potential of MOV x 3
+#: when he charges, runs or flees" (the seed gives no other charge distance).
+CHARGE_FACTOR = 2
+RAPIDITY_FACTOR = 3
+#: A move may not end nearer than this to another base: contact is made by a charge only.
+KEEP_APART = CONTACT
+
+
+# -- geometry of moves and charges ---------------------------------------------------------------------
+
+
+def inside(state: SkirmishState, x: float, y: float, radius: float) -> bool:
+    return radius <= x <= state.width - radius and radius <= y <= state.height - radius
+
+
+def move_problem(state: SkirmishState, f: Fighter, x: float, y: float) -> str | None:
+    """Why ``f`` cannot walk straight to (x, y), or None: within MOV cm, on the table, its base swept along
+    the way entering no obstacle and no other base, ending out of contact with every other fighter."""
+    from shapely.geometry import LineString, Point  # type: ignore[import-untyped]
+
+    if not (math.isfinite(x) and math.isfinite(y)):
+        return "the destination must be two finite numbers of cm"
+    length = math.hypot(x - f.x, y - f.y)
+    if length > f.card.MOV + 1e-9:
+        return f"{length:.1f} cm is beyond his MOV of {f.card.MOV} cm"
+    if not inside(state, x, y, f.radius):
+        return f"({x:g}, {y:g}) puts his base off the {state.width:g} × {state.height:g} cm table"
+    path = (LineString([(f.x, f.y), (x, y)]) if length > 0 else Point(f.x, f.y)).buffer(f.radius, quad_segs=QUAD_SEGS)
+    for o in state.obstacles:
+        if path.intersection(o.shape()).area > 1e-6:
+            return f"the way crosses {o.name or 'an obstacle'}"
+    end = f.base.moved_to(x, y)
+    for g in state.fighters:
+        if g.key == f.key or not g.standing:
+            continue
+        if path.intersection(g.base.shape()).area > 1e-6:
+            return f"the way crosses {g.key}'s base"
+        if edge_distance(end, g.base) <= KEEP_APART:
+            return f"it ends in contact with {g.key} (contact is made by a charge)"
+    return None
+
+
+def charge_cm(f: Fighter) -> int:
+    """How far he may charge: 2 × MOV cm, 3 × MOV with Rapidity ("a movement potential of MOV x 3 when he
+    charges"; active: the policy always uses it)."""
+    return f.card.MOV * (RAPIDITY_FACTOR if f.card.has("Rapidity") else CHARGE_FACTOR)
+
+
+def charge_of(state: SkirmishState, f: Fighter, target: Fighter) -> ChargeReach:
+    """The charge of ``f`` at ``target`` (:func:`~rulekeeper.boards.table.charge_reach`) within :func:`charge_cm`."""
+    reach = charge_reach(f.base, target.base, float(charge_cm(f)), state.obstacles,
+                         state.others(f.key, target.key))
+    if reach.possible and not inside(state, reach.end.x, reach.end.y, f.radius):
+        return replace(reach, possible=False, reason="contact would put his base off the table")
+    return reach
+
+
+def can_activate(state: SkirmishState, f: Fighter) -> bool:
+    return f.free and not f.activated
+
+
+def waiting(state: SkirmishState, side: str) -> list[Fighter]:
+    return [f for f in state.fighters if f.side == side and can_activate(state, f)]
+
+
+# -- activations -------------------------------------------------------------------------------------------
+
+
+def do_move(state: SkirmishState, f: Fighter, x: float, y: float) -> tuple[SkirmishState, list[JsonDict]]:
+    facing = bearing(f.x, f.y, x, y) if (x, y) != (f.x, f.y) else f.facing
+    moved = replace(f, x=x, y=y, facing=facing, activated=True)
+    text = f"{f.key} walks {math.hypot(x - f.x, y - f.y):.1f} cm to ({x:g}, {y:g}), facing {facing:g}°"
+    return state.with_fighters(moved), [{"text": text, "kind": "move"}]
+
+
+def do_charge(state: SkirmishState, f: Fighter, t: Fighter) -> tuple[SkirmishState, list[JsonDict]]:
+    reach = charge_of(state, f, t)
+    end = reach.end
+    charger = replace(f, x=end.x, y=end.y, facing=round(end.facing, 1), activated=True, charged=True,
+                      engaged=(*f.engaged, t.key))
+    target = replace(t, engaged=(*t.engaged, f.key))
+    text = f"{f.key} charges {t.key}: {reach.distance:.1f} cm into base contact"
+    return state.with_fighters(charger, target), [{"text": text, "kind": "charge"}]
+
+
+def do_hold(state: SkirmishState, f: Fighter) -> tuple[SkirmishState, list[JsonDict]]:
+    return state.with_fighters(replace(f, activated=True)), [{"text": f"{f.key} holds his ground", "kind": "hold"}]
+
+
+# -- fights ---------------------------------------------------------------------------------------------------
+
+
+def combatant(f: Fighter) -> Combatant:
+    """The fighter as :mod:`.fray` sees him: his card named by his key (chance labels stay unique), entering
+    the combat with the HP, Stunned and Fierce he has (his wound penalties are read from them)."""
+    return Combatant(f.card.model_copy(update={"name": f.key}), f.charged, hp=f.hp, stunned=f.stunned,
+                     fierce=f.fierce)
+
+
+def pending(f: Fighter) -> bool:
+    return f.standing and any(e not in f.fought for e in f.engaged)
+
+
+def groups(state: SkirmishState) -> list[tuple[tuple[Fighter, ...], tuple[Fighter, ...]]]:
+    """Each fray still to fight this round: a connected group of engagements, as (the round's first side's
+    fighters, the other side's), in the order the fighters stand in the state. A group larger than a fray
+    can hold is cut down to its first fighter and his own opponents."""
+    out: list[tuple[tuple[Fighter, ...], tuple[Fighter, ...]]] = []
+    seen: set[str] = set()
+    for f in state.fighters:
+        if f.side != state.first or f.key in seen or not pending(f):
+            continue
+        members, todo = {f.key}, [f.key]
+        while todo:
+            for e in state.fighter(todo.pop()).engaged:
+                if e not in members:
+                    members.add(e)
+                    todo.append(e)
+        if len(members) > MAX_FIGHTERS:
+            members = {f.key, *f.engaged}
+        seen |= members
+        group = [g for g in state.fighters if g.key in members]
+        out.append((tuple(g for g in group if g.side == state.first), tuple(g for g in group if g.side != state.first)))
+    return out
+
+
+def group_of(state: SkirmishState, lead: Fighter) -> tuple[tuple[Fighter, ...], tuple[Fighter, ...]] | None:
+    return next((g for g in groups(state) if lead.key in {f.key for f in g[0]}), None)
+
+
+def fray_of(group: tuple[tuple[Fighter, ...], tuple[Fighter, ...]]) -> Fray:
+    """The fray of a group: who fights whom is who is engaged with whom."""
+    flat = [*group[0], *group[1]]
+    index = {f.key: i for i, f in enumerate(flat)}
+    pairs = frozenset((index[f.key], index[e]) for f in group[0] for e in f.engaged if e in index)
+    return Fray((tuple(combatant(f) for f in group[0]), tuple(combatant(f) for f in group[1])), load_wound_table(),
+                pairs)
+
+
+def initiative_requests(fray: Fray) -> tuple[ChanceRequest, ChanceRequest]:
+    """The two INI tests a fight draws first (one a camp: :meth:`~.fray.Fray.ini_test`)."""
+    return fray.ini_test(0)[0], fray.ini_test(1)[0]
+
+
+def after_fight(f: Fighter, health: Health) -> Fighter:
+    """The fighter once the fray is over: his health as it left him, every engagement of this round fought."""
+    if health.killed:
+        return replace(f, hp=0, killed=True, engaged=(), fought=f.engaged, charged=False, fierce=False, stunned=False)
+    return replace(f, hp=health.hp, fierce=health.fierce, stunned=health.stunned, fought=f.engaged, charged=False)
+
+
+def names(fighters: tuple[Fighter, ...]) -> str:
+    return " and ".join(f.key for f in fighters)
+
+
+def do_fight(state: SkirmishState, lead: Fighter, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:
+    group = group_of(state, lead)
+    assert group is not None  # checked by actions.check
+    report = Report()
+    healths = resolve_fray(fate, fray_of(group), report)
+    flat = [*group[0], *group[1]]
+    after = [after_fight(f, h) for f, h in zip(flat, healths, strict=True)]
+    state = state.with_fighters(*after)
+    for dead in after:
+        if dead.killed:
+            state = _forget(state, dead.key)
+    ends = "; ".join(f"{f.key}: {h.status()}" for f, h in zip(flat, healths, strict=True))
+    lines = [report.initiative, *report.placement, *report.blows, ends]
+    card: JsonDict = {"text": f"{names(group[0])} fight{'s' if len(group[0]) == 1 else ''} {names(group[1])}: {ends}",
+                      "kind": "fight", "lines": lines}
+    return state, [card]
+
+
+def _forget(state: SkirmishState, key: str) -> SkirmishState:
+    """A killed fighter leaves every engagement."""
+    return replace(state, fighters=tuple(replace(f, engaged=tuple(e for e in f.engaged if e != key))
+                                          for f in state.fighters))
+
+
+# -- the flow of a round ---------------------------------------------------------------------------------------
+
+
+def advance(state: SkirmishState, fate: Fate, report: list[JsonDict]) -> SkirmishState:
+    """Who acts next after an action of ``state.to_act``: the other side while it has fighters waiting,
+    then the combat phase, then the maintenance phase and the next round."""
+    state = decided(state)
+    if state.over:
+        return state
+    if state.phase == "activation":
+        for side in (other(state.to_act), state.to_act):
+            if waiting(state, side):
+                return replace(state, to_act=side)
+        state = replace(state, phase="combat", to_act=state.first)
+        if groups(state):
+            report.append({"text": f"Round {state.round}: combat phase", "kind": "phase"})
+    if state.phase == "combat" and groups(state):
+        return replace(state, to_act=state.first)
+    return next_round(maintenance(state, fate, report), report)
+
+
+def maintenance(state: SkirmishState, fate: Fate, report: list[JsonDict]) -> SkirmishState:
+    """The maintenance phase: each standing fighter's upkeep rolls, Fierce's removal, Stunned wearing off."""
+    reading = state.option("ephemeral_vs_regeneration", "cancel")
+    changed = []
+    for f in state.standing():
+        upkeep = upkeep_of(f.card, f.fierce, reading)
+        hp = f.hp
+        if upkeep.rolls or upkeep.removed:
+            hp = roll_maintenance(fate, f.card, f.hp, f.fierce, reading)
+            report.append({"text": f"Maintenance: {f.key} {f.hp} → {hp} HP" + (" (removed)" if hp <= 0 else ""),
+                           "kind": "maintenance"})
+        changed.append(replace(f, hp=max(hp, 0), killed=hp <= 0, fierce=False, stunned=False))
+    state = state.with_fighters(*changed)
+    for f in changed:
+        if f.killed:
+            state = _forget(state, f.key)
+    return state
+
+
+def next_round(state: SkirmishState, report: list[JsonDict]) -> SkirmishState:
+    state = decided(state)
+    if state.over:
+        return state
+    if state.round >= state.round_limit:
+        return by_points(state)
+    first = other(state.first)
+    fresh = tuple(replace(f, activated=False, fought=(), charged=False) for f in state.fighters)
+    state = replace(state, fighters=fresh, round=state.round + 1, phase="activation", first=first, to_act=first)
+    report.append({"text": f"Round {state.round}: {state.name(first)} act first", "kind": "phase"})
+    for side in (first, other(first)):
+        if waiting(state, side):
+            return replace(state, to_act=side)
+    return replace(state, phase="combat", to_act=first)
+
+
+def worth(state: SkirmishState, side: str) -> int:
+    """The cost of a side's standing fighters (what a round limit is decided by)."""
+    return sum(f.card.cost for f in state.standing(side))
+
+
+def decided(state: SkirmishState) -> SkirmishState:
+    """Over when a side has no fighter standing."""
+    if state.over:
+        return state
+    alive = [s for s in SIDES if state.standing(s)]
+    if len(alive) == 2:
+        return state
+    if not alive:
+        return replace(state, over=True, winner=None, reason="no fighter is left standing")
+    loser = other(alive[0])
+    return replace(state, over=True, winner=alive[0], reason=f"{state.name(loser)} have no fighter standing")
+
+
+def by_points(state: SkirmishState) -> SkirmishState:
+    a, b = worth(state, "A"), worth(state, "B")
+    reason = f"round limit {state.round_limit} reached: standing fighters worth {a} against {b} points"
+    winner = None if a == b else ("A" if a > b else "B")
+    return replace(state, over=True, winner=winner, reason=reason)

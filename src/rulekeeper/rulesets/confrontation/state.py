@@ -1,0 +1,204 @@
+"""The state of a Confrontation skirmish: fighters on a table measured in cm, the round, the RNG.
+
+A skirmish is a fold over its log (:mod:`rulekeeper.core.game`): this frozen state is all there is
+between two actions. Each fighter keeps its reference card (so a player's own cards replay from the
+stored document), its base's centre, radius and facing in cm and degrees, its HP, whether it is
+Stunned, whether it already acted this round, and the fighters it is engaged with (base contact made
+by a charge). The RNG state rides along and never reaches a view. Rules: docs/rules/confrontation.md,
+"Skirmishes".
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pydantic import ValidationError
+
+from rulekeeper.boards.table import Base, Obstacle, edge_distance
+from rulekeeper.core.errors import RulekeeperError, UnknownNameError
+from rulekeeper.core.game import JsonDict
+from rulekeeper.core.rng import RngState
+
+from .cards import FighterCard
+
+SIDES = ("A", "B")
+#: Base radius (cm) by size: 25 mm round bases for Small and Medium infantry, 37.5 mm for Large
+#: creatures, 50 mm for Very Large ones. **Estimated** (the seed prints no base size).
+RADIUS = {"Small": 1.25, "Medium": 1.25, "Large": 1.875, "Very Large": 2.5}
+#: The phases of a round (docs/rules/confrontation.md, "Skirmishes").
+PHASES = ("activation", "combat")
+
+
+class DamagedStateError(RulekeeperError):
+    """A stored skirmish state or initial document that cannot be read back."""
+
+
+def other(side: str) -> str:
+    return "B" if side == "A" else "A"
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """One fighter on the table (``key`` is unique in the skirmish; the card keeps the printed name)."""
+
+    key: str
+    side: str
+    card: FighterCard
+    x: float
+    y: float
+    facing: float
+    hp: int
+    stunned: bool = False
+    fierce: bool = False  # standing only thanks to Fierce (removed at the maintenance phase)
+    killed: bool = False
+    activated: bool = False
+    charged: bool = False  # charged this round and has not fought yet (Brutish charge, Charging strength…)
+    engaged: tuple[str, ...] = ()
+    fought: tuple[str, ...] = ()  # opponents already fought this round
+
+    @property
+    def radius(self) -> float:
+        return RADIUS[self.card.size]
+
+    @property
+    def base(self) -> Base:
+        return Base(self.x, self.y, self.radius, self.facing, 180.0, self.key)
+
+    @property
+    def standing(self) -> bool:
+        return not self.killed
+
+    @property
+    def free(self) -> bool:
+        """Standing and not engaged: he may move or charge when activated."""
+        return not self.killed and not self.engaged
+
+    def to_json(self) -> JsonDict:
+        return {"key": self.key, "side": self.side, "card": self.card.name, "x": self.x, "y": self.y,
+                "facing": self.facing, "hp": self.hp, "stunned": self.stunned, "fierce": self.fierce, "killed": self.killed,
+                "activated": self.activated, "charged": self.charged, "engaged": list(self.engaged),
+                "fought": list(self.fought)}
+
+    @staticmethod
+    def from_json(d: JsonDict, cards: dict[str, FighterCard]) -> Fighter:
+        return Fighter(str(d["key"]), str(d["side"]), cards[str(d["card"])], float(d["x"]), float(d["y"]),
+                       float(d["facing"]), int(d["hp"]), bool(d["stunned"]), bool(d["fierce"]), bool(d["killed"]),
+                       bool(d["activated"]), bool(d["charged"]), tuple(str(e) for e in d["engaged"]),
+                       tuple(str(e) for e in d["fought"]))
+
+
+@dataclass(frozen=True)
+class SkirmishState:
+    """A skirmish between two warbands: the table, the fighters, the round and phase, who acts, the RNG."""
+
+    scenario: str
+    names: tuple[str, str]
+    width: float
+    height: float
+    obstacles: tuple[Obstacle, ...]
+    fighters: tuple[Fighter, ...]
+    round: int
+    round_limit: int
+    phase: str
+    first: str  # the side that acts first this round
+    to_act: str
+    options: tuple[tuple[str, str], ...]
+    over: bool
+    winner: str | None
+    reason: str
+    rng: RngState
+
+    def name(self, side: str) -> str:
+        return self.names[SIDES.index(side)]
+
+    def fighter(self, key: str) -> Fighter:
+        for f in self.fighters:
+            if f.key == key:
+                return f
+        raise UnknownNameError("fighter", key, [f.key for f in self.fighters])
+
+    def option(self, name: str, default: str) -> str:
+        return dict(self.options).get(name, default)
+
+    def standing(self, side: str | None = None) -> list[Fighter]:
+        return [f for f in self.fighters if f.standing and (side is None or f.side == side)]
+
+    def with_fighters(self, *changed: Fighter) -> SkirmishState:
+        by_key = {f.key: f for f in changed}
+        return replace(self, fighters=tuple(by_key.get(f.key, f) for f in self.fighters))
+
+    def others(self, *keys: str) -> list[Base]:
+        """The bases of every standing fighter but ``keys`` (what blocks a path or a line of sight)."""
+        return [f.base for f in self.fighters if f.standing and f.key not in keys]
+
+    def nearest_enemy(self, f: Fighter) -> Fighter | None:
+        enemies = self.standing(other(f.side))
+        return min(enemies, key=lambda e: (edge_distance(f.base, e.base), e.key)) if enemies else None
+
+
+def card_to_json(card: FighterCard) -> JsonDict:
+    return card.model_dump(mode="json")
+
+
+def cards_from_json(rows: list[Any]) -> dict[str, FighterCard]:
+    try:
+        cards = [FighterCard.model_validate(r) for r in rows]
+    except ValidationError as exc:
+        raise DamagedStateError(f"a stored fighter card is damaged: {exc.errors()[0]['msg']}") from None
+    return {c.name: c for c in cards}
+
+
+def state_to_json(state: SkirmishState) -> JsonDict:
+    cards = {f.card.name: f.card for f in state.fighters}
+    return {"scenario": state.scenario, "names": list(state.names), "width": state.width, "height": state.height,
+            "obstacles": [{"name": o.name, "corners": [list(c) for c in o.corners]} for o in state.obstacles],
+            "cards": [card_to_json(c) for c in cards.values()],
+            "fighters": [f.to_json() for f in state.fighters], "round": state.round,
+            "round_limit": state.round_limit, "phase": state.phase, "first": state.first, "to_act": state.to_act,
+            "options": dict(state.options), "over": state.over, "winner": state.winner, "reason": state.reason,
+            "rng": state.rng.to_dict()}
+
+
+def obstacles_from_json(rows: list[Any]) -> tuple[Obstacle, ...]:
+    return tuple(Obstacle(tuple((float(x), float(y)) for x, y in o["corners"]), str(o["name"])) for o in rows)
+
+
+def state_from_json(d: JsonDict) -> SkirmishState:
+    try:
+        cards = cards_from_json(d["cards"])
+        return SkirmishState(
+            str(d["scenario"]), (str(d["names"][0]), str(d["names"][1])), float(d["width"]), float(d["height"]),
+            obstacles_from_json(d["obstacles"]), tuple(Fighter.from_json(f, cards) for f in d["fighters"]),
+            int(d["round"]), int(d["round_limit"]), str(d["phase"]), str(d["first"]), str(d["to_act"]),
+            tuple((str(k), str(v)) for k, v in d["options"].items()), bool(d["over"]),
+            None if d["winner"] is None else str(d["winner"]), str(d["reason"]), RngState.from_dict(d["rng"]))
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        if isinstance(exc, RulekeeperError):
+            raise
+        raise DamagedStateError(f"a stored Confrontation skirmish state is damaged: {exc!r}") from None
+
+
+def distance(a: Fighter, b: Fighter) -> float:
+    """Base edge to base edge, in cm, rounded to the millimetre for display."""
+    return round(edge_distance(a.base, b.base), 1)
+
+
+def view_of(state: SkirmishState) -> JsonDict:
+    """Everything a link may see: the skirmish without its RNG state (nothing else is secret)."""
+    doc = state_to_json(state)
+    del doc["rng"]
+    doc["to_act"] = None if state.over else state.to_act
+    doc["sides"] = {s: {"name": state.name(s), "standing": len(state.standing(s))} for s in SIDES}
+    for row, f in zip(doc["fighters"], state.fighters, strict=True):
+        row["radius"] = f.radius
+        row["MOV"] = f.card.MOV
+        near = state.nearest_enemy(f) if f.standing else None
+        row["nearest_enemy"] = None if near is None else {"key": near.key, "cm": distance(f, near)}
+    return doc
+
+
+def bearing(x0: float, y0: float, x1: float, y1: float) -> float:
+    """Degrees anticlockwise from the x axis, rounded to a tenth (a facing as stored)."""
+    return round(math.degrees(math.atan2(y1 - y0, x1 - x0)), 1)

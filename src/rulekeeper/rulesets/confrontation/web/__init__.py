@@ -1,0 +1,1 @@
+"""Confrontation skirmishes in the web keeper: an SVG table in cm over the generic presenter."""

@@ -1,0 +1,134 @@
+"""A short Confrontation skirmish played on the SVG table in a real browser (Playwright, Debian's chromium).
+
+Side A (the Lions) plays on a 390×844 phone, side B (the Wolfen) on a 1366×900 laptop. The table fits the
+phone without sideways scrolling and the marks on the bases are at least 11 CSS px. A taps its guard's
+base, sees his walking and charge reach and a measured line to each enemy, and walks him by tapping a green
+dot; B's laptop follows by itself. The sides then play on by tapping the first offered action (a charge or a
+fight when there is one) until a fight has been fought and its Fate Screen shown on both pages.
+Screenshots land in ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browser_kit import keeper_fixture, new_game_links, shot, sync_api
+
+TIMEOUT_MS = 10_000
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 900}
+MIN_TEXT_PX = 11
+#: Actions at most before a fight must have been fought (the Wolfen charge in round 1 or 2).
+MAX_ACTIONS = 16
+
+BASE_TEXT = """() => [...document.querySelectorAll('svg.cftable a.base text')].map(t => ({
+    text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a}))"""
+
+server = keeper_fixture("cf-browser")
+
+
+def commit(page: Any) -> None:
+    sync_api.expect(page.locator("#commit")).to_be_visible()
+    page.locator("#commit").click()
+    sync_api.expect(page.locator("#commit")).to_have_count(0)
+    for extra in ("#reveal", "#resolve-all", "#continue"):  # a fight draws chance: its results may be face down
+        if page.locator(extra).count():
+            page.locator(extra).click()
+
+
+def check_fit(page: Any, width: int) -> float:
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    sizes = page.evaluate(BASE_TEXT)
+    assert len(sizes) == 5, sizes
+    smallest = min(s["px"] for s in sizes)
+    assert smallest >= MIN_TEXT_PX, sizes
+    return float(smallest)
+
+
+def pick_on_table(page: Any, fighter: str) -> None:
+    page.locator(f"svg.cftable a.base[data-fighter='{fighter}']").click()
+    sync_api.expect(page.locator("svg.cftable a.base.picked")).to_have_attribute("data-fighter", fighter)
+    sync_api.expect(page.locator(".cf-fighters a.picked")).to_have_attribute("data-fighter", fighter)
+
+
+def play_first(page: Any) -> str:
+    """Tap the best offered action of the picked fighter: a fight or a charge when offered, else the first."""
+    buttons = page.locator("a.btn.act")
+    kinds = buttons.evaluate_all("els => els.map(e => e.dataset.kind)")
+    for kind in ("fight", "charge"):
+        if kind in kinds:
+            page.locator(f"a.btn.act[data-kind={kind}]").first.click()
+            commit(page)
+            return str(kind)
+    buttons.first.click()
+    commit(page)
+    return str(kinds[0])
+
+
+def whose_turn(*pages: Any) -> Any:
+    """The page that shows actions (the other follows the battle by itself), waiting for it to update."""
+    for _ in range(TIMEOUT_MS // 100):
+        for page in pages:
+            if page.locator("a.btn.act").count():
+                return page
+        pages[0].wait_for_timeout(100)
+    raise AssertionError("neither page offers an action")
+
+
+def test_a_short_skirmish_on_a_phone_and_a_laptop(server: str, browser: Any) -> None:
+    expect = sync_api.expect
+    expect.set_options(timeout=TIMEOUT_MS)
+    ctx_a = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    ctx_b = browser.new_context(viewport=LAPTOP)
+    links = new_game_links(ctx_a, server, "confrontation:the_ford")
+    pa, pb = ctx_a.new_page(), ctx_b.new_page()
+    errors: list[str] = []
+    for p in (pa, pb):
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    pa.goto(links["A"])
+    pb.goto(links["B"])
+
+    # the phone: the whole table on the screen, readable marks, the obstacle and five bases with front arcs
+    svg = pa.locator("svg.cftable")
+    expect(svg).to_be_visible()
+    box = svg.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5, box
+    phone_px = check_fit(pa, PHONE["width"])
+    expect(pa.locator("svg.cftable polygon.obstacle")).to_have_count(1)
+    expect(pa.locator("svg.cftable path.front-arc")).to_have_count(5)
+    shot(pa, "cf-table-phone")
+
+    # A taps its guard: his reach circles and a measured line to each of the two Wolfen
+    pick_on_table(pa, "Alahan guard")
+    expect(pa.locator("svg.cftable circle.move-reach")).to_have_count(1)
+    expect(pa.locator("svg.cftable circle.charge-reach")).to_have_count(1)
+    lines = pa.locator("svg.cftable .charge-line")
+    expect(lines).to_have_count(2)
+    assert sorted(lines.evaluate_all("els => els.map(e => e.dataset.cm)")) == ["24.8", "24.8"]
+    walks = pa.locator("svg.cftable a.walk")
+    assert walks.count() == pa.locator("a.btn.act[data-kind=move]").count() > 0
+    shot(pa, "cf-guard-picked-phone")
+    walks.first.click()
+    commit(pa)
+    guard = "svg.cftable a.base[data-fighter='Alahan guard'] title"
+    for p in (pa, pb):  # B's page, live, without a reload
+        expect(p.locator(guard)).not_to_contain_text("at (7.0, 15.0)")
+
+    # the sides play on, each on its own screen, until a fight has been fought
+    played: list[str] = []
+    for _ in range(MAX_ACTIONS):
+        if "fight" in played:
+            break
+        played.append(play_first(whose_turn(pa, pb)))
+    assert "fight" in played, played
+    for p in (pa, pb):
+        p.reload()
+        expect(p.locator("body")).to_contain_text("fights")
+    laptop_px = check_fit(pb, LAPTOP["width"])
+    shot(pa, "cf-after-fight-phone")
+    shot(pb, "cf-after-fight-laptop")
+    print(f"\nconfrontation table: {played}; smallest base text {phone_px:.1f} px on the phone, "
+          f"{laptop_px:.1f} px on the laptop")
+    assert not errors, errors
+    ctx_a.close()
+    ctx_b.close()
