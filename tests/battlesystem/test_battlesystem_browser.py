@@ -12,14 +12,9 @@ Screenshots land in ``test-artifacts/`` at the repository root, like ``tests/web
 
 from __future__ import annotations
 
-import html
 import re
-from collections.abc import Iterator
 
-import pytest
-
-from browser_kit import shot, sync_api
-from live_keeper import running_keeper
+from browser_kit import keeper_fixture, new_game_links, page_errors, shot, sync_api
 
 TIMEOUT_MS = 10_000
 PHONE = {"width": 390, "height": 844}
@@ -37,18 +32,7 @@ COUNTER_TEXT = """() => [...document.querySelectorAll('svg.hexmap a.counter text
     box: t.getBoundingClientRect().height}))"""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running_keeper(tmp_path_factory.mktemp("bs-browser") / "web.db") as url:
-        yield url
-
-
-def new_battle(ctx: object, server: str) -> dict[str, str]:
-    """The three links of a fresh seeded river crossing, made the way a script would: POST /new."""
-    r = ctx.request.post(server + "/new", form={"scenario": "battlesystem:river_crossing", "seed": "7"})  # type: ignore[attr-defined]
-    assert r.status == 201, r.text()
-    found = dict(re.findall(r'id="link-(\w+)"[^>]*value="([^"]+)"', r.text()))
-    return {role: html.unescape(url) for role, url in found.items()}
+server = keeper_fixture("bs-browser")
 
 
 def on_board(page: object, unit: str, hex_label: str) -> object:
@@ -97,11 +81,9 @@ def test_a_short_hex_battle_picked_on_the_map_on_a_phone_and_a_laptop(server: st
     expect.set_options(timeout=TIMEOUT_MS)
     ctx_a = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)  # type: ignore[attr-defined]
     ctx_b = browser.new_context(viewport=LAPTOP)  # type: ignore[attr-defined]
-    links = new_battle(ctx_a, server)
+    links = new_game_links(ctx_a, server, "battlesystem:river_crossing")
     pa, pb = ctx_a.new_page(), ctx_b.new_page()
-    errors: list[str] = []
-    for p in (pa, pb):
-        p.on("pageerror", lambda e: errors.append(str(e)))
+    errors = page_errors(pa, pb)
     pa.goto(links["A"])
     pb.goto(links["B"])
 

@@ -14,21 +14,10 @@ import pytest
 from bs_kit import G, act, battle, set_unit
 from rich.console import Console
 
-from rulekeeper.cli.app import main
+from cli_kit import run
 from rulekeeper.rulesets.battlesystem.render import CELL, BattleSystemCliPresenter, fate_line
 
 RIVER = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/battlesystem/data/scenarios/river_crossing.toml"
-
-
-def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    monkeypatch.setattr("sys.argv", ["rulekeeper", *args])
-    code = 0
-    try:
-        main()
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def column_of(col: int, row: int) -> int:

@@ -13,21 +13,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from rulekeeper.cli.app import main
+from cli_kit import run
 from rulekeeper.web.api import create_app
 
 RIVER = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/battlesystem/data/scenarios/river_crossing.toml"
-
-
-def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    monkeypatch.setattr("sys.argv", ["rulekeeper", *args])
-    code = 0
-    try:
-        main()
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_odds_attack_light_infantry_on_heavy_infantry(monkeypatch: pytest.MonkeyPatch,

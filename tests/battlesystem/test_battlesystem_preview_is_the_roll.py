@@ -9,6 +9,7 @@ needs the casualties); and the headline numbers are the exact odds of odds.py.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -22,6 +23,7 @@ from rulekeeper.core.chance import ChanceRequest
 from rulekeeper.core.game import SetupRequest
 from rulekeeper.core.ruleset import game
 from rulekeeper.rulesets.battlesystem.odds import attack_odds
+from walk_kit import reach
 
 G: Any = game("battlesystem")
 SCENARIOS = G.scenarios()
@@ -31,18 +33,9 @@ def _same(a: ChanceRequest, b: ChanceRequest) -> bool:
     return (a.label, a.kind, a.outcomes, a.probabilities) == (b.label, b.kind, b.outcomes, b.probabilities)
 
 
-def reach(key: str, seed: int, steps: int) -> Any:
-    sc = next(s for s in SCENARIOS if s.key == key)
-    state = G.initial_state(G.setup(SetupRequest(scenario=sc.path, seed=seed)).document)
-    rnd = random.Random(seed)
-    for _ in range(steps):
-        legal = G.legal_actions(state)
-        if not legal:
-            break
-        # mostly the policy (so that fights happen), sometimes anything legal
-        action = G.policy(state) if rnd.random() < 0.7 else rnd.choice(legal).action
-        state = G.apply(state, action).state
-    return state
+def mostly_the_policy(g: Any, state: Any, legal: Sequence[Any], rnd: random.Random) -> Any:
+    """Mostly the policy (so that fights happen), sometimes anything legal."""
+    return g.policy(state) if rnd.random() < 0.7 else rnd.choice(legal).action
 
 
 def check(state: Any, action: dict[str, Any]) -> int:
@@ -86,7 +79,7 @@ def rec_odds(out: Any) -> list[tuple[str, float]]:
 @settings(max_examples=12, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**20), steps=st.integers(0, 60), which=st.integers(0, len(SCENARIOS) - 1))
 def test_every_legal_action_previews_the_draws_it_makes(seed: int, steps: int, which: int) -> None:
-    state = reach(SCENARIOS[which].key, seed, steps)
+    state = reach(G, SCENARIOS, SCENARIOS[which].key, seed, steps, mostly_the_policy)
     for lg in G.legal_actions(state):
         check(state, lg.action)
 

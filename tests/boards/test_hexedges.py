@@ -46,12 +46,13 @@ def test_an_edge_lies_between_its_two_hexes() -> None:
     assert e.midpoint() == pytest.approx((math.sqrt(3) / 2, 0.0))
 
 
+@settings(deadline=None)
 @given(hexes)
 def test_pixel_to_hex_inverts_hex_centre(h: Hex) -> None:
     assert pixel_to_hex(hex_centre(h)) == h
 
 
-@settings(max_examples=150)
+@settings(max_examples=150, deadline=None)
 @given(hexes, hexes)
 def test_a_centre_line_crosses_the_hexes_of_hex_line(a: Hex, b: Hex) -> None:
     # hex_line samples distance + 1 points of the segment: every hex it names is crossed; the exact segment
@@ -121,7 +122,7 @@ def test_bad_segments_are_typed_errors() -> None:
         segment_hexes((0.0, float("nan")), (1.0, 1.0))
 
 
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 @given(hexes, hexes, st.integers(0, 60))
 def test_walls_always_block_a_line_that_steps_across_them(a: Hex, b: Hex, pick: int) -> None:
     plus, minus = hex_lines(a, b)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hex_oracles import bfs_distances
@@ -89,6 +89,7 @@ def test_distances_match_bfs_on_rectangle(start: Hex) -> None:
 # ------------------------------------------------------------------- lines
 
 
+@settings(deadline=None)
 @given(st.sampled_from(HEXES), st.sampled_from(HEXES))
 def test_line_endpoints_length_and_adjacency(a: Hex, b: Hex) -> None:
     line = hex_line(a, b)
@@ -98,6 +99,7 @@ def test_line_endpoints_length_and_adjacency(a: Hex, b: Hex) -> None:
     assert all(hex_distance(a, h) == i for i, h in enumerate(line))  # never detours
 
 
+@settings(deadline=None)
 @given(st.integers(-20, 20), st.integers(-20, 20), st.integers(-20, 20), st.integers(-20, 20))
 def test_line_properties_far_from_origin(q1: int, r1: int, q2: int, r2: int) -> None:
     a, b = Hex(q1, r1), Hex(q2, r2)

@@ -65,6 +65,7 @@ def test_docstring_examples_run() -> None:
 # ------------------------------------------------------------------ metric
 
 
+@settings(deadline=None)
 @given(hexes, hexes, hexes)
 def test_distance_is_a_metric(a: Hex, b: Hex, c: Hex) -> None:
     assert hex_distance(a, a) == 0
@@ -73,6 +74,7 @@ def test_distance_is_a_metric(a: Hex, b: Hex, c: Hex) -> None:
     assert hex_distance(a, c) <= hex_distance(a, b) + hex_distance(b, c)
 
 
+@settings(deadline=None)
 @given(hexes)
 def test_neighbours_and_directions(h: Hex) -> None:
     ns = hex_neighbours(h)
@@ -90,6 +92,7 @@ def shift(h: Hex, by: Hex) -> Hex:
     return Hex(h.q + by.q, h.r + by.r)
 
 
+@settings(deadline=None)
 @given(hexes, hexes, nudges, st.one_of(st.just(Hex(0, 0)), far))
 def test_line_has_distance_plus_one_hexes_and_both_endpoints(a: Hex, b: Hex, nudge: int, offset: Hex) -> None:
     near = hex_line(a, b, nudge)
@@ -122,6 +125,7 @@ def red_blob_line(a: Hex, b: Hex) -> list[Hex]:
     return [cube_round(aq + (bq - aq) * i / n, ar + (br - ar) * i / n, as_ + (bs - as_) * i / n) for i in range(n + 1)]
 
 
+@settings(deadline=None)
 @given(hexes, hexes)
 def test_exact_nudge_matches_red_blob_floats_near_the_origin(a: Hex, b: Hex) -> None:
     """Where the line never runs along an edge both agree; along an edge the float version's side is
@@ -135,6 +139,7 @@ def test_exact_nudge_matches_red_blob_floats_near_the_origin(a: Hex, b: Hex) -> 
     assert all(f in (p, m) for f, p, m in zip(floats, plus, minus, strict=True))
 
 
+@settings(deadline=None)
 @given(hexes, hexes)
 def test_the_two_nudged_lines_differ_only_by_sides_of_an_edge(a: Hex, b: Hex) -> None:
     plus, minus = hex_lines(a, b)
@@ -160,6 +165,7 @@ def test_the_two_nudges_take_opposite_sides_in_all_six_edge_directions(dq: int, 
 # ------------------------------------------------------------------- rings
 
 
+@settings(deadline=None)
 @given(hexes, st.integers(0, 12))
 def test_ring_has_6r_hexes_all_at_distance_r(center: Hex, r: int) -> None:
     ring = hex_ring(center, r)
@@ -179,6 +185,7 @@ def test_negative_radius_is_refused() -> None:
 # ----------------------------------------------------------------- offsets
 
 
+@settings(deadline=None)
 @given(st.integers(-500, 500), st.integers(-500, 500))
 def test_offset_axial_round_trip(col: int, row: int) -> None:
     h = offset_to_hex(col, row)
@@ -186,6 +193,7 @@ def test_offset_axial_round_trip(col: int, row: int) -> None:
     assert offset_to_hex(*hex_to_offset(h)) == h
 
 
+@settings(deadline=None)
 @given(st.integers(0, 18_000), st.integers(0, 10_000))
 def test_label_round_trip(col: int, row: int) -> None:
     h = offset_to_hex(col, row)
@@ -193,6 +201,7 @@ def test_label_round_trip(col: int, row: int) -> None:
     assert parse_hex_label(hex_label(h).lower()) == h
 
 
+@settings(deadline=None)
 @given(st.integers(0, W - 1), st.integers(0, H - 1))
 def test_offset_rows_are_straight_and_columns_zigzag(col: int, row: int) -> None:
     h = offset_to_hex(col, row)
@@ -282,6 +291,7 @@ def test_reach_is_the_oracle_within_the_budget(
         assert path is not None and path.cost == c
 
 
+@settings(deadline=None)
 @given(on_map, on_map)
 def test_unit_cost_paths_are_breadth_first_distances(start: Hex, goal: Hex) -> None:
     m = HexMap.rectangle(W, H)
@@ -323,6 +333,7 @@ def sight_map(blocking: list[bool], elevation: list[int]) -> HexMap:
     return HexMap(cells)
 
 
+@settings(deadline=None)
 @given(flags, on_map, on_map)
 def test_flat_sight_is_symmetric_and_the_edge_rules_are_ordered(blocking: list[bool], a: Hex, b: Hex) -> None:
     m = sight_map(blocking, [0] * len(SHAPE))
@@ -334,6 +345,7 @@ def test_flat_sight_is_symmetric_and_the_edge_rules_are_ordered(blocking: list[b
         assert seen["strict"]  # nothing in between
 
 
+@settings(deadline=None)
 @given(flags, levels, on_map, on_map, st.integers(0, 3), st.integers(0, 3), st.sampled_from([None, 0, 1, 2]))
 def test_height_model_is_monotone_and_reduces_to_flat(
     blocking: list[bool], elevation: list[int], a: Hex, b: Hex, eye: int, aim: int, obstacle: int | None

@@ -6,7 +6,7 @@ from collections import deque
 from itertools import pairwise
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulekeeper.boards import RegionMap
@@ -126,6 +126,7 @@ def test_map_is_immutable_value() -> None:
 names = st.sampled_from([f"R{i}" for i in range(8)])
 
 
+@settings(deadline=None)
 @given(st.lists(st.tuples(names, names).filter(lambda e: e[0] != e[1]), max_size=14), names, names)
 def test_distance_matches_floyd_warshall(edges: list[tuple[str, str]], a: str, b: str) -> None:
     m = RegionMap(sym(edges, *[f"R{i}" for i in range(8)]))

@@ -34,6 +34,7 @@ def test_distances_are_edge_to_edge_in_cm() -> None:
     assert engaged(a, Base(4, 0, 2.5)) and not engaged(a, Base(4.1, 0, 2.5))
 
 
+@settings(deadline=None)
 @given(bases, bases)
 def test_distance_is_symmetric_and_contact_is_distance_zero(a: Base, b: Base) -> None:
     d = edge_distance(a, b)

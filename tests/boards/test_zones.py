@@ -6,7 +6,7 @@ from fractions import Fraction
 from itertools import pairwise
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulekeeper.boards import DIRECTIONS, ZoneGrid
@@ -96,6 +96,7 @@ def test_a1_and_b3_names() -> None:
     assert BOARD.parse(" e4 ") == (4, 3)
 
 
+@settings(deadline=None)
 @given(st.integers(1, 26), st.integers(1, 40), st.data())
 def test_names_round_trip(w: int, h: int, data: st.DataObject) -> None:
     g = ZoneGrid(w, h)
@@ -160,6 +161,7 @@ def test_chebyshev_distance() -> None:
     assert BOARD.distance((4, 0), (0, 3)) == 4
 
 
+@settings(deadline=None)
 @given(two_zones())
 def test_distance_equals_fewest_king_steps(pair: tuple[Coord, Coord]) -> None:
     a, b = pair
@@ -213,6 +215,7 @@ def test_turn_values() -> None:
             BOARD.turn(0, bad)
 
 
+@settings(deadline=None)
 @given(st.integers(0, 7), st.integers(0, 7))
 def test_turn_is_symmetric_and_opposite_is_180(d1: int, d2: int) -> None:
     assert BOARD.turn(d1, d2) == BOARD.turn(d2, d1)
@@ -273,6 +276,7 @@ def test_crossed_3_2_and_4_3_by_hand() -> None:
     ]
 
 
+@settings(deadline=None)
 @given(two_zones())
 def test_crossed_fractions_sum_to_range_minus_one(pair: tuple[Coord, Coord]) -> None:
     a, b = pair
@@ -281,6 +285,7 @@ def test_crossed_fractions_sum_to_range_minus_one(pair: tuple[Coord, Coord]) -> 
     assert all(0 < f <= 1 for _, f in BIG._crossed_exact(a, b))
 
 
+@settings(deadline=None)
 @given(two_zones())
 def test_crossed_is_symmetric(pair: tuple[Coord, Coord]) -> None:
     a, b = pair
@@ -289,6 +294,7 @@ def test_crossed_is_symmetric(pair: tuple[Coord, Coord]) -> None:
     assert back == there[::-1]  # same zones, same fractions, walked the other way
 
 
+@settings(deadline=None)
 @given(two_zones())
 def test_crossed_matches_independent_oracle(pair: tuple[Coord, Coord]) -> None:
     a, b = pair
@@ -296,6 +302,7 @@ def test_crossed_matches_independent_oracle(pair: tuple[Coord, Coord]) -> None:
     assert [c for c, _ in BIG.crossed(a, b)] == list(dict(BIG._crossed_exact(a, b)))
 
 
+@settings(deadline=None)
 @given(two_zones())
 def test_crossed_lines_are_the_step_path(pair: tuple[Coord, Coord]) -> None:
     a, b = pair
@@ -327,6 +334,7 @@ def test_nearest_edge_exits_for_fleeing() -> None:
     assert len(got) == 4 * 9 - 4  # the whole ring is 4 steps from the centre
 
 
+@settings(deadline=None)
 @given(two_zones())
 def test_nearest_edge_exits_property(pair: tuple[Coord, Coord]) -> None:
     c, _ = pair
@@ -349,6 +357,7 @@ def test_toward() -> None:
     assert BOARD.toward((2, 1), (2, 3)) == [(2, 2), (3, 2), (1, 2)]
 
 
+@settings(deadline=None)
 @given(two_zones())
 def test_toward_reduces_distance_by_one(pair: tuple[Coord, Coord]) -> None:
     a, b = pair

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from rulekeeper.cli.app import main
+from cli_kit import run_main
 from rulekeeper.core.datafiles import check_tree, parse_data_text, read_data_file, read_export
 from rulekeeper.core.errors import DataFileError
 from rulekeeper.core.limits import LIMITS
@@ -29,15 +29,6 @@ def test_each_hostile_file_is_refused_quickly_with_a_short_message(path: Path) -
         read_data_file(path)
     assert time.perf_counter() - t0 < 2.0
     assert str(path) in str(info.value) and len(info.value.message) <= LIMITS.message + len(str(path)) + 10
-
-
-def run_main(args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
-    """``rulekeeper ARGS`` in process, through ``main`` (which turns typed errors into exit 2)."""
-    monkeypatch.setattr("sys.argv", ["rulekeeper", *args])
-    with pytest.raises(SystemExit) as done:
-        main()
-    out = capsys.readouterr()
-    return int(done.value.code or 0), out.out + out.err
 
 
 @pytest.mark.parametrize("path", HOSTILE, ids=lambda p: p.name)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rulekeeper.cli.app import main
+from cli_kit import run
 from rulekeeper.core.ruleset import find_ruleset
 
 MAP = """width: 10
@@ -19,17 +19,6 @@ characters:
   Crazy Ork: {at: F1, side: foes}
   Goblin 1: {at: F3, side: foes}
 """
-
-
-def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    monkeypatch.setattr("sys.argv", ["rulekeeper", *args])
-    code = 0
-    try:
-        main()
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_dragonnoir_is_registered_by_its_entry_point() -> None:

@@ -8,38 +8,27 @@ Regenerate deliberately, after a rules change, with::
 
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
 from typing import Any
 
-from rulekeeper.core.game import SetupRequest
-from rulekeeper.core.ruleset import game
+try:  # imported by the tests, in the golden package
+    from .playthrough import digest as digest
+    from .playthrough import protocol_play, protocol_start, regenerate
+except ImportError:  # run as a script: python tests/golden/battlesystem_playthrough.py
+    from playthrough import digest as digest  # type: ignore[no-redef]
+    from playthrough import protocol_play, protocol_start, regenerate  # type: ignore[no-redef]
 
-ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 SCENARIO_DIR = "src/rulekeeper/rulesets/battlesystem/data/scenarios"
 GOLDEN = [(f"{SCENARIO_DIR}/river_crossing.toml", 7)]
 
 
-def digest(d: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
-
-
 def start(scenario: str, seed: int) -> Any:
-    g = game("battlesystem")
-    return g, g.initial_state(g.setup(SetupRequest(scenario=ROOT / scenario, seed=seed)).document)
+    return protocol_start("battlesystem", scenario, seed)
 
 
 def play(scenario: str, seed: int) -> dict[str, Any]:
-    g, state = start(scenario, seed)
-    steps = []
-    while not g.status(state).over and len(steps) < 2000:
-        out = g.apply(state, g.policy(state))
-        state = out.state
-        steps.append({"action": out.action, "chance": [[c.request.label, c.outcome, c.u] for c in out.chance],
-                      "state": digest(g.state_to_json(state))})
-    return {"scenario": scenario, "seed": seed, "steps": steps, "final": g.state_to_json(state)}
+    return protocol_play("battlesystem", scenario, seed)
 
 
 def path_for(scenario: str, seed: int) -> Path:
@@ -47,6 +36,4 @@ def path_for(scenario: str, seed: int) -> Path:
 
 
 if __name__ == "__main__":
-    for sc, sd in GOLDEN:
-        path_for(sc, sd).write_text(json.dumps(play(sc, sd), indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        print("wrote", path_for(sc, sd))
+    regenerate(GOLDEN, play, path_for)

@@ -4,15 +4,22 @@ battle with every action, every chance result and the final state, stored as JSO
 Regenerate deliberately, after a rules change, with::
 
     python tests/golden/playthrough.py
+
+:func:`autoplay`, :func:`digest` and :func:`regenerate` are every golden playthrough's;
+:func:`protocol_start` and :func:`protocol_play` play any registered game through the game protocol
+(the Battle System's, ``battlesystem_playthrough.py``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from rulekeeper.core.game import SetupRequest
+from rulekeeper.core.ruleset import game
 from rulekeeper.rulesets.exillis.battle.engine import apply
 from rulekeeper.rulesets.exillis.battle.policy import choose
 from rulekeeper.rulesets.exillis.battle.setup import initial_state, state_to_dict
@@ -28,20 +35,48 @@ def digest(d: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
 
 
+def autoplay(state: Any, over: Callable[[Any], bool], move: Callable[[Any], Any],
+             as_json: Callable[[Any], dict[str, Any]]) -> tuple[list[dict[str, Any]], Any]:
+    """(steps, final state) of a battle played from ``state`` until ``over`` (at most 2000 actions), each
+    action picked and applied by ``move``; a step is the action, every chance result (label, outcome,
+    uniform number) and a digest of the state after it, which is what a replay must meet again."""
+    steps: list[dict[str, Any]] = []
+    while not over(state) and len(steps) < 2000:
+        out = move(state)
+        state = out.state
+        steps.append({
+            "action": out.action if isinstance(out.action, dict) else out.action.to_dict(),
+            "chance": [[c.request.label, c.outcome, c.u] for c in out.chance],
+            "state": digest(as_json(state)),
+        })
+    return steps, state
+
+
+def protocol_start(name: str, scenario: str, seed: int) -> tuple[Any, Any]:
+    """(game, initial state) of the registered game ``name`` on ``scenario`` (a path from the repository
+    root) set up with ``seed``."""
+    g = game(name)
+    return g, g.initial_state(g.setup(SetupRequest(scenario=ROOT / scenario, seed=seed)).document)
+
+
+def protocol_play(name: str, scenario: str, seed: int) -> dict[str, Any]:
+    """The golden record of the registered game ``name`` played by its own policy through the protocol."""
+    g, state = protocol_start(name, scenario, seed)
+    steps, state = autoplay(state, lambda now: g.status(now).over, lambda now: g.apply(now, g.policy(now)),
+                            g.state_to_json)
+    return {"scenario": scenario, "seed": seed, "steps": steps, "final": g.state_to_json(state)}
+
+
 def play(scenario: str, seed: int) -> dict[str, Any]:
     t = BattleTables.shipped()
     state = initial_state(load_scenario(ROOT / scenario, t.roster, t.rules), seed, t)
-    steps = []
-    while not state.over and len(steps) < 2000:
-        lg = choose(state, t)
+
+    def move(now: Any) -> Any:
+        lg = choose(now, t)
         assert lg is not None
-        out = apply(state, lg.action, t)
-        state = out.state
-        steps.append({
-            "action": out.action.to_dict(),
-            "chance": [[c.request.label, c.outcome, c.u] for c in out.chance],
-            "state": digest(state_to_dict(state)),
-        })
+        return apply(now, lg.action, t)
+
+    steps, state = autoplay(state, lambda now: now.over, move, state_to_dict)
     return {"scenario": scenario, "seed": seed, "steps": steps, "final": state_to_dict(state)}
 
 
@@ -49,7 +84,13 @@ def path_for(scenario: str, seed: int) -> Path:
     return HERE / f"{Path(scenario).stem}_seed{seed}.json"
 
 
-if __name__ == "__main__":
-    for sc, sd in GOLDEN:
+def regenerate(golden: Iterable[tuple[str, int]], play: Callable[[str, int], dict[str, Any]],
+               path_for: Callable[[str, int], Path]) -> None:
+    """Write the golden file of every (scenario, seed) of ``golden`` afresh."""
+    for sc, sd in golden:
         path_for(sc, sd).write_text(json.dumps(play(sc, sd), indent=1, sort_keys=True) + "\n", encoding="utf-8")
         print("wrote", path_for(sc, sd))
+
+
+if __name__ == "__main__":
+    regenerate(GOLDEN, play, path_for)

@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,11 +27,12 @@ from typer.testing import CliRunner
 
 from rulekeeper.cli.app import app
 from rulekeeper.core.chance import ChanceRequest
-from rulekeeper.core.game import OddsPreview, SetupRequest
+from rulekeeper.core.game import OddsPreview
 from rulekeeper.core.ruleset import game
 from rulekeeper.rulesets.exillis.battle.odds import melee_headline, reaction_headline
 from rulekeeper.rulesets.exillis.game import ExIllisBattles
 from rulekeeper.web.api import create_app
+from walk_kit import reach
 
 G = game("exillis")
 SCENARIOS = [sc for sc in G.scenarios()]
@@ -67,23 +67,11 @@ def check_preview_is_the_roll(state: Any, action: dict[str, Any]) -> int:
     return matched
 
 
-def reach(scenario: str, seed: int, steps: int) -> Any:
-    sc = next(s for s in SCENARIOS if s.key == scenario)
-    state = G.initial_state(G.setup(SetupRequest(scenario=sc.path, seed=seed)).document)
-    rnd = random.Random(seed)
-    for _ in range(steps):
-        legal = G.legal_actions(state)
-        if not legal:
-            break
-        state = G.apply(state, rnd.choice(legal).action).state
-    return state
-
-
 @settings(max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenario=st.sampled_from(SCENARIO_KEYS), seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 80))
 def test_every_previewed_draw_is_the_draw_the_resolution_makes(scenario: str, seed: int, steps: int) -> None:
     """Property: for every legal action of a random reachable state, preview draws = resolution draws."""
-    state = reach(scenario, seed, steps)
+    state = reach(G, SCENARIOS, scenario, seed, steps)
     for lg in G.legal_actions(state):
         check_preview_is_the_roll(state, lg.action)
 
@@ -92,7 +80,7 @@ def test_the_property_is_not_vacuous() -> None:
     """Over a few fixed playthroughs the check compares charge reactions, target assignments and rolls."""
     labels: set[str] = set()
     for scenario in SCENARIO_KEYS:
-        state = reach(scenario, 7, 25)
+        state = reach(G, SCENARIOS, scenario, 7, 25)
         for lg in G.legal_actions(state):
             odds = G.preview(state, lg.action)
             if check_preview_is_the_roll(state, lg.action):

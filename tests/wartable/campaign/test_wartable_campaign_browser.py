@@ -9,29 +9,12 @@ round 2, Hearthmere at 90 and Lantern Hill at 100 (Reclaim +20, Faith to full).
 
 from __future__ import annotations
 
-import html
-import re
-from collections.abc import Iterator
-
-import pytest
-
-from browser_kit import shot, sync_api
-from live_keeper import running_keeper
+from browser_kit import keeper_fixture, new_game_links, page_errors, shot, sync_api
 
 TIMEOUT_MS = 10_000
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running_keeper(tmp_path_factory.mktemp("wt-campaign-browser") / "web.db") as url:
-        yield url
-
-
-def new_campaign(ctx: object, server: str) -> dict[str, str]:
-    r = ctx.request.post(server + "/new", form={"scenario": "wartable-campaign:shroudfall", "seed": "7"})  # type: ignore[attr-defined]
-    assert r.status == 201, r.text()
-    found = dict(re.findall(r'id="link-([\w-]+)"[^>]*value="([^"]+)"', r.text()))
-    return {role: html.unescape(url) for role, url in found.items()}
+server = keeper_fixture("wt-campaign-browser")
 
 
 def test_orders_from_two_sides_resolve_the_round(server: str, browser: object) -> None:
@@ -39,12 +22,10 @@ def test_orders_from_two_sides_resolve_the_round(server: str, browser: object) -
     expect.set_options(timeout=TIMEOUT_MS)
     ctx_o = browser.new_context()  # type: ignore[attr-defined]
     ctx_b = browser.new_context()  # type: ignore[attr-defined]
-    links = new_campaign(ctx_o, server)
+    links = new_game_links(ctx_o, server, "wartable-campaign:shroudfall")
     assert set(links) == {"oathsworn", "bloodless", "spectator"}
     po, pb = ctx_o.new_page(), ctx_b.new_page()
-    errors: list[str] = []
-    for p in (po, pb):
-        p.on("pageerror", lambda e: errors.append(str(e)))
+    errors = page_errors(po, pb)
     po.goto(links["oathsworn"])
     pb.goto(links["bloodless"])
 
