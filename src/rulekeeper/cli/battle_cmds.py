@@ -15,7 +15,7 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn
 from rich.text import Text
 
-from rulekeeper.core.game import ArmySource, Game, SetupRequest
+from rulekeeper.core.game import ArmySource, Game, SetupRequest, check_data_files
 
 from .fate_screen import rows_table
 from .generic_view import GenericCliPresenter
@@ -79,6 +79,9 @@ def new(
     autoplay: Annotated[bool, typer.Option("--autoplay", help="Let the policy play both sides to the end.")] = False,
     practice: Annotated[bool, typer.Option(help="A practice game (no Battle Points).")] = False,
     option: Annotated[list[str] | None, typer.Option("--option", help="Ruleset option NAME=VALUE.")] = None,
+    data: Annotated[list[Path] | None, typer.Option(
+        "--data", metavar="FILE", help="Your own data file for the game to read at set-up (repeatable), e.g. a "
+                                       "War Table campaign's tables; kept in the battle, not read again.")] = None,
     json: Json = False,
 ) -> None:
     """Create a battle from a scenario, or from two army lists, and store it."""
@@ -90,7 +93,11 @@ def new(
     svc = _service(db)
     armies = tuple(ArmySource(str(p), suffix=p.suffix.lower(), path=p) for p in muster or [])
     request = SetupRequest(scenario=scenario, armies=armies, board=board, seed=seed, options=tuple(option or ()),
-                           practice=practice, db=svc.store.url)
+                           practice=practice, db=svc.store.url, data=tuple(data or ()))
+    if request.data:  # a game that would ignore the files refuses them before anything is stored
+        from rulekeeper.service.battles import game_of, guess_ruleset
+
+        check_data_files(game_of(ruleset or guess_ruleset(request)), request)
     bid = svc.new(request, ruleset=ruleset, verifiable=verifiable)
     g = svc.game(bid)
     state = svc.state(bid)

@@ -74,6 +74,9 @@ class SetupRequest:
 
     ``db`` is the database the battle will live in, for games whose set-up consults their
     own records there (the Ex illis campaign refuses a unit above the level it has reached).
+    ``data`` are the player's own data files (``battle new --data FILE``: a game master's
+    tables, say), read by the game itself through the core's bounded loader and kept in the
+    initial document; a game that reads none refuses them (:func:`check_data_files`).
     """
 
     scenario: Path | None = None
@@ -83,6 +86,7 @@ class SetupRequest:
     options: tuple[str, ...] = ()
     practice: bool = False
     db: str | None = None
+    data: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -330,3 +334,21 @@ def concealed_action(game: Game, action: JsonDict) -> JsonDict:
 
 def concealed_text(game: Game, action: JsonDict) -> str:
     return f"side {game.side_of(action)} acted (hidden until it is revealed)"
+
+
+# -- a player's own data files at set-up (optional) -------------------------------------------------
+
+
+def check_data_files(game: Game, request: SetupRequest) -> None:
+    """Refuse ``request.data`` for a game that would silently ignore it.
+
+    A game that reads a player's own data files at set-up says so with a true class attribute
+    ``reads_data_files`` (the War Table campaign: its game master's tables); for any other game
+    a ``--data`` file is refused rather than dropped, so nobody plays on numbers they did not get.
+    """
+    if request.data and not getattr(game, "reads_data_files", False):
+        from .errors import ImpossibleRequestError
+
+        raise ImpossibleRequestError(
+            f"the game {game.name!r} reads no --data files when a battle starts "
+            f"(given: {', '.join(str(p) for p in request.data)[:300]})", game=game.name)

@@ -10,6 +10,7 @@ calculator's battles.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from ..data import Name, StatNumber, StrictModel, WarTableData, load_data_file, 
 from ..data import validation_problems as problems_of
 from ..model import fold
 from ..rounding import exact
+from .given import GivenTable, answering
 from .model import DEFAULT_FULL, CampaignState, Dungeon, Enclave, Faction, FieldUnit
 from .tables import RollTable, load_table, shipped_table
 
@@ -148,8 +150,13 @@ def table_for(name: str, base: Path | None = None) -> RollTable:
     return shipped_table(name)
 
 
-def parse_campaign(raw: dict[str, Any], where: str, base: Path | None = None) -> CampaignState:
-    """Validate a parsed campaign file into a :class:`CampaignState`; ``data:`` paths are relative to ``base``."""
+def parse_campaign(raw: dict[str, Any], where: str, base: Path | None = None,
+                   given: Sequence[GivenTable] = ()) -> CampaignState:
+    """Validate a parsed campaign file into a :class:`CampaignState`; ``data:`` paths are relative to ``base``.
+
+    ``given``: the game master's ``--data`` tables; a Dungeon table one of them answers to is not
+    looked for among the shipped tables or files (:mod:`.given`).
+    """
     try:
         doc = CampaignSchema.model_validate(raw)
     except ValidationError as exc:
@@ -167,6 +174,8 @@ def parse_campaign(raw: dict[str, Any], where: str, base: Path | None = None) ->
     for i, d in enumerate(doc.dungeons):
         if d.region not in regions:
             problems.append(f"dungeons[{i}].region: unknown region {d.region!r}")
+        if answering(given, d.table):
+            continue
         try:
             table_for(d.table, base)
         except RulekeeperError as exc:

@@ -63,6 +63,7 @@ class WarTableCampaign:
     aliases: ClassVar[tuple[str, ...]] = ("war-table-campaign", "wartable campaign", "wt-campaign")
     title: ClassVar[str] = "War Table campaign"
     deterministic: ClassVar[bool] = False  # Delve rolls
+    reads_data_files: ClassVar[bool] = True  # battle new CAMPAIGN --data TABLE (the game master's tables)
 
     # -- the calculator side -----------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from rulekeeper.core.ruleset import OptionInfo
 from ..data import read_mapping
 from ..model import OPTION_INFO, WarTableOptions, parse_option_pairs, parse_options
 from .files import parse_campaign, table_for
+from .given import load_all, match_given
 from .model import CampaignOptions
 from .session import NAME, CampaignGameState, side_key, snapshot, state_to_json
 from .tables import RollTable
@@ -85,14 +86,20 @@ def campaign_options(values: Mapping[str, Any]) -> tuple[CampaignOptions, WarTab
 
 
 def setup_campaign(request: SetupRequest) -> BattleSetup:
-    """A campaign file (``request.scenario``): every problem in one :class:`DataFileError`."""
+    """A campaign file (``request.scenario``): every problem in one :class:`DataFileError`.
+
+    ``request.data``: the game master's own tables (:mod:`.given`), each checked whole before the
+    campaign file; the Dungeons that roll on them get them, stored in the initial document.
+    """
     if request.armies or request.board is not None or request.scenario is None:
         raise CampaignSetupError("a War Table campaign starts from a campaign file: rulekeeper battle new "
                                  "examples/wartable/shroudfall.yaml")
     path = Path(request.scenario)
     where = str(path)
+    given = load_all(request.data)
     raw = read_mapping(path)
-    campaign = parse_campaign(raw, where, path.parent)
+    campaign = parse_campaign(raw, where, path.parent, given)
+    own = match_given(given, [d.table for d in campaign.dungeons], campaign.name)
     problems: list[str] = []
     values: dict[str, Any] = dict(raw.get("options") or {})
     try:
@@ -109,7 +116,7 @@ def setup_campaign(request: SetupRequest) -> BattleSetup:
     tables: list[tuple[str, RollTable]] = []
     for d in campaign.dungeons:
         if d.table not in dict(tables):
-            tables.append((d.table, table_for(d.table, path.parent)))
+            tables.append((d.table, own.get(d.table) or table_for(d.table, path.parent)))
     if problems:
         raise DataFileError(where, problems)
     rounds = raw.get("rounds") or DEFAULT_ROUNDS

@@ -28,14 +28,21 @@ from ..rounding import exact, num
 DICE = re.compile(r"^d([1-9][0-9]{0,3})$")
 ROLL = re.compile(r"^\s*([0-9]{1,4})\s*(?:-\s*([0-9]{1,4})\s*)?$")
 SHIPPED = "rulekeeper/rulesets/wartable/campaign/tables"
+#: Bounds on a game master's table, far above any real one (a d100 has 100 faces): a hostile file
+#: gets a typed refusal, not a stored campaign whose every roll walks 200,000 entries.
+MAX_ENTRIES = 1000
+MAX_WEIGHT = 1e9  # weights must sum to a finite float for Fate's draw
+MAX_EFFECT = 1e6  # Health, Stability and Faith effects (the seed's stats are in the tens and hundreds)
+
+Effect = Annotated[StatNumber, Field(ge=-MAX_EFFECT, le=MAX_EFFECT)]
 
 
 class EffectsSchema(StrictModel):
     """What an entry does: Health to the delving unit, Stability to the Enclave, Faith, items."""
 
-    health: StatNumber = 0
-    stability: StatNumber = 0
-    faith: StatNumber = 0
+    health: Effect = 0
+    stability: Effect = 0
+    faith: Effect = 0
     items: list[Name] = []
 
 
@@ -44,7 +51,7 @@ class EntrySchema(StrictModel):
 
     result: Name
     roll: Annotated[str, Field(min_length=1)] | int | None = None
-    weight: Annotated[StatNumber, Field(gt=0)] | None = None
+    weight: Annotated[StatNumber, Field(gt=0, le=MAX_WEIGHT)] | None = None
     text: str | None = None
     effects: EffectsSchema = EffectsSchema()
 
@@ -56,14 +63,19 @@ class EntrySchema(StrictModel):
 
 
 class TableSchema(StrictModel):
-    """A whole table file; ``example``/``estimate`` mark a table that is ours, not the game's."""
+    """A whole table file; ``example``/``estimate`` mark a table that is ours, not the game's.
+
+    ``replaces`` names the tables a game master's own table stands in for when it is given with
+    ``--data`` (``[delve_example]``: every Dungeon that rolls on the shipped example rolls on it).
+    """
 
     table: Name
     about: str | None = None
     example: bool = False
     estimate: str | None = None
     dice: str | None = None
-    entries: list[EntrySchema] = Field(min_length=1)
+    replaces: list[Name] = []
+    entries: list[EntrySchema] = Field(min_length=1, max_length=MAX_ENTRIES)
 
 
 @dataclass(frozen=True)
