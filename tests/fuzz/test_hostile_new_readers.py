@@ -143,10 +143,6 @@ def test_a_sheet_that_is_no_folder_or_holds_a_folder_is_refused(
     refused(code, out, "combat.yaml", "cannot read the file")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "dragonnoir/data.py: HealthModifiers.modifiers is dict[Literal['healthy', 'wounded'], int] and may lack a "
-    "state; fireodds.fire_odds then reads fire.health_modifiers.modifiers['wounded'] and a wounded shooter "
-    "raises KeyError: 'wounded' (traceback, exit 1) instead of a DataFileError naming fire.yaml"))
 def test_a_sheet_whose_fire_health_modifiers_lack_a_state_is_refused(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     folder = sheet_with(tmp_path, "fire", replace_once("modifiers: {healthy: 0, wounded: 2}",
@@ -155,10 +151,6 @@ def test_a_sheet_whose_fire_health_modifiers_lack_a_state_is_refused(
     refused(code, out, "fire.yaml", "health_modifiers")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "dragonnoir/data.py _check_rows compares the row numbers with list(range(first, last + 1)): two rows "
-    "numbered 1 and 10**15 make it allocate a list of 10**15 ints (MemoryError, traceback, exit 1; a "
-    "last row near 10**8 or 10**9 takes gigabytes and minutes instead) before any typed refusal"))
 def test_a_sheet_with_a_far_away_row_number_is_refused_quickly(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     folder = sheet_with(tmp_path, "combat", replace_once('    11: "AAAABB"', '    1000000000000000: "AAAABB"'))

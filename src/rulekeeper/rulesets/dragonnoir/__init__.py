@@ -1,10 +1,11 @@
 """Dragon Noir 1: L'Exil (Duccio Vitale, Eurogames 1990): a character-level hex skirmish.
 
-This package is the calculator: the game sheet's tables as editable data (:mod:`.data`), combat
-odds (:mod:`.combat`), movement costs and the mount/dismount conversion (:mod:`.movement`), the
-line of fire (:mod:`.fire`) and fire odds (:mod:`.fireodds`). Whole battles, the Black Dragon's
-battle rules, magic and the web keeper come later. See ``docs/rules/dragonnoir.md`` for every rules
-decision and estimate.
+The calculator: the game sheet's tables as editable data (:mod:`.data`), combat odds
+(:mod:`.combat`), movement costs and the mount/dismount conversion (:mod:`.movement`), the line of
+fire (:mod:`.fire`) and fire odds (:mod:`.fireodds`). Whole battles on the game protocol: the
+battle half of the class (:class:`.game.DragonNoirBattles`: state, the four-step player turn,
+scenarios, policy, the terminal map and the web keeper's SVG map). See ``docs/rules/dragonnoir.md``
+for every rules decision and estimate.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from typing import Any, ClassVar
 
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.ruleset import OptionInfo, Resolution
+
+from .game import DragonNoirBattles
 
 OPTION_INFO = (
     OptionInfo("dwarves", "instead", ("instead", "plus"),
@@ -23,8 +26,8 @@ OPTION_INFO = (
 )
 
 
-class DragonNoir:
-    """The Dragon Noir calculator (combat and fire odds, movement arithmetic) for the core and the CLI."""
+class DragonNoir(DragonNoirBattles):
+    """Dragon Noir: the calculator (combat and fire odds, movement arithmetic) and whole battles."""
 
     name: ClassVar[str] = "dragonnoir"
     aliases: ClassVar[tuple[str, ...]] = ("dragon noir", "dragon-noir", "dn", "l'exil")

@@ -111,8 +111,8 @@ class CombatResult(_Strict):
 def _check_rows(rows: Mapping[int, str], width: int, letters: Mapping[str, Any], where: str) -> None:
     if not rows:
         raise ValueError(f"{where}: no rows")
-    numbers = sorted(rows)
-    if numbers != list(range(numbers[0], numbers[-1] + 1)):
+    numbers = sorted(rows)  # distinct keys: consecutive exactly when they span len(numbers) values
+    if numbers[-1] - numbers[0] + 1 != len(numbers):
         raise ValueError(f"{where}: rows must be consecutive die numbers, got {numbers}")
     for n, row in rows.items():
         if len(row) != width:
@@ -182,6 +182,14 @@ class RangeBands(Provenance):
 
 class HealthModifiers(Provenance):
     modifiers: dict[Literal["healthy", "wounded"], int]
+
+    @model_validator(mode="after")
+    def _both_states(self) -> HealthModifiers:
+        """A wounded shooter and a healthy one both shoot: the sheet must say each one's modifier."""
+        missing = sorted({"healthy", "wounded"} - set(self.modifiers))
+        if missing:
+            raise ValueError(f"modifiers: no value for {', '.join(missing)}")
+        return self
 
 
 class OverValue(Provenance):

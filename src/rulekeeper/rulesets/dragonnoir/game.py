@@ -1,0 +1,302 @@
+"""Dragon Noir battles on the game protocol (:class:`rulekeeper.core.game.Game`).
+
+:class:`DragonNoirBattles` is the battle half of the registered class :class:`rulekeeper.rulesets.dragonnoir.DragonNoir`
+(the calculator half stays in ``__init__``): a scenario file becomes the stored initial document, an
+action an :class:`~rulekeeper.core.game.Outcome` (every die drawn through the
+:class:`~rulekeeper.core.chance.Fate` of the RNG state kept in the battle's state, from the very request
+:meth:`preview` shows), the state a view without its RNG. Rules decisions: ``docs/rules/dragonnoir.md``,
+"Battles".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, cast
+
+from rulekeeper.core.chance import Fate
+from rulekeeper.core.errors import IllegalActionError, RulekeeperError, UnknownNameError
+from rulekeeper.core.game import (
+    BattleSetup,
+    Game,
+    GameResult,
+    JsonDict,
+    LegalAction,
+    OddsPreview,
+    Outcome,
+    ScenarioInfo,
+    SetupRequest,
+    Status,
+)
+from rulekeeper.core.present import CliPresenter, WebPresenter
+from rulekeeper.core.rng import RngState
+
+if TYPE_CHECKING:
+    from .state import DNState
+
+#: The sides (``state.SIDES``), here so that loading the ruleset does not load the battle modules.
+SIDES = ("A", "B")
+
+NAME = "dragonnoir"
+KIND_WORDS = {"shoot": "shoot", "fire": "shoot", "hold": "hold", "pass": "hold", "move": "move", "step": "move",
+              "half_turn": "half_turn", "turn": "half_turn", "about": "half_turn", "mount": "mount",
+              "dismount": "dismount", "attack": "attack", "fight": "attack", "take_blow": "take_blow",
+              "blow": "take_blow", "victim": "take_blow", "advance": "advance", "stay": "stay",
+              "end_phase": "end_phase", "end": "end_phase", "next": "end_phase", "done": "end_phase",
+              "cast": "cast", "spell": "cast", "counter": "counter", "counterspell": "counter", "let_be": "let_be",
+              "let": "let_be", "dragon_move": "dragon_move", "dragon": "dragon_move",
+              "clear": "clear"}
+FIELDS: dict[str, tuple[str, ...]] = {
+    "shoot": ("unit", "target"), "hold": (), "move": ("unit", "to"), "half_turn": ("unit",), "mount": ("unit",),
+    "dismount": ("unit", "to"), "attack": ("units", "targets"), "take_blow": ("unit",), "advance": ("unit", "to"),
+    "stay": (), "end_phase": (), "cast": ("unit", "spell", "target"), "counter": ("unit",), "let_be": (),
+    "dragon_move": ("to",), "clear": ("units", "frm", "to")}
+
+
+class DragonNoirSetupError(RulekeeperError):
+    """A set-up request Dragon Noir cannot start from (no scenario file, army lists)."""
+
+    code = "impossible_request"
+
+
+def _names(state: DNState, value: Any) -> list[str]:
+    items = value if isinstance(value, list) else str(value).split(",")
+    wanted = [" ".join(str(i).split()).casefold() for i in items if str(i).strip()]
+    out = []
+    for w in wanted:
+        found = next((m.name for m in state.men if m.name.casefold() == w), None)
+        if found is None:
+            raise UnknownNameError("character", w, [m.name for m in state.men])
+        out.append(found)
+    order = [m.name for m in state.men]
+    return sorted(dict.fromkeys(out), key=order.index)
+
+
+def spell_name(text: str) -> str:
+    """The canonical name of a spell typed loosely."""
+    from .magic import shipped_spells
+
+    return shipped_spells().spell(text)[0]
+
+
+def parse_options(words: list[str]) -> dict[str, str]:
+    """``name=value`` options checked against the ruleset's options, every one given its default."""
+    from . import OPTION_INFO
+
+    out = {o.name: o.default for o in OPTION_INFO}
+    for w in words:
+        name, _, value = w.partition("=")
+        info = next((o for o in OPTION_INFO if o.name == name.strip()), None)
+        if info is None:
+            raise UnknownNameError("Dragon Noir option", name, [o.name for o in OPTION_INFO])
+        if value.strip() not in info.choices:
+            raise DragonNoirSetupError(f"option {info.name} is one of {', '.join(info.choices)}, got {value!r}")
+        out[info.name] = value.strip()
+    return out
+
+
+class DragonNoirBattles:
+    """Whole Dragon Noir battles: set-up, the player turn's actions, JSON, views and presenters."""
+
+    def scenarios(self) -> list[ScenarioInfo]:
+        from .scenario import shipped_scenarios
+
+        return shipped_scenarios()
+
+    def setup(self, request: SetupRequest) -> BattleSetup:
+        if request.armies or request.board is not None:
+            raise DragonNoirSetupError("a Dragon Noir battle starts from a scenario file (map and characters)")
+        if request.scenario is None:
+            raise DragonNoirSetupError("give a Dragon Noir scenario, e.g. "
+                                       "src/rulekeeper/rulesets/dragonnoir/data/scenarios/the_ford.yaml")
+        from .scenario import read_scenario
+
+        sc = read_scenario(request.scenario)
+        options = parse_options(list(request.options))
+        doc: JsonDict = {"ruleset": NAME, "scenario": sc, "seed": int(request.seed), "options": options}
+        return BattleSetup(NAME, sc["name"], request.seed, doc, sc["name"], {"sides": sc["sides"]})
+
+    def initial_state(self, document: JsonDict) -> DNState:
+        from .blackdragon import BlackDragon
+        from .sorcery import wizards_of
+        from .state import DNState, Man
+        from .turns import _start_movement, can_fire
+
+        try:
+            sc = document["scenario"]
+            men = tuple(Man(str(m["name"]), str(m["character"]), str(m["side"]), tuple(map(str, m["hexes"])),
+                            str(m["health"]), bool(m["mounted"]), bool(m["horse"]),
+                            None if m["facing"] is None else int(m["facing"])) for m in sc["men"])
+            state = DNState(str(sc["name"]), (str(sc["sides"]["A"]), str(sc["sides"]["B"])), int(sc["width"]),
+                            int(sc["height"]), tuple((str(a), str(b), int(c)) for a, b, c in sc["terrain"]),
+                            tuple((str(a), str(b), str(c)) for a, b, c in sc["edges"]), men, "A", "fire", 1, 1,
+                            int(sc["turn_limit"]),
+                            tuple((str(k), str(v)) for k, v in document.get("options", {}).items()), None, False,
+                            None, "", RngState.from_seed(int(document["seed"])), wizards_of(men),
+                            None if sc.get("dragon") is None else BlackDragon.from_dict(sc["dragon"]))
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            if isinstance(exc, RulekeeperError):
+                raise
+            raise RulekeeperError(f"the stored battle's initial document is damaged: {exc!r}") from None
+        return state if can_fire(state) else _start_movement(state)
+
+    def roles(self, document: JsonDict) -> tuple[str, ...]:
+        return SIDES
+
+    def reseeded(self, document: JsonDict, seed: int) -> JsonDict:
+        return {**document, "seed": int(seed)}
+
+    # -- playing -----------------------------------------------------------------------------------------
+
+    def status(self, state: DNState) -> Status:
+        if state.over:
+            return Status(True, (), (), state.turn, state.winner, state.reason)
+        acting = tuple(m.name for m in state.men if m.side == state.to_act and m.standing and not m.horse)
+        return Status(False, (state.to_act,), acting, state.turn, None, "")
+
+    def legal_actions(self, state: DNState) -> list[LegalAction]:
+        from .actions import legal_actions
+
+        return legal_actions(state)
+
+    def parse_action(self, state: DNState, data: Mapping[str, Any]) -> JsonDict:
+        from . import actions
+
+        word = str(data.get("kind", "")).strip().lower()
+        kind = KIND_WORDS.get(word) or KIND_WORDS.get(word.replace(" ", "_").replace("-", "_"))
+        if kind is None:
+            raise IllegalActionError(f"not a Dragon Noir action: {data.get('kind')!r} ({', '.join(actions.KINDS)})",
+                                     kind=str(data.get("kind")))
+        side = data.get("side")
+        side = state.to_act if side in (None, "") else str(side).strip().upper()
+        if side not in SIDES:
+            raise IllegalActionError(f"no side {side!r} in a Dragon Noir battle (A or B)", side=side)
+        out: JsonDict = {"kind": kind, "side": side}
+        for key in FIELDS[kind]:
+            value = data.get(key, data.get(key.rstrip("s")) if key in ("units", "targets") else None)
+            if value is None or (not isinstance(value, list) and str(value).strip() == ""):
+                raise IllegalActionError(f"a {kind} needs {key}", field=key)
+            if key in ("units", "targets"):
+                out[key] = _names(state, value)
+            elif key in ("unit", "target"):
+                out[key] = _names(state, [value])[0]
+            elif key == "spell":
+                out[key] = spell_name(str(value))
+            else:
+                out[key] = str(value).strip().upper()
+        return out
+
+    def parse_words(self, state: DNState, words: Sequence[str], option: str | None = None) -> JsonDict:
+        """``shoot Laberne "Goblin 1"``, ``move Grast D4``, ``attack Grast,Thrug "Crazy Ork"``, ``hold``, ``end``."""
+        from . import actions
+
+        if not words:
+            raise IllegalActionError("an action is KIND [CHARACTER] [TARGET|HEX], e.g. end")
+        kind = KIND_WORDS.get(words[0].strip().lower())
+        if kind is None:
+            raise IllegalActionError(f"not a Dragon Noir action: {words[0]!r} ({', '.join(actions.KINDS)})")
+        keys = FIELDS[kind]
+        if len(words) != len(keys) + 1:
+            raise IllegalActionError(f"{kind} takes {len(keys)} word(s): {' '.join(k.upper() for k in keys) or '-'}")
+        return self.parse_action(state, {"kind": kind, **dict(zip(keys, words[1:], strict=True))})
+
+    def apply(self, state: DNState, action: JsonDict) -> Outcome:
+        from . import actions
+        from .sorcery import sync
+        from .turns import decided
+
+        actions.check(state, action)
+        fate = Fate.from_state(state.rng)
+        new, report = actions.perform(state, action, fate)
+        new = decided(sync(state, replace(new, rng=fate.state)))
+        if new.over:
+            winner = "a draw" if new.winner is None else f"{new.name(new.winner)} win"
+            report.append({"text": f"The battle is over, {winner}: {new.reason}", "kind": "over"})
+        chance = tuple(fate.records)
+        record: JsonDict = {"chance": [c.to_dict() for c in chance], "report": list(report)}
+        return Outcome(new, dict(action), str(action["side"]), chance, (), tuple(report), record)
+
+    def preview(self, state: DNState, action: JsonDict) -> OddsPreview:
+        from .actions import preview
+
+        return preview(state, action)
+
+    def policy(self, state: DNState) -> JsonDict | None:
+        from .policy import choose
+
+        return choose(state)
+
+    def side_of(self, action: JsonDict) -> str:
+        return str(action.get("side", ""))
+
+    def action_text(self, action: JsonDict) -> str:
+        kind, side = action.get("kind"), action.get("side")
+        if kind == "attack":
+            return f"{' + '.join(map(str, action.get('units', [])))} attack {' + '.join(map(str, action.get('targets', [])))}"
+        rest = {"shoot": "shoots at {target}", "move": "moves to {to}", "half_turn": "turns about",
+                "mount": "mounts", "dismount": "dismounts onto {to}", "take_blow": "takes the blow",
+                "advance": "advances to {to}", "cast": "casts {spell} on {target}",
+                "counter": "counters the spell"}.get(str(kind))
+        if kind == "dragon_move":
+            return f"the Black Dragon moves to {action.get('to')}"
+        if kind == "clear":
+            return f"{' and '.join(map(str, action.get('units', [])))} move the dead from {action.get('frm')}"
+        if rest is None:
+            return f"side {side}: {str(kind).replace('_', ' ')}"
+        try:
+            return f"{action.get('unit')} {rest.format(**action)}"
+        except (KeyError, IndexError, ValueError):
+            return f"side {side}: {kind}"
+
+    def result(self, state: DNState) -> GameResult | None:
+        if not state.over:
+            return None
+        from .turns import living
+
+        summary: JsonDict = {"winner": state.winner, "turn": state.turn,
+                             "alive": {s: len(living(state, s)) for s in SIDES},
+                             "characters": {m.name: m.health for m in state.men}}
+        return GameResult(state.winner, None if state.winner is None else state.name(state.winner), state.reason,
+                          summary)
+
+    # -- JSON and views ----------------------------------------------------------------------------------
+
+    def state_to_json(self, state: DNState) -> JsonDict:
+        from .state import state_to_json
+
+        return state_to_json(state)
+
+    def state_from_json(self, document: JsonDict) -> DNState:
+        from .state import state_from_json
+
+        return state_from_json(document)
+
+    def view(self, state: DNState, role: str) -> JsonDict:
+        """The whole battle but its RNG state: Dragon Noir hides nothing else."""
+        from .view import view_of
+
+        return view_of(state)
+
+    # -- presentation --------------------------------------------------------------------------------------
+
+    def web_presenter(self) -> WebPresenter:
+        from .web.presenter import DragonNoirPresenter
+
+        return DragonNoirPresenter(cast("Game", self))
+
+    def cli_presenter(self) -> CliPresenter:
+        from .boardtext import DragonNoirCliPresenter
+
+        return DragonNoirCliPresenter()
+
+    def army_builder(self) -> None:
+        return None
+
+    def campaign(self) -> None:
+        return None
+
+    def duel_kernel(self) -> None:
+        return None
+
+
+__all__ = ["DragonNoirBattles"]

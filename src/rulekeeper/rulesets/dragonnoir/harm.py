@@ -1,0 +1,192 @@
+"""What a blow or a shot does to a piece on the map: the counter flips, retreats and unhorsing.
+
+The tables give a letter and its key a harm (``retreat``, ``stunned``, ``wounded``, ``killed``,
+the horse ``killed``); this module turns it into the new counter side, following the Cry Havoc
+key the data files use ("a stunned or wounded character stunned or wounded again is dead") and the
+seed's special powers (spectres only retreat, a dog dies of one wound, trolls take three wounds,
+Crazy Ork goes berserk, Zed's curare kills the wounded). A horseman harmed is unhorsed: "the
+appropriate counter - horseman stunned, wounded or dead - is placed by the player to whom he
+belongs on one of the hexes adjacent to his horse ... If he is entirely surrounded by enemies, an
+unhorsed horseman is automatically dead. The horse stays in place". Retreats and the unhorsed
+rider's hex are chosen by the rules keeper (docs/rules/dragonnoir.md, "Battles").
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rulekeeper.boards.hexes import hex_direction, hex_distance, hex_neighbour
+from rulekeeper.core.game import JsonDict
+
+from .data import shipped_sheet
+from .fighters import can_enter
+from .state import DNState, Man, character_of, feature_between, fighter_of
+
+Lines = list[JsonDict]
+
+
+def _flip(kind: str, health: str, harm: str) -> str:
+    """The counter side after ``harm`` (``retreat`` when the harm becomes a retreat, ``same`` when ignored)."""
+    if kind == "spectre":
+        return "retreat" if harm in ("stunned", "wounded", "killed") else harm
+    if kind == "dog":
+        return {"stunned": "retreat", "wounded": "dead", "killed": "dead"}.get(harm, harm)
+    if kind == "troll":
+        if harm == "stunned":
+            return "retreat"
+        if harm == "wounded":
+            return {"healthy": "wounded", "wounded": "wounded_twice"}.get(health, "dead")
+        return "dead" if harm == "killed" else harm
+    if kind == "ork":
+        if health == "berserk":
+            return "dead" if harm in ("wounded", "killed") else "same"
+        if harm in ("stunned", "wounded"):
+            return "berserk"
+    if kind in ("dragon", "dragon part") and harm in ("stunned", "wounded", "killed"):
+        # "The results D, E and F become 'Dragon wounded'"; the Baby Dragon "obeys the same rules as the
+        # Black Dragon", which dies of its third wound ("wound the central part three times"): as special.suffer.
+        return {"healthy": "wounded", "wounded": "wounded_twice"}.get(health, "dead")
+    if harm == "killed":
+        return "dead"
+    if harm in ("stunned", "wounded"):
+        return harm if health == "healthy" else "dead"
+    return harm
+
+
+def _free(state: DNState, label: str, mover: Man) -> bool:
+    return all(m.name == mover.name or not m.alive for m in state.on(label))
+
+
+def _enterable(state: DNState, m: Man, label: str, frm: str) -> bool:
+    board = state.board
+    if not board.contains(board.parse(label)) or not _free(state, label, m):
+        return False
+    feature = feature_between(state, frm, label)
+    if feature is not None and not feature.passable:
+        return False
+    return can_enter(shipped_sheet(), fighter_of(state, m), state.terrain_at(label)) is None
+
+
+def retreat(state: DNState, m: Man, away: list[str], hexes: int = 1) -> tuple[DNState, Lines]:
+    """Move ``m`` back ``hexes`` hexes, each step to the free hex farthest from ``away`` (the enemy's hexes);
+    a horseman moves both hexes the same way. A piece with nowhere to go stays where it is."""
+    board = state.board
+    foes = [board.parse(h) for h in away]
+    start = m.hexes
+    for _ in range(hexes):
+        best: tuple[int, int, tuple[str, ...]] | None = None
+        for d in range(6):
+            moved = tuple(board.label(hex_neighbour(board.parse(h), d)) if board.contains(
+                hex_neighbour(board.parse(h), d)) else "" for h in m.hexes)
+            if "" in moved or not all(_enterable(state, m, to, frm) for to, frm in zip(moved, m.hexes, strict=True)):
+                continue
+            gap = min((hex_distance(board.parse(moved[0]), f) for f in foes), default=0)
+            key = (gap, -d, moved)
+            if best is None or key[:2] > best[:2]:
+                best = key
+        if best is None:
+            break
+        m = replace(m, hexes=best[2])
+        state = state.with_men(m)
+    if m.hexes == start:
+        return state, [{"text": f"  {m.name} cannot retreat and holds his ground", "kind": "note"}]
+    return state, [{"text": f"  {m.name} retreats {'-'.join(start)} → {'-'.join(m.hexes)}", "kind": "retreat"}]
+
+
+def _place_rider(state: DNState, rider: Man, horse_hexes: tuple[str, ...]) -> str | None:
+    """The hex next to his horse an unhorsed rider lands on: free, enterable on foot, farthest from enemies."""
+    board = state.board
+    foes = [board.parse(h) for e in state.men if e.alive and e.side != rider.side for h in e.hexes]
+    best: tuple[int, int, str] | None = None
+    for i, h in enumerate(horse_hexes):
+        for d in range(6):
+            n = hex_neighbour(board.parse(h), d)
+            label = board.label(n) if board.contains(n) else ""
+            if not label or label in horse_hexes or not _free(state, label, rider):
+                continue
+            if can_enter(shipped_sheet(), replace(fighter_of(state, rider), mounted=False,
+                                                terrains=(state.terrain_at(label),)), state.terrain_at(label)):
+                continue
+            gap = min((hex_distance(n, f) for f in foes), default=0)
+            key = (gap, -(i * 6 + d), label)
+            if best is None or key[:2] > best[:2]:
+                best = key
+    return None if best is None else best[2]
+
+
+def unhorse(state: DNState, m: Man, health: str, horse_dies: bool) -> tuple[DNState, Lines]:
+    """The horseman leaves the saddle with ``health``; his horse stays on its two hexes, alive or dead."""
+    horse = Man(f"{m.character}'s horse", m.character, m.side, m.hexes, "dead" if horse_dies else "healthy",
+                horse=True, facing=m.facing)
+    spot = _place_rider(state, m, m.hexes)
+    lines: Lines = [{"text": f"  {m.name} is unhorsed" + (", his horse killed" if horse_dies else ""),
+                     "kind": "harm"}]
+    if spot is None:
+        health = "dead"
+        lines.append({"text": f"  {m.name} is surrounded: 'an unhorsed horseman is automatically dead'",
+                      "kind": "harm"})
+        spot = m.hexes[0]
+    rider = replace(m, hexes=(spot,), mounted=False, facing=None, health=health, mp=0,
+                    stunned_at=state.player_turn if health == "stunned" else 0)
+    try:
+        state.man(horse.name)
+        state = state.with_men(horse)
+    except KeyError:
+        state = state.add(horse)
+    lines.append({"text": f"  {m.name} now on {spot}, {health}", "kind": "harm"})
+    return state.with_men(rider), lines
+
+
+def _shrink_mp(m: Man, before: int, after: int) -> int:
+    return max(0, m.mp - max(0, before - after))
+
+
+def movement_of(m: Man) -> int:
+    """The blue number of the counter side up (0 for the stunned, the dead and a horse alone)."""
+    if m.horse or not m.standing:
+        return 0
+    c = character_of(m.character)
+    sides = (c.mounted or {}) if m.mounted else c.foot
+    counter = sides.get(m.health)  # type: ignore[call-overload]
+    return 0 if counter is None else int(counter.movement)
+
+
+def hurt(state: DNState, name: str, harm: str, away: list[str], retreat_hexes: int = 1,
+         curare: bool = False, horse_killed: bool = False) -> tuple[DNState, Lines]:
+    """Apply ``harm`` to the piece ``name``; ``away`` are the hexes of the enemies it retreats from."""
+    m = state.man(name)
+    kind = character_of(m.character).kind
+    if m.horse:
+        if harm in ("stunned", "wounded", "killed"):
+            return state.with_men(replace(m, health="dead")), [{"text": f"  {m.name} is killed", "kind": "harm"}]
+        return state, [{"text": f"  {m.name}: no effect on a horse alone", "kind": "note"}]
+    if kind == "dragon part" and harm in ("stunned", "wounded", "killed"):
+        from .dragon import wounded
+
+        return wounded(state, name)
+    if curare and harm == "wounded" and kind not in ("spectre", "dragon", "dragon part"):
+        harm = "killed"
+    flip = _flip(kind, m.health, harm)
+    if flip == "same":
+        return state, [{"text": f"  {m.name} is berserk: '{harm}' no longer applies to him", "kind": "note"}]
+    if flip == "retreat":
+        if kind == "dragon part" or (kind == "ork" and m.health == "berserk"):
+            return state, [{"text": f"  {m.name} never retreats", "kind": "note"}]
+        return retreat(state, m, away, retreat_hexes)
+    if m.mounted:
+        return unhorse(state, m, flip, horse_killed)
+    before = movement_of(m)
+    new = replace(m, health=flip, stunned_at=state.player_turn if flip == "stunned" else m.stunned_at)
+    new = replace(new, mp=_shrink_mp(m, before, movement_of(new)))
+    return state.with_men(new), [{"text": f"  {m.name}: {m.health} → {flip}", "kind": "harm"}]
+
+
+def kill_horse_under(state: DNState, name: str) -> tuple[DNState, Lines]:
+    """The horse is killed and the rider unhorsed unhurt."""
+    m = state.man(name)
+    return unhorse(state, m, m.health, True)
+
+
+def facing_towards(a: str, b: str, state: DNState) -> int | None:
+    board = state.board
+    return hex_direction(board.parse(a), board.parse(b))

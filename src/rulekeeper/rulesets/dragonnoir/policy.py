@@ -1,0 +1,174 @@
+"""The default policy (``battle autoplay``): shoot the best shot, close in with the fighters, strike where it pays.
+
+* Offensive and defensive fire: the shot most likely to hit (defensive fire only at better than even odds
+  of a hit; else hold).
+* Movement: shooters keep their place (they shoot again, and a long bow that moved cannot fire
+  defensively); every other character steps, one hex at a time, to the hex nearest an enemy while that
+  brings him closer and he is not yet in contact. Every step strictly shortens the distance, so every
+  movement ends.
+* Combat: the attack with the best chance of hurting the defender less the chance of being thrown back,
+  when it is positive; each character attacks once, so every combat sequence ends.
+* Magic: each wizard casts the first spell offered (a heal of a wounded friend, else a stun), as soon as he
+  may; the enemy wizard always counters.
+* A blow to one of several defenders falls on the one with the weakest attack; the advance after combat
+  takes the first hex offered, then stops.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+from rulekeeper.boards.hexes import hex_direction, hex_distance
+from rulekeeper.core.game import JsonDict, LegalAction
+
+from .actions import legal_actions
+from .data import shipped_sheet
+from .fighters import can_enter
+from .melee import odds
+from .scene import FEATURES
+from .shots import is_shooter, shot_odds
+from .state import DNState, Man, feature_between, fighter_of
+
+PASSABLE = tuple(f for f in FEATURES.values() if f.passable)
+#: Defensive fire only when a hit is at least this likely.
+DEFENSIVE_HIT = 0.5
+
+
+def _p(letters: dict[str, Fraction], wanted: str) -> float:
+    return float(sum((p for k, p in letters.items() if k in wanted), Fraction(0)))
+
+
+def gap(state: DNState, hexes: tuple[str, ...], side: str) -> int:
+    board = state.board
+    mine = [board.parse(h) for h in hexes]
+    return min((hex_distance(a, board.parse(h)) for e in state.men if e.alive and e.side != side
+                for h in e.hexes for a in mine), default=0)
+
+
+def _best_shot(state: DNState, legal: list[LegalAction], least: float) -> JsonDict | None:
+    best: tuple[float, JsonDict] | None = None
+    for lg in legal:
+        a = lg.action
+        if a["kind"] != "shoot":
+            continue
+        o = shot_odds(state, str(a["unit"]), str(a["target"]))
+        hit = 1.0 - _p(o.letters, "A")
+        if hit >= least and (best is None or hit > best[0]):
+            best = (hit, a)
+    return None if best is None else best[1]
+
+
+def field(state: DNState, m: Man) -> dict[str, int]:
+    """Hexes ``m`` could stand on, each with the number of steps to a hex next to an enemy (a breadth-first
+    search over the terrain he may enter, walls and the living of the other side in the way; facing ignored)."""
+    board = state.board
+    sheet = shipped_sheet()
+    f = fighter_of(state, m)
+    foes = {h for e in state.men if e.alive and e.side != m.side for h in e.hexes}
+
+    def open_(label: str) -> bool:
+        return label not in foes and can_enter(sheet, f, state.terrain_at(label)) is None
+
+    todo = [board.label(n) for h in foes for n in board.neighbours(board.parse(h))
+            if board.label(n) not in foes and open_(board.label(n))]
+    dist = {label: 0 for label in todo}
+    for label in todo:
+        for n in board.neighbours(board.parse(label)):
+            nl = board.label(n)
+            if nl not in dist and open_(nl) and feature_between(state, label, nl) in (None,) + PASSABLE:
+                dist[nl] = dist[label] + 1
+                todo.append(nl)
+    return dist
+
+
+def _close_in(state: DNState, m: Man, legal: list[LegalAction]) -> JsonDict | None:
+    if gap(state, m.hexes, m.side) <= 1:
+        return None
+    far = 10**6
+    dist = field(state, m)
+    now = dist.get(m.hex, far)
+    best: tuple[int, float, JsonDict] | None = None
+    for lg in legal:
+        a = lg.action
+        if a["kind"] != "move" or a["unit"] != m.name:
+            continue
+        after = dist.get(str(a["to"]), far)
+        key = (after, lg.cost or 0.0, a)
+        if after < now and (best is None or key[:2] < best[:2]):
+            best = key
+    return None if best is None else best[2]
+
+
+def _dragon_closes_in(state: DNState, legal: list[LegalAction]) -> JsonDict | None:
+    """The Black Dragon steps to the hex that brings its five hexes nearest an enemy, while it is not in contact."""
+    moves = [lg for lg in legal if lg.action["kind"] == "dragon_move"]
+    if not moves or state.dragon is None:
+        return None
+    side = moves[0].side
+    parts = tuple(m.hex for m in state.men if m.alive and m.character.startswith("Black Dragon"))
+    now = gap(state, parts, side)
+    if now <= 1:
+        return None
+    board = state.board
+    best: tuple[int, float, JsonDict] | None = None
+    for lg in moves:
+        to = board.parse(str(lg.action["to"]))
+        after = replace(state.dragon, centre=to, facing=hex_direction(state.dragon.centre, to) or 0)
+        g = gap(state, tuple(board.label(h) for h in after.hexes().values()), side)
+        if g < now and (best is None or (g, lg.cost or 0.0) < best[:2]):
+            best = (g, lg.cost or 0.0, lg.action)
+    return None if best is None else best[2]
+
+
+def _best_attack(state: DNState, legal: list[LegalAction]) -> JsonDict | None:
+    best: tuple[float, JsonDict] | None = None
+    for lg in legal:
+        a = lg.action
+        if a["kind"] != "attack":
+            continue
+        c = odds(state, list(a["units"]), list(a["targets"]))
+        value = _p(c.letters, "DEFGH") - _p(c.letters, "B")
+        if value > 0 and (best is None or value > best[0]):
+            best = (value, a)
+    return None if best is None else best[1]
+
+
+def _pending(state: DNState, legal: list[LegalAction]) -> JsonDict:
+    p = state.pending
+    assert p is not None
+    if p.kind == "defensive":
+        return _best_shot(state, legal, DEFENSIVE_HIT) or legal[-1].action
+    if p.kind == "counter":
+        return legal[0].action  # the counterspell: a spell stopped is a spell that never lands
+    if p.kind == "victim":
+        blows = [lg.action for lg in legal]
+        return min(blows, key=lambda a: (fighter_of(state, state.man(str(a["unit"]))).attack, blows.index(a)))
+    if not p.unit:
+        first = next((lg.action for lg in legal if lg.action["kind"] == "advance"), None)
+        if first is not None:
+            return first
+    return legal[-1].action
+
+
+def choose(state: DNState) -> JsonDict | None:
+    if state.over:
+        return None
+    legal = legal_actions(state)
+    if state.pending is not None:
+        return _pending(state, legal)
+    pick: JsonDict | None = next((lg.action for lg in legal if lg.action["kind"] == "cast"), None)
+    if pick is not None:
+        return pick
+    if state.phase == "fire":
+        pick = _best_shot(state, legal, 0.0)
+    elif state.phase == "move":
+        pick = _dragon_closes_in(state, legal)
+        for m in state.men if pick is None else ():
+            if m.side == state.side and m.standing and not m.horse and not is_shooter(m):
+                pick = _close_in(state, m, legal)
+                if pick is not None:
+                    break
+    else:
+        pick = _best_attack(state, legal)
+    return pick or legal[-1].action

@@ -1,0 +1,270 @@
+"""The state of one Dragon Noir battle: plain frozen data, the RNG state inside, exact JSON.
+
+A battle is a fold over its log (``core/game.py``), so everything a later action depends on lives
+here: the map (terrain and level of every hex that is not flat ground, the walls, doors and
+windows on hex edges), every character (his counter side, hexes, facing when mounted, movement
+points left, what he did this turn), riderless horses as pieces of their own, the player turn and
+its sequence ("OFFENSIVE FIRE", "MOVEMENT AND DEFENSIVE FIRE", "COMBAT"), a decision the other
+side owes in the middle of it (:class:`Pending`), the options and the RNG state. The dead stay on
+their hexes: they are the corpses that clog a hex ("Hexes containing three dead men or one dead
+horse cost one movement point more").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
+
+from rulekeeper.boards.hexedges import Edge, EdgeFeature, EdgeMap
+from rulekeeper.boards.hexes import Hex, HexCell, HexMap
+from rulekeeper.core.errors import RulekeeperError
+from rulekeeper.core.game import JsonDict
+from rulekeeper.core.rng import RngState
+
+from .blackdragon import BlackDragon
+from .data import Character, SheetData, State, shipped_sheet
+from .fighters import Fighter
+from .magic import Wizard
+from .scene import FEATURES, Piece, Scene
+
+SIDES = ("A", "B")
+PHASES = ("fire", "move", "combat")
+PHASE_NAMES = {"fire": "offensive fire", "move": "movement and defensive fire", "combat": "combat"}
+HEALTHS = ("healthy", "wounded", "stunned", "berserk", "wounded_twice", "dead")
+
+
+def other(side: str) -> str:
+    return "B" if side == "A" else "A"
+
+
+@dataclass(frozen=True)
+class Man:
+    """One piece on the map: a character (on foot or mounted) or a horse without its rider.
+
+    ``name`` is unique (a horse is ``"Grast's horse"``); ``hexes`` are labels, a horseman's front
+    hex (the arrow's end) first; ``health`` is the counter side up, or ``dead``.
+    """
+
+    name: str
+    character: str
+    side: str
+    hexes: tuple[str, ...]
+    health: str = "healthy"
+    mounted: bool = False
+    horse: bool = False
+    facing: int | None = None
+    stunned_at: int = 0  # the player turn he was stunned in (0: not stunned)
+    mp: int = 0  # movement points left this player turn
+    steps: int = 0  # hexes entered this movement (the hex he stands on was "crossed" once he steps on)
+    moved: bool = False  # moved during his side's last player turn (defensive fire of long bows, crossbows)
+    shot: bool = False  # shot during his side's last player turn
+    fired: bool = False  # shot defensively during this enemy movement
+    attacked: bool = False
+    unloaded: bool = False  # a crossbow shot from the saddle: 'obliged to dismount to reload'
+
+    @property
+    def alive(self) -> bool:
+        return self.health != "dead"
+
+    @property
+    def standing(self) -> bool:
+        """Neither stunned nor dead: he can act, and he blocks lines of fire and movement."""
+        return self.health not in ("stunned", "dead")
+
+    @property
+    def hex(self) -> str:
+        return self.hexes[0]
+
+    def to_json(self) -> JsonDict:
+        return {"name": self.name, "character": self.character, "side": self.side, "hexes": list(self.hexes),
+                "health": self.health, "mounted": self.mounted, "horse": self.horse, "facing": self.facing,
+                "stunned_at": self.stunned_at, "mp": self.mp, "steps": self.steps, "moved": self.moved,
+                "shot": self.shot, "fired": self.fired, "attacked": self.attacked, "unloaded": self.unloaded}
+
+    @classmethod
+    def from_json(cls, d: Any) -> Man:
+        facing = d["facing"]
+        return cls(str(d["name"]), str(d["character"]), str(d["side"]), tuple(str(h) for h in d["hexes"]),
+                   str(d["health"]), bool(d["mounted"]), bool(d["horse"]), None if facing is None else int(facing),
+                   int(d["stunned_at"]), int(d["mp"]), int(d["steps"]), bool(d["moved"]), bool(d["shot"]),
+                   bool(d["fired"]), bool(d["attacked"]), bool(d["unloaded"]))
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A decision owed in the middle of a sequence, by ``side``.
+
+    * ``defensive``: a mover (``unit``) entered a hex in sight of the other side's shooters: they
+      shoot at him one by one, or let him go on.
+    * ``victim``: several defenders suffered a blow: their side picks who takes it (``options``);
+      ``harm`` is the blow, ``others`` the attackers (for Zed's curare and the advance after).
+    * ``counter``: the wizard ``unit`` announced the spell ``harm`` on ``options[0]``: the enemy wizard's side
+      counters it or lets it be, before the die is rolled.
+    * ``advance``: the victor may advance one of the characters of the combat (``options``) by
+      ``left`` hexes, the first into one of the evacuated ``hexes``; ``unit`` once one has started.
+    """
+
+    kind: str
+    side: str
+    unit: str = ""
+    options: tuple[str, ...] = ()
+    hexes: tuple[str, ...] = ()
+    left: int = 0
+    harm: str = ""
+    others: tuple[str, ...] = ()
+
+    def to_json(self) -> JsonDict:
+        return {"kind": self.kind, "side": self.side, "unit": self.unit, "options": list(self.options),
+                "hexes": list(self.hexes), "left": self.left, "harm": self.harm, "others": list(self.others)}
+
+    @classmethod
+    def from_json(cls, d: Any) -> Pending:
+        return cls(str(d["kind"]), str(d["side"]), str(d["unit"]), tuple(map(str, d["options"])),
+                   tuple(map(str, d["hexes"])), int(d["left"]), str(d["harm"]), tuple(map(str, d["others"])))
+
+
+Terrain = tuple[tuple[str, str, int], ...]  # (hex label, terrain, level) of every hex not flat and level 0
+Edges = tuple[tuple[str, str, str], ...]  # (hex label, hex label, feature)
+
+
+@dataclass(frozen=True)
+class DNState:
+    """The whole battle, RNG state included; ``apply`` returns a new one and never changes this one."""
+
+    scenario: str
+    names: tuple[str, str]
+    width: int
+    height: int
+    terrain: Terrain
+    edges: Edges
+    men: tuple[Man, ...]
+    side: str  # the side whose player turn it is
+    phase: str
+    turn: int  # game turns: both sides' player turns
+    player_turn: int  # player turns begun, from 1
+    turn_limit: int
+    options: tuple[tuple[str, str], ...]
+    pending: Pending | None
+    over: bool
+    winner: str | None
+    reason: str
+    rng: RngState
+    wizards: tuple[Wizard, ...] = ()  # the magic sheets (energy, wounded, what each did this player turn)
+    dragon: BlackDragon | None = None  # the Black Dragon's sheet (centre, facing, wounds); its parts are in men
+
+    def name(self, side: str) -> str:
+        return self.names[SIDES.index(side)]
+
+    @property
+    def to_act(self) -> str:
+        return self.pending.side if self.pending is not None else self.side
+
+    @property
+    def board(self) -> HexMap:
+        return board_of(self.width, self.height, self.terrain)
+
+    @property
+    def edge_map(self) -> EdgeMap:
+        return edges_of(self.edges)
+
+    def option(self, name: str, default: str) -> str:
+        return dict(self.options).get(name, default)
+
+    def man(self, name: str) -> Man:
+        for m in self.men:
+            if m.name == name:
+                return m
+        raise KeyError(name)
+
+    def on(self, label: str) -> list[Man]:
+        """The pieces on hex ``label``, the dead included."""
+        return [m for m in self.men if label in m.hexes]
+
+    def living_on(self, label: str) -> list[Man]:
+        return [m for m in self.men if m.alive and label in m.hexes]
+
+    def with_men(self, *men: Man) -> DNState:
+        changed = {m.name: m for m in men}
+        return replace(self, men=tuple(changed.get(m.name, m) for m in self.men))
+
+    def add(self, man: Man) -> DNState:
+        return replace(self, men=(*self.men, man))
+
+    def terrain_at(self, label: str) -> str:
+        cell = self.board.cells.get(self.board.parse(label))
+        return "flat" if cell is None or cell.terrain == "open" else cell.terrain
+
+
+@lru_cache(maxsize=64)
+def board_of(width: int, height: int, terrain: Terrain) -> HexMap:
+    """The hex map of a battle, built once per map (a state keeps only what differs from flat ground)."""
+    sheet = shipped_sheet()
+    base = HexMap.rectangle(width, height)
+    cells = {base.parse(label): HexCell(kind, level, sheet.terrain_named(kind).blocks.value)
+             for label, kind, level in terrain}
+    return base.with_cells(cells)
+
+
+@lru_cache(maxsize=64)
+def edges_of(edges: Edges) -> EdgeMap:
+    from rulekeeper.boards.hexes import parse_hex_label
+
+    return EdgeMap({Edge.between(parse_hex_label(a), parse_hex_label(b)): FEATURES[f] for a, b, f in edges})
+
+
+def feature_between(state: DNState, a: str, b: str) -> EdgeFeature | None:
+    board = state.board
+    return state.edge_map.at(board.parse(a), board.parse(b))
+
+
+def character_of(name: str, sheet: SheetData | None = None) -> Character:
+    return (sheet or shipped_sheet()).character(name)[1]
+
+
+def fighter_of(state: DNState, m: Man) -> Fighter:
+    """The calculator's view of a piece (counter side and the terrain under each of its hexes)."""
+    st: State = "healthy" if m.horse or m.health == "dead" else m.health  # type: ignore[assignment]
+    terrains = tuple(state.terrain_at(h) for h in m.hexes)
+    return Fighter(m.character, character_of(m.character), m.mounted, st, terrains, m.horse)
+
+
+def scene_of(state: DNState) -> Scene:
+    """The map and the living characters as :mod:`.fire` judges a line of fire on it (the dead never block)."""
+    board = state.board
+    pieces = tuple(Piece(fighter_of(state, m), tuple(board.parse(h) for h in m.hexes), m.side)
+                   for m in state.men if m.alive)
+    return Scene(board, state.edge_map, pieces)
+
+
+def hex_of(state: DNState, label: str) -> Hex:
+    return state.board.parse(label)
+
+
+def state_to_json(state: DNState) -> JsonDict:
+    return {"scenario": state.scenario, "names": list(state.names), "width": state.width, "height": state.height,
+            "terrain": [list(t) for t in state.terrain], "edges": [list(e) for e in state.edges],
+            "men": [m.to_json() for m in state.men], "side": state.side, "phase": state.phase, "turn": state.turn,
+            "player_turn": state.player_turn, "turn_limit": state.turn_limit, "options": dict(state.options),
+            "pending": None if state.pending is None else state.pending.to_json(), "over": state.over,
+            "winner": state.winner, "reason": state.reason, "rng": state.rng.to_dict(),
+            "wizards": [w.to_dict() for w in state.wizards],
+            "dragon": None if state.dragon is None else state.dragon.to_dict()}
+
+
+def state_from_json(d: JsonDict) -> DNState:
+    try:
+        return DNState(
+            str(d["scenario"]), (str(d["names"][0]), str(d["names"][1])), int(d["width"]), int(d["height"]),
+            tuple((str(a), str(b), int(c)) for a, b, c in d["terrain"]),
+            tuple((str(a), str(b), str(c)) for a, b, c in d["edges"]),
+            tuple(Man.from_json(m) for m in d["men"]), str(d["side"]), str(d["phase"]), int(d["turn"]),
+            int(d["player_turn"]), int(d["turn_limit"]), tuple((str(k), str(v)) for k, v in d["options"].items()),
+            None if d["pending"] is None else Pending.from_json(d["pending"]), bool(d["over"]),
+            None if d["winner"] is None else str(d["winner"]), str(d["reason"]), RngState.from_dict(d["rng"]),
+            tuple(Wizard.from_dict(w) for w in d["wizards"]),
+            None if d["dragon"] is None else BlackDragon.from_dict(d["dragon"]))
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        if isinstance(exc, RulekeeperError):
+            raise
+        raise RulekeeperError(f"a stored Dragon Noir state is damaged: {exc!r}") from None

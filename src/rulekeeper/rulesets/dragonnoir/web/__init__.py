@@ -1,0 +1,1 @@
+"""The web keeper's drawing of Dragon Noir battles: an SVG hex map with reach and lines of fire."""

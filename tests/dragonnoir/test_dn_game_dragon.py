@@ -1,0 +1,91 @@
+"""The Black Dragon in Dragon Noir battles: five pieces moved and wounded as one (through blackdragon.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dn_game_kit import G, act, kinds, legal, set_man
+
+from rulekeeper.core.game import SetupRequest
+from rulekeeper.rulesets.dragonnoir.state import DNState
+
+LAIR = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/dragonnoir/data/scenarios/the_dragons_lair.yaml"
+
+
+def lair(seed: int = 1) -> DNState:
+    state: DNState = G.initial_state(G.setup(SetupRequest(scenario=LAIR, seed=seed)).document)
+    return state
+
+
+def test_the_dragon_stands_on_five_hexes_and_cannot_be_shot() -> None:
+    """'The counter that represents the Black Dragon occupies five hexes.' 'It is impossible to shoot at an adult
+    Black Dragon (Dragon Noir) because its skin is harder than chain mail.'"""
+    s = lair()
+    parts = {m.name: m.hex for m in s.men if m.name.startswith("Black Dragon")}
+    assert parts == {"Black Dragon head": "E3", "Black Dragon left foreleg": "E4", "Black Dragon right foreleg": "E2",
+                     "Black Dragon tail": "G3", "Black Dragon body": "F3"}
+    assert s.phase == "move"  # Laberne's long bow has nothing to shoot at: the offensive fire is skipped
+    assert "shoot" not in kinds(s)
+
+
+def test_the_centre_is_attacked_only_from_its_two_free_hexes() -> None:
+    """'As long as the dragon is in full health, the central part of its body can be attacked only from two
+    hexes.' The body's other four neighbours are the head, the forelegs and the tail."""
+    s = lair()
+    while s.phase != "combat":
+        s = act(s, kind="end").state
+    assert s.dragon is not None
+    assert {s.board.label(h) for h in s.dragon.centre_access()} == {"F2", "F4"}
+    s = set_man(s, "Thrug", hexes=("F2",))
+    s = set_man(s, "Dwarf 1", hexes=("F4",))
+    attacks = {(tuple(a["units"]), tuple(a["targets"])) for a in legal(s, "attack")}
+    assert (("Thrug", "Dwarf 1"), ("Black Dragon body",)) in attacks  # 16 against 12, together
+    assert (("Thrug",), ("Black Dragon body",)) not in attacks  # 10 against 12: below 1-1
+
+
+def test_the_dragon_moves_as_one_and_pushes_aside_who_is_in_its_path() -> None:
+    """'When it moves, the dragon pushes aside any other character in its path. It can therefore never be
+    blocked.'"""
+    s = lair()
+    s = set_man(s, "Thrug", hexes=("D3",))
+    while s.side != "B" or s.phase != "move":
+        s = act(s, kind="end").state
+    out = act(s, kind="dragon_move", to="E3")  # the centre steps west: the head lands on D3, Thrug's hex
+    after = out.state
+    assert after.dragon is not None and after.man("Black Dragon body").hex == "E3"
+    assert after.man("Black Dragon head").hex == "D3" and after.man("Thrug").hex not in {
+        m.hex for m in after.men if m.name.startswith("Black Dragon")}
+    assert any("pushed aside" in r["text"] for r in out.report)
+
+
+def test_d_e_f_wound_the_dragon_and_it_never_retreats() -> None:
+    """'The results D, E and F become "Dragon wounded".' 'in attack as in defence, the dragon never retreats'."""
+    for seed in range(1, 40):
+        s = lair(seed)
+        while s.phase != "combat":
+            s = act(s, kind="end").state
+        s = set_man(s, "Thrug", hexes=("D3",))
+        out = act(s, kind="attack", units=["Thrug"], targets=["Black Dragon head"])
+        head = out.state.man("Black Dragon head")
+        assert head.hex == "E3"  # never pushed back
+        if out.state.dragon is not None and out.state.dragon.wounds_of("head") == 1:
+            assert head.health == "wounded"
+            return
+    raise AssertionError("no wound in 40 seeds")
+
+
+def test_the_baby_dragon_dies_of_its_third_wound_as_the_black_dragon() -> None:
+    """"The results D, E and F become "Dragon wounded". ... As far as combats are concerned, it obeys the
+    same rules as the Black Dragon" — and "to kill the dragon, it is necessary to wound the central part
+    three times". The battle's counter flips agree with ``special.suffer``."""
+    from rulekeeper.rulesets.dragonnoir.data import shipped_sheet
+    from rulekeeper.rulesets.dragonnoir.harm import _flip
+
+    health = "healthy"
+    sides = []
+    for _ in range(3):
+        health = _flip("dragon", health, "stunned")  # D: stunned becomes "Dragon wounded"
+        sides.append(health)
+    assert sides == ["wounded", "wounded_twice", "dead"]
+    _, baby = shipped_sheet().character("Baby Dragon")
+    assert baby.foot is not None and "wounded_twice" in baby.foot

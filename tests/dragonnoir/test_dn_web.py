@@ -1,0 +1,89 @@
+"""Dragon Noir's web presenter: the battle page draws the hex map as an inline SVG (read as text, no browser).
+
+The map's hexes, walls and door, every character's counter, and for the picked shooter his line of fire to each
+enemy: clear, or blocked with what blocks it (the reason of :func:`fire.line_of_fire`, and a cross on the
+blocking hex or wall).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from rulekeeper.core.game import SetupRequest
+from rulekeeper.core.ruleset import game
+from rulekeeper.rulesets.dragonnoir.data import shipped_sheet
+from rulekeeper.rulesets.dragonnoir.fire import line_of_fire
+from rulekeeper.rulesets.dragonnoir.state import scene_of
+from rulekeeper.web.api import create_app
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/dragonnoir/data/scenarios"
+MILL = SCENARIOS / "the_mill_house.yaml"
+FORD = SCENARIOS / "the_ford.yaml"
+
+
+def _page(tmp_path: Path, scenario: Path, role: str = "A", unit: str = "") -> tuple[str, object]:
+    app = create_app(tmp_path / "w.db")
+    keeper = app.state.keeper
+    bid, tokens = keeper.create(SetupRequest(scenario=scenario, seed=7, db=keeper.store.url), ruleset="dragonnoir")
+    page = TestClient(app).get(f"/b/{bid}", params={"token": tokens[role], **({"unit": unit} if unit else {})})
+    assert page.status_code == 200, page.text
+    return str(page.text), keeper.service.state(bid)
+
+
+def _svg(html: str) -> str:
+    m = re.search(r"<svg class=\"hexmap\".*?</svg>", html, re.S)
+    assert m, "no hex map SVG on the page"
+    return m.group(0)
+
+
+def test_the_mill_house_is_drawn_with_its_walls_door_and_every_character(tmp_path: Path) -> None:
+    html, _ = _page(tmp_path, MILL)
+    svg = _svg(html)
+    assert svg.count('<g class="hex t-') == 7 * 5
+    assert svg.count('class="edge edge-wall"') == 13 and svg.count('class="edge edge-door"') == 1
+    for name in ("Laberne", "Jon", "Goblin 1", "Goblin 2", "Crazy Ork"):
+        assert f'data-unit="{name}"' in svg
+
+
+def test_the_picked_shooters_lines_of_fire_are_the_rules_verdicts(tmp_path: Path) -> None:
+    """'Walls block the line of fire.' The page draws each line as fire.line_of_fire judges it, with the reason."""
+    html, state = _page(tmp_path, MILL, unit="Laberne")
+    svg = _svg(html)
+    lines = dict(re.findall(r'<g class="fire-line (clear|blocked)" data-target="([^"]+)"', svg)[i][::-1]
+                 for i in range(3))
+    scene = scene_of(state)  # type: ignore[arg-type]
+    for target, verdict in lines.items():
+        lof = line_of_fire(shipped_sheet(), scene, "Laberne", target)
+        assert verdict == ("clear" if lof.possible else "blocked"), target
+    assert "blocked" in lines.values()
+    assert 'class="blocker"' in svg  # the cross on what blocks
+    assert "blocked — " in html and "wall" in html
+
+
+def test_a_horseman_is_drawn_over_his_two_hexes_and_the_ford_map_renders(tmp_path: Path) -> None:
+    html, _ = _page(tmp_path, FORD, unit="Grast")
+    svg = _svg(html)
+    assert svg.count('<g class="hex t-') == 9 * 7
+    assert "Grast (side A, mounted) on C3-B3" in svg
+    assert 'class="reach-hex"' in svg  # Grast's reach drawn (next movement)
+
+
+def test_the_spectators_page_and_the_unit_panel(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "w.db")
+    keeper = app.state.keeper
+    bid, tokens = keeper.create(SetupRequest(scenario=FORD, seed=7, db=keeper.store.url), ruleset="dragonnoir")
+    client = TestClient(app)
+    page = client.get(f"/b/{bid}", params={"token": tokens["spectator"], "unit": "Crazy Ork"})
+    assert page.status_code == 200 and "Crazy Ork" in page.text
+    assert game("dragonnoir").web_presenter() is not None
+
+
+def test_the_black_dragon_is_drawn_as_its_five_parts(tmp_path: Path) -> None:
+    html, _ = _page(tmp_path, SCENARIOS / "the_dragons_lair.yaml")
+    svg = _svg(html)
+    for part in ("head", "left foreleg", "right foreleg", "tail", "body"):
+        assert f'data-unit="Black Dragon {part}"' in svg
+    assert "Black Dragon body: move" not in html  # side A moves first: the dragon's steps are B's
