@@ -33,6 +33,7 @@ from rulekeeper.service.battles import BattleService, GameOverError, NotYourTurn
 from rulekeeper.service.dice import Dice
 
 from .guards import UnauthorizedError, require_last_actor, require_writer
+from .presenters import words_of
 from .ratelimit import RateLimit, RateLimits
 from .scenarios import find_scenario, shipped_scenarios
 
@@ -219,7 +220,7 @@ def build_router(k: Keeper) -> APIRouter:
         require_writer(battle_id, role, body.position, k.store.get(battle_id).position, g.status(state).over, "act")
         action = g.parse_action(state, body.action())
         if g.side_of(action) != role:
-            raise UnauthorizedError(f"{g.action_text(action)}: that belongs to the other side")
+            raise UnauthorizedError(f"{words_of(g, action)}: that belongs to the other side")
         # the API answers with the results, so they count as shown: no undo-and-retry of a seen roll
         out, pos = k.service.act(battle_id, action, expected_position=body.position, shown=True, side=role)
         k.changes.notify(battle_id)

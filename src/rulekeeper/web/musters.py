@@ -19,6 +19,7 @@ to any field re-prices the list in place (``POST /musters/report``, the report a
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from .api import Keeper
     from .pages import Pages
 
+log = logging.getLogger(__name__)
 MEDIA = {"yaml": "application/yaml; charset=utf-8", "toml": "application/toml; charset=utf-8"}
 
 
@@ -48,7 +50,11 @@ def builders() -> list[tuple[Game, ArmyBuilder]]:
     out = []
     for g in games():
         hook = getattr(g, "army_builder", None)  # a plugin written before the hook plays on without it
-        builder = hook() if callable(hook) else None
+        try:
+            builder = hook() if callable(hook) else None
+        except Exception as exc:  # one game's broken module: that game has no builder, the others keep theirs
+            log.warning("the army builder of %s cannot be built (%s: %s)", g.name, type(exc).__name__, exc)
+            builder = None
         if builder is not None:
             out.append((g, builder))
     return out

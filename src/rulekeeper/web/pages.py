@@ -34,9 +34,10 @@ from rulekeeper.service.battles import is_pending
 
 from .api import NOT_FOUND, STATUS, Keeper
 from .guards import UnauthorizedError, require_last_actor, require_writer
+from .history import results_of_last
 from .links import qr_svg
 from .live import version_events
-from .presenters import Presenters
+from .presenters import Presenters, words_of
 from .scenarios import find_scenario, shipped_scenarios
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -243,10 +244,12 @@ class Pages:
         shown_q = q.get("open")
         shown = None if shown_q == "all" else (_opt_int(shown_q) or 0)
         fate = r.fate(entry.result.get("report", []), shown, v.links, fate_index)
-        panel = {"mode": "fate", "fate": fate, "index": fate_index, "text": r.action_text(entry.action),
+        # in words only if this link may read them: ?fate=N of another side's hidden orders printed them
+        text = logged_text(v, entry.action)
+        panel = {"mode": "fate", "fate": fate, "index": fate_index, "text": text,
                  "next": fate.revealed + 1, "done": fate.revealed >= fate.revealable}
         if fate_index == v.position - 1:
-            caption = f"Before: {r.action_text(entry.action)} — continue to see the board after it"
+            caption = f"Before: {text} — continue to see the board after it"
             return panel, self.k.service.state_at(v.bid, fate_index), caption
         return panel, v.board_state, ""
 
@@ -271,10 +274,10 @@ class Pages:
         fate_index = _opt_int(q.get("fate"), 0, max(0, v.position - 1))
         if v.pending:
             assert v.last is not None
-            caption = f"Before: {r.action_text(v.last.action)} — its results are not revealed yet"
+            caption = f"Before: {logged_text(v, v.last.action)} — its results are not revealed yet"
             # no count of the face-down results: it can depend on the dice (a reaction drawn or not), and
             # the side that played may still undo — a count would let it peek and take the action back
-            panel = {"mode": "pending", "mine": v.last_side == v.role, "text": r.action_text(v.last.action),
+            panel = {"mode": "pending", "mine": v.last_side == v.role, "text": logged_text(v, v.last.action),
                      "side": v.last_side}
         elif fate_index is not None and v.position:
             panel, board_state, caption = self._fate_panel(v, q, fate_index)
@@ -300,7 +303,7 @@ class Pages:
             "board": r.board(board_state, replace(v.links, viewer=v.role), caption),  # the live board: its role's
             "turn_bar": r.turn_bar(board_state), "can_undo": can_undo,
             "undo_locked": bool(v.last is not None and v.last.shown and v.last.result.get("chance")),
-            "last_text": None if v.last is None else logged_text(v, v.last.action),
+            "last_text": None if v.last is None else logged_text(v, v.last.action), "last_results": results_of_last(v),
             "unit_html": unit_html, "notice": notice, "error": _error_ctx(error),
         }
 
@@ -352,7 +355,10 @@ def build_pages(keeper: Keeper) -> APIRouter:
                 v = p.view(bid, token)
             except RulekeeperError:  # refused before the link was read: the error alone, no battle
                 return p.refusal(exc)
-            return p.battle_page(v, {}, exc, status)
+            page = p.battle_page(v, {}, exc, status)
+            # htmx would leave /b/{id}/act in the address bar: a phone's pull-to-refresh then got a bare 405
+            page.headers["HX-Replace-Url"] = v.links.page()
+            return page
         return p.refusal(exc)
 
     # -- home and new battles ------------------------------------------------------------------
@@ -450,7 +456,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
             fields = {key: value for key, value in form.items() if key not in ("token", "position") and value}
             action = v.game.parse_action(v.state, fields)
             if v.game.side_of(action) != v.role:
-                raise UnauthorizedError(f"{v.game.action_text(action)}: that belongs to the other side")
+                raise UnauthorizedError(f"{words_of(v.game, action)}: that belongs to the other side")
             out, _ = await run_in_threadpool(k.service.act, bid, action, position, False, v.role)
             k.changes.notify(bid)
         except RulekeeperError as exc:

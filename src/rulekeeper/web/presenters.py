@@ -10,6 +10,8 @@ and its report lines, so a new rule system plays in the web keeper from its firs
 from __future__ import annotations
 
 import json
+import logging
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ from rulekeeper.core.ruleset import games
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
+log = logging.getLogger(__name__)
 
 
 def slug(text: object) -> str:
@@ -40,6 +43,21 @@ def pct(p: float) -> str:
     return f"{p * 100:.1f} %"
 
 
+def side_label(role: str, sides: Mapping[str, str] | None = None, named: bool = True) -> str:
+    """How a page names side ``role``: "Side A — Riverguard" for a letter key, else the side's display name.
+
+    Why: a game whose side keys are words (a campaign's ``oathsworn``) read "Side oathsworn — Oathsworn"
+    in the keeper's header. A key of one or two characters is what the links and the rules call the side
+    ("Side A"), so it stays, with the display name after it when ``named``; a word key gives way to its
+    display name (or itself, capitalised, when the game gives none).
+    """
+    role = str(role)
+    name = (sides or {}).get(role)
+    if len(role) <= 2:
+        return f"Side {role} — {name}" if named and name and name != role else f"Side {role}"
+    return str(name) if name else role.replace("_", " ").replace("-", " ").capitalize()
+
+
 def make_env(game_dirs: dict[str, Path] | None = None) -> Environment:
     """The keeper's templates, plus each game's folder under its name; autoescaping everywhere."""
     loaders: list[BaseLoader] = [FileSystemLoader(TEMPLATES)]
@@ -49,8 +67,28 @@ def make_env(game_dirs: dict[str, Path] | None = None) -> Environment:
                       trim_blocks=True, lstrip_blocks=True)
     env.globals["short"] = short
     env.globals["pct"] = pct
+    env.globals["side_label"] = side_label
     env.filters["slug"] = slug
     return env
+
+
+def own_presenter(game: Game) -> tuple[WebPresenter, Path | None]:
+    """The game's own presenter and its template folder, or the generic presenter if it cannot be built.
+
+    Why the fallback: the keeper built every game's presenter at start-up with no isolation, so one
+    game whose presenter module failed to import (a missing ``web/`` package, a syntax error) stopped
+    the whole keeper starting. Now that game is drawn generically, and the log says why.
+    """
+    try:
+        presenter = game.web_presenter()
+        if presenter is None:
+            return GenericPresenter(game), None
+        where = presenter.template_dir()
+        return presenter, None if where is None else Path(where)
+    except Exception as exc:  # any failure of one game's own module: that game's fault only
+        log.warning("the web presenter of %s cannot be built (%s: %s); its battles are drawn by the generic "
+                    "presenter", game.name, type(exc).__name__, exc)
+        return GenericPresenter(game), None
 
 
 class Presenters:
@@ -58,22 +96,32 @@ class Presenters:
 
     def __init__(self) -> None:
         self._by_game: dict[str, WebPresenter] = {}
+        built: list[tuple[Game, WebPresenter]] = []
         dirs: dict[str, Path] = {}
         for g in games():
-            presenter = g.web_presenter() or GenericPresenter(g)
-            self._by_game[g.name] = presenter
-            where = presenter.template_dir()
+            presenter, where = own_presenter(g)
+            built.append((g, presenter))
             if where is not None:
-                dirs[g.name] = Path(where)
+                dirs[g.name] = where
         self.env = make_env(dirs)
-        for presenter in self._by_game.values():
+        for g, presenter in built:
+            self._bound(g, presenter)
+
+    def _bound(self, game: Game, presenter: WebPresenter) -> WebPresenter:
+        """``presenter`` bound to the shared environment and kept; one that fails to bind falls back too."""
+        try:
             presenter.bind(self.env)
+        except Exception as exc:  # as in own_presenter: one game's fault only
+            log.warning("the web presenter of %s cannot be bound (%s: %s); its battles are drawn by the generic "
+                        "presenter", game.name, type(exc).__name__, exc)
+            presenter = GenericPresenter(game)
+            presenter.bind(self.env)
+        self._by_game[game.name] = presenter
+        return presenter
 
     def of(self, game: Game) -> WebPresenter:
         if game.name not in self._by_game:  # a game registered after start-up (tests)
-            presenter = game.web_presenter() or GenericPresenter(game)
-            presenter.bind(self.env)
-            self._by_game[game.name] = presenter
+            self._bound(game, own_presenter(game)[0])
         return self._by_game[game.name]
 
 
@@ -104,6 +152,24 @@ def _scalar(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)[:300]
+
+
+def words_of(game: Game, action: JsonDict) -> str:
+    """A logged action in the game's own words (``Game.action_text``: "Bank Archers shoots at Raider Horse").
+
+    Why not the action's raw values: the Fate Screen, the log and "Last action" printed
+    "shoot A Bank Archers Raider Horse" for every game drawn by a presenter that kept the generic
+    wording. A game that has no words for an action (or cannot read it) still gets its values joined.
+    """
+    say = getattr(game, "action_text", None)
+    if callable(say):
+        try:
+            text = say(action)
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            text = None
+        if isinstance(text, str) and text:
+            return text
+    return " ".join(str(v) for v in action.values() if v is not None)
 
 
 class GenericPresenter:
@@ -156,7 +222,7 @@ class GenericPresenter:
         return self._render("generic_result.html", result=result)
 
     def action_text(self, action: JsonDict) -> str:
-        return " ".join(str(v) for v in action.values() if v is not None)
+        return words_of(self.game, action)
 
     def log_lines(self, report: list[JsonDict]) -> list[str]:
         return [str(r.get("text") or json.dumps(r, ensure_ascii=False, sort_keys=True)[:300]) for r in report]

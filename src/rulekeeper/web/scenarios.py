@@ -1,12 +1,28 @@
-"""The scenarios a web battle may start from: the ones every installed game ships."""
+"""The scenarios a web battle may start from: the ones every installed game ships.
+
+Each game's list is read on its own: a game whose scenario files cannot be read (one broken file
+makes its ``scenarios()`` raise) is left out of the lists with a logged warning, and only a battle
+of *that* game is refused, naming the game and the file. Why: the keeper read every game's
+scenarios to find one, so a broken file of one game made every ``/api/battles`` creation of every
+other game fail with 422.
+"""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
-from rulekeeper.core.errors import UnknownNameError
-from rulekeeper.core.game import ScenarioInfo
-from rulekeeper.core.ruleset import games
+from rulekeeper.core.errors import RulekeeperError, UnknownNameError
+from rulekeeper.core.game import Game, ScenarioInfo
+from rulekeeper.core.ruleset import find_ruleset, game, games
+
+log = logging.getLogger(__name__)
+
+
+class BrokenScenariosError(RulekeeperError):
+    """A game's shipped scenarios cannot be read (a broken scenario file): its battles cannot start."""
+
+    code = "data_file"
 
 
 @dataclass(frozen=True)
@@ -22,15 +38,67 @@ class Shipped:
         return {"key": self.key, "game": self.game, "name": self.info.name, "description": self.info.description}
 
 
+def scenarios_of(g: Game) -> list[Shipped]:
+    """One game's shipped scenarios; a game that cannot read them raises :class:`BrokenScenariosError`.
+
+    Any exception is caught, not only the typed ones: a game's reader may fail in ways its author never
+    wrapped (a YAML error, a missing key), and it must still be one game's refusal, not the keeper's 500.
+    """
+    try:
+        return [Shipped(f"{g.name}:{s.key}", g.name, g.title, s) for s in g.scenarios()]
+    except Exception as exc:  # one game's fault, reported as its own
+        message = exc.message if isinstance(exc, RulekeeperError) else f"{type(exc).__name__}: {exc}"
+        raise BrokenScenariosError(f"the scenarios of {g.title} cannot be read, so its battles cannot start: "
+                                   f"{message}", game=g.name) from exc
+
+
+def _readable(found: list[Game]) -> tuple[list[Shipped], list[BrokenScenariosError]]:
+    out: list[Shipped] = []
+    broken: list[BrokenScenariosError] = []
+    for g in found:
+        try:
+            out += scenarios_of(g)
+        except BrokenScenariosError as exc:
+            log.warning("%s", exc.message)
+            broken.append(exc)
+    return out, broken
+
+
 def shipped_scenarios() -> list[Shipped]:
-    return [Shipped(f"{g.name}:{s.key}", g.name, g.title, s) for g in games() for s in g.scenarios()]
+    """Every readable game's scenarios (a game whose files are broken is left out, with a warning)."""
+    return _readable(games())[0]
+
+
+def _game_named(prefix: str) -> Game | None:
+    """The game a ``game:key`` prefix names (its name or an alias), or None."""
+    try:
+        find_ruleset(prefix)
+    except RulekeeperError:
+        return None
+    g = game(prefix)
+    return g if isinstance(g, Game) else None
 
 
 def find_scenario(key: str) -> Shipped:
-    """A scenario by ``game:key``, or by its bare key when only one game ships it."""
-    found = shipped_scenarios()
-    exact = [s for s in found if s.key == key]
+    """A scenario by ``game:key`` (read from that game's files only), or by its bare key when only one game ships it.
+
+    A bare key that no readable game ships, while some game's files are broken, is refused with
+    what is broken (it may be one of the scenarios nobody could read).
+    """
+    prefix, sep, rest = key.partition(":")
+    named = _game_named(prefix) if sep else None
+    broken: list[BrokenScenariosError] = []
+    if named is not None:
+        found = scenarios_of(named)
+        wanted = f"{named.name}:{rest}"
+    else:
+        found, broken = _readable(games())
+        wanted = key
+    exact = [s for s in found if s.key == wanted]
     bare = [s for s in found if s.info.key == key]
     if exact or len(bare) == 1:
         return (exact or bare)[0]
+    if broken and not bare:
+        raise BrokenScenariosError(f"unknown scenario {key[:100]!r} (" + "; ".join(b.message for b in broken) + ")",
+                                   games=[str(b.details.get("game")) for b in broken])
     raise UnknownNameError("scenario", key, [s.key for s in found])

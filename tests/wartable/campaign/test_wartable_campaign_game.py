@@ -241,3 +241,19 @@ def test_the_policy_plays_a_whole_campaign_to_its_last_round() -> None:
     # the policy's Oathsworn destroy both Hordes in round 6: the campaign ends before its tenth round
     assert (s.round, st.winner, st.reason) == (7, "oathsworn", "only Oathsworn has units standing")
     assert all(u.health == 0 for u in s.campaign.units if u.faction == "Bloodless")
+
+
+def test_the_terminal_stability_table_names_the_last_row_end_not_a_round_nobody_plays() -> None:
+    """The history keeps the Stability after the last round as round ``last_round + 1``: the terminal table,
+    like the chart, calls that row "end" (a 3-round campaign showed a round "4")."""
+    from rulekeeper.rulesets.wartable.campaign.presenter import history_table
+
+    s = start(EXAMPLES / "shroudfall.yaml", seed=3)
+    for _ in range(40):
+        action = g().policy(s)
+        if action is None:
+            break
+        s = g().apply(s, action).state
+    labels = list(history_table(s).columns[0]._cells)
+    assert labels[-1] == "end" and str(s.last_round + 1) not in labels
+    assert labels[:-1] == [str(r) for r in range(1, len(labels))]

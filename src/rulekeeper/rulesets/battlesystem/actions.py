@@ -13,19 +13,22 @@ a few hexes, then perform a missile attack, and then move again").
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from rulekeeper.boards.hexes import HexCell, hex_distance
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
 
-from .combat import Reach, attack_request, resolve_attack
+from .combat import Reach, Unit, attack_request, resolve_attack
 from .movement import left, moves
-from .odds import attack_odds
+from .odds import attack_odds, barrage_share
+from .options import BattleSystemOptions
 from .pursuit import pursuit_request, quarry
 from .rally import ralliable, rally_request
-from .state import BattleState, Piece
-from .turns import barrage_draws
+from .rolls import ATTACK_DICE, simply
+from .state import BattleState, Piece, possessive, unit_types
+from .turns import barrage_draws, under_fire
 from .units import NO_AMMUNITION, AttackKind
 
 KINDS = ("move", "attack", "shoot", "barrage", "pursue", "rally", "end_turn")
@@ -126,10 +129,25 @@ def check(state: BattleState, action: JsonDict) -> None:
     if action.get("kind") not in KINDS:
         raise IllegalActionError(f"not a Battle System action: {action.get('kind')!r} ({', '.join(KINDS)})")
     if action.get("side") != state.to_act:
-        raise IllegalActionError(f"it is {state.name(state.to_act)}'s turn (side {state.to_act}), "
-                                 f"not side {action.get('side')!r}'s")
+        raise IllegalActionError(f"it is {possessive(state.name(state.to_act))} turn (side {state.to_act}), "
+                                 f"not side {action.get('side')}'s")
     if action not in [lg.action for lg in legal_actions(state)]:
-        raise IllegalActionError(f"not legal now: {action!r} (see the legal actions)", action=action)
+        # in the game's words: the page printed "not legal now: {'kind': 'move', …}"
+        raise IllegalActionError(f"not legal now: {action_text(action)} (see the legal actions)", action=action)
+
+
+def action_text(action: JsonDict) -> str:
+    """A (logged or refused) action as the pages say it: "Bank Archers shoots at Raider Horse"."""
+    kind, side = action.get("kind"), action.get("side")
+    rest = {"move": "moves to {to}", "attack": "attacks {target}", "shoot": "shoots at {target}",
+            "barrage": "targets {hex} with a barrage", "pursue": "pursues {target}",
+            "rally": "rallies {target}"}.get(str(kind))
+    if rest is None:
+        return f"side {side}: end turn" if kind == "end_turn" else f"side {side}: {kind}"
+    try:
+        return f"{action.get('unit')} {rest.format(**action)}"
+    except (KeyError, IndexError, ValueError):
+        return f"side {side}: {kind}"
 
 
 def do_move(state: BattleState, action: JsonDict) -> tuple[BattleState, list[JsonDict]]:
@@ -177,7 +195,8 @@ def do_barrage(state: BattleState, action: JsonDict) -> tuple[BattleState, list[
     p = state.piece(str(action["unit"]))
     # the guns are laid: the unit stays where it is until the barrage fires
     chosen = replace(p, barrage=str(action["hex"]), attacked=True, spent=p.type.movement)
-    text = f"{p.name} target {action['hex']} with a barrage: it fires at the start of {state.name(p.side)}'s next turn"
+    text = (f"{p.name} target {action['hex']} with a barrage: it fires at the start of "
+            f"{possessive(state.name(p.side))} next turn")
     return state.with_pieces(chosen), [{"text": text, "kind": "note"}]
 
 
@@ -211,6 +230,47 @@ def preview(state: BattleState, action: JsonDict) -> OddsPreview:
         draws = barrage_draws(state)
         return OddsPreview((("barrages to fire", str(len(draws))),), draws)
     if kind == "barrage":
-        return OddsPreview((("fires", "at the start of your next turn"),))
+        return barrage_preview(state, action)
     return OddsPreview((("points left after", str(left(state.piece(str(action["unit"]))) -
                                                   moves(state, state.piece(str(action["unit"])))[action["to"]])),))
+
+
+def barrage_preview(state: BattleState, action: JsonDict) -> OddsPreview:
+    """A barrage's odds when it is laid, if whoever stands on and around the hex now stays there.
+
+    Why here: laying it draws nothing (its ``draws`` stay empty: the roll is drawn when it lands, and
+    the End-turn preview before that lists it), so without these numbers a player chose the hex blind.
+    Headline only: when it lands, its roll, and for each unit it would hit (``turns.under_fire``, the
+    same units it hits when it lands if nobody moves) its mean casualties and chance to flee (exact).
+    """
+    p = state.piece(str(action["unit"]))
+    label = str(action["hex"])
+    target, around = under_fire(state, label)
+    headline: list[tuple[str, float | str]] = [
+        ("lands", f"at the start of {possessive(state.name(p.side))} next turn"),
+        ("hits", f"whoever then stands on {label} (in full) and next to it (half); below, if nobody moves"),
+        ("roll", f"{simply(ATTACK_DICE, p.type.barrage or 0)}, minus each unit's DR")]
+    target_dr = None if target is None else target.type.damage_reduction
+    hit = [(q, q is target) for q in ([target] if target is not None else []) + around if not q.destroyed]
+    if not hit:
+        headline.append(("now", f"nobody is on {label} or next to it"))
+    for q, on_target in hit:
+        mean, flee = _share(p.card, q.card, q.soldiers, q.morale, on_target, target_dr, state.rules)
+        where = (f"on {label}" if on_target else "next to it") + (", yours" if q.side == p.side else "")
+        headline.append((f"{q.name} ({where}): expected casualties", f"{mean:.1f}"))
+        if q.morale > 0:
+            headline.append((f"{q.name} flee", flee))
+    return OddsPreview(tuple(headline))
+
+
+@lru_cache(maxsize=2048)
+def _share(artillery: str, card: str, soldiers: int, morale: int, on_target: bool, target_dr: int | None,
+           rules: BattleSystemOptions) -> tuple[float, float]:
+    """Expected casualties and the chance of fleeing of one unit hit (odds.barrage_share), cached by what
+    decides them: an artillery's list holds forty hexes, and the same units stand around many of them."""
+    types = unit_types()
+    guns = Unit.fresh(types.get(artillery))
+    unit = Unit(types.get(card), card, soldiers, morale, 0)
+    odds = barrage_share(guns, unit, on_target, target_dr, 0, rules)
+    mean = sum(o * pr for o, pr in odds.casualties.items())
+    return float(mean), float(sum(pr for o, pr in odds.morale.items() if o >= morale))

@@ -203,16 +203,7 @@ class BattleSystem:
         return str(action.get("side", ""))
 
     def action_text(self, action: JsonDict) -> str:
-        kind, side = action.get("kind"), action.get("side")
-        rest = {"move": "moves to {to}", "attack": "attacks {target}", "shoot": "shoots at {target}",
-                "barrage": "targets {hex} with a barrage", "pursue": "pursues {target}",
-                "rally": "rallies {target}"}.get(str(kind))
-        if rest is None:
-            return f"side {side}: end turn" if kind == "end_turn" else f"side {side}: {kind}"
-        try:
-            return f"{action.get('unit')} {rest.format(**action)}"
-        except (KeyError, IndexError, ValueError):
-            return f"side {side}: {kind}"
+        return actions.action_text(action)
 
     def result(self, state: BattleState) -> GameResult | None:
         if not state.over:

@@ -104,17 +104,20 @@ class BarrageOdds:
 def barrage_odds(artillery: Unit, target: Unit | None, adjacent: Sequence[Unit], bonus: int = 0,
                  options: BattleSystemOptions = DEFAULT) -> list[BarrageOdds]:
     """Exact odds for each unit a barrage would hit (the targeted hex first), from its one roll."""
-    roll = dice(ATTACK_DICE, modifier=(artillery.card.barrage or 0) + bonus)
     target_dr = None if target is None else target.card.damage_reduction
     placed = [(target, True)] if target is not None else []
     placed += [(u, False) for u in adjacent]
-    out = []
-    for unit, on_target in placed:
-        if unit is None or unit.destroyed:
-            continue
-        lost, morale = _rules(artillery, unit, on_target, target_dr, options)
-        out.append(BarrageOdds(unit.name, on_target, fractions(roll.map(lost)), fractions(roll.map(morale))))
-    return out
+    return [barrage_share(artillery, unit, on_target, target_dr, bonus, options)
+            for unit, on_target in placed if unit is not None and not unit.destroyed]
+
+
+def barrage_share(artillery: Unit, unit: Unit, on_target: bool, target_dr: int | None, bonus: int = 0,
+                  options: BattleSystemOptions = DEFAULT) -> BarrageOdds:
+    """What one unit on (or next to) the targeted hex may lose to a barrage: ``target_dr`` is the DR of the
+    unit on the hex (the ``half-of-target`` reading halves what it took)."""
+    roll = dice(ATTACK_DICE, modifier=(artillery.card.barrage or 0) + bonus)
+    lost, morale = _rules(artillery, unit, on_target, target_dr, options)
+    return BarrageOdds(unit.name, on_target, fractions(roll.map(lost)), fractions(roll.map(morale)))
 
 
 def _rules(artillery: Unit, unit: Unit, on_target: bool, target_dr: int | None,

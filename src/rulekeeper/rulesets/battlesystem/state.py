@@ -42,6 +42,11 @@ def unit_types() -> UnitTypes:
     return UnitTypes((*load_unit_types().types, command().general))
 
 
+def possessive(name: str) -> str:
+    """``"Raiders"`` → ``"Raiders'"``, ``"Riverguard"`` → ``"Riverguard's"``: the log wrote "Raiders's next turn"."""
+    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
+
+
 @dataclass(frozen=True)
 class Piece:
     """One unit on (or off) the map: what changes during a battle, its card by name."""

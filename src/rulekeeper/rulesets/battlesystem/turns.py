@@ -38,12 +38,21 @@ def barrage_draws(state: BattleState) -> tuple[ChanceRequest, ...]:
     return tuple(barrage_request(p.unit()) for p in firing(state, other(state.to_act)))
 
 
+def under_fire(state: BattleState, label: str) -> tuple[Piece | None, list[Piece]]:
+    """Who a barrage on ``label`` hits if it lands now: the unit on the hex, then those on the hexes around it.
+
+    One function for the barrage as it fires (:func:`fire`) and the odds shown when it is laid
+    (``actions.preview``), so the preview names exactly the units the landing would hit.
+    """
+    board = state.board
+    around = [q for h in board.neighbours(board.parse(label)) if (q := state.at(board.label(h))) is not None]
+    return state.at(label), around
+
+
 def fire(state: BattleState, piece: Piece, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
     """One barrage chosen last turn lands on whoever now stands on and around its hex."""
-    board = state.board
     label = str(piece.barrage)
-    target = state.at(label)
-    around = [q for h in board.neighbours(board.parse(label)) if (q := state.at(board.label(h))) is not None]
+    target, around = under_fire(state, label)
     result = resolve_barrage(fate, piece.unit(), None if target is None else target.unit(),
                              [q.unit() for q in around], 0, state.rules)
     lines: list[JsonDict] = [{"text": f"{piece.name} fire their barrage at {label}: {result.formula} "

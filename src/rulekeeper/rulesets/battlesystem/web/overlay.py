@@ -18,7 +18,7 @@ from rulekeeper.core.game import LegalAction
 
 from ..actions import in_sight
 from ..movement import moves
-from ..state import BattleState, Piece
+from ..state import BattleState, Piece, possessive
 from .geometry import centre, outline, points
 from .picks import unit_of
 
@@ -35,6 +35,7 @@ class Spot:
     kind: str = ""
     points: str = ""
     occupied: bool = False
+    enemy: bool = False  # a unit of the other side stands there: its whole counter is the mark's tap area
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,7 @@ class Barrage:
     y: float
     points: str
     splash: tuple[Spot, ...]
+    owner: str = ""  # the unit's name as a possessive ("Ford Guns'"), for the tooltips
 
 
 def reach_of(state: BattleState, p: Piece) -> dict[str, int]:
@@ -152,7 +154,9 @@ def focus(state: BattleState, p: Piece, legal: list[tuple[int, LegalAction]], hr
         where = _target_hex(state, lg.action)
         if kind == "move" or where is None or unit_of(lg) != p.name:
             continue
-        marks.append(_spot(state, where, lg.text, href.get(i, ""), kind))
+        spot = _spot(state, where, lg.text, href.get(i, ""), kind)
+        occupant = state.at(where)
+        marks.append(replace(spot, enemy=occupant is not None and occupant.side != p.side))
     left = max(0, p.type.movement - p.spent) if p.side == state.to_act else p.type.movement
     return Focus(p.name, p.side, p.hex, p.side == state.to_act and not state.over, tuple(reach), tuple(marks),
                  tuple(ranges_of(state, p)), tuple(sight_lines(state, p)), left)
@@ -168,7 +172,8 @@ def barrages(state: BattleState, view: dict[str, Any]) -> list[Barrage]:
             continue
         h = board.parse(str(label))
         x, y = centre(h)
-        splash = tuple(_spot(state, board.label(n), f"{u.get('name')}'s barrage: half damage here")
+        splash = tuple(_spot(state, board.label(n), f"{possessive(str(u.get('name')))} barrage: half damage here")
                        for n in board.neighbours(h))
-        out.append(Barrage(str(u.get("name")), str(u.get("side")), board.label(h), x, y, points(h), splash))
+        out.append(Barrage(str(u.get("name")), str(u.get("side")), board.label(h), x, y, points(h), splash,
+                           possessive(str(u.get("name")))))
     return out

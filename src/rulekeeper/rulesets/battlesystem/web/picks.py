@@ -10,6 +10,7 @@ knowing its name. Actions without a ``unit`` (ending the turn) are always shown.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rulekeeper.core.game import LegalAction, OddsPreview
@@ -18,6 +19,8 @@ from rulekeeper.web.presenters import pct
 
 from ..state import BattleState
 
+#: A hex label at the end of a button's label ("→ D3"): its column letters and row number.
+HEX_AT_END = re.compile(r"\b([A-Z]{1,2})(\d{1,3})$")
 #: A group with more entries than this is drawn compact (labels only).
 COMPACT = 6
 
@@ -111,5 +114,25 @@ def groups_of(legal: list[LegalAction], previews: list[OddsPreview], links: Link
         shared = notes.pop() if len(notes) == 1 and len(entries) > 1 else ""
         if shared:
             entries = [Entry(e.index, e.kind, e.label, "", e.odds, e.href) for e in entries]
-        out.append(Group(title, shared, tuple(entries), len(entries) > COMPACT))
+        compact = len(entries) > COMPACT
+        out.append(Group(title, shared, tuple(in_map_order(entries) if compact else entries), compact))
     return out
+
+
+def _hex_key(label: str) -> tuple[int, str] | None:
+    m = HEX_AT_END.search(label)
+    return None if m is None else (int(m.group(2)), m.group(1))
+
+
+def in_map_order(entries: list[Entry]) -> list[Entry]:
+    """A compact group of hexes in reading order (row by row, then column), as the map and the moves are.
+
+    Why: the rules list a barrage's hexes ring by ring from the guns ("→ F5, → G5, → H5, → H4…"),
+    so a player looking for D3 among forty buttons had to read them all. Entries whose label names
+    no hex keep the rules' order.
+    """
+    keys = [_hex_key(e.label) for e in entries]
+    if any(k is None for k in keys):
+        return entries
+    order = sorted(range(len(entries)), key=lambda i: keys[i] or (0, ""))
+    return [entries[i] for i in order]

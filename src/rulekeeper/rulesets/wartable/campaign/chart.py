@@ -32,6 +32,15 @@ def stability_series(state: CampaignGameState) -> list[Series]:
     return out
 
 
+def round_label(state: CampaignGameState, r: int) -> str:
+    """The x axis' name for snapshot round ``r``: its number, or "end" for the Stability after the last round.
+
+    Why: ``history`` keeps the Stability at the start of each round and once more after the last one,
+    stored as round ``last_round + 1``; the chart of a 3-round campaign ran to a "4" nobody plays.
+    """
+    return "end" if r > state.last_round else str(r)
+
+
 def svg_chart(state: CampaignGameState, width: int = 420, height: int = 200) -> dict[str, object]:
     """Coordinates for the web template: axes, one polyline per Enclave, a dot per round."""
     series = stability_series(state)
@@ -49,11 +58,13 @@ def svg_chart(state: CampaignGameState, width: int = 420, height: int = 200) -> 
 
     lines = []
     for s in series:
-        dots = [{"x": x(r), "y": y(float(v)), "v": f"{float(v):g}", "r": r, "fallen": f} for r, v, f in s.points]
+        dots = [{"x": x(r), "y": y(float(v)), "v": f"{float(v):g}", "r": r, "fallen": f,
+                 "when": f"after round {state.last_round}" if r > state.last_round else f"start of round {r}"}
+                for r, v, f in s.points]
         lines.append({"enclave": s.enclave, "colour": s.colour, "dots": dots,
                       "points": " ".join(f"{d['x']},{d['y']}" for d in dots),
                       "label_y": dots[-1]["y"] if dots else y(0)})
-    ticks = [{"x": x(r), "r": r} for r in range(x0, x1 + 1)]
+    ticks = [{"x": x(r), "r": r, "label": round_label(state, r)} for r in range(x0, x1 + 1)]
     yticks = [{"y": y(v), "v": f"{v:g}"} for v in (0, top / 2, top)]
     return {"width": width, "height": height, "lines": lines, "ticks": ticks, "yticks": yticks,
             "left": left, "right": width - right, "top": pad_top, "bottom": height - bottom}
@@ -79,7 +90,8 @@ def png_chart(state: CampaignGameState, path: Path) -> Path:
         ax.set_ylabel("Stability")
         ax.set_title(f"{state.campaign.name}: Stability")
         ax.set_ylim(bottom=0)
-        ax.set_xticks([r for r, _ in state.history] or [state.round])
+        rounds = [r for r, _ in state.history] or [state.round]
+        ax.set_xticks(rounds, [round_label(state, r) for r in rounds])
         ax.legend(fontsize=8)
         fig.tight_layout()
         fig.savefig(path, format="png")

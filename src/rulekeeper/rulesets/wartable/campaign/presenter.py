@@ -16,6 +16,7 @@ from rich.text import Text
 from rulekeeper.core.game import JsonDict
 
 from ..rounding import show
+from .chart import round_label
 from .session import CampaignGameState
 
 
@@ -42,7 +43,7 @@ def history_table(state: CampaignGameState) -> Table:
         t.add_column(n, justify="right")
     for r, snap in state.history:
         by = {n: f"{show(v)}{' F' if f else ''}" for n, v, f in snap}
-        t.add_row(str(r), *(by.get(n, "") for n in names))
+        t.add_row(round_label(state, r), *(by.get(n, "") for n in names))
     return t
 
 

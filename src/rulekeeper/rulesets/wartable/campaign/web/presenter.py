@@ -30,6 +30,24 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 FACTION_COLOURS = ("#2b5c9e", "#8e2323", "#2f7d3a", "#7a4a9e")
 
 
+#: Least distance between two Enclaves' names at the right of the Stability chart (SVG units; 12-unit text).
+LABEL_GAP = 14
+
+
+def spread_labels(chart: dict[str, Any]) -> dict[str, Any]:
+    """The chart with each Enclave's name moved apart from the others, top to bottom, by at least
+    :data:`LABEL_GAP`: two Enclaves ending at the same Stability wrote their names on top of each other."""
+    lines = [dict(line) for line in chart.get("lines", [])]
+    last = None
+    for line in sorted(lines, key=lambda ln: float(ln["label_y"])):
+        y = float(line["label_y"])
+        if last is not None and y < last + LABEL_GAP:
+            y = last + LABEL_GAP
+        line["label_y"] = y
+        last = y
+    return {**chart, "lines": lines}
+
+
 def _order_value(kind: str, target: str | None) -> str:
     return kind if target is None else f"{kind}:{target}"
 
@@ -65,11 +83,13 @@ class CampaignWebPresenter(GenericPresenter):
     def board(self, state: CampaignGameState, links: Links, caption: str = "") -> Markup:
         regions, borders, width, height = self._regions(state)
         viewer = getattr(links, "viewer", "")
-        given = [{"faction": f, "given": k in state.given()} for k, f in state.sides]
+        # once the last round is played nobody is "giving orders" any more
+        over = self.game.status(state).over
+        given = [] if over else [{"faction": f, "given": k in state.given()} for k, f in state.sides]
         mine = next((p for p in state.pending if p.side == viewer), None)
         return self._render(
             "wartable-campaign/board.html", caption=caption, regions=regions, borders=borders, width=width,
-            height=height, chart=svg_chart(state), title=state.campaign.name, round=state.round,
+            height=height, chart=spread_labels(svg_chart(state)), title=state.campaign.name, round=state.round,
             last_round=state.last_round, given=given, log=list(state.last_log),
             mine=None if mine is None else [order_text(o) for o in mine.orders]
             + [f"Faith restores {f.enclave}" for f in mine.faith],
