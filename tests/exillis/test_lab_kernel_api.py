@@ -1,15 +1,11 @@
 """The Ex illis duel kernel as the lab sees it: units, levels, points, refusals, reproducibility (issue 16).
 
 "Unknown units, impossible levels, zero sims …: a clear error naming it"; "results do not
-depend on threads, chunks or workers"; the numpy fallback gives the numba kernel's numbers.
+depend on threads, chunks or workers". (The numpy fallback: test_lab_kernel_fallback.py.)
 """
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from typing import Any
 
 import pytest
@@ -74,7 +70,7 @@ def test_house_rules_reach_both_paths() -> None:
     for duel in (KERNEL.duel, KERNEL.reference_duel):
         assert duel(plain).outcomes["first destroys"] + duel(plain).outcomes["first routs"] == 0
         wins = duel(strong).outcomes["first destroys"] + duel(strong).outcomes["first routs"]
-        assert wins > 150, duel
+        assert wins > 100, duel  # from none of 200 to most (each unit strikes first in about half the battles)
 
 
 def _chunks(request: DuelRequest, cuts: list[int]) -> DuelTally:
@@ -99,26 +95,3 @@ def test_chunks_and_threads_do_not_change_the_tally(request_: DuelRequest) -> No
             set_threads(NUMBA.config.NUMBA_NUM_THREADS)
     other_seed = KERNEL.duel(DuelRequest(**{**request_.__dict__, "seed": 10}))
     assert other_seed.to_json() != whole.to_json()
-
-
-FALLBACK = """
-import json, sys
-from rulekeeper.core.duels import DuelRequest
-from rulekeeper.rulesets.exillis.lab_kernel import ExIllisDuelKernel
-k = ExIllisDuelKernel()
-print(json.dumps([k.duel(DuelRequest(**json.loads(a))).to_json() for a in sys.argv[1:]]))
-"""
-
-
-@pytest.mark.skipif(NUMBA is None, reason="numba is not installed: there is no second path to compare")
-def test_the_numpy_fallback_gives_the_numba_numbers() -> None:
-    requests = [CHARGE, SHOOT, DuelRequest("Serjants (Spear)", "Soffrances", seed=2, count=100, max_rounds=6)]
-    args = [json.dumps({k: v for k, v in r.__dict__.items()}) for r in requests]
-    env = {**os.environ, "RULEKEEPER_NUMBA": "0"}
-    out = subprocess.run([sys.executable, "-c", FALLBACK, *args], env=env, capture_output=True, text=True, check=True)
-    fallback = json.loads(out.stdout)
-    for request, tally in zip(requests, fallback, strict=True):
-        fast = KERNEL.duel(request).to_json()
-        assert tally["method"] == "monte carlo (numpy kernel)" and fast["method"] == "monte carlo (numba kernel)"
-        assert {**tally, "method": ""} == {**fast, "method": ""}
-    assert fallback[2]["rounds"].get("6", 0) > 0  # some Soffrances fights are draws at max_rounds

@@ -224,10 +224,6 @@ def test_a_bad_stat_in_a_house_rule_is_a_typed_error(
     refused(code, out, problem)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a house rule's unit stats are checked by the duel kernel (exillis/lab_kernel/fighters.py _override, "
-    "roster lookup) after lab/houserule.py has read the file, so the refusal names neither the file nor the "
-    "place: 'override of Billmen: Input should be greater than or equal to 0' for units.Billmen.hp: -5"))
 def test_a_bad_stat_in_a_house_rule_names_the_file_and_the_stat(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "rule.yaml"
@@ -236,10 +232,6 @@ def test_a_bad_stat_in_a_house_rule_names_the_file_and_the_stat(
     refused(code, out, "rule.yaml", "units.Billmen.hp")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nothing bounds a house rule's miniatures (unit_profile.py: a whole number >= 1, no maximum): "
-    "units.Billmen.miniatures: 1000000000000000 reaches Combatant.fresh ((hp,) * n in exillis/combatants.py) "
-    "inside the kernel's check and raises MemoryError (traceback, exit 1); 10**8 takes gigabytes instead"))
 def test_a_house_rule_with_absurd_miniatures_is_refused(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "rule.yaml"

@@ -21,7 +21,8 @@ def run_cli(*argv: str) -> Ran:
 
     saved = sys.stdout, sys.stderr, sys.argv
     out, err = io.StringIO(), io.StringIO()
-    consoles = output.console.file, output.err_console.file
+    # the consoles' own streams (None: follow sys.stdout/err), not .file, which reads whatever is current
+    consoles = output.console._file, output.err_console._file
     sys.stdout, sys.stderr, sys.argv = out, err, ["rulekeeper", *argv]
     output.console.file, output.err_console.file = out, err
     code = 0
@@ -31,5 +32,5 @@ def run_cli(*argv: str) -> Ran:
         code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
     finally:
         sys.stdout, sys.stderr, sys.argv = saved
-        output.console.file, output.err_console.file = consoles
+        output.console._file, output.err_console._file = consoles
     return Ran(code, out.getvalue(), err.getvalue())

@@ -73,6 +73,18 @@ def dead_address() -> str:
     (("lab", "sweep", "toy", "--units", "Pikes,pikes", "--out", "unused"), "names a unit twice"),
     (("lab", "sweep", "toy", "--sims", "0", "--out", "unused"), "--sims must be at least 1"),
     (("lab", "compare", "/no/such/base", "/no/such/variant"), "holds no sweep"),
+    (("lab", "duel", "toy", "Pikes", "Knights", "--deployment", "last"), "Unknown deployment order 'last'"),
+    (("lab", "sweep", "toy", "--deployment", "never", "--out", "unused"), "Unknown deployment order 'never'"),
+    # the Ex illis kernel refuses before it fights (numba never compiles for these)
+    (("lab", "duel", "exillis", "Bilmen", "Vileins", "--sims", "10"), "Unknown unit 'Bilmen'. Did you mean 'Billmen'"),
+    (("lab", "duel", "exillis", "Billmen", "Vileins", "--levels", "1,31"), "Vileins can be fielded at levels 1 to 30"),
+    (("lab", "duel", "exillis", "Billmen", "Vileins", "--sims", "0"), "--sims must be at least 1, got 0"),
+    (("lab", "duel", "exillis", "Billmen", "Vileins", "--mode", "shoot"), "neither Billmen nor Vileins"),
+    (("lab", "duel", "exillis", "Billmen", "Vileins", "--csv", "/no/such/folder/x.csv"),
+     "'/no/such/folder' does not exist"),
+    (("lab", "sweep", "exillis", "--units", "Billmen,Goblins", "--out", "unused"), "Unknown unit 'Goblins'"),
+    (("lab", "sweep", "exillis", "--levels", "31", "--units", "Billmen,Vileins", "--out", "unused"),
+     "can be fielded at levels 1 to 30"),
 ])
 def test_bad_input_is_named_with_exit_code_2(argv: tuple[str, ...], named: str, tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
@@ -104,6 +116,48 @@ def test_a_dead_scheduler_gives_exit_2_in_bounded_time() -> None:
     assert time.monotonic() - began < 15
     doc = json.loads(text)
     assert doc["error"] == "scheduler_unreachable" and doc["scheduler"] == address
+
+
+@pytest.mark.parametrize("command", [
+    ("lab", "sweep", "toy", "--units", "Pikes,Knights", "--sims", "10", "--out", "swept"),
+    ("lab", "play", "toy", "race", "--sims", "2"),
+])
+def test_a_dead_scheduler_stops_sweep_and_play_with_exit_2(command: tuple[str, ...], tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """"a dead scheduler address: a clear error naming it, exit 2" — for every command that takes one."""
+    monkeypatch.chdir(tmp_path)
+    address = dead_address()
+    text = refused(*command, "--scheduler", address, "--connect-timeout", "1")
+    assert address in text
+    assert not (tmp_path / "swept" / "cells").exists() or not any((tmp_path / "swept" / "cells").iterdir())
+
+
+def test_an_interrupted_cli_sweep_keeps_its_finished_cells(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """"an interrupted sweep keeps every finished cell": Ctrl-C after two cells, exit 130, both kept; the rerun resumes."""
+    from rulekeeper.lab import sweep as sweeps
+
+    real = sweeps.run_sweep
+    out = tmp_path / "swept"
+    argv = ("lab", "sweep", "toy", "--units", "Pikes,Knights", "--sims", "50", "--backend", "serial", "--out", str(out))
+
+    def interrupted(*args: object, **kw: object) -> object:
+        seen: list[object] = []
+
+        def after(cell: object) -> None:
+            seen.append(cell)
+            if len(seen) == 2:
+                raise KeyboardInterrupt
+
+        return real(*args, **{**kw, "on_cell": after})  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sweeps, "run_sweep", interrupted)
+    ran = run_cli(*argv)
+    assert ran.code == 130 and "interrupted: 2 finished cell(s) kept" in ran.out + ran.err
+    assert len(list((out / "cells").glob("*.json"))) == 2
+    monkeypatch.setattr(sweeps, "run_sweep", real)
+    again = run_cli(*argv, "--json")
+    assert again.code == 0, again.err
+    assert len(list((out / "cells").glob("*.json"))) == 4
 
 
 def test_dask_without_the_extra_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -29,3 +29,14 @@ def test_the_lab_imports_no_rule_system() -> None:
     from test_architecture import violations
 
     assert violations("lab") == []
+
+
+def test_the_import_linter_contract_covers_the_lab() -> None:
+    """``lint-imports`` checks the same rule as test_architecture.py: the lab is a forbidden-contract source."""
+    import tomllib
+    from pathlib import Path
+
+    config = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    sources = [c["source_modules"] for c in contracts if c.get("forbidden_modules") == ["rulekeeper.rulesets"]]
+    assert sources and all("rulekeeper.lab" in s for s in sources)

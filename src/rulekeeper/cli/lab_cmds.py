@@ -40,6 +40,9 @@ Charge = Annotated[bool, typer.Option("--charge", help="Open the melee with the 
 HouseRule = Annotated[Path | None, typer.Option("--house-rule", help="YAML/TOML file overriding options and stats.")]
 Option = Annotated[list[str] | None, typer.Option("--option", help="Ruleset option NAME=VALUE.")]
 Json = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
+Deployment = Annotated[str, typer.Option(
+    "--deployment", help="Which unit was deployed first (it acts first on Initiative ties): random (a fair coin each "
+                         "battle, so mirror matches are even) or first.")]
 
 
 def register(app: typer.Typer) -> None:
@@ -84,6 +87,23 @@ def _options(game: Any, option: list[str] | None, house_rule: Path | None) -> tu
     check_options(game, flags, "--option")
     options.update(flags)
     return options, overrides, name
+
+
+@contextmanager
+def _house_rule_blamed(house_rule: Path | None) -> Iterator[None]:
+    """A stat override the game's kernel refuses, reported as a problem of the house-rule file that wrote it.
+
+    The kernel checks unit and stat names and values (only it knows them) and marks its refusal with the
+    place (``override``: ``units.Billmen.hp``); the player needs the file's name beside it.
+    """
+    from rulekeeper.core.errors import DataFileError, RulekeeperError
+
+    try:
+        yield
+    except RulekeeperError as exc:
+        if house_rule is None or "override" not in exc.details:
+            raise
+        raise DataFileError(str(house_rule), [exc.message]) from None
 
 
 @lab_app.command("play")
@@ -140,7 +160,7 @@ def duel(game: Game, first: Annotated[str, typer.Argument(help="The first unit (
          csv: Annotated[Path | None, typer.Option("--csv", help="Write the tally's histograms as CSV here.")] = None,
          seed: Seed = 0, backend: Backend = "process", workers: Workers = None, chunk: Chunk = None,
          scheduler: Scheduler = None, connect_timeout: Timeout = 10.0, house_rule: HouseRule = None,
-         option: Option = None, json: Json = False) -> None:
+         option: Option = None, deployment: Deployment = "random", json: Json = False) -> None:
     """Fight one unit against another many times: win/rout/draw odds, rounds, survivors."""
     from rulekeeper.lab.backends import run_duel
     from rulekeeper.lab.duel import DuelSummary, duel_request, tally_csv
@@ -149,8 +169,9 @@ def duel(game: Game, first: Annotated[str, typer.Argument(help="The first unit (
     ref = GameRef.find(game)
     kernel = duel_kernel_of(ref.game(), ref.name)
     options, overrides, _ = _options(ref.game(), option, house_rule)
-    request = duel_request(kernel, first, second, levels=levels, sims=sims, mode=mode, charge=charge, seed=seed,
-                           options=options, overrides=overrides)
+    with _house_rule_blamed(house_rule):
+        request = duel_request(kernel, first, second, levels=levels, sims=sims, mode=mode, charge=charge,
+                               seed=seed, options=options, overrides=overrides, deployment=deployment)
     for path in (p for p in (plot, csv) if p is not None):
         _check_parent(path)
     with _runner(backend, workers, scheduler, connect_timeout) as runner, _progress("duel", json) as progress:
@@ -187,7 +208,8 @@ def _print_duel(request: DuelRequest, summary: Any, tally: DuelTally, plot: Path
 
     how = "exact" if is_exact(tally) else "Monte Carlo"
     table = Table(title=f"{request.first} (level {request.first_level}) vs {request.second} (level "
-                        f"{request.second_level}) · {request.mode}{' · charge' if request.charge else ''}\n"
+                        f"{request.second_level}) · {request.mode}{' · charge' if request.charge else ''}"
+                        f" · deployed first: {'a coin each battle' if request.deployment == 'random' else request.first}\n"
                         f"{tally.battles} battles · {_method(how, tally.method)}", box=box.SIMPLE_HEAVY)
     table.add_column("outcome")
     table.add_column("probability" + ("" if how == "exact" else " (95 % Wilson interval)"), justify="right")
@@ -213,7 +235,7 @@ def sweep(game: Game, units: Annotated[str, typer.Option("--units", help="all, o
           levels: Levels = None, mode: Mode = "melee", charge: Charge = False, seed: Seed = 0,
           backend: Backend = "process", workers: Workers = None, chunk: Chunk = None, scheduler: Scheduler = None,
           connect_timeout: Timeout = 10.0, house_rule: HouseRule = None, option: Option = None,
-          json: Json = False) -> None:
+          deployment: Deployment = "random", json: Json = False) -> None:
     """Every unit against every unit: the matchup matrix (resumable: finished cells are kept)."""
     from rulekeeper.lab.duel import duel_request
     from rulekeeper.lab.sweep import SweepPlan, output_folder, pick_units, run_sweep, write_outputs
@@ -223,10 +245,11 @@ def sweep(game: Game, units: Annotated[str, typer.Option("--units", help="all, o
     kernel = duel_kernel_of(ref.game(), ref.name)
     options, overrides, rule_name = _options(ref.game(), option, house_rule)
     chosen = pick_units(kernel, units)
-    probe = duel_request(kernel, chosen[0], chosen[-1], levels=levels, sims=sims, mode=mode, charge=charge,
-                         seed=seed, options=options, overrides=overrides)
+    with _house_rule_blamed(house_rule):
+        probe = duel_request(kernel, chosen[0], chosen[-1], levels=levels, sims=sims, mode=mode, charge=charge,
+                             seed=seed, options=options, overrides=overrides, deployment=deployment)
     plan = SweepPlan(ref.name, chosen, probe.first_level, probe.second_level, mode, charge, sims, seed, options,
-                     {unit: dict(stats) for unit, stats in probe.overrides.items()}, rule_name)
+                     {unit: dict(stats) for unit, stats in probe.overrides.items()}, rule_name, deployment)
     folder = output_folder(out)
     try:
         with _runner(backend, workers, scheduler, connect_timeout) as runner, _progress("sweep", json) as progress:

@@ -30,6 +30,8 @@ SECOND_DESTROYS = "second destroys"
 SECOND_ROUTS = "second routs"
 DRAW = "draw"
 OUTCOMES = (FIRST_DESTROYS, FIRST_ROUTS, SECOND_DESTROYS, SECOND_ROUTS, DRAW)
+#: Which unit was deployed first (:attr:`DuelRequest.deployment`).
+DEPLOYMENTS = ("random", "first")
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,9 @@ class DuelRequest:
     destroyed); ``charge`` opens a melee with ``first`` charging. ``options`` are ruleset option
     readings (name → value, as ``--option NAME=VALUE``); ``overrides`` are house-rule stat
     changes (unit name → stat name → value). ``max_rounds`` bounds a fight: reaching it is a draw.
+    ``deployment`` says which unit was deployed first, which in games that order turns by it
+    acts first when nothing else decides: ``"random"`` (drawn for each battle from its own
+    stream, so a mirror matchup is even) or ``"first"`` (always the first unit).
     """
 
     first: str
@@ -54,6 +59,7 @@ class DuelRequest:
     options: Mapping[str, str] = field(default_factory=dict)
     overrides: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     max_rounds: int = 100
+    deployment: str = "random"
 
 
 @dataclass

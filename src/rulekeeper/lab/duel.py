@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulekeeper.core.duels import (
+    DEPLOYMENTS,
     DRAW,
     FIRST_DESTROYS,
     FIRST_ROUTS,
@@ -67,7 +68,8 @@ def unit_name(kernel: DuelKernel, name: str) -> str:
 def duel_request(kernel: DuelKernel, first: str, second: str, *, levels: str | None = None, sims: int = 10000,
                  mode: str = "melee", charge: bool = False, seed: int = 0,
                  options: Mapping[str, str] | None = None,
-                 overrides: Mapping[str, Mapping[str, Any]] | None = None) -> DuelRequest:
+                 overrides: Mapping[str, Mapping[str, Any]] | None = None,
+                 deployment: str = "random") -> DuelRequest:
     """A request the kernel accepts, or a typed error naming what is wrong."""
     if sims < 1:
         raise LabRequestError(f"--sims must be at least 1, got {sims}", sims=sims)
@@ -75,10 +77,12 @@ def duel_request(kernel: DuelKernel, first: str, second: str, *, levels: str | N
         raise LabRequestError(f"--seed must be 0 or more, got {seed}", seed=seed)
     if mode not in MODES:
         raise UnknownNameError("duel mode", mode, MODES)
+    if deployment not in DEPLOYMENTS:
+        raise UnknownNameError("deployment order", deployment, DEPLOYMENTS)
     first_level, second_level = parse_levels(levels, kernel)
     changed = {unit_name(kernel, unit): dict(stats) for unit, stats in (overrides or {}).items()}
     request = DuelRequest(unit_name(kernel, first), unit_name(kernel, second), first_level, second_level, mode,
-                          charge, seed, 0, sims, dict(options or {}), changed)
+                          charge, seed, 0, sims, dict(options or {}), changed, deployment=deployment)
     kernel.check(request)
     return request
 
@@ -120,7 +124,8 @@ class DuelSummary:
 
         return {
             "first": request.first, "second": request.second, "levels": [request.first_level, request.second_level],
-            "mode": request.mode, "charge": request.charge, "seed": request.seed, "battles": t.battles,
+            "mode": request.mode, "charge": request.charge, "deployment": request.deployment,
+            "seed": request.seed, "battles": t.battles,
             "method": t.method, "exact": is_exact(t),
             "results": {label.strip(): {"probability": p.estimate, "low95": p.interval[0], "high95": p.interval[1]}
                         for label, p in self.rows() if not label.startswith(" ")},

@@ -63,18 +63,20 @@ class SweepPlan:
     options: dict[str, str] = field(default_factory=dict)
     overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
     house_rule: str = ""
+    deployment: str = "random"
 
     def pairs(self) -> list[tuple[str, str]]:
         return [(a, b) for a in self.units for b in self.units]
 
     def request(self, first: str, second: str) -> DuelRequest:
         return DuelRequest(first, second, self.first_level, self.second_level, self.mode, self.charge, self.seed, 0,
-                           self.sims, self.options, self.overrides)
+                           self.sims, self.options, self.overrides, deployment=self.deployment)
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "units": list(self.units), "levels": [self.first_level, self.second_level],
                 "mode": self.mode, "charge": self.charge, "sims": self.sims, "seed": self.seed,
-                "options": self.options, "overrides": self.overrides, "house_rule": self.house_rule}
+                "options": self.options, "overrides": self.overrides, "house_rule": self.house_rule,
+                "deployment": self.deployment}
 
 
 def pick_units(kernel: DuelKernel, spec: str) -> tuple[str, ...]:
@@ -94,7 +96,8 @@ def cell_spec(request: DuelRequest) -> dict[str, Any]:
     return {"first": request.first, "second": request.second, "levels": [request.first_level, request.second_level],
             "mode": request.mode, "charge": request.charge, "seed": request.seed, "start": request.start,
             "count": request.count, "options": dict(request.options),
-            "overrides": {k: dict(v) for k, v in request.overrides.items()}, "max_rounds": request.max_rounds}
+            "overrides": {k: dict(v) for k, v in request.overrides.items()}, "max_rounds": request.max_rounds,
+            "deployment": request.deployment}
 
 
 class CellStore:

@@ -129,6 +129,9 @@ INTIMIDATION_GROWTH = 1.0717735
 FRACTION_STATS: frozenset[str] = frozenset({"ret", "mblk"})
 #: Stats that must be whole numbers of at least 1.
 INTEGER_STATS: frozenset[str] = frozenset({"miniatures", "max_level", "level"})
+#: The most miniatures one unit may have. Not a rule: the rulebook's units hold a dozen or two; the bound
+#: keeps a hostile unit or house-rule file (miniatures: 10**15) from building a unit of that many in memory.
+MAX_MINIATURES = 1000
 
 
 def normalise_name(name: str) -> str:
@@ -208,6 +211,8 @@ class UnitProfile(BaseModel, frozen=True, extra="forbid"):
             v = value[key].value
             if v < 1 or not float(v).is_integer():
                 problems.append(f"{key}: expected a whole number of at least 1, got {v:g}")
+        if "miniatures" in value and value["miniatures"].value > MAX_MINIATURES:
+            problems.append(f"miniatures: at most {MAX_MINIATURES} in one unit, got {value['miniatures'].value:g}")
         if "level" in value and "max_level" in value and value["level"].value > value["max_level"].value:
             problems.append(f"level {value['level'].value:g} is above max_level {value['max_level'].value:g}")
         if problems:

@@ -16,6 +16,7 @@ from .layout import (
     ATT,
     COUNT,
     DRAW,
+    FIRST_ORDER_END,
     FLEEING,
     HP,
     INTIM_MOD,
@@ -26,9 +27,10 @@ from .layout import (
     ROUND,
     ROUT_ON_BREAKING,
     STATIC,
+    WORK_ROWS,
     N,
 )
-from .rng import battle_key
+from .rng import battle_key, draw
 from .strikes import melee_strike, state_index
 from .volleys import volley
 
@@ -53,12 +55,14 @@ def after_strike(s: int, shoot: bool, sched_i: np.ndarray, sched_f: np.ndarray, 
     a = sched_i[s, ATT]
     rout = params[ROUT_ON_BREAKING] != 0
     before0, before1 = cnt[0, COUNT], cnt[1, COUNT]
-    cnt[0, COUNT] = count_alive(hp, 0, side_i[0, N])
-    cnt[1, COUNT] = count_alive(hp, 1, side_i[1, N])
-    if shoot:
+    if shoot:  # a shooter may lose to Bad Luck more shots than it has Hit Points for: count the living
+        cnt[0, COUNT] = count_alive(hp, 0, side_i[0, N])
+        cnt[1, COUNT] = count_alive(hp, 1, side_i[1, N])
         d = 1 - a
         casualty_morale(d, before1 if d == 1 else before0, deaths[d], sens[s, d], side_i, side_f, mor, cnt, rout)
         return
+    cnt[0, COUNT] = before0 - deaths[0]  # in melee each casualty is counted once (the numpy fallback counts hp)
+    cnt[1, COUNT] = before1 - deaths[1]
     casualty_morale(0, before0, deaths[0], sens[s, 0], side_i, side_f, mor, cnt, rout)
     casualty_morale(1, before1, deaths[1], sens[s, 1], side_i, side_f, mor, cnt, rout)
     static_morale(1 - a, sched_f[s, STATIC], sens[s, 1 - a], side_i, mor, cnt)
@@ -68,23 +72,35 @@ def after_strike(s: int, shoot: bool, sched_i: np.ndarray, sched_f: np.ndarray, 
 @kernel
 def fight(index: int, key: np.uint64, shoot: bool, max_rounds: int, side_i: np.ndarray, side_f: np.ndarray,
           thresholds: np.ndarray, sched_i: np.ndarray, sched_f: np.ndarray, hit_cum: np.ndarray,
-          ret_cum: np.ndarray, sens: np.ndarray, intim: np.ndarray, params: np.ndarray, hp: np.ndarray,
+          ret_cum: np.ndarray, sens: np.ndarray, intim: np.ndarray, params: np.ndarray,
+          hp: np.ndarray,
           mor: np.ndarray, cnt: np.ndarray, work: np.ndarray, deaths: np.ndarray, states: np.ndarray,
-          stream: np.ndarray, counts: np.ndarray) -> tuple[int, int]:
-    """Battle ``index`` fought to the end: (outcome code, rounds it took); a draw after ``max_rounds``."""
+          stream: np.ndarray, counts: np.ndarray, b: int) -> tuple[int, int]:
+    """Battle ``index`` fought to the end: (outcome code, rounds it took); a draw after ``max_rounds``.
+
+    With two deployment orders (the schedule's strikes ``params[FIRST_ORDER_END]`` on are the fight
+    when the second unit was deployed first) the battle's first draw says which unit was deployed
+    first — a fair coin — and the fight follows that order's strikes.
+    """
     fresh(side_i, side_f, hp, mor, cnt)
-    stream[0] = battle_key(key, index)  # stream[1] keeps counting the uniforms of the whole block
+    base = battle_key(key, index)
+    stream[0] = base  # stream[1] keeps counting the uniforms of the whole block
+    lo, hi = 0, int(params[FIRST_ORDER_END])
+    if hi < sched_i.shape[0]:  # the second order follows: a coin (the first attack's block starts past slot 0)
+        stream[1] += np.uint64(1)
+        if draw(base, 0) < 0.5:
+            lo, hi = hi, sched_i.shape[0]
     luck_mult = params[LUCK_MULT]
-    for s in range(sched_i.shape[0]):
+    for s in range(lo, hi):
         deaths[0] = 0
         deaths[1] = 0
         for x in range(2):
-            states[x] = state_index(mor[x, MORALE], thresholds[x], side_i[x, N_THR])
+            states[x] = state_index(mor[x, MORALE], thresholds, x, side_i[x, N_THR])
         if shoot:
-            volley(s, states, sched_i, side_i, side_f, hit_cum, luck_mult, hp, cnt, work, deaths, stream, counts)
+            volley(s, states, sched_i, side_i, side_f, hit_cum, luck_mult, hp, cnt, work, deaths, stream, counts, b)
         else:
             melee_strike(s, states, sched_i, sched_f, side_i, side_f, hit_cum, ret_cum, luck_mult, hp, work,
-                         deaths, stream, counts)
+                         deaths, stream, counts, b)
         after_strike(s, shoot, sched_i, sched_f, side_i, side_f, sens, intim, params, hp, mor, cnt, deaths)
         code = ended(cnt)
         if code >= 0:
@@ -110,14 +126,14 @@ def run_battles(key: np.uint64, start: int, count: int, shoot: bool, max_rounds:
         hp = np.zeros((2, width))
         mor = np.zeros((2, 2))
         cnt = np.zeros((2, 2), np.int64)
-        work = np.zeros((3, width), np.int64)
+        work = np.zeros((WORK_ROWS, width), np.int64)
         stream = np.zeros(2, np.uint64)
         deaths = np.zeros(2, np.int64)
         states = np.zeros(2, np.int64)
         for j in range(b * per_block, min(count, (b + 1) * per_block)):
             code, took = fight(start + j, key, shoot, max_rounds, side_i, side_f, thresholds, sched_i, sched_f,
                                hit_cum, ret_cum, sens, intim, params, hp, mor, cnt, work, deaths, states, stream,
-                               counts[b])
+                               counts, b)
             outcomes[b, code] += 1
             rounds[b, took] += 1
             survivors[b, 0, cnt[0, COUNT]] += 1

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from rulekeeper.core.duels import DuelRequest
+from rulekeeper.core.duels import DEPLOYMENTS, DuelRequest
 from rulekeeper.core.errors import ImpossibleRequestError, InvalidStatError, UnknownNameError
 
 from ..combatants import Combatant
@@ -51,27 +51,40 @@ def options_of(request: DuelRequest) -> ExIllisOptions:
 
 
 def _override(profile: UnitProfile, changes: Mapping[str, Any]) -> UnitProfile:
-    """``profile`` with house-rule stat values, re-validated as a data file would be."""
+    """``profile`` with house-rule stat values, re-validated as a data file would be.
+
+    Each refusal names its place as the house-rule file writes it (``units.Billmen.hp``), so the lab's
+    CLI can point at the line to fix.
+    """
     data = profile.model_dump()
     for key, value in changes.items():
+        place = f"units.{profile.name}.{key}"
         if key not in STAT_KEYS:
-            raise UnknownNameError(f"stat of {profile.name}", str(key), STAT_KEYS)
+            unknown = UnknownNameError(f"stat of {profile.name} (at {place})", str(key), STAT_KEYS)
+            unknown.details["override"] = place
+            raise unknown
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise InvalidStatError(f"override {profile.name}.{key}: expected a number, got {value!r}",
-                                   unit=profile.name, stat=key)
+            raise InvalidStatError(f"{place}: expected a number, got {value!r}", unit=profile.name, stat=key,
+                                   override=place)
         data["stats"][key]["value"] = float(value)
     try:
         return UnitProfile.model_validate(data)
     except ValidationError as exc:
-        problems = "; ".join(str(e["msg"]) for e in exc.errors())
-        raise InvalidStatError(f"override of {profile.name}: {problems}", unit=profile.name) from None
+        stats = [str(k) for k in changes]
+        place = f"units.{profile.name}.{stats[0]}" if len(stats) == 1 else f"units.{profile.name}"
+        problems = "; ".join(str(e["msg"]).removeprefix("Value error, ") for e in exc.errors())
+        raise InvalidStatError(f"{place}: {problems}", unit=profile.name, override=place) from None
 
 
 def overridden(tables: Tables, request: DuelRequest) -> dict[str, UnitProfile]:
     """Every overridden unit's basic profile, by canonical name (unknown units refused)."""
     out: dict[str, UnitProfile] = {}
     for name, changes in request.overrides.items():
-        base = tables.roster.get(name)
+        try:
+            base = tables.roster.get(name)
+        except UnknownNameError as unknown:
+            unknown.details["override"] = f"units.{name}"
+            raise
         if not isinstance(changes, Mapping):
             raise InvalidStatError(f"overrides of {name}: expected stat names and values", unit=name)
         out[base.name] = _override(out.get(base.name, base), changes)
@@ -85,11 +98,14 @@ def _combatant(tables: Tables, name: str, level: int, side: str, key: str,
     return Combatant.fresh(key, profile, side, level=level)
 
 
-def _check_counts(request: DuelRequest) -> None:
+def check_counts(request: DuelRequest) -> None:
+    """The request's own numbers and words: counts, seed, mode, deployment order, charge."""
     for what, value, low in (("count (simulations)", request.count, 1), ("start", request.start, 0),
                              ("seed", request.seed, 0), ("max_rounds", request.max_rounds, 1)):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise InvalidStatError(f"{what} must be a whole number >= {low}, got {value!r}", field=what)
+    if request.deployment not in DEPLOYMENTS:
+        raise UnknownNameError("deployment order", str(request.deployment), DEPLOYMENTS)
     if request.mode not in MODES:
         raise UnknownNameError("duel mode", str(request.mode), MODES)
     if request.charge and request.mode != "melee":
@@ -98,7 +114,7 @@ def _check_counts(request: DuelRequest) -> None:
 
 def fighters(request: DuelRequest) -> Fighters:
     """Both units of ``request`` built as the reference engine builds them (raises typed errors)."""
-    _check_counts(request)
+    check_counts(request)
     tables = shipped_tables()
     options = options_of(request)
     patched = overridden(tables, request)

@@ -46,11 +46,15 @@ FLEEING = 1
 RECEIVED = 0  # attacks each defending miniature received this round (Bulk cap)
 RETALIATED = 1  # whether it retaliated this round (once per round)
 ALIVE0 = 2  # attacking miniatures alive when the round began
+ELIGIBLE = 3  # the miniatures an attack may still be assigned to (the first ``targets`` entries)
+SLOT = 4  # where each miniature sits in ELIGIBLE
+WORK_ROWS = 5
 
 # -- constants: params[…]
 LUCK_MULT = 0
 ROUT_ON_BREAKING = 1
-PARAMS = 2
+FIRST_ORDER_END = 2  # strikes before it: the fight when the first unit was deployed first; from it: the second
+PARAMS = 3
 
 #: Morale states a table holds (Overconfident … Broken; Soulless / Enraged use two).
 STATES = 5

@@ -15,7 +15,6 @@ import numpy as np
 from .jit import kernel
 from .layout import (
     AGG_OK,
-    ALIVE0,
     ATT,
     ATTACK,
     BAD_LUCK,
@@ -23,6 +22,7 @@ from .layout import (
     BLOCKED,
     CAP,
     DEFLECTED,
+    ELIGIBLE,
     EVADED,
     HIT_FINAL,
     LUCK,
@@ -31,6 +31,8 @@ from .layout import (
     RET_FINAL,
     RETALIATED,
     SHD,
+    SLOT,
+    STATES,
     N,
 )
 from .rng import advance, draw
@@ -39,17 +41,24 @@ SPREAD = 0.2  # the ±20 % damage spread of damage.roll
 
 
 @kernel
-def pick(cum: np.ndarray, u: float) -> int:
-    """The outcome a uniform selects from cumulative odds (outcomes of probability 0 never come out)."""
-    last = -1
-    prev = 0.0
-    for k in range(cum.shape[0]):
-        if cum[k] > prev:
-            last = k
-            if u < cum[k]:
-                return k
-        prev = cum[k]
-    return last
+def pick(cum: np.ndarray, row: int, u: float) -> int:
+    """The outcome a uniform selects from the cumulative odds ``cum[row]`` (outcomes of probability 0 never come out).
+
+    A row index, not a row: a slice would be a new array view on every call (reference counted,
+    an atomic operation each time), and this runs for every attack.
+
+    The first ``k`` with ``u < cum[k]`` can never be an outcome of probability 0 (its ``cum``
+    equals the previous one, which ``u`` already passed); past the end (rounding), the last
+    outcome of nonzero probability.
+    """
+    n = cum.shape[1]
+    for k in range(n):  # searched: the likeliest outcome comes first, so the branch is well predicted
+        if u < cum[row, k]:
+            return k
+    for k in range(n - 1, 0, -1):
+        if cum[row, k] > cum[row, k - 1]:
+            return k
+    return 0
 
 
 @kernel
@@ -59,34 +68,42 @@ def spread_damage(final: float, mult: float, div: float, u: float) -> float:
 
 
 @kernel
-def state_index(morale: float, thresholds: np.ndarray, n_thr: int) -> int:
-    """The unit's morale state (0 = best) from its points, as morale.morale_state bands them."""
+def state_index(morale: float, thresholds: np.ndarray, x: int, n_thr: int) -> int:
+    """Side ``x``'s morale state (0 = best) from its points, as morale.morale_state bands them."""
     for k in range(n_thr):
-        if morale >= thresholds[k]:
+        if morale >= thresholds[x, k]:
             return k
     return n_thr
 
 
 @kernel
-def nth_target(hp: np.ndarray, d: int, work: np.ndarray, cap: int, n: int, u: float) -> int:
-    """Target assignment: a WRD of Aggressiveness over the enemy miniatures still under their Bulk cap.
+def open_targets(hp: np.ndarray, d: int, n: int, work: np.ndarray) -> int:
+    """The round's target list: every living miniature of side ``d``, none of them attacked yet.
 
-    One enemy unit means equal weights, so the draw is uniform over the eligible miniatures.
-    Returns -1 when none is left (a "Miss").
+    ``work[ELIGIBLE, :k]`` lists the miniatures an attack may still be assigned to and
+    ``work[SLOT, i]`` where miniature ``i`` sits in it, so a target is one draw and one load
+    (``ELIGIBLE[int(u × k)]``) and leaving the list is a swap with its last entry.
+    Returns ``k``.
     """
-    eligible = 0
+    k = 0
     for i in range(n):
-        if hp[d, i] > 0 and work[RECEIVED, i] < cap:
-            eligible += 1
-    if eligible == 0:
-        return -1
-    k = min(int(u * eligible), eligible - 1)
-    for i in range(n):
-        if hp[d, i] > 0 and work[RECEIVED, i] < cap:
-            if k == 0:
-                return i
-            k -= 1
-    return -1
+        work[RECEIVED, i] = 0
+        work[RETALIATED, i] = 0
+        if hp[d, i] > 0:
+            work[ELIGIBLE, k] = i
+            work[SLOT, i] = k
+            k += 1
+    return k
+
+
+@kernel
+def close_target(work: np.ndarray, i: int, k: int) -> int:
+    """Miniature ``i`` leaves the target list (dead, or at its Bulk cap): its place goes to the last entry."""
+    at = work[SLOT, i]
+    last = work[ELIGIBLE, k - 1]
+    work[ELIGIBLE, at] = last
+    work[SLOT, last] = at
+    return k - 1
 
 
 #: Draws an attack may need: target, roll to hit, damage, retaliation chance, its roll to hit, its damage.
@@ -94,7 +111,7 @@ SLOTS = 6
 
 
 @kernel
-def strike_one(hp: np.ndarray, a: int, ai: int, di: int, cum: np.ndarray, final: float, side_f: np.ndarray,
+def strike_one(hp: np.ndarray, a: int, ai: int, di: int, cum: np.ndarray, row: int, final: float, side_f: np.ndarray,
                luck_mult: float, deaths: np.ndarray, base: np.uint64, slot: int) -> int:
     """melee._strike: miniature ``ai`` of side ``a`` rolls to hit ``di`` of the other side and deals damage.
 
@@ -102,7 +119,7 @@ def strike_one(hp: np.ndarray, a: int, ai: int, di: int, cum: np.ndarray, final:
     Returns the roll-to-hit outcome; casualties are counted in ``deaths[side]``.
     """
     d = 1 - a
-    o = pick(cum, draw(base, slot))
+    o = pick(cum, row, draw(base, slot))
     if o == BAD_LUCK:
         new = hp[a, ai] - side_f[a, BAD_SELF]
         hp[a, ai] = max(0.0, new)
@@ -136,44 +153,45 @@ def may_retaliate(hp: np.ndarray, a: int, ai: int, di: int, o: int, work: np.nda
 @kernel
 def melee_strike(s: int, states: np.ndarray, sched_i: np.ndarray, sched_f: np.ndarray, side_i: np.ndarray,
                  side_f: np.ndarray, hit_cum: np.ndarray, ret_cum: np.ndarray, luck_mult: float, hp: np.ndarray,
-                 work: np.ndarray, deaths: np.ndarray, stream: np.ndarray, counts: np.ndarray) -> None:
+                 work: np.ndarray, deaths: np.ndarray, stream: np.ndarray, counts: np.ndarray, b: int) -> None:
     """melee.strike_round: every miniature alive at the start of the round strikes once, in order.
 
     ``states[side]`` is each unit's morale state at the start of the round (odds do not change
     within it); a miniature killed earlier in the round (retaliation, Bad Luck) does not strike.
-    ``stream[0]`` is the battle's counter, ``stream[1]`` the uniforms computed; ``counts[0]`` attacks.
+    ``hit_cum`` and ``ret_cum`` have one row per (strike, morale state) (see :func:`.driver.flat_odds`).
+    ``stream[0]`` is the battle's counter, ``stream[1]`` the uniforms computed; ``counts[b, 0]`` attacks.
     """
     a = sched_i[s, ATT]
     d = 1 - a
     n_a, n_d = side_i[a, N], side_i[d, N]
-    for i in range(n_d):
-        work[RECEIVED, i] = 0
-        work[RETALIATED, i] = 0
-    for i in range(n_a):
-        work[ALIVE0, i] = 1 if hp[a, i] > 0 else 0
-    hit, ret, p_ret = hit_cum[s, states[a], 0], ret_cum[s, states[d]], side_f[d, RET]
+    cap, drawn = side_i[d, CAP], side_i[d, AGG_OK] != 0
+    targets = open_targets(hp, d, n_d, work) if drawn else 0
+    hit, ret, p_ret = s * STATES + states[a], s * STATES + states[d], side_f[d, RET]
+    hit_final, ret_final = sched_f[s, HIT_FINAL], sched_f[s, RET_FINAL]
     base, used, attacks = stream[0], 0, 0
     for ai in range(n_a):
-        if work[ALIVE0, ai] == 0 or hp[a, ai] <= 0:
-            continue
+        if hp[a, ai] <= 0:
+            continue  # dead before the round, or killed in it (retaliation, Bad Luck): Hit Points never come back
         attacks += 1
-        if side_i[d, AGG_OK] == 0:
+        if not drawn:
             continue  # a Miss: no enemy draws attacks
         base = advance(base, SLOTS)
         used += 1
-        di = nth_target(hp, d, work, side_i[d, CAP], n_d, draw(base, 0))
-        if di < 0:
-            continue
+        if targets == 0:
+            continue  # every enemy miniature is at its Bulk cap (the draw is made all the same)
+        di = work[ELIGIBLE, min(int(draw(base, 0) * targets), targets - 1)]
         work[RECEIVED, di] += 1
-        o = strike_one(hp, a, ai, di, hit, sched_f[s, HIT_FINAL], side_f, luck_mult, deaths, base, 1)
+        o = strike_one(hp, a, ai, di, hit_cum, hit, hit_final, side_f, luck_mult, deaths, base, 1)
         used += draws_of(o)
         if p_ret > 0 and may_retaliate(hp, a, ai, di, o, work):
             used += 1
             if draw(base, 3) < p_ret:
                 work[RETALIATED, di] = 1
                 attacks += 1
-                used += draws_of(strike_one(hp, d, di, ai, ret, sched_f[s, RET_FINAL], side_f, luck_mult, deaths,
+                used += draws_of(strike_one(hp, d, di, ai, ret_cum, ret, ret_final, side_f, luck_mult, deaths,
                                             base, 4))
+        if hp[d, di] <= 0 or work[RECEIVED, di] >= cap:
+            targets = close_target(work, di, targets)
     stream[0] = base
     stream[1] += np.uint64(used)
-    counts[0] += attacks
+    counts[b, 0] += attacks

@@ -60,6 +60,12 @@ class DuelTables:
     intim: np.ndarray  # [side, own miniatures, enemy miniatures] Intimidation modifier before sensitivity
     params: np.ndarray
     max_n: int
+    orders: np.ndarray  # strikes orders[k] … orders[k + 1] - 1 are the fight when unit k was deployed first
+
+
+def deployed_first(deployment: str) -> tuple[int, ...]:
+    """The deployment orders a request's battles are fought in: both (a coin per battle), or the first unit's only."""
+    return (0, 1) if deployment == "random" else (0,)
 
 
 def thresholds_of(c: Combatant) -> tuple[float, ...]:
@@ -76,10 +82,12 @@ def state_points(c: Combatant) -> list[float]:
     return points
 
 
-def schedule(f: Fighters, shoot: bool, charge: bool, max_rounds: int) -> list[Strike]:
-    """Who strikes when: each round the higher Initiative first (ties: the first unit), a charge opening round 1.
+def schedule(f: Fighters, shoot: bool, charge: bool, max_rounds: int, first: int = 0) -> list[Strike]:
+    """Who strikes when: each round the higher Initiative first, a charge opening round 1.
 
-    Initiative falls with Fatigue thresholds, and Fatigue grows by each strike's cost × Fatigue Rate.
+    Ties go to the unit deployed first (``first``): "Units deployed first have more AcP and will
+    thus be activated first." Initiative falls with Fatigue thresholds, and Fatigue grows by each
+    strike's cost × Fatigue Rate.
     """
     units = (f.first, f.second)
     rules = f.tables.rules
@@ -90,7 +98,8 @@ def schedule(f: Fighters, shoot: bool, charge: bool, max_rounds: int) -> list[St
             order = [0, 1]
         else:
             ini = [initiative(u.stat("ini"), fatigue[i], 0.0, f.options) for i, u in enumerate(units)]
-            order = [0, 1] if ini[0] >= ini[1] else [1, 0]
+            ahead = 0 if ini[0] > ini[1] else 1 if ini[1] > ini[0] else first
+            order = [ahead, 1 - ahead]
         for x in order:
             if shoot and units[x].stat("range") < 1:
                 continue
@@ -209,11 +218,15 @@ def _intimidation(f: Fighters, max_n: int) -> np.ndarray:
     return out
 
 
-def build_tables(f: Fighters, shoot: bool, charge: bool, max_rounds: int) -> DuelTables:
-    """All arrays of a request: sides, the strike schedule and each strike's odds, damage and sensitivity."""
+def build_tables(f: Fighters, shoot: bool, charge: bool, max_rounds: int,
+                 deployment: str = "random") -> DuelTables:
+    """All arrays of a request: sides, the strike schedules (one per deployment order) and each strike's
+    odds, damage and sensitivity."""
     units = (f.first, f.second)
     max_n = max(len(u.hp) for u in units)
-    strikes = schedule(f, shoot, charge, max_rounds)
+    plans = [schedule(f, shoot, charge, max_rounds, first) for first in deployed_first(deployment)]
+    orders = np.cumsum([0, *(len(p) for p in plans)]).astype(np.int64)
+    strikes = [st for plan in plans for st in plan]
     side_i, side_f, thr = _side_arrays(f, shoot)
     sched_i = np.array([(s.attacker, s.round, int(s.charge)) for s in strikes], np.int64).reshape(-1, L.SCHED_I)
     sched_f = np.zeros((len(strikes), L.SCHED_F))
@@ -227,7 +240,9 @@ def build_tables(f: Fighters, shoot: bool, charge: bool, max_rounds: int) -> Due
         sched_f[:, : L.STATIC] = finals
         if charge and strikes:
             ctx = MeleeContext(f.tables.rules, f.options, "charge")
-            sched_f[0, L.STATIC] = sum(m.amount for m in charge_statics(f.first, units, ctx) if m.unit == f.second.key)
-    params = np.array([f.options.luck_multiplier, float(f.options.rout_on_breaking_casualty == "yes")])
+            static = sum(m.amount for m in charge_statics(f.first, units, ctx) if m.unit == f.second.key)
+            sched_f[orders[:-1], L.STATIC] = static  # the opening strike of each order
+    params = np.array([f.options.luck_multiplier, float(f.options.rout_on_breaking_casualty == "yes"),
+                       float(orders[1])])
     return DuelTables(shoot, side_i, side_f, thr, sched_i, sched_f, hit, ret, sens, _intimidation(f, max_n),
-                      params, max_n)
+                      params, max_n, orders)

@@ -24,6 +24,7 @@ from .layout import (
     SHOT_FINAL,
     SHOT_LUCK,
     SHOTS_PER,
+    STATES,
     N,
 )
 from .rng import advance, draw
@@ -47,14 +48,14 @@ SLOTS = 4
 
 
 @kernel
-def one_shot(hp: np.ndarray, a: int, ai: int, cum: np.ndarray, side_i: np.ndarray, side_f: np.ndarray,
+def one_shot(hp: np.ndarray, a: int, ai: int, cum: np.ndarray, row: int, side_i: np.ndarray, side_f: np.ndarray,
              luck_mult: float, left: int, deaths: np.ndarray, base: np.uint64) -> int:
     """One projectile of miniature ``ai`` of side ``a`` at a target with ``left`` miniatures alive.
 
     Returns the uniforms it used.
     """
     d = 1 - a
-    where = pick(cum, draw(base, 0))
+    where = pick(cum, row, draw(base, 0))
     if where == SHOT_BAD_LUCK:
         new = hp[a, ai] - side_f[a, BAD_SELF]
         hp[a, ai] = max(0.0, new)
@@ -78,14 +79,19 @@ def one_shot(hp: np.ndarray, a: int, ai: int, cum: np.ndarray, side_i: np.ndarra
 @kernel
 def volley(s: int, states: np.ndarray, sched_i: np.ndarray, side_i: np.ndarray, side_f: np.ndarray,
            hit_cum: np.ndarray, luck_mult: float, hp: np.ndarray, cnt: np.ndarray, work: np.ndarray,
-           deaths: np.ndarray, stream: np.ndarray, counts: np.ndarray) -> None:
-    """Every miniature alive when the volley begins shoots; shots with no target left are not drawn."""
+           deaths: np.ndarray, stream: np.ndarray, counts: np.ndarray, b: int) -> None:
+    """Every miniature alive when the volley begins shoots; shots with no target left are not drawn.
+
+    ``hit_cum`` has a row per (strike, morale state, targets left): ``targets left`` runs from 0 to
+    the larger unit's miniatures, one more than ``hp`` is wide.
+    """
     a = sched_i[s, ATT]
     d = 1 - a
     n_a = side_i[a, N]
     for i in range(n_a):
         work[ALIVE0, i] = 1 if hp[a, i] > 0 else 0
     base, used, shots = stream[0], 0, 0
+    rows = (s * STATES + states[a]) * (hp.shape[1] + 1)
     for ai in range(n_a):
         if work[ALIVE0, ai] == 0:
             continue
@@ -95,7 +101,7 @@ def volley(s: int, states: np.ndarray, sched_i: np.ndarray, side_i: np.ndarray, 
                 continue
             shots += 1
             base = advance(base, SLOTS)
-            used += one_shot(hp, a, ai, hit_cum[s, states[a], left], side_i, side_f, luck_mult, left, deaths, base)
+            used += one_shot(hp, a, ai, hit_cum, rows + left, side_i, side_f, luck_mult, left, deaths, base)
     stream[0] = base
     stream[1] += np.uint64(used)
-    counts[0] += shots
+    counts[b, 0] += shots
