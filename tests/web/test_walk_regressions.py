@@ -25,51 +25,18 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from web_kit import Links, act, new, page, position
 
 from rulekeeper.core.game import SetupRequest
 from rulekeeper.core.present import Links as PageLinks
 from rulekeeper.core.ruleset import game
 from rulekeeper.rulesets.battlesystem.web.picks import Entry, in_map_order
 from rulekeeper.rulesets.wartable.campaign.web.presenter import LABEL_GAP, spread_labels
-from rulekeeper.web.api import create_app
 from rulekeeper.web.presenters import Presenters, words_of
-
-Links = dict[str, str]
-
-
-def new(client: TestClient, scenario: str, seed: str = "7") -> tuple[str, Links]:
-    r = client.post("/new", data={"scenario": scenario, "seed": seed})
-    assert r.status_code == 201, r.text
-    links = {k: html.unescape(v) for k, v in re.findall(r'id="link-([\w-]+)"[^>]*value="([^"]+)"', r.text)}
-    bid = re.findall(r"/b/([\w-]+)\?", next(iter(links.values())))[0]
-    return bid, {role: url.split("token=")[1] for role, url in links.items()}
-
-
-def page(client: TestClient, bid: str, token: str, path: str = "", **q: Any) -> str:
-    r = client.get(f"/b/{bid}{path}", params={"token": token, **q})
-    assert r.status_code == 200, r.text
-    return str(r.text)
-
-
-def position(client: TestClient, bid: str, token: str) -> int:
-    return int(client.get(f"/api/battles/{bid}", params={"token": token}).json()["position"])
-
-
-def act(client: TestClient, bid: str, token: str, **fields: str) -> Any:
-    data = {"token": token, "position": str(position(client, bid, token)), **fields}
-    return client.post(f"/b/{bid}/act", data=data, follow_redirects=False)
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "web.db")) as c:
-        yield c
-
 
 # -- the Battle System: words, log, results of the other side ---------------------------------------------
 
@@ -77,7 +44,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 @pytest.fixture
 def shot_battle(client: TestClient) -> tuple[str, Links]:
     """A river crossing where side A's archers shot at the Raider Horse and revealed the results."""
-    bid, tokens = new(client, "battlesystem:river_crossing")
+    bid, tokens, _ = new(client, "battlesystem:river_crossing")
     r = act(client, bid, tokens["A"], kind="shoot", side="A", unit="Bank Archers", target="Raider Horse")
     assert r.status_code == 303, r.text
     r = client.post(f"/b/{bid}/reveal", data={"token": tokens["A"], "position": "1", "all": "1"},
@@ -131,7 +98,7 @@ def test_the_waiting_side_gets_a_way_to_the_results_of_the_other_sides_last_acti
 
 def test_a_refused_post_puts_the_battle_page_back_in_the_address_bar(client: TestClient) -> None:
     """A stale commit from a phone that slept: 409, and htmx told to show the battle's own address."""
-    bid, tokens = new(client, "battlesystem:river_crossing")
+    bid, tokens, _ = new(client, "battlesystem:river_crossing")
     form = {"token": tokens["A"], "position": "0", "kind": "move", "side": "A", "unit": "Ford Pikes", "to": "D3"}
     assert client.post(f"/b/{bid}/act", data=form, follow_redirects=False).status_code == 303
     r = client.post(f"/b/{bid}/act", data=form, headers={"HX-Request": "true"}, follow_redirects=False)
@@ -141,7 +108,7 @@ def test_a_refused_post_puts_the_battle_page_back_in_the_address_bar(client: Tes
 
 
 def test_target_marks_have_a_tap_area_as_large_as_the_enemy_counter_or_the_hex(client: TestClient) -> None:
-    bid, tokens = new(client, "battlesystem:river_crossing")
+    bid, tokens, _ = new(client, "battlesystem:river_crossing")
     board = page(client, bid, tokens["A"], unit="Bank Archers")
     assert "Choose an action to see its odds before you commit." in board  # pick links: the hint stays
     marks = re.findall(r'<a class="mark mark-shoot".*?</a>', board, re.S)
@@ -149,7 +116,7 @@ def test_target_marks_have_a_tap_area_as_large_as_the_enemy_counter_or_the_hex(c
 
 
 def test_a_barrages_hexes_are_listed_in_map_order(client: TestClient) -> None:
-    bid, tokens = new(client, "battlesystem:river_crossing")
+    bid, tokens, _ = new(client, "battlesystem:river_crossing")
     assert act(client, bid, tokens["A"], kind="end_turn", side="A").status_code == 303
     board = page(client, bid, tokens["B"], unit="Hill Guns")
     group = re.search(r"<h3>Hill Guns: barrage</h3>.*?</ul>", board, re.S)
@@ -194,7 +161,7 @@ def orders(client: TestClient, bid: str, token: str, side: str, round_: int, **c
 
 
 def test_hidden_orders_stay_out_of_the_fate_screen_heading(client: TestClient) -> None:
-    bid, tokens = new(client, "wartable-campaign:shroudfall")
+    bid, tokens, _ = new(client, "wartable-campaign:shroudfall")
     r = orders(client, bid, tokens["oathsworn"], "oathsworn", 1, Hearthmere_Guard="reclaim", Lantern_Wardens="hold")
     assert r.status_code == 303, r.text
     for role in ("bloodless", "spectator"):
@@ -204,7 +171,7 @@ def test_hidden_orders_stay_out_of_the_fate_screen_heading(client: TestClient) -
 
 
 def test_the_campaign_speaks_to_each_side_and_stops_giving_orders_at_the_end(client: TestClient) -> None:
-    bid, tokens = new(client, "wartable-campaign:shroudfall")
+    bid, tokens, _ = new(client, "wartable-campaign:shroudfall")
     assert "Your turn: Oathsworn</h2>" in page(client, bid, tokens["oathsworn"])
     hold = {"Hearthmere_Guard": "hold", "Lantern_Wardens": "hold"}
     assert orders(client, bid, tokens["oathsworn"], "oathsworn", 1, **hold).status_code == 303
@@ -223,7 +190,7 @@ def test_the_campaign_speaks_to_each_side_and_stops_giving_orders_at_the_end(cli
 
 
 def test_the_regions_are_written_out_for_a_phone(client: TestClient) -> None:
-    bid, tokens = new(client, "wartable-campaign:shroudfall")
+    bid, tokens, _ = new(client, "wartable-campaign:shroudfall")
     board = page(client, bid, tokens["spectator"])
     listed = re.search(r'<ul class="region-list" aria-label="Regions">(.*?)</ul>', board, re.S)
     assert listed is not None

@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 
 import pytest
 from fastapi.testclient import TestClient
+from web_kit import Links, act, new, page, position
 
 from rulekeeper.core.game import Game, ScenarioInfo, SetupRequest
 from rulekeeper.core.present import Links as PageLinks
@@ -33,38 +34,6 @@ from rulekeeper.rulesets.wartable.campaign.chart import svg_chart
 from rulekeeper.web.api import create_app
 from rulekeeper.web.presenters import GenericPresenter, Presenters, side_label
 from toygame.game import SCENARIO_DIR, ToyGame, read_scenario
-
-Links = dict[str, str]
-
-
-def new(client: TestClient, scenario: str, seed: str = "7") -> tuple[str, Links, str]:
-    r = client.post("/new", data={"scenario": scenario, "seed": seed})
-    assert r.status_code == 201, r.text
-    links = {k: html.unescape(v) for k, v in re.findall(r'id="link-([\w-]+)"[^>]*value="([^"]+)"', r.text)}
-    bid = re.findall(r"/b/([\w-]+)\?", next(iter(links.values())))[0]
-    return bid, {role: url.split("token=")[1] for role, url in links.items()}, r.text
-
-
-def page(client: TestClient, bid: str, token: str, path: str = "", **q: Any) -> str:
-    r = client.get(f"/b/{bid}{path}", params={"token": token, **q})
-    assert r.status_code == 200, r.text
-    return str(r.text)
-
-
-def position(client: TestClient, bid: str, token: str) -> int:
-    return int(client.get(f"/api/battles/{bid}", params={"token": token}).json()["position"])
-
-
-def act(client: TestClient, bid: str, token: str, **fields: str) -> Any:
-    data = {"token": token, "position": str(position(client, bid, token)), **fields}
-    return client.post(f"/b/{bid}/act", data=data, follow_redirects=False)
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "web.db")) as c:
-        yield c
-
 
 # -- the Battle System: a barrage's odds, refusals in words, possessives --------------------------------
 
