@@ -219,3 +219,13 @@ def test_two_characters_on_foot_clear_three_dead_men_by_one_hex() -> None:
     assert out.man("Thrug").mp == 0 and not legal(out, "move", unit="Zed") and not legal(out, "clear")
     sunk = act(s, kind="clear", units=["Thrug", "Zed"], frm="C3", to="D3").state
     assert len(sunk.men) == len(s.men) - 3 and not sunk.on("D3")
+
+
+def test_an_attacker_next_to_several_enemies_fights_some_of_them_or_all() -> None:
+    """'When a character is on a hex adjacent to several opponents, he can choose to fight some of them, all of them
+    or none. If he decides to attack several, he must add their defence points into a single overall factor'."""
+    s = _to_combat(battle([man("Thrug", "A", "C3"), man("Goblin 1", "B", "D3"), man("Goblin 2", "B", "B3"),
+                           man("Goblin 3", "B", "C2")]))
+    groups = {tuple(a["targets"]) for a in legal(s, "attack", units=["Thrug"])}
+    assert {("Goblin 1", "Goblin 2"), ("Goblin 1", "Goblin 3"), ("Goblin 2", "Goblin 3")} <= groups
+    assert ("Goblin 1", "Goblin 2", "Goblin 3") in groups and ("Goblin 1",) in groups

@@ -89,3 +89,59 @@ def test_the_baby_dragon_dies_of_its_third_wound_as_the_black_dragon() -> None:
     assert sides == ["wounded", "wounded_twice", "dead"]
     _, baby = shipped_sheet().character("Baby Dragon")
     assert baby.foot is not None and "wounded_twice" in baby.foot
+
+
+def _limb_disabled(seed: int) -> DNState:
+    from rulekeeper.rulesets.dragonnoir.blackdragon import wound
+    from rulekeeper.rulesets.dragonnoir.dragon import _placed
+
+    s = lair(seed)
+    while s.phase != "combat":
+        s = act(s, kind="end").state
+    assert s.dragon is not None
+    s = _placed(s, wound(wound(s.dragon, "head"), "head"))
+    s = set_man(s, "Thrug", hexes=("D3",))
+    return set_man(s, "Dwarf 1", hexes=("F4",))
+
+
+def test_a_character_strikes_the_centre_from_a_disabled_limbs_hex_then_repositions() -> None:
+    """'as soon as the head, the tail or one of the front legs receives a second wound, it no longer has any
+    defence potential. A character can then temporarily occupy the hex to attack the central part, alone or with
+    other characters. At the end of the combat, if the dragon is not dead, the character must reposition himself on
+    an adjacent hex.'"""
+    s = _limb_disabled(1)
+    action = {"kind": "attack", "side": "A", "units": ["Thrug", "Dwarf 1"], "targets": ["Black Dragon body"],
+              "via": ["Thrug", "E3"]}
+    assert action in legal(s, "attack")
+    assert not legal(s, "attack", units=["Thrug"], targets=["Black Dragon head"])  # no defence left to strike
+    preview = G.preview(s, action)
+    assert dict(preview.headline)["ratio"] == "2-1"  # 10 + 6 = 16 against 12, one column right together
+    out = G.apply(s, G.parse_action(s, action))
+    assert out.chance[0].request == preview.draws[0]
+    assert out.state.dragon is not None and not out.state.dragon.dead
+    assert out.state.man("Thrug").hexes == ("D3",)  # back to the hex he came from
+    assert out.state.man("Black Dragon head").hex == "E3"
+
+
+def test_attackers_choose_who_joins_a_combat() -> None:
+    """'Every combat is optional.' 'When two (or more) characters decide to attack an enemy character, they can
+    attack him individually or else add their attack points into a single overall factor': two of three adjacent
+    attackers may strike together."""
+    s = lair()
+    while s.phase != "combat":
+        s = act(s, kind="end").state
+    s = set_man(s, "Thrug", hexes=("D3",))
+    s = set_man(s, "Dwarf 2", hexes=("D2",))
+    s = set_man(s, "Dwarf 1", hexes=("D4",))
+    groups = {tuple(a["units"]) for a in legal(s, "attack", targets=["Black Dragon head"])}
+    assert {("Thrug", "Dwarf 1"), ("Thrug", "Dwarf 2"), ("Thrug", "Dwarf 1", "Dwarf 2")} <= groups
+
+
+def test_the_centre_attack_from_a_limbs_hex_can_be_typed() -> None:
+    """The words of `battle act`: ``attack Thrug,"Dwarf 1" "Black Dragon body" E3`` — the first attacker strikes from
+    the disabled limb's hex ('A character can then temporarily occupy the hex to attack the central part')."""
+    s = _limb_disabled(1)
+    action = G.parse_words(s, ["attack", "Thrug,Dwarf 1", "Black Dragon body", "E3"])
+    assert action == {"kind": "attack", "side": "A", "units": ["Thrug", "Dwarf 1"], "targets": ["Black Dragon body"],
+                      "via": ["Thrug", "E3"]}
+    assert action in legal(s, "attack")

@@ -87,3 +87,18 @@ def test_the_black_dragon_is_drawn_as_its_five_parts(tmp_path: Path) -> None:
     for part in ("head", "left foreleg", "right foreleg", "tail", "body"):
         assert f'data-unit="Black Dragon {part}"' in svg
     assert "Black Dragon body: move" not in html  # side A moves first: the dragon's steps are B's
+
+
+def test_the_new_movement_actions_are_grouped_under_the_picked_character(tmp_path: Path) -> None:
+    """'A character on foot who passes through a hex where a stunned character is can carry him on his back' and
+    'To lead a horse by the bridle, it is enough to make a character ... pass through one of the hexes adjacent to
+    those of the horse': the web keeper lists them with the picked character's moves, not as one long list."""
+    scenario = tmp_path / "yard.yaml"
+    scenario.write_text(
+        "ruleset: dragonnoir\nname: The yard\ndescription: test\nwidth: 8\nheight: 5\nturn_limit: 3\n"
+        "sides:\n  A: {name: The Exiles}\n  B: {name: The Orks}\nterrain: {}\nedges: []\ncharacters:\n"
+        "  Thrug: {at: B3, side: A}\n  Grast: {at: C3, side: A, state: stunned}\n"
+        "  Goblin 1: {at: H5, side: B}\n", encoding="utf-8")
+    html, _ = _page(tmp_path, scenario, unit="Thrug")
+    assert "carry Grast (C3)" in html and "<h3>Thrug: move</h3>" in html
+    assert "Goblin 1: move" not in html  # the other side's actions are not listed

@@ -5,10 +5,12 @@ Actions are plain JSON dicts, each with its ``side``:
 * offensive fire: ``shoot`` (``unit``, ``target``), then ``end_phase``;
 * movement: ``move`` (``unit`` one hex ``to``), ``half_turn`` (a horseman), ``mount``, ``dismount``
   (``to``: the hex the rider steps down on), ``clear`` (two characters move the dead off hex ``frm`` onto ``to``:
-  :mod:`.corpses`), then ``end_phase``;
+  :mod:`.corpses`), ``carry`` / ``set_down`` (a stunned man: :mod:`.carry`), ``jump`` (a horseman over water or a
+  crevasse: :mod:`.jumps`), ``lead`` (a horse by the bridle: :mod:`.bridle`), then ``end_phase``;
 * defensive fire, owed by the other side when a mover enters a hex in sight of its shooters:
   ``shoot`` (``unit`` at the mover) or ``hold`` (let him go on);
-* combat: ``attack`` (``units`` against ``targets``), then ``end_phase`` (stunned characters recover and
+* combat: ``attack`` (``units`` against ``targets``; ``via`` for the dragon's centre from a disabled limb's hex:
+  :mod:`.centre`), then ``end_phase`` (stunned characters recover and
   the other side's player turn begins);
 * after a combat: ``take_blow`` (the defenders' side picks who takes a blow), ``advance`` (one hex at a
   time) or ``stay``.
@@ -24,22 +26,21 @@ from dataclasses import replace
 from fractions import Fraction
 
 from rulekeeper.core.chance import Fate
-from rulekeeper.core.errors import IllegalActionError, ImpossibleRequestError
+from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
 
-from . import corpses, dragon, sorcery
-from .data import shipped_sheet
-from .fighters import can_enter
-from .harm import hurt, movement_of
-from .melee import ADVANCE, combats, fight, odds, take_blow
-from .movement import dismount, mount
+from . import bridle, carry, corpses, dragon, jumps, saddle, sorcery
+from .centre import BODY, fight_via, staged
+from .harm import hurt
+from .melee import ADVANCE, centre_combats, combats, fight, odds, take_blow
 from .shots import defensive_shooters, is_shooter, resolve_shot, shot_odds, shots
-from .state import DNState, Man, Pending, character_of, fighter_of, other
-from .steps import free_for, half_turn_cost, infiltration_request, must_roll, steps, threats, turned
+from .state import DNState, Man, Pending, other
+from .steps import Step, half_turn_cost, infiltration_request, must_roll, steps, turned
 from .turns import end_phase
 
 KINDS = ("shoot", "hold", "move", "half_turn", "mount", "dismount", "attack", "take_blow", "advance", "stay",
-         "cast", "counter", "let_be", "dragon_move", "clear", "end_phase")
+         "cast", "counter", "let_be", "dragon_move", "clear", "carry", "set_down", "jump", "lead",
+         "end_phase")
 Lines = list[JsonDict]
 
 
@@ -63,44 +64,6 @@ def _fire_actions(state: DNState, side: str, defensive: Man | None) -> list[Lega
     return out
 
 
-def _dismount_hexes(state: DNState, m: Man) -> list[str]:
-    board = state.board
-    out: list[str] = []
-    for h in m.hexes:
-        for n in board.neighbours(board.parse(h)):
-            label = board.label(n)
-            if label not in m.hexes and label not in out and free_for(state, label, m):
-                foot = replace(fighter_of(state, m), mounted=False, terrains=(state.terrain_at(label),))
-                if can_enter(shipped_sheet(), foot, state.terrain_at(label)) is None:
-                    out.append(label)
-    return out
-
-
-def horse_of(state: DNState, m: Man) -> Man | None:
-    try:
-        h = state.man(f"{m.character}'s horse")
-    except KeyError:
-        return None
-    return h if h.alive and h.side == m.side else None
-
-
-def can_mount(state: DNState, m: Man) -> int | None:
-    """Points left mounted after mounting now (None: he may not): next to his own living horse, neither of them
-    next to an enemy in a position to attack ('Neither the horseman nor the horse may be adjacent to an enemy')."""
-    h = horse_of(state, m)
-    if m.mounted or not m.standing or h is None or character_of(m.character).horseman is None:
-        return None
-    board = state.board
-    if not any(board.parse(x) in board.neighbours(board.parse(m.hex)) for x in h.hexes):
-        return None
-    if any(threats(state, m, x) for x in (m.hex, *h.hexes)):
-        return None
-    try:
-        return mount(shipped_sheet(), fighter_of(state, m), movement_of(m) - m.mp).left
-    except ImpossibleRequestError:  # not enough points left to mount
-        return None
-
-
 def _move_actions(state: DNState, m: Man) -> list[LegalAction]:
     s, g = m.side, f"{m.name}: move"
     out = [_la({"kind": "move", "side": s, "unit": m.name, "to": st.to}, f"{m.name} moves to {st.to}", float(st.cost),
@@ -110,21 +73,11 @@ def _move_actions(state: DNState, m: Man) -> list[LegalAction]:
     if cost is not None:
         out.append(_la({"kind": "half_turn", "side": s, "unit": m.name}, f"{m.name} turns his horse about",
                        float(cost), f"{cost} points", "half-turn", g))
-    if m.mounted and m.standing:
-        try:
-            conv = dismount(shipped_sheet(), fighter_of(state, m), movement_of(m) - m.mp)
-        except ImpossibleRequestError:  # not enough points left to dismount
-            conv = None
-        if conv is not None:
-            for h in _dismount_hexes(state, m):
-                out.append(_la({"kind": "dismount", "side": s, "unit": m.name, "to": h},
-                               f"{m.name} dismounts onto {h}", float(conv.cost), f"{conv.left} points left on foot",
-                               f"dismount → {h}", g))
-    left = can_mount(state, m)
-    if left is not None:
-        out.append(_la({"kind": "mount", "side": s, "unit": m.name}, f"{m.name} mounts his horse", None,
-                       f"{left} points left mounted", "mount", g))
-    return out
+    out += saddle.saddle_actions(state, m)
+    for to, cost, who in carry.carry_steps(state, m):
+        out.append(_la({"kind": "carry", "side": s, "unit": m.name, "to": to}, f"{m.name} picks up {who} on {to}",
+                       float(cost), f"{cost} of {m.mp} points, then the rest halved", f"carry {who} ({to})", g))
+    return out + carry.set_down_actions(state, m) + jumps.jump_actions(state, m) + bridle.lead_actions(state, m)
 
 
 def _pending_actions(state: DNState, p: Pending) -> list[LegalAction]:
@@ -171,8 +124,14 @@ def legal_actions(state: DNState) -> list[LegalAction]:
         for attackers, defenders in combats(state):
             who = " + ".join(attackers)
             out.append(_la({"kind": "attack", "side": s, "units": list(attackers), "targets": list(defenders)},
-                           f"{who} attack {' + '.join(defenders)}", None, "", f"→ {' + '.join(defenders)}",
-                           f"{who}: attack"))
+                           f"{who} attack {' + '.join(defenders)}", None, "", f"{who} → {' + '.join(defenders)}",
+                           f"{attackers[0]}: attack {' + '.join(defenders)}"))
+        for attackers, via in centre_combats(state):
+            who = " + ".join(attackers)
+            out.append(_la({"kind": "attack", "side": s, "units": list(attackers), "targets": [BODY], "via": via},
+                           f"{who} attack {BODY}, {via[0]} from the disabled limb on {via[1]}", None,
+                           f"{via[0]} steps onto {via[1]}, then back", f"{who} → {BODY} from {via[1]}",
+                           f"{attackers[0]}: attack {BODY}"))
     name = {"fire": "End offensive fire", "move": "End movement", "combat": "End the player turn"}[state.phase]
     out.append(_la({"kind": "end_phase", "side": s}, f"{state.name(s)}: {name.lower()}", label=name, group="Turn"))
     return out
@@ -193,23 +152,50 @@ def check(state: DNState, action: JsonDict) -> None:
 # -- what each action does ----------------------------------------------------------------------------------
 
 
+def _infiltrate(state: DNState, m: Man, fate: Fate) -> tuple[DNState, Lines, bool]:
+    """The infiltration roll of leaving a crossed hex next to the enemy, if owed; True when the movement ends."""
+    if not must_roll(state, m):
+        return state, [], False
+    die, result = fate.draw(infiltration_request(m)).outcome.split("→")
+    lines: Lines = [{"text": f"{m.name} slips past the enemy from {m.hex}: die {die} rolls {result}", "kind": "roll"}]
+    if result == "stopped":
+        return state.with_men(replace(m, mp=0)), lines, True
+    if result == "stunned":
+        state, more = hurt(state, m.name, "stunned", [])
+        return state.with_men(replace(state.man(m.name), mp=0)), lines + more, True
+    return state, lines, False
+
+
 def do_move(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lines]:
+    """One step (``move``), one step that lifts the stunned man on the hex entered (``carry``), or a jump."""
     m = state.man(str(action["unit"]))
-    step = next(st for st in steps(state, m) if st.to == action["to"])
-    lines: Lines = []
-    if must_roll(state, m):
-        outcome = fate.draw(infiltration_request(m)).outcome
-        die, result = outcome.split("→")
-        lines.append({"text": f"{m.name} slips past the enemy from {m.hex}: die {die} rolls {result}", "kind": "roll"})
-        if result == "stopped":
-            return state.with_men(replace(m, mp=0)), lines
-        if result == "stunned":
-            state, more = hurt(state, m.name, "stunned", [])
-            return state.with_men(replace(state.man(m.name), mp=0)), lines + more
-    moved = replace(m, hexes=step.hexes, facing=step.facing, mp=m.mp - step.cost, steps=m.steps + 1, moved=True)
-    lines.append({"text": f"{m.name} moves {m.hex} → {step.to} ({step.cost} points, {moved.mp} left)",
-                  "kind": "move"})
-    state = state.with_men(moved)
+    if action["kind"] == "carry":
+        to, cost, _ = next(c for c in carry.carry_steps(state, m) if c[0] == action["to"])
+        step = Step(to, (to,), None, cost)
+    elif action["kind"] == "move":
+        step = next(st for st in steps(state, m) if st.to == action["to"])
+    state, lines, ended = _infiltrate(state, m, fate)
+    if ended:
+        return state, lines
+    if action["kind"] == "jump":
+        state, more = jumps.jump(state, m.name, fate)
+        moved = state.man(m.name)
+        lines += more
+        state, more = bridle.let_go(state, m.name, "he jumps")
+        lines += more
+        if not moved.mounted:
+            return state, lines
+    elif action["kind"] == "carry":
+        moved, who = carry.picked_up(state, m, step.to, step.cost)
+        lines.append({"text": f"{m.name} moves {m.hex} → {step.to} ({step.cost} points) and lifts {who.name} "
+                              f"onto his back: {m.mp - step.cost} left halved = {moved.mp}", "kind": "move"})
+    else:
+        moved = replace(m, hexes=step.hexes, facing=step.facing, mp=m.mp - step.cost, steps=m.steps + 1, moved=True)
+        lines.append({"text": f"{m.name} moves {m.hex} → {step.to} ({step.cost} points, {moved.mp} left)",
+                      "kind": "move"})
+    state = carry.follow(state.with_men(moved), moved)
+    state, more = bridle.follow(state, m)
+    lines += more
     if defensive_shooters(state, moved):
         state = replace(state, pending=Pending("defensive", other(m.side), m.name))
         lines.append({"text": f"  {m.name} is in sight of {state.name(other(m.side))}'s shooters (defensive fire)",
@@ -240,32 +226,28 @@ def do_advance(state: DNState, action: JsonDict) -> tuple[DNState, Lines]:
     return replace(state, pending=pending), [{"text": f"{m.name} advances {m.hex} → {step.to}", "kind": "move"}]
 
 
-def do_mounting(state: DNState, action: JsonDict) -> tuple[DNState, Lines]:
-    m = state.man(str(action["unit"]))
-    sheet = shipped_sheet()
-    if action["kind"] == "mount":
-        h = horse_of(state, m)
-        assert h is not None
-        conv = mount(sheet, fighter_of(state, m), movement_of(m) - m.mp)
-        rider = replace(m, hexes=h.hexes, facing=h.facing, mounted=True, mp=conv.left, moved=True)
-        state = replace(state, men=tuple(rider if x.name == m.name else x for x in state.men if x.name != h.name))
-        return state, [{"text": f"{m.name} mounts his horse: {conv.arithmetic}", "kind": "move"}]
-    conv = dismount(sheet, fighter_of(state, m), movement_of(m) - m.mp)
-    horse = Man(f"{m.character}'s horse", m.character, m.side, m.hexes, horse=True, facing=m.facing)
-    rider = replace(m, hexes=(str(action["to"]),), facing=None, mounted=False, mp=conv.left, moved=True)
-    state = state.with_men(rider)
-    try:
-        state.man(horse.name)
-        state = state.with_men(horse)
-    except KeyError:
-        state = state.add(horse)
-    return state, [{"text": f"{m.name} dismounts onto {action['to']}: {conv.arithmetic}", "kind": "move"}]
-
-
 def perform(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lines]:
+    """Apply one legal action; then a carrier knocked down drops his load (:mod:`.carry`)."""
+    first: Lines = []
+    if action["kind"] == "attack":  # "automatically loses control of the latter if he is involved in a combat"
+        for n in (*action["units"], *action["targets"]):
+            if state.man(str(n)).mounted:
+                state, more = bridle.let_go(state, str(n), "he is involved in a combat")
+                first += more
+    state, lines = _perform(state, action, fate)
+    state, more = carry.settle(state)
+    state, held = bridle.settle(state)
+    return state, first + lines + more + held
+
+
+def _perform(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lines]:
     kind = action["kind"]
-    if kind == "move":
+    if kind in ("move", "carry", "jump"):
         return do_move(state, action, fate)
+    if kind == "lead":
+        return bridle.take(state, str(action["unit"]), str(action["horse"]))
+    if kind == "set_down":
+        return carry.set_down(state, str(action["unit"]), str(action["to"]))
     if kind == "shoot":
         return do_shoot(state, action, fate)
     if kind == "hold":
@@ -274,7 +256,9 @@ def perform(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Line
         m = turned(state, state.man(str(action["unit"])))
         return state.with_men(m), [{"text": f"{m.name} turns about ({'-'.join(m.hexes)})", "kind": "move"}]
     if kind in ("mount", "dismount"):
-        return do_mounting(state, action)
+        return saddle.do_mounting(state, action)
+    if kind == "attack" and action.get("via"):
+        return fight_via(state, action, fate)
     if kind == "attack":
         return fight(state, list(action["units"]), list(action["targets"]), fate)
     if kind == "take_blow":
@@ -291,6 +275,10 @@ def perform(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Line
         return do_advance(state, action)
     if kind == "stay":
         return replace(state, pending=None), [{"text": "no advance after combat", "kind": "note"}]
+    if state.phase == "move":  # "At the end of the movement, he sets the stunned character down"
+        state, lines = carry.settle(state, everyone=True)
+        state, more = end_phase(state)
+        return state, lines + more
     return end_phase(state)
 
 
@@ -309,7 +297,7 @@ def preview(state: DNState, action: JsonDict) -> OddsPreview:
         o = shot_odds(state, str(action["unit"]), str(action["target"]))
         return OddsPreview((("hit", 1.0 - _p(o.letters, "A")), ("killed (F)", _p(o.letters, "F"))), (o.request,))
     if kind == "attack":
-        c = odds(state, list(action["units"]), list(action["targets"]))
+        c = odds(staged(state, action), list(action["units"]), list(action["targets"]))
         hurt_letters = "DEFGH"
         return OddsPreview((("ratio", c.column_name), ("defender hurt", _p(c.letters, hurt_letters)),
                             ("attackers retreat", _p(c.letters, "B"))), (c.request,))
@@ -317,10 +305,13 @@ def preview(state: DNState, action: JsonDict) -> OddsPreview:
         draws = sorcery.requests(state, action)
         return OddsPreview(tuple((d.label, sum(p for o, p in d.odds() if o.endswith("success"))) for d in draws),
                            draws)
-    if kind == "move":
+    if kind in ("move", "carry", "jump"):
         m = state.man(str(action["unit"]))
-        if must_roll(state, m):
+        if must_roll(state, m):  # the jump's die, if any, comes after and only if he slips past
             req = infiltration_request(m)
             passes = sum(p for o, p in req.odds() if o.endswith("→pass"))
             return OddsPreview((("slips past", passes),), (req,))
+        if kind == "jump":
+            req = jumps.jump_request(state, m)
+            return OddsPreview((("cleared", sum(p for o, p in req.odds() if o.endswith("→cleared"))),), (req,))
     return OddsPreview()

@@ -88,7 +88,9 @@ class DragonNoirCliPresenter:
         for m in state.men:
             c = counter(state, m)
             table.add_row(Text(f"{marks[m.name]} {m.name}", style=SIDE_STYLE[m.side] if m.alive else "dim"),
-                          "-".join(m.hexes), m.health + (" mounted" if m.mounted else ""),
+                          "-".join(m.hexes), m.health + (" mounted" if m.mounted else "")
+                          + (f", carrying {m.carrying}" if m.carrying else "")
+                          + (f", leading {', '.join(m.leading)}" if m.leading else ""),
                           f"{c['attack']}-{c['movement']}-{c['defence']}", str(m.mp) if m.side == state.side else "")
         return table
 

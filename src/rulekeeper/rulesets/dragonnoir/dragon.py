@@ -9,8 +9,8 @@ whoever is in the way; a "Dragon wounded" wounds the part on the dragon's sheet 
 
 Decisions (docs/rules/dragonnoir.md, "Battles"): the head leads, so a step turns the dragon to face where it
 goes; the dragon's movement points are the body's counter's (8); a character pushed aside goes to the first of
-the nearest free hexes (``blackdragon.push_destinations``); a horseman in the way stops the step; attacking the
-centre from a disabled limb's hex is not offered (the limb's piece still stands there).
+the nearest free hexes (``blackdragon.push_destinations``); a horseman in the way stops the step. Attacking the
+centre from a disabled limb's hex is :mod:`.centre`'s.
 """
 
 from __future__ import annotations

@@ -45,12 +45,14 @@ KIND_WORDS = {"shoot": "shoot", "fire": "shoot", "hold": "hold", "pass": "hold",
               "end_phase": "end_phase", "end": "end_phase", "next": "end_phase", "done": "end_phase",
               "cast": "cast", "spell": "cast", "counter": "counter", "counterspell": "counter", "let_be": "let_be",
               "let": "let_be", "dragon_move": "dragon_move", "dragon": "dragon_move",
-              "clear": "clear"}
+              "clear": "clear", "carry": "carry", "lift": "carry", "set_down": "set_down", "drop": "set_down",
+              "jump": "jump", "lead": "lead", "bridle": "lead"}
 FIELDS: dict[str, tuple[str, ...]] = {
     "shoot": ("unit", "target"), "hold": (), "move": ("unit", "to"), "half_turn": ("unit",), "mount": ("unit",),
     "dismount": ("unit", "to"), "attack": ("units", "targets"), "take_blow": ("unit",), "advance": ("unit", "to"),
     "stay": (), "end_phase": (), "cast": ("unit", "spell", "target"), "counter": ("unit",), "let_be": (),
-    "dragon_move": ("to",), "clear": ("units", "frm", "to")}
+    "dragon_move": ("to",), "clear": ("units", "frm", "to"), "carry": ("unit", "to"), "set_down": ("unit", "to"),
+    "jump": ("unit", "to"), "lead": ("unit", "horse")}
 
 
 class DragonNoirSetupError(RulekeeperError):
@@ -178,12 +180,18 @@ class DragonNoirBattles:
                 raise IllegalActionError(f"a {kind} needs {key}", field=key)
             if key in ("units", "targets"):
                 out[key] = _names(state, value)
-            elif key in ("unit", "target"):
+            elif key in ("unit", "target", "horse"):
                 out[key] = _names(state, [value])[0]
             elif key == "spell":
                 out[key] = spell_name(str(value))
             else:
                 out[key] = str(value).strip().upper()
+        horse = data.get("horse")
+        if kind == "mount" and horse not in (None, ""):  # another character's horse
+            out["horse"] = _names(state, [horse])[0]
+        via = data.get("via")
+        if kind == "attack" and isinstance(via, list) and len(via) == 2:  # the dragon's centre from a limb's hex
+            out["via"] = [_names(state, [via[0]])[0], str(via[1]).strip().upper()]
         return out
 
     def parse_words(self, state: DNState, words: Sequence[str], option: str | None = None) -> JsonDict:
@@ -196,6 +204,12 @@ class DragonNoirBattles:
         if kind is None:
             raise IllegalActionError(f"not a Dragon Noir action: {words[0]!r} ({', '.join(actions.KINDS)})")
         keys = FIELDS[kind]
+        if kind == "attack" and len(words) == 4:  # attack UNITS "Black Dragon body" HEX: the first from a limb's hex
+            first = _names(state, words[1])[0]
+            return self.parse_action(state, {"kind": kind, "units": words[1], "targets": words[2],
+                                             "via": [first, words[3]]})
+        if kind == "mount" and len(words) == 3:  # mount UNIT HORSE: another character's horse
+            return self.parse_action(state, {"kind": kind, "unit": words[1], "horse": words[2]})
         if len(words) != len(keys) + 1:
             raise IllegalActionError(f"{kind} takes {len(keys)} word(s): {' '.join(k.upper() for k in keys) or '-'}")
         return self.parse_action(state, {"kind": kind, **dict(zip(keys, words[1:], strict=True))})
@@ -236,7 +250,9 @@ class DragonNoirBattles:
         rest = {"shoot": "shoots at {target}", "move": "moves to {to}", "half_turn": "turns about",
                 "mount": "mounts", "dismount": "dismounts onto {to}", "take_blow": "takes the blow",
                 "advance": "advances to {to}", "cast": "casts {spell} on {target}",
-                "counter": "counters the spell"}.get(str(kind))
+                "counter": "counters the spell", "carry": "picks up the stunned man on {to}",
+                "set_down": "sets his load down on {to}", "jump": "jumps to {to}",
+                "lead": "takes {horse} by the bridle"}.get(str(kind))
         if kind == "dragon_move":
             return f"the Black Dragon moves to {action.get('to')}"
         if kind == "clear":

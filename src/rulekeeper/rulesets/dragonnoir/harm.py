@@ -20,7 +20,7 @@ from rulekeeper.core.game import JsonDict
 
 from .data import shipped_sheet
 from .fighters import can_enter
-from .state import DNState, Man, character_of, feature_between, fighter_of
+from .state import DNState, Man, character_of, feature_between, fighter_of, riderless
 
 Lines = list[JsonDict]
 
@@ -114,19 +114,45 @@ def _place_rider(state: DNState, rider: Man, horse_hexes: tuple[str, ...]) -> st
     return None if best is None else best[2]
 
 
+def _make_room(state: DNState, rider: Man, horse_hexes: tuple[str, ...]) -> tuple[DNState, str | None, Lines]:
+    """"If all the adjacent hexes are occupied, a friendly character is shifted by one hex to make room for the
+    unhorsed horseman": the first friend on foot next to the horse who can step to a free hex (decision: the keeper
+    picks him, by the horse's hexes and the directions in order); None when no friend can move."""
+    board = state.board
+    for h in horse_hexes:
+        for n in board.neighbours(board.parse(h)):
+            spot = board.label(n)
+            here = state.living_on(spot)
+            foot = replace(fighter_of(state, rider), mounted=False, terrains=(state.terrain_at(spot),))
+            if spot in horse_hexes or len(here) != 1 or can_enter(shipped_sheet(), foot, state.terrain_at(spot)):
+                continue
+            friend = here[0]
+            if friend.side != rider.side or friend.mounted or friend.horse or friend.character.startswith("Black"):
+                continue
+            for o in board.neighbours(n):
+                to = board.label(o)
+                if to not in horse_hexes and _enterable(state, friend, to, spot):
+                    state = state.with_men(replace(friend, hexes=(to,)))
+                    return state, spot, [{"text": f"  {friend.name} is shifted {spot} → {to} to make room",
+                                          "kind": "retreat"}]
+    return state, None, []
+
+
 def unhorse(state: DNState, m: Man, health: str, horse_dies: bool) -> tuple[DNState, Lines]:
     """The horseman leaves the saddle with ``health``; his horse stays on its two hexes, alive or dead."""
-    horse = Man(f"{m.character}'s horse", m.character, m.side, m.hexes, "dead" if horse_dies else "healthy",
-                horse=True, facing=m.facing)
+    horse = riderless(m, m.hexes, "dead" if horse_dies else "healthy")
     spot = _place_rider(state, m, m.hexes)
     lines: Lines = [{"text": f"  {m.name} is unhorsed" + (", his horse killed" if horse_dies else ""),
                      "kind": "harm"}]
+    if spot is None:
+        state, spot, shifted = _make_room(state, m, m.hexes)
+        lines += shifted
     if spot is None:
         health = "dead"
         lines.append({"text": f"  {m.name} is surrounded: 'an unhorsed horseman is automatically dead'",
                       "kind": "harm"})
         spot = m.hexes[0]
-    rider = replace(m, hexes=(spot,), mounted=False, facing=None, health=health, mp=0,
+    rider = replace(m, hexes=(spot,), mounted=False, facing=None, health=health, mp=0, riding="",
                     stunned_at=state.player_turn if health == "stunned" else 0)
     try:
         state.man(horse.name)

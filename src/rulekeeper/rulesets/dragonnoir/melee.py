@@ -3,8 +3,9 @@
 The odds are the calculator's (:func:`.combat.combat_odds`: ratio, terrain and group shifts, armour,
 "Attacks at less than 1 to 1 are impossible", "any combat is impossible when the attacker cannot go onto
 the hex he is attacking"). The combats offered for each enemy are each adjacent attacker alone and, when
-there are several, all of them together ("they can attack him individually or else add their attack
-points into a single overall factor"); an attacker next to several enemies may also attack them all
+there are several, any of them together ("they can attack him individually or else add their attack
+points into a single overall factor"), every group of them (two of three, say: "Every combat is optional", each
+attacker chooses to join or not); an attacker next to several enemies may also attack them all
 ("he must add their defence points into a single overall factor"). "When the result of a combat
 indicates that one of the attackers or defenders has been stunned or wounded, it is the player of the
 side concerned who decides which of his characters takes the blow" (a ``victim`` decision); "the result
@@ -14,12 +15,14 @@ side concerned who decides which of his characters takes the blow" (a ``victim``
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import combinations
 
 from rulekeeper.boards.hexes import hex_distance
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import ImpossibleRequestError
 from rulekeeper.core.game import JsonDict
 
+from .centre import BODY, staged, via_combats
 from .combat import CombatOdds, combat_odds, resolve_combat
 from .data import shipped_sheet
 from .dragon import attack_refusal, is_part
@@ -67,12 +70,26 @@ def combats(state: DNState) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
     out: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
     for e in foes:
         near = [m.name for m in mine if touching(state, m, e)]
-        options = [[n] for n in near] + ([near] if len(near) > 1 else [])
+        options = [list(group) for size in range(1, len(near) + 1) for group in combinations(near, size)]
         out += [(tuple(a), (e.name,)) for a in options if _possible(state, a, [e.name])]
-    for m in mine:
+    for m in mine:  # "he can choose to fight some of them, all of them or none"
         near = [e.name for e in foes if touching(state, m, e)]
-        if len(near) > 1 and _possible(state, [m.name], near):
-            out.append(((m.name,), tuple(near)))
+        groups = [list(g) for size in range(2, len(near) + 1) for g in combinations(near, size)]
+        out += [((m.name,), tuple(g)) for g in groups if _possible(state, [m.name], g)]
+    return out
+
+
+def centre_combats(state: DNState) -> list[tuple[tuple[str, ...], list[str]]]:
+    """(attackers, via) for the attacks on the dragon's centre from a disabled limb's hex (:mod:`.centre`)."""
+    if state.dragon is None or state.dragon.dead or state.side == state.man(BODY).side:
+        return []
+    mine = [m for m in state.men if ready(state, m)]
+    body = state.man(BODY)
+    around = [m.name for m in mine if touching(state, m, body) and attack_refusal(state, [m], [body]) is None]
+    out = []
+    for attackers, via in via_combats(state, mine, around):
+        if _possible(staged(state, {"via": via}), list(attackers), [BODY]):
+            out.append((attackers, via))
     return out
 
 

@@ -23,6 +23,7 @@ from rulekeeper.boards.hexes import hex_direction, hex_distance
 from rulekeeper.core.game import JsonDict, LegalAction
 
 from .actions import legal_actions
+from .centre import staged
 from .data import shipped_sheet
 from .fighters import can_enter
 from .melee import odds
@@ -127,7 +128,7 @@ def _best_attack(state: DNState, legal: list[LegalAction]) -> JsonDict | None:
         a = lg.action
         if a["kind"] != "attack":
             continue
-        c = odds(state, list(a["units"]), list(a["targets"]))
+        c = odds(staged(state, a), list(a["units"]), list(a["targets"]))
         value = _p(c.letters, "DEFGH") - _p(c.letters, "B")
         if value > 0 and (best is None or value > best[0]):
             best = (value, a)

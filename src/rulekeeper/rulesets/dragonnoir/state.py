@@ -62,6 +62,9 @@ class Man:
     fired: bool = False  # shot defensively during this enemy movement
     attacked: bool = False
     unloaded: bool = False  # a crossbow shot from the saddle: 'obliged to dismount to reload'
+    carrying: str = ""  # the stunned character he carries on his back this movement (:mod:`.carry`)
+    leading: tuple[str, ...] = ()  # the riderless horses he leads by the bridle, in the order taken (:mod:`.bridle`)
+    riding: str = ""  # the piece name of another character's horse he sits on (:mod:`.saddle`); "" his own
 
     @property
     def alive(self) -> bool:
@@ -80,7 +83,10 @@ class Man:
         return {"name": self.name, "character": self.character, "side": self.side, "hexes": list(self.hexes),
                 "health": self.health, "mounted": self.mounted, "horse": self.horse, "facing": self.facing,
                 "stunned_at": self.stunned_at, "mp": self.mp, "steps": self.steps, "moved": self.moved,
-                "shot": self.shot, "fired": self.fired, "attacked": self.attacked, "unloaded": self.unloaded}
+                "shot": self.shot, "fired": self.fired, "attacked": self.attacked, "unloaded": self.unloaded,
+                **({"carrying": self.carrying} if self.carrying else {}),
+                **({"leading": list(self.leading)} if self.leading else {}),
+                **({"riding": self.riding} if self.riding else {})}
 
     @classmethod
     def from_json(cls, d: Any) -> Man:
@@ -88,7 +94,17 @@ class Man:
         return cls(str(d["name"]), str(d["character"]), str(d["side"]), tuple(str(h) for h in d["hexes"]),
                    str(d["health"]), bool(d["mounted"]), bool(d["horse"]), None if facing is None else int(facing),
                    int(d["stunned_at"]), int(d["mp"]), int(d["steps"]), bool(d["moved"]), bool(d["shot"]),
-                   bool(d["fired"]), bool(d["attacked"]), bool(d["unloaded"]))
+                   bool(d["fired"]), bool(d["attacked"]), bool(d["unloaded"]), str(d.get("carrying", "")),
+                   tuple(str(n) for n in d.get("leading", ())), str(d.get("riding", "")))
+
+
+HORSE = "'s horse"
+
+
+def riderless(m: Man, hexes: tuple[str, ...], health: str = "healthy") -> Man:
+    """The horse a horseman ``m`` leaves on ``hexes``: his own (``"Grast's horse"``) or the one he borrowed."""
+    name = m.riding or f"{m.character}{HORSE}"
+    return Man(name, name[: -len(HORSE)], m.side, hexes, health, horse=True, facing=m.facing)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@ crossed. The costs and restrictions are the calculator's (:func:`.movement.step_
 :func:`.movement.turn_extra`, :func:`.fighters.can_enter`); this module adds the map: walls,
 occupied hexes, corpses, a horseman's two hexes and facing. Decisions (docs/rules/dragonnoir.md,
 "Battles"): a character never enters a hex holding another living character (friend or stunned
-enemy), so every stop is a legal end of movement; the infiltration roll is made when a character
+enemy) but on an underground entrance (two friends) or to carry a stunned man (:mod:`.carry`), so every stop is a
+legal end of movement; the infiltration roll is made when a character
 leaves a hex he entered during this movement that is adjacent to an enemy in a position to attack
 ("This rule applies only to hexes crossed").
 """
@@ -45,9 +46,26 @@ def corpses_on(state: DNState, label: str) -> Corpses:
     return Corpses(sum(1 for m in dead if not m.horse), sum(1 for m in dead if m.horse))
 
 
+#: "on underground entrance hexes, there may be two characters on the same hex"
+ENTRANCE = "entrance"
+
+
 def free_for(state: DNState, label: str, m: Man) -> bool:
-    """No other living piece on ``label`` (the dead may be walked over, at a cost)."""
-    return all(o.name == m.name or not o.alive for o in state.on(label))
+    """No other living piece on ``label`` (the dead may be walked over, at a cost), or, on an underground entrance,
+    one friend on foot: "Exception: on underground entrance hexes, there may be two characters on the same hex. One
+    is above the entrance and the other in the entrance itself." (decision: friends only, both on foot, since
+    "Characters cannot pass through hexes containing enemy characters").
+    """
+    others = [o for o in state.living_on(label) if o.name not in (m.name, m.carrying)]
+    if not others:
+        return True
+    return (len(others) == 1 and state.terrain_at(label) == ENTRANCE and on_foot(m) and on_foot(others[0])
+            and others[0].side == m.side and not others[0].carrying and not m.carrying)
+
+
+def on_foot(m: Man) -> bool:
+    """A character on foot: not mounted, not a horse alone, not a part of the Black Dragon."""
+    return not m.mounted and not m.horse and character_of(m.character).kind not in ("dragon part",)
 
 
 def _passable(state: DNState, frm: str, to: str) -> bool:
@@ -63,6 +81,12 @@ def _cost(state: DNState, m: Man, frm: str, to: str) -> int | None:
         return None
 
 
+def step_cost_to(state: DNState, m: Man, to: str) -> int | None:
+    """What one step on foot from ``m``'s hex to the next hex ``to`` costs (None: a wall, or terrain he may not
+    enter); who stands there is the caller's business."""
+    return _cost(state, m, m.hex, to) if _passable(state, m.hex, to) else None
+
+
 def _foot_steps(state: DNState, m: Man) -> list[Step]:
     board = state.board
     here = board.parse(m.hex)
@@ -72,9 +96,9 @@ def _foot_steps(state: DNState, m: Man) -> list[Step]:
         if not board.contains(n):
             continue
         to = board.label(n)
-        if not free_for(state, to, m) or not _passable(state, m.hex, to):
+        if not free_for(state, to, m):
             continue
-        cost = _cost(state, m, m.hex, to)
+        cost = step_cost_to(state, m, to)
         if cost is not None and cost <= m.mp:
             out.append(Step(to, (to,), None, cost))
     return out
