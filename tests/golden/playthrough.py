@@ -67,6 +67,21 @@ def protocol_play(name: str, scenario: str, seed: int) -> dict[str, Any]:
     return {"scenario": scenario, "seed": seed, "steps": steps, "final": g.state_to_json(state)}
 
 
+def assert_replays(g: Any, state: Any, gold: dict[str, Any], min_steps: int) -> set[str]:
+    """Replay a golden file action by action through the protocol from ``state``: the same chance results
+    (label, outcome and uniform number), the same state digest after every action, the same final state, a
+    battle that is over. Returns the action kinds it played, for the caller's "it covers" check."""
+    assert len(gold["steps"]) > min_steps
+    for i, step in enumerate(gold["steps"]):
+        out = g.apply(state, step["action"])
+        assert [[c.request.label, c.outcome, c.u] for c in out.chance] == step["chance"], f"step {i}"
+        state = out.state
+        assert digest(g.state_to_json(state)) == step["state"], f"step {i}"
+    assert g.status(state).over
+    assert g.state_to_json(state) == gold["final"]
+    return {s["action"]["kind"] for s in gold["steps"]}
+
+
 def play(scenario: str, seed: int) -> dict[str, Any]:
     t = BattleTables.shipped()
     state = initial_state(load_scenario(ROOT / scenario, t.roster, t.rules), seed, t)

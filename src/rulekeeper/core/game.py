@@ -312,6 +312,21 @@ class Game(Protocol):
 
 
 
+class WithoutExtras:
+    """The optional parts of :class:`Game` for a game that has none of them: no army lists, no campaign book,
+    no duel kernel (the lab's generic path still plays it). A game inherits this instead of writing three
+    ``return None`` methods; one that has some of them overrides those."""
+
+    def army_builder(self) -> None:
+        return None
+
+    def campaign(self) -> None:
+        return None
+
+    def duel_kernel(self) -> None:
+        return None
+
+
 # -- hidden simultaneous orders (optional) ---------------------------------------------------------
 
 

@@ -27,6 +27,7 @@ from rulekeeper.core.game import (
     ScenarioInfo,
     SetupRequest,
     Status,
+    WithoutExtras,
 )
 from rulekeeper.core.present import CliPresenter, WebPresenter
 from rulekeeper.core.rng import RngState
@@ -57,7 +58,7 @@ class BattleSystemSetupError(RulekeeperError):
     code = "impossible_request"
 
 
-class BattleSystem:
+class BattleSystem(WithoutExtras):
     """The Guide to the Battle System: the calculator (odds, resolve, units) and whole hex battles."""
 
     name: ClassVar[str] = NAME
@@ -248,12 +249,4 @@ class BattleSystem:
 
         register(hooks)
 
-    def army_builder(self) -> None:
-        return None
-
-    def campaign(self) -> None:
-        return None
-
-    def duel_kernel(self) -> None:
-        return None  # the lab's generic path only
 

@@ -27,6 +27,7 @@ from rulekeeper.core.game import (
     ScenarioInfo,
     SetupRequest,
     Status,
+    WithoutExtras,
 )
 from rulekeeper.core.present import CliPresenter, WebPresenter
 from rulekeeper.core.rng import RngState
@@ -97,7 +98,7 @@ def parse_options(words: list[str]) -> dict[str, str]:
     return out
 
 
-class DragonNoirBattles:
+class DragonNoirBattles(WithoutExtras):
     """Whole Dragon Noir battles: set-up, the player turn's actions, JSON, views and presenters."""
 
     def scenarios(self) -> list[ScenarioInfo]:
@@ -305,14 +306,6 @@ class DragonNoirBattles:
 
         return DragonNoirCliPresenter()
 
-    def army_builder(self) -> None:
-        return None
-
-    def campaign(self) -> None:
-        return None
-
-    def duel_kernel(self) -> None:
-        return None
 
 
 __all__ = ["DragonNoirBattles"]
