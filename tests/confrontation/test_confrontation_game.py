@@ -34,10 +34,12 @@ def g() -> Game:
     return found
 
 
-def start(g: Game, path: Path = FORD, seed: int = 3) -> SkirmishState:
+def start(g: Game, path: Path = FORD, seed: int = 3, brave: bool = True) -> SkirmishState:
+    """The scenario's first state; ``brave`` makes every fighter immune to fear (``braved``) so that these tests of
+    geometry and fights draw no COU test (fear is tested in test_confrontation_morale.py)."""
     state = g.initial_state(g.setup(SetupRequest(scenario=path, seed=seed)).document)
     assert isinstance(state, SkirmishState)
-    return state
+    return replace(state, fighters=tuple(replace(f, braved=99) for f in state.fighters)) if brave else state
 
 
 def placed(state: SkirmishState, key: str, x: float, y: float, facing: float | None = None) -> SkirmishState:
@@ -123,7 +125,7 @@ def test_a_fight_is_the_fray_drawn_through_the_states_fate_and_its_end_is_the_fi
     # the same fray, drawn from the same RNG state, ends the same way
     group = group_of(s, s.fighter("Alahan guard"))
     assert group is not None
-    healths = resolve_fray(Fate.from_state(s.rng), fray_of(group))
+    healths = resolve_fray(Fate.from_state(s.rng), fray_of(group, s))
     labels = [c.request.label.split(":")[0] for c in out.chance]
     assert labels[:2] == ["INI test", "INI test"] and "ATT test" in labels
     for f, h in zip((out.state.fighter("Alahan guard"), out.state.fighter("Wolfen hunter")), healths, strict=True):
@@ -137,7 +139,7 @@ def test_a_wounded_fighter_enters_the_next_combat_with_the_hp_he_has_left(g: Gam
     wounded = s.with_fighters(replace(s.fighter("Alahan guard"), hp=1, stunned=True))
     group = group_of(wounded, wounded.fighter("Alahan guard"))
     assert group is not None
-    fray = fray_of(group)
+    fray = fray_of(group, wounded)
     assert fray.opening(0).health[0] == Health(1, False, True) and fray.opening(0).health[1].hp == 5
     assert fray.fighters[0].card.HP == 4  # the card keeps its HP: wound penalties are read from the difference
 
@@ -156,7 +158,7 @@ def test_two_fighters_on_one_enemy_make_one_fray(g: Game) -> None:
     assert [lg.text for lg in legal] == ["Alahan swordsman and Alahan guard fight Wolfen hunter"]
     group = group_of(s, s.fighter("Alahan swordsman"))
     assert group is not None
-    fray = fray_of(group)
+    fray = fray_of(group, s)
     assert [fray.dice(i) for i in range(3)] == [2, 2, 3]
     odds = g.preview(s, legal[0].action)
     assert len(odds.draws) == 2 and {"Wolfen hunter killed", "Alahan guard killed"} <= set(odds.headline_dict())
@@ -170,7 +172,7 @@ def test_the_preview_of_a_fight_is_its_two_initiative_tests(g: Game) -> None:
     odds = g.preview(s, fight)
     out = g.apply(s, fight)
     assert [r.label for r in odds.draws] == ["INI test: Alahan guard", "INI test: Wolfen hunter"]
-    assert odds.draws[0] == fray_of(group_of(s, s.fighter("Alahan guard")) or ((), ())).ini_test(0)[0]
+    assert odds.draws[0] == fray_of(group_of(s, s.fighter("Alahan guard")) or ((), ()), s).ini_test(0)[0]
     for want, rec in zip(odds.draws, out.chance[:2], strict=True):
         assert (want.label, want.outcomes, want.probabilities) == (rec.request.label, rec.request.outcomes,
                                                                   rec.request.probabilities)

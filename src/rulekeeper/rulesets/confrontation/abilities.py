@@ -79,7 +79,8 @@ _IMPLEMENTED = (
     Ability("Luck", "test", _fixed(ReRollOnce(_t(*SIX_TESTS, "POW", "FAI"))),
             partial="Abilities, Capacities, Steam and Naphtha tests"),
     Ability("Dreadful", "test", _fixed(KeepOf2d6(True, _t("COU")))),
-    Ability("Rallying cry", "test", _fixed(Bonus(1, _t("COU"), "natural")), partial="rallying routed fighters"),
+    Ability("Rallying cry", "test", _fixed(Bonus(1, _t("COU"), "natural")),
+            partial="its use as a simple action (skirmishes: used at the start of a round)"),
     Ability("War fury", "test", _fixed(Bonus(-1, _t("DEF"), "natural"))),  # its attack die: fighters.py
     Ability("Resolute", "test", lambda x: (Bonus(x, _t("INI", "ATT", "DEF", "COU"), "characteristic"),), value="number"),
     Ability("Desperate", "test", _fixed(Bonus(1, _t("INI", "ATT", "DEF")))),

@@ -14,10 +14,13 @@ from fractions import Fraction
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
 
+from .fear import FearTest
 from .fray import exact_fray_odds, fray_method, initiative_odds_of
 from .skirmish import (
     can_activate,
+    can_charge,
     charge_cm,
+    charge_draws,
     charge_of,
     fray_of,
     group_of,
@@ -25,6 +28,7 @@ from .skirmish import (
     initiative_requests,
     move_problem,
     names,
+    walk_tests,
 )
 from .state import Fighter, SkirmishState
 
@@ -64,7 +68,7 @@ def _moves(state: SkirmishState, f: Fighter) -> list[tuple[list[float], str]]:
 
 def _activation(state: SkirmishState, f: Fighter) -> list[LegalAction]:
     side, out = f.side, []
-    for t in state.standing("B" if side == "A" else "A"):
+    for t in state.standing("B" if side == "A" else "A") if can_charge(f) else ():
         reach = charge_of(state, f, t)
         if reach.possible:
             out.append(LegalAction({"kind": "charge", "side": side, "fighter": f.key, "target": t.key},
@@ -131,6 +135,8 @@ def check(state: SkirmishState, action: JsonDict) -> None:
         t = _fighter(state, action, "target")
         if t.side == f.side or not t.standing:
             raise IllegalActionError(f"{t.key} is not a standing enemy of {f.key}", field="target")
+        if not can_charge(f):
+            raise IllegalActionError(f"{f.key} is in rout: he does not charge", field="fighter")
         reach = charge_of(state, f, t)
         if not reach.possible:
             raise IllegalActionError(f"{f.key} cannot charge {t.key}: {reach.reason}", field="target")
@@ -149,6 +155,11 @@ def _pct(p: Fraction | float) -> float:
     return float(p)
 
 
+def _odds(tests: list[FearTest]) -> list[tuple[str, float | str]]:
+    return [(f"{test.tester} passes COU {test.characteristic} vs FEAR {test.fear}", _pct(test.chance()))
+            for test in tests]
+
+
 def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
     """A fight's two INI tests (its first draws, exactly) and its exact odds when small enough; a move's or
     charge's measured distance."""
@@ -161,7 +172,7 @@ def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
         group = group_of(state, f)
         if group is None:
             return OddsPreview()
-        fray = fray_of(group)
+        fray = fray_of(group, state)
         headline: list[tuple[str, float | str]] = [("wins initiative", _pct(initiative_odds_of(fray)))]
         if fray_method(fray, "auto") == "exact":
             ends = exact_fray_odds(fray)
@@ -173,8 +184,13 @@ def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
     if kind == "charge":
         t = state.fighter(str(action["target"]))
         reach = charge_of(state, f, t)
-        return OddsPreview((("distance", f"{reach.distance:.1f} cm of {charge_cm(f)}"),))
+        mine, passing, theirs = charge_draws(state, f, t)
+        tests = [test for test in (mine, *passing, theirs) if test is not None]
+        lines: list[tuple[str, float | str]] = [("distance", f"{reach.distance:.1f} cm of {charge_cm(f)}")]
+        return OddsPreview((*lines, *_odds(tests)), tuple(test.request() for test in tests))
     if kind == "move":
         x, y = action["to"]
-        return OddsPreview((("distance", f"{math.hypot(x - f.x, y - f.y):.1f} cm of {f.card.MOV}"),))
+        crossing = walk_tests(state, f, float(x), float(y))
+        return OddsPreview((("distance", f"{math.hypot(x - f.x, y - f.y):.1f} cm of {f.card.MOV}"), *_odds(crossing)),
+                           tuple(test.request() for test in crossing))
     return OddsPreview()

@@ -22,42 +22,67 @@ NOT_YET: dict[str, tuple[str, str]] = {
     "Bull's eye": ("shooting", SHOOT),
     "Chargeable": ("mystic", MYSTIC), 
     "Collect": ("mystic", MYSTIC), "Concentration": ("mystic", MYSTIC),
-    "Consciousness": ("board", BOARD), "Devotion": ("mystic", MYSTIC), "Disengagement": ("board", BOARD),
-    "Divine blood": ("size", SIZE), "Emblem": ("morale", MORALE),
-    "Extended vision": ("board", BOARD),
-    "Faith": ("mystic", MYSTIC), "Flight": ("board", BOARD),
+    "Consciousness": ("board", BOARD), "Disengagement": ("board", BOARD),
+    "Divine blood": ("size", SIZE), 
+    
+    "Flight": ("board", BOARD),
     "Frenetic": ("board", BOARD), "Generation": ("mystic", MYSTIC),
-    "Harassment": ("board", BOARD), "Hyperian": ("morale", MORALE),
+    "Harassment": ("board", BOARD), 
     "Icon": ("mystic", MYSTIC), "Iconoclast": ("mystic", MYSTIC), "Immersion": ("board", BOARD),
     "Impact": ("damage", BOARD + " (War Machines)"), "Implacable": ("board", BOARD),
     "Inalterable": ("mystic", MYSTIC), "Indirect fire": ("shooting", SHOOT),
     "Inviolable": ("army", ARMY), "Infiltration": ("board", BOARD), "Insensitive": ("mystic", MYSTIC),
-    "Instinctive firing": ("shooting", SHOOT), "Leadership": ("morale", MORALE), "Leap": ("board", BOARD), "Loyal": ("mystic", MYSTIC), "Mana": ("mystic", MYSTIC),
-    "Martyr": ("mystic", MYSTIC), "Master Archer": ("shooting", SHOOT), "Master Crossbowman": ("shooting", SHOOT),
+    "Instinctive firing": ("shooting", SHOOT), "Leap": ("board", BOARD), "Loyal": ("mystic", MYSTIC), 
+    "Master Archer": ("shooting", SHOOT), "Master Crossbowman": ("shooting", SHOOT),
     "Master marksman": ("shooting", SHOOT),
-    "Mastery of the arcana": ("mystic", MYSTIC), "Mechanic": ("upkeep", "not yet: needs War Machines and Steam/Naphtha equipment (not in the seed)"), "Mercenary": ("army", ARMY),
+    "Mechanic": ("upkeep", "not yet: needs War Machines and Steam/Naphtha equipment (not in the seed)"), "Mercenary": ("army", ARMY),
     "Minelayer": ("board", BOARD), "Mowing": ("board", BOARD), "Mutagenic": ("army", ARMY + "; Mutagenic dice"),
-    "Negation": ("mystic", MYSTIC), "Pariah": ("army", ARMY + " (the Tactical Roll)"), "Piety": ("mystic", MYSTIC), "Predictable": ("army", ARMY), "Rapidity": ("board", BOARD),
-    "Rapid reloading": ("shooting", SHOOT), "Reaction fire": ("shooting", SHOOT), "Recovery": ("mystic", MYSTIC),
+    "Negation": ("mystic", MYSTIC), "Pariah": ("army", ARMY + " (the Tactical Roll)"), "Predictable": ("army", ARMY), 
+    "Rapid reloading": ("shooting", SHOOT), "Reaction fire": ("shooting", SHOOT), 
     "Reinforcement": ("upkeep", "not yet: needs the area of losses and resurrected fighters (army lists)"), "Reorientation": ("board", BOARD),
-    "Resource": ("upkeep", "not yet: needs a Nexus's charges (mystic actions)"), "Righteous": ("morale", MORALE), "Ruthless": ("board", BOARD + " (charges, pushes)"),
+    "Resource": ("upkeep", "not yet: needs a Nexus's charges (mystic actions)"), "Ruthless": ("board", BOARD + " (charges, pushes)"),
     "Sanctuary": ("board", BOARD), "Sapper": ("board", BOARD), "Scout": ("board", BOARD),
     "Selenite": ("army", ARMY), "Shelter": ("board", BOARD),
     "Stateless": ("army", ARMY), "Steadfast": ("board", BOARD + " (charges, pushes)"),
     "Subjugated": ("army", ARMY), "Sustained defence": ("combat", CORE + " (sustained defence)"), "Summoner": ("army", ARMY),
     "Tall": ("board", BOARD), "Target": ("shooting", SHOOT), "Thaumaturgist": ("mystic", MYSTIC), "Transportable": ("board", BOARD),
     "Transport": ("board", BOARD), "Unbowed": ("mystic", MYSTIC), "Unstoppable": ("board", BOARD),
-    "War cry": ("morale", MORALE), 
+    
     "Warrior-mage": ("mystic", MYSTIC), "Warrior-monk": ("mystic", MYSTIC), "Watchful": ("board", BOARD),
 }
 
 #: Abilities of the seed that the combat (``fighters.py``, ``duel.py``) or the maintenance phase
 #: (``maintenance.py``) implement rather than a test hook: name -> (category, status).
+#: The mystic abilities whose effect on a reserve is implemented in mystic.py, with no Mystic phase to use them in.
+RESERVE = "implemented as reserve arithmetic (mystic.py): "
+NO_PHASE = " (not yet: the Mystic phase, spells and miracles)"
+
 ELSEWHERE: dict[str, tuple[str, str]] = {
+    "Piety": ("mystic", RESERVE + "the T.F. kept at the beginning of the Mystic phase" + NO_PHASE),
+    "Recovery": ("mystic", RESERVE + "X more Gems after the mana recovery roll, within the reserve limit" + NO_PHASE),
+    "Martyr": ("mystic", RESERVE + "the exact odds of what an offering of T.F. yields (STR 5 per T.F., RES 0; one "
+               "more if it kills)" + NO_PHASE),
+    "Devotion": ("mystic", RESERVE + "the exact odds of what an offering of Gems yields (STR 5 per Gem, RES 0; one "
+                 "more if it kills)" + NO_PHASE),
+    "Mana": ("mystic", RESERVE + "X Gems for eliminating him" + NO_PHASE),
+    "Faith": ("mystic", RESERVE + "X T.F. for eliminating him" + NO_PHASE),
+    "Mastery of the arcana": ("mystic", RESERVE + "a −X on the next POW test buys the X missing Gems, X at most his "
+                              "POW" + NO_PHASE),
+    "Rapidity": ("board", "implemented in skirmishes: charges up to 3 × MOV (policy: always used; not yet: runs and "
+                 "flight)"),
+    "Extended vision": ("board", "implemented in skirmishes: a 360° front (charges need the target in the front)"),
+    "Righteous": ("morale", "implemented in part: Immunity/Fear (not yet: never controlled by the opponent)"),
+    "Hyperian": ("morale", "implemented in part: Immunity/Fear (not yet: Alliance/Cynwäll, the FEAR and COU swapped "
+                 "against the Meanders of Darkness)"),
+    "War cry": ("morale", "implemented in skirmishes: a FEAR rate of X when he charges (policy: always chosen), his COU "
+                "for his own test; no test against a FEAR of X or less"),
+    "Leadership": ("morale", "implemented in skirmishes: COU tests with his card's COU (or FEAR) within X cm, same "
+                   "people, no Constructs (not yet: DIS tests, page 61's restrictions)"),
+    "Emblem": ("morale", "implemented in skirmishes: COU tests with his SP within X cm (not yet: DIS tests)"),
     "Assassin": ("damage", "implemented in combat: after a charge, his first damage roll is a Deadly blow (estimated: "
                  "read one line lower)"),
-    "Being of": ("army", "implemented in part: Immunity/Toxic in combat (not yet: alliances, fear, Consciousness, "
-                 "Righteous)"),
+    "Being of": ("army", "implemented in part: Immunity/Toxic in combat, Immunity/Fear for Darkness and Light (not "
+                 "yet: alliances, Consciousness, Hyperian's FEAR)"),
     "Circular blow": ("combat", "implemented in frays: one attack on every opponent for that many attack dice, STR "
                       "altered by X (policy: X ≥ 0, two or more opponents)"),
     "Colossal": ("size", "implemented: a card check (Very Large, 7 HP; 8 with Divine blood) (not yet: Force 4 for "
@@ -77,11 +102,12 @@ ELSEWHERE: dict[str, tuple[str, str]] = {
                  "pushes)"),
     "Hostile": ("army", "implemented in part: its Bane/X in combat (not yet: capturing and Forcing a Nexus)"),
     "Immunity": ("damage", "implemented in combat for abilities (Bane, Ferocious, Toxic, Master strike, Assassin as "
-                 "Deadly blow) and Stunned (not yet: elements, locations, exceptional wounds, fear, terrain, magic, "
-                 "firing)"),
+                 "Deadly blow) and Stunned; fear in skirmishes (not yet: elements, locations, exceptional wounds, "
+                 "terrain, magic, firing)"),
     "Indestructible": ("damage", "implemented in combat: he loses no HP and has no wound penalties (a decision: "
                        "Killed outright neither)"),
-    "Living-dead": ("morale", "implemented in part: Immunity/Toxic in combat (not yet: fear, DIS 0)"),
+    "Living-dead": ("morale", "implemented in part: Immunity/Toxic in combat, Immunity/Fear (not yet: Hyperian's "
+                    "FEAR, DIS 0)"),
     "Master strike": ("combat", "implemented in combat: two attack dice, STR + his card's ATT with no wound penalty "
                       "when no DEF test is made against it (policy: an undefended target)"),
     "Personal enemy": ("damage", "implemented in part: its Bane/X in combat (not yet: the ability gained and the 2 HP "
@@ -97,10 +123,12 @@ ELSEWHERE: dict[str, tuple[str, str]] = {
     "Brutish charge": ("combat", "implemented in combat: one more attack die after a charge (--charge)"),
     "Charging strength": ("damage", "implemented in combat: STR replaced by X after a charge (--charge; not yet: Master strike)"),
     "Counterattack": ("combat", "implemented in combat: margin 2, or 1 for a Character/Warrior-Mystic with it on his card or twice"),
-    "Construct": ("upkeep", "implemented in part: SP (Repair, Ruin; no Regeneration, Ephemeral) (not yet: immunities, DIS 0)"),
+    "Construct": ("upkeep", "implemented in part: SP (Repair, Ruin; no Regeneration, Ephemeral), Immunity/Fear and "
+                  "Immunity/Toxic (not yet: DIS 0)"),
     "Ephemeral": ("upkeep", "implemented in the maintenance phase (cancelled by Regeneration; option ephemeral_vs_regeneration)"),
-    "Ethereal": ("damage", "implemented in part: Immunity/Stunned, HP lost reduced by one, RES never penalised "
-                 "(not yet: the board advantages)"),
+    "Ethereal": ("damage", "implemented in part: Immunity/Stunned, HP lost reduced by one, RES never penalised; "
+                 "in skirmishes walks and charges through scenery and miniatures, and the COU test of an enemy a "
+                 "fear-inducing one passes through (not yet: Steadfast, disengagement, Force 0)"),
     "Fierce": ("damage", "implemented in combat: 2 more HP at 0 HP, killed when lost; removed at the maintenance phase"),
     "Regeneration": ("upkeep", "implemented in the maintenance phase (cancels Ephemeral)"),
     "Repair": ("upkeep", "implemented in the maintenance phase (cancels Ruin)"),

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 #: Abilities whose test hooks a combat does not apply, and why (docs/rules/confrontation.md).
 NOT_IN_COMBAT = {
     "Luck": "active once per round: the combat does not spend it (use `odds … test` for a Luck re-roll)",
-    "Wild": "needs the distance to the nearest friend (the board): treated as not met",
+    "Wild": "needs the distance to the nearest friend (the board): treated as not met outside skirmishes",
 }
 
 
@@ -47,6 +47,7 @@ class Combatant:
     hp: int | None = None
     stunned: bool = False
     fierce: bool = False
+    wild: bool = False  # Wild/X's "further than X cm from a friendly fighter" holds (measured by the skirmish)
     names: tuple[str, ...] = field(init=False, default=())
     combat: CombatShape = field(init=False, default=CombatShape())
 
@@ -107,7 +108,7 @@ class Combatant:
     # -- tests -----------------------------------------------------------------------------------------
 
     def shape(self, test: str, desperate: bool) -> TestShape:
-        return _shape(tuple(self.card.abilities), test, desperate)
+        return _shape(tuple(self.card.abilities), test, desperate, self.wild)
 
     def desperate(self, opponent: Combatant, fierce: bool) -> bool:
         """Desperate's conditions a duel can check: a costlier opponent, or "he is using Fierce"."""
@@ -189,13 +190,14 @@ def _suffered(abilities: tuple[str, ...]) -> tuple[DamageHook, ...]:
 
 
 @cache
-def _shape(abilities: tuple[str, ...], test: str, desperate: bool) -> TestShape:
+def _shape(abilities: tuple[str, ...], test: str, desperate: bool, wild: bool = False) -> TestShape:
     """The shape of a combat test: Resolute only on INI (its one use a round, policy), Desperate only
-    when its condition holds, Luck and Wild never (:data:`NOT_IN_COMBAT`)."""
+    when its condition holds, Wild only when the skirmish measured its distance, Luck never
+    (:data:`NOT_IN_COMBAT`)."""
     keep: list[str] = []
     for written in abilities:
         name, _ = canonical_ability(written)
-        if name not in ABILITIES or name in NOT_IN_COMBAT:
+        if name not in ABILITIES or (name in NOT_IN_COMBAT and not (name == "Wild" and wild)):
             continue
         if (name == "Resolute" and test != "INI") or (name == "Desperate" and not desperate):
             continue
@@ -241,6 +243,8 @@ _COMBAT_NOTES = {
 
 def _note(f: Combatant, o: Combatant, written: str) -> str:
     name = canonical_ability(written)[0]
+    if name == "Wild" and f.wild:
+        return "+1 to INI, ATT and DEF: no friendly fighter within X cm"
     if name in NOT_IN_COMBAT:
         return "not applied: " + NOT_IN_COMBAT[name]
     if name == "Counterattack":

@@ -29,6 +29,7 @@ from rulekeeper.core.game import (
     ScenarioInfo,
     SetupRequest,
     Status,
+    WithoutExtras,
 )
 from rulekeeper.core.present import CliPresenter, WebPresenter
 from rulekeeper.core.rng import RngState
@@ -78,7 +79,7 @@ def _coords(value: Any) -> list[float]:
     return actions.point(x, y)
 
 
-class SkirmishGame:
+class SkirmishGame(WithoutExtras):
     """The battle half of the game protocol for Confrontation skirmishes (mixed into the registered class)."""
 
     # -- setting a battle up -------------------------------------------------------------------
@@ -203,9 +204,9 @@ class SkirmishGame:
         f = state.fighter(str(action["fighter"]))
         kind = action["kind"]
         if kind == "move":
-            new, report = do_move(state, f, float(action["to"][0]), float(action["to"][1]))
+            new, report = do_move(state, f, float(action["to"][0]), float(action["to"][1]), fate)
         elif kind == "charge":
-            new, report = do_charge(state, f, state.fighter(str(action["target"])))
+            new, report = do_charge(state, f, state.fighter(str(action["target"])), fate)
         elif kind == "fight":
             new, report = do_fight(state, f, fate)
         else:
@@ -273,11 +274,3 @@ class SkirmishGame:
 
         return ConfrontationCliPresenter()
 
-    def army_builder(self) -> None:
-        return None
-
-    def campaign(self) -> None:
-        return None
-
-    def duel_kernel(self) -> None:
-        return None

@@ -71,6 +71,8 @@ def status(f: Fighter) -> str:
         parts.append("stunned")
     if f.fierce:
         parts.append("Fierce")
+    if f.rout:
+        parts.append(f"in rout (FEAR {f.rout})")
     if f.engaged:
         parts.append("engaged with " + ", ".join(f.engaged))
     if f.activated:

@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import Any
 
 from rulekeeper.boards.table import CONTACT, QUAD_SEGS, ChargeReach, charge_reach, edge_distance
 from rulekeeper.core.chance import ChanceRequest, Fate
 from rulekeeper.core.game import JsonDict
 
 from .exchanges import Health, Report
+from .fear import FearTest, braved, charge_tests, crossing_tests, face, face_all, rally, rallying_cries
 from .fighters import Combatant
 from .fray import MAX_FIGHTERS, Fray, resolve_fray
 from .maintenance import roll_maintenance, upkeep_of
+from .morale import without_active
 from .state import SIDES, Fighter, SkirmishState, bearing, other
 from .wounds import load_wound_table
 
@@ -43,8 +46,6 @@ def inside(state: SkirmishState, x: float, y: float, radius: float) -> bool:
 def move_problem(state: SkirmishState, f: Fighter, x: float, y: float) -> str | None:
     """Why ``f`` cannot walk straight to (x, y), or None: within MOV cm, on the table, its base swept along
     the way entering no obstacle and no other base, ending out of contact with every other fighter."""
-    from shapely.geometry import LineString, Point  # type: ignore[import-untyped]
-
     if not (math.isfinite(x) and math.isfinite(y)):
         return "the destination must be two finite numbers of cm"
     length = math.hypot(x - f.x, y - f.y)
@@ -52,19 +53,43 @@ def move_problem(state: SkirmishState, f: Fighter, x: float, y: float) -> str | 
         return f"{length:.1f} cm is beyond his MOV of {f.card.MOV} cm"
     if not inside(state, x, y, f.radius):
         return f"({x:g}, {y:g}) puts his base off the {state.width:g} × {state.height:g} cm table"
-    path = (LineString([(f.x, f.y), (x, y)]) if length > 0 else Point(f.x, f.y)).buffer(f.radius, quad_segs=QUAD_SEGS)
-    for o in state.obstacles:
-        if path.intersection(o.shape()).area > 1e-6:
-            return f"the way crosses {o.name or 'an obstacle'}"
+    path = sweep(f, x, y)
     end = f.base.moved_to(x, y)
+    for o in state.obstacles:
+        if not passes_through(f) and path.intersection(o.shape()).area > 1e-6:
+            return f"the way crosses {o.name or 'an obstacle'}"
+        if end.shape().intersection(o.shape()).area > 1e-6:
+            return f"it ends in {o.name or 'an obstacle'} (an Ethereal fighter \"cannot stop 'in' an obstacle\")"
     for g in state.fighters:
         if g.key == f.key or not g.standing:
             continue
-        if path.intersection(g.base.shape()).area > 1e-6:
+        if not passes_through(f) and path.intersection(g.base.shape()).area > 1e-6:
             return f"the way crosses {g.key}'s base"
         if edge_distance(end, g.base) <= KEEP_APART:
             return f"it ends in contact with {g.key} (contact is made by a charge)"
     return None
+
+
+def sweep(f: Fighter, x: float, y: float) -> Any:
+    """The area his base sweeps going straight to (x, y) (a shapely polygon)."""
+    from shapely.geometry import LineString, Point  # type: ignore[import-untyped]
+
+    line = LineString([(f.x, f.y), (x, y)]) if (x, y) != (f.x, f.y) else Point(f.x, f.y)
+    return line.buffer(f.radius, quad_segs=QUAD_SEGS)
+
+
+def passes_through(f: Fighter) -> bool:
+    """Ethereal: "They can pass through all obstacles, be they an element of the scenery or a miniature. Yet they
+    cannot stop 'in' an obstacle"."""
+    return f.card.has("Ethereal")
+
+
+def crossed(state: SkirmishState, f: Fighter, x: float, y: float, *spare: str) -> list[Fighter]:
+    """The enemies whose bases his way to (x, y) enters (an Ethereal fighter's), nearest first."""
+    path = sweep(f, x, y)
+    hit = [e for e in state.standing(other(f.side)) if e.key not in spare
+           and path.intersection(e.base.shape()).area > 1e-6]
+    return sorted(hit, key=lambda e: (math.hypot(e.x - f.x, e.y - f.y), e.key))
 
 
 def charge_cm(f: Fighter) -> int:
@@ -75,11 +100,21 @@ def charge_cm(f: Fighter) -> int:
 
 def charge_of(state: SkirmishState, f: Fighter, target: Fighter) -> ChargeReach:
     """The charge of ``f`` at ``target`` (:func:`~rulekeeper.boards.table.charge_reach`) within :func:`charge_cm`."""
-    reach = charge_reach(f.base, target.base, float(charge_cm(f)), state.obstacles,
-                         state.others(f.key, target.key))
+    others = state.others(f.key, target.key)
+    reach = charge_reach(f.base, target.base, float(charge_cm(f)), state.obstacles, others)
+    if not reach.possible and reach.reason == "the path is blocked" and passes_through(f):
+        end = reach.end.shape()
+        shapes = [o.shape() for o in state.obstacles] + [b.shape() for b in others]
+        if not any(end.intersection(shape).area > 1e-6 for shape in shapes):
+            reach = replace(reach, possible=True, reason="in reach, passing through (Ethereal)")
     if reach.possible and not inside(state, reach.end.x, reach.end.y, f.radius):
         return replace(reach, possible=False, reason="contact would put his base off the table")
     return reach
+
+
+def can_charge(f: Fighter) -> bool:
+    """A fighter in rout does not charge (**estimated**: he does not flee either, see "Morale")."""
+    return not f.rout
 
 
 def can_activate(state: SkirmishState, f: Fighter) -> bool:
@@ -93,21 +128,52 @@ def waiting(state: SkirmishState, side: str) -> list[Fighter]:
 # -- activations -------------------------------------------------------------------------------------------
 
 
-def do_move(state: SkirmishState, f: Fighter, x: float, y: float) -> tuple[SkirmishState, list[JsonDict]]:
+def walk_tests(state: SkirmishState, f: Fighter, x: float, y: float) -> list[FearTest]:
+    """The COU tests a walk draws: those of the enemies a fear-inducing Ethereal fighter passes through."""
+    return crossing_tests(state, f, crossed(state, f, x, y), False) if passes_through(f) else []
+
+
+def charge_draws(state: SkirmishState, f: Fighter, t: Fighter) -> tuple[FearTest | None, list[FearTest],
+                                                                         FearTest | None]:
+    """The COU tests a charge draws, in order: the charger's, those of the enemies an Ethereal charger passes
+    through, the charged fighter's (the preview announces exactly these)."""
+    mine, theirs = charge_tests(state, f, t)
+    passing: list[FearTest] = []
+    if passes_through(f):
+        end = charge_of(state, f, t).end
+        passing = crossing_tests(state, f, crossed(state, f, end.x, end.y, t.key), True)
+    return mine, passing, theirs
+
+
+def do_move(state: SkirmishState, f: Fighter, x: float, y: float, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:
+    tests = walk_tests(state, f, x, y)
     facing = bearing(f.x, f.y, x, y) if (x, y) != (f.x, f.y) else f.facing
     moved = replace(f, x=x, y=y, facing=facing, activated=True)
     text = f"{f.key} walks {math.hypot(x - f.x, y - f.y):.1f} cm to ({x:g}, {y:g}), facing {facing:g}°"
-    return state.with_fighters(moved), [{"text": text, "kind": "move"}]
+    report: list[JsonDict] = [{"text": text, "kind": "move"}]
+    return face_all(state.with_fighters(moved), tests, fate, report), report
 
 
-def do_charge(state: SkirmishState, f: Fighter, t: Fighter) -> tuple[SkirmishState, list[JsonDict]]:
+def do_charge(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:
+    """The charge: the charger's COU test first if ``t`` frightens him (failed: he does not charge, stays where he
+    is and his activation ends), then base contact, then the charged fighter's COU test if the charger frightens
+    him (failed: he is in rout). Both through :mod:`.fear`."""
+    report: list[JsonDict] = []
+    mine, passing, theirs = charge_draws(state, f, t)
+    if mine is not None:
+        if not mine.roll(fate):
+            text = f"{f.key} fails his COU test against {t.key}'s FEAR {mine.fear}: he does not charge"
+            return state.with_fighters(replace(f, activated=True)), [{"text": text, "kind": "morale"}]
+        report.append({"text": f"{f.key} passes his COU test against {t.key}'s FEAR {mine.fear}", "kind": "morale"})
+        f = braved(f, mine)
     reach = charge_of(state, f, t)
     end = reach.end
     charger = replace(f, x=end.x, y=end.y, facing=round(end.facing, 1), activated=True, charged=True,
                       engaged=(*f.engaged, t.key))
     target = replace(t, engaged=(*t.engaged, f.key))
-    text = f"{f.key} charges {t.key}: {reach.distance:.1f} cm into base contact"
-    return state.with_fighters(charger, target), [{"text": text, "kind": "charge"}]
+    report.append({"text": f"{f.key} charges {t.key}: {reach.distance:.1f} cm into base contact", "kind": "charge"})
+    state = face_all(state.with_fighters(charger, target), passing, fate, report)
+    return state.with_fighters(face(state.fighter(t.key), theirs, fate, report)), report
 
 
 def do_hold(state: SkirmishState, f: Fighter) -> tuple[SkirmishState, list[JsonDict]]:
@@ -117,11 +183,22 @@ def do_hold(state: SkirmishState, f: Fighter) -> tuple[SkirmishState, list[JsonD
 # -- fights ---------------------------------------------------------------------------------------------------
 
 
-def combatant(f: Fighter) -> Combatant:
+def wild(state: SkirmishState, f: Fighter) -> bool:
+    """Wild/X: "+1 bonus to INI, ATT and DEF as long as he is further than X cm from a friendly fighter" (measured
+    edge to edge when the fight begins, from every standing friend)."""
+    x = f.card.value_of("Wild")
+    if x is None or not x.strip().isdigit():
+        return False
+    return all(edge_distance(f.base, g.base) > int(x) for g in state.standing(f.side) if g.key != f.key)
+
+
+def combatant(f: Fighter, state: SkirmishState | None = None) -> Combatant:
     """The fighter as :mod:`.fray` sees him: his card named by his key (chance labels stay unique), entering
-    the combat with the HP, Stunned and Fierce he has (his wound penalties are read from them)."""
-    return Combatant(f.card.model_copy(update={"name": f.key}), f.charged, hp=f.hp, stunned=f.stunned,
-                     fierce=f.fierce)
+    the combat with the HP, Stunned and Fierce he has (his wound penalties are read from them); in rout, without
+    his active abilities ("they cannot be used by a fighter in rout")."""
+    card = without_active(f.card) if f.rout else f.card
+    return Combatant(card.model_copy(update={"name": f.key}), f.charged, hp=f.hp, stunned=f.stunned,
+                     fierce=f.fierce, wild=state is not None and wild(state, f))
 
 
 def pending(f: Fighter) -> bool:
@@ -155,12 +232,13 @@ def group_of(state: SkirmishState, lead: Fighter) -> tuple[tuple[Fighter, ...], 
     return next((g for g in groups(state) if lead.key in {f.key for f in g[0]}), None)
 
 
-def fray_of(group: tuple[tuple[Fighter, ...], tuple[Fighter, ...]]) -> Fray:
+def fray_of(group: tuple[tuple[Fighter, ...], tuple[Fighter, ...]], state: SkirmishState) -> Fray:
     """The fray of a group: who fights whom is who is engaged with whom."""
     flat = [*group[0], *group[1]]
     index = {f.key: i for i, f in enumerate(flat)}
     pairs = frozenset((index[f.key], index[e]) for f in group[0] for e in f.engaged if e in index)
-    return Fray((tuple(combatant(f) for f in group[0]), tuple(combatant(f) for f in group[1])), load_wound_table(),
+    return Fray((tuple(combatant(f, state) for f in group[0]), tuple(combatant(f, state) for f in group[1])),
+                load_wound_table(),
                 pairs)
 
 
@@ -184,7 +262,7 @@ def do_fight(state: SkirmishState, lead: Fighter, fate: Fate) -> tuple[SkirmishS
     group = group_of(state, lead)
     assert group is not None  # checked by actions.check
     report = Report()
-    healths = resolve_fray(fate, fray_of(group), report)
+    healths = resolve_fray(fate, fray_of(group, state), report)
     flat = [*group[0], *group[1]]
     after = [after_fight(f, h) for f, h in zip(flat, healths, strict=True)]
     state = state.with_fighters(*after)
@@ -228,6 +306,7 @@ def advance(state: SkirmishState, fate: Fate, report: list[JsonDict]) -> Skirmis
 def maintenance(state: SkirmishState, fate: Fate, report: list[JsonDict]) -> SkirmishState:
     """The maintenance phase: each standing fighter's upkeep rolls, Fierce's removal, Stunned wearing off."""
     reading = state.option("ephemeral_vs_regeneration", "cancel")
+    state = rally(state, fate, report)
     changed = []
     for f in state.standing():
         upkeep = upkeep_of(f.card, f.fierce, reading)
@@ -251,9 +330,10 @@ def next_round(state: SkirmishState, report: list[JsonDict]) -> SkirmishState:
     if state.round >= state.round_limit:
         return by_points(state)
     first = other(state.first)
-    fresh = tuple(replace(f, activated=False, fought=(), charged=False) for f in state.fighters)
+    fresh = tuple(replace(f, activated=False, fought=(), charged=False, heartened=False) for f in state.fighters)
     state = replace(state, fighters=fresh, round=state.round + 1, phase="activation", first=first, to_act=first)
     report.append({"text": f"Round {state.round}: {state.name(first)} act first", "kind": "phase"})
+    state = rallying_cries(state, report)
     for side in (first, other(first)):
         if waiting(state, side):
             return replace(state, to_act=side)

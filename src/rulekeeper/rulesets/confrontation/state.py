@@ -57,6 +57,10 @@ class Fighter:
     charged: bool = False  # charged this round and has not fought yet (Brutish charge, Charging strength…)
     engaged: tuple[str, ...] = ()
     fought: tuple[str, ...] = ()  # opponents already fought this round
+    rout: int = 0  # in rout: the difficulty of the failed COU test (0: not in rout); morale.py
+    braved: int = 0  # the highest FEAR rate he passed a COU test against (immune up to it from then on)
+    cried: bool = False  # he used his Rallying cry ("once per game")
+    heartened: bool = False  # a friendly Rallying cry this round: +1 to the natural result of his COU tests
 
     @property
     def radius(self) -> float:
@@ -64,7 +68,8 @@ class Fighter:
 
     @property
     def base(self) -> Base:
-        return Base(self.x, self.y, self.radius, self.facing, 180.0, self.key)
+        arc = 360.0 if self.card.has("Extended vision") else 180.0  # "The front … covers 360°"
+        return Base(self.x, self.y, self.radius, self.facing, arc, self.key)
 
     @property
     def standing(self) -> bool:
@@ -79,14 +84,16 @@ class Fighter:
         return {"key": self.key, "side": self.side, "card": self.card.name, "x": self.x, "y": self.y,
                 "facing": self.facing, "hp": self.hp, "stunned": self.stunned, "fierce": self.fierce, "killed": self.killed,
                 "activated": self.activated, "charged": self.charged, "engaged": list(self.engaged),
-                "fought": list(self.fought)}
+                "fought": list(self.fought), "rout": self.rout, "braved": self.braved,
+                "cried": self.cried, "heartened": self.heartened}
 
     @staticmethod
     def from_json(d: JsonDict, cards: dict[str, FighterCard]) -> Fighter:
         return Fighter(str(d["key"]), str(d["side"]), cards[str(d["card"])], float(d["x"]), float(d["y"]),
                        float(d["facing"]), int(d["hp"]), bool(d["stunned"]), bool(d["fierce"]), bool(d["killed"]),
                        bool(d["activated"]), bool(d["charged"]), tuple(str(e) for e in d["engaged"]),
-                       tuple(str(e) for e in d["fought"]))
+                       tuple(str(e) for e in d["fought"]), int(d.get("rout", 0)), int(d.get("braved", 0)),
+                       bool(d.get("cried", False)), bool(d.get("heartened", False)))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,135 @@
+"""Fear on the table: the COU tests a charge asks for, rout and the rallying test (:mod:`.morale` on the skirmish).
+
+A charge on a frightening enemy needs the charger's COU test first; a frightening charger then asks the same of
+the fighter he charged. Each is one draw of :func:`~.rolls.request_for_test` through the state's
+:class:`~rulekeeper.core.chance.Fate`, built by the same function the preview announces it with, so the odds shown
+are the odds drawn. Rules and estimates: docs/rules/confrontation.md, "Morale".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from rulekeeper.boards.table import edge_distance
+from rulekeeper.core.chance import ChanceRequest, Fate
+from rulekeeper.core.game import JsonDict
+
+from .effects import TestShape
+from .morale import Lender, courage, courage_shape, fear_rate, frightens, morale_of
+from .rolls import p_success, request_for_test, roll_test
+from .state import Fighter, SkirmishState
+
+
+@dataclass(frozen=True, slots=True)
+class FearTest:
+    """One COU test against a FEAR rate (or a rallying test against the rate that routed him)."""
+
+    tester: str
+    fear: int
+    characteristic: int
+    shape: TestShape
+    word: str = "COU test"
+
+    @property
+    def label(self) -> str:
+        return f"{self.word}: {self.tester}"
+
+    def request(self) -> ChanceRequest:
+        return request_for_test(self.label, self.shape, self.characteristic, self.fear)
+
+    def chance(self) -> Fraction:
+        return p_success(self.shape, self.characteristic, self.fear)
+
+    def roll(self, fate: Fate) -> bool:
+        return bool(roll_test(fate, self.label, self.shape, self.characteristic, self.fear).success)
+
+
+def lenders(state: SkirmishState, f: Fighter) -> list[Lender]:
+    """His standing friends and how far they are (Leadership's and Emblem's "within X cm")."""
+    return [Lender(g.card, edge_distance(f.base, g.base)) for g in state.standing(f.side) if g.key != f.key]
+
+
+def _test(state: SkirmishState, tester: Fighter, source: Fighter, source_charges: bool,
+          tester_charges: bool) -> FearTest | None:
+    war_cry = morale_of(tester.card).war_cry if tester_charges else None
+    fear = fear_rate(source.card, source_charges)
+    # War cry: "if the charged fighter has a FEAR rate lower or equal to X, then the charger is immunized to FEAR
+    # rates up to X as if he successfully passed the related COU test"
+    if tester.rout or not frightens(fear, tester.card, max(tester.braved, war_cry or 0)):
+        return None
+    assert fear is not None
+    dreadful = morale_of(source.card).dreadful
+    return FearTest(tester.key, fear, courage(tester.card, lenders(state, tester), war_cry),
+                    courage_shape(tester.card, dreadful, tester.heartened))
+
+
+def charge_tests(state: SkirmishState, f: Fighter, t: Fighter) -> tuple[FearTest | None, FearTest | None]:
+    """The charger's COU test (``t`` frightens him) and the charged fighter's (the charger frightens him, War cry
+    included), in the order they are drawn; the second is drawn only when the charge goes ahead."""
+    return _test(state, f, t, False, True), _test(state, t, f, True, False)
+
+
+def crossing_tests(state: SkirmishState, f: Fighter, passed: list[Fighter], charging: bool) -> list[FearTest]:
+    """Ethereal: "If a fear-inducing Ethereal fighter moves through an enemy fighter, then the latter must make a COU
+    roll if he is not immune to the Ethereal fighter's FEAR" (failed: in rout, as when charged)."""
+    return [test for e in passed if (test := _test(state, e, f, charging, False)) is not None]
+
+
+def rally_test(state: SkirmishState, f: Fighter) -> FearTest:
+    """The rallying test of a fighter in rout: a COU test against the FEAR rate that routed him (**estimated**:
+    Fanaticism names "the same difficulty as the failed COU (or rallying) test")."""
+    return FearTest(f.key, f.rout, courage(f.card, lenders(state, f)), courage_shape(f.card, False, f.heartened),
+                    "rally test")
+
+
+def braved(f: Fighter, test: FearTest) -> Fighter:
+    return replace(f, braved=max(f.braved, test.fear))
+
+
+def face_all(state: SkirmishState, tests: list[FearTest], fate: Fate, report: list[JsonDict]) -> SkirmishState:
+    """Each test in order, by the fighter it names (:func:`face`)."""
+    for test in tests:
+        state = state.with_fighters(face(state.fighter(test.tester), test, fate, report))
+    return state
+
+
+def face(t: Fighter, test: FearTest | None, fate: Fate, report: list[JsonDict]) -> Fighter:
+    """A frightened fighter's COU test (charged, or passed through): passed, he braves that FEAR; failed, he is in
+    rout."""
+    if test is None:
+        return t
+    if test.roll(fate):
+        report.append({"text": f"{t.key} passes his COU test against FEAR {test.fear}", "kind": "morale"})
+        return braved(t, test)
+    report.append({"text": f"{t.key} fails his COU test against FEAR {test.fear}: he is in rout", "kind": "morale"})
+    return replace(t, rout=test.fear)
+
+
+def rally(state: SkirmishState, fate: Fate, report: list[JsonDict]) -> SkirmishState:
+    """The maintenance phase's rallying tests: every standing fighter in rout tests; passed, he is rallied."""
+    changed = []
+    for f in state.standing():
+        if f.rout:
+            test = rally_test(state, f)
+            if test.roll(fate):
+                changed.append(replace(f, rout=0))
+                report.append({"text": f"Maintenance: {f.key} rallies", "kind": "morale"})
+            else:
+                report.append({"text": f"Maintenance: {f.key} stays in rout", "kind": "morale"})
+    return state.with_fighters(*changed)
+
+
+def rallying_cries(state: SkirmishState, report: list[JsonDict]) -> SkirmishState:
+    """Rallying cry at the start of a round (**estimated** as its "beginning of any strategic phase"; policy: used by
+    the first able fighter of a side as soon as a friend is in rout): "All friendly fighters: are immediately rallied
+    if they were in rout; get a +1 bonus to the natural result of their COU tests until the end of the round"."""
+    for side in (state.first, "B" if state.first == "A" else "A"):
+        mine = state.standing(side)
+        crier = next((f for f in mine if f.card.has("Rallying cry") and not f.cried and not f.rout), None)
+        if crier is None or not any(f.rout for f in mine):
+            continue
+        state = state.with_fighters(*(replace(f, rout=0, heartened=True, cried=f.cried or f.key == crier.key)
+                                      for f in mine))
+        report.append({"text": f"{crier.key} uses his Rallying cry: {state.name(side)} rally", "kind": "morale"})
+    return state
