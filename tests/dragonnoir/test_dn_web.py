@@ -102,3 +102,30 @@ def test_the_new_movement_actions_are_grouped_under_the_picked_character(tmp_pat
     html, _ = _page(tmp_path, scenario, unit="Thrug")
     assert "carry Grast (C3)" in html and "<h3>Thrug: move</h3>" in html
     assert "Goblin 1: move" not in html  # the other side's actions are not listed
+
+
+def test_summoned_gargoyles_are_drawn_with_their_lifetime(tmp_path: Path) -> None:
+    """The Gargoyles: 'They appear when called by a wizard ... They remain only 4 game turns before dematerialising
+    again'. On *The gargoyles' call* Zacharie calls them in his movement; the map draws them with their lifetime
+    (called during the movement they do not move before their side's next player turn: decision)."""
+    app = create_app(tmp_path / "w.db")
+    keeper = app.state.keeper
+    scenario = SCENARIOS / "the_gargoyles_call.yaml"
+    for seed in range(1, 40):
+        bid, tokens = keeper.create(SetupRequest(scenario=scenario, seed=seed, db=keeper.store.url),
+                                    ruleset="dragonnoir")
+        keeper.service.act(bid, {"kind": "cast", "side": "A", "unit": "Zacharie", "spell": "Call the Gargoyles",
+                                 "target": "Zacharie"})
+        state = keeper.service.state(bid)
+        if state.pending is not None:  # Shaman may counter: let it be
+            keeper.service.act(bid, {"kind": "let_be", "side": "B"})
+            state = keeper.service.state(bid)
+        if any(m.name == "Gargoyle 1" for m in state.men):
+            break
+    else:
+        raise AssertionError("the Gargoyles never came in 40 seeds")
+    page = TestClient(app).get(f"/b/{bid}", params={"token": tokens["A"], "unit": "Gargoyle 1"})
+    assert page.status_code == 200, page.text
+    svg = _svg(page.text)
+    assert 'data-unit="Gargoyle 1"' in svg and "dematerialises after player turn" in svg
+    assert "Gargoyle 1 flies to" not in page.text

@@ -6,7 +6,8 @@ Actions are plain JSON dicts, each with its ``side``:
 * movement: ``move`` (``unit`` one hex ``to``), ``half_turn`` (a horseman), ``mount``, ``dismount``
   (``to``: the hex the rider steps down on), ``clear`` (two characters move the dead off hex ``frm`` onto ``to``:
   :mod:`.corpses`), ``carry`` / ``set_down`` (a stunned man: :mod:`.carry`), ``jump`` (a horseman over water or a
-  crevasse: :mod:`.jumps`), ``lead`` (a horse by the bridle: :mod:`.bridle`), then ``end_phase``;
+  crevasse: :mod:`.jumps`), ``lead`` (a horse by the bridle: :mod:`.bridle`), ``fly`` (a Gargoyle's whole
+  movement, ``to`` at most 5 hexes away: :mod:`.summons`), then ``end_phase``;
 * defensive fire, owed by the other side when a mover enters a hex in sight of its shooters:
   ``shoot`` (``unit`` at the mover) or ``hold`` (let him go on);
 * combat: ``attack`` (``units`` against ``targets``; ``via`` for the dragon's centre from a disabled limb's hex:
@@ -29,7 +30,7 @@ from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
 
-from . import bridle, carry, corpses, dragon, jumps, saddle, sorcery
+from . import bridle, carry, corpses, dragon, jumps, saddle, sorcery, summons
 from .centre import BODY, fight_via, staged
 from .harm import hurt
 from .melee import ADVANCE, centre_combats, combats, fight, odds, take_blow
@@ -40,7 +41,7 @@ from .turns import end_phase
 
 KINDS = ("shoot", "hold", "move", "half_turn", "mount", "dismount", "attack", "take_blow", "advance", "stay",
          "cast", "counter", "let_be", "dragon_move", "clear", "carry", "set_down", "jump", "lead",
-         "end_phase")
+         "fly", "end_phase")
 Lines = list[JsonDict]
 
 
@@ -77,6 +78,9 @@ def _move_actions(state: DNState, m: Man) -> list[LegalAction]:
     for to, cost, who in carry.carry_steps(state, m):
         out.append(_la({"kind": "carry", "side": s, "unit": m.name, "to": to}, f"{m.name} picks up {who} on {to}",
                        float(cost), f"{cost} of {m.mp} points, then the rest halved", f"carry {who} ({to})", g))
+    out += [_la({"kind": "fly", "side": s, "unit": m.name, "to": to}, f"{m.name} flies to {to}", float(m.mp),
+                f"all {m.mp} points: 'They can fly short distances (5 hexes maximum)'", f"fly → {to}", g)
+            for to in summons.flights(state, m)]
     return out + carry.set_down_actions(state, m) + jumps.jump_actions(state, m) + bridle.lead_actions(state, m)
 
 
@@ -167,7 +171,8 @@ def _infiltrate(state: DNState, m: Man, fate: Fate) -> tuple[DNState, Lines, boo
 
 
 def do_move(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lines]:
-    """One step (``move``), one step that lifts the stunned man on the hex entered (``carry``), or a jump."""
+    """One step (``move``), one step that lifts the stunned man on the hex entered (``carry``), a jump, or a
+    Gargoyle's flight (``fly``: no infiltration die, it has not stepped yet)."""
     m = state.man(str(action["unit"]))
     if action["kind"] == "carry":
         to, cost, _ = next(c for c in carry.carry_steps(state, m) if c[0] == action["to"])
@@ -185,6 +190,9 @@ def do_move(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Line
         lines += more
         if not moved.mounted:
             return state, lines
+    elif action["kind"] == "fly":
+        moved = summons.flown(m, str(action["to"]))
+        lines.append({"text": f"{m.name} flies {m.hex} → {moved.hex} (all {m.mp} points)", "kind": "move"})
     elif action["kind"] == "carry":
         moved, who = carry.picked_up(state, m, step.to, step.cost)
         lines.append({"text": f"{m.name} moves {m.hex} → {step.to} ({step.cost} points) and lifts {who.name} "
@@ -242,7 +250,7 @@ def perform(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Line
 
 def _perform(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lines]:
     kind = action["kind"]
-    if kind in ("move", "carry", "jump"):
+    if kind in ("move", "carry", "jump", "fly"):
         return do_move(state, action, fate)
     if kind == "lead":
         return bridle.take(state, str(action["unit"]), str(action["horse"]))

@@ -47,13 +47,13 @@ KIND_WORDS = {"shoot": "shoot", "fire": "shoot", "hold": "hold", "pass": "hold",
               "cast": "cast", "spell": "cast", "counter": "counter", "counterspell": "counter", "let_be": "let_be",
               "let": "let_be", "dragon_move": "dragon_move", "dragon": "dragon_move",
               "clear": "clear", "carry": "carry", "lift": "carry", "set_down": "set_down", "drop": "set_down",
-              "jump": "jump", "lead": "lead", "bridle": "lead"}
+              "jump": "jump", "lead": "lead", "bridle": "lead", "fly": "fly", "flight": "fly"}
 FIELDS: dict[str, tuple[str, ...]] = {
     "shoot": ("unit", "target"), "hold": (), "move": ("unit", "to"), "half_turn": ("unit",), "mount": ("unit",),
     "dismount": ("unit", "to"), "attack": ("units", "targets"), "take_blow": ("unit",), "advance": ("unit", "to"),
     "stay": (), "end_phase": (), "cast": ("unit", "spell", "target"), "counter": ("unit",), "let_be": (),
     "dragon_move": ("to",), "clear": ("units", "frm", "to"), "carry": ("unit", "to"), "set_down": ("unit", "to"),
-    "jump": ("unit", "to"), "lead": ("unit", "horse")}
+    "jump": ("unit", "to"), "lead": ("unit", "horse"), "fly": ("unit", "to")}
 
 
 class DragonNoirSetupError(RulekeeperError):

@@ -27,6 +27,7 @@ from .combat import CombatOdds, combat_odds, resolve_combat
 from .data import shipped_sheet
 from .dragon import attack_refusal, is_part
 from .harm import hurt, kill_horse_under
+from .special import obliged_defenders
 from .state import DNState, Man, Pending, character_of, fighter_of, other
 
 Lines = list[JsonDict]
@@ -63,20 +64,40 @@ def _possible(state: DNState, attackers: list[str], defenders: list[str]) -> boo
     return True
 
 
+LUCIFER, GODIVA = "Lucifer", "Godiva"
+
+
+def obliged(state: DNState, defenders: list[str]) -> list[str]:
+    """The defenders with Lucifer added when Godiva is among them and he stands beside her, alive, on her side:
+    "In combat, if Godiva is attacked, one is obliged to add Lucifer's defence potential to that of his mistress if
+    the dog is on a hex adjacent to the young woman." (:func:`.special.obliged_defenders`.)"""
+    names = {m.name for m in state.men}
+    if GODIVA not in defenders or LUCIFER not in names or GODIVA not in names:
+        return defenders
+    dog, lady = state.man(LUCIFER), state.man(GODIVA)
+    if not dog.alive or dog.side != lady.side:
+        return defenders
+    fighters = [fighter_of(state, state.man(n)) for n in defenders]
+    out = obliged_defenders(fighters, fighter_of(state, dog), touching(state, dog, lady))
+    return defenders + ([LUCIFER] if len(out) > len(fighters) else [])
+
+
 def combats(state: DNState) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-    """Every combat the side to act may fight now, as (attackers, defenders), in a stable order."""
+    """Every combat the side to act may fight now, as (attackers, defenders), in a stable order (Godiva's defenders
+    with Lucifer beside her: :func:`obliged`)."""
     mine = [m for m in state.men if ready(state, m)]
     foes = [e for e in state.men if e.alive and e.side != state.side]
     out: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
     for e in foes:
         near = [m.name for m in mine if touching(state, m, e)]
         options = [list(group) for size in range(1, len(near) + 1) for group in combinations(near, size)]
-        out += [(tuple(a), (e.name,)) for a in options if _possible(state, a, [e.name])]
+        out += [(tuple(a), tuple(obliged(state, [e.name]))) for a in options
+                if _possible(state, a, obliged(state, [e.name]))]
     for m in mine:  # "he can choose to fight some of them, all of them or none"
         near = [e.name for e in foes if touching(state, m, e)]
         groups = [list(g) for size in range(2, len(near) + 1) for g in combinations(near, size)]
-        out += [((m.name,), tuple(g)) for g in groups if _possible(state, [m.name], g)]
-    return out
+        out += [((m.name,), tuple(obliged(state, g))) for g in groups if _possible(state, [m.name], obliged(state, g))]
+    return list(dict.fromkeys(out))
 
 
 def centre_combats(state: DNState) -> list[tuple[tuple[str, ...], list[str]]]:

@@ -9,9 +9,10 @@ success), the cast waits for his side's ``counter`` or ``let_be``; then the dice
 :func:`.magic.resolve_cast` rolls them (the counter's die first), and both pay. The magic sheets (energy,
 wounded, what each wizard did this player turn) live in the battle's state.
 
-Wired effects: ``heal`` (a wounded character of the wizard's side back to healthy) and ``stun`` (an enemy
-character, as a "stunned" result). Terrain and summoning spells are not offered in battles yet
-(docs/rules/dragonnoir.md, "Battles").
+Wired effects: ``heal`` (a wounded character of the wizard's side back to healthy), ``stun`` (an enemy
+character, as a "stunned" result) and ``summon`` (spectres appear near the wizard, on his side: :mod:`.summons`;
+the action's ``target`` is the wizard himself, the hexes they appear on the area the spell affects). Terrain
+spells are not offered in battles (docs/rules/dragonnoir.md, "Battles": why).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from rulekeeper.core.chance import ChanceRequest, Fate
 from rulekeeper.core.errors import ImpossibleRequestError
 from rulekeeper.core.game import JsonDict, LegalAction
 
+from . import summons
 from .harm import hurt
 from .magic import (
     Casting,
@@ -39,7 +41,7 @@ from .magic import (
 from .state import DNState, Man, Pending, character_of, other
 
 Lines = list[JsonDict]
-WIRED = ("heal", "stun")
+WIRED = ("heal", "stun", "summon")
 WOUNDED = ("wounded", "wounded_twice")
 
 
@@ -72,7 +74,10 @@ def _targets(state: DNState, wizard: Man, effect: str) -> list[Man]:
 def _casting(state: DNState, wizard: str, spell: str, target: str) -> Casting:
     board = state.board
     w, t = state.man(wizard), state.man(target)
-    return Casting(spell, sheet(state, wizard), board.parse(w.hex), tuple(board.parse(h) for h in t.hexes))
+    s = shipped_spells().spell(spell)[1]
+    hexes = (summons.placements(state, w, summons.free_counters(state, s)) if s.effect.kind == "summon"
+             else list(t.hexes))
+    return Casting(spell, sheet(state, wizard), board.parse(w.hex), tuple(board.parse(h) for h in hexes))
 
 
 def counterer(state: DNState, wizard: str) -> Man | None:
@@ -109,9 +114,10 @@ def cast_actions(state: DNState) -> list[LegalAction]:
         if w.side != state.side or not w.standing or not any(s.name == w.name for s in state.wizards):
             continue
         for name, spell in spells.spells.items():
-            if spell.effect.kind not in WIRED or spell.target == "hexes":
+            summon = spell.effect.kind == "summon"
+            if spell.effect.kind not in WIRED or (spell.target == "hexes" and not summon):
                 continue
-            targets = [w] if spell.target == "self" else _targets(state, w, spell.effect.kind)
+            targets = [w] if spell.target == "self" or summon else _targets(state, w, spell.effect.kind)
             for t in targets:
                 if spell.target == "self" and (spell.effect.kind != "heal" or w.health not in WOUNDED):
                     continue
@@ -120,7 +126,8 @@ def cast_actions(state: DNState) -> list[LegalAction]:
                 except ImpossibleRequestError:
                     continue
                 action = {"kind": "cast", "side": w.side, "unit": w.name, "spell": name, "target": t.name}
-                out.append(LegalAction(action, f"{w.name} casts {name} on {t.name}", w.side, float(spell.ep),
+                text = f"{w.name} casts {name}" + ("" if summon else f" on {t.name}")
+                out.append(LegalAction(action, text, w.side, float(spell.ep),
                                        f"{spell.ep} EP, succeeds {float(o.cast.probability):.0%}",
                                        f"{name} → {t.name}", f"{w.name}: cast"))
     return out
@@ -171,6 +178,9 @@ def resolve(state: DNState, wizard: str, spell: str, target: str, countered: boo
     lines: Lines = [{"text": f"{result.narrative}", "kind": "roll"}]
     if not result.applied:
         return state, lines
+    if o.spell.effect.kind == "summon":
+        state, more = summons.appear(state, wizard, o.spell)
+        return state, lines + more
     t = state.man(target)
     if o.spell.effect.kind == "heal":
         state = state.with_men(replace(t, health="healthy", stunned_at=0))

@@ -65,6 +65,7 @@ class Man:
     carrying: str = ""  # the stunned character he carries on his back this movement (:mod:`.carry`)
     leading: tuple[str, ...] = ()  # the riderless horses he leads by the bridle, in the order taken (:mod:`.bridle`)
     riding: str = ""  # the piece name of another character's horse he sits on (:mod:`.saddle`); "" his own
+    fades: int = 0  # a summoned spectre: the last player turn it stays (:mod:`.summons`); 0 for everyone else
 
     @property
     def alive(self) -> bool:
@@ -86,7 +87,8 @@ class Man:
                 "shot": self.shot, "fired": self.fired, "attacked": self.attacked, "unloaded": self.unloaded,
                 **({"carrying": self.carrying} if self.carrying else {}),
                 **({"leading": list(self.leading)} if self.leading else {}),
-                **({"riding": self.riding} if self.riding else {})}
+                **({"riding": self.riding} if self.riding else {}),
+                **({"fades": self.fades} if self.fades else {})}
 
     @classmethod
     def from_json(cls, d: Any) -> Man:
@@ -95,7 +97,8 @@ class Man:
                    str(d["health"]), bool(d["mounted"]), bool(d["horse"]), None if facing is None else int(facing),
                    int(d["stunned_at"]), int(d["mp"]), int(d["steps"]), bool(d["moved"]), bool(d["shot"]),
                    bool(d["fired"]), bool(d["attacked"]), bool(d["unloaded"]), str(d.get("carrying", "")),
-                   tuple(str(n) for n in d.get("leading", ())), str(d.get("riding", "")))
+                   tuple(str(n) for n in d.get("leading", ())), str(d.get("riding", "")),
+                   int(d.get("fades", 0)))
 
 
 HORSE = "'s horse"

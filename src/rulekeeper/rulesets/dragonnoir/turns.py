@@ -21,13 +21,15 @@ from .dragon import counts_alive
 from .harm import movement_of
 from .shots import is_shooter, shots
 from .state import PHASE_NAMES, SIDES, DNState, Man, character_of, other
+from .summons import dematerialise
 
 Lines = list[JsonDict]
 
 
 def living(state: DNState, side: str) -> list[Man]:
-    """The living characters of ``side`` (horses alone do not count; the Black Dragon counts once)."""
-    return [m for m in state.men if m.side == side and counts_alive(m)]
+    """The living characters of ``side`` (horses alone and summoned spectres do not count; the Black Dragon counts
+    once)."""
+    return [m for m in state.men if m.side == side and counts_alive(m) and not m.fades]
 
 
 def can_fire(state: DNState) -> bool:
@@ -85,8 +87,9 @@ def end_phase(state: DNState) -> tuple[DNState, Lines]:
     if state.phase == "move":
         return replace(state, phase="combat", men=tuple(replace(m, steps=0) for m in state.men)), lines
     state, more = _recover(state)
+    state, gone = dematerialise(state)
     state, after = _next_player_turn(state)
-    return state, lines + more + after
+    return state, lines + more + gone + after
 
 
 def decided(state: DNState) -> DNState:

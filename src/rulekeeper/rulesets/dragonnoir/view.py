@@ -68,6 +68,6 @@ def view_of(state: DNState) -> JsonDict:
         d["mark"] = marks[m.name]
         d["counter"] = counter(state, m)
     doc["sides"] = {s: {"name": state.name(s), "alive": sum(1 for m in state.men if m.side == s and m.alive
-                                                             and not m.horse)} for s in SIDES}
+                                                             and not m.horse and not m.fades)} for s in SIDES}
     doc["map"] = map_rows(state, marks)
     return doc

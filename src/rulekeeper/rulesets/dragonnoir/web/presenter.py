@@ -103,6 +103,8 @@ class DragonNoirPresenter(GenericPresenter):
         dot = None if rear is None else (round(x + (x - rear[0]) * 0.5, 1), round(y + (y - rear[1]) * 0.5, 1))
         c = counter(state, m)
         what = "a horse alone" if m.horse else ("mounted" if m.mounted else "on foot")
+        if m.fades:  # a summoned spectre (:mod:`..summons`)
+            what += f", called by a wizard: dematerialises after player turn {m.fades}"
         return {"name": m.name, "tag": tag(m.name), "side": m.side, "hex": "-".join(m.hexes), "x": x, "y": y,
                 "rear": rear, "dot": dot, "health": m.health, "word": STATE_WORD.get(m.health, m.health), "alive": m.alive,
                 "numbers": f"{c['attack']}-{c['movement']}-{c['defence']}", "what": what,
