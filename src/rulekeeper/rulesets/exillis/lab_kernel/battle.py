@@ -31,7 +31,7 @@ from .layout import (
     N,
 )
 from .rng import battle_key, draw
-from .strikes import melee_strike, state_index
+from .strikes import bit_thresholds, melee_strike, state_index
 from .volleys import volley
 
 
@@ -72,7 +72,8 @@ def after_strike(s: int, shoot: bool, sched_i: np.ndarray, sched_f: np.ndarray, 
 @kernel
 def fight(index: int, key: np.uint64, shoot: bool, max_rounds: int, side_i: np.ndarray, side_f: np.ndarray,
           thresholds: np.ndarray, sched_i: np.ndarray, sched_f: np.ndarray, hit_cum: np.ndarray,
-          ret_cum: np.ndarray, sens: np.ndarray, intim: np.ndarray, params: np.ndarray,
+          ret_cum: np.ndarray, hit_bits: np.ndarray, ret_bits: np.ndarray, sens: np.ndarray, intim: np.ndarray,
+          params: np.ndarray,
           hp: np.ndarray,
           mor: np.ndarray, cnt: np.ndarray, work: np.ndarray, deaths: np.ndarray, states: np.ndarray,
           stream: np.ndarray, counts: np.ndarray, b: int) -> tuple[int, int]:
@@ -99,8 +100,8 @@ def fight(index: int, key: np.uint64, shoot: bool, max_rounds: int, side_i: np.n
         if shoot:
             volley(s, states, sched_i, side_i, side_f, hit_cum, luck_mult, hp, cnt, work, deaths, stream, counts, b)
         else:
-            melee_strike(s, states, sched_i, sched_f, side_i, side_f, hit_cum, ret_cum, luck_mult, hp, work,
-                         deaths, stream, counts, b)
+            melee_strike(s, states, sched_i, sched_f, side_i, side_f, hit_cum, ret_cum, hit_bits, ret_bits, luck_mult,
+                         hp, work, deaths, stream, counts, b)
         after_strike(s, shoot, sched_i, sched_f, side_i, side_f, sens, intim, params, hp, mor, cnt, deaths)
         code = ended(cnt)
         if code >= 0:
@@ -122,6 +123,7 @@ def run_battles(key: np.uint64, start: int, count: int, shoot: bool, max_rounds:
     blocks = outcomes.shape[0]
     per_block = (count + blocks - 1) // blocks
     width = hp_width(side_i)
+    hit_bits, ret_bits = bit_thresholds(hit_cum), bit_thresholds(ret_cum)
     for b in prange(blocks):
         hp = np.zeros((2, width))
         mor = np.zeros((2, 2))
@@ -132,8 +134,8 @@ def run_battles(key: np.uint64, start: int, count: int, shoot: bool, max_rounds:
         states = np.zeros(2, np.int64)
         for j in range(b * per_block, min(count, (b + 1) * per_block)):
             code, took = fight(start + j, key, shoot, max_rounds, side_i, side_f, thresholds, sched_i, sched_f,
-                               hit_cum, ret_cum, sens, intim, params, hp, mor, cnt, work, deaths, states, stream,
-                               counts, b)
+                               hit_cum, ret_cum, hit_bits, ret_bits, sens, intim, params, hp, mor, cnt, work, deaths,
+                               states, stream, counts, b)
             outcomes[b, code] += 1
             rounds[b, took] += 1
             survivors[b, 0, cnt[0, COUNT]] += 1

