@@ -41,6 +41,7 @@ from rulekeeper.boards import hexcoords as hexcoords_module
 from rulekeeper.boards import hexes as hexes_module
 from rulekeeper.boards import hexpaths as hexpaths_module
 from rulekeeper.boards import hexsight as hexsight_module
+from rulekeeper.boards import hexsvg as hexsvg_module
 from rulekeeper.core.errors import ImpossibleRequestError, InvalidStatError, UnknownNameError
 
 coord = st.integers(-60, 60)
@@ -57,7 +58,7 @@ costs = st.lists(st.one_of(st.integers(1, 4), st.none()), min_size=len(SHAPE), m
 
 
 def test_docstring_examples_run() -> None:
-    for module in (hexes_module, hexcoords_module, hexsight_module, hexpaths_module):
+    for module in (hexes_module, hexcoords_module, hexsight_module, hexpaths_module, hexsvg_module):
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert result.attempted > 0 and result.failed == 0, module.__name__
 

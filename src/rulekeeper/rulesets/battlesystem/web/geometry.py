@@ -1,9 +1,8 @@
 """Where things go on the SVG hex board: hex centres, corners, the viewBox and the outline of a region.
 
-The board (``boards.hexes``) gives hex centres and corners for any size; this module fixes the
-size the SVG uses and adds the one shape the Battle System board needs beyond single hexes: the
-outline of a set of hexes (a missile or barrage range), drawn as the hex edges between a hex of the
-set and one outside it. Everything is in SVG units; the viewBox scales them to the page.
+The board (``boards.hexsvg``) places hexes, corners and the viewBox in SVG units; this module adds
+the one shape the Battle System board needs beyond single hexes: the outline of a set of hexes (a
+missile or barrage range), drawn as the hex edges between a hex of the set and one outside it. Everything is in SVG units; the viewBox scales them to the page.
 """
 
 from __future__ import annotations
@@ -11,33 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rulekeeper.boards.hexes import Hex, hex_centre, hex_corners
+from rulekeeper.boards.hexsvg import HEX_WIDTH, PAD, SIZE, Point, centre, points, view_box
 
-#: Corner-to-centre distance of one hex in SVG units.
-SIZE = 30.0
-#: Space around the map so the outer counters' rings are not clipped.
-PAD = 3.0
-#: Width of one hex (flat side to flat side) in SVG units.
-HEX_WIDTH = 3 ** 0.5 * SIZE
-
-Point = tuple[float, float]
-
-
-def centre(h: Hex) -> Point:
-    x, y = hex_centre(h, SIZE)
-    return round(x, 1), round(y, 1)
-
-
-def points(h: Hex) -> str:
-    """The ``points`` of a hex's ``<polygon>``."""
-    return " ".join(f"{x:.1f},{y:.1f}" for x, y in hex_corners(hex_centre(h, SIZE), SIZE))
-
-
-def view_box(width: int, height: int) -> str:
-    """The whole map: ``width`` columns, ``height`` rows, odd rows shifted half a hex east."""
-    left, top = -HEX_WIDTH / 2 - PAD, -SIZE - PAD
-    right = HEX_WIDTH * (width - 1) + (HEX_WIDTH / 2 if height > 1 else 0) + HEX_WIDTH / 2 + PAD
-    bottom = 1.5 * SIZE * (height - 1) + SIZE + PAD
-    return f"{left:.1f} {top:.1f} {right - left:.1f} {bottom - top:.1f}"
+__all__ = ["HEX_WIDTH", "PAD", "SIZE", "Point", "centre", "points", "view_box"]
 
 
 def _key(p: Point) -> tuple[int, int]:
