@@ -129,3 +129,21 @@ def test_summoned_gargoyles_are_drawn_with_their_lifetime(tmp_path: Path) -> Non
     svg = _svg(page.text)
     assert 'data-unit="Gargoyle 1"' in svg and "dematerialises after player turn" in svg
     assert "Gargoyle 1 flies to" not in page.text
+
+
+def test_the_defensive_fire_at_those_who_stood_still_is_owed_on_the_web(tmp_path: Path) -> None:
+    """'It is not possible to make a defensive shot against a character who has not yet started to move, unless the
+    opposing player does not intend to move him during his turn.' When side A ends its movement, side B's page says
+    what it owes and lists the shot and 'No more defensive fire'."""
+    scenario = tmp_path / "field.yaml"
+    scenario.write_text(
+        "ruleset: dragonnoir\nname: The field\ndescription: test\nwidth: 8\nheight: 5\nturn_limit: 3\n"
+        "sides:\n  A: {name: The Exiles}\n  B: {name: The Orks}\nterrain: {}\nedges: []\ncharacters:\n"
+        "  Thrug: {at: B3, side: A}\n  Laberne: {at: G3, side: B}\n", encoding="utf-8")
+    app = create_app(tmp_path / "w.db")
+    keeper = app.state.keeper
+    bid, tokens = keeper.create(SetupRequest(scenario=scenario, seed=7, db=keeper.store.url), ruleset="dragonnoir")
+    keeper.service.act(bid, {"kind": "end_phase", "side": "A"})
+    page = TestClient(app).get(f"/b/{bid}", params={"token": tokens["B"]})
+    assert page.status_code == 200, page.text
+    assert "did not move" in page.text and "No more defensive fire" in page.text

@@ -33,7 +33,7 @@ def start(scenario: str, seed: int) -> Any:
 
 def play(scenario: str, seed: int) -> dict[str, Any]:
     g, state = start(scenario, seed)
-    steps = []
+    steps: list[dict[str, Any]] = []
     while not g.status(state).over and len(steps) < 2000:
         out = g.apply(state, g.policy(state))
         state = out.state

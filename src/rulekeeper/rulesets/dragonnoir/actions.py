@@ -9,7 +9,9 @@ Actions are plain JSON dicts, each with its ``side``:
   crevasse: :mod:`.jumps`), ``lead`` (a horse by the bridle: :mod:`.bridle`), ``fly`` (a Gargoyle's whole
   movement, ``to`` at most 5 hexes away: :mod:`.summons`), then ``end_phase``;
 * defensive fire, owed by the other side when a mover enters a hex in sight of its shooters:
-  ``shoot`` (``unit`` at the mover) or ``hold`` (let him go on);
+  ``shoot`` (``unit`` at the mover) or ``hold`` (let him go on); and when the moving side ends its movement, at the
+  characters who stood still (``standstill``): ``shoot`` (``unit`` at ``target``) or ``hold`` (no more defensive
+  fire: the combat begins);
 * combat: ``attack`` (``units`` against ``targets``; ``via`` for the dragon's centre from a disabled limb's hex:
   :mod:`.centre`), then ``end_phase`` (stunned characters recover and
   the other side's player turn begins);
@@ -34,7 +36,7 @@ from . import bridle, carry, corpses, dragon, jumps, saddle, sorcery, summons
 from .centre import BODY, fight_via, staged
 from .harm import hurt
 from .melee import ADVANCE, centre_combats, combats, fight, odds, take_blow
-from .shots import defensive_shooters, is_shooter, resolve_shot, shot_odds, shots
+from .shots import defensive_shooters, is_shooter, resolve_shot, shot_odds, shots, standstill_shots
 from .state import DNState, Man, Pending, other
 from .steps import Step, half_turn_cost, infiltration_request, must_roll, steps, turned
 from .turns import end_phase
@@ -87,6 +89,12 @@ def _move_actions(state: DNState, m: Man) -> list[LegalAction]:
 def _pending_actions(state: DNState, p: Pending) -> list[LegalAction]:
     if p.kind == "counter":
         return sorcery.pending_actions(state, p)
+    if p.kind == "standstill":
+        return [*(_la({"kind": "shoot", "side": p.side, "unit": s.name, "target": t.name},
+                      f"{s.name} shoots at {t.name}", None, f"{line.band} range, {line.cover} cover; he did not move",
+                      f"→ {t.name}", f"{s.name}: defensive fire") for s, t, line in standstill_shots(state)),
+                _la({"kind": "hold", "side": p.side}, f"{state.name(p.side)}: no more defensive fire",
+                    label="No more defensive fire", group="Defensive fire")]
     if p.kind == "defensive":
         mover = state.man(p.unit)
         return [*_fire_actions(state, p.side, mover),
@@ -211,9 +219,28 @@ def do_move(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Line
     return state, lines
 
 
+def end_movement(state: DNState) -> tuple[DNState, Lines]:
+    """The moving side ends its movement: the carried are set down ("At the end of the movement, he sets the stunned
+    character down"); then, while a shot is possible at a character who stood still, the other side owes a
+    ``standstill`` decision (shoot or hold) before the combat begins; else the combat begins at once."""
+    state, lines = carry.settle(state, everyone=True)
+    if standstill_shots(state):
+        them = other(state.side)
+        return replace(state, pending=Pending("standstill", them)), lines + [
+            {"text": f"{state.name(state.side)} end their movement; {state.name(them)} may fire defensively at the "
+                     "characters who did not move", "kind": "note"}]
+    state, more = end_phase(state)
+    return state, lines + more
+
+
 def do_shoot(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lines]:
     defensive = state.pending is not None
     state, lines = resolve_shot(state, str(action["unit"]), str(action["target"]), defensive, fate)
+    if defensive and state.pending is not None and state.pending.kind == "standstill":
+        if standstill_shots(state):
+            return state, lines
+        state, more = end_phase(replace(state, pending=None))
+        return state, lines + more
     if defensive:
         mover = state.man(state.pending.unit)  # type: ignore[union-attr]
         if not mover.standing:
@@ -259,7 +286,11 @@ def _perform(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lin
     if kind == "shoot":
         return do_shoot(state, action, fate)
     if kind == "hold":
-        return replace(state, pending=None), [{"text": f"{state.name(state.to_act)} hold their fire", "kind": "note"}]
+        held: Lines = [{"text": f"{state.name(state.to_act)} hold their fire", "kind": "note"}]
+        if state.pending is not None and state.pending.kind == "standstill":
+            state, more = end_phase(replace(state, pending=None))
+            return state, held + more
+        return replace(state, pending=None), held
     if kind == "half_turn":
         m = turned(state, state.man(str(action["unit"])))
         return state.with_men(m), [{"text": f"{m.name} turns about ({'-'.join(m.hexes)})", "kind": "move"}]
@@ -283,10 +314,8 @@ def _perform(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lin
         return do_advance(state, action)
     if kind == "stay":
         return replace(state, pending=None), [{"text": "no advance after combat", "kind": "note"}]
-    if state.phase == "move":  # "At the end of the movement, he sets the stunned character down"
-        state, lines = carry.settle(state, everyone=True)
-        state, more = end_phase(state)
-        return state, lines + more
+    if state.phase == "move":
+        return end_movement(state)
     return end_phase(state)
 
 

@@ -115,7 +115,8 @@ class DragonNoirCliPresenter:
         t.append(f"{state.name(state.side)} — {PHASE_NAMES[state.phase]}", style=SIDE_STYLE[state.side])
         p = state.pending
         if p is not None:
-            owed = {"defensive": f"defensive fire at {p.unit}?", "victim": "who takes the blow?",
-                    "advance": "advance after combat?", "counter": f"counter {p.unit}'s {p.harm}?"}[p.kind]
+            owed = {"defensive": f"defensive fire at {p.unit}?", "standstill": "defensive fire at who did not move?",
+                    "victim": "who takes the blow?", "advance": "advance after combat?",
+                    "counter": f"counter {p.unit}'s {p.harm}?"}[p.kind]
             t.append(f" · {state.name(p.side)} to decide: {owed}", style=SIDE_STYLE[p.side])
         return t

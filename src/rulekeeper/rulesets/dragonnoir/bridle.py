@@ -111,7 +111,7 @@ def follow(state: DNState, before: Man) -> tuple[DNState, Lines]:
         if spot is None:
             continue
         facing = hex_direction(board.parse(spot[1]), board.parse(spot[0]))
-        state = state.with_men(replace(horse, hexes=spot, facing=facing))
+        state = state.with_men(replace(horse, hexes=spot, facing=facing, steps=horse.steps + 1))  # it moved
         left = [v for v in left if v != spot[0]] + [h for h in horse.hexes if h not in spot]
         lines.append({"text": f"  {horse.name} follows to {'-'.join(spot)}", "kind": "move"})
     return state, lines

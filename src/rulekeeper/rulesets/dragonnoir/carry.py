@@ -111,10 +111,12 @@ def set_down(state: DNState, name: str, to: str | None = None) -> tuple[DNState,
 
 
 def follow(state: DNState, carrier: Man) -> DNState:
-    """The carried man goes where his carrier goes."""
+    """The carried man goes where his carrier goes (a hex entered this movement: he no longer stands still, so no
+    defensive fire at the end of the movement, :func:`.shots.standstill_shots`)."""
     if not carrier.carrying:
         return state
-    return state.with_men(replace(state.man(carrier.carrying), hexes=carrier.hexes))
+    carried = state.man(carrier.carrying)
+    return state.with_men(replace(carried, hexes=carrier.hexes, steps=carried.steps + 1))
 
 
 def settle(state: DNState, everyone: bool = False) -> tuple[DNState, Lines]:

@@ -1,7 +1,8 @@
 """The default policy (``battle autoplay``): shoot the best shot, close in with the fighters, strike where it pays.
 
-* Offensive and defensive fire: the shot most likely to hit (defensive fire only at better than even odds
-  of a hit; else hold).
+* Offensive and defensive fire: the shot most likely to hit (a horse alone counts as hit only by the letters
+  that kill it); defensive fire, at a mover or, when the enemy ends its movement, at the characters who stood
+  still, only at better than even odds of a hit; else hold.
 * Movement: shooters keep their place (they shoot again, and a long bow that moved cannot fire
   defensively); every other character steps, one hex at a time, to the hex nearest an enemy while that
   brings him closer and he is not yet in contact. Every step strictly shortens the distance, so every
@@ -54,7 +55,7 @@ def _best_shot(state: DNState, legal: list[LegalAction], least: float) -> JsonDi
         if a["kind"] != "shoot":
             continue
         o = shot_odds(state, str(a["unit"]), str(a["target"]))
-        hit = 1.0 - _p(o.letters, "A")
+        hit = _p(o.letters, "CDEF") if state.man(str(a["target"])).horse else 1.0 - _p(o.letters, "A")
         if hit >= least and (best is None or hit > best[0]):
             best = (hit, a)
     return None if best is None else best[1]
@@ -138,7 +139,7 @@ def _best_attack(state: DNState, legal: list[LegalAction]) -> JsonDict | None:
 def _pending(state: DNState, legal: list[LegalAction]) -> JsonDict:
     p = state.pending
     assert p is not None
-    if p.kind == "defensive":
+    if p.kind in ("defensive", "standstill"):  # the last action offered is the hold
         return _best_shot(state, legal, DEFENSIVE_HIT) or legal[-1].action
     if p.kind == "counter":
         return legal[0].action  # the counterspell: a spell stopped is a spell that never lands

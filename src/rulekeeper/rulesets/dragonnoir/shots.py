@@ -71,6 +71,28 @@ def defensive_shooters(state: DNState, mover: Man) -> list[tuple[Man, LineOfFire
     return out
 
 
+def stood_still(m: Man) -> bool:
+    """Neither moved by his player this movement sequence (a step, a turn, mounting, a jump, a flight: ``moved``) nor
+    carried or led along (``steps``): a character the opposing player "does not intend to move"."""
+    return not m.moved and m.steps == 0
+
+
+def standstill_shots(state: DNState) -> list[tuple[Man, Man, LineOfFire]]:
+    """The defensive shots owed when the moving side ends its movement: "It is not possible to make a defensive shot
+    against a character who has not yet started to move, unless the opposing player does not intend to move him
+    during his turn." Once the movement is over the intention is known, so the other side's shooters who may still
+    fire defensively (not in contact, once per enemy movement, the long bow and crossbow limits) may shoot at every
+    living piece of the moving side that stood still. (shooter, target, line), in the order of the pieces."""
+    still = [t for t in state.men if t.side == state.side and t.alive and stood_still(t)]
+    if not still:
+        return []
+    out = []
+    for s in state.men:
+        if s.side != state.side and s.alive and may_shoot(s, True):
+            out += [(s, t, line) for t, line in lines_from(state, s, still) if line.possible]
+    return out
+
+
 def odds_of(state: DNState, shooter: Man, target: Man, line: LineOfFire) -> FireOdds:
     assert line.band is not None
     return fire_odds(shipped_sheet(), fighter_of(state, shooter), fighter_of(state, target), line.band, line.cover)

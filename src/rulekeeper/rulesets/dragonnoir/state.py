@@ -116,6 +116,8 @@ class Pending:
 
     * ``defensive``: a mover (``unit``) entered a hex in sight of the other side's shooters: they
       shoot at him one by one, or let him go on.
+    * ``standstill``: the moving side (``DNState.side``) ended its movement: ``side``'s shooters may fire
+      defensively at the characters who did not move (:func:`.shots.standstill_shots`), then hold.
     * ``victim``: several defenders suffered a blow: their side picks who takes it (``options``);
       ``harm`` is the blow, ``others`` the attackers (for Zed's curare and the advance after).
     * ``counter``: the wizard ``unit`` announced the spell ``harm`` on ``options[0]``: the enemy wizard's side

@@ -164,6 +164,8 @@ class DragonNoirPresenter(GenericPresenter):
         if state.pending is not None and not state.over:
             owe = state.pending
             owed = {"defensive": f"{owe.unit} moves in sight of your shooters: shoot at him or hold your fire",
+                    "standstill": f"{state.name(state.side)} have ended their movement: fire defensively at the "
+                                  "characters who did not move, or no more defensive fire",
                     "victim": f"a blow ({owe.harm}) falls on one of {', '.join(owe.options)}: choose who takes it",
                     "advance": "the combat is won: advance one of its characters, or stay",
                     "counter": f"{owe.unit} announces {owe.harm} on {', '.join(owe.options)}: counter it before "
