@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import cli_cases_games as games
 from fuzzlib import (
     HOSTILE_TEXTS,
     MAX_OUTPUT,
@@ -53,6 +54,7 @@ class Env:
     muster: str
     muster_b: str
     wt_battle: str
+    campaign_id: str  # a War Table campaign (campaign-chart, campaign-map)
 
 
 Argv = Callable[[Env, str], list[str]]
@@ -65,7 +67,7 @@ class Slot:
     """One parameter of one command, fed hostile values of one kind."""
 
     param: str  # the Click parameter's name
-    kind: str  # file | export | out | id | text | db
+    kind: str  # file | export | out | id | text | db | sheet | sweep (folders: cli_cases_games.folders)
     argv: Argv
     sample: int | None = None  # None: the whole corpus of its kind; n: n of it (a reader fuzzed elsewhere)
     examples: int = 5  # hypothesis examples
@@ -123,6 +125,7 @@ def _table() -> dict[str, list[Slot]]:
             Slot("option", "text", lambda e, v: ["battle", "new", e.scenario, "--option", v, "--db", e.scratch],
                  sample=8, examples=3),
             db_slot(tail=("battle", "new", "SCENARIO")),  # SCENARIO: replaced below
+            games.battle_new_data(),
         ],
         "battle list": [Slot("db", "db", lambda e, v: ["battle", "list", "--db", v, "--json"], examples=2)],
         "battle import": [Slot("file", "export", lambda e, v: ["battle", "import", v, "--db", e.scratch, "--new-id"]),
@@ -201,6 +204,7 @@ def _table() -> dict[str, list[Slot]]:
         for alias in ("exillis", "ex-illis"):
             for cmd in ("melee", "shoot", "cast"):
                 t.update(exillis_calc(group, alias, cmd, full=alias == "exillis" and group == "odds"))
+    t.update(games.games_table())
     return t
 
 
@@ -370,7 +374,7 @@ def make_env(tmp: Path) -> tuple[Env, Path]:
     svc.export(ex_id, export)
     musters = ROOT / "examples" / "exillis" / "musters"
     env = Env(tmp, str(db), str(tmp / "scratch.db"), ex_id, wt_id, str(scen), str(musters / "broken_wing.yaml"),
-              str(musters / "brec_helean.toml"), str(wt))
+              str(musters / "brec_helean.toml"), str(wt), games.make_campaign(svc))
     return env, export
 
 
@@ -413,6 +417,8 @@ def values_for(slot: Slot, files: list[Path], exports: list[Path], dbs: list[str
     kind = slot.kind
     if kind == "file":
         return [str(p) for p in files if slot.heavy or "250k" not in p.name]
+    if kind in games.FOLDER_FILES:
+        return games.folders(kind, files, env.tmp)
     if kind == "export":
         return [str(p) for p in exports] + [str(p) for p in files[::4]]
     if kind == "db":
@@ -467,7 +473,10 @@ def _hypothesis_body(rec: Recorder, name: str, slot: Slot, env: Env, export: Pat
     counter = iter(range(10**9))
 
     def body(data: st.DataObject) -> None:
-        if slot.kind in ("file", "export", "db"):
+        if slot.kind in games.FOLDER_FILES:
+            where = tmp / "hyp" / f"{name.replace(' ', '_')}-{slot.param}-{next(counter)}"
+            value = games.hypothesis_folder(slot.kind, where, file_bytes(data, seeds)[1], next(counter))
+        elif slot.kind in ("file", "export", "db"):
             suffix, content = file_bytes(data, seeds)
             if slot.kind == "export":
                 suffix = ".json"

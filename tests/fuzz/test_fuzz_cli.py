@@ -144,3 +144,43 @@ def test_the_war_table_reader_keeps_the_core_limits(tmp_path: Path, content: str
     path.write_text(content)
     with pytest.raises(DataFileError):
         read_mapping(path)
+
+
+# -- found when the lab, the War Table campaign, Confrontation and Dragon Noir joined the table: fixed ----------
+
+TOO_LONG = "n" * 300  # a file name longer than the file system allows (ENAMETOOLONG)
+LAB = ["exillis", "Billmen", "Vileins", "--sims", "2", "--backend", "serial"]
+
+
+@pytest.mark.parametrize("argv", [
+    ["odds", "dragonnoir", "combat", "--attacker", "Laberne", "--defender", "Jon", "--sheet", "{long}"],
+    ["lab", "play", "exillis", "{long}.toml", "--sims", "2", "--backend", "serial"],
+    ["lab", "sweep", "exillis", "--units", "Billmen,Vileins", "--sims", "2", "--backend", "serial", "--out", "{long}"],
+    ["lab", "compare", "{long}", "{tmp}"],
+    ["lab", "duel", *LAB, "--csv", "{tmp}"],
+    ["lab", "duel", *LAB, "--csv", "/dev/full"],
+    ["lab", "duel", *LAB, "--plot", "{tmp}/histogram.json"],
+], ids=["sheet-too-long", "play-too-long", "sweep-out-too-long", "compare-too-long", "csv-a-folder", "csv-disk-full",
+        "plot-unknown-format"])
+def test_a_path_the_os_refuses_is_a_typed_refusal(argv: list[str], monkeypatch: pytest.MonkeyPatch,
+                                                  tmp_path: Path) -> None:
+    """Were tracebacks: OSError (name too long) from ``Path.is_dir/exists/is_file`` in dragonnoir/data.py,
+    lab/play.py, lab/sweep.py, lab/compare.py; OSError from ``--csv``'s write (cli/lab_cmds.py); matplotlib's
+    ValueError for a ``--plot`` suffix it cannot write (lab/plots.py)."""
+    args = [a.format(long=str(tmp_path / TOO_LONG), tmp=tmp_path) for a in argv]
+    code, out, err = run_main(args, monkeypatch)
+    assert code == 2 and "Traceback" not in out + err and err.strip().startswith("error"), (out, err)
+
+
+def test_a_large_file_that_is_no_sweep_matrix_is_refused_before_its_rows_are_read(tmp_path: Path) -> None:
+    """Was: ``lab compare`` read any ``matrix.csv`` whole into dicts (8 MiB of ``a: 1`` lines: 300 MB, MemoryError
+    under the fuzz limit); now through the bounded reader, the header checked first."""
+    from rulekeeper.core.errors import RulekeeperError
+    from rulekeeper.lab.compare import read_matrix
+
+    (tmp_path / "matrix.csv").write_text("a: 1\n" * 1_600_000)
+    with pytest.raises(RulekeeperError, match="not a sweep matrix"):
+        read_matrix(tmp_path)
+    (tmp_path / "matrix.csv").write_text("a: 1\n" * 1_800_000)  # past the core's 8 MiB
+    with pytest.raises(RulekeeperError, match="larger than"):
+        read_matrix(tmp_path)

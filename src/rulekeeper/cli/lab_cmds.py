@@ -177,7 +177,7 @@ def duel(game: Game, first: Annotated[str, typer.Argument(help="The first unit (
     with _runner(backend, workers, scheduler, connect_timeout) as runner, _progress("duel", json) as progress:
         tally = run_duel(ref.name, request, runner=runner, chunk=chunk, progress=progress)
     if csv is not None:
-        csv.write_text(tally_csv(tally), encoding="utf-8", newline="")
+        _write_csv(csv, tally_csv(tally))
     if plot is not None:
         from rulekeeper.lab.plots import duel_histogram
 
@@ -192,6 +192,17 @@ def duel(game: Game, first: Annotated[str, typer.Argument(help="The first unit (
 def _method(how: str, method: str) -> str:
     """``monte carlo (toy kernel)`` as it is, or ``Monte Carlo (numba kernel)`` when the method does not say."""
     return method if method.lower().startswith(("exact", "monte carlo")) else f"{how} ({method})"
+
+
+def _write_csv(path: Path, text: str) -> None:
+    """``--csv``: a folder, a full disk or a name too long is a typed refusal naming the file."""
+    from rulekeeper.lab.errors import LabRequestError
+
+    try:
+        path.write_text(text, encoding="utf-8", newline="")
+    except OSError as exc:
+        raise LabRequestError(f"--csv {str(path)!r}: cannot write it ({exc.strerror or type(exc).__name__})",
+                              path=str(path)) from None
 
 
 def _check_parent(path: Path) -> None:

@@ -8,6 +8,7 @@ positively correlated and this test is conservative).
 from __future__ import annotations
 
 import csv
+import io
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,17 +38,26 @@ class Move:
 
 
 def read_matrix(folder: Path) -> dict[tuple[str, ...], dict[str, str]]:
+    """A sweep's ``matrix.csv``, read through the bounded reader (size, UTF-8), its header checked before
+    any row is kept (a large file that is no matrix is refused without building it)."""
+    from rulekeeper.core.datafiles import read_text
+
     path = folder / "matrix.csv"
-    if not path.is_file():
+    try:
+        found = path.is_file()
+    except OSError:  # a name longer than the file system allows
+        found = False
+    if not found:
         raise LabRequestError(f"{str(folder)!r} holds no sweep (no {str(path)!r}): run 'rulekeeper lab sweep' first",
                               folder=str(folder))
+    lines = io.StringIO(read_text(path))
     try:
-        with path.open(encoding="utf-8", newline="") as handle:
-            rows = list(csv.DictReader(handle))
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        reader = csv.DictReader(lines)
+        if reader.fieldnames is not None and not set(COLUMNS) <= set(reader.fieldnames):
+            raise LabRequestError(f"{str(path)!r} is not a sweep matrix (missing columns)", folder=str(folder))
+        rows = list(reader)
+    except csv.Error as exc:
         raise LabRequestError(f"cannot read {str(path)!r} ({type(exc).__name__})", folder=str(folder)) from None
-    if rows and not set(COLUMNS) <= set(rows[0]):
-        raise LabRequestError(f"{str(path)!r} is not a sweep matrix (missing columns)", folder=str(folder))
     return {tuple(row[k] for k in KEY): row for row in rows}
 
 

@@ -141,8 +141,11 @@ class PlayWork:
 def scenario_path(game: Game, scenario: str) -> Path:
     """A scenario file, or the key of one the game ships (``starter``, ``hill_road``)."""
     path = Path(scenario)
-    if path.suffix and path.exists():
-        return path
+    try:
+        if path.suffix and path.exists():
+            return path
+    except OSError:  # a name longer than the file system allows: refused as not found below
+        pass
     shipped = {info.key: info.path for info in game.scenarios()}
     if scenario in shipped:
         return shipped[scenario]

@@ -27,6 +27,8 @@ def _save(fig: Any, path: Path) -> None:
         fig.savefig(path, dpi=110)
     except OSError as exc:
         raise LabRequestError(f"cannot write {str(path)!r} ({exc.strerror})", plot=str(path)) from None
+    except ValueError as exc:  # matplotlib: "Format 'json' is not supported (supported formats: ...)"
+        raise LabRequestError(f"--plot {str(path)!r}: {exc}", plot=str(path)) from None
 
 
 def duel_histogram(path: Path, request: DuelRequest, tally: DuelTally) -> None:

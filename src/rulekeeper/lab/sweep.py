@@ -137,6 +137,10 @@ def _slug(name: str) -> str:
 
 def output_folder(out: Path) -> Path:
     """``out``, created if its parent exists; a typed error naming a missing parent or a file."""
+    try:
+        out.exists()
+    except OSError as exc:  # a name longer than the file system allows
+        raise LabRequestError(f"--out {str(out)!r}: {exc.strerror or type(exc).__name__}", out=str(out)) from None
     if out.exists() and not out.is_dir():
         raise LabRequestError(f"--out {str(out)!r} is a file, not a folder", out=str(out))
     parent = out.absolute().parent

@@ -383,7 +383,10 @@ M = TypeVar("M", bound=BaseModel)
 
 def _user_file(name: str, sheet: Path | None) -> Path | None:
     path = None if sheet is None else Path(sheet) / f"{name}.yaml"
-    return path if path is not None and path.exists() else None
+    try:
+        return path if path is not None and path.exists() else None
+    except OSError as exc:  # a name longer than the file system allows
+        raise DataFileError(str(path), [f"cannot read the file ({exc.strerror or type(exc).__name__})"]) from None
 
 
 def _read(name: str, model: type[M], sheet: Path | None) -> M:
@@ -436,9 +439,17 @@ class SheetData:
         raise UnknownNameError("character", name, self.characters.characters)
 
 
+def _is_folder(path: Path) -> bool:
+    """``is_dir`` that answers no (rather than raising) for a path the OS refuses, e.g. one too long."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
 def load_sheet(sheet: Path | None = None) -> SheetData:
     """The shipped sheet, each file replaced by the same-named file in ``sheet`` when there is one."""
-    if sheet is not None and not Path(sheet).is_dir():
+    if sheet is not None and not _is_folder(Path(sheet)):
         raise DataFileError(str(sheet), ["not a folder: --sheet takes a folder of terrain/combat/fire/moves/"
                                          "characters .yaml files"])
     return SheetData(_read("terrain", TerrainFile, sheet), _read("combat", CombatFile, sheet),
