@@ -18,6 +18,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from rulekeeper.cli.hexmap import hex_rows
 from rulekeeper.core.game import JsonDict
 
 from .movement import left
@@ -74,23 +75,12 @@ def board_text(state: BattleState) -> Text:
     """The map as offset rows of hexes, ``CELL`` characters each, odd rows half a hex east."""
     marks = marks_of(state)
     targets = {p.barrage for p in state.units if p.barrage is not None and p.on_map}
-    out = Text()
-    out.append(" " * 3 + "".join(f"{chr(ord('A') + c):<{CELL}}" for c in range(state.width)) + "\n", style="bold")
-    for row in range(state.height):
-        lines = [Text(f"{row + 1:>2} " if i == 0 else "   ", style="bold") for i in range(3)]
-        for line in lines:
-            line.append(" " * (CELL // 2) if row % 2 else "")
-        for col in range(state.width):
-            label = f"{chr(ord('A') + col)}{row + 1}"
-            piece = state.at(label)
-            cell = _cell_lines(state, label, piece, "" if piece is None else marks[piece.name], label in targets)
-            for line, part in zip(lines, cell, strict=True):
-                line.append_text(part)
-                line.append(" " * (CELL - INNER))
-        for line in lines:
-            out.append_text(line)
-            out.append("\n")
-    return out
+
+    def cell(label: str) -> list[Text]:
+        piece = state.at(label)
+        return _cell_lines(state, label, piece, "" if piece is None else marks[piece.name], label in targets)
+
+    return hex_rows(state.width, state.height, CELL, cell)
 
 
 LEGEND = ("counter: mark (a = side A, b = side B) and type, ♛ a general; under it soldiers/morale, RUN = fleeing · "

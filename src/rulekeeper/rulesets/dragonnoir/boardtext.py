@@ -15,6 +15,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from rulekeeper.cli.hexmap import hex_rows
 from rulekeeper.core.game import JsonDict
 
 from .state import PHASE_NAMES, SIDES, DNState, Man
@@ -46,25 +47,15 @@ def _piece_text(m: Man | None, mark: str, back: str) -> Text:
 
 def board_text(state: DNState) -> Text:
     marks = marks_of(state)
-    out = Text()
-    out.append("   " + "".join(f"{chr(ord('A') + c):<{CELL}}" for c in range(state.width)) + "\n", style="bold")
-    for row in range(state.height):
-        lines = [Text(f"{row + 1:>2} " if i == 0 else "   ", style="bold") for i in range(2)]
-        for line in lines:
-            line.append(" " * (CELL // 2) if row % 2 else "")
-        for col in range(state.width):
-            label = f"{chr(ord('A') + col)}{row + 1}"
-            kind = state.terrain_at(label)
-            back = BACK.get(kind, "on grey15")
-            here = state.living_on(label) or state.on(label)
-            lines[0].append(f"{label:<4}{GLYPHS.get(kind, '?')} ", style=back)
-            lines[1].append_text(_piece_text(here[0] if here else None, marks[here[0].name] if here else "", back))
-            for line in lines:
-                line.append(" " * (CELL - INNER))
-        for line in lines:
-            out.append_text(line)
-            out.append("\n")
-    return out
+
+    def cell(label: str) -> list[Text]:
+        kind = state.terrain_at(label)
+        back = BACK.get(kind, "on grey15")
+        here = state.living_on(label) or state.on(label)
+        return [Text(f"{label:<4}{GLYPHS.get(kind, '?')} ", style=back),
+                _piece_text(here[0] if here else None, marks[here[0].name] if here else "", back)]
+
+    return hex_rows(state.width, state.height, CELL, cell)
 
 
 LEGEND = ("a1/b1: side and number, h: a horse alone · ! stunned, w wounded, B berserk, + dead, → a horseman's "
