@@ -7,7 +7,6 @@ a normal ``python -m pytest`` run.
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,19 +35,3 @@ def browser() -> Iterator[object]:
 
     with launched_browser() as launched:
         yield launched
-
-
-@pytest.fixture(autouse=True)
-def _cli_consoles_follow_the_streams() -> None:
-    """Unpin the CLI's Rich consoles before each test, so that what a test's ``main()`` prints reaches the
-    streams capsys or CliRunner installed for that test.
-
-    A console left with ``.file`` set (``tests/lab/lab_cli.py`` put back the stream it read, which was the
-    then test's capture stream) kept writing there in every later test of the same xdist worker: exit 2
-    with empty output in ``test_bounded_loader.py``, empty output in ``test_toy_battle_in_the_cli``, only
-    when ``--dist loadfile`` happened to give that worker a lab test first (more often under load).
-    """
-    output = sys.modules.get("rulekeeper.cli.output")
-    if output is not None:
-        for console in (output.console, output.err_console):
-            console._file = None  # None: print to whatever sys.stdout / sys.stderr is at the time
