@@ -3,12 +3,28 @@
 A pure ASGI middleware: a declared ``Content-Length`` over the cap is refused at once, and a
 body sent without one (chunked) is counted as it arrives and cut off at the cap. The answer is
 the project's error format, 413 ``too_large``.
+
+Bounded in time too: a body must arrive within :data:`BODY_TIMEOUT` seconds of the request's
+head (1,000 slow-body connections were held 60–90 s), else 408 ``too_slow``.  A client that
+goes away mid-body is one line in the log, not a ``ClientDisconnect`` traceback (1,000 aborted
+slow POSTs wrote 86,000 lines).  The head's own timeout is the server's (:mod:`.server`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+import os
+import time
 from typing import Any
+
+from starlette.requests import ClientDisconnect
+
+log = logging.getLogger("rulekeeper.web")
+
+#: Seconds a request body may take to arrive, from the first read of it.
+BODY_TIMEOUT = float(os.environ.get("RULEKEEPER_BODY_TIMEOUT") or 20.0)
 
 #: The largest body the keeper accepts: the new-battle form with two pasted musters is the biggest.
 MAX_BODY = 128 * 1024
@@ -18,9 +34,10 @@ Message = dict[str, Any]
 
 
 class BodyLimit:
-    def __init__(self, app: Any, max_body: int = MAX_BODY) -> None:
+    def __init__(self, app: Any, max_body: int = MAX_BODY, body_timeout: float = BODY_TIMEOUT) -> None:
         self.app = app
         self.max_body = max_body
+        self.body_timeout = body_timeout
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -32,12 +49,24 @@ class BodyLimit:
             return
         seen = 0
         over = False
+        slow = False
+        complete = False  # the whole body is in: later reads only wait for a disconnect, unbounded
         refused = False
         started = False  # an answer already under way is left alone
+        deadline: float | None = None
 
         async def counted() -> Message:
-            nonlocal seen, over
-            message: Message = await receive()  # after the cut: only a disconnect is still awaited
+            nonlocal seen, over, slow, complete, deadline
+            if complete or over or slow:
+                return dict(await receive())  # after the cut: only a disconnect is still awaited
+            deadline = deadline or time.monotonic() + self.body_timeout
+            try:
+                message: Message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+            except TimeoutError:
+                slow = over = True  # the answer is replaced below, by a 408
+                return {"type": "http.request", "body": b"", "more_body": False}
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                complete = True
             if message["type"] == "http.request" and not over:
                 seen += len(message.get("body", b""))
                 if seen > self.max_body and not started:  # cut the body off here; the answer is replaced below
@@ -50,15 +79,22 @@ class BodyLimit:
             if not over:
                 started = started or message["type"] == "http.response.start"
                 await send(message)
-            elif not refused:  # whatever the app answered to a cut-off body, the client gets the 413
+            elif not refused:  # whatever the app answered to a cut-off body, the client gets the 413 (or 408)
                 refused = True
-                await self._refuse(send)
+                await self._refuse(send, slow)
 
-        await self.app(scope, counted, watched)
+        try:
+            await self.app(scope, counted, watched)
+        except ClientDisconnect:
+            log.warning("client went away before its request was read: %s %s", scope.get("method"), scope.get("path"))
 
-    async def _refuse(self, send: Any) -> None:
-        body = json.dumps({"error": "too_large",
-                           "message": f"the request body is larger than {self.max_body:,} bytes"}).encode()
-        await send({"type": "http.response.start", "status": 413,
+    async def _refuse(self, send: Any, slow: bool = False) -> None:
+        if slow:
+            body = json.dumps({"error": "too_slow", "message": f"the request body did not arrive within "
+                                                               f"{self.body_timeout:g} s"}).encode()
+        else:
+            body = json.dumps({"error": "too_large",
+                               "message": f"the request body is larger than {self.max_body:,} bytes"}).encode()
+        await send({"type": "http.response.start", "status": 408 if slow else 413,
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
