@@ -26,11 +26,12 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from rulekeeper.core.errors import RulekeeperError
-from rulekeeper.service.dice import BadExportError, DiceStatus, Verification, verify_export
+from rulekeeper.service.dice import BadExportError, DiceStatus, Verification
 
 from .bodylimit import MAX_BODY
 from .guards import UnauthorizedError
 from .public_errors import public_message
+from .verify_budget import verify_on_budget
 
 if TYPE_CHECKING:
     from .api import Keeper
@@ -121,10 +122,10 @@ def build_dice(keeper: Keeper, pages: Pages) -> APIRouter:
             except (ValueError, RecursionError):
                 raise BadExportError("the file is not JSON: give the file written by rulekeeper battle export "
                                      "(or the battle's export download)") from None
-            result = await run_in_threadpool(verify_export, doc)
+            result = await run_in_threadpool(verify_on_budget, doc)  # in a child process with limits
         except RulekeeperError as exc:
             error = exc
-        status = 200 if error is None else 422
+        status = 200 if error is None else {"too_large": 413, "busy": 503}.get(error.code, 422)
         return p.html("verify.html", status, title="Verify a battle export", v=None, dice=None, over=False,
                       max_kib=MAX_EXPORT // 1024, **_verified_ctx(result, error))
 

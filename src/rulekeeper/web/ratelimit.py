@@ -36,6 +36,7 @@ class RateLimits:
     window: float = 600.0  # seconds
     guesses: int = 120  # failed link checks per client per window
     creations: int = 60  # battles created per client per window
+    verifications: int = 30  # exports pasted into POST /verify per client per window
 
 
 def _is_battle_path(path: str) -> bool:
@@ -78,6 +79,12 @@ class RateLimit:
         if _is_creation(method, path) and len(creations) >= self.limits.creations:
             await self._refuse(send, creations, "too many battles created")
             return
+        if method == "POST" and path == "/verify":  # anyone may send one, and each costs a replay
+            verifications = self._events(client, "verify", now)
+            if len(verifications) >= self.limits.verifications:
+                await self._refuse(send, verifications, "too many exports verified")
+                return
+            verifications.append(now)
         status = 0
 
         async def watched(message: dict[str, Any]) -> None:
