@@ -20,7 +20,9 @@ Actions are plain JSON dicts, each with its ``side``:
 
 * the Black Dragon (:mod:`.dragon`): ``dragon_move`` (its centre one hex ``to``), in its side's movement;
 * magic (:mod:`.sorcery`): ``cast`` (``unit``: the wizard, ``spell``, ``target``) in any sequence of his
-  side's player turn, answered by the other side's ``counter`` or ``let_be`` when its wizard can counter.
+  side's player turn, or in the magic window the other side is offered at the start of each enemy sequence
+  (``cast`` or ``no_spell``); answered by the other side's ``counter``, ``let_be`` or a rival ``cast`` on the
+  same character or hex (the initiative: most EP first).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from .turns import end_phase
 
 KINDS = ("shoot", "hold", "move", "half_turn", "mount", "dismount", "attack", "take_blow", "advance", "stay",
          "cast", "counter", "let_be", "dragon_move", "clear", "carry", "set_down", "jump", "lead",
-         "fly", "end_phase")
+         "fly", "no_spell", "end_phase")
 Lines = list[JsonDict]
 
 
@@ -89,6 +91,8 @@ def _move_actions(state: DNState, m: Man) -> list[LegalAction]:
 def _pending_actions(state: DNState, p: Pending) -> list[LegalAction]:
     if p.kind == "counter":
         return sorcery.pending_actions(state, p)
+    if p.kind == "magic":
+        return sorcery.window_actions(state, p)
     if p.kind == "standstill":
         return [*(_la({"kind": "shoot", "side": p.side, "unit": s.name, "target": t.name},
                       f"{s.name} shoots at {t.name}", None, f"{line.band} range, {line.cover} cover; he did not move",
@@ -308,7 +312,7 @@ def _perform(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lin
         return dragon.move(state, str(action["to"]))
     if kind == "clear":
         return corpses.clear(state, action)
-    if kind in ("counter", "let_be"):
+    if kind in ("counter", "let_be", "no_spell"):
         return sorcery.answer(state, action, fate)
     if kind == "advance":
         return do_advance(state, action)
