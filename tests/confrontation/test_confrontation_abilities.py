@@ -11,7 +11,7 @@ from fractions import Fraction
 from rulekeeper.rulesets.confrontation.abilities import ABILITIES, damage_hooks_of, hooks_of, shape_of
 from rulekeeper.rulesets.confrontation.effects import TestShape
 from rulekeeper.rulesets.confrontation.rolls import natural_distribution, p_success
-from rulekeeper.rulesets.confrontation.wounds import damage_odds, load_wound_table
+from rulekeeper.rulesets.confrontation.wounds import INSTINCT, damage_odds, load_wound_table
 
 PLAIN = TestShape()
 F = Fraction
@@ -215,9 +215,12 @@ def test_ferocious() -> None:
 
 
 def test_survival_instinct() -> None:
-    """"that fighter rolls 1d6 … on a result of 6 or more, the Damage Roll is cancelled"."""
+    """"that fighter rolls 1d6 … on a result of 6 or more, the Damage Roll is cancelled" (its once-an-exchange limit:
+    test_confrontation_instinct.py); rolled before Guardian's roll (a decision)."""
     odds = damage_odds(TABLE, 4, 3, damage_hooks_of(["Survival instinct"]))
-    assert odds == {"Cancelled": F(1, 6), "Stunned": F(5, 18), "Light": F(5, 18), "Serious": F(5, 18)}
+    assert odds == {INSTINCT: F(1, 6), "Stunned": F(5, 18), "Light": F(5, 18), "Serious": F(5, 18)}
+    both = damage_odds(TABLE, 4, 3, damage_hooks_of(["Survival instinct", "Guardian/4"]))
+    assert (both[INSTINCT], both["Cancelled"]) == (F(1, 6), F(5, 6) * F(1, 2))
 
 
 def test_guardian() -> None:

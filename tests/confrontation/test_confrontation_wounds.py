@@ -38,7 +38,7 @@ def oracle(strength: int, resilience: int, shift: int, cancel_at: int | None) ->
     out: dict[str, Fraction] = {}
     for cancel, die in itertools.product(range(1, 7), repeat=2):
         if cancel_at is not None and cancel >= cancel_at:
-            line = "Cancelled"
+            line = "Cancelled (Survival instinct)"
         else:
             result = die + strength - resilience
             index = max(i for i, start in enumerate((-(10**9), 2, 4, 6, 8, 10)) if result >= start)

@@ -29,11 +29,12 @@ app = typer.Typer(
 def _register_all() -> None:
     from rulekeeper.core.ruleset import game, registered
 
-    from . import battle_cmds, lab_cmds, serve_cmd, units
+    from . import battle_cmds, games_cmd, lab_cmds, serve_cmd, units
     from .groups import odds_app, resolve_app
     from .hooks import CliHooks
 
     battle_cmds.register(app)
+    games_cmd.register(app)
     serve_cmd.register(app)
     lab_cmds.register(app)
     hooks = CliHooks(app, odds_app, resolve_app)

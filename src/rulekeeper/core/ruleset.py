@@ -116,7 +116,12 @@ def game(name: str) -> Any:
 
 
 def games() -> list[Game]:
-    """One instance of every registered ruleset that plays whole battles (the game protocol)."""
+    """One instance of every registered ruleset that plays whole battles (the game protocol).
+
+    A ruleset that set out to play battles (it has some of the protocol's battle members) but
+    lacks others is not among them: :func:`refusals` names what it lacks, ``rulekeeper games``
+    prints it, and :func:`game_refusal` is what the service answers for it.
+    """
     from .game import Game
 
     out: list[Game] = []
@@ -124,6 +129,50 @@ def games() -> list[Game]:
         g = game(name)
         if isinstance(g, Game):
             out.append(g)
+    return out
+
+
+def protocol_members() -> tuple[str, ...]:
+    """Every member :class:`~rulekeeper.core.game.Game` demands, in the order the class declares them."""
+    from .game import Game
+
+    declared = [n for n in vars(Game) if not n.startswith("_") and callable(vars(Game)[n])]
+    return tuple(list(Game.__annotations__) + declared)
+
+
+#: The members that only a game playing whole battles has: a ruleset with one of them meant to
+#: be a game, so a missing sibling is a mistake to name, not a calculator-only ruleset.
+BATTLE_MEMBERS = ("initial_state", "apply", "legal_actions", "setup")
+
+
+def missing_members(candidate: object) -> tuple[str, ...]:
+    """The protocol members ``candidate`` (a ruleset class or instance) lacks, by name."""
+    return tuple(m for m in protocol_members() if not hasattr(candidate, m))
+
+
+def game_refusal(name: str) -> str | None:
+    """Why the ruleset ``name`` plays no whole battles (the members it lacks), or None if it does.
+
+    A calculator-only ruleset (none of the battle members) is refused in one phrase; one that
+    has some battle members but not all names each missing member, so a plugin author reads
+    what to add instead of finding the game silently absent from the list.
+    """
+    cls = find_ruleset(name)
+    missing = missing_members(cls)
+    if not missing:
+        return None
+    if all(m in missing for m in BATTLE_MEMBERS):
+        return "has no whole battles (only its calculator)"
+    return "is not a whole game: it lacks " + ", ".join(f"`{m}`" for m in missing)
+
+
+def refusals() -> dict[str, str]:
+    """Registered ruleset name → why it plays no whole battles (only those that play none)."""
+    out: dict[str, str] = {}
+    for name in sorted(registered()):
+        why = game_refusal(name)
+        if why is not None:
+            out[name] = why
     return out
 
 

@@ -20,8 +20,9 @@ _CHOICES: dict[str, tuple[tuple[str, ...], str]] = {
     ),
     "half_rounding": (("down", "up"), "Rounding of an odd number halved (adjacent barrage damage, Military Police)"),
     "failed_attack_morale": (
-        ("defender", "none"),
-        "When a failed attack hurts the attacker, does the defender roll morale damage against it?",
+        ("none", "defender"),
+        "When a failed attack hurts the attacker, does the defender roll morale damage against it? 'none' (the "
+        "failed-attack example rolls none) or 'defender' ('Every time a unit deals damage ... roll for morale')",
     ),
 }
 
@@ -32,7 +33,7 @@ class BattleSystemOptions(Readings):
 
     adjacent_damage: Literal["own-dr", "half-of-target"] = "own-dr"
     half_rounding: Literal["down", "up"] = "down"
-    failed_attack_morale: Literal["defender", "none"] = "defender"
+    failed_attack_morale: Literal["none", "defender"] = "none"
 
     def halve(self, value: int) -> int:
         """``value`` / 2 rounded as the option says (only whole numbers of soldiers and morale exist)."""

@@ -25,7 +25,7 @@ from .effects import (
     TestShape,
     compose,
 )
-from .wounds import CancellationRoll, DamageHook, LineShift, StunnedReadAs
+from .wounds import CancellationRoll, DamageHook, InstinctRoll, LineShift, StunnedReadAs
 
 AnyHook = Hook | DamageHook
 
@@ -89,7 +89,7 @@ _IMPLEMENTED = (
     Ability("Bane", "damage", _fixed(LineShift(1)), value="condition"),
     Ability("Hard-boiled", "damage", _fixed(LineShift(-1)), partial="its Force +1 against pushes and charges"),
     Ability("Ferocious", "damage", _fixed(StunnedReadAs("Light"))),
-    Ability("Survival instinct", "damage", _fixed(CancellationRoll(6))),
+    Ability("Survival instinct", "damage", _fixed(InstinctRoll(6))),
     Ability("Guardian", "damage", lambda x: (CancellationRoll(x),), value="number"),
 )
 

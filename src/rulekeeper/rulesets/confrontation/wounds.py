@@ -27,6 +27,9 @@ WOUND_TABLE = Path(__file__).parent / "data" / "wound_table.yaml"
 #: The lines a table may use: the seed's names, plus the line of a roll that does nothing.
 LINE_NAMES = ("No effect", "Stunned", "Light", "Serious", "Critical", "Killed outright")
 CANCELLED = "Cancelled"
+#: A damage roll cancelled by Survival instinct's Instinct roll: told apart, since "A fighter who successfully uses
+#: this ability during an exchange cannot use it anymore for the duration of the exchange".
+INSTINCT = "Cancelled (Survival instinct)"
 #: HP each wound line costs (estimated: Light, Serious and Critical as one, two and three steps).
 DEFAULT_HP_LOST = (("Light", 1), ("Serious", 2), ("Critical", 3))
 #: Wound levels by HP lost, their penalties and the characteristics they touch (estimated but Serious's 2,
@@ -49,6 +52,12 @@ class CancellationRoll(Amount):
     __slots__ = ()
 
 
+class InstinctRoll(CancellationRoll):
+    """Survival instinct's Instinct roll: rolled first (a decision), before any other cancellation roll."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True, slots=True)
 class StunnedReadAs:
     """Ferocious: a Stunned result (after modifiers) is read as this line instead."""
@@ -56,7 +65,7 @@ class StunnedReadAs:
     line: str
 
 
-DamageHook = LineShift | StunnedReadAs | CancellationRoll
+DamageHook = LineShift | StunnedReadAs | CancellationRoll | InstinctRoll
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,21 +162,27 @@ def load_wound_table(path: Path = WOUND_TABLE) -> WoundTable:
 
 def damage_odds(table: WoundTable, strength: int, resilience: int,
                 hooks: tuple[DamageHook, ...] = ()) -> dict[str, Fraction]:
-    """Exact odds of every line (and of ``Cancelled``) for a damage roll D6 + STR − RES."""
-    kept = Fraction(1)
+    """Exact odds of every line (and of ``Cancelled``, or of :data:`INSTINCT` for Survival instinct's roll, rolled
+    first) for a damage roll D6 + STR − RES."""
+    instinct = cancel = Fraction(1)
     for hook in hooks:
         if isinstance(hook, CancellationRoll):
-            kept *= Fraction(min(6, max(0, hook.value - 1)), 6)
+            fails = Fraction(min(6, max(0, hook.value - 1)), 6)
+            if isinstance(hook, InstinctRoll):
+                instinct *= fails
+            else:
+                cancel *= fails
+    kept = instinct * cancel
     shift = sum(h.value for h in hooks if isinstance(h, LineShift))
     stunned_as = [h.line for h in hooks if isinstance(h, StunnedReadAs)]
-    out: dict[str, Fraction] = {CANCELLED: 1 - kept} if kept < 1 else {}
+    out: dict[str, Fraction] = {INSTINCT: 1 - instinct, CANCELLED: instinct * (1 - cancel)}
     for die, p in opening_chain(table.opens, OPENING_CAP):
         index = min(len(table.lines) - 1, max(0, table.line_of(die + strength - resilience) + shift))
         line = table.lines[index]
         if line == "Stunned" and stunned_as and stunned_as[0] in table.lines:
             line = stunned_as[0]
         out[line] = out.get(line, Fraction(0)) + kept * p
-    return {line: out[line] for line in (CANCELLED, *table.lines) if out.get(line)}
+    return {line: out[line] for line in (INSTINCT, CANCELLED, *table.lines) if out.get(line)}
 
 
 def damage_request(label: str, table: WoundTable, strength: int, resilience: int,
