@@ -143,6 +143,11 @@ def _table() -> dict[str, list[Slot]]:
                        Slot("option", "text", lambda e, v: ["battle", "act", e.wartable_id, "attack", "--option", v,
                                                             "--db", e.db, "--json"], sample=10, examples=3),
                        db_slot("battle", "act", "ID", "move", "Billmen", "C3")],
+        # the terminal play loop: the driver's stdin is empty, so it draws the battle and ends at once
+        "play": [Slot("battle", "id", lambda e, v: ["play", v, "--db", e.db], sample=12),
+                 Slot("side", "text", lambda e, v: ["play", e.exillis_id, "--side", v, "--db", e.db], sample=8,
+                      examples=2),
+                 db_slot("play", "ID")],
         "battle use": [Slot("battle", "id", lambda e, v: ["battle", "use", v, "--db", e.db], sample=12),
                        db_slot("battle", "use", "ID")],
         "battle autoplay": [Slot("battle", "id", lambda e, v: ["battle", "autoplay", v, "--max-actions", "1", "--db", e.db],

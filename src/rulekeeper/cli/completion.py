@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -24,6 +24,9 @@ def _service(ctx: typer.Context) -> BattleService:
     from rulekeeper.service.battles import BattleService
 
     db = ctx.params.get("db")
+    words = typed_line()
+    if not isinstance(db, str) and "--db" in words[:-1]:
+        db = words[words.index("--db") + 1]
     return BattleService(BattleStore(db if isinstance(db, str) else None))
 
 
@@ -45,24 +48,28 @@ def complete_battle(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]
     return _quiet(_ids(ctx, incomplete))
 
 
-def _tokens(text: str) -> list[str]:
-    return text.split()
-
-
-def _same(a: str, b: str) -> bool:
-    return re.findall(r"\w+", a.casefold()) == re.findall(r"\w+", b.casefold())
+def _w(text: str) -> list[str]:
+    return re.findall(r"\w+", text.casefold())
 
 
 def next_words(texts: list[str], typed: list[str], incomplete: str) -> list[str]:
-    """The words that may follow ``typed`` in any of ``texts`` and start with ``incomplete``."""
+    """The words that may follow ``typed`` in any of ``texts`` and start with ``incomplete``.
+
+    The typed words are compared by their letters and digits only, so that quoting, and bash splitting
+    ``A:Billmen`` at its colon, do not matter.
+    """
+    wanted = _w(" ".join(typed))
     found: list[str] = []
     for text in texts:
-        words = _tokens(text)
-        if len(words) <= len(typed) or not all(_same(w, t) for w, t in zip(words, typed, strict=False)):
-            continue
-        word = words[len(typed)]
-        if word.casefold().startswith(incomplete.casefold()) and word not in found:
-            found.append(word)
+        words, seen = text.split(), list[str]()
+        for word in words:
+            if seen == wanted:
+                if word.casefold().startswith(incomplete.casefold()) and word not in found:
+                    found.append(word)
+                break
+            seen += _w(word)
+            if seen != wanted[:len(seen)]:
+                break
     return found
 
 
@@ -92,6 +99,33 @@ def complete_act_words(ctx: typer.Context, incomplete: str) -> list[tuple[str, s
     return _quiet(_act_words(ctx, incomplete))
 
 
+def typed_line() -> list[str]:
+    """The words of the command line being completed, as the shell's script hands them over (bash:
+    ``COMP_WORDS``; zsh, fish: ``_TYPER_COMPLETE_ARGS``), for what Click has not parsed yet."""
+    import os
+    import shlex
+
+    text = os.environ.get("COMP_WORDS") or os.environ.get("_TYPER_COMPLETE_ARGS") or ""
+    try:
+        return shlex.split(text)
+    except ValueError:
+        return text.split()
+
+
+def _play_battle(ctx: typer.Context) -> str | None:
+    """The battle ``play`` was given: Click leaves it unparsed while an option's value is being completed."""
+    given = ctx.params.get("battle")
+    if isinstance(given, str):
+        return given
+    words = typed_line()
+    rest = words[words.index("play") + 1:] if "play" in words else []
+    valued = {"--side", "--db", "--poll"}
+    for before, word in zip(["", *rest], rest, strict=False):
+        if not word.startswith("-") and before not in valued:
+            return word
+    return None
+
+
 def complete_side(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]]:
     """``play --side``: the sides of the battle being played."""
 
@@ -99,8 +133,7 @@ def complete_side(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]]:
         from .battle_ids import resolve
 
         svc = _service(ctx)
-        given: Any = ctx.params.get("battle")
-        bid = resolve(svc, given if isinstance(given, str) else None)
+        bid = resolve(svc, _play_battle(ctx))
         for role in svc.game(bid).roles(svc.store.initial(bid)):
             if role.startswith(incomplete):
                 yield role, "side"
