@@ -37,6 +37,8 @@ def test_a_unique_prefix_names_the_battle(monkeypatch: pytest.MonkeyPatch, capsy
     assert code == 0 and json.loads(out)["id"] == "b-0c41ee6800000001"
     code, out, _ = run(monkeypatch, capsys, "battle", "replay", "b-0c41f", "--json")
     assert code == 0 and json.loads(out)["id"] == "b-0c41ff6800000002"
+    code, out, _ = run(monkeypatch, capsys, "battle", "dice", "b-0c41ff", "--json")
+    assert code == 0 and json.loads(out)["id"] == "b-0c41ff6800000002"
 
 
 def test_an_ambiguous_prefix_is_refused_naming_the_candidates(monkeypatch: pytest.MonkeyPatch,
