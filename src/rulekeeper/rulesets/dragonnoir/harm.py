@@ -54,6 +54,13 @@ def _flip(kind: str, health: str, harm: str, spell: bool = False) -> str:
     return harm
 
 
+def never_retreats(m: Man) -> bool:
+    """"in attack as in defence, the dragon never retreats"; berserk Crazy Ork: "'Attacker retreats' or 'Defender
+    retreats' are no longer applied to him"."""
+    kind = character_of(m.character).kind
+    return kind == "dragon part" or (kind == "ork" and m.health == "berserk")
+
+
 def _free(state: DNState, label: str, mover: Man) -> bool:
     return all(m.name == mover.name or not m.alive for m in state.on(label))
 
@@ -198,7 +205,7 @@ def hurt(state: DNState, name: str, harm: str, away: list[str], retreat_hexes: i
     if flip == "same":
         return state, [{"text": f"  {m.name} is berserk: '{harm}' no longer applies to him", "kind": "note"}]
     if flip == "retreat":
-        if kind == "dragon part" or (kind == "ork" and m.health == "berserk"):
+        if never_retreats(m):
             return state, [{"text": f"  {m.name} never retreats", "kind": "note"}]
         return retreat(state, m, away, retreat_hexes)
     if m.mounted:
