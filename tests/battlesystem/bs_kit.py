@@ -19,8 +19,7 @@ def battle(units: list[tuple[str, str, str, str]], width: int = 8, height: int =
           "sides": {"A": "Reds", "B": "Blues"}, "terrain": terrain or [],
           "units": [{"side": s, "type": t, "name": n, "hex": h} for s, t, n, h in units]}
     doc = {"ruleset": "battlesystem", "scenario": sc, "seed": seed,
-           "options": {"adjacent_damage": "own-dr", "half_rounding": "down", "failed_attack_morale": "defender",
-                       **(options or {})}}
+           "options": dict(options or {})}  # the ruleset's defaults unless a test gives a reading
     state: BattleState = G.initial_state(doc)
     return state
 

@@ -118,13 +118,14 @@ def test_a_failed_missile_hurts_nobody(types: UnitTypes) -> None:
 
 def test_failed_attack_morale_option(types: UnitTypes) -> None:
     # "Every time a unit deals damage to a different unit, they also roll for morale damage." In a failed attack
-    # the defender dealt the damage: by default it rolls 1d10 + losses, halved here against Military Police.
+    # the defender dealt the damage: with `failed_attack_morale=defender` it rolls 1d10 + losses, halved here
+    # against Military Police. The default (issue 25) follows the failed-attack example, which rolls none.
     wanted = {"Attack: Military Police on Pikemen": ["-7"], "Morale damage: Pikemen on Military Police": ["15"]}
-    r = resolve_attack(RiggedFate(wanted), fresh(types, "Military Police"), fresh(types, "Pikemen"), Reach(1))
-    assert r.morale is not None and (r.morale.victim, r.morale.roll, r.morale.damage) == ("Military Police", 15, 7)
-    none = BattleSystemOptions(failed_attack_morale="none")
+    rule = BattleSystemOptions(failed_attack_morale="defender")
     r = resolve_attack(RiggedFate(wanted), fresh(types, "Military Police"), fresh(types, "Pikemen"), Reach(1),
-                       options=none)
+                       options=rule)
+    assert r.morale is not None and (r.morale.victim, r.morale.roll, r.morale.damage) == ("Military Police", 15, 7)
+    r = resolve_attack(RiggedFate(wanted), fresh(types, "Military Police"), fresh(types, "Pikemen"), Reach(1))
     assert r.morale is None and r.attacker.morale == 100
 
 

@@ -62,12 +62,14 @@ def test_a_charge_in_reach_is_a_tappable_line_and_the_actions_are_the_picked_fig
     html = client.get(f"/b/{bid}", params={"token": tokens["B"], "unit": "Wolfen hunter"}).text
     svg = _svg(html)
     inreach = re.findall(r'<a class="charge-line in-reach" href="([^"]+)" data-target="([^"]+)" data-cm="([^"]+)"', svg)
-    assert [(t, cm) for _, t, cm in inreach] == [("Alahan guard", "16.9")]  # the guard now hides swordsman 1
-    assert "pick=" in inreach[0][0]
+    # the guard stands in the straight way to the swordsman: the hunter's charge goes around him (issue 24, point 9)
+    assert [(t, cm) for _, t, cm in inreach] == [("Alahan swordsman", "25.9"), ("Alahan guard", "16.9")]
+    assert "pick=" in inreach[1][0]
     actions = re.search(r'<div class="actions cf-actions">.*?</div>', html, re.S)
     assert actions is not None
     text = actions.group(0)
     assert "Wolfen hunter charges Alahan guard (16.9 cm)" in text and "Wolfen predator walks" not in text
+    assert "Wolfen hunter charges Alahan swordsman (26.3 cm)" in text  # edge to edge 25.9 cm, the run around 26.3
     assert 'data-kind="charge"' in text and 'data-fighter="Wolfen predator"' in text
 
 

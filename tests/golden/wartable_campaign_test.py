@@ -27,13 +27,13 @@ def test_the_golden_campaign_replays_action_by_action() -> None:
         state = out.state
         assert digest(g.state_to_json(state)) == step["state"], f"step {i}"
     assert g.status(state).over and g.state_to_json(state) == gold()["final"]
-    # the numbers of the library's three-round test: Reclaim 70 -> 90, Faith 55 -> 100, -12 reach,
-    # -12 Downtime, the Attack 120 -> 84 and 80 -> 68, -12 and -8 (84 / 10 = 8.4 -> 8)
+    # the numbers of the library's three-round test: Reclaim 70 -> 90, Faith 55 -> 100, -12 reach (and no
+    # Downtime charge in the arrival round, issue 25), the Attack 120 -> 84 and 80 -> 68, -12 and -8 (8.4 -> 8)
     c = state.campaign
-    assert {e.name: e.stability for e in c.enclaves} == {"Hearthmere": 90, "Lantern Hill": 56}
+    assert {e.name: e.stability for e in c.enclaves} == {"Hearthmere": 90, "Lantern Hill": 68}
     assert (c.unit("Lantern Wardens").health, c.unit("Ford Horde").health) == (68, 84)
     assert [[r for r, _ in state.history], [dict((n, v) for n, v, _ in s)["Lantern Hill"] for _, s in state.history]] == [
-        [1, 2, 3, 4], [55, 100, 76, 56]]
+        [1, 2, 3, 4], [55, 100, 88, 68]]
     assert steps[1]["chance"][0][:2] == ["Delve The Barrow: Barrow Horde", "Forgotten shrine"]
 
 

@@ -33,12 +33,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
-from .chance import ChanceRequest, ChanceResult, Fate
-from .events import Event
-
 if TYPE_CHECKING:
     from .armies import ArmyBuilder, CampaignBook
+    from .chance import ChanceRequest, ChanceResult, Fate
     from .duels import DuelKernel
+    from .events import Event
     from .present import CliPresenter, WebPresenter
     from .ruleset import OptionInfo, Resolution
 
@@ -130,6 +129,14 @@ class Outcome:
     events: tuple[Event, ...]
     report: tuple[JsonDict, ...]
     record: JsonDict
+
+    @classmethod
+    def made(cls, state: Any, action: JsonDict, side: str, chance: Sequence[ChanceResult],
+             report: Sequence[JsonDict], events: Sequence[Event] = (), **extra: Any) -> Outcome:
+        """An outcome whose ``record`` the core builds: the chance records as dicts, the report, and any
+        ``extra`` keys the game's presenters read back (each game used to assemble the same record by hand)."""
+        record: JsonDict = {"chance": [c.to_dict() for c in chance], "report": list(report), **extra}
+        return cls(state, dict(action), side, tuple(chance), tuple(events), tuple(report), record)
 
 
 @dataclass(frozen=True)

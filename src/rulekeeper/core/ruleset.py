@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
-from .chance import Fate
 from .errors import RulekeeperError, UnknownNameError
 
 if TYPE_CHECKING:
+    from .chance import Fate
     from .game import Game
 
 ENTRY_POINT_GROUP = "rulekeeper.rulesets"
@@ -67,41 +67,57 @@ class Ruleset(Protocol):
         ...
 
 
-_LOADED: dict[str, type[Any]] | None = None
+_LOADED: dict[str, type[Any]] = {}
+_ALL_LOADED = False
 _GAMES: dict[str, Any] = {}
+
+
+def _entry_points() -> dict[str, Any]:
+    """Entry-point name → entry point (not loaded: naming a plugin costs no import)."""
+    found: dict[str, Any] = {}
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        found.setdefault(ep.name, ep)
+    return found
+
+
+def _load(name: str, ep: Any) -> None:
+    try:
+        _LOADED[name] = ep.load()
+    except Exception as exc:  # a broken third-party plugin must not break the tool
+        raise RulekeeperError(f"ruleset plugin {name!r} failed to load: {exc}") from exc
+
+
+def entry_point_names() -> list[str]:
+    """The names of every registered ruleset, without importing any of them (start-up time:
+    importing the five shipped rule systems costs about a second)."""
+    return sorted(set(_entry_points()) | set(_LOADED))
 
 
 def registered() -> dict[str, type[Any]]:
     """Name → ruleset class, from the entry-point group ``rulekeeper.rulesets`` (and only there).
 
     A rule system is a plugin: the shipped ones register themselves in ``pyproject.toml``
-    exactly as a third-party distribution would. Loaded once per process.
+    exactly as a third-party distribution would. Loads every one (once per process); to find one
+    ruleset by name, :func:`find_ruleset` loads only that one when the name is its entry point's.
     """
-    global _LOADED
-    if _LOADED is None:
-        found: dict[str, type[Any]] = {}
-        for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-            if ep.name in found:
-                continue
-            try:
-                found[ep.name] = ep.load()
-            except Exception as exc:  # a broken third-party plugin must not break the tool
-                raise RulekeeperError(f"ruleset plugin {ep.name!r} failed to load: {exc}") from exc
-        _LOADED = found
+    global _ALL_LOADED
+    if not _ALL_LOADED:
+        for name, ep in _entry_points().items():
+            if name not in _LOADED:
+                _load(name, ep)
+        _ALL_LOADED = True
     return dict(_LOADED)
 
 
 def register_for_tests(cls: type[Any]) -> None:
     """Add a ruleset class for this process only (a toy game in the tests, without installing it)."""
     registered()
-    assert _LOADED is not None
     _LOADED[str(cls.name)] = cls
     _GAMES.pop(str(cls.name), None)
 
 
 def unregister_for_tests(name: str) -> None:
     registered()
-    assert _LOADED is not None
     _LOADED.pop(name, None)
     _GAMES.pop(name, None)
 
@@ -116,7 +132,12 @@ def game(name: str) -> Any:
 
 
 def games() -> list[Game]:
-    """One instance of every registered ruleset that plays whole battles (the game protocol)."""
+    """One instance of every registered ruleset that plays whole battles (the game protocol).
+
+    A ruleset that set out to play battles (it has some of the protocol's battle members) but
+    lacks others is not among them: :func:`refusals` names what it lacks, ``rulekeeper games``
+    prints it, and :func:`game_refusal` is what the service answers for it.
+    """
     from .game import Game
 
     out: list[Game] = []
@@ -127,18 +148,84 @@ def games() -> list[Game]:
     return out
 
 
+def protocol_members() -> tuple[str, ...]:
+    """Every member :class:`~rulekeeper.core.game.Game` demands, in the order the class declares them."""
+    from .game import Game
+
+    declared = [n for n in vars(Game) if not n.startswith("_") and callable(vars(Game)[n])]
+    return tuple(list(Game.__annotations__) + declared)
+
+
+#: The members that only a game playing whole battles has: a ruleset with one of them meant to
+#: be a game, so a missing sibling is a mistake to name, not a calculator-only ruleset.
+BATTLE_MEMBERS = ("initial_state", "apply", "legal_actions", "setup")
+
+
+def missing_members(candidate: object) -> tuple[str, ...]:
+    """The protocol members ``candidate`` (a ruleset class or instance) lacks, by name."""
+    return tuple(m for m in protocol_members() if not hasattr(candidate, m))
+
+
+def game_refusal(name: str) -> str | None:
+    """Why the ruleset ``name`` plays no whole battles (the members it lacks), or None if it does.
+
+    A calculator-only ruleset (none of the battle members) is refused in one phrase; one that
+    has some battle members but not all names each missing member, so a plugin author reads
+    what to add instead of finding the game silently absent from the list.
+    """
+    cls = find_ruleset(name)
+    missing = missing_members(cls)
+    if not missing:
+        return None
+    if all(m in missing for m in BATTLE_MEMBERS):
+        return "has no whole battles (only its calculator)"
+    return "is not a whole game: it lacks " + ", ".join(f"`{m}`" for m in missing)
+
+
+def refusals() -> dict[str, str]:
+    """Registered ruleset name → why it plays no whole battles (only those that play none)."""
+    out: dict[str, str] = {}
+    for name in sorted(registered()):
+        why = game_refusal(name)
+        if why is not None:
+            out[name] = why
+    return out
+
+
 def _names(cls: type[Any]) -> Iterator[str]:
     yield str(cls.name)
     yield from (str(a) for a in cls.aliases)
 
 
+def _folded(name: str) -> str:
+    return name.strip().lower().replace(" ", "").replace("-", "").replace("_", "")
+
+
+def _by_entry_point(wanted: str) -> type[Any] | None:
+    """The ruleset whose entry-point name is ``wanted`` (folded), importing only that one."""
+    if _ALL_LOADED:
+        return None
+    for ep_name, ep in _entry_points().items():
+        if _folded(ep_name) == wanted:
+            if ep_name not in _LOADED:
+                _load(ep_name, ep)
+            return _LOADED[ep_name]
+    return None
+
+
 def find_ruleset(name: str) -> type[Any]:
-    """The ruleset class called ``name`` or one of its aliases (case-insensitive)."""
-    wanted = name.strip().lower().replace(" ", "").replace("-", "").replace("_", "")
+    """The ruleset class called ``name`` or one of its aliases (case-insensitive).
+
+    A name that is a ruleset's own (its entry point's) loads only that ruleset; an alias loads them all.
+    """
+    wanted = _folded(name)
+    direct = _by_entry_point(wanted)
+    if direct is not None and _folded(str(direct.name)) == wanted:
+        return direct
     all_names: list[str] = []
     for cls in registered().values():
         for n in _names(cls):
             all_names.append(n)
-            if n.lower().replace(" ", "").replace("-", "").replace("_", "") == wanted:
+            if _folded(n) == wanted:
                 return cls
     raise UnknownNameError("ruleset", name, all_names)

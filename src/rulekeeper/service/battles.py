@@ -24,6 +24,7 @@ from typing import Any, Protocol, TypeVar
 from rulekeeper.core.errors import IllegalActionError, ReplayMismatchError, RulekeeperError, UnknownNameError
 from rulekeeper.core.game import SPECTATOR, BattleSetup, Game, JsonDict, LegalAction, Outcome, SetupRequest, Status
 from rulekeeper.core.ruleset import game as find_game
+from rulekeeper.core.ruleset import game_refusal
 from rulekeeper.core.size import BATTLE_LIMITS, BattleTooLargeError, check_size
 from rulekeeper.persistence.errors import DamagedStoreError
 from rulekeeper.persistence.store import BattleRecord, BattleStore, LogEntry, StaleStateError
@@ -111,7 +112,8 @@ def game_of(ruleset: str) -> Game:
     """The game that plays battles of ``ruleset`` (a typed error if it plays none)."""
     g = find_game(ruleset)
     if not isinstance(g, Game):
-        raise NotABattleGameError(f"{g.title} has no whole battles (only its calculator)", ruleset=ruleset)
+        why = game_refusal(str(g.name)) or "has no whole battles (only its calculator)"
+        raise NotABattleGameError(f"{g.title} {why}", ruleset=ruleset)
     return g
 
 

@@ -10,7 +10,10 @@ other game fail with 422.
 from __future__ import annotations
 
 import logging
+import os
+import threading
 from dataclasses import dataclass
+from pathlib import Path
 
 from rulekeeper.core.errors import RulekeeperError, UnknownNameError
 from rulekeeper.core.game import Game, ScenarioInfo
@@ -38,6 +41,41 @@ class Shipped:
         return {"key": self.key, "game": self.game, "name": self.info.name, "description": self.info.description}
 
 
+#: Files (and their folders) → modification time, as they were when a game's list was read.
+_Stamp = tuple[tuple[str, int], ...]
+_CACHE: dict[tuple[type, str], tuple[_Stamp, list[ScenarioInfo]]] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def _stamp(infos: list[ScenarioInfo]) -> _Stamp | None:
+    """The modification times of the scenario files and their folders (a folder's changes when a file
+    is added or removed), or None when one of them cannot be read (then nothing is cached)."""
+    paths = sorted({str(i.path) for i in infos} | {str(Path(i.path).parent) for i in infos})
+    try:
+        return tuple((p, os.stat(p).st_mtime_ns) for p in paths)
+    except OSError:
+        return None
+
+
+def _listed(g: Game) -> list[ScenarioInfo]:
+    """``g.scenarios()``, read again only when a file or folder it came from changed.
+
+    Why: each ``/api/scenarios`` and "new battle" page parsed every scenario file of every game
+    (39–93 ms); a game's list changes only when its files do, which one ``stat`` per file tells.
+    """
+    key = (type(g), g.name)  # the class too: a test may register another game under the same name
+    with _CACHE_LOCK:
+        cached = _CACHE.get(key)
+    if cached is not None and cached[0] == _stamp(cached[1]):
+        return list(cached[1])
+    infos = list(g.scenarios())
+    stamp = _stamp(infos)
+    if stamp is not None:
+        with _CACHE_LOCK:
+            _CACHE[key] = (stamp, infos)
+    return infos
+
+
 def scenarios_of(g: Game) -> list[Shipped]:
     """One game's shipped scenarios; a game that cannot read them raises :class:`BrokenScenariosError`.
 
@@ -45,7 +83,7 @@ def scenarios_of(g: Game) -> list[Shipped]:
     wrapped (a YAML error, a missing key), and it must still be one game's refusal, not the keeper's 500.
     """
     try:
-        return [Shipped(f"{g.name}:{s.key}", g.name, g.title, s) for s in g.scenarios()]
+        return [Shipped(f"{g.name}:{s.key}", g.name, g.title, s) for s in _listed(g)]
     except Exception as exc:  # one game's fault, reported as its own
         message = exc.message if isinstance(exc, RulekeeperError) else f"{type(exc).__name__}: {exc}"
         raise BrokenScenariosError(f"the scenarios of {g.title} cannot be read, so its battles cannot start: "

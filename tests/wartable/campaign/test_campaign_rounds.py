@@ -45,18 +45,18 @@ def test_three_rounds_of_shroudfall() -> None:
     assert [(x.entry.result, x.odds) for x in r1.rolls] == [("Forgotten shrine", shipped_table("delve_example").odds()[3][1])]
     assert [c.to_dict() for c in fate.records] == [r1.rolls[0].chance.to_dict()]
 
-    # round 2: the Horde reaches Lantern Hill (-12), and is present when Downtime starts (-12)
+    # round 2: the Horde reaches Lantern Hill (-12); it was not present at the round's start, so
+    # Downtime does not charge it again (issue 25: charged once in its arrival round)
     r2 = resolve_round(r1.state, [Order("Ford Horde", "move", "Lantern Hill")], fate)
-    assert [(c.rule, c.before, c.after) for c in r2.changes] == [
-        ("bloodless_reach", 100, 88), ("bloodless_downtime", 88, 76)]
+    assert [(c.rule, c.before, c.after) for c in r2.changes] == [("bloodless_reach", 100, 88)]
 
     # round 3: it Attacks the Wardens: 24 hits, 12 blocked (Defense 50); 40 hits, 4 blocked (Defense 10)
     r3 = resolve_round(r2.state, [Order("Ford Horde", "attack", "Lantern Wardens")], fate)
     assert [(u.label, int(u.health)) for u in r3.state.units if u.region == "Lantern Hill"] == [
         ("Lantern Wardens", 68), ("Ford Horde", 84)]
     assert [(c.rule, c.before, c.after) for c in r3.changes] == [
-        ("bloodless_reach", 76, 64), ("bloodless_downtime", 64, 56)]  # 84 / 10 = 8.4 -> 8
-    assert stabilities(r3.state) == {"Hearthmere": 90, "Lantern Hill": 56} and r3.state.round == 4
+        ("bloodless_reach", 88, 76), ("bloodless_downtime", 76, 68)]  # 84 / 10 = 8.4 -> 8
+    assert stabilities(r3.state) == {"Hearthmere": 90, "Lantern Hill": 68} and r3.state.round == 4
     assert len(r3.battles) == 1 and r3.battles[0].health_after("Ford Horde") == 84
 
 

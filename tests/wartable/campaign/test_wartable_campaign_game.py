@@ -238,8 +238,9 @@ def test_the_policy_plays_a_whole_campaign_to_its_last_round() -> None:
         s = g().apply(s, action).state
     st = g().status(s)
     assert st.over and len(s.history) == s.round  # the Stability at the start of each round, and at the end
-    # the policy's Oathsworn destroy both Hordes in round 6: the campaign ends before its tenth round
-    assert (s.round, st.winner, st.reason) == (7, "oathsworn", "only Oathsworn has units standing")
+    # the policy's Oathsworn destroy the last Horde in round 10 (one battle per region since issue 25: a
+    # Horde and a Guard attacking each other fight once a round, not twice; before, round 6)
+    assert (s.round, st.winner, st.reason) == (11, "oathsworn", "only Oathsworn has units standing")
     assert all(u.health == 0 for u in s.campaign.units if u.faction == "Bloodless")
 
 
@@ -257,3 +258,20 @@ def test_the_terminal_stability_table_names_the_last_row_end_not_a_round_nobody_
     labels = list(history_table(s).columns[0]._cells)
     assert labels[-1] == "end" and str(s.last_round + 1) not in labels
     assert labels[:-1] == [str(r) for r in range(1, len(labels))]
+
+
+def test_after_the_last_round_the_holders_of_half_their_enclaves_win() -> None:
+    """Estimated (the seed has no victory rule; docs/rules/wartable.md, "How a campaign ends"): after the last
+    round the Enclaves' holders win if at least half their Enclaves stand; option victory=none: no winner."""
+    for options, winner in (((), "oathsworn"), (("victory=none",), None)):
+        s = start(EXAMPLES / "shroudfall.yaml", seed=3, options=options)
+        for _ in range(3):
+            for side in ("oathsworn", "bloodless"):
+                s = g().apply(s, {"kind": "orders", "side": side, "round": s.campaign.round, "orders": []}).state
+        st = g().status(s)
+        assert st.over and st.winner == winner, st.reason
+        result = g().result(s)
+        assert result is not None and result.summary["winner"] == winner
+        if winner:
+            assert st.reason == ("the campaign's last round (3) is played; Oathsworn still hold at least half "
+                                 "their Enclaves (Oathsworn 2 of 2 standing)")

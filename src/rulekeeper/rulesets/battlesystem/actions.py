@@ -210,7 +210,7 @@ def preview(state: BattleState, action: JsonDict) -> OddsPreview:
         mean = sum(o * p for o, p in odds.casualties.items())
         headline: tuple[tuple[str, float | str], ...] = (
             ("expected casualties", f"{float(mean):.1f}"), ("attack fails", float(odds.p_fail)),
-            ("target flees", float(odds.p_breaks(d.morale))))
+            ("target flees", "already fleeing: no morale roll" if d.fleeing else float(odds.p_breaks(d.morale))))
         return OddsPreview(headline, (attack_request(a.unit(), d.unit(), KIND_OF[kind]),))
     if kind == "pursue":
         p, t = state.piece(str(action["unit"])), state.piece(str(action["target"]))

@@ -62,7 +62,8 @@ def _odds(kind: AttackKind, attacker: str, defender: str, soldiers: int | None, 
         if as_json:
             print_json({"ruleset": "battlesystem", "kind": kind, "attacker": a.name, "defender": d.name,
                         "formula": formula, "p_fail": float(odds.p_fail), "mean_casualties": float(mean),
-                        "p_defender_flees": float(odds.p_breaks(d.morale)), "casualties": _dist(odds.casualties),
+                        "p_defender_flees": float(odds.p_breaks(d.morale)), "defender_fleeing": d.fleeing,
+                        "casualties": _dist(odds.casualties),
                         "attacker_losses": _dist(odds.attacker_losses),
                         "morale_damage": _dist(odds.morale_to_defender)})
             return
@@ -76,8 +77,10 @@ def _odds(kind: AttackKind, attacker: str, defender: str, soldiers: int | None, 
             table.add_row(*(["", ""] if c is None else [str(c[0]), _pct(c[1])]),
                           *(["", ""] if m is None else [str(m[0]), _pct(m[1])]))
         console.print(table)
+        flee = (f"{d.name} already flee (morale 0): no morale roll" if d.fleeing else
+                f"{d.name} flee (morale {d.morale} → 0) {_pct(odds.p_breaks(d.morale))}")
         console.print(f"Mean casualties {float(mean):.2f}; the attack fails (hurts {a.name}) {_pct(odds.p_fail)}; "
-                      f"{d.name} flee (morale {d.morale} → 0) {_pct(odds.p_breaks(d.morale))}")
+                      f"{flee}")
     except RulekeeperError as exc:
         fail(exc, as_json)
 

@@ -32,8 +32,9 @@ def _none() -> Any:
 
 def morale_die(dealer: Unit, victim: Unit, casualties: int, via_barrage: bool,
                options: BattleSystemOptions = DEFAULT) -> Any:
-    """Morale damage to ``victim`` (before its casualties) once ``casualties`` are known: 0 if none or none left."""
-    if casualties <= 0 or casualties >= victim.soldiers:
+    """Morale damage to ``victim`` (before its casualties) once ``casualties`` are known: 0 if none, none left,
+    or ``victim`` already at 0 morale (combat.morale_hit rolls nothing then: the preview must not show a roll)."""
+    if casualties <= 0 or casualties >= victim.soldiers or victim.morale == 0:
         return _none()
     return dice(MORALE_DICE, modifier=casualties).map(
         lambda roll: morale_damage(roll, dealer.card, victim.card, via_barrage, options))
@@ -62,7 +63,12 @@ class AttackOdds:
         return sum((p for o, p in self.attacker_losses.items() if o > 0), Fraction(0))
 
     def p_breaks(self, morale: int, defender: bool = True) -> Fraction:
-        """The chance this attack's morale damage takes a unit with ``morale`` left to 0 (it flees)."""
+        """The chance this attack's morale damage takes a unit with ``morale`` left to 0 (it flees).
+
+        0 for a unit already at 0 morale: it flees already, and this attack rolls no morale against it.
+        """
+        if morale <= 0:
+            return Fraction(0)
         dist = self.morale_to_defender if defender else self.morale_to_attacker
         return sum((p for o, p in dist.items() if o >= morale), Fraction(0))
 

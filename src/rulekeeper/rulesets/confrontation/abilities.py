@@ -25,7 +25,7 @@ from .effects import (
     TestShape,
     compose,
 )
-from .wounds import CancellationRoll, DamageHook, LineShift, StunnedReadAs
+from .wounds import CancellationRoll, DamageHook, InstinctRoll, LineShift, StunnedReadAs
 
 AnyHook = Hook | DamageHook
 
@@ -68,7 +68,7 @@ _IMPLEMENTED = (
     Ability("Hardened", "test", _fixed(Opens(FIVE, SIX_TESTS))),
     Ability("Loved by the gods", "test", _fixed(Opens(frozenset({4, 5}), SIX_TESTS))),
     Ability("Parade", "test", _fixed(NoNegativeOpening(_t("DEF")))),
-    Ability("Precision", "test", _fixed(Opens(FIVE, _t("AIM"))), partial="shorter medium and long ranges"),
+    Ability("Precision", "test", _fixed(Opens(FIVE, _t("AIM")))),  # its −1 at medium and long range: shooting.py
     Ability("Reflexes", "test", _fixed(Opens(FIVE, _t("INI")))),
     Ability("Rigour", "test", _fixed(NoNegativeOpening(_t("DIS")))),
     Ability("Sharp shooter", "test", _fixed(NoNegativeOpening(_t("AIM")))),
@@ -89,7 +89,7 @@ _IMPLEMENTED = (
     Ability("Bane", "damage", _fixed(LineShift(1)), value="condition"),
     Ability("Hard-boiled", "damage", _fixed(LineShift(-1)), partial="its Force +1 against pushes and charges"),
     Ability("Ferocious", "damage", _fixed(StunnedReadAs("Light"))),
-    Ability("Survival instinct", "damage", _fixed(CancellationRoll(6))),
+    Ability("Survival instinct", "damage", _fixed(InstinctRoll(6))),
     Ability("Guardian", "damage", lambda x: (CancellationRoll(x),), value="number"),
 )
 

@@ -42,7 +42,7 @@ def circular_branches(fray: Fray, s: Melee, i: int, strike: Strike) -> list[tupl
     out: defaultdict[Melee, Fraction] = defaultdict(Fraction)
     for n, p in odds_of_test(att.att_shape, att.attack, None).items():
         if n <= 1:
-            out[fray.pass_turn(_missed(fray, spent, i, targets), i)] += p
+            out[fray.pass_turn(_missed(fray, spent, i, targets), i, len(targets))] += p
             continue
         final = n + att.attack + att.att_shape.modifier
         partial: dict[Melee, Fraction] = {spent: p}
@@ -58,7 +58,7 @@ def circular_branches(fray: Fray, s: Melee, i: int, strike: Strike) -> list[tupl
                         nxt[fray.land(st, i, t, ("hit",), health)] += q * r * w
             partial = nxt
         for st, q in partial.items():
-            out[fray.pass_turn(st, i)] += q
+            out[fray.pass_turn(st, i, len(targets))] += q
     return list(out.items())
 
 
@@ -93,4 +93,4 @@ def draw_circular(fate: Fate, fray: Fray, s: Melee, i: int, strike: Strike, repo
     if report is not None:
         report.blows.append(f"{fs[i].name}{strike.title()} attacks {', '.join(fs[t].name for t in targets)} "
                             f"(ATT {final}): {'; '.join(shown)}")
-    return fray.pass_turn(st, i)
+    return fray.pass_turn(st, i, len(targets))

@@ -78,17 +78,19 @@ class Exchanges:
     toxic: tuple[bool, ...] = (False, False)
     deadly: tuple[bool, ...] = (False, False)
     reserve: tuple[bool, ...] = ()
+    made: tuple[int, ...] = ()
 
     def over(self) -> bool:
         return any(h.killed for h in self.health) or self.attack == (0, 0)
 
     def melee(self) -> Melee:
-        return Melee(self.health, self.attack, self.defence, self.turn, (0, 1), self.toxic, self.deadly, self.reserve)
+        return Melee(self.health, self.attack, self.defence, self.turn, (0, 1), self.toxic, self.deadly, self.reserve,
+                     self.made)
 
 
 def _exchanges(m: Melee, turn: int) -> Exchanges:
     return Exchanges((m.health[0], m.health[1]), (m.attack[0], m.attack[1]), (m.defence[0], m.defence[1]), turn,
-                     m.toxic, m.deadly, m.reserve)
+                     m.toxic, m.deadly, m.reserve, m.made)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from rulekeeper.core.errors import ImpossibleRequestError
 from .effects import TestShape
 from .fighters import Combatant
 from .rolls import odds_of_test, request_for_test, succeeds
-from .wounds import CANCELLED, DamageHook, WoundTable, damage_request
+from .wounds import CANCELLED, INSTINCT, DamageHook, WoundTable, damage_request
 
 #: Combat dice in all above which the exact enumeration gives way to Monte Carlo (``auto``).
 EXACT_DICE = 14
@@ -46,6 +46,7 @@ class Health:
     fierce: bool = False
     stunned: bool = False
     killed: bool = False
+    instinct: bool = False  # Survival instinct used successfully in this exchange (never carried out of a combat)
 
     def status(self) -> str:
         if self.killed:
@@ -156,6 +157,8 @@ def apply_wound(f: Combatant, table: WoundTable, health: Health, line: str) -> H
     Indestructible "has no health, so he cannot lose HP": no line costs him HP, and a decision, Killed
     outright neither (it is a loss of all his health).
     """
+    if line == INSTINCT:
+        return replace(health, instinct=True)  # "cannot use it anymore for the duration of the exchange"
     if line in (CANCELLED, "No effect"):
         return health
     if line == "Stunned":

@@ -11,6 +11,7 @@ same distributions; :func:`fray_monte_carlo` repeats it when the state space is 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from dataclasses import replace
 from fractions import Fraction
 from functools import cache
 
@@ -196,7 +197,7 @@ def resolve_fray(fate: Fate, fray: Fray, report: Report | None = None) -> tuple[
         s = _attack(fate, fray, s, i, fray.target(s, i), report)
     if report is not None:
         report.end = s.end()
-    return s.health
+    return tuple(replace(h, instinct=False) for h in s.health)
 
 
 def fray_monte_carlo(fray: Fray, runs: int, seed: int) -> MonteCarlo[End]:

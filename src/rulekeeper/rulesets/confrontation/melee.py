@@ -40,7 +40,7 @@ from .exchanges import (
 from .fighters import Combatant
 from .rolls import odds_of_test
 from .strikes import PLAIN, DamageParams, Strike, choose_strike, damage_params
-from .wounds import DamageHook, WoundTable
+from .wounds import DamageHook, InstinctRoll, WoundTable
 
 #: Fighters in one fray at most (a bound on the state the exact odds walk).
 MAX_FIGHTERS = 8
@@ -62,6 +62,7 @@ class Melee:
     toxic: tuple[bool, ...]
     deadly: tuple[bool, ...]
     reserve: tuple[bool, ...] = ()
+    made: tuple[int, ...] = ()  # attacks each fighter made in this exchange (kept only when Survival instinct is in)
 
     def end(self) -> End:
         return tuple(h.status() for h in self.health)
@@ -88,6 +89,7 @@ class Fray:
     sequence: tuple[int, ...] = field(init=False)
     desperation: tuple[bool | None, ...] = field(init=False)  # None: not Desperate; True: a costlier opponent
     choosers: tuple[bool, ...] = field(init=False)  # has an active attack ability the policy decides on
+    instinctive: bool = field(init=False)  # someone has Survival instinct: the exchanges are counted
     _params: dict[tuple[int, int, Health, Health, bool, Strike], DamageParams] = field(default_factory=dict, repr=False,
                                                                                compare=False)
     _sides: dict[tuple[int, Health, bool], Side] = field(default_factory=dict, repr=False, compare=False)
@@ -119,6 +121,8 @@ class Fray:
         object.__setattr__(self, "desperation", tuple(
             None if not f.has("Desperate") else any(fs[o].card.cost > f.card.cost for o in opp[i])
             for i, f in enumerate(fs)))
+        object.__setattr__(self, "instinctive", any(isinstance(h, InstinctRoll) for f in fs
+                                                    for h in f.suffered_hooks()))
         object.__setattr__(self, "choosers", tuple(any(f.has(a) for a in ("Master strike", "Feint", "Circular blow"))
                                                    for f in fs))
 
@@ -209,7 +213,7 @@ class Fray:
         fs = self.fighters
         return Melee(tuple(entry_health(f) for f in fs), tuple(att), tuple(dfc), winner, first,
                      tuple(f.toxic_die() for f in fs), tuple(f.charged and f.has("Assassin") for f in fs),
-                     reserve if any(reserve) else ())
+                     reserve if any(reserve) else (), (0,) * n if self.instinctive else ())
 
     # -- one attack ------------------------------------------------------------------------------------------
 
@@ -252,7 +256,7 @@ class Fray:
         """The attacker's dice for one attack (two for a Master strike, all but… for a Circular blow)."""
         attack = list(s.attack)
         attack[i] -= dice
-        return Melee(s.health, tuple(attack), s.defence, s.turn, s.next, s.toxic, s.deadly, s.reserve)
+        return replace(s, attack=tuple(attack))
 
     def land(self, s: Melee, i: int, t: int, blow: Blow, health: Health | None = None) -> Melee:
         """What an attack of ``i`` did to ``t``: a die turned, spent or gained; a feint; a wound."""
@@ -278,16 +282,30 @@ class Fray:
         reserve = s.reserve
         if health is not None and health.killed and reserve:
             reserve = tuple(False if k == t else x for k, x in enumerate(reserve))
-        return Melee(tuple(healths), tuple(att), tuple(dfc), s.turn, s.next, tuple(toxic), s.deadly
-                     if health is None else tuple(deadly), reserve)
+        return replace(s, health=tuple(healths), attack=tuple(att), defence=tuple(dfc), toxic=tuple(toxic),
+                       deadly=s.deadly if health is None else tuple(deadly), reserve=reserve)
 
-    def pass_turn(self, s: Melee, i: int) -> Melee:
-        """After ``i``'s attack: the other camp's turn, the next of his camp in turn; the Toxic die is gone."""
+    def pass_turn(self, s: Melee, i: int, attacks: int = 1) -> Melee:
+        """After ``i``'s attack: the other camp's turn, the next of his camp in turn; the Toxic die is gone; the
+        exchange counted (``attacks``: a Circular blow replaces all his attacks of the exchange)."""
         camp = self.camp_of[i]
         after = (i + 1) % len(self.fighters)
         nxt = (after, s.next[1]) if camp == 0 else (s.next[0], after)
         toxic = s.toxic if not s.toxic[i] else tuple(False if k == i else x for k, x in enumerate(s.toxic))
-        return Melee(s.health, s.attack, s.defence, 1 - camp, nxt, toxic, s.deadly, s.reserve)
+        return self.count_exchange(replace(s, turn=1 - camp, next=nxt, toxic=toxic), i, attacks)
+
+    def count_exchange(self, s: Melee, i: int, attacks: int) -> Melee:
+        """Third-edition rules: "a fighter with attack dice left must attack, each opponent in turn". The exchange
+        is over once every standing fighter with attack dice left has attacked each standing opponent in it; then
+        Survival instinct may be used again ("cannot use it anymore for the duration of the exchange")."""
+        if not s.made:
+            return s
+        made = list(s.made)
+        made[i] += attacks
+        if any(not s.health[j].killed and (s.attack[j] > 0 or held(s, j)) and made[j] < len(self.foes(s, j))
+               for j in range(len(made))):
+            return replace(s, made=tuple(made))
+        return replace(s, made=(0,) * len(made), health=tuple(replace(h, instinct=False) for h in s.health))
 
     def hooks(self, i: int, t: int) -> tuple[DamageHook, ...]:
         """The damage-roll hooks of ``i`` on ``t`` (composed once: read on every blow of 10^5 combats)."""

@@ -19,6 +19,7 @@ from rulekeeper.boards.table import CONTACT, QUAD_SEGS, ChargeReach, charge_reac
 from rulekeeper.core.chance import ChanceRequest, Fate
 from rulekeeper.core.game import JsonDict
 
+from .charge_path import charge_route
 from .exchanges import Health, Report
 from .fear import FearTest, braved, charge_tests, crossing_tests, face, face_all, rally, rallying_cries
 from .fighters import Combatant
@@ -108,8 +109,23 @@ def charge_of(state: SkirmishState, f: Fighter, target: Fighter) -> ChargeReach:
         if not any(end.intersection(shape).area > 1e-6 for shape in shapes):
             reach = replace(reach, possible=True, reason="in reach, passing through (Ethereal)")
     if reach.possible and not inside(state, reach.end.x, reach.end.y, f.radius):
-        return replace(reach, possible=False, reason="contact would put his base off the table")
+        reach = replace(reach, possible=False, reason="contact would put his base off the table")
+    if not reach.possible and reach.reason in ("the path is blocked", "contact would put his base off the table"):
+        return _around(state, f, target, reach)
     return reach
+
+
+def _around(state: SkirmishState, f: Fighter, target: Fighter, straight: ChargeReach) -> ChargeReach:
+    """A charge goes around bases and scenery (issue 24, point 9): the shortest way into contact
+    (:func:`~.charge_path.charge_route`) within his charge distance, or the straight charge's reason."""
+    circles = tuple((g.x, g.y, g.radius) for g in state.fighters if g.standing and g.key not in (f.key, target.key))
+    route = charge_route((f.x, f.y), f.radius, (target.x, target.y, target.radius), float(charge_cm(f)), circles,
+                         state.obstacles, (state.width, state.height))
+    if route is None:
+        return straight
+    x, y = route.end
+    end = f.base.moved_to(x, y, bearing(x, y, target.x, target.y))
+    return ChargeReach(route.length, end, True, f"in reach, going around ({len(route.points) - 2} turns)")
 
 
 def can_charge(f: Fighter) -> bool:
@@ -300,13 +316,13 @@ def advance(state: SkirmishState, fate: Fate, report: list[JsonDict]) -> Skirmis
             report.append({"text": f"Round {state.round}: combat phase", "kind": "phase"})
     if state.phase == "combat" and groups(state):
         return replace(state, to_act=state.first)
-    return next_round(maintenance(state, fate, report), report)
+    state = next_round(maintenance(state, fate, report), report)
+    return state if state.over else rally(state, fate, report)  # the strategic phase's rallying tests
 
 
 def maintenance(state: SkirmishState, fate: Fate, report: list[JsonDict]) -> SkirmishState:
     """The maintenance phase: each standing fighter's upkeep rolls, Fierce's removal, Stunned wearing off."""
     reading = state.option("ephemeral_vs_regeneration", "cancel")
-    state = rally(state, fate, report)
     changed = []
     for f in state.standing():
         upkeep = upkeep_of(f.card, f.fierce, reading)

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from .wounds import DamageHook, LineShift, damage_odds
+from .wounds import DamageHook, InstinctRoll, LineShift, damage_odds
 
 if TYPE_CHECKING:
     from .exchanges import Health
@@ -82,6 +82,8 @@ def damage_params(fray: Fray, s: Melee, i: int, t: int, strike: Strike) -> Damag
     else:
         strength = f.strength - f.penalty(fray.table, s.health[i], "STR") + (strike.circular or 0)
     hooks = fray.hooks(i, t)
+    if s.health[t].instinct:  # "cannot use it anymore for the duration of the exchange"
+        hooks = tuple(h for h in hooks if not isinstance(h, InstinctRoll))
     if s.deadly[i] and not target.immune_to("Deadly blow"):
         hooks = (*hooks, LineShift(1))
     return strength, target.card.RES - target.penalty(fray.table, s.health[t], "RES"), hooks
@@ -95,6 +97,8 @@ def toxic_follows(fray: Fray, s: Melee, i: int, t: int, line: str, health: Healt
     if target.immune_to("Toxic") or any(target.has(a) for a in TOXIC_IMMUNE):
         return None
     hooks = target.suffered_hooks()
+    if health.instinct:
+        hooks = tuple(h for h in hooks if not isinstance(h, InstinctRoll))
     if any(k.lower() == "immortal" for k in target.card.keywords):
         hooks = (*hooks, LineShift(-1))
     return f.toxic_strength(), 0, hooks

@@ -27,6 +27,9 @@ WOUND_TABLE = Path(__file__).parent / "data" / "wound_table.yaml"
 #: The lines a table may use: the seed's names, plus the line of a roll that does nothing.
 LINE_NAMES = ("No effect", "Stunned", "Light", "Serious", "Critical", "Killed outright")
 CANCELLED = "Cancelled"
+#: A damage roll cancelled by Survival instinct's Instinct roll: told apart, since "A fighter who successfully uses
+#: this ability during an exchange cannot use it anymore for the duration of the exchange".
+INSTINCT = "Cancelled (Survival instinct)"
 #: HP each wound line costs (estimated: Light, Serious and Critical as one, two and three steps).
 DEFAULT_HP_LOST = (("Light", 1), ("Serious", 2), ("Critical", 3))
 #: Wound levels by HP lost, their penalties and the characteristics they touch (estimated but Serious's 2,
@@ -35,6 +38,9 @@ DEFAULT_LEVELS = (("Light", 1), ("Serious", 2), ("Critical", 3))
 DEFAULT_PENALTIES = (("Light", 1), ("Serious", 2), ("Critical", 3), ("Stunned", 1))
 DEFAULT_PENALISED = ("INI", "ATT", "STR", "DEF", "AIM")
 WOUND_LEVELS = ("Light", "Serious", "Critical")
+#: How the damage roll is read, by dice rolled. Third-edition rules: "2d6; the higher die + the attack's Strength −
+#: the target's Resilience is read on the Wound Table; the lower die gives the hit location where location matters".
+ROLLS = {1: "D6 + STR - RES", 2: "2D6 highest + STR - RES"}
 
 
 class LineShift(Amount):
@@ -49,6 +55,12 @@ class CancellationRoll(Amount):
     __slots__ = ()
 
 
+class InstinctRoll(CancellationRoll):
+    """Survival instinct's Instinct roll: rolled first (a decision), before any other cancellation roll."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True, slots=True)
 class StunnedReadAs:
     """Ferocious: a Stunned result (after modifiers) is read as this line instead."""
@@ -56,7 +68,7 @@ class StunnedReadAs:
     line: str
 
 
-DamageHook = LineShift | StunnedReadAs | CancellationRoll
+DamageHook = LineShift | StunnedReadAs | CancellationRoll | InstinctRoll
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +83,11 @@ class WoundTable:
     levels: tuple[tuple[str, int], ...] = DEFAULT_LEVELS
     penalties: tuple[tuple[str, int], ...] = DEFAULT_PENALTIES
     penalised: tuple[str, ...] = DEFAULT_PENALISED
+    dice: int = 1  # 1: one die; 2: the higher of two dice (third-edition rules)
+
+    @property
+    def roll(self) -> str:
+        return ROLLS[self.dice]
 
     def hp_of(self, line: str) -> int:
         """HP a line costs (``Killed outright`` kills whatever the HP: it is not in this table)."""
@@ -109,6 +126,8 @@ def _problems(data: Any) -> list[str]:
     for key, allowed in (("hp_lost", ("Stunned", *WOUND_LEVELS)), ("levels", WOUND_LEVELS),
                          ("penalties", ("Stunned", *WOUND_LEVELS))):
         out += _whole_numbers(data.get(key, {}), key, allowed)
+    if str(data.get("roll", ROLLS[1])).upper() not in (r.upper() for r in ROLLS.values()):
+        out.append(f"`roll` must be {' or '.join(repr(r) for r in ROLLS.values())}")
     penalised = data.get("penalised", [])
     if not isinstance(penalised, list) or any(c not in ("INI", "ATT", "STR", "DEF", "RES", "AIM", "COU", "DIS",
                                                          "POW", "FAI") for c in penalised):
@@ -143,7 +162,8 @@ def parse_wound_table(data: Any, where: str) -> WoundTable:
                       tuple(data["hp_lost"].items()) if "hp_lost" in data else DEFAULT_HP_LOST,
                       tuple(data["levels"].items()) if "levels" in data else DEFAULT_LEVELS,
                       tuple(data["penalties"].items()) if "penalties" in data else DEFAULT_PENALTIES,
-                      tuple(data["penalised"]) if "penalised" in data else DEFAULT_PENALISED)
+                      tuple(data["penalised"]) if "penalised" in data else DEFAULT_PENALISED,
+                      2 if str(data.get("roll", "")).upper() == ROLLS[2].upper() else 1)
 
 
 def load_wound_table(path: Path = WOUND_TABLE) -> WoundTable:
@@ -151,29 +171,49 @@ def load_wound_table(path: Path = WOUND_TABLE) -> WoundTable:
     return parse_wound_table(read_data_file(path), str(path))
 
 
+def damage_die(table: WoundTable) -> tuple[tuple[int, Fraction], ...]:
+    """The die read on the table: one d6, or the higher of 2d6 (each kept face opening as ``opens`` says)."""
+    if table.dice == 1:
+        return opening_chain(table.opens, OPENING_CAP)
+    out: dict[int, Fraction] = {}
+    for face in range(1, 7):
+        kept = Fraction(2 * face - 1, 36)  # the higher of two dice is ``face``
+        chain = opening_chain(table.opens, OPENING_CAP - 1) if face in table.opens else ((face, Fraction(1)),)
+        for value, p in chain:
+            value = 6 + value if face in table.opens else value
+            out[value] = out.get(value, Fraction(0)) + kept * p
+    return tuple(sorted(out.items()))
+
+
 def damage_odds(table: WoundTable, strength: int, resilience: int,
                 hooks: tuple[DamageHook, ...] = ()) -> dict[str, Fraction]:
-    """Exact odds of every line (and of ``Cancelled``) for a damage roll D6 + STR − RES."""
-    kept = Fraction(1)
+    """Exact odds of every line (and of ``Cancelled``, or of :data:`INSTINCT` for Survival instinct's roll, rolled
+    first) for a damage roll: the table's die (:func:`damage_die`) + STR − RES."""
+    instinct = cancel = Fraction(1)
     for hook in hooks:
         if isinstance(hook, CancellationRoll):
-            kept *= Fraction(min(6, max(0, hook.value - 1)), 6)
+            fails = Fraction(min(6, max(0, hook.value - 1)), 6)
+            if isinstance(hook, InstinctRoll):
+                instinct *= fails
+            else:
+                cancel *= fails
+    kept = instinct * cancel
     shift = sum(h.value for h in hooks if isinstance(h, LineShift))
     stunned_as = [h.line for h in hooks if isinstance(h, StunnedReadAs)]
-    out: dict[str, Fraction] = {CANCELLED: 1 - kept} if kept < 1 else {}
-    for die, p in opening_chain(table.opens, OPENING_CAP):
+    out: dict[str, Fraction] = {INSTINCT: 1 - instinct, CANCELLED: instinct * (1 - cancel)}
+    for die, p in damage_die(table):
         index = min(len(table.lines) - 1, max(0, table.line_of(die + strength - resilience) + shift))
         line = table.lines[index]
         if line == "Stunned" and stunned_as and stunned_as[0] in table.lines:
             line = stunned_as[0]
         out[line] = out.get(line, Fraction(0)) + kept * p
-    return {line: out[line] for line in (CANCELLED, *table.lines) if out.get(line)}
+    return {line: out[line] for line in (INSTINCT, CANCELLED, *table.lines) if out.get(line)}
 
 
 def damage_request(label: str, table: WoundTable, strength: int, resilience: int,
                    hooks: tuple[DamageHook, ...] = ()) -> ChanceRequest:
     odds = damage_odds(table, strength, resilience, hooks)
-    explain = (f"D6 + STR {strength} - RES {resilience}",) + (("wound table estimated",) if table.estimated else ())
+    explain = (f"{table.roll.split(' +')[0]} + STR {strength} - RES {resilience}",) + (("wound table estimated",) if table.estimated else ())
     return discrete(label, [(line, float(p)) for line, p in odds.items()], explain)
 
 

@@ -10,7 +10,7 @@ evenly over the enemy units (step 4), as the seed describes.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 
@@ -163,13 +163,13 @@ def _stat_totals_step(
     region_traits: Sequence[str],
     mods: Sequence[ModifierDef],
     opts: WarTableOptions,
+    roles: Mapping[str, frozenset[BattleRole]],
 ) -> list[TotalsLine]:
     """Step 2: each live unit's Health, Attack and Defense totals with the modifiers that apply."""
     totals: list[TotalsLine] = []
     for s, cs in live.items():
-        role: BattleRole = "attacker" if s == "attackers" else "defender"
         for c in cs:
-            st = stat_totals(c, role, action, region_traits, mods, opts)
+            st = stat_totals(c, roles[label_of[id(c)]], action, region_traits, mods, opts)
             totals.append(TotalsLine(label_of[id(c)], s, st["health"], st["attack"], st["defense"]))
     return totals
 
@@ -251,6 +251,7 @@ def _casualty_steps(
     unit_of: Mapping[str, Combatant],
     opts: WarTableOptions,
     notes: list[str],
+    roles: Mapping[str, frozenset[BattleRole]],
 ) -> tuple[list[BlockLine], list[HealthLine], list[UnitOutcome]]:
     """Steps 5 and 6: each unit blocks what it can of its allocated hits and loses the rest as Health.
 
@@ -265,8 +266,25 @@ def _casualty_steps(
         start = _health_start(t, notes)
         after = max(Fraction(0), start - line.unblocked)
         health.append(HealthLine(t.label, t.side, start, line.unblocked, after))
-        outcomes.append(UnitOutcome(t.label, t.side, unit_of[t.label].unit.bloodless, start, after))
+        outcomes.append(UnitOutcome(t.label, t.side, unit_of[t.label].unit.bloodless, start, after,
+                                    "attacker" in roles[t.label]))
     return blocks, health, outcomes
+
+
+def _roles(
+    sides: Mapping[SideName, list[Combatant]],
+    label_of: Mapping[int, str],
+    given: Mapping[str, Collection[BattleRole]] | None,
+) -> dict[str, frozenset[BattleRole]]:
+    """Each unit's battle roles: the given ones (by label), else its side's (attacker / defender)."""
+    out: dict[str, frozenset[BattleRole]] = {}
+    for side, cs in sides.items():
+        default: BattleRole = "attacker" if side == "attackers" else "defender"
+        for c in cs:
+            label = label_of[id(c)]
+            chosen = (given or {}).get(label)
+            out[label] = frozenset(chosen) if chosen else frozenset((default,))
+    return out
 
 
 def resolve_combat(
@@ -279,10 +297,15 @@ def resolve_combat(
     action: str = "attack",
     enclave: EnclaveState | None = None,
     title: str | None = None,
+    roles: Mapping[str, Collection[BattleRole]] | None = None,
 ) -> CombatReport:
     """Resolve one War Table combat (steps 1–6) and its Enclave Stability effects.
 
     ``attackers`` perform ``action`` (normally ``"attack"``) against ``defenders``.
+    ``roles`` (by label) overrides a unit's role for the modifiers and the Bloodless Attack
+    rule: a campaign battle gathers every unit engaged in a region, and there a unit may
+    attack, be attacked, or both, whichever side it is on; by default the attackers attack
+    and the defenders are attacked.
     ``modifiers`` defaults to the shipped data's. ``enclave`` is the Enclave whose
     settlement is in the region, if any. Units at 0 Health do not fight (step 1).
     """
@@ -299,14 +322,15 @@ def resolve_combat(
     everyone = sides["attackers"] + sides["defenders"]
     label_of = dict(zip(map(id, everyone), _labels(everyone), strict=True))
     notes = _unmatched_notes(region_traits, everyone, mods)
+    role_of = _roles(sides, label_of, roles)
 
     excluded, live = _standing(sides, label_of, notes)
     combatants = _combatant_lines(live, label_of)
-    totals = _stat_totals_step(live, label_of, action, region_traits, mods, opts)
+    totals = _stat_totals_step(live, label_of, action, region_traits, mods, opts, role_of)
     hits = _hits_step(totals)
     allocations, per_unit = _allocation_step(hits, live, label_of)
     unit_of = {label_of[id(c)]: c for c in everyone}
-    blocks, health, outcomes = _casualty_steps(totals, per_unit, unit_of, opts, notes)
+    blocks, health, outcomes = _casualty_steps(totals, per_unit, unit_of, opts, notes, role_of)
 
     stability = None if enclave is None else stability_effects(enclave, outcomes, opts)
     return CombatReport(

@@ -108,13 +108,18 @@ def applies(
 
 def stat_totals(
     combatant: Combatant,
-    role: BattleRole,
+    role: BattleRole | frozenset[BattleRole],
     action: str,
     region_traits: Sequence[str],
     modifiers: Sequence[ModifierDef],
     options: WarTableOptions,
 ) -> dict[Stat, StatTotal]:
-    """Health, Attack and Defense totals of one combatant (step 2)."""
+    """Health, Attack and Defense totals of one combatant (step 2).
+
+    ``role`` may be a set: in a campaign battle a unit can both perform an Attack and be the
+    target of one (two units attacking each other), and then the modifiers of both roles apply.
+    """
+    roles: frozenset[BattleRole] = frozenset((role,)) if isinstance(role, str) else role
     digits = 1 if options.stat_rounding == "tenth" else 0
     base = {
         "health": combatant.base_health,
@@ -126,7 +131,7 @@ def stat_totals(
         applied = tuple(
             AppliedModifier(m.name, m.source, m.key, m.amount, m.estimate is not None)
             for m in modifiers
-            if m.stat == stat and applies(m, combatant, role, action, region_traits)
+            if m.stat == stat and any(applies(m, combatant, r, action, region_traits) for r in sorted(roles))
         )
         raw = base[stat] + sum((a.amount for a in applied), Fraction(0))
         total = max(Fraction(0), round_half_up(raw, digits))

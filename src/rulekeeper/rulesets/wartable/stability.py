@@ -41,6 +41,7 @@ class UnitOutcome:
     bloodless: bool
     health_before: Fraction
     health_after: Fraction
+    attacks: bool = True  # it performs the Attack (a unit only attacked does not "Attack an Enclave")
 
 
 @dataclass(frozen=True)
@@ -186,7 +187,7 @@ def stability_effects(
     attacked = enclave.side == "defenders"
 
     if attacked:
-        effects += [_bloodless_attack(o, opts) for o in outcomes if o.side == enemy and o.bloodless]
+        effects += [_bloodless_attack(o, opts) for o in outcomes if o.side == enemy and o.bloodless and o.attacks]
     else:
         notes.append("The Enclave's side made the attack: no Bloodless unit attacked the Enclave in this battle.")
 

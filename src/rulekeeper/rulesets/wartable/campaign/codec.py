@@ -96,9 +96,15 @@ def table_from_json(d: Mapping[str, Any], where: str) -> RollTable:
                      d["estimate"], str(d["source"]))
 
 
+#: Options added after campaigns were first stored: written only when not the default, so a stored
+#: campaign from before them still reads back exactly as written.
+LATER_OPTIONS = {"zero_stability": "falls", "victory": "enclaves"}
+
+
 def options_to_json(o: CampaignOptions) -> JsonDict:
+    later = {k: getattr(o, k) for k, default in LATER_OPTIONS.items() if getattr(o, k) != default}
     return {"reclaim_fallen": o.reclaim_fallen, "stability_cap": o.stability_cap, "downtime_every": o.downtime_every,
-            "move_range": o.move_range, "faith_cost": enc(o.faith_cost), "fallen_on": o.fallen_on}
+            "move_range": o.move_range, "faith_cost": enc(o.faith_cost), "fallen_on": o.fallen_on, **later}
 
 
 def options_from_json(d: Mapping[str, Any]) -> CampaignOptions:
@@ -107,4 +113,5 @@ def options_from_json(d: Mapping[str, Any]) -> CampaignOptions:
         if isinstance(v, bool) or not isinstance(v, int):
             raise RulekeeperError(f"options.{k}: expected a whole number, got {v!r}")
     return CampaignOptions(str(d["reclaim_fallen"]), str(d["stability_cap"]), ints["downtime_every"],
-                           ints["move_range"], dec(d["faith_cost"], "options.faith_cost"), str(d["fallen_on"]))
+                           ints["move_range"], dec(d["faith_cost"], "options.faith_cost"), str(d["fallen_on"]),
+                           **{k: str(d.get(k, default)) for k, default in LATER_OPTIONS.items()})

@@ -137,9 +137,25 @@ class WarTableCampaign:
             winner = state.side_of_faction(others[0]) if len(others) == 1 else None
             return True, winner, "every Enclave has Fallen"
         if state.round > state.last_round:
-            return True, None, (f"the campaign's last round ({state.last_round}) is played; the seed has no "
-                                "victory rule: each Enclave's Stability tells how it went")
+            return (True, *self._last_round_winner(state))
         return False, None, ""
+
+    def _last_round_winner(self, state: CampaignGameState) -> tuple[str | None, str]:
+        """After the last round (estimated, option ``victory``): the holders win if at least half their Enclaves stand."""
+        c = state.campaign
+        played = f"the campaign's last round ({state.last_round}) is played"
+        if state.options.victory == "none" or not c.enclaves:
+            return None, f"{played}; no victory rule (victory=none): each Enclave's Stability tells how it went"
+        holders = list(dict.fromkeys(e.faction for e in c.enclaves))
+        standing = {f: sum(1 for e in c.enclaves if e.faction == f and not e.fallen) for f in holders}
+        held = [f for f in holders if 2 * standing[f] >= sum(1 for e in c.enclaves if e.faction == f)]
+        tally = ", ".join(f"{f} {standing[f]} of {sum(1 for e in c.enclaves if e.faction == f)}" for f in holders)
+        if len(held) == 1:
+            return state.side_of_faction(held[0]), f"{played}; {held[0]} still hold at least half their Enclaves ({tally} standing)"
+        others = [f for f in state.standing_factions() if f not in holders]
+        if not held and len(others) == 1:
+            return state.side_of_faction(others[0]), f"{played}; more than half the Enclaves have Fallen ({tally} standing): {others[0]} win"
+        return None, f"{played}; no single winner ({tally} Enclaves standing)"
 
     def status(self, state: CampaignGameState) -> Status:
         over, winner, reason = self._ended(state)

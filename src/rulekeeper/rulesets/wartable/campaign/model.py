@@ -185,6 +185,12 @@ class CampaignOptions:
     * ``faith_cost``: the Faith a restoration costs (the seed's "Faith under Resources" is lost).
     * ``fallen_on``: ``any_order`` — a hostile unit that stays in an undefended Enclave's region
       takes an action whatever its order, holding included; ``action`` — holding is no action.
+    * ``zero_stability``: ``falls`` — an Enclave whose Stability a penalty brings down to 0 is
+      Fallen (the seed's only sentence that reaches 0 makes it "Fallen"); ``stands`` — only a
+      direct attack makes an Enclave Fallen.
+    * ``victory``: ``enclaves`` — at the end of the last round the Enclaves' holders win if at
+      least half their Enclaves still stand, else the one faction that holds none (estimated:
+      the seed has no victory rule); ``none`` — the last round ends without a winner.
     """
 
     reclaim_fallen: str = "lifts"
@@ -193,6 +199,8 @@ class CampaignOptions:
     move_range: int = 1
     faith_cost: Fraction = Fraction(1)
     fallen_on: str = "any_order"
+    zero_stability: str = "falls"
+    victory: str = "enclaves"
 
     def __post_init__(self) -> None:
         if self.reclaim_fallen not in ("lifts", "stays"):
@@ -201,6 +209,10 @@ class CampaignOptions:
             raise UnknownNameError("value for stability_cap", self.stability_cap, ("full", "none"))
         if self.fallen_on not in ("any_order", "action"):
             raise UnknownNameError("value for fallen_on", self.fallen_on, ("any_order", "action"))
+        if self.zero_stability not in ("falls", "stands"):
+            raise UnknownNameError("value for zero_stability", self.zero_stability, ("falls", "stands"))
+        if self.victory not in ("enclaves", "none"):
+            raise UnknownNameError("value for victory", self.victory, ("enclaves", "none"))
         if self.move_range < 1 or self.faith_cost < 0:
             raise InvalidStatError("move_range must be >= 1 and faith_cost >= 0", field="move_range")
         if self.downtime_every < 1:

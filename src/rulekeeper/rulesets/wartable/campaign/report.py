@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from rulekeeper.core.game import JsonDict
 
+from ..report import CombatReport
 from ..rounding import show
 from .rounds import RoundResult
 
@@ -19,19 +20,27 @@ def round_report(round_: int, orders: Sequence[str], result: RoundResult) -> lis
     items: list[JsonDict] = [{"kind": "round", "round": round_, "text": f"Round {round_} resolves"}]
     items += [{"kind": "orders", "text": f"Orders — {t}"} for t in orders]
     items += [{"kind": "event", "text": line} for line in result.log]
-    for b in result.battles:
-        d = b.to_dict()
-        health = ", ".join(f"{h.label} {show(h.before)} → {show(h.after)}" for h in b.health)
-        items.append({"kind": "battle", "title": d["title"], "steps": d["steps"], "result": d["result"],
-                      "text": f"Battle: {d['title']} — {health}"})
+    items += [battle_item(b) for b in result.battles]
     for c in result.changes:
         fallen = " (Fallen)" if c.fallen_after and not c.fallen_before else ""
         items.append({"kind": "stability", **c.to_dict(),
                       "text": f"{c.enclave} Stability {show(c.before)} → {show(c.after)}{fallen} — {c.rule}: "
                               f"{c.arithmetic} — “{c.quote}”"})
+    items += [{"kind": "unapplied", "text": line} for line in result.unapplied]
     for r in result.rolls:
         odds = ", ".join(f"{res} {p}" for res, p in r.all_odds)
         items.append({"kind": "delve", **r.to_dict(),
                       "text": f"{r.chance.request.label}: {r.entry.span} {r.entry.result} (odds {r.odds}; table "
                               f"{r.table}: {odds})"})
     return items
+
+
+def battle_item(b: CombatReport) -> JsonDict:
+    """One region's battle: its combatants on each side, the step-4 split of each side's hits, Health."""
+    d = b.to_dict()
+    sides = {side: [c.label for c in b.combatants if c.side == side] for side in ("attackers", "defenders")}
+    split = [f"{a.side} {a.arithmetic()}" for a in b.allocations]
+    health = ", ".join(f"{h.label} {show(h.before)} → {show(h.after)}" for h in b.health)
+    text = (f"{d['title']} — step 4: {'; '.join(split) or 'no hits'} — {health}")
+    return {"kind": "battle", "title": d["title"], "combatants": sides, "split": split, "steps": d["steps"],
+            "result": d["result"], "text": text}

@@ -7,8 +7,8 @@ The seed gives the rules but not the order a round resolves them in; the order d
 2. **reach** — each Bloodless unit that moved into an Enclave's region ("reach … an Enclave");
 3. **direct attack** — an Enclave with no defender left after the moves, where a hostile unit
    that stayed in the region takes an action, is Fallen;
-4. **battles** — every Attack, in the campaign's unit order, each the calculator's six-step
-   combat, Health carried on to the next battle;
+4. **battles** — one battle per region from every unit engaged there (:mod:`.engage`, the
+   seed's step 1), each the calculator's six-step combat;
 5. **Reclaim** (+20, once per Enclave per round), 6. **Delve** (a roll on the Dungeon's table);
 7. **Downtime** (when due) — each Bloodless unit present in an Enclave at its start;
 8. **Faith** — restorations last, so "to full" is the state the next round starts from.
@@ -29,6 +29,7 @@ from ..combat import resolve_combat
 from ..model import Combatant, EnclaveState, WarTableOptions
 from ..report import CombatReport
 from ..rounding import show
+from .engage import engagements
 from .model import CampaignOptions, CampaignState, Enclave, FieldUnit
 from .orders import FaithOrder, Order, checked_faith, checked_orders
 from .stability import (
@@ -54,6 +55,7 @@ class RoundResult:
     battles: tuple[CombatReport, ...]
     rolls: tuple[TableRoll, ...]
     log: tuple[str, ...]
+    unapplied: tuple[str, ...] = ()  # effects with nothing to act on (a Delve's Stability, no Enclave)
 
 
 @dataclass
@@ -68,8 +70,13 @@ class _Round:
     rolls: list[TableRoll] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
     moved: set[str] = field(default_factory=set)
+    unapplied: list[str] = field(default_factory=list)
 
     def change(self, c: StabilityChange) -> None:
+        if self.state.enclave(c.enclave).fallen and c.delta <= 0:
+            c = replace(c, fallen_before=True, fallen_after=True)  # a loss never lifts a Fallen Enclave
+        if c.after == 0 < c.before and not c.fallen_after and self.opts.zero_stability == "falls":
+            c = replace(c, fallen_after=True, arithmetic=f"{c.arithmetic}; Stability 0: the Enclave is Fallen")
         self.state = apply_change(self.state, c)
         self.changes.append(c)
         self.log.append(f"{c.enclave}: Stability {c.before} -> {c.after} ({c.rule}: {c.arithmetic})")
@@ -109,49 +116,27 @@ def _direct_attacks(r: _Round) -> None:
             r.change(attacked_directly(enclave, actors[0].label))
 
 
-def _targets(r: _Round, attacker: FieldUnit, target: str) -> list[FieldUnit]:
-    """Who an Attack meets in the attacker's region now (after the moves): a unit, or an Enclave's defenders."""
-    enclave = next((e for e in r.state.enclaves if e.name == target), None)
-    if enclave is not None:
-        return list(r.state.defenders_of(enclave)) if enclave.region == attacker.region else []
-    unit = r.state.unit(target)
-    return [unit] if unit.region == attacker.region and unit.health > 0 else []
-
-
-def _enclave_side(enclave: Enclave | None, attacker: FieldUnit, targets: Sequence[FieldUnit]) -> EnclaveState | None:
-    """The Enclave in the battle's region as the calculator sees it: which side holds it."""
-    if enclave is None or enclave.fallen:
-        return None
-    if any(t.faction == enclave.faction for t in targets):
-        return EnclaveState(enclave.name, enclave.stability, "defenders")
-    if attacker.faction == enclave.faction:
-        return EnclaveState(enclave.name, enclave.stability, "attackers")
-    return None
-
-
 def _battles(r: _Round, battle_options: WarTableOptions) -> None:
-    """Phase 4: every Attack in unit order, the six-step combat, Health and Stability carried on."""
-    for o in r.of_kind("attack"):
-        attacker = r.state.unit(o.unit)
-        targets = _targets(r, attacker, o.target or "")
-        if attacker.health <= 0 or not targets:
-            r.log.append(f"{o.unit}'s Attack on {o.target} finds no one to fight in {attacker.region}")
-            continue
-        enclave = r.state.enclave_in(attacker.region)
+    """Phase 4: one battle per region from every unit engaged there (step 1), the six-step combat."""
+    fights, missed = engagements(r.state, r.of_kind("attack"))
+    r.log += missed
+    for e in fights:
         report = resolve_combat(
-            [Combatant.of(attacker.unit, attacker.health, label=attacker.label)],
-            [Combatant.of(t.unit, t.health, label=t.label) for t in targets],
-            r.state.map.traits(attacker.region),
+            [Combatant.of(u.unit, u.health, label=u.label) for u in e.attackers],
+            [Combatant.of(u.unit, u.health, label=u.label) for u in e.defenders],
+            r.state.map.traits(e.region),
             battle_options,
-            enclave=_enclave_side(enclave, attacker, targets),
-            title=f"{attacker.label} attacks {o.target} in {attacker.region}",
+            enclave=None if e.enclave is None else EnclaveState(e.enclave.name, e.enclave.stability, "defenders"),
+            title=e.title,
+            roles=e.roles,
         )
         r.battles.append(report)
-        for u in (attacker, *targets):
+        r.log.append(e.title)
+        for u in (*e.attackers, *e.defenders):
             r.set_unit(replace(u, health=report.health_after(u.label)))
             r.log.append(f"{u.label}: Health {show(u.health)} -> {show(report.health_after(u.label))}")
-        if enclave is not None and report.stability is not None:
-            for change in from_battle(r.state.enclave(enclave.name), report.stability):
+        if e.enclave is not None and report.stability is not None:
+            for change in from_battle(r.state.enclave(e.enclave.name), report.stability):
                 r.change(change)
 
 
@@ -197,17 +182,30 @@ def _delve(r: _Round, fate: Fate, tables: Mapping[str, RollTable]) -> None:
         enclave = _nearest_enclave(r.state, unit)
         if fx.stability and enclave is not None:
             r.change(predetermined(enclave, fx.stability, f"Delve {dungeon.name}: {roll.entry.result}", r.opts))
+        elif fx.stability:
+            sign = "+" if fx.stability > 0 else "-"
+            r.unapplied.append(f"{unit.label}'s Delve ({roll.entry.result}): Stability {sign}{show(abs(fx.stability))} "
+                               f"has no Enclave to act on — {unit.faction} holds none")
+            r.log.append(r.unapplied[-1])
 
 
 def _downtime(r: _Round) -> None:
-    """Phase 7: at the start of Downtime, each Bloodless unit present in an Enclave costs a tenth of its Health."""
+    """Phase 7: at the start of Downtime, each Bloodless unit present in an Enclave costs a tenth of its Health.
+
+    "Present … at the start of a round of Downtime": a unit that arrived this round was not there
+    when the round started; its arrival already cost the Enclave a tenth ("reach"), so it is charged
+    once in its arrival round, and by Downtime from the next round on (issue 25).
+    """
     if r.state.round % r.opts.downtime_every != 0:
         return
     for enclave in r.state.enclaves:
         if enclave.fallen:
             continue
         for unit in r.state.units_in(enclave.region):
-            if unit.bloodless:
+            if unit.bloodless and unit.label in r.moved:
+                r.log.append(f"{unit.label} arrived in {enclave.name} this round and was charged on arrival: "
+                             "Downtime charges it from the next round")
+            elif unit.bloodless:
                 r.change(bloodless_downtime(r.state.enclave(enclave.name), unit))
 
 
@@ -250,4 +248,4 @@ def resolve_round(
     _downtime(r)
     _faith(r, faith_checked)
     final = replace(r.state, round=state.round + 1)
-    return RoundResult(final, tuple(r.changes), tuple(r.battles), tuple(r.rolls), tuple(r.log))
+    return RoundResult(final, tuple(r.changes), tuple(r.battles), tuple(r.rolls), tuple(r.log), tuple(r.unapplied))

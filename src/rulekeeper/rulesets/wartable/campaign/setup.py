@@ -38,6 +38,12 @@ CAMPAIGN_OPTIONS: tuple[OptionInfo, ...] = (
     OptionInfo("fallen_on", "any_order", ("any_order", "action"),
                "'without any defenders present when it takes an action'. any_order: holding is an action too. "
                "action: a hostile unit that holds does not make the Enclave fall."),
+    OptionInfo("zero_stability", "falls", ("falls", "stands"),
+               "An Enclave whose Stability a penalty brings to 0. falls: it is Fallen (as after a direct attack). "
+               "stands: only a direct attack makes it Fallen."),
+    OptionInfo("victory", "enclaves", ("enclaves", "none"),
+               "Who wins after the last round (estimated: the seed has none). enclaves: the holders if at least "
+               "half their Enclaves stand, else the one faction holding none. none: no winner."),
     OptionInfo("downtime_every", "1", ("1", "2", "3", "4"),
                "A round of Downtime closes every N-th round (the seed does not say how often; any N >= 1)."),
     OptionInfo("move_range", "1", ("1", "2", "3"),
@@ -45,7 +51,7 @@ CAMPAIGN_OPTIONS: tuple[OptionInfo, ...] = (
     OptionInfo("faith_cost", "1", ("0", "1", "2", "3"),
                "Faith spent to restore an Enclave to full (the seed's 'Faith under Resources' is lost; any N >= 0)."),
 )
-_CHOICES = {o.name: o.choices for o in CAMPAIGN_OPTIONS[:3]}
+_CHOICES = {o.name: o.choices for o in CAMPAIGN_OPTIONS[:5]}
 
 
 class CampaignSetupError(RulekeeperError):

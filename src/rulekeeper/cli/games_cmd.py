@@ -1,0 +1,88 @@
+"""``rulekeeper games``: every registered rule system, what it offers, and why any is refused.
+
+A plugin author's first question is "did my game register?": this answers it without reading
+code. A ruleset that set out to play battles but lacks protocol members is listed with the
+members it lacks (the same words ``battle new`` would refuse it with), never silently dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Annotated
+
+import typer
+from rich import box
+from rich.markup import escape
+from rich.table import Table
+
+from rulekeeper.core.ruleset import find_ruleset, game, game_refusal, registered
+
+from .output import console, print_json
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One registered ruleset as ``rulekeeper games`` reports it."""
+
+    name: str
+    title: str
+    aliases: tuple[str, ...]
+    battles: bool
+    refusal: str
+    capabilities: tuple[str, ...]
+    scenarios: int
+
+
+def _capabilities(name: str) -> tuple[str, ...]:
+    """The optional parts a whole game offers (each a small protocol it opted into)."""
+    g = game(name)
+    found: list[str] = []
+    checks = (
+        ("army lists", "army_builder"), ("campaign", "campaign"), ("duel kernel", "duel_kernel"),
+        ("web presenter", "web_presenter"), ("terminal presenter", "cli_presenter"),
+    )
+    for label, member in checks:
+        method = getattr(g, member, None)
+        if callable(method) and method() is not None:
+            found.append(label)
+    if getattr(g, "reads_data_files", False):
+        found.append("data files")
+    if callable(getattr(g, "conceals", None)):
+        found.append("hidden orders")
+    if not getattr(g, "deterministic", False):
+        found.append("chance")
+    options = getattr(g, "options", None)
+    if callable(options) and options():
+        found.append(f"{len(options())} options")
+    return tuple(found)
+
+
+def entry(name: str) -> GameEntry:
+    cls = find_ruleset(name)
+    refusal = game_refusal(name) or ""
+    plays = not refusal
+    scenarios = len(game(name).scenarios()) if plays else 0
+    return GameEntry(
+        name=str(cls.name), title=str(cls.title), aliases=tuple(str(a) for a in cls.aliases), battles=plays,
+        refusal=refusal, capabilities=_capabilities(name) if plays else (), scenarios=scenarios,
+    )
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("games")
+    def games_command(
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON: one object per registered ruleset.")] = False,
+    ) -> None:
+        """Every registered rule system: whole battles or not (and why), scenarios, optional parts."""
+        entries = [entry(name) for name in sorted(registered())]
+        if as_json:
+            print_json([asdict(e) for e in entries])
+            return
+        table = Table(title="Registered rule systems", box=box.SIMPLE_HEAVY)
+        table.add_column("name", no_wrap=True)
+        for column in ("title", "battles", "scenarios", "offers"):
+            table.add_column(column)
+        for e in entries:
+            battles = "yes" if e.battles else f"[red]no[/]: {escape(e.refusal)}"
+            table.add_row(escape(e.name), escape(e.title), battles, str(e.scenarios), escape(", ".join(e.capabilities)))
+        console.print(table)

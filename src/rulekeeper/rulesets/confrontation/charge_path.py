@@ -1,0 +1,144 @@
+"""A charge's way around the bases and the scenery in its way (issue 24, point 9): the shortest path of the
+charger's centre to any point of base contact with his target.
+
+A charge on an open table is a run at the target (docs/rules/confrontation.md, "Skirmishes"); a charger does not
+run through his friends, so where the straight line is blocked he goes around: his base may pass no other base and
+no obstacle (grazing is allowed, as for a walk), stay on the table, and end in contact with his target and with no
+other base. The path is found on a visibility graph: the start, points around each blocker (a polygon
+circumscribing the blocker grown by the charger's radius, so that every edge between neighbours is clear) and the
+points of contact around the target; Dijkstra's shortest way, pruned by the distance he may run. The geometry is
+plain arithmetic for round bases and shapely's distance for obstacles.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from rulekeeper.boards.table import CONTACT, Obstacle
+
+#: Points around each round blocker and each obstacle corner, and points of contact around the target.
+AROUND = 16
+CONTACTS = 48
+#: How much clear of a blocker the graph's points stand (cm), against rounding.
+CLEARANCE = 0.01
+
+Point = tuple[float, float]
+Circle = tuple[float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """The way a charger runs: its length (cm) and its points, from his centre to his centre in contact."""
+
+    length: float
+    points: tuple[Point, ...]
+
+    @property
+    def end(self) -> Point:
+        return self.points[-1]
+
+
+def _segment_distance(p: Point, a: Point, b: Point) -> float:
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    length2 = dx * dx + dy * dy
+    u = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / length2))
+    return math.hypot(ax + u * dx - p[0], ay + u * dy - p[1])
+
+
+@dataclass(frozen=True)
+class _Field:
+    """The table as the charger's centre sees it: round blockers grown by his radius, obstacles, the edges."""
+
+    radius: float
+    circles: tuple[Circle, ...]
+    obstacles: tuple[Any, ...]
+    width: float
+    height: float
+
+    def free(self, p: Point, apart: float = 0.0) -> bool:
+        r = self.radius
+        if not (r - 1e-9 <= p[0] <= self.width - r + 1e-9 and r - 1e-9 <= p[1] <= self.height - r + 1e-9):
+            return False
+        if any(math.hypot(p[0] - x, p[1] - y) < rr + r + apart - 1e-9 for x, y, rr in self.circles):
+            return False
+        from shapely.geometry import Point as ShapelyPoint  # type: ignore[import-untyped]
+
+        return all(o.distance(ShapelyPoint(p)) >= r - 1e-6 for o in self.obstacles)
+
+    def clear(self, a: Point, b: Point) -> bool:
+        r = self.radius
+        if any(_segment_distance((x, y), a, b) < rr + r - 1e-6 for x, y, rr in self.circles):
+            return False
+        if not self.obstacles:
+            return True
+        from shapely.geometry import LineString
+
+        line = LineString([a, b]) if a != b else None
+        return line is None or all(o.distance(line) >= r - 1e-6 for o in self.obstacles)
+
+    def around(self) -> list[Point]:
+        grow = 1 / math.cos(math.pi / AROUND)
+        centres = [(x, y, (rr + self.radius + CLEARANCE) * grow) for x, y, rr in self.circles]
+        for o in self.obstacles:
+            centres += [(cx, cy, (self.radius + CLEARANCE) * grow) for cx, cy in list(o.exterior.coords)[:-1]]
+        out = []
+        for x, y, d in centres:
+            for k in range(AROUND):
+                angle = 2 * math.pi * (k + 0.5) / AROUND
+                out.append((x + d * math.cos(angle), y + d * math.sin(angle)))
+        return [p for p in out if self.free(p)]
+
+
+def charge_route(start: Point, radius: float, target: Circle, movement: float, circles: Sequence[Circle],
+                 obstacles: Sequence[Obstacle], table: tuple[float, float]) -> Route | None:
+    """The shortest way of a charger of ``radius`` at ``start`` into contact with ``target`` within ``movement``
+    cm, around ``circles`` (other bases: centre and radius) and ``obstacles``; ``None`` if there is none."""
+    return _route(start, radius, target, movement, tuple(circles),
+                  tuple(tuple(o.corners) for o in obstacles), table)
+
+
+@lru_cache(maxsize=2048)
+def _route(start: Point, radius: float, target: Circle, movement: float, circles: tuple[Circle, ...],
+           corners: tuple[tuple[Point, ...], ...], table: tuple[float, float]) -> Route | None:
+    from shapely.geometry import Polygon
+
+    shapes = tuple(Polygon(c) for c in corners)
+    field, others = _Field(radius, (*circles, target), shapes, *table), _Field(radius, circles, shapes, *table)
+    tx, ty, tr = target
+    touch = tr + radius
+    ring = [(tx + touch * math.cos(2 * math.pi * k / CONTACTS), ty + touch * math.sin(2 * math.pi * k / CONTACTS))
+            for k in range(CONTACTS)]
+    goals = {p for p in ring if others.free(p, CONTACT + 1e-6)}
+    if not goals:
+        return None
+
+    def to_goal(p: Point) -> float:
+        return max(0.0, math.hypot(p[0] - tx, p[1] - ty) - touch)
+
+    nodes = [p for p in field.around() if math.hypot(p[0] - start[0], p[1] - start[1]) + to_goal(p) <= movement]
+    nodes += sorted(goals)
+    best: dict[Point, float] = {start: 0.0}
+    came: dict[Point, Point] = {}
+    queue: list[tuple[float, float, Point]] = [(to_goal(start), 0.0, start)]
+    while queue:
+        _, dist, p = heapq.heappop(queue)
+        if dist > best.get(p, math.inf) + 1e-12:
+            continue
+        if p in goals:
+            points = [p]
+            while points[-1] in came:
+                points.append(came[points[-1]])
+            return Route(dist, tuple(reversed(points)))
+        for q in nodes:
+            step = dist + math.hypot(q[0] - p[0], q[1] - p[1])
+            if step + to_goal(q) > movement + 1e-9 or step >= best.get(q, math.inf) or not field.clear(p, q):
+                continue
+            best[q], came[q] = step, p
+            heapq.heappush(queue, (step + to_goal(q), step, q))
+    return None
