@@ -439,7 +439,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
             seen = await run_in_threadpool(p.version, bid, token)  # checks the link as every page does
         except RulekeeperError as exc:
             return p.refusal(exc)
-        if not k.changes.admit():
+        if not k.changes.admit(bid, token or ""):
             return JSONResponse({"error": "busy", "message": "too many live pages are open; try again"},
                                 status_code=503, headers={"Retry-After": "5"})
 
@@ -450,7 +450,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
             return await run_in_threadpool(p.version, bid, token)
 
         stream = version_events(k.changes, bid, v if v is not None else seen, revision, version,
-                                request.is_disconnected)
+                                request.is_disconnected, token or "")
         return StreamingResponse(stream, media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
