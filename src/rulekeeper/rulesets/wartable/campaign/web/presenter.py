@@ -115,13 +115,26 @@ class CampaignWebPresenter(GenericPresenter):
                 continue
             choices = [{"value": _order_value(o.kind, o.target), "text": order_text(o).removeprefix(u.label + " ")}
                        for o in unit_choices(c, u, state.options.move_range)]
-            units.append({"label": u.label, "region": u.region, "health": show(u.health), "choices": choices})
+            units.append({"label": u.label, "region": u.region, "health": show(u.health), "choices": choices,
+                          "delve": self._delve_odds(state, u.region) if any(
+                              ch["value"] == "delve" for ch in choices) else None})
         faith = [{"value": fo[0].enclave, "text": f"restore {fo[0].enclave} to full"} for fo in faith_choices(
             state, faction) if fo]
         last = len(state.pending) + 1 == len(state.sides)
         return self._render("wartable-campaign/orders.html", links=links, side=side, faction=faction,
                             round=state.round, units=units, faith=faith, cost=show(state.options.faith_cost),
                             resolves=last)
+
+    @staticmethod
+    def _delve_odds(state: CampaignGameState, region: str) -> dict[str, Any] | None:
+        """The odds of a Delve from ``region``, on the form before the orders are given (issue 26: they
+        appeared only after the roll). The same table :meth:`Game.preview` and the roll use."""
+        dungeon = next((d for d in state.campaign.dungeons if d.region == region), None)
+        if dungeon is None:
+            return None
+        table = state.table_map()[dungeon.table]
+        return {"dungeon": dungeon.name,
+                "odds": [f"{result} {p.numerator}/{p.denominator}" for result, p in table.odds()]}
 
     def action_text(self, action: JsonDict) -> str:
         return self.game.action_text(action)
