@@ -244,6 +244,10 @@ def test_half_chosen_campaign_orders_are_never_wiped(keeper_url: str, browser: A
     blood.goto(links[roles[1]])
     selects = oath.locator("#orders-form select[data-unit]")
     sync_api.expect(selects.first).to_be_visible()
+    drawn = blood.evaluate("""() => [...document.querySelectorAll('svg.region-map text')].map(
+        t => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a)""")
+    assert drawn and min(drawn) >= 10, f"the campaign map's text is drawn at {min(drawn):.1f} px on a phone"
+    assert oath.locator(".delve-odds").count() + blood.locator(".delve-odds").count() >= 1  # Delve odds first
     walk.check(oath, "campaign orders (laptop)")
     walk.check(blood, "campaign orders (phone)")
     shot(blood, "table-walk-campaign-phone")
