@@ -170,10 +170,11 @@ def test_revealed_results_are_marked_to_stay_and_the_fragment_says_who_moved(cli
 
 def test_every_preview_keeps_its_odds_and_the_campaign_form_shows_delve_odds(client: TestClient) -> None:
     bid, tokens, _ = new(client, "dragonnoir:the_ford")
-    listed = client.get(f"/api/battles/{bid}/actions", params={"token": tokens["A"]}).json()["actions"]
+    side = client.get(f"/api/battles/{bid}/actions", params={"token": tokens["A"]}).json()["side"]
+    listed = client.get(f"/api/battles/{bid}/actions", params={"token": tokens[side]}).json()["actions"]
     cast = next(i for i, a in enumerate(listed) if a["kind"] == "cast")
     assert "succeeds 80%" in listed[cast]["note"]
-    preview = page(client, bid, tokens["A"], pick=cast, at=0)
+    preview = page(client, bid, tokens[side], pick=cast, at=0)
     assert re.search(r'id="preview-note">[^<]*succeeds 80%', preview)  # the button's odds, kept in the preview
     bid, tokens, _ = new(client, "wartable-campaign:shroudfall")
     orders = html.unescape(page(client, bid, tokens["bloodless"]))
