@@ -68,6 +68,9 @@ def test_orders_stay_hidden_until_the_round_resolves(tmp_path: Path) -> None:
     assert "Hearthmere Guard reclaim" in page(client, bid, tokens["oathsworn"], "/log")
     action, form = order_form(page(client, bid, tokens["bloodless"]))
     client.post(action, data={**form, "order:Ford Horde": "move:Old Watch"}, follow_redirects=True)
+    # the round's report is face down until the Bloodless, who resolved it, turn it over (issue 25)
+    assert "Hearthmere Guard reclaim" not in page(client, bid, tokens["spectator"], "/log")
+    client.post(f"/b/{bid}/reveal", data={"token": tokens["bloodless"], "position": "2", "all": "1"})
     for token in tokens.values():  # the round resolved: everyone sees the orders and what they did
         log = page(client, bid, token, "/log")
         assert "Hearthmere Guard reclaim" in log and "Hearthmere Stability 70 → 90" in log
