@@ -7,6 +7,8 @@ a normal ``python -m pytest`` run.
 
 from __future__ import annotations
 
+import os
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +17,10 @@ from typing import Any
 import pytest
 
 _STARTED = time.time()
+
+# the CLI remembers the games' command names for ``--help`` (cli/manifest.py): in a folder of the run's own,
+# never the user's cache (inherited by the real-process smoke tests too)
+os.environ.setdefault("RULEKEEPER_CACHE_DIR", tempfile.mkdtemp(prefix="rulekeeper-cache-"))
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: Any) -> None:

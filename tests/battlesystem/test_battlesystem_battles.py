@@ -108,10 +108,12 @@ def test_a_barrage_hits_whoever_is_there_when_it_fires() -> None:
 
 def test_fleeing_units_run_for_the_edge_and_escape_over_it() -> None:
     """"A unit that has been reduced to 0 morale will be forced to flee toward the edge of the map. Once they've
-    gone over, they have escaped from the battle.\""""
+    gone over, they have escaped from the battle.\"" Under the other readings (issue 25 made own edge and
+    end-of-turn flight the defaults: test_battlesystem_issue25_flight.py): the nearest edge, at turn start."""
     units = [("A", "Light Infantry", "Foot", "A1"), ("B", "Heavy Infantry", "Shields", "D3"),
              ("B", "Pikemen", "Pikes", "G5")]
-    s = set_unit(battle(units, width=7, height=5), "Shields", morale=0)
+    old = {"flight_timing": "start-of-turn", "flight_edge": "nearest"}
+    s = set_unit(battle(units, width=7, height=5, options=old), "Shields", morale=0)
     s = act(s, kind="end_turn").state  # B's turn begins: Shields (movement 2) run two hexes to the edge
     shields = s.piece("Shields")
     assert shields.fleeing and not shields.escaped and shields.hex == "E1"  # two hexes north-east, on the edge
@@ -119,7 +121,7 @@ def test_fleeing_units_run_for_the_edge_and_escape_over_it() -> None:
     assert not [lg for lg in G.legal_actions(s) if lg.action.get("unit") == "Shields"]
     s = act(act(s, kind="end_turn").state, kind="end_turn").state  # next B turn: over the edge
     assert s.piece("Shields").escaped and not s.piece("Shields").on_map and not s.over
-    fast = act(set_unit(battle(units, width=7, height=5), "Pikes", morale=0, hex="D3", card="Light Infantry"),
+    fast = act(set_unit(battle(units, width=7, height=5, options=old), "Pikes", morale=0, hex="D3", card="Light Infantry"),
                kind="end_turn").state
     assert fast.piece("Pikes").escaped  # 4 points: two to the edge, one to spare to go over
 
@@ -186,7 +188,8 @@ def test_options_are_kept_in_the_battle_and_bad_ones_refused() -> None:
     """``--option NAME=VALUE`` (options.py) is checked at set-up and kept in the initial document and the state."""
     river = next(sc for sc in G.scenarios() if sc.key == "river_crossing")
     doc = G.setup(SetupRequest(scenario=river.path, seed=1, options=("half_rounding=up",))).document
-    assert doc["options"] == {"adjacent_damage": "own-dr", "half_rounding": "up", "failed_attack_morale": "none"}
+    assert doc["options"] == {"adjacent_damage": "own-dr", "half_rounding": "up", "failed_attack_morale": "none",
+                               "flight_timing": "end-of-turn", "flight_edge": "own"}
     assert G.initial_state(doc).rules.halve(19) == 10
     with pytest.raises(UnknownNameError):
         G.setup(SetupRequest(scenario=river.path, options=("half_rounding=sideways",)))

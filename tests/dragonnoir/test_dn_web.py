@@ -114,6 +114,7 @@ def test_summoned_gargoyles_are_drawn_with_their_lifetime(tmp_path: Path) -> Non
     for seed in range(1, 40):
         bid, tokens = keeper.create(SetupRequest(scenario=scenario, seed=seed, db=keeper.store.url),
                                     ruleset="dragonnoir")
+        keeper.service.act(bid, {"kind": "no_spell", "side": "B"})  # Shaman's magic window in A's turn
         keeper.service.act(bid, {"kind": "cast", "side": "A", "unit": "Zacharie", "spell": "Call the Gargoyles",
                                  "target": "Zacharie"})
         state = keeper.service.state(bid)

@@ -17,6 +17,7 @@ from rulekeeper.core.errors import ImpossibleRequestError, RulekeeperError
 from rulekeeper.core.ruleset import find_ruleset
 
 from .hooks import UnitsCommand
+from .lazy import plug
 from .output import console, fail, print_json
 
 
@@ -42,6 +43,7 @@ def units_command(ruleset: str, as_json: bool, data: Path | None, level: int | N
                   listings: dict[str, UnitsCommand]) -> None:
     """Body of ``rulekeeper units`` (raises RulekeeperError; the wrapper reports it)."""
     name = str(find_ruleset(ruleset).name)
+    plug(name)  # the game's own listing, added when it plugs its commands in
     if name in listings:
         listings[name](as_json, data, level)
         return

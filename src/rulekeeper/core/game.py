@@ -33,12 +33,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
-from .chance import ChanceRequest, ChanceResult, Fate
-from .events import Event
-
 if TYPE_CHECKING:
     from .armies import ArmyBuilder, CampaignBook
+    from .chance import ChanceRequest, ChanceResult, Fate
     from .duels import DuelKernel
+    from .events import Event
     from .present import CliPresenter, WebPresenter
     from .ruleset import OptionInfo, Resolution
 

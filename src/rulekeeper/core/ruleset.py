@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
-from .chance import Fate
 from .errors import RulekeeperError, UnknownNameError
 
 if TYPE_CHECKING:
+    from .chance import Fate
     from .game import Game
 
 ENTRY_POINT_GROUP = "rulekeeper.rulesets"
@@ -67,41 +67,57 @@ class Ruleset(Protocol):
         ...
 
 
-_LOADED: dict[str, type[Any]] | None = None
+_LOADED: dict[str, type[Any]] = {}
+_ALL_LOADED = False
 _GAMES: dict[str, Any] = {}
+
+
+def _entry_points() -> dict[str, Any]:
+    """Entry-point name → entry point (not loaded: naming a plugin costs no import)."""
+    found: dict[str, Any] = {}
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        found.setdefault(ep.name, ep)
+    return found
+
+
+def _load(name: str, ep: Any) -> None:
+    try:
+        _LOADED[name] = ep.load()
+    except Exception as exc:  # a broken third-party plugin must not break the tool
+        raise RulekeeperError(f"ruleset plugin {name!r} failed to load: {exc}") from exc
+
+
+def entry_point_names() -> list[str]:
+    """The names of every registered ruleset, without importing any of them (start-up time:
+    importing the five shipped rule systems costs about a second)."""
+    return sorted(set(_entry_points()) | set(_LOADED))
 
 
 def registered() -> dict[str, type[Any]]:
     """Name → ruleset class, from the entry-point group ``rulekeeper.rulesets`` (and only there).
 
     A rule system is a plugin: the shipped ones register themselves in ``pyproject.toml``
-    exactly as a third-party distribution would. Loaded once per process.
+    exactly as a third-party distribution would. Loads every one (once per process); to find one
+    ruleset by name, :func:`find_ruleset` loads only that one when the name is its entry point's.
     """
-    global _LOADED
-    if _LOADED is None:
-        found: dict[str, type[Any]] = {}
-        for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-            if ep.name in found:
-                continue
-            try:
-                found[ep.name] = ep.load()
-            except Exception as exc:  # a broken third-party plugin must not break the tool
-                raise RulekeeperError(f"ruleset plugin {ep.name!r} failed to load: {exc}") from exc
-        _LOADED = found
+    global _ALL_LOADED
+    if not _ALL_LOADED:
+        for name, ep in _entry_points().items():
+            if name not in _LOADED:
+                _load(name, ep)
+        _ALL_LOADED = True
     return dict(_LOADED)
 
 
 def register_for_tests(cls: type[Any]) -> None:
     """Add a ruleset class for this process only (a toy game in the tests, without installing it)."""
     registered()
-    assert _LOADED is not None
     _LOADED[str(cls.name)] = cls
     _GAMES.pop(str(cls.name), None)
 
 
 def unregister_for_tests(name: str) -> None:
     registered()
-    assert _LOADED is not None
     _LOADED.pop(name, None)
     _GAMES.pop(name, None)
 
@@ -181,13 +197,35 @@ def _names(cls: type[Any]) -> Iterator[str]:
     yield from (str(a) for a in cls.aliases)
 
 
+def _folded(name: str) -> str:
+    return name.strip().lower().replace(" ", "").replace("-", "").replace("_", "")
+
+
+def _by_entry_point(wanted: str) -> type[Any] | None:
+    """The ruleset whose entry-point name is ``wanted`` (folded), importing only that one."""
+    if _ALL_LOADED:
+        return None
+    for ep_name, ep in _entry_points().items():
+        if _folded(ep_name) == wanted:
+            if ep_name not in _LOADED:
+                _load(ep_name, ep)
+            return _LOADED[ep_name]
+    return None
+
+
 def find_ruleset(name: str) -> type[Any]:
-    """The ruleset class called ``name`` or one of its aliases (case-insensitive)."""
-    wanted = name.strip().lower().replace(" ", "").replace("-", "").replace("_", "")
+    """The ruleset class called ``name`` or one of its aliases (case-insensitive).
+
+    A name that is a ruleset's own (its entry point's) loads only that ruleset; an alias loads them all.
+    """
+    wanted = _folded(name)
+    direct = _by_entry_point(wanted)
+    if direct is not None and _folded(str(direct.name)) == wanted:
+        return direct
     all_names: list[str] = []
     for cls in registered().values():
         for n in _names(cls):
             all_names.append(n)
-            if n.lower().replace(" ", "").replace("-", "").replace("_", "") == wanted:
+            if _folded(n) == wanted:
                 return cls
     raise UnknownNameError("ruleset", name, all_names)

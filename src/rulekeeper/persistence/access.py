@@ -78,6 +78,18 @@ class AccessStore(SqlStore):
             ])
         return tokens
 
+    def reissue(self, battle_id: str, role: str) -> str:
+        """A new token for ``role`` alone on ``battle_id``: its old link stops opening the battle, the
+        other roles' links keep working (the host replacing one lost phone's link, issue 26)."""
+        (role,) = _check_roles([role])
+        token = secrets.token_urlsafe(24)
+        now = datetime.now(UTC).isoformat()
+        with self._transaction(write=True) as conn:
+            conn.execute(_access.delete().where((_access.c.battle_id == battle_id) & (_access.c.role == role)))
+            conn.execute(_access.insert(), [{"battle_id": battle_id, "role": role, "token_hash": _hash(token),
+                                              "created": now}])
+        return token
+
     def role(self, battle_id: str, token: str | None) -> str | None:
         """The role ``token`` grants on ``battle_id``, or ``None``."""
         if not token or len(token) > 200:

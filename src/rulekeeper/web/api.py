@@ -335,8 +335,12 @@ def create_app(db: str | Path | None = None, rate_limits: RateLimits | None = No
     # (the schema stays at /openapi.json)
     app = FastAPI(title="rulekeeper", description="The web rule keeper: play a battle from several devices.",
                   version="0.1.0", docs_url=None, redoc_url=None)
+    from starlette.middleware.gzip import GZipMiddleware
+
     from .bodylimit import BodyLimit
 
+    # pages, scripts and styles compressed (74-79 KB uncompressed); Starlette never compresses text/event-stream
+    app.add_middleware(GZipMiddleware, minimum_size=512)
     app.add_middleware(BodyLimit)
     app.add_middleware(RateLimit, limits=rate_limits)
     install_security_headers(app)  # added last: outermost, so refusals above carry the headers too

@@ -2,7 +2,11 @@
 
 A pure ASGI middleware: a declared ``Content-Length`` over the cap is refused at once, and a
 body sent without one (chunked) is counted as it arrives and cut off at the cap. The answer is
-the project's error format, 413 ``too_large``.
+the project's error format, 413 ``too_large`` — or, to a browser asking for a page (``Accept: text/html``),
+a readable page saying the same: a form post used to replace the page with raw JSON.
+
+One path has its own cap: ``/verify`` takes a battle export, up to :data:`MAX_EXPORT_BODY` (issue 26: a
+36-action Ex illis starter battle exports to 739 KB, past the 128 KiB every other body is held to).
 """
 
 from __future__ import annotations
@@ -12,23 +16,31 @@ from typing import Any
 
 #: The largest body the keeper accepts: the new-battle form with two pasted musters is the biggest.
 MAX_BODY = 128 * 1024
+#: The largest export ``POST /verify`` takes: above the largest export the keeper writes (docs/web.md).
+MAX_EXPORT_BODY = 32 * 1024 * 1024
+#: Paths whose bodies may be larger than :data:`MAX_BODY`, and their own cap.
+PATH_LIMITS = {"/verify": MAX_EXPORT_BODY}
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
 
 
 class BodyLimit:
-    def __init__(self, app: Any, max_body: int = MAX_BODY) -> None:
+    def __init__(self, app: Any, max_body: int = MAX_BODY, paths: dict[str, int] | None = None) -> None:
         self.app = app
         self.max_body = max_body
+        self.paths = PATH_LIMITS if paths is None else paths
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = dict(scope.get("headers") or []).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.max_body):
-            await self._refuse(send)
+        headers = dict(scope.get("headers") or [])
+        declared = headers.get(b"content-length")
+        cap = self.paths.get(scope.get("path", ""), self.max_body)
+        page = b"text/html" in headers.get(b"accept", b"")
+        if declared is not None and (not declared.isdigit() or int(declared) > cap):
+            await self._refuse(send, cap, page)
             return
         seen = 0
         over = False
@@ -40,7 +52,7 @@ class BodyLimit:
             message: Message = await receive()  # after the cut: only a disconnect is still awaited
             if message["type"] == "http.request" and not over:
                 seen += len(message.get("body", b""))
-                if seen > self.max_body and not started:  # cut the body off here; the answer is replaced below
+                if seen > cap and not started:  # cut the body off here; the answer is replaced below
                     over = True
                     return {"type": "http.request", "body": b"", "more_body": False}
             return message
@@ -52,13 +64,28 @@ class BodyLimit:
                 await send(message)
             elif not refused:  # whatever the app answered to a cut-off body, the client gets the 413
                 refused = True
-                await self._refuse(send)
+                await self._refuse(send, cap, page)
 
         await self.app(scope, counted, watched)
 
-    async def _refuse(self, send: Any) -> None:
-        body = json.dumps({"error": "too_large",
-                           "message": f"the request body is larger than {self.max_body:,} bytes"}).encode()
+    async def _refuse(self, send: Any, cap: int, page: bool) -> None:
+        message = f"the request body is larger than {cap:,} bytes"
+        if page:
+            body = _PAGE.format(cap=f"{cap // 1024:,}").encode()
+            ctype = b"text/html; charset=utf-8"
+        else:
+            body = json.dumps({"error": "too_large", "message": message}).encode()
+            ctype = b"application/json"
         await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+                    "headers": [(b"content-type", ctype), (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
+
+
+#: The refusal a browser reads (no template: the body was never read, and nothing of it is echoed).
+_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Too large · rulekeeper</title>
+<link rel="stylesheet" href="/static/style.css"></head><body><main id="main">
+<div class="banner error" role="alert" id="verify-result"><strong>Too large</strong> <small>(too_large)</small>
+<p>What was sent is larger than the {cap} KiB the keeper takes here.</p></div>
+<p><a class="btn" href="/">Home</a> <a class="btn" href="/verify">Verify an export</a></p></main></body></html>
+"""

@@ -12,7 +12,8 @@ See :mod:`rulekeeper.service.dice` for the scheme.  Here:
   (``POST /b/{id}/dice``);
 * ``GET /b/{id}/verify`` checks the stored battle as ``rulekeeper battle verify`` checks its
   export (any link, after the end), and ``GET``/``POST /verify`` check an export pasted or
-  chosen as a file (within the keeper's body limit; larger files: the command line).
+  chosen as a file: a file is sent as it is (``Content-Type: application/json``, by ``static/keeper.js``),
+  a paste as a form, each up to :data:`~.bodylimit.MAX_EXPORT_BODY`; the verdict is always a page.
 """
 
 from __future__ import annotations
@@ -28,15 +29,15 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.service.dice import BadExportError, DiceStatus, Verification, verify_export
 
-from .bodylimit import MAX_BODY
+from .bodylimit import MAX_EXPORT_BODY
 from .guards import UnauthorizedError
 
 if TYPE_CHECKING:
     from .api import Keeper
     from .pages import Pages, View
 
-#: The largest export the verify form takes (the keeper refuses bodies over MAX_BODY anyway).
-MAX_EXPORT = MAX_BODY - 1024
+#: The largest export the verify page takes (the body limit of ``/verify``; a paste loses a little to its form).
+MAX_EXPORT = MAX_EXPORT_BODY
 
 
 def panel(k: Keeper, v: View) -> dict[str, Any]:
@@ -108,9 +109,12 @@ def build_dice(keeper: Keeper, pages: Pages) -> APIRouter:
         """An export pasted into the form (or read from a file by the page's script), verified."""
         result, error = None, None
         try:
-            form = await read_form(request, max_form=MAX_BODY, max_field=MAX_EXPORT)
+            if request.headers.get("content-type", "").startswith("application/json"):
+                text: str | bytes = await request.body()  # a chosen file, as it is (static/keeper.js)
+            else:
+                text = (await read_form(request, max_form=MAX_EXPORT_BODY, max_field=MAX_EXPORT)).get("export", "")
             try:
-                doc = json.loads(form.get("export", ""))
+                doc = json.loads(text)
             except (ValueError, RecursionError):
                 raise BadExportError("the file is not JSON: give the file written by rulekeeper battle export "
                                      "(or the battle's export download)") from None

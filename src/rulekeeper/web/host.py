@@ -3,8 +3,9 @@
 Why: a battle's links are its only way in, shown once when it is created, and nobody may
 probe which battles exist — so the home page lists none.  The person who starts the keeper
 gets a **host link** (``rulekeeper serve`` prints it at every start): it lists every stored
-battle and, for one of them, issues a new set of side and spectator links, which revokes the
-old ones (a link sent to the wrong person, a lost phone).  The host key is 192 random bits
+battle (its scenario, sides, when it was created, its turn and state) and, for one of them, issues
+a new link for one role — revoking that role's old link and no other (a lost phone) — or a new set
+of every link.  The host key is 192 random bits
 made at start-up and kept only in memory, so a restart revokes the old host link; a wrong
 key is answered like a missing battle (404) and counted by the per-client guess limit.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
@@ -21,6 +22,7 @@ from fastapi.responses import HTMLResponse, Response
 from rulekeeper.core.errors import RulekeeperError
 
 from .links import qr_svg
+from .presenters import side_label
 
 if TYPE_CHECKING:
     from .api import Keeper
@@ -47,11 +49,26 @@ def build_host(keeper: Keeper, pages: Pages) -> APIRouter:
     k, p = keeper, pages
     r = APIRouter(include_in_schema=False)
 
+    def rows() -> list[dict[str, Any]]:
+        """Every battle as the host table lists it: what tells four battles called "The ford" apart."""
+        out = []
+        for rec in k.store.list():
+            try:
+                g = k.service.game(rec.id)
+                roles = k.service.roles(rec.id)
+                sides = p.presenters.of(g).header(k.service.state(rec.id)).sides
+                title = str(getattr(g, "title", "") or rec.ruleset)
+            except RulekeeperError:  # a battle of a game not installed here: listed all the same
+                roles, sides, title = ("spectator",), {}, rec.ruleset
+            out.append({"rec": rec, "roles": roles, "game": title,
+                        "sides": [side_label(r, sides) for r in roles if r != "spectator"]})
+        return out
+
     @r.get("/host", response_class=HTMLResponse)
     def host(key: str | None = None) -> Response:
         if not is_host(k, key):
             return p.not_found()
-        return p.html("host.html", title="Host — every battle", battles=k.store.list(), key=key)
+        return p.html("host.html", title="Host — every battle", battles=rows(), key=key)
 
     @r.post("/host/links", response_class=HTMLResponse)
     async def new_links(request: Request) -> Response:
@@ -63,10 +80,15 @@ def build_host(keeper: Keeper, pages: Pages) -> APIRouter:
             return p.refusal(exc)
         if not is_host(k, form.get("key")):
             return p.not_found()
-        bid = form.get("battle", "")
+        bid, one = form.get("battle", ""), form.get("role", "")
         try:
             roles = k.service.roles(bid)
-            tokens = k.access.issue(bid, roles)
+            if one:  # one role's link: the others keep working
+                if one not in roles:
+                    return p.not_found()
+                tokens = {one: k.access.reissue(bid, one)}
+            else:
+                tokens = k.access.issue(bid, roles)
             rec = k.store.get(bid)
         except RulekeeperError as exc:
             return p.refusal(exc)

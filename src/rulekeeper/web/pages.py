@@ -33,11 +33,12 @@ from rulekeeper.persistence.store import BattleNotFoundError, BattleRecord, LogE
 from rulekeeper.service.battles import is_pending
 
 from .api import NOT_FOUND, STATUS, Keeper
+from .created import build_created, created_path, keep_links
 from .guards import UnauthorizedError, require_last_actor, require_writer
 from .history import results_of_last
 from .links import qr_svg
 from .live import version_events
-from .presenters import Presenters, words_of
+from .presenters import Presenters, side_label, words_of
 from .scenarios import find_scenario, shipped_scenarios
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -283,6 +284,10 @@ class Pages:
             panel, board_state, caption = self._fate_panel(v, q, fate_index)
         elif v.status.over:
             panel = {"mode": "over", "result": r.result(v.state)}
+        elif (dice := self.k.dice.status(v.bid)).verifiable and not dice.ready:
+            # nobody acts before the dice are sealed: say who is missing, never "Choose an action" with no buttons
+            panel = {"mode": "dice", "waiting": list(dice.waiting), "roles": list(dice.roles),
+                     "added": [role for role in dice.roles if role not in dice.waiting]}
         elif v.is_side and v.role in v.status.to_act:
             panel = self._act_panel(v, q)
         else:
@@ -298,12 +303,15 @@ class Pages:
             except RulekeeperError:
                 unit_html = None
         notice = NOTICES.get(q.get("note") or "")
+        last_text = None if v.last is None else logged_text(v, v.last.action)
+        # what a held live update says (static/keeper.js): who acted and what, as the page's own "Last action"
+        moved = "" if last_text is None else f"{side_label(v.last_side or '', header.sides, False)}: {last_text}"
         return {
             "v": v, "panel": panel, "header": header,
             "board": r.board(board_state, replace(v.links, viewer=v.role), caption),  # the live board: its role's
             "turn_bar": r.turn_bar(board_state), "can_undo": can_undo,
             "undo_locked": bool(v.last is not None and v.last.shown and face_down(v.last.result)),
-            "last_text": None if v.last is None else logged_text(v, v.last.action), "last_results": results_of_last(v),
+            "last_text": last_text, "moved": moved, "last_results": results_of_last(v),
             "unit_html": unit_html, "notice": notice, "error": _error_ctx(error),
         }
 
@@ -339,6 +347,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
     k = keeper
     r = APIRouter(include_in_schema=False)
     r.include_router(build_host(keeper, p))
+    r.include_router(build_created(keeper, p))  # "Battle created", reopened by its creator (web/created.py)
     r.include_router(build_dice(keeper, p))
     r.include_router(musters.build_musters(keeper, p))  # the muster builder (web/musters.py)
     r.include_router(campaign_pages.build_campaign(keeper, p))  # record a finished battle (web/campaign_pages.py)
@@ -383,8 +392,13 @@ def build_pages(keeper: Keeper) -> APIRouter:
             return p.home(PAGE_STATUS.get(error_code(exc), 400), _error_ctx(exc))
         links = {role: f"{k.base(request)}/b/{bid}?token={t}" for role, t in tokens.items()}
         rec = k.store.get(bid)
-        return p.html("created.html", 201, title="Battle created", rec=rec, links=links,
-                      verifiable=k.store.dice(bid) is not None, qrs={role: qr_svg(url) for role, url in links.items()})
+        page = p.html("created.html", 201, title="Battle created", rec=rec, links=links, replaced=[],
+                      created_url=created_path(bid), verifiable=k.store.dice(bid) is not None,
+                      qrs={role: qr_svg(url) for role, url in links.items()})
+        # the creator key (web/created.py), and Back returns to these links, not to an empty form
+        keep_links(page, bid, tokens)
+        page.headers["HX-Push-Url"] = created_path(bid)
+        return page
 
     # -- the battle page and its fragments -------------------------------------------------------
 

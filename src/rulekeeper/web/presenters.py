@@ -69,6 +69,7 @@ def make_env(game_dirs: dict[str, Path] | None = None) -> Environment:
     env.globals["pct"] = pct
     env.globals["side_label"] = side_label
     env.filters["slug"] = slug
+    env.filters["side_name"] = lambda role, sides=None: side_label(role, sides, False)
     return env
 
 

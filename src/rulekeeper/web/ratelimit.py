@@ -28,7 +28,7 @@ class RateLimits:
 
 
 def _is_battle_path(path: str) -> bool:
-    return path.startswith(("/b/", "/host")) or (path.startswith("/api/battles/") and len(path) > len("/api/battles/"))
+    return path.startswith(("/b/", "/host", "/created/")) or (path.startswith("/api/battles/") and len(path) > len("/api/battles/"))
 
 
 def _is_creation(method: str, path: str) -> bool:

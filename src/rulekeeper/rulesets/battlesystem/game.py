@@ -38,7 +38,7 @@ from .combat import Reach, Unit, resolve_attack
 from .options import BattleSystemOptions, option_infos
 from .pursuit import do_pursue
 from .rally import do_rally
-from .scenario import read_scenario, shipped_scenarios
+from .scenario import home_edges, read_scenario, shipped_scenarios
 from .state import SIDES, BattleState, Piece, state_from_json, state_to_json, unit_types, view_of
 from .turns import decided, end_turn
 
@@ -50,6 +50,12 @@ KIND_WORDS = {"move": "move", "attack": "attack", "melee": "attack", "shoot": "s
               "chase": "pursue", "rally": "rally"}
 FIELDS = {"move": ("unit", "to"), "attack": ("unit", "target"), "shoot": ("unit", "target"),
           "barrage": ("unit", "hex"), "pursue": ("unit", "target"), "rally": ("unit", "target"), "end_turn": ()}
+
+
+def _home(sc: JsonDict) -> tuple[str, str]:
+    """Each side's own edge: the scenario's, or (a document stored before issue 25) where the sides stand."""
+    edges = sc.get("edges") or home_edges(int(sc["width"]), int(sc["height"]), list(sc["units"]))
+    return (str(edges["A"]), str(edges["B"]))
 
 
 class BattleSystemSetupError(RulekeeperError):
@@ -109,7 +115,7 @@ class BattleSystem(WithoutExtras):
                 str(sc["name"]), (str(sc["sides"]["A"]), str(sc["sides"]["B"])), int(sc["width"]), int(sc["height"]),
                 tuple((str(a), str(b), int(c)) for a, b, c in sc["terrain"]), pieces, "A", 1, int(sc["turn_limit"]),
                 tuple((str(k), str(v)) for k, v in document.get("options", {}).items()), False, None, "",
-                RngState.from_seed(int(document["seed"])))
+                RngState.from_seed(int(document["seed"])), _home(sc))
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             if isinstance(exc, RulekeeperError):
                 raise

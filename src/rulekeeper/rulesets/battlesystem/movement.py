@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 
+from rulekeeper.boards.hexcoords import hex_to_offset
 from rulekeeper.boards.hexes import Hex, HexMap, hex_distance
 from rulekeeper.core.errors import ImpossibleRequestError, InvalidStatError
 
-from .state import SLOW_TERRAINS, BattleState, Piece
+from .state import SIDES, SLOW_TERRAINS, BattleState, Piece
 
 #: A step up of this many levels or more is impossible ("goes up by two levels instantly").
 CLIFF = 2
@@ -93,17 +94,36 @@ def moves(state: BattleState, piece: Piece) -> dict[str, int]:
     return {board.label(h): c for h, c in sorted(found.items(), key=lambda hc: (hc[0].r, hc[0].q)) if h != start}
 
 
+def edge_hexes(state: BattleState, edge: str) -> list[Hex]:
+    """The hexes of one edge of the map (``west``: column A, ``north``: row 1, ...), in reading order."""
+    def on(h: Hex) -> bool:
+        col, row = hex_to_offset(h)
+        return {"west": col == 0, "east": col == state.width - 1, "north": row == 0,
+                "south": row == state.height - 1}[edge]
+
+    return [h for h in state.board.edge_hexes() if on(h)]
+
+
+def flight_goal(state: BattleState, piece: Piece) -> list[Hex]:
+    """Where a fleeing unit runs: its own side's edge (``flight_edge=own``, the default: "home", as players
+    expect a rout to run), or any edge of the map (``nearest``: "forced to flee toward the edge of the map")."""
+    if state.rules.flight_edge == "nearest":
+        return state.board.edge_hexes()
+    return edge_hexes(state, state.home[SIDES.index(piece.side)])
+
+
 def flight(state: BattleState, piece: Piece) -> tuple[str, bool, list[str]]:
-    """Where a fleeing unit runs at the start of its side's turn: (hex it ends on, escaped, route).
+    """Where a fleeing unit runs when it flees (turns.py): (hex it ends on, escaped, route).
 
     "A unit that has been reduced to 0 morale will be forced to flee toward the edge of the map.
     Once they've gone over, they have escaped from the battle." It takes the cheapest route to the
-    nearest edge hex with its full rating; a unit that starts its turn on an edge hex, or reaches one
-    with a point to spare, goes over and escapes. Enemies block it, friends let it through.
+    nearest hex of its goal edge (:func:`flight_goal`) with its full rating; a unit that is on such a
+    hex when it runs, or reaches one with a point to spare, goes over and escapes. Enemies block it,
+    friends let it through.
     """
     board = state.board
     here = board.parse(piece.hex)
-    edges = board.edge_hexes()
+    edges = flight_goal(state, piece)
     if here in edges:
         return piece.hex, True, []
     enemies, friends = blocking(state, piece)

@@ -24,6 +24,16 @@ _CHOICES: dict[str, tuple[tuple[str, ...], str]] = {
         "When a failed attack hurts the attacker, does the defender roll morale damage against it? 'none' (the "
         "failed-attack example rolls none) or 'defender' ('Every time a unit deals damage ... roll for morale')",
     ),
+    "flight_timing": (
+        ("end-of-turn", "start-of-turn"),
+        "When a fleeing unit runs: at the end of its side's turn, after its general could rally it "
+        "('their general will be able to rally them back into the fight'), or at the start of its side's turn",
+    ),
+    "flight_edge": (
+        ("own", "nearest"),
+        "Which edge a fleeing unit runs for: its own side's edge (home, as players expect) or the nearest edge of "
+        "the map ('forced to flee toward the edge of the map')",
+    ),
 }
 
 
@@ -34,6 +44,8 @@ class BattleSystemOptions(Readings):
     adjacent_damage: Literal["own-dr", "half-of-target"] = "own-dr"
     half_rounding: Literal["down", "up"] = "down"
     failed_attack_morale: Literal["none", "defender"] = "none"
+    flight_timing: Literal["end-of-turn", "start-of-turn"] = "end-of-turn"
+    flight_edge: Literal["own", "nearest"] = "own"
 
     def halve(self, value: int) -> int:
         """``value`` / 2 rounded as the option says (only whole numbers of soldiers and morale exist)."""

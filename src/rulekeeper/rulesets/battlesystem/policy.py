@@ -1,8 +1,8 @@
 """The default policy (``battle autoplay``): rally, pursue, attack if possible, else close in, else end the turn.
 
-Unit by unit in list order: a general rallies a fleeing friend if it can, else attacks an adjacent
-enemy, else (not yet moved) rides toward the nearest fleeing friend; it never closes in on the
-enemy. Any other unit pursues a fleeing enemy it may pursue (always: a broken enemy is the
+Unit by unit in list order: a general rallies a fleeing friend if it can, else (not yet moved) rides
+toward the nearest fleeing friend (to rally it after the ride: a broken unit runs only when its side
+ends the turn), else attacks an adjacent enemy; it never closes in on the enemy. Any other unit pursues a fleeing enemy it may pursue (always: a broken enemy is the
 cheapest kill), else attacks (a missile or a normal attack on the target with the best skill −
 DR, a normal attack only when its average total is above 0); an artillery unit lays a barrage on
 the hex of the nearest enemy in range; a unit that has not moved yet moves to the reachable hex
@@ -103,7 +103,7 @@ def choose(state: BattleState) -> JsonDict | None:
     for p in state.units:
         if p.side != state.to_act or not p.can_fight:
             continue
-        picks = (_rally, _attack, _to_fleeing) if p.general else (_pursue, _attack, _barrage, _close_in)
+        picks = (_rally, _to_fleeing, _attack) if p.general else (_pursue, _attack, _barrage, _close_in)
         for pick in picks:
             action = pick(state, p, legal)
             if action is not None:

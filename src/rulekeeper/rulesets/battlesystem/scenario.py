@@ -10,12 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rulekeeper.boards.hexcoords import hex_to_offset, parse_hex_label
 from rulekeeper.boards.hexes import HexMap
 from rulekeeper.core.datafiles import read_data_file
 from rulekeeper.core.errors import DataFileError, RulekeeperError
 from rulekeeper.core.game import JsonDict, ScenarioInfo
 
-from .state import SIDES, TERRAINS, unit_types
+from .state import EDGES, SIDES, TERRAINS, unit_types
 from .units import RALLIES
 
 SCENARIO_DIR = Path(__file__).resolve().parent / "data" / "scenarios"
@@ -44,6 +45,36 @@ def _sides(raw: dict[str, Any], problems: list[str]) -> dict[str, str]:
             problems.append(f"sides.{s}.name: a text is required")
         names[s] = str(n)
     return names
+
+
+def _edges(raw: dict[str, Any], problems: list[str]) -> dict[str, str] | None:
+    """``[sides.A] edge = "west"``: a side's own edge, where its broken units run (both sides, or neither)."""
+    sides = raw.get("sides")
+    if not isinstance(sides, dict):
+        return None
+    given = {s: sides[s].get("edge") for s in SIDES if isinstance(sides.get(s), dict) and "edge" in sides[s]}
+    for s, e in given.items():
+        if e not in EDGES:
+            problems.append(f"sides.{s}.edge: one of {', '.join(EDGES)} is required, got {e!r}")
+    if not given:
+        return None
+    if len(given) == 1:
+        problems.append("sides: give both sides an edge, or neither (then each side's is where it stands)")
+    return {s: str(e) for s, e in given.items()}
+
+
+def home_edges(width: int, height: int, units: list[JsonDict]) -> dict[str, str]:
+    """Each side's own edge when the scenario names none: the sides face each other along the axis where their
+    units stand furthest apart (relative to the map), and each owns the edge behind it."""
+    def mean(side: str, axis: int) -> float:
+        at = [hex_to_offset(parse_hex_label(str(u["hex"])))[axis] for u in units if u["side"] == side]
+        return sum(at) / len(at) if at else 0.0
+
+    dx = (mean("B", 0) - mean("A", 0)) / max(1, width - 1)
+    dy = (mean("B", 1) - mean("A", 1)) / max(1, height - 1)
+    if abs(dx) >= abs(dy):
+        return {"A": "west", "B": "east"} if dx >= 0 else {"A": "east", "B": "west"}
+    return {"A": "north", "B": "south"} if dy >= 0 else {"A": "south", "B": "north"}
 
 
 def _hexes(raw: dict[str, Any], board: HexMap, problems: list[str]) -> list[list[Any]]:
@@ -134,10 +165,12 @@ def read_scenario(path: Path) -> JsonDict:
     board = HexMap.rectangle(width, height)
     terrain = _hexes(raw, board, problems)
     units = _units(raw, board, problems)
+    edges = _edges(raw, problems)
     if problems:
         raise DataFileError(str(path), problems)
     return {"name": raw["name"], "description": raw["description"], "width": width, "height": height,
-            "turn_limit": turn_limit, "sides": sides, "terrain": terrain, "units": units}
+            "turn_limit": turn_limit, "sides": sides, "terrain": terrain, "units": units,
+            "edges": edges or home_edges(width, height, units)}
 
 
 def shipped_scenarios() -> list[ScenarioInfo]:

@@ -30,6 +30,8 @@ SLOW_TERRAINS = ("shallow river", "dense forest")
 TERRAINS = ("open", *SLOW_TERRAINS)
 #: Dense forest hides what is behind it (docs/rules/battlesystem.md, "in sight").
 SIGHT_BLOCKING = ("dense forest",)
+#: The four edges of a rectangular map a side may call its own (docs/rules/battlesystem.md, "Fleeing").
+EDGES = ("west", "east", "north", "south")
 
 
 def other(side: str) -> str:
@@ -140,6 +142,9 @@ class BattleState:
     winner: str | None
     reason: str
     rng: RngState
+    #: each side's own edge of the map (west, east, north or south), A's then B's: where its broken units run
+    #: (``flight_edge=own``); from the scenario, else from where the sides stand at the start (scenario.py)
+    home: tuple[str, str] = ("west", "east")
 
     def name(self, side: str) -> str:
         return self.names[SIDES.index(side)]
@@ -184,7 +189,7 @@ def state_to_json(state: BattleState) -> JsonDict:
             "terrain": [list(t) for t in state.terrain], "units": [p.to_json() for p in state.units],
             "to_act": state.to_act, "turn": state.turn, "turn_limit": state.turn_limit,
             "options": dict(state.options), "over": state.over, "winner": state.winner, "reason": state.reason,
-            "rng": state.rng.to_dict()}
+            "rng": state.rng.to_dict(), "home": list(state.home)}
 
 
 def state_from_json(d: JsonDict) -> BattleState:
@@ -194,11 +199,19 @@ def state_from_json(d: JsonDict) -> BattleState:
             tuple((str(a), str(b), int(c)) for a, b, c in d["terrain"]),
             tuple(Piece.from_json(p) for p in d["units"]), str(d["to_act"]), int(d["turn"]), int(d["turn_limit"]),
             tuple((str(k), str(v)) for k, v in d["options"].items()), bool(d["over"]),
-            None if d["winner"] is None else str(d["winner"]), str(d["reason"]), RngState.from_dict(d["rng"]))
+            None if d["winner"] is None else str(d["winner"]), str(d["reason"]), RngState.from_dict(d["rng"]),
+            _home(d.get("home")))
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         if isinstance(exc, RulekeeperError):
             raise
         raise RulekeeperError(f"a stored Battle System state is damaged: {exc!r}") from None
+
+
+def _home(raw: Any) -> tuple[str, str]:
+    """A stored state's home edges; states stored before issue 25 had none: the shipped sides' west and east."""
+    if raw is None:
+        return ("west", "east")
+    return (str(raw[0]), str(raw[1]))
 
 
 def view_of(state: BattleState) -> JsonDict:

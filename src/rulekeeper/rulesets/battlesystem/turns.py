@@ -1,8 +1,10 @@
 """The turn structure the guide leaves to the table (docs/rules/battlesystem.md, "Turns").
 
-Sides alternate turns. When a side's turn begins, first its pending barrages fire ("the unit
-will have to wait until their next turn to fire"), in the order of the unit list, then its
-fleeing units run for the nearest edge and escape once over it. After every action the battle
+Sides alternate turns. When a side's turn begins, its pending barrages fire ("the unit will have
+to wait until their next turn to fire"), in the order of the unit list. Its fleeing units run for
+their own edge and escape once over it when the side ends its turn, after their general could
+rally them ("their general will be able to rally them back into the fight"); the options
+``flight_timing=start-of-turn`` and ``flight_edge=nearest`` give the other readings. After every action the battle
 is checked for its end: a side with no unit left on the map that can fight (every one destroyed,
 fleeing or escaped; its general alone does not count) has lost; at the turn limit the side with more soldiers still able to fight
 wins, equal numbers draw.
@@ -104,6 +106,16 @@ def begin_turn(state: BattleState, fate: Fate) -> tuple[BattleState, list[JsonDi
         lines.append({"text": f"{p.name} cannot fire their barrage (fleeing, destroyed or out of ammunition)",
                       "kind": "note"})
     state = state.with_pieces(*cancelled)
+    if state.rules.flight_timing == "start-of-turn":
+        state, more = flee(state, side)
+        lines += more
+    return state, lines
+
+
+def flee(state: BattleState, side: str) -> tuple[BattleState, list[JsonDict]]:
+    """Every fleeing unit of ``side`` runs (in the order of the unit list): at the end of its side's turn, once
+    its general has had the turn to rally it (``flight_timing=end-of-turn``), or when the turn begins."""
+    lines: list[JsonDict] = []
     for piece in [p for p in state.units if p.side == side and p.fleeing]:
         state, more = run(state, state.piece(piece.name))
         lines += more
@@ -140,6 +152,9 @@ def at_limit(state: BattleState) -> BattleState:
 
 def end_turn(state: BattleState, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
     lines: list[JsonDict] = [{"text": f"{state.name(state.to_act)} end their turn", "kind": "note"}]
+    if state.rules.flight_timing == "end-of-turn":  # the general had the whole turn to rally them
+        state, more = flee(state, state.to_act)
+        lines += more
     if state.turn >= state.turn_limit:
         return at_limit(state), lines
     state, more = begin_turn(state, fate)

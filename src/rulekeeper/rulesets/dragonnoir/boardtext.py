@@ -108,6 +108,7 @@ class DragonNoirCliPresenter:
         if p is not None:
             owed = {"defensive": f"defensive fire at {p.unit}?", "standstill": "defensive fire at who did not move?",
                     "victim": "who takes the blow?", "advance": "advance after combat?",
-                    "counter": f"counter {p.unit}'s {p.harm}?"}[p.kind]
+                    "counter": f"counter {p.unit}'s {p.harm}?", "magic": "cast a spell in the enemy's turn?",
+                    "place": f"where does {p.unit} go?"}[p.kind]
             t.append(f" · {state.name(p.side)} to decide: {owed}", style=SIDE_STYLE[p.side])
         return t

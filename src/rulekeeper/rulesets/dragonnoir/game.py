@@ -47,13 +47,14 @@ KIND_WORDS = {"shoot": "shoot", "fire": "shoot", "hold": "hold", "pass": "hold",
               "cast": "cast", "spell": "cast", "counter": "counter", "counterspell": "counter", "let_be": "let_be",
               "let": "let_be", "dragon_move": "dragon_move", "dragon": "dragon_move",
               "clear": "clear", "carry": "carry", "lift": "carry", "set_down": "set_down", "drop": "set_down",
-              "jump": "jump", "lead": "lead", "bridle": "lead", "fly": "fly", "flight": "fly"}
+              "jump": "jump", "lead": "lead", "bridle": "lead", "fly": "fly", "flight": "fly",
+              "no_spell": "no_spell", "nospell": "no_spell", "no_magic": "no_spell"}
 FIELDS: dict[str, tuple[str, ...]] = {
     "shoot": ("unit", "target"), "hold": (), "move": ("unit", "to"), "half_turn": ("unit",), "mount": ("unit",),
     "dismount": ("unit", "to"), "attack": ("units", "targets"), "take_blow": ("unit",), "advance": ("unit", "to"),
     "stay": (), "end_phase": (), "cast": ("unit", "spell", "target"), "counter": ("unit",), "let_be": (),
     "dragon_move": ("to",), "clear": ("units", "frm", "to"), "carry": ("unit", "to"), "set_down": ("unit", "to"),
-    "jump": ("unit", "to"), "lead": ("unit", "horse"), "fly": ("unit", "to")}
+    "jump": ("unit", "to"), "lead": ("unit", "horse"), "fly": ("unit", "to"), "no_spell": ()}
 
 
 class DragonNoirSetupError(RulekeeperError):
@@ -141,7 +142,9 @@ class DragonNoirBattles(WithoutExtras):
             if isinstance(exc, RulekeeperError):
                 raise
             raise RulekeeperError(f"the stored battle's initial document is damaged: {exc!r}") from None
-        return state if can_fire(state) else _start_movement(state)
+        from .sorcery import window
+
+        return window(None, state if can_fire(state) else _start_movement(state))
 
     def roles(self, document: JsonDict) -> tuple[str, ...]:
         return SIDES
@@ -171,6 +174,8 @@ class DragonNoirBattles(WithoutExtras):
             raise IllegalActionError(f"not a Dragon Noir action: {data.get('kind')!r} ({', '.join(actions.KINDS)})",
                                      kind=str(data.get("kind")))
         side = data.get("side")
+        if side in (None, "") and kind == "cast" and data.get("unit"):  # a wizard casts for his own side
+            side = state.man(_names(state, [data["unit"]])[0]).side
         side = state.to_act if side in (None, "") else str(side).strip().upper()
         if side not in SIDES:
             raise IllegalActionError(f"no side {side!r} in a Dragon Noir battle (A or B)", side=side)
@@ -217,13 +222,13 @@ class DragonNoirBattles(WithoutExtras):
 
     def apply(self, state: DNState, action: JsonDict) -> Outcome:
         from . import actions
-        from .sorcery import sync
+        from .sorcery import sync, window
         from .turns import decided
 
         actions.check(state, action)
         fate = Fate.from_state(state.rng)
         new, report = actions.perform(state, action, fate)
-        new = decided(sync(state, replace(new, rng=fate.state)))
+        new = decided(window(state, sync(state, replace(new, rng=fate.state))))
         if new.over:
             winner = "a draw" if new.winner is None else f"{new.name(new.winner)} win"
             report.append({"text": f"The battle is over, {winner}: {new.reason}", "kind": "over"})

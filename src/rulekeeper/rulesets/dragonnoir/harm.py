@@ -25,8 +25,9 @@ from .state import DNState, Man, character_of, feature_between, fighter_of, ride
 Lines = list[JsonDict]
 
 
-def _flip(kind: str, health: str, harm: str) -> str:
-    """The counter side after ``harm`` (``retreat`` when the harm becomes a retreat, ``same`` when ignored)."""
+def _flip(kind: str, health: str, harm: str, spell: bool = False) -> str:
+    """The counter side after ``harm`` (``retreat`` when the harm becomes a retreat, ``same`` when ignored);
+    ``spell``: the harm of a spell, not "a shot or a combat" (Crazy Ork's berserk rule does not fire)."""
     if kind == "spectre":
         return "retreat" if harm in ("stunned", "wounded", "killed") else harm
     if kind == "dog":
@@ -40,7 +41,7 @@ def _flip(kind: str, health: str, harm: str) -> str:
     if kind == "ork":
         if health == "berserk":
             return "dead" if harm in ("wounded", "killed") else "same"
-        if harm in ("stunned", "wounded"):
+        if harm in ("stunned", "wounded") and not spell:
             return "berserk"
     if kind in ("dragon", "dragon part") and harm in ("stunned", "wounded", "killed"):
         # "The results D, E and F become 'Dragon wounded'"; the Baby Dragon "obeys the same rules as the
@@ -51,6 +52,13 @@ def _flip(kind: str, health: str, harm: str) -> str:
     if harm in ("stunned", "wounded"):
         return harm if health == "healthy" else "dead"
     return harm
+
+
+def never_retreats(m: Man) -> bool:
+    """"in attack as in defence, the dragon never retreats"; berserk Crazy Ork: "'Attacker retreats' or 'Defender
+    retreats' are no longer applied to him"."""
+    kind = character_of(m.character).kind
+    return kind == "dragon part" or (kind == "ork" and m.health == "berserk")
 
 
 def _free(state: DNState, label: str, mover: Man) -> bool:
@@ -178,8 +186,9 @@ def movement_of(m: Man) -> int:
 
 
 def hurt(state: DNState, name: str, harm: str, away: list[str], retreat_hexes: int = 1,
-         curare: bool = False, horse_killed: bool = False) -> tuple[DNState, Lines]:
-    """Apply ``harm`` to the piece ``name``; ``away`` are the hexes of the enemies it retreats from."""
+         curare: bool = False, horse_killed: bool = False, spell: bool = False) -> tuple[DNState, Lines]:
+    """Apply ``harm`` to the piece ``name``; ``away`` are the hexes of the enemies it retreats from; ``spell`` when
+    a spell, not a shot or a combat, deals it."""
     m = state.man(name)
     kind = character_of(m.character).kind
     if m.horse:
@@ -192,11 +201,11 @@ def hurt(state: DNState, name: str, harm: str, away: list[str], retreat_hexes: i
         return wounded(state, name)
     if curare and harm == "wounded" and kind not in ("spectre", "dragon", "dragon part"):
         harm = "killed"
-    flip = _flip(kind, m.health, harm)
+    flip = _flip(kind, m.health, harm, spell)
     if flip == "same":
         return state, [{"text": f"  {m.name} is berserk: '{harm}' no longer applies to him", "kind": "note"}]
     if flip == "retreat":
-        if kind == "dragon part" or (kind == "ork" and m.health == "berserk"):
+        if never_retreats(m):
             return state, [{"text": f"  {m.name} never retreats", "kind": "note"}]
         return retreat(state, m, away, retreat_hexes)
     if m.mounted:

@@ -9,8 +9,11 @@
   movement ends.
 * Combat: the attack with the best chance of hurting the defender less the chance of being thrown back,
   when it is positive; each character attacks once, so every combat sequence ends.
-* Magic: each wizard casts the first spell offered (a heal of a wounded friend, else a stun), as soon as he
-  may; the enemy wizard always counters.
+* Magic (:func:`_spell`): a heal of a wounded friend whenever offered; a stun only where it pays, on the
+  strongest enemy in contact with one of ours, at the start of a combat sequence (in his own turn before his
+  side attacks, in the enemy's turn so that the enemy cannot attack with him); spectres called in his side's
+  movement when an enemy is within 6 hexes; else no spell now. The enemy wizard counters when he can, else lets
+  it be (never a rival spell).
 * A blow to one of several defenders falls on the one with the weakest attack; the advance after combat
   takes the first hex offered, then stops.
 """
@@ -20,7 +23,7 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
-from rulekeeper.boards.hexes import hex_direction, hex_distance
+from rulekeeper.boards.hexes import HexMap, hex_direction, hex_distance
 from rulekeeper.core.game import JsonDict, LegalAction
 
 from .actions import legal_actions
@@ -136,13 +139,41 @@ def _best_attack(state: DNState, legal: list[LegalAction]) -> JsonDict | None:
     return None if best is None else best[1]
 
 
+def _spell(state: DNState, legal: list[LegalAction], side: str) -> JsonDict | None:
+    """The spell worth casting now, if any (a simple rule, not a search)."""
+    casts = [lg.action for lg in legal if lg.action["kind"] == "cast" and lg.action["side"] == side]
+    heals = [a for a in casts if a["spell"] in ("Healing", "Self-healing")]
+    if heals:
+        return heals[0]
+    board = state.board
+    if state.phase == "combat":
+        ours = [m for m in state.men if m.side == side and m.standing and not m.horse]
+        near = [a for a in casts if a["spell"] == "Stunning"
+                and any(touching_hexes(board, state.man(str(a["target"])).hexes, m.hexes) for m in ours)]
+        if near:
+            return max(near, key=lambda a: (fighter_of(state, state.man(str(a["target"]))).attack, -near.index(a)))
+    if state.phase == "move" and state.side == side:
+        for a in casts:
+            if a["spell"] in ("Call the Gargoyles", "Raise the Living Deads"):
+                w = state.man(str(a["unit"]))
+                if gap(state, w.hexes, side) <= 6:
+                    return a
+    return None
+
+
+def touching_hexes(board: HexMap, a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    return any(hex_distance(board.parse(x), board.parse(y)) == 1 for x in a for y in b)
+
+
 def _pending(state: DNState, legal: list[LegalAction]) -> JsonDict:
     p = state.pending
     assert p is not None
+    if p.kind == "magic":  # the last action offered is "no spell now"
+        return _spell(state, legal, p.side) or legal[-1].action
     if p.kind in ("defensive", "standstill"):  # the last action offered is the hold
         return _best_shot(state, legal, DEFENSIVE_HIT) or legal[-1].action
-    if p.kind == "counter":
-        return legal[0].action  # the counterspell: a spell stopped is a spell that never lands
+    if p.kind == "counter":  # the counterspell when offered (a spell stopped never lands), else let it be
+        return legal[0].action if legal[0].action["kind"] == "counter" else legal[-1].action
     if p.kind == "victim":
         blows = [lg.action for lg in legal]
         return min(blows, key=lambda a: (fighter_of(state, state.man(str(a["unit"]))).attack, blows.index(a)))
@@ -159,7 +190,7 @@ def choose(state: DNState) -> JsonDict | None:
     legal = legal_actions(state)
     if state.pending is not None:
         return _pending(state, legal)
-    pick: JsonDict | None = next((lg.action for lg in legal if lg.action["kind"] == "cast"), None)
+    pick = _spell(state, legal, state.side)
     if pick is not None:
         return pick
     if state.phase == "fire":

@@ -32,6 +32,7 @@ from .magic import (
     Wizard,
     cast_odds,
     heal_wizard,
+    initiative,
     new_player_turn,
     new_wizard,
     resolve_cast,
@@ -67,7 +68,8 @@ def _with(state: DNState, *ws: Wizard) -> DNState:
 def _targets(state: DNState, wizard: Man, effect: str) -> list[Man]:
     if effect == "heal":
         return [m for m in state.men if m.side == wizard.side and m.alive and not m.horse and m.health in WOUNDED]
-    return [m for m in state.men if m.side != wizard.side and m.standing and not m.horse
+    # a horseman is unhorsed only "following a combat or a shot": no mounted stunned counter (issue 24, point 3)
+    return [m for m in state.men if m.side != wizard.side and m.standing and not m.horse and not m.mounted
             and character_of(m.character).kind not in ("spectre", "dragon part")]
 
 
@@ -105,13 +107,19 @@ def can_counter(state: DNState, wizard: str, spell: str, target: str) -> bool:
 
 
 def cast_actions(state: DNState) -> list[LegalAction]:
-    """Every spell the side to act may cast now (none while a decision is owed)."""
+    """Every spell the side whose player turn it is may cast now (none while a decision is owed)."""
     if state.pending is not None or not state.wizards:
         return []
+    return casts(state, state.side)
+
+
+def casts(state: DNState, side: str) -> list[LegalAction]:
+    """Every spell a wizard of ``side`` may cast now, whosever player turn it is: "During player A's turn, each of
+    the wizards has the right to cast one spell and one counterspell" (both sides' wizards)."""
     out = []
     spells = shipped_spells()
     for w in state.men:
-        if w.side != state.side or not w.standing or not any(s.name == w.name for s in state.wizards):
+        if w.side != side or not w.standing or not any(s.name == w.name for s in state.wizards):
             continue
         for name, spell in spells.spells.items():
             summon = spell.effect.kind == "summon"
@@ -133,39 +141,148 @@ def cast_actions(state: DNState) -> list[LegalAction]:
     return out
 
 
+def window(before: DNState | None, state: DNState) -> DNState:
+    """Open the other side's magic window when a sequence of the side whose player turn it is begins.
+
+    "The moment of casting the spell is decided freely by each player", and each wizard casts in the enemy's player
+    turn too. The keeper asks the other side once at the start of each enemy sequence (offensive fire, movement,
+    combat) while one of its wizards may cast (decision: docs/rules/dragonnoir.md, "Magic in battle"); it answers
+    ``cast`` or ``no_spell``."""
+    if state.over or state.pending is not None or not state.wizards:
+        return state
+    if before is not None and (before.side, before.phase, before.player_turn) == (
+            state.side, state.phase, state.player_turn):
+        return state
+    them = other(state.side)
+    if not casts(state, them):
+        return state
+    return replace(state, pending=Pending("magic", them))
+
+
+def window_actions(state: DNState, p: Pending) -> list[LegalAction]:
+    return [*casts(state, p.side),
+            LegalAction({"kind": "no_spell", "side": p.side}, f"{state.name(p.side)} cast no spell now", p.side,
+                        None, "", "No spell now", "Magic")]
+
+
+def affected(state: DNState, wizard: str, spell: str, target: str) -> set[str]:
+    """The hexes a spell affects (a character's hexes, the hexes spectres appear on)."""
+    board = state.board
+    return {board.label(h) for h in _casting(state, wizard, spell, target).targets}
+
+
+def rivals(state: DNState, p: Pending) -> list[LegalAction]:
+    """The answering side's spells that affect the same character or hex as the one announced: "if two enemy
+    wizards want to cast a spell affecting the same character or the same hex, it is the one with the most energy
+    points in reserve who wins the initiative"."""
+    if p.others:
+        return []
+    wanted = affected(state, p.unit, p.harm, p.options[0])
+    out = []
+    for lg in casts(state, p.side):
+        a = lg.action
+        if affected(state, str(a["unit"]), str(a["spell"]), str(a["target"])) & wanted:
+            out.append(replace(lg, text=lg.text + " (rival spell: the initiative decides who casts first)",
+                               group="Counterspell"))
+    return out
+
+
 def pending_actions(state: DNState, p: Pending) -> list[LegalAction]:
     c = counterer(state, p.unit)
-    assert c is not None
     spell, target = p.harm, p.options[0]
-    return [LegalAction({"kind": "counter", "side": p.side, "unit": c.name}, f"{c.name} counters {spell}", p.side,
-                        None, f"{2 * shipped_spells().spell(spell)[1].ep} EP", "Counter", "Counterspell"),
+    out = []
+    if c is not None and can_counter(state, p.unit, spell, target):
+        out.append(LegalAction({"kind": "counter", "side": p.side, "unit": c.name}, f"{c.name} counters {spell}",
+                               p.side, None, f"{2 * shipped_spells().spell(spell)[1].ep} EP", "Counter",
+                               "Counterspell"))
+    return [*out, *rivals(state, p),
             LegalAction({"kind": "let_be", "side": p.side}, f"{state.name(p.side)} let {p.unit} cast {spell} on "
                         f"{target}", p.side, None, "", "Let it be", "Counterspell")]
 
 
-def cast(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lines]:
-    """Announce the spell: wait for the enemy wizard's counter if he can, else roll it now."""
-    wizard, spell, target = str(action["unit"]), str(action["spell"]), str(action["target"])
-    if can_counter(state, wizard, spell, target):
-        p = Pending("counter", other(state.man(wizard).side), wizard, (target,), (), 0, spell)
+def announce(state: DNState, wizard: str, spell: str, target: str, fate: Fate,
+             queued: tuple[str, ...] = ()) -> tuple[DNState, Lines]:
+    """The spell is announced: wait for the enemy wizard's counter (or, first time round, a rival spell) if he can
+    answer, else roll it now; then the queued rival spell, if any."""
+    if waits(state, wizard, spell, target, queued):
+        p = Pending("counter", other(state.man(wizard).side), wizard, (target,), (), 0, spell, queued)
         return replace(state, pending=p), [{"text": f"{wizard} announces {spell} on {target}: the enemy wizard "
                                                     "may counter it before the die is rolled", "kind": "note"}]
-    return resolve(state, wizard, spell, target, False, fate)
+    state, lines = resolve(state, wizard, spell, target, False, fate)
+    state, more = then_queued(state, queued, fate)
+    return state, lines + more
+
+
+def waits(state: DNState, wizard: str, spell: str, target: str, queued: tuple[str, ...]) -> bool:
+    """Whether an announced spell waits for the other side's answer (a counter, or a rival spell)."""
+    p = Pending("counter", other(state.man(wizard).side), wizard, (target,), (), 0, spell, queued)
+    return can_counter(state, wizard, spell, target) or (not queued and bool(rivals(state, p)))
+
+
+def _heads(state: DNState, p: Pending, rival: tuple[str, str, str]) -> tuple[tuple[str, str, str],
+                                                                              tuple[str, str, str], str]:
+    announced = (p.unit, p.harm, p.options[0])
+    tie = p.unit if state.man(p.unit).side == state.side else rival[0]
+    first, why = initiative(sheet(state, p.unit), sheet(state, rival[0]), tie)
+    head, queued = (announced, rival) if first == p.unit else (rival, announced)
+    return head, queued, why
+
+
+def cast(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lines]:
+    """A ``cast``: in the side's own player turn or its magic window, announced; in answer to an enemy's
+    announcement, a rival spell on the same character or hex, and the initiative decides who casts first."""
+    wizard, spell, target = str(action["unit"]), str(action["spell"]), str(action["target"])
+    p = state.pending
+    if p is not None and p.kind == "counter":
+        return contest(state, p, (wizard, spell, target), fate)
+    return announce(replace(state, pending=None), wizard, spell, target, fate)
+
+
+def contest(state: DNState, p: Pending, rival: tuple[str, str, str], fate: Fate) -> tuple[DNState, Lines]:
+    """Two enemy wizards want the same character or hex: the most EP in reserve casts first (a tie: the wizard of
+    the side whose player turn it is, estimated); "The other wizard always has the possibility of countering the
+    spell that has just been cast", then casts his own."""
+    head, queued, why = _heads(state, p, rival)
+    lines: Lines = [{"text": f"{rival[0]} wants {rival[1]} on {rival[2]} too: {why}", "kind": "note"}]
+    state, more = announce(replace(state, pending=None), *head, fate, queued=queued)
+    return state, lines + more
+
+
+def then_queued(state: DNState, queued: tuple[str, ...], fate: Fate) -> tuple[DNState, Lines]:
+    """The second of two rival spells, cast once the first is settled (lost if its wizard can no longer cast it
+    or its target is no longer one: decision, nothing spent)."""
+    if not queued:
+        return state, []
+    wizard, spell, target = queued
+    still = [lg.action for lg in casts(state, state.man(wizard).side)]
+    if not any(a["unit"] == wizard and a["spell"] == spell and a["target"] == target for a in still):
+        return state, [{"text": f"  {wizard}'s {spell} on {target} is lost: he can no longer cast it",
+                        "kind": "note"}]
+    return announce(state, wizard, spell, target, fate)
 
 
 def answer(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lines]:
     p = state.pending
     assert p is not None
     state = replace(state, pending=None)
-    return resolve(state, p.unit, p.harm, p.options[0], action["kind"] == "counter", fate)
+    if action["kind"] == "no_spell":
+        return state, [{"text": f"{state.name(p.side)} cast no spell now", "kind": "note"}]
+    state, lines = resolve(state, p.unit, p.harm, p.options[0], action["kind"] == "counter", fate)
+    state, more = then_queued(state, p.others, fate)
+    return state, lines + more
 
 
 def requests(state: DNState, action: JsonDict) -> tuple[ChanceRequest, ...]:
-    """The dice a ``cast``, ``counter`` or ``let_be`` rolls first (a cast that waits for a counter rolls none)."""
-    if action["kind"] == "cast":
-        w, s, t = str(action["unit"]), str(action["spell"]), str(action["target"])
-        return () if can_counter(state, w, s, t) else odds_of(state, w, s, t, False).requests
+    """The dice a ``cast``, ``counter`` or ``let_be`` rolls first (a cast that waits for an answer rolls none; a
+    queued rival spell rolls after, so it is not previewed)."""
     p = state.pending
+    if action["kind"] == "cast":
+        head = (str(action["unit"]), str(action["spell"]), str(action["target"]))
+        queued: tuple[str, ...] = ()
+        if p is not None and p.kind == "counter":
+            head, queued, _ = _heads(state, p, head)
+            state = replace(state, pending=None)
+        return () if waits(state, *head, queued) else odds_of(state, *head, False).requests
     assert p is not None
     return odds_of(state, p.unit, p.harm, p.options[0], action["kind"] == "counter").requests
 
@@ -185,7 +302,7 @@ def resolve(state: DNState, wizard: str, spell: str, target: str, countered: boo
     if o.spell.effect.kind == "heal":
         state = state.with_men(replace(t, health="healthy", stunned_at=0))
         return state, lines + [{"text": f"  {t.name}: {t.health} → healthy", "kind": "recover"}]
-    state, more = hurt(state, t.name, "stunned", [state.man(wizard).hex])
+    state, more = hurt(state, t.name, "stunned", [state.man(wizard).hex], spell=True)
     return state, lines + more
 
 

@@ -4,7 +4,6 @@
  * posted to the JSON API once (the value is kept in localStorage, so the player can check later that
  * the keeper shows the same one). Until every side has contributed the page asks the API every second
  * and reloads when the dice are sealed; once the battle ends it fills in the revealed secret.
- * On the verify page, a chosen file is read into the form's text area.
  */
 (function () {
   "use strict";
@@ -29,8 +28,17 @@
   }
 
   function show(d) {
-    (d.roles || []).forEach(function (role) { text("dice-" + role, d.contributions && d.contributions[role]); });
+    (d.roles || []).forEach(function (role) {
+      text("dice-" + role, d.contributions && d.contributions[role]);
+      var call = document.querySelector("[data-dice-role='" + role + "'] strong");
+      if (call && d.contributions && d.contributions[role]) { call.textContent = "added its share \u2713"; }
+    });
     text("dice-secret", d.secret);
+    var waiting = d.waiting || [];
+    if (!d.ready && waiting.length) {
+      text("dice-state", "waiting for side " + waiting.join(" and side ") + " to add " +
+           (waiting.length === 1 ? "its" : "their") + " randomness");
+    }
   }
 
   function contribute(panel) {
@@ -102,21 +110,7 @@
     contribute(panel).then(function () { follow(panel); }, function () { follow(panel); });
   }
 
-  function startVerify() {
-    var file = document.getElementById("verify-file");
-    var area = document.getElementById("verify-text");
-    if (!file || !area || file.getAttribute("data-started")) { return; }
-    file.setAttribute("data-started", "1");
-    file.addEventListener("change", function () {
-      var chosen = file.files && file.files[0];
-      if (!chosen) { return; }
-      var reader = new FileReader();
-      reader.onload = function () { area.value = String(reader.result); };
-      reader.readAsText(chosen);
-    });
-  }
-
-  function start() { startPanel(); startVerify(); }
+  function start() { startPanel(); }
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);

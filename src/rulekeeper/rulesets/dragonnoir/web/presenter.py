@@ -169,7 +169,11 @@ class DragonNoirPresenter(GenericPresenter):
                     "victim": f"a blow ({owe.harm}) falls on one of {', '.join(owe.options)}: choose who takes it",
                     "advance": "the combat is won: advance one of its characters, or stay",
                     "counter": f"{owe.unit} announces {owe.harm} on {', '.join(owe.options)}: counter it before "
-                               "the die is rolled, or let it be"}[owe.kind]
+                               "the die is rolled, or let it be (or cast a rival spell on the same character)",
+                    "magic": f"{state.name(state.side)} begin their {PHASE_NAMES[state.phase]}: your wizard may "
+                             "cast a spell now, or not yet",
+                    "place": f"{owe.unit} {owe.harm}: tap one of the highlighted hexes (the keeper proposes "
+                             f"{owe.hexes[0] if owe.hexes else '-'})"}[owe.kind]
         return self._render("dragonnoir/actions.html", units=units, picked=picked, owed=owed,
                             sequence=None if state.over else PHASE_NAMES[state.phase],
                             groups=[{"title": t, "entries": e} for t, e in groups.items()])
