@@ -89,3 +89,26 @@ def test_a_side_takes_back_only_its_own_orders(tmp_path: Path) -> None:
     assert r.status_code == 200
     body = client.get(f"/api/battles/{bid}", params={"token": tokens["oathsworn"]}).json()
     assert body["position"] == 0 and body["to_act"] == ["oathsworn", "bloodless"]
+
+
+def test_the_order_form_shows_the_delve_odds_the_roll_uses(tmp_path: Path) -> None:
+    """Issue 25: the odds of a roll before the orders are given — and they are the odds the roll uses."""
+    from fractions import Fraction
+
+    from rulekeeper.core.game import SetupRequest
+    from rulekeeper.core.ruleset import game
+
+    client, bid, tokens = campaign(tmp_path)
+    blood = page(client, bid, tokens["bloodless"])
+    odds = dict(re.findall(r'<li data-result="([^"]+)">[^<]*<strong class="odds">([^<]+)</strong>', blood))
+    assert odds["Collapse"] == "3/20" and odds["Relic"] == "1/10" and len(odds) == 6
+    assert "If Barrow Horde delves The Barrow" in blood and "Health -20" in blood
+    assert 'class="delve-odds"' not in page(client, bid, tokens["oathsworn"])  # no Dungeon near the Oathsworn
+    g = game("wartable-campaign")
+    state = g.initial_state(g.setup(SetupRequest(scenario=Path(__file__).resolve().parents[3] / "examples"
+                                                 / "wartable" / "shroudfall.yaml", seed=7)).document)
+    preview = g.preview(state, {"kind": "orders", "side": "bloodless", "round": 1,
+                                "orders": [{"unit": "Barrow Horde", "order": "delve"}]})
+    (draw,) = preview.draws
+    assert {o: Fraction(p).limit_denominator(1000) for o, p in draw.odds()} == {
+        r: Fraction(p) for r, p in odds.items()}
