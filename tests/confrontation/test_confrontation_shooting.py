@@ -139,8 +139,11 @@ def test_a_shot_is_a_legal_action_with_exact_odds_and_its_draws_are_the_previewe
     assert g.parse_words(s, ["shoot", *XBOW.split(), *HUNTER.split()]) == shots[0].action
 
 
-def test_the_mill_race_autoplays_with_shots(g: Game) -> None:
-    s: SkirmishState = mill(g, 7)
+@pytest.mark.parametrize("scenario", ["the_mill_race.yaml", "the_watchtower.yaml"])
+def test_the_shooting_scenarios_autoplay_with_shots(g: Game, scenario: str) -> None:
+    state = g.initial_state(g.setup(SetupRequest(scenario=MILL.parent / scenario, seed=7)).document)
+    assert isinstance(state, SkirmishState)
+    s = state
     kinds = set()
     while not g.status(s).over:
         action = g.policy(s)

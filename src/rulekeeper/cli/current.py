@@ -13,10 +13,8 @@ read is treated as empty and one that cannot be written is skipped (only ``battl
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +46,8 @@ def _load() -> dict[str, Any]:
 
 def _save(doc: dict[str, Any]) -> bool:
     """Write the file atomically (a second terminal never reads half of it); False when it cannot be written."""
+    import tempfile  # here: most commands never write the file, and tempfile costs a start-up its imports
+
     path = state_file()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -101,6 +101,8 @@ class Listed:
 
 
 def digest(actions: list[dict[str, Any]]) -> str:
+    import hashlib
+
     return hashlib.sha256(json.dumps(actions, sort_keys=True, default=str).encode()).hexdigest()[:32]
 
 

@@ -14,7 +14,6 @@ waits for every side's contribution (the refusal is shown and the loop keeps pol
 from __future__ import annotations
 
 import select
-import shlex
 import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -141,6 +140,8 @@ class PlayLoop:
             self.play(line)
 
     def choose(self, state: Any, legal: list[LegalAction], line: str) -> LegalAction:
+        import shlex
+
         try:
             words = shlex.split(line)
         except ValueError:

@@ -130,6 +130,14 @@ class Outcome:
     report: tuple[JsonDict, ...]
     record: JsonDict
 
+    @classmethod
+    def made(cls, state: Any, action: JsonDict, side: str, chance: Sequence[ChanceResult],
+             report: Sequence[JsonDict], events: Sequence[Event] = (), **extra: Any) -> Outcome:
+        """An outcome whose ``record`` the core builds: the chance records as dicts, the report, and any
+        ``extra`` keys the game's presenters read back (each game used to assemble the same record by hand)."""
+        record: JsonDict = {"chance": [c.to_dict() for c in chance], "report": list(report), **extra}
+        return cls(state, dict(action), side, tuple(chance), tuple(events), tuple(report), record)
+
 
 @dataclass(frozen=True)
 class Status:
