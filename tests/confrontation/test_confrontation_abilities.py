@@ -194,31 +194,32 @@ def test_born_killer() -> None:
 
 def test_bane() -> None:
     """"the damage is read one line lower in the Wound Table … It is not possible to go lower than the last line"."""
-    assert damage_odds(TABLE, 4, 3) == {"Stunned": F(1, 3), "Light": F(1, 3), "Serious": F(1, 3)}
+    # third-edition rules: the higher of 2d6 (1, 2 … 6 with 1, 3 … 11 chances in 36) + STR 4 − RES 3
+    assert damage_odds(TABLE, 4, 3) == {"Stunned": F(1, 9), "Light": F(1, 3), "Serious": F(5, 9)}
     assert damage_odds(TABLE, 4, 3, damage_hooks_of(["Bane/Acheron"])) == {
-        "Light": F(1, 3), "Serious": F(1, 3), "Critical": F(1, 3)}
+        "Light": F(1, 9), "Serious": F(1, 3), "Critical": F(5, 9)}
     assert damage_odds(TABLE, 12, 0, damage_hooks_of(["Bane/Elite"])) == {"Killed outright": 1}
 
 
 def test_hard_boiled() -> None:
     """"read the result one line higher in the Wounds table … not possible to go further than the first line"."""
     assert damage_odds(TABLE, 4, 3, damage_hooks_of(["Hard-boiled"])) == {
-        "No effect": F(1, 3), "Stunned": F(1, 3), "Light": F(1, 3)}
+        "No effect": F(1, 9), "Stunned": F(1, 3), "Light": F(5, 9)}
     assert damage_odds(TABLE, 0, 9, damage_hooks_of(["Hard-boiled"])) == {"No effect": 1}
 
 
 def test_ferocious() -> None:
     """"Results of "Stunned" (after applying modifiers) on Damage Rolls … are considered to be results of "1 Wound"."""
-    assert damage_odds(TABLE, 4, 3, damage_hooks_of(["Ferocious"])) == {"Light": F(2, 3), "Serious": F(1, 3)}
+    assert damage_odds(TABLE, 4, 3, damage_hooks_of(["Ferocious"])) == {"Light": F(4, 9), "Serious": F(5, 9)}
     hooks = damage_hooks_of(["Ferocious", "Hard-boiled"])  # after modifiers: a Light read Stunned is a wound again
-    assert damage_odds(TABLE, 4, 3, hooks) == {"No effect": F(1, 3), "Light": F(2, 3)}
+    assert damage_odds(TABLE, 4, 3, hooks) == {"No effect": F(1, 9), "Light": F(8, 9)}
 
 
 def test_survival_instinct() -> None:
     """"that fighter rolls 1d6 … on a result of 6 or more, the Damage Roll is cancelled" (its once-an-exchange limit:
     test_confrontation_instinct.py); rolled before Guardian's roll (a decision)."""
     odds = damage_odds(TABLE, 4, 3, damage_hooks_of(["Survival instinct"]))
-    assert odds == {INSTINCT: F(1, 6), "Stunned": F(5, 18), "Light": F(5, 18), "Serious": F(5, 18)}
+    assert odds == {INSTINCT: F(1, 6), "Stunned": F(5, 54), "Light": F(5, 18), "Serious": F(25, 54)}
     both = damage_odds(TABLE, 4, 3, damage_hooks_of(["Survival instinct", "Guardian/4"]))
     assert (both[INSTINCT], both["Cancelled"]) == (F(1, 6), F(5, 6) * F(1, 2))
 

@@ -208,10 +208,11 @@ def test_a_braved_or_immune_charger_draws_nothing(g: Game) -> None:
     assert not g.apply(immune, CHARGE).chance and not g.preview(immune, CHARGE).draws
 
 
-def test_a_frightening_charger_routs_the_charged_fighter_who_fails_and_he_rallies_at_maintenance(g: Game) -> None:
-    """Fanaticism: "When a fighter with this ability has to flee or leave the field due to routing … a DIS test of
-    the same difficulty as the failed COU (or rallying) test" (estimated core: failing the COU test when charged by a
-    fear-inducing enemy routs; the rallying test, at the maintenance phase, has that difficulty)."""
+def test_a_frightening_charger_routs_the_charged_fighter_who_fails_and_he_rallies_in_the_strategic_phase(
+        g: Game) -> None:
+    """Estimated core: failing the COU test when charged by a fear-inducing enemy routs. Third-edition rules (3.5):
+    "in the strategic phase each routed fighter tests COU 8 or DIS 8, failing automatically in contact with a
+    fear-causing enemy; a rallied fighter is not immune to the fear that routed him"."""
     act = {"kind": "charge", "side": "B", "fighter": "Wolfen hunter", "target": "Alahan guard"}
     for seed in range(60):
         s = start(g, seed)
@@ -229,7 +230,8 @@ def test_a_frightening_charger_routs_the_charged_fighter_who_fails_and_he_rallie
     assert "Counterattack" not in combatant(guard).card.abilities  # active: "cannot be used by a fighter in rout"
     free = replace(guard, engaged=(), activated=False)
     test = rally_test(done.state, free)
-    assert (test.label, test.fear, test.characteristic) == ("rally test: Alahan guard", 5, 5)
+    assert test is not None
+    assert (test.label, test.fear, test.characteristic) == ("rally test: Alahan guard", 8, 5)  # COU 5 beats DIS 3
     routed = replace(done.state.with_fighters(free), to_act="A")
     assert not [lg for lg in g.legal_actions(routed) if lg.action.get("fighter") == "Alahan guard"
                 and lg.action["kind"] == "charge"]
@@ -237,9 +239,14 @@ def test_a_frightening_charger_routs_the_charged_fighter_who_fails_and_he_rallie
         g.apply(routed.with_fighters(replace(free, x=12.0, y=22.0, facing=0.0)), CHARGE)
     fate = Fate.from_state(done.state.rng)
     report: list[dict[str, Any]] = []
-    rallied = rally(done.state, fate, report).fighter("Alahan guard")
+    assert rally_test(done.state, guard) is None  # still in contact with the hunter, who causes fear
+    assert rally(done.state, fate, report).fighter("Alahan guard").rout == 5 and not fate.records
+    assert "in contact with a fear-causing enemy" in report[0]["text"]
+    hunter = replace(done.state.fighter("Wolfen hunter"), engaged=())
+    rallied = rally(done.state.with_fighters(free, hunter), fate, report).fighter("Alahan guard")
     assert [r.request for r in fate.records] == [test.request()]
-    assert (rallied.rout == 0) == ("rallies" in report[0]["text"])
+    assert (rallied.rout == 0) == ("rallies" in report[1]["text"])
+    assert rallied.braved < 5  # not immune to the fear that routed him
 
 
 # -- moves and charges -------------------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ def test_the_levels_and_their_penalties_are_marked_estimated_data() -> None:
     assert TABLE.estimated and TABLE.penalty_of("Serious") == 2
     assert pens(4) == {} and pens(3) == dict.fromkeys(ALL, 1) and pens(2) == dict.fromkeys(ALL, 2)
     assert pens(1) == dict.fromkeys(ALL, 3) and pens(4, True) == dict.fromkeys(ALL, 1)
-    assert pens(3, True) == dict.fromkeys(ALL, 2)
+    assert pens(3, True) == dict.fromkeys(ALL, 1)  # third-edition rules: Stunned "never stacks with wounds"
     mine = parse_wound_table({"estimated": False, "lines": [{"line": "No effect"}, {"line": "Light", "from": 5}],
                               "penalties": {"Light": 2}, "penalised": ["ATT"]}, "mine")
     assert wound_penalties(card(), 3, False, mine) == {"ATT": 2}
@@ -104,9 +104,23 @@ def test_a_wound_penalises_the_rest_of_the_combat() -> None:
     assert params[0] == 4 - 1  # STR penalised too
     hurt = Duel(a, Combatant(card("B"), hp=2, stunned=True), TABLE)
     assert hurt.start(0).health[1] == Health(2, stunned=True)
-    assert hurt.sides(hurt.start(0))[1].attack == 4 - 3  # Serious 2 + Stunned 1
+    # third-edition rules: Stunned −1 "never stacks with wounds": Serious 2 alone
+    assert hurt.sides(hurt.start(0))[1].attack == 4 - 2
     assert sum(exact_odds(hurt).values()) == 1
-    assert exact_odds(hurt) != exact_odds(Duel(a, Combatant(card("B"), hp=2), TABLE))
+    serious = Duel(a, Combatant(card("B"), hp=2), TABLE)
+    assert hurt.sides(hurt.start(0))[1] == serious.sides(serious.start(0))[1]
+    dazed = Duel(a, Combatant(card("B"), stunned=True), TABLE)
+    assert dazed.sides(dazed.start(0))[1].attack == 4 - 1
+    assert exact_odds(dazed) != exact_odds(Duel(a, b, TABLE))
+
+
+def test_stunned_never_stacks_with_wounds() -> None:
+    """Third-edition rules: "Stunned −1 (that turn only, never stacks with wounds, never raises the wound level),
+    Light −1, Serious −2, Critical −3"."""
+    assert pens(4, True) == dict.fromkeys(ALL, 1)
+    assert pens(3, True) == pens(3, False) == dict.fromkeys(ALL, 1)
+    assert pens(2, True) == dict.fromkeys(ALL, 2) and pens(1, True) == dict.fromkeys(ALL, 3)
+    assert pens(2, True, "Fine blade")["ATT"] == 1  # his own reduction, and Stunned does not add to it
 
 
 def test_ethereal_res_is_never_penalised() -> None:

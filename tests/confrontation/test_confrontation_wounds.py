@@ -34,17 +34,30 @@ def test_the_shipped_table_is_marked_estimated_and_reads_its_lines() -> None:
 
 
 def oracle(strength: int, resilience: int, shift: int, cancel_at: int | None) -> dict[str, Fraction]:
-    """Every (cancellation die, damage die) pair, read by hand from the table's `from` column."""
+    """Every (cancellation die, two damage dice) triple, read by hand from the table's `from` column. Third-edition
+    rules: "2d6; the higher die + the attack's Strength − the target's Resilience is read on the Wound Table"."""
     out: dict[str, Fraction] = {}
-    for cancel, die in itertools.product(range(1, 7), repeat=2):
+    for cancel, die, other_die in itertools.product(range(1, 7), repeat=3):
         if cancel_at is not None and cancel >= cancel_at:
             line = "Cancelled (Survival instinct)"
         else:
-            result = die + strength - resilience
+            result = max(die, other_die) + strength - resilience
             index = max(i for i, start in enumerate((-(10**9), 2, 4, 6, 8, 10)) if result >= start)
             line = TABLE.lines[min(5, max(0, index + shift))]
-        out[line] = out.get(line, Fraction(0)) + Fraction(1, 36)
+        out[line] = out.get(line, Fraction(0)) + Fraction(1, 216)
     return out
+
+
+def test_the_one_die_reading_is_still_loadable(tmp_path: Path) -> None:
+    """`roll: "D6 + STR - RES"` reads one die (the estimate of issue 15); an unknown roll is refused."""
+    text = WOUND_TABLE.read_text(encoding="utf-8").replace('roll: "2D6 highest + STR - RES"', 'roll: "D6 + STR - RES"')
+    one = tmp_path / "one.yaml"
+    one.write_text(text, encoding="utf-8")
+    assert damage_odds(load_wound_table(one), 4, 3) == {"Stunned": Fraction(1, 3), "Light": Fraction(1, 3),
+                                                        "Serious": Fraction(1, 3)}
+    one.write_text(text.replace('roll: "D6 + STR - RES"', 'roll: "3D6"'), encoding="utf-8")
+    with pytest.raises(DataFileError, match="`roll` must be"):
+        load_wound_table(one)
 
 
 @pytest.mark.parametrize(("strength", "resilience"), [(3, 3), (6, 2), (2, 7), (10, 1)])

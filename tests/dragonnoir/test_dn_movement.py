@@ -50,10 +50,10 @@ def test_thrug_divides_by_4_or_8() -> None:
 
 def test_mounting_doubles_what_is_left() -> None:
     # "if the character mounts, the points remaining to the character on foot are multiplied by two"
-    c = mount(SHEET, fighter("Grast"), 1)  # 6 - 1 - 3 (heavy) = 2, times 2
-    assert (c.cost, c.remaining, c.left) == (3, 2, 4)
+    c = mount(SHEET, fighter("Grast"), 1)  # 7 - 1 - 3 (heavy) = 3, times 2
+    assert (c.cost, c.remaining, c.left) == (3, 3, 6)
     with pytest.raises(ImpossibleRequestError):
-        mount(SHEET, fighter("Grast"), 4)  # 6 - 4 - 3 < 0
+        mount(SHEET, fighter("Grast"), 5)  # 7 - 5 - 3 < 0
     with pytest.raises(ImpossibleRequestError, match="no horseman"):
         mount(SHEET, fighter("Zed"), 0)
 

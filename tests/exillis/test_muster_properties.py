@@ -63,7 +63,7 @@ def test_unit_cost_is_monotone_in_level_and_size(basic: float, level: int, full:
         assert unit_cost(basic, level, size, full) <= unit_cost(basic, level, size + 1, full)
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(muster=MUSTERS, data=st.data())
 def test_an_entrys_basic_cost_is_monotone_in_its_level_and_size(muster: Muster, data: st.DataObject) -> None:
     army = muster.to_army_list()
@@ -89,7 +89,7 @@ def test_an_entrys_basic_cost_is_monotone_in_its_level_and_size(muster: Muster, 
         assert base(bigger) >= before
 
 
-@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(muster=MUSTERS)
 def test_validation_and_pricing_never_raise(muster: Muster) -> None:
     army = muster.to_army_list()
@@ -106,7 +106,7 @@ def test_validation_and_pricing_never_raise(muster: Muster) -> None:
     assert report.to_dict()["valid"] == report.valid
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(muster=MUSTERS, suffix=st.sampled_from([".yaml", ".toml"]))
 def test_round_trips_are_identical(muster: Muster, suffix: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:

@@ -25,6 +25,7 @@ def main() -> None:
     limit_memory()
     with tempfile.TemporaryDirectory(prefix=f"rk-fuzz-{target}-") as tmp:
         os.environ["RULEKEEPER_DB"] = str(Path(tmp) / "default.db")  # never the user's own database
+        os.environ["RULEKEEPER_STATE_DIR"] = str(Path(tmp) / "state")  # nor the user's current battle
         # The lab's libraries under RLIMIT_AS: pyarrow's jemalloc reserves ~1 GB of address space it never
         # touches, OpenBLAS a buffer per core; the system allocator and one thread keep the limit about rulekeeper.
         os.environ.update(ARROW_DEFAULT_MEMORY_POOL="system", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")

@@ -27,13 +27,13 @@ import pytest
 from fastapi.testclient import TestClient
 from web_kit import Links, act, new, page, position
 
-from rulekeeper.core.game import Game, ScenarioInfo, SetupRequest
+from rulekeeper.core.game import Game, SetupRequest
 from rulekeeper.core.present import Links as PageLinks
 from rulekeeper.core.ruleset import game, register_for_tests, unregister_for_tests
 from rulekeeper.rulesets.wartable.campaign.chart import svg_chart
 from rulekeeper.web.api import create_app
 from rulekeeper.web.presenters import GenericPresenter, Presenters, side_label
-from toygame.game import SCENARIO_DIR, ToyGame, read_scenario
+from toygame.game import SCENARIO_DIR, ToyGame
 
 # -- the Battle System: a barrage's odds, refusals in words, possessives --------------------------------
 
@@ -145,14 +145,7 @@ class BrokenScenarioToy(ToyGame):
     name: ClassVar[str] = "toybroken"
     aliases: ClassVar[tuple[str, ...]] = ()
     title: ClassVar[str] = "Toy race (broken scenario)"
-    folder: ClassVar[Path] = SCENARIO_DIR
-
-    def scenarios(self) -> list[ScenarioInfo]:
-        out = []
-        for p in sorted(self.folder.glob("*.toml")):
-            sc = read_scenario(p)
-            out.append(ScenarioInfo(p.stem, sc["name"], sc["description"], p))
-        return out
+    scenario_folder: ClassVar[Path | None] = SCENARIO_DIR  # read by the default ``scenarios()`` of core.base
 
 
 @pytest.fixture
@@ -162,7 +155,7 @@ def broken_games(tmp_path: Path) -> Iterator[Path]:
     folder.mkdir()
     shutil.copy(SCENARIO_DIR / "race.toml", folder / "race.toml")
     (folder / "broken.toml").write_text('name = "Broken\ntarget = ', encoding="utf-8")
-    BrokenScenarioToy.folder = folder
+    BrokenScenarioToy.scenario_folder = folder
     register_for_tests(FaultyPresenterToy)
     register_for_tests(BrokenScenarioToy)
     try:

@@ -24,18 +24,19 @@ app = typer.Typer(
     help="A rule keeper for tabletop wargames: exact odds, seeded fate, explained modifiers.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    add_completion=False,
+    add_completion=True,
 )
 
 
 def _register_all() -> None:
     """The neutral commands; the games add theirs when a command line names them (``cli/lazy.py``)."""
-    from . import battle_cmds, games_cmd, lab_cmds, serve_cmd, units
+    from . import battle_cmds, games_cmd, lab_cmds, play, serve_cmd, units
     from .groups import odds_app, resolve_app
     from .hooks import CliHooks
     from .lazy import bind, plugged_app
 
     battle_cmds.register(app)
+    play.register(app)
     games_cmd.register(app)
     serve_cmd.register(app)
     lab_cmds.register(app)
@@ -66,7 +67,7 @@ def tolerant_streams() -> None:
 def main() -> None:
     tolerant_streams()
     try:
-        app()
+        app(prog_name="rulekeeper")  # also under python -m: the completion script completes "rulekeeper"
     except RulekeeperError as exc:
         fail(exc, as_json="--json" in sys.argv)
 

@@ -17,6 +17,8 @@ from rich.text import Text
 
 from rulekeeper.core.game import ArmySource, Game, SetupRequest, check_data_files
 
+from .battle_ids import make_current, resolve
+from .completion import complete_battle
 from .fate_screen import rows_table
 from .generic_view import GenericCliPresenter
 from .output import console, print_json
@@ -29,6 +31,12 @@ battle_app = typer.Typer(help="Play a whole battle of any installed game, stored
 
 Db = Annotated[str | None, typer.Option("--db", help="Database file or URL (default: the user data dir; env RULEKEEPER_DB).")]
 Json = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
+#: A battle id, any unique prefix of one, or nothing for the store's current battle.
+BattleArg = Annotated[str | None, typer.Argument(
+    help="Battle id or any unique prefix of it (default: the current battle).", show_default=False,
+    autocompletion=complete_battle)]
+#: A battle id or any unique prefix of it (commands whose later arguments make the id impossible to leave out).
+BattleIdArg = Annotated[str, typer.Argument(help="Battle id or any unique prefix of it.", autocompletion=complete_battle)]
 
 
 def _service(db: str | None) -> BattleService:
@@ -99,6 +107,7 @@ def new(
 
         check_data_files(game_of(ruleset or guess_ruleset(request)), request)
     bid = svc.new(request, ruleset=ruleset, verifiable=verifiable)
+    make_current(svc, bid)
     g = svc.game(bid)
     state = svc.state(bid)
     if autoplay:
@@ -125,20 +134,25 @@ def _autoplay(svc: BattleService, bid: str, sides: set[str] | None, max_actions:
 
 @battle_app.command("list")
 def list_(db: Db = None, json: Json = False) -> None:
-    """List stored battles."""
-    recs = _service(db).list()
+    """List stored battles (whole ids; * marks the current one)."""
+    from .current import current
+
+    svc = _service(db)
+    recs = svc.list()
+    mine = current(svc.store.url)
     if json:
-        print_json([r.to_dict() for r in recs])
+        print_json([{**r.to_dict(), "current": r.id == mine} for r in recs])
         return
-    console.print(rows_table("Battles", ["Id", "Game", "Scenario", "Seed", "Actions", "State", "Updated"],
-                             [[r.id, r.ruleset, r.scenario, str(r.seed), str(r.position), r.status, r.updated]
-                              for r in recs]))
+    console.print(rows_table("Battles", ["", "Id", "Game", "Scenario", "Seed", "Actions", "State", "Updated"],
+                             [["*" if r.id == mine else "", r.id, r.ruleset, r.scenario, str(r.seed), str(r.position),
+                               r.status, r.updated[:16].replace("T", " ")] for r in recs], whole=("Id",)))
 
 
 @battle_app.command("show")
-def show(battle: Annotated[str, typer.Argument(help="Battle id.")], db: Db = None, json: Json = False) -> None:
+def show(battle: BattleArg = None, db: Db = None, json: Json = False) -> None:
     """Draw the board, the units and the turn bar."""
     svc = _service(db)
+    battle = resolve(svc, battle)
     g = svc.game(battle)
     state = svc.state(battle)
     head = svc.record(battle).head
@@ -154,62 +168,12 @@ def show(battle: Annotated[str, typer.Argument(help="Battle id.")], db: Db = Non
                            style="dim"))
 
 
-@battle_app.command("actions")
-def actions(battle: Annotated[str, typer.Argument(help="Battle id.")], db: Db = None, json: Json = False) -> None:
-    """The legal actions of the side to act, their cost and the odds of those with chance."""
-    svc = _service(db)
-    g = svc.game(battle)
-    state, legal = svc.legal(battle)
-    rows = [(lg, g.preview(state, lg.action).headline_dict()) for lg in legal]
-    status = g.status(state)
-    if json:
-        print_json({"active": list(status.acting), "to_act": list(status.to_act), "actions": [
-            {**lg.action, "text": lg.text, "acp": lg.cost, "note": lg.note, "odds": odds} for lg, odds in rows]})
-        return
-    if status.over:
-        console.print(presenter(g).result(state))
-        return
-    console.print(rows_table(f"Legal actions of {' + '.join(status.acting)}", ["Action", "Cost", "Odds", "Note"],
-                             [[lg.text, "" if lg.cost is None else f"{lg.cost:g}", odds_line(o), lg.note]
-                              for lg, o in rows]))
-
-
-def odds_line(odds: dict[str, float | str]) -> str:
-    return ", ".join(f"{k} {v * 100:.1f} %" if isinstance(v, float) else f"{k} {v}" for k, v in odds.items())
-
-
-@battle_app.command("act")
-def act(
-    battle: Annotated[str, typer.Argument(help="Battle id.")],
-    words: Annotated[list[str], typer.Argument(
-        help="The action as the game words it, e.g. Ex illis: KIND UNIT [TARGET] — charge \"Franc Chevalers\" B3.")],
-    option: Annotated[str | None, typer.Option(
-        "--option", "--shot", "--spell", help="The action's option: shot type (aim, swift_shot…), spell…")] = None,
-    db: Db = None,
-    json: Json = False,
-) -> None:
-    """Perform one action and print the Fate Screen of everything it caused."""
-    svc = _service(db)
-    g = svc.game(battle)
-    state = svc.state(battle)
-    action = g.parse_words(state, words, option)
-    chosen = next((lg for lg in g.legal_actions(state) if lg.action == action), None)
-    out, pos = svc.act(battle, action)
-    if json:
-        print_json({**_doc(g, out.state, battle, position=pos, action=out.action),
-                    **{k: v for k, v in out.record.items() if k != "rng_after"}})
-        return
-    text = chosen.text if chosen is not None else " ".join(str(v) for v in out.action.values())
-    cost = "" if chosen is None or chosen.cost is None else f" ({chosen.cost:g})"
-    console.print(Text(text + cost, style="bold"))
-    console.print(presenter(g).outcome(list(out.report)))
-    _show(g, out.state, battle)
-
-
 @battle_app.command("undo")
-def undo(battle: Annotated[str, typer.Argument(help="Battle id.")], db: Db = None, json: Json = False) -> None:
+def undo(battle: BattleArg = None, db: Db = None, json: Json = False) -> None:
     """Take back the last action, if none of its random results has been shown."""
     svc = _service(db)
+    battle = resolve(svc, battle)
+    make_current(svc, battle)
     state = svc.undo(battle)
     g = svc.game(battle)
     if json:
@@ -220,11 +184,12 @@ def undo(battle: Annotated[str, typer.Argument(help="Battle id.")], db: Db = Non
 
 
 @battle_app.command("replay")
-def replay(battle: Annotated[str, typer.Argument(help="Battle id.")], db: Db = None, json: Json = False) -> None:
+def replay(battle: BattleArg = None, db: Db = None, json: Json = False) -> None:
     """Replay the stored log from the start and prove every stored state identical."""
     from rulekeeper.persistence.chain import fingerprint
 
     svc = _service(db)
+    battle = resolve(svc, battle)
     rep = svc.replay(battle)
     head = svc.record(battle).head
     if json:
@@ -242,10 +207,12 @@ def replay(battle: Annotated[str, typer.Argument(help="Battle id.")], db: Db = N
 
 
 @battle_app.command("export")
-def export(battle: Annotated[str, typer.Argument(help="Battle id.")], file: Annotated[Path, typer.Argument(help="JSON file to write.")],
+def export(battle: BattleIdArg, file: Annotated[Path, typer.Argument(help="JSON file to write.")],
            db: Db = None) -> None:
     """Write the battle (initial set-up and whole log) to a JSON file."""
-    _service(db).export(battle, file)
+    svc = _service(db)
+    battle = resolve(svc, battle)
+    svc.export(battle, file)
     console.print(f"Exported {battle} to {file}")
 
 
@@ -253,7 +220,9 @@ def export(battle: Annotated[str, typer.Argument(help="Battle id.")], file: Anno
 def import_(file: Annotated[Path, typer.Argument(help="A file written by battle export.")], db: Db = None,
             new_id: Annotated[bool, typer.Option(help="Give the battle a new id.")] = False, json: Json = False) -> None:
     """Read a battle from a JSON file; it must replay to the state it claims."""
-    bid = _service(db).import_(file, new_id)
+    svc = _service(db)
+    bid = svc.import_(file, new_id)
+    make_current(svc, bid)
     if json:
         print_json({"id": bid})
     else:
@@ -262,7 +231,7 @@ def import_(file: Annotated[Path, typer.Argument(help="A file written by battle 
 
 @battle_app.command("autoplay")
 def autoplay(
-    battle: Annotated[str, typer.Argument(help="Battle id.")],
+    battle: BattleArg = None,
     side: Annotated[list[str] | None, typer.Option(help="Side(s) the policy plays (e.g. A or B); default all.")] = None,
     max_actions: Annotated[int, typer.Option(help="Stop after this many actions.")] = 5000,
     db: Db = None,
@@ -270,6 +239,8 @@ def autoplay(
 ) -> None:
     """Let the default policy play one or all sides (until another side must act or the battle ends)."""
     svc = _service(db)
+    battle = resolve(svc, battle)
+    make_current(svc, battle)
     state = _autoplay(svc, battle, set(side) if side else None, max_actions, quiet=json)
     g = svc.game(battle)
     if json:
@@ -279,6 +250,6 @@ def autoplay(
 
 
 def register(app: typer.Typer) -> None:
-    from . import dice_cmds  # noqa: F401  (battle dice, contribute and verify: they add to battle_app)
+    from . import act_cmds, dice_cmds  # noqa: F401  (actions, act, use; dice, contribute, verify: they add to battle_app)
 
     app.add_typer(battle_app, name="battle")

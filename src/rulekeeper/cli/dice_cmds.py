@@ -13,16 +13,19 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from .battle_cmds import Db, Json, _service, battle_app
+from .battle_cmds import BattleArg, BattleIdArg, Db, Json, _service, battle_app
+from .battle_ids import resolve
 from .output import console, print_json
 
 
 @battle_app.command("dice")
-def dice(battle: Annotated[str, typer.Argument(help="Battle id.")], db: Db = None, json: Json = False) -> None:
+def dice(battle: BattleArg = None, db: Db = None, json: Json = False) -> None:
     """The battle's verifiable dice: commitment, contributions; the secret and seed once it is over."""
     from rulekeeper.service.dice import Dice
 
-    status = Dice(_service(db)).status(battle)
+    svc = _service(db)
+    battle = resolve(svc, battle)
+    status = Dice(svc).status(battle)
     if json:
         print_json({"id": battle, **status.to_dict()})
         return
@@ -44,7 +47,7 @@ def dice(battle: Annotated[str, typer.Argument(help="Battle id.")], db: Db = Non
 
 @battle_app.command("contribute")
 def contribute(
-    battle: Annotated[str, typer.Argument(help="Battle id.")],
+    battle: BattleIdArg,
     side: Annotated[str, typer.Argument(help="The side contributing (e.g. A).")],
     value: Annotated[str | None, typer.Argument(
         help="32 random bytes as 64 hex digits (default: drawn from the system's randomness).")] = None,
@@ -55,7 +58,9 @@ def contribute(
     from rulekeeper.service.dice import Dice
 
     given = value if value is not None else secrets.token_hex(32)
-    status = Dice(_service(db)).contribute(battle, side, given)
+    svc = _service(db)
+    battle = resolve(svc, battle)
+    status = Dice(svc).contribute(battle, side, given)
     if json:
         print_json({"id": battle, **status.to_dict()})
         return

@@ -68,10 +68,17 @@ def explain_panel(lines: Iterable[str], title: str = "How the odds were made") -
     return Panel(Group(*(Text("• " + ln) for ln in lines)), title=title, title_align="left", border_style="dim")
 
 
-def rows_table(title: str, columns: Sequence[str], rows: Iterable[Sequence[str | Text]]) -> Table:
+def rows_table(title: str, columns: Sequence[str], rows: Iterable[Sequence[str | Text]],
+               whole: Sequence[str] = ()) -> Table:
+    """A titled table; the ``whole`` columns are never cut or wrapped (ids a player copies back)."""
+    rows = [list(r) for r in rows]
     t = Table(title=title, title_style="bold")
-    for c in columns:
-        t.add_column(c)
+    for i, c in enumerate(columns):
+        if c in whole:
+            width = max([len(c), *(len(str(r[i])) for r in rows)])
+            t.add_column(c, no_wrap=True, min_width=width)
+        else:
+            t.add_column(c)
     for r in rows:
         t.add_row(*[Text(c) if isinstance(c, str) else c for c in r])  # no Rich markup in data
     return t

@@ -13,12 +13,17 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import yaml
 
 from .errors import DataFileError
 from .limits import EXPORT_LIMITS, LIMITS, Limits
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+ModelT = TypeVar("ModelT", bound="BaseModel")
 
 if TYPE_CHECKING:
     _FastSafeLoader = yaml.SafeLoader
@@ -265,3 +270,16 @@ def read_text(path: Path, where: str | None = None, limits: Limits = LIMITS) -> 
 def read_export(path: Path) -> Any:
     """An exported battle (JSON), within :data:`~.limits.EXPORT_LIMITS`; typed errors only."""
     return _parse_json(read_text(path, limits=EXPORT_LIMITS), str(path), EXPORT_LIMITS)
+
+
+def read_model(path: Path, model: type[ModelT]) -> ModelT:
+    """``path`` read through the bounded loader and checked against the pydantic ``model``; every
+    problem is listed at once (``sides.A.name: Field required``), as a :class:`DataFileError`."""
+    from pydantic import ValidationError
+
+    raw = read_data_file(path)
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        problems = [f"{'.'.join(str(p) for p in e['loc']) or '(top)'}: {e['msg']}" for e in exc.errors()]
+        raise DataFileError(str(path), problems) from None

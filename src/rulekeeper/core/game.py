@@ -130,6 +130,14 @@ class Outcome:
     report: tuple[JsonDict, ...]
     record: JsonDict
 
+    @classmethod
+    def made(cls, state: Any, action: JsonDict, side: str, chance: Sequence[ChanceResult],
+             report: Sequence[JsonDict], events: Sequence[Event] = (), **extra: Any) -> Outcome:
+        """An outcome whose ``record`` the core builds: the chance records as dicts, the report, and any
+        ``extra`` keys the game's presenters read back (each game used to assemble the same record by hand)."""
+        record: JsonDict = {"chance": [c.to_dict() for c in chance], "report": list(report), **extra}
+        return cls(state, dict(action), side, tuple(chance), tuple(events), tuple(report), record)
+
 
 @dataclass(frozen=True)
 class Status:
@@ -348,6 +356,17 @@ def concealed_action(game: Game, action: JsonDict) -> JsonDict:
 
 def concealed_text(game: Game, action: JsonDict) -> str:
     return f"side {game.side_of(action)} acted (hidden until it is revealed)"
+
+
+def face_down(record: Mapping[str, Any]) -> bool:
+    """Whether a logged result is turned over by its side, and can never be taken back once shown.
+
+    Random results (``chance``) are; so is a result whose record says ``"reveals": true``: it
+    shows what other sides kept hidden (a campaign round's report reveals every side's orders),
+    so, like a seen roll, undoing it after anyone saw it would let a side change its orders
+    knowing the others'.
+    """
+    return bool(record.get("chance") or record.get("reveals"))
 
 
 # -- a player's own data files at set-up (optional) -------------------------------------------------

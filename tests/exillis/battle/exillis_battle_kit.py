@@ -16,6 +16,8 @@ from rulekeeper.rulesets.exillis.battle.moves import group_of
 from rulekeeper.rulesets.exillis.battle.setup import initial_state
 from rulekeeper.rulesets.exillis.battle.state import BattleState, BattleUnit
 from rulekeeper.rulesets.exillis.battle.tables import BattleTables
+from rulekeeper.rulesets.exillis.combatants import Combatant, Modifier
+from rulekeeper.rulesets.exillis.modifiers import put as put_modifier
 from rulekeeper.rulesets.exillis.scenario import Scenario
 
 
@@ -81,10 +83,23 @@ def put(state: BattleState, key: str, **fields: Any) -> BattleState:
     return state.with_units({key: replace(u, **fields)})
 
 
+def combatant_with(c: Combatant, **fields: Any) -> Combatant:
+    """``c`` with these fields; ``intimidation_mod=x`` sets its live Intimidation modifier and
+    ``morale=m`` the base that makes its morale read ``m`` with the modifiers it then has."""
+    mod = fields.pop("intimidation_mod", None)
+    morale = fields.pop("morale", None)
+    c = replace(c, **fields)
+    if mod is not None:
+        c = put_modifier(c, Modifier("morale", mod, "intimidation"))
+    if morale is not None:
+        c = replace(c, morale_base=morale - c.modified("morale"))
+    return c
+
+
 def setc(state: BattleState, key: str, **fields: Any) -> BattleState:
     """Replace fields of a unit's Combatant (fatigue, veil, morale, fleeing, flying, hp...)."""
     u = state.unit(key)
-    return state.with_units({key: replace(u, c=replace(u.c, **fields))})
+    return state.with_units({key: replace(u, c=combatant_with(u.c, **fields))})
 
 
 def act(state: BattleState, key: str) -> BattleState:

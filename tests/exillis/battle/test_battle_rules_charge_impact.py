@@ -210,6 +210,6 @@ def test_the_round_that_ends_a_melee_ends_its_intimidation() -> None:
 
 
 def setc_combatant(c, **fields):  # type: ignore[no-untyped-def]
-    from dataclasses import replace
+    from exillis_battle_kit import combatant_with
 
-    return replace(c, **fields)
+    return combatant_with(c, **fields)

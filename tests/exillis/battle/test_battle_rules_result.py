@@ -31,7 +31,7 @@ def test_last_unit_routing_off_the_board_ends_the_battle():
     it reaches the battlefield edge, it is removed from the game."."""
     s = battle([unit("Billmen", "B2")], [unit("Vileins", "E4")])
     s = act(replace(s.with_units({"B:Vileins": replace(s.unit("B:Vileins"), c=replace(
-        s.unit("B:Vileins").c, morale=-20.0, fleeing=True))})), "B:Vileins")
+        s.unit("B:Vileins").c, morale_base=-20.0, fleeing=True))})), "B:Vileins")
     o = do(s, "flee", "B:Vileins")
     assert o.state.unit("B:Vileins").status == "fled"
     assert (o.state.over, o.state.winner) == (True, "A")

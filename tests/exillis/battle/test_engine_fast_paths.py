@@ -155,7 +155,7 @@ def test_evolve_is_dataclasses_replace() -> None:
     state = start()
     u = state.units[0]
     assert evolve(u, acp=123.0) == dataclasses.replace(u, acp=123.0)
-    assert evolve(u.c, morale=-5.0, fleeing=True) == dataclasses.replace(u.c, morale=-5.0, fleeing=True)
+    assert evolve(u.c, morale_base=-5.0, fleeing=True) == dataclasses.replace(u.c, morale_base=-5.0, fleeing=True)
     assert evolve(state, clock=9.0, active=()) == dataclasses.replace(state, clock=9.0, active=())
     with pytest.raises(TypeError, match="no field"):
         evolve(u, nonsense=1)

@@ -74,6 +74,8 @@ class BattleSystem(WithoutExtras):
     aliases: ClassVar[tuple[str, ...]] = ("battle-system", "battle system", "bs", "lethea")
     title: ClassVar[str] = "Battle System (Lethea)"
     deterministic: ClassVar[bool] = False
+    #: draws whose preview the conformance test must have compared with the roll (never vacuous)
+    previewed_draws: ClassVar[tuple[str, ...]] = ("Attack",)
 
     # -- the calculator side -------------------------------------------------------------------
 

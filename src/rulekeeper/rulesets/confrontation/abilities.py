@@ -68,7 +68,7 @@ _IMPLEMENTED = (
     Ability("Hardened", "test", _fixed(Opens(FIVE, SIX_TESTS))),
     Ability("Loved by the gods", "test", _fixed(Opens(frozenset({4, 5}), SIX_TESTS))),
     Ability("Parade", "test", _fixed(NoNegativeOpening(_t("DEF")))),
-    Ability("Precision", "test", _fixed(Opens(FIVE, _t("AIM"))), partial="shorter medium and long ranges"),
+    Ability("Precision", "test", _fixed(Opens(FIVE, _t("AIM")))),  # its −1 at medium and long range: shooting.py
     Ability("Reflexes", "test", _fixed(Opens(FIVE, _t("INI")))),
     Ability("Rigour", "test", _fixed(NoNegativeOpening(_t("DIS")))),
     Ability("Sharp shooter", "test", _fixed(NoNegativeOpening(_t("AIM")))),

@@ -15,7 +15,8 @@ from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
 
 from .fear import FearTest
-from .fray import exact_fray_odds, fray_method, initiative_odds_of
+from .fray import Fray, exact_fray_odds, fray_method, fray_monte_carlo, initiative_odds_of
+from .shooting import WOUNDS, shot_of, shot_problem
 from .skirmish import (
     can_activate,
     can_charge,
@@ -31,8 +32,9 @@ from .skirmish import (
     walk_tests,
 )
 from .state import Fighter, SkirmishState
+from .wounds import load_wound_table
 
-KINDS = ("move", "charge", "hold", "fight")
+KINDS = ("move", "charge", "shoot", "hold", "fight")
 #: A move toward an enemy stops this far (cm) short of his base: contact is a charge's.
 SHORT = 1.0
 #: Detours tried (degrees off the straight line) when the way toward the nearest enemy is blocked.
@@ -74,6 +76,13 @@ def _activation(state: SkirmishState, f: Fighter) -> list[LegalAction]:
             out.append(LegalAction({"kind": "charge", "side": side, "fighter": f.key, "target": t.key},
                                    f"{f.key} charges {t.key} ({reach.distance:.1f} cm)", side, round(reach.distance, 1),
                                    "", f"→ {t.key}", f"{f.key}: charge"))
+    for t in state.standing("B" if side == "A" else "A") if f.card.weapon is not None else ():
+        if shot_problem(state, f, t) is None:
+            shot = shot_of(state, f, t)
+            out.append(LegalAction({"kind": "shoot", "side": side, "fighter": f.key, "target": t.key},
+                                   f"{f.key} shoots {t.key} ({shot.band} range, {shot.distance:.1f} cm, difficulty "
+                                   f"{shot.difficulty})", side, round(shot.distance, 1), "", f"shoot {t.key}",
+                                   f"{f.key}: shoot"))
     for to, why in _moves(state, f):
         dist = math.hypot(to[0] - f.x, to[1] - f.y)
         out.append(LegalAction({"kind": "move", "side": side, "fighter": f.key, "to": to},
@@ -140,6 +149,13 @@ def check(state: SkirmishState, action: JsonDict) -> None:
         reach = charge_of(state, f, t)
         if not reach.possible:
             raise IllegalActionError(f"{f.key} cannot charge {t.key}: {reach.reason}", field="target")
+    elif kind == "shoot":
+        t = _fighter(state, action, "target")
+        if t.side == f.side or not t.standing:
+            raise IllegalActionError(f"{t.key} is not a standing enemy of {f.key}", field="target")
+        problem = shot_problem(state, f, t)
+        if problem is not None:
+            raise IllegalActionError(f"{f.key} cannot shoot {t.key}: {problem}", field="target")
     elif kind == "move":
         to = action.get("to")
         if not (isinstance(to, list) and len(to) == 2 and all(isinstance(v, int | float) and not isinstance(v, bool)
@@ -160,6 +176,36 @@ def _odds(tests: list[FearTest]) -> list[tuple[str, float | str]]:
             for test in tests]
 
 
+#: Seeded resolutions behind a fight's preview when the fray is too large for exact odds (the seed is fixed, so
+#: the preview of one state is always the same).
+PREVIEW_RUNS = 2000
+PREVIEW_SEED = 24
+
+
+def fray_outlook(group: tuple[tuple[Fighter, ...], tuple[Fighter, ...]], fray: Fray) -> list[tuple[str, float | str]]:
+    """The whole fray's outcome (issue 24: "the preview of a fight shows the kill odds, not only the initiative
+    dice"): each side's chance of killing every enemy in it, of no one being killed, and each fighter's chance of
+    being killed (the enemies first); exact when :func:`~.fray.fray_method` says so, else seeded Monte Carlo."""
+    flat = [*group[0], *group[1]]
+    camp_a = len(group[0])
+    if fray_method(fray, "auto") == "exact":
+        ends: dict[tuple[str, ...], Fraction | float] = dict(exact_fray_odds(fray))
+        how: list[tuple[str, float | str]] = [("odds", "exact")]
+    else:
+        ends = dict(fray_monte_carlo(fray, PREVIEW_RUNS, PREVIEW_SEED).odds)
+        how = [("odds", f"Monte Carlo, {PREVIEW_RUNS} seeded runs (±{100 / PREVIEW_RUNS ** 0.5:.1f} %)")]
+    out = list(how)
+    first, second = flat[0].side, flat[camp_a].side
+    for side, enemies in ((first, range(camp_a, len(flat))), (second, range(camp_a))):
+        won = sum((p for e, p in ends.items() if all(e[k] == "killed" for k in enemies)), Fraction(0))
+        out.append((f"side {side} kills every enemy in the fight", _pct(won)))
+    out.append(("no one killed", _pct(sum((p for e, p in ends.items() if "killed" not in e), Fraction(0)))))
+    for at in [*range(camp_a, len(flat)), *range(camp_a)]:  # the enemies first
+        killed = sum((p for e, p in ends.items() if e[at] == "killed"), Fraction(0))
+        out.append((f"{flat[at].key} killed", _pct(killed)))
+    return out
+
+
 def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
     """A fight's two INI tests (its first draws, exactly) and its exact odds when small enough; a move's or
     charge's measured distance."""
@@ -174,13 +220,7 @@ def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
             return OddsPreview()
         fray = fray_of(group, state)
         headline: list[tuple[str, float | str]] = [("wins initiative", _pct(initiative_odds_of(fray)))]
-        if fray_method(fray, "auto") == "exact":
-            ends = exact_fray_odds(fray)
-            flat = [*group[0], *group[1]]
-            for at in [*range(len(group[0]), len(flat)), *range(len(group[0]))]:  # the enemies first
-                killed = sum((p for e, p in ends.items() if e[at] == "killed"), Fraction(0))
-                headline.append((f"{flat[at].key} killed", _pct(killed)))
-        return OddsPreview(tuple(headline), initiative_requests(fray))
+        return OddsPreview((*headline, *fray_outlook(group, fray)), initiative_requests(fray))
     if kind == "charge":
         t = state.fighter(str(action["target"]))
         reach = charge_of(state, f, t)
@@ -188,6 +228,15 @@ def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
         tests = [test for test in (mine, *passing, theirs) if test is not None]
         lines: list[tuple[str, float | str]] = [("distance", f"{reach.distance:.1f} cm of {charge_cm(f)}")]
         return OddsPreview((*lines, *_odds(tests)), tuple(test.request() for test in tests))
+    if kind == "shoot":
+        shot = shot_of(state, f, state.fighter(str(action["target"])))
+        ends = shot.outcomes(load_wound_table())
+        wounded = sum((p for line, p in ends.items() if line in WOUNDS), Fraction(0))
+        return OddsPreview((("distance", f"{shot.distance:.1f} cm, {shot.band} range"),
+                            ("difficulty", f"AIM {shot.aim} vs {shot.difficulty}"),
+                            ("hits", _pct(1 - ends.get("miss", Fraction(0)))), ("wounds", _pct(wounded)),
+                            (f"{shot.target} killed", _pct(ends.get("Killed outright", Fraction(0))))),
+                           (shot.request(),))
     if kind == "move":
         x, y = action["to"]
         crossing = walk_tests(state, f, float(x), float(y))

@@ -110,6 +110,8 @@ class Confrontation(SkirmishGame):
     aliases: ClassVar[tuple[str, ...]] = ("confrontation evo", "conf", "cfe")
     title: ClassVar[str] = "Confrontation Evo"
     deterministic: ClassVar[bool] = False
+    #: draws whose preview the conformance test must have compared with the roll (never vacuous)
+    previewed_draws: ClassVar[tuple[str, ...]] = ("INI test",)
 
     def options(self) -> list[OptionInfo]:
         return list(OPTIONS)

@@ -68,6 +68,22 @@ class _Strict(BaseModel):
 Stat = int
 
 
+class Weapon(_Strict):
+    """A marksman's ranged weapon: its Strength and its three range bands (third-edition rules: "three range bands
+    per weapon"), the farthest edge-to-edge distance of the short, medium and long bands in cm."""
+
+    name: str = Field(min_length=1, max_length=80)
+    STR: Stat = Field(ge=0, le=30)
+    ranges: list[int] = Field(min_length=3, max_length=3)
+
+    @model_validator(mode="after")
+    def _bands(self) -> Weapon:
+        short, medium, long = self.ranges
+        if not 0 < short < medium < long <= 200:
+            raise ValueError(f"weapon {self.name!r}: ranges must be short < medium < long cm (1..200)")
+        return self
+
+
 class FighterCard(_Strict):
     """One reference card. ``AIM``, ``POW`` and ``FAI`` are absent (``null``) for a fighter without them."""
 
@@ -91,6 +107,7 @@ class FighterCard(_Strict):
     FAI: Stat | None = Field(default=None, ge=-9, le=30)
     HP: int = Field(ge=1, le=20)
     abilities: list[str] = Field(default_factory=list, max_length=60)
+    weapon: Weapon | None = None
     estimated: dict[str, str] = Field(default_factory=dict)
 
     @model_validator(mode="after")
@@ -106,7 +123,7 @@ class FighterCard(_Strict):
                 raise ValueError(f"{ability}: \"This is a fighter of Very Large Size; he has {hp} HP\" (+1 with Divine "
                                  f"blood): the card needs size Very Large and HP {want}")
         for key in self.estimated:
-            if key not in CHARACTERISTICS and key not in ("size", "HP", "abilities", "cost"):
+            if key not in CHARACTERISTICS and key not in ("size", "HP", "abilities", "cost", "weapon"):
                 raise ValueError(f"`estimated` names {key!r}, which is not a characteristic of a card")
         return self
 

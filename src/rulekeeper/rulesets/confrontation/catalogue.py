@@ -19,7 +19,6 @@ NOT_YET: dict[str, tuple[str, str]] = {
     "Absorb": ("mystic", MYSTIC), "Alliance": ("army", ARMY),
     "Artefact": ("army", ARMY),
     "Assault fire": ("shooting", SHOOT), "Attentive": ("board", BOARD), "Authority": ("army", ARMY), "Blood brother": ("army", ARMY), 
-    "Bull's eye": ("shooting", SHOOT),
     "Chargeable": ("mystic", MYSTIC), 
     "Collect": ("mystic", MYSTIC), "Concentration": ("mystic", MYSTIC),
     "Consciousness": ("board", BOARD), "Disengagement": ("board", BOARD),
@@ -45,7 +44,7 @@ NOT_YET: dict[str, tuple[str, str]] = {
     "Selenite": ("army", ARMY), "Shelter": ("board", BOARD),
     "Stateless": ("army", ARMY), "Steadfast": ("board", BOARD + " (charges, pushes)"),
     "Subjugated": ("army", ARMY), "Sustained defence": ("combat", CORE + " (sustained defence)"), "Summoner": ("army", ARMY),
-    "Tall": ("board", BOARD), "Target": ("shooting", SHOOT), "Thaumaturgist": ("mystic", MYSTIC), "Transportable": ("board", BOARD),
+    "Tall": ("board", BOARD), "Thaumaturgist": ("mystic", MYSTIC), "Transportable": ("board", BOARD),
     "Transport": ("board", BOARD), "Unbowed": ("mystic", MYSTIC), "Unstoppable": ("board", BOARD),
     
     "Warrior-mage": ("mystic", MYSTIC), "Warrior-monk": ("mystic", MYSTIC), "Watchful": ("board", BOARD),
@@ -58,6 +57,9 @@ RESERVE = "implemented as reserve arithmetic (mystic.py): "
 NO_PHASE = " (not yet: the Mystic phase, spells and miracles)"
 
 ELSEWHERE: dict[str, tuple[str, str]] = {
+    "Bull's eye": ("shooting", "implemented in skirmishes: (final result − difficulty) added to the damage Strength "
+                   "of his shots (third-edition rules)"),
+    "Target": ("shooting", "implemented in skirmishes: X added to the difficulty of a shot at him"),
     "Piety": ("mystic", RESERVE + "the T.F. kept at the beginning of the Mystic phase" + NO_PHASE),
     "Recovery": ("mystic", RESERVE + "X more Gems after the mana recovery roll, within the reserve limit" + NO_PHASE),
     "Martyr": ("mystic", RESERVE + "the exact odds of what an offering of T.F. yields (STR 5 per T.F., RES 0; one "

@@ -16,7 +16,7 @@ from rulekeeper.core.chance import ChanceRequest, Fate
 from rulekeeper.core.game import JsonDict
 
 from .effects import TestShape
-from .morale import Lender, courage, courage_shape, fear_rate, frightens, morale_of
+from .morale import Lender, courage, courage_shape, discipline_shape, fear_rate, frightens, morale_of
 from .rolls import p_success, request_for_test, roll_test
 from .state import Fighter, SkirmishState
 
@@ -76,11 +76,21 @@ def crossing_tests(state: SkirmishState, f: Fighter, passed: list[Fighter], char
     return [test for e in passed if (test := _test(state, e, f, charging, False)) is not None]
 
 
-def rally_test(state: SkirmishState, f: Fighter) -> FearTest:
-    """The rallying test of a fighter in rout: a COU test against the FEAR rate that routed him (**estimated**:
-    Fanaticism names "the same difficulty as the failed COU (or rallying) test")."""
-    return FearTest(f.key, f.rout, courage(f.card, lenders(state, f)), courage_shape(f.card, False, f.heartened),
-                    "rally test")
+#: Third-edition rules (3.5): "each routed fighter tests COU 8 or DIS 8".
+RALLY_DIFFICULTY = 8
+
+
+def rally_test(state: SkirmishState, f: Fighter) -> FearTest | None:
+    """The rallying test of a fighter in rout in the strategic phase (third-edition rules, 3.5): "each routed
+    fighter tests COU 8 or DIS 8, failing automatically in contact with a fear-causing enemy" (``None``: he fails
+    without a roll). Of COU and DIS he tests with the one whose chance is higher (COU on a tie): the same test with
+    a better characteristic, a choice no player makes the other way (a decision)."""
+    if any(frightens(fear_rate(e.card), f.card, f.braved) for e in state.standing() if e.key in f.engaged):
+        return None
+    cou = FearTest(f.key, RALLY_DIFFICULTY, courage(f.card, lenders(state, f)),
+                   courage_shape(f.card, False, f.heartened), "rally test")
+    dis = FearTest(f.key, RALLY_DIFFICULTY, f.card.DIS, discipline_shape(f.card), "rally test")
+    return dis if dis.chance() > cou.chance() else cou
 
 
 def braved(f: Fighter, test: FearTest) -> Fighter:
@@ -107,16 +117,20 @@ def face(t: Fighter, test: FearTest | None, fate: Fate, report: list[JsonDict]) 
 
 
 def rally(state: SkirmishState, fate: Fate, report: list[JsonDict]) -> SkirmishState:
-    """The maintenance phase's rallying tests: every standing fighter in rout tests; passed, he is rallied."""
+    """The strategic phase's rallying tests: every standing fighter in rout tests; passed, he is rallied (and is
+    not immune to the fear that routed him: "a rallied fighter is not immune to the fear that routed him")."""
     changed = []
     for f in state.standing():
         if f.rout:
             test = rally_test(state, f)
-            if test.roll(fate):
+            if test is None:
+                report.append({"text": f"Strategic phase: {f.key} stays in rout (in contact with a fear-causing "
+                                       "enemy)", "kind": "morale"})
+            elif test.roll(fate):
                 changed.append(replace(f, rout=0))
-                report.append({"text": f"Maintenance: {f.key} rallies", "kind": "morale"})
+                report.append({"text": f"Strategic phase: {f.key} rallies", "kind": "morale"})
             else:
-                report.append({"text": f"Maintenance: {f.key} stays in rout", "kind": "morale"})
+                report.append({"text": f"Strategic phase: {f.key} stays in rout", "kind": "morale"})
     return state.with_fighters(*changed)
 
 

@@ -36,6 +36,7 @@ from rulekeeper.core.rng import RngState
 
 from . import actions, policy
 from .scenario import read_scenario, shipped_scenarios
+from .shooting import do_shoot
 from .skirmish import advance, do_charge, do_fight, do_hold, do_move, groups, waiting, worth
 from .state import (
     SIDES,
@@ -51,7 +52,7 @@ from .state import (
 
 NAME = "confrontation"
 KIND_WORDS = {"move": "move", "walk": "move", "charge": "charge", "hold": "hold", "wait": "hold", "pass": "hold",
-              "fight": "fight", "melee": "fight", "combat": "fight"}
+              "fight": "fight", "melee": "fight", "combat": "fight", "shoot": "shoot", "shot": "shoot", "fire": "shoot"}
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 
 
@@ -167,7 +168,7 @@ class SkirmishGame(WithoutExtras):
         if data.get("fighter") in (None, ""):
             raise IllegalActionError(f"a {kind} needs a fighter", field="fighter")
         out: JsonDict = {"kind": kind, "side": side, "fighter": self._fighter_name(state, str(data["fighter"]))}
-        if kind == "charge":
+        if kind in ("charge", "shoot"):
             if data.get("target") in (None, ""):
                 raise IllegalActionError(f"a {kind} needs a target", field="target")
             out["target"] = self._fighter_name(state, str(data["target"]))
@@ -176,7 +177,8 @@ class SkirmishGame(WithoutExtras):
         return out
 
     def parse_words(self, state: SkirmishState, words: Sequence[str], option: str | None = None) -> JsonDict:
-        """``move Alahan guard 30,20`` (or ``… 30 20``), ``charge Wolfen hunter Alahan guard``,
+        """``move Alahan guard 30,20`` (or ``… 30 20``), ``charge Wolfen hunter Alahan guard``, ``shoot Alahan
+        crossbowman Wolfen hunter``,
         ``hold Alahan guard``, ``fight Alahan guard`` (his fray): names need no quotes."""
         if not words:
             raise IllegalActionError("an action is KIND FIGHTER [TARGET|X,Y], e.g. hold Alahan guard")
@@ -207,6 +209,8 @@ class SkirmishGame(WithoutExtras):
             new, report = do_move(state, f, float(action["to"][0]), float(action["to"][1]), fate)
         elif kind == "charge":
             new, report = do_charge(state, f, state.fighter(str(action["target"])), fate)
+        elif kind == "shoot":
+            new, report = do_shoot(state, f, state.fighter(str(action["target"])), fate)
         elif kind == "fight":
             new, report = do_fight(state, f, fate)
         else:
@@ -235,6 +239,8 @@ class SkirmishGame(WithoutExtras):
             return f"{who} walks to ({action['to'][0]:g}, {action['to'][1]:g})"
         if kind == "charge":
             return f"{who} charges {action.get('target')}"
+        if kind == "shoot":
+            return f"{who} shoots {action.get('target')}"
         if kind == "fight":
             return f"{who} fights"
         if kind == "hold":

@@ -178,6 +178,13 @@ def courage_shape(tester: FighterCard, dreadful_opponent: bool, heartened: bool 
     return compose("COU", hooks)
 
 
+def discipline_shape(tester: FighterCard) -> TestShape:
+    """The DIS test's shape: his passive test abilities that touch DIS (Hardened…)."""
+    written = [f"{n}/{x}" if x else n for n, x in map(canonical_ability, tester.abilities)
+               if n in ABILITIES and n not in NOT_ON_MORALE]
+    return compose("DIS", [h for h in hooks_of(written) if not isinstance(h, DamageHook)])
+
+
 def without_active(card: FighterCard) -> FighterCard:
     """His card as a fighter in rout fights with: no active ability ("they cannot be used by a fighter in rout")."""
     kept = [a for a in card.abilities if canonical_ability(a)[0] not in ACTIVE]

@@ -11,8 +11,9 @@ lost 1 HP suffers no wound penalties but he suffers the penalties for being Stun
 Order (docs/rules/confrontation.md, "Wound penalties"): the level is read from the HP lost; Robustness
 ignores a Light level ("applied before Possessed, so they do not affect Serious Wounds becoming Light due to
 Possessed"); Possessed lowers the level by one; a characteristic's own reduction (−1) applies only without
-Possessed; Stunned adds its penalty unless Robustness ("ignore penalties due to Stunned"), whatever
-Possessed. Indestructible "has no health, so he cannot lose HP": never wounded. A table that penalises RES
+Possessed; Stunned gives its penalty unless Robustness ("ignore penalties due to Stunned"), whatever
+Possessed, and never stacks with a wound's (third-edition rules: Stunned −1 "never stacks with wounds"): the
+larger of the two applies. Indestructible "has no health, so he cannot lose HP": never wounded. A table that penalises RES
 (the shipped one does not) leaves an Ethereal fighter's alone: "Their RES cannot be altered by any generic
 bonus or penalty".
 """
@@ -60,7 +61,7 @@ def penalty_table(table: WoundTable, names: tuple[str, ...], lost: int, stunned:
         if characteristic == "RES" and "Ethereal" in names:
             continue  # Ethereal: "Their RES cannot be altered by any generic bonus or penalty"
         own = 1 if wound and REDUCED_BY.get(characteristic) in names and "Possessed" not in names else 0
-        total = max(0, wound - own) + stun
+        total = max(max(0, wound - own), stun)  # third-edition rules: Stunned "never stacks with wounds"
         if total:
             out.append((characteristic, total))
     return tuple(out)

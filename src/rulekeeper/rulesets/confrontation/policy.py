@@ -1,8 +1,8 @@
 """The default policy (autoplay): fight what is engaged, charge what is in reach, close in on the rest.
 
 Deterministic and simple on purpose, so an autoplayed skirmish is a fair baseline rather than a
-strong player: in the combat phase the first listed fight; when activating, the first fighter that
-can charge charges the nearest enemy in reach (the cheapest charge), else the first fighter walks the
+strong player: in the combat phase the first listed fight; when activating, a marksman who can shoot
+shoots the nearest enemy he can, else the first fighter that can charge charges the nearest enemy in reach (the cheapest charge), else the first fighter walks the
 whole way toward its nearest enemy, else it holds.
 """
 
@@ -18,6 +18,9 @@ def choose(state: SkirmishState) -> JsonDict | None:
     legal = legal_actions(state)
     if not legal:
         return None
+    shots = [lg for lg in legal if lg.action["kind"] == "shoot"]
+    if shots:  # a marksman shoots the nearest enemy he can (before anyone charges into his line)
+        return min(shots, key=lambda lg: (lg.cost or 0.0, lg.text)).action
     charges = [lg for lg in legal if lg.action["kind"] == "charge"]
     if charges:
         return min(charges, key=lambda lg: (lg.cost or 0.0, lg.text)).action

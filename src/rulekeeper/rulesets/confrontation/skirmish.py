@@ -316,13 +316,13 @@ def advance(state: SkirmishState, fate: Fate, report: list[JsonDict]) -> Skirmis
             report.append({"text": f"Round {state.round}: combat phase", "kind": "phase"})
     if state.phase == "combat" and groups(state):
         return replace(state, to_act=state.first)
-    return next_round(maintenance(state, fate, report), report)
+    state = next_round(maintenance(state, fate, report), report)
+    return state if state.over else rally(state, fate, report)  # the strategic phase's rallying tests
 
 
 def maintenance(state: SkirmishState, fate: Fate, report: list[JsonDict]) -> SkirmishState:
     """The maintenance phase: each standing fighter's upkeep rolls, Fierce's removal, Stunned wearing off."""
     reading = state.option("ephemeral_vs_regeneration", "cancel")
-    state = rally(state, fate, report)
     changed = []
     for f in state.standing():
         upkeep = upkeep_of(f.card, f.fierce, reading)

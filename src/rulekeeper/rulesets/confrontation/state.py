@@ -146,7 +146,10 @@ class SkirmishState:
 
 
 def card_to_json(card: FighterCard) -> JsonDict:
-    return card.model_dump(mode="json")
+    out = card.model_dump(mode="json")
+    if out.get("weapon") is None:
+        out.pop("weapon", None)  # a card without a ranged weapon is stored as before shooting existed
+    return out
 
 
 def cards_from_json(rows: list[Any]) -> dict[str, FighterCard]:

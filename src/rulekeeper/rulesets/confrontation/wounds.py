@@ -38,6 +38,9 @@ DEFAULT_LEVELS = (("Light", 1), ("Serious", 2), ("Critical", 3))
 DEFAULT_PENALTIES = (("Light", 1), ("Serious", 2), ("Critical", 3), ("Stunned", 1))
 DEFAULT_PENALISED = ("INI", "ATT", "STR", "DEF", "AIM")
 WOUND_LEVELS = ("Light", "Serious", "Critical")
+#: How the damage roll is read, by dice rolled. Third-edition rules: "2d6; the higher die + the attack's Strength −
+#: the target's Resilience is read on the Wound Table; the lower die gives the hit location where location matters".
+ROLLS = {1: "D6 + STR - RES", 2: "2D6 highest + STR - RES"}
 
 
 class LineShift(Amount):
@@ -80,6 +83,11 @@ class WoundTable:
     levels: tuple[tuple[str, int], ...] = DEFAULT_LEVELS
     penalties: tuple[tuple[str, int], ...] = DEFAULT_PENALTIES
     penalised: tuple[str, ...] = DEFAULT_PENALISED
+    dice: int = 1  # 1: one die; 2: the higher of two dice (third-edition rules)
+
+    @property
+    def roll(self) -> str:
+        return ROLLS[self.dice]
 
     def hp_of(self, line: str) -> int:
         """HP a line costs (``Killed outright`` kills whatever the HP: it is not in this table)."""
@@ -118,6 +126,8 @@ def _problems(data: Any) -> list[str]:
     for key, allowed in (("hp_lost", ("Stunned", *WOUND_LEVELS)), ("levels", WOUND_LEVELS),
                          ("penalties", ("Stunned", *WOUND_LEVELS))):
         out += _whole_numbers(data.get(key, {}), key, allowed)
+    if str(data.get("roll", ROLLS[1])).upper() not in (r.upper() for r in ROLLS.values()):
+        out.append(f"`roll` must be {' or '.join(repr(r) for r in ROLLS.values())}")
     penalised = data.get("penalised", [])
     if not isinstance(penalised, list) or any(c not in ("INI", "ATT", "STR", "DEF", "RES", "AIM", "COU", "DIS",
                                                          "POW", "FAI") for c in penalised):
@@ -152,7 +162,8 @@ def parse_wound_table(data: Any, where: str) -> WoundTable:
                       tuple(data["hp_lost"].items()) if "hp_lost" in data else DEFAULT_HP_LOST,
                       tuple(data["levels"].items()) if "levels" in data else DEFAULT_LEVELS,
                       tuple(data["penalties"].items()) if "penalties" in data else DEFAULT_PENALTIES,
-                      tuple(data["penalised"]) if "penalised" in data else DEFAULT_PENALISED)
+                      tuple(data["penalised"]) if "penalised" in data else DEFAULT_PENALISED,
+                      2 if str(data.get("roll", "")).upper() == ROLLS[2].upper() else 1)
 
 
 def load_wound_table(path: Path = WOUND_TABLE) -> WoundTable:
@@ -160,10 +171,24 @@ def load_wound_table(path: Path = WOUND_TABLE) -> WoundTable:
     return parse_wound_table(read_data_file(path), str(path))
 
 
+def damage_die(table: WoundTable) -> tuple[tuple[int, Fraction], ...]:
+    """The die read on the table: one d6, or the higher of 2d6 (each kept face opening as ``opens`` says)."""
+    if table.dice == 1:
+        return opening_chain(table.opens, OPENING_CAP)
+    out: dict[int, Fraction] = {}
+    for face in range(1, 7):
+        kept = Fraction(2 * face - 1, 36)  # the higher of two dice is ``face``
+        chain = opening_chain(table.opens, OPENING_CAP - 1) if face in table.opens else ((face, Fraction(1)),)
+        for value, p in chain:
+            value = 6 + value if face in table.opens else value
+            out[value] = out.get(value, Fraction(0)) + kept * p
+    return tuple(sorted(out.items()))
+
+
 def damage_odds(table: WoundTable, strength: int, resilience: int,
                 hooks: tuple[DamageHook, ...] = ()) -> dict[str, Fraction]:
     """Exact odds of every line (and of ``Cancelled``, or of :data:`INSTINCT` for Survival instinct's roll, rolled
-    first) for a damage roll D6 + STR − RES."""
+    first) for a damage roll: the table's die (:func:`damage_die`) + STR − RES."""
     instinct = cancel = Fraction(1)
     for hook in hooks:
         if isinstance(hook, CancellationRoll):
@@ -176,7 +201,7 @@ def damage_odds(table: WoundTable, strength: int, resilience: int,
     shift = sum(h.value for h in hooks if isinstance(h, LineShift))
     stunned_as = [h.line for h in hooks if isinstance(h, StunnedReadAs)]
     out: dict[str, Fraction] = {INSTINCT: 1 - instinct, CANCELLED: instinct * (1 - cancel)}
-    for die, p in opening_chain(table.opens, OPENING_CAP):
+    for die, p in damage_die(table):
         index = min(len(table.lines) - 1, max(0, table.line_of(die + strength - resilience) + shift))
         line = table.lines[index]
         if line == "Stunned" and stunned_as and stunned_as[0] in table.lines:
@@ -188,7 +213,7 @@ def damage_odds(table: WoundTable, strength: int, resilience: int,
 def damage_request(label: str, table: WoundTable, strength: int, resilience: int,
                    hooks: tuple[DamageHook, ...] = ()) -> ChanceRequest:
     odds = damage_odds(table, strength, resilience, hooks)
-    explain = (f"D6 + STR {strength} - RES {resilience}",) + (("wound table estimated",) if table.estimated else ())
+    explain = (f"{table.roll.split(' +')[0]} + STR {strength} - RES {resilience}",) + (("wound table estimated",) if table.estimated else ())
     return discrete(label, [(line, float(p)) for line, p in odds.items()], explain)
 
 

@@ -16,7 +16,9 @@ Actions are plain JSON dicts, each with its ``side``:
   :mod:`.centre`), then ``end_phase`` (stunned characters recover and
   the other side's player turn begins);
 * after a combat: ``take_blow`` (the defenders' side picks who takes a blow), ``advance`` (one hex at a
-  time) or ``stay``.
+  time) or ``stay``;
+* ``place`` (``unit``, ``to``): where a retreating, unhorsed or pushed piece goes, its owner's choice
+  (:mod:`.placing`), before anything else.
 
 * the Black Dragon (:mod:`.dragon`): ``dragon_move`` (its centre one hex ``to``), in its side's movement;
 * magic (:mod:`.sorcery`): ``cast`` (``unit``: the wizard, ``spell``, ``target``) in any sequence of his
@@ -35,9 +37,11 @@ from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
 
 from . import bridle, carry, corpses, dragon, jumps, saddle, sorcery, summons
+from .advance import advance_steps, lying, must_go_on
 from .centre import BODY, fight_via, staged
-from .harm import hurt
+from .harm import hurt, never_retreats
 from .melee import ADVANCE, centre_combats, combats, fight, odds, take_blow
+from .placing import place, place_actions
 from .shots import defensive_shooters, is_shooter, resolve_shot, shot_odds, shots, standstill_shots
 from .state import DNState, Man, Pending, other
 from .steps import Step, half_turn_cost, infiltration_request, must_roll, steps, turned
@@ -45,7 +49,7 @@ from .turns import end_phase
 
 KINDS = ("shoot", "hold", "move", "half_turn", "mount", "dismount", "attack", "take_blow", "advance", "stay",
          "cast", "counter", "let_be", "dragon_move", "clear", "carry", "set_down", "jump", "lead",
-         "fly", "no_spell", "end_phase")
+         "fly", "no_spell", "place", "end_phase")
 Lines = list[JsonDict]
 
 
@@ -110,11 +114,13 @@ def _pending_actions(state: DNState, p: Pending) -> list[LegalAction]:
     out = []
     for n in ([p.unit] if p.unit else p.options):
         m = state.man(n)
-        for st in steps(state, replace(m, mp=99)):
-            if p.unit or st.to in p.hexes:
-                out.append(_la({"kind": "advance", "side": p.side, "unit": n, "to": st.to},
-                               f"{n} advances to {st.to}", None, "advance after combat", f"→ {st.to}",
-                               f"{n}: advance"))
+        for st in advance_steps(state, p, m):
+            over = lying(state, st.to, m)
+            note = f"over the stunned {over[0].name}: he must step on" if over else "advance after combat"
+            out.append(_la({"kind": "advance", "side": p.side, "unit": n, "to": st.to},
+                           f"{n} advances to {st.to}", None, note, f"→ {st.to}", f"{n}: advance"))
+    if must_go_on(state, p):
+        return out
     return [*out, _la({"kind": "stay", "side": p.side}, f"{state.name(p.side)} do not advance", label="Stay",
                       group="Advance after combat")]
 
@@ -122,6 +128,8 @@ def _pending_actions(state: DNState, p: Pending) -> list[LegalAction]:
 def legal_actions(state: DNState) -> list[LegalAction]:
     if state.over:
         return []
+    if state.placing:  # a piece the rules just moved: its owner places it first (:mod:`.placing`)
+        return place_actions(state)
     if state.pending is not None:
         return _pending_actions(state, state.pending)
     s = state.side
@@ -258,7 +266,7 @@ def do_advance(state: DNState, action: JsonDict) -> tuple[DNState, Lines]:
     p = state.pending
     assert p is not None
     m = state.man(str(action["unit"]))
-    step = next(st for st in steps(state, replace(m, mp=99)) if st.to == action["to"])
+    step = next(st for st in advance_steps(state, p, m) if st.to == action["to"])
     left = (p.left if p.unit else ADVANCE[m.mounted]) - 1
     state = state.with_men(replace(m, hexes=step.hexes, facing=step.facing))
     pending = replace(p, unit=m.name, left=left) if left > 0 else None
@@ -316,6 +324,8 @@ def _perform(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lin
         return sorcery.answer(state, action, fate)
     if kind == "advance":
         return do_advance(state, action)
+    if kind == "place":
+        return place(state, str(action["unit"]), str(action["to"]))
     if kind == "stay":
         return replace(state, pending=None), [{"text": "no advance after combat", "kind": "note"}]
     if state.phase == "move":
@@ -339,9 +349,11 @@ def preview(state: DNState, action: JsonDict) -> OddsPreview:
         return OddsPreview((("hit", 1.0 - _p(o.letters, "A")), ("killed (F)", _p(o.letters, "F"))), (o.request,))
     if kind == "attack":
         c = odds(staged(state, action), list(action["units"]), list(action["targets"]))
-        hurt_letters = "DEFGH"
-        return OddsPreview((("ratio", c.column_name), ("defender hurt", _p(c.letters, hurt_letters)),
-                            ("attackers retreat", _p(c.letters, "B"))), (c.request,))
+        headline: tuple[tuple[str, float | str], ...] = (("ratio", c.column_name),
+                                                          ("defender hurt", _p(c.letters, "DEFGH")))
+        if not all(never_retreats(state.man(str(n))) for n in action["units"]):  # "the dragon never retreats"
+            headline += (("attackers retreat", _p(c.letters, "B")),)
+        return OddsPreview(headline, (c.request,))
     if kind in ("cast", "counter", "let_be"):
         draws = sorcery.requests(state, action)
         return OddsPreview(tuple((d.label, sum(p for o, p in d.odds() if o.endswith("success"))) for d in draws),

@@ -22,6 +22,7 @@ from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import ImpossibleRequestError
 from rulekeeper.core.game import JsonDict
 
+from .advance import advance_steps
 from .centre import BODY, staged, via_combats
 from .combat import CombatOdds, combat_odds, resolve_combat
 from .data import shipped_sheet
@@ -139,7 +140,8 @@ def advance_after(state: DNState, winners: list[str], before: dict[str, tuple[st
     for name, hexes in before.items():
         now = state.man(name)
         gone = [h for h in hexes if h not in now.hexes or not now.standing]
-        vacated += [h for h in gone if all(not o.alive for o in state.on(h))]
+        # "(or the hex of the stunned or killed character)": a hex nobody standing holds (issue 24, point 2)
+        vacated += [h for h in gone if all(not o.standing for o in state.on(h))]
     if not vacated:
         return state
     movers = [n for n in winners if state.man(n).standing and not state.man(n).horse and not is_part(state.man(n))]
@@ -147,8 +149,10 @@ def advance_after(state: DNState, winners: list[str], before: dict[str, tuple[st
                                        for h in state.man(n).hexes for v in vacated)]
     if not movers:
         return state
-    return replace(state, pending=Pending("advance", state.man(movers[0]).side, "", tuple(movers),
-                                          tuple(dict.fromkeys(vacated))))
+    p = Pending("advance", state.man(movers[0]).side, "", tuple(movers), tuple(dict.fromkeys(vacated)))
+    if not any(advance_steps(state, p, state.man(n)) for n in movers):
+        return state
+    return replace(state, pending=p)
 
 
 def fight(state: DNState, attackers: list[str], defenders: list[str], fate: Fate) -> tuple[DNState, Lines]:

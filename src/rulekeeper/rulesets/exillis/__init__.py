@@ -23,6 +23,8 @@ class ExIllis(ExIllisBattles):
     aliases: ClassVar[tuple[str, ...]] = ("ex illis", "ex-illis", "ei")
     title: ClassVar[str] = "Ex illis"
     deterministic: ClassVar[bool] = False
+    #: draws whose preview the conformance test must have compared with the roll (never vacuous)
+    previewed_draws: ClassVar[tuple[str, ...]] = ("charge reaction", "target assignment", "roll to hit", "where the shot falls")
     #: Battles can start from two army lists, which Ex illis calls musters.
     army_list_noun: ClassVar[str] = "muster"
 

@@ -7,10 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .combatants import Combatant
+from .combatants import Combatant, Modifier
 from .fastcopy import evolve
 from .fatigue import morale_sensitivity, thresholds
-from .morale import can_rout, casualty_penalty, clamp, intimidation_modifier, state_of
+from .modifiers import end, put, shift
+from .morale import can_rout, casualty_penalty, intimidation_modifier, state_of
 from .options import ExIllisOptions
 
 
@@ -105,7 +106,7 @@ def _casualty_morale(
                 continue
             was_broken = c.morale < 0
             amount = casualty_penalty(d.bulk, total) * sensitivity(c, options)
-            c = evolve(c, morale=clamp(c.morale + amount))
+            c = shift(c, amount)
             reasons[k].append(f"casualty {d.miniature}: {amount:+.1f} (bulk {d.bulk:g} / {total:g} × 80 × sensitivity)")
             rout = was_broken or (options.rout_on_breaking_casualty == "yes" and c.morale < 0)
             if rout and can_rout(c):
@@ -127,7 +128,7 @@ def _static_morale(
             continue
         was_broken = c.morale < 0
         amount = s.amount * sensitivity(c, options)
-        c = evolve(c, morale=clamp(c.morale + amount))
+        c = shift(c, amount)
         reasons[s.unit].append(f"{s.reason}: {amount:+.1f}")
         if was_broken and amount < 0 and s.static and can_rout(c):
             c = evolve(c, fleeing=True)
@@ -135,13 +136,17 @@ def _static_morale(
         units[s.unit] = c
 
 
-def _intimidation(units: dict[str, Combatant], reasons: dict[str, list[str]], options: ExIllisOptions) -> None:
+def _intimidation(units: dict[str, Combatant], reasons: dict[str, list[str]], options: ExIllisOptions,
+                  counts: dict[str, Combatant] | None = None) -> None:
     """Intimidation, recomputed as a dynamic modifier replacing the previous one.
 
     It compares each side's Intimidation (living, not fleeing miniatures) with the enemy's;
     when only one side still fights, the melee is over and its Intimidation ends with it.
+    ``counts``: the zone whose miniatures are counted, when not ``units`` themselves (a charge
+    sets the new melee's Intimidation from the zone as the charge lands, before its casualties).
     """
-    sides = {c.side for c in units.values() if not c.destroyed and not c.fleeing}
+    zone = counts if counts is not None else units
+    sides = {c.side for c in zone.values() if not c.destroyed and not c.fleeing}
     if len(sides) < 2:
         for k, c in list(units.items()):
             if c.intimidation_mod:
@@ -155,8 +160,8 @@ def _intimidation(units: dict[str, Combatant], reasons: dict[str, list[str]], op
             continue
         if c.side not in strength:
             strength[c.side] = (
-                sum(u.count * u.stat("intimidation") for u in units.values() if u.side == c.side and not u.fleeing),
-                sum(u.count * u.stat("intimidation") for u in units.values() if u.side != c.side and not u.fleeing),
+                sum(u.count * u.stat("intimidation") for u in zone.values() if u.side == c.side and not u.fleeing),
+                sum(u.count * u.stat("intimidation") for u in zone.values() if u.side != c.side and not u.fleeing),
             )
         friendly, enemy = strength[c.side]
         new = intimidation_modifier(friendly, enemy, options) * sensitivity(c, options)
@@ -164,7 +169,7 @@ def _intimidation(units: dict[str, Combatant], reasons: dict[str, list[str]], op
             reasons[k].append(
                 f"intimidation {friendly:g} vs {enemy:g}: modifier {c.intimidation_mod:+.1f} → {new:+.1f}"
             )
-        units[k] = evolve(c, morale=clamp(c.morale - c.intimidation_mod + new), intimidation_mod=new)
+        units[k] = put(c, Modifier("morale", new, "intimidation"))
 
 
 def apply_morale(
@@ -174,15 +179,23 @@ def apply_morale(
     statics: list[StaticModifier],
     options: ExIllisOptions,
     space_key: str = "bulk",
+    charge: bool = False,
 ) -> tuple[tuple[Combatant, ...], list[MoraleChange]]:
     """Apply morale effects of ``deaths`` and ``statics`` to the zone ``after``.
 
     In the rulebook's order: casualties, then static modifiers, then Intimidation (which
-    reads the morale and fleeing the first two leave).
+    reads the morale and fleeing the first two leave). After a ``charge`` (option
+    ``charge_intimidation``, default ``before-casualties``) the new melee's Intimidation is set
+    first, from the zone as the charge lands: "If a unit becomes or was already Broken and
+    witnesses a casualty in its zone, it will become Fleeing" — a unit the charge's Intimidation
+    breaks flees at the charge's first casualty, not at the next one.
     """
     start = {c.key: c for c in after}
     units = dict(start)
     reasons: dict[str, list[str]] = {k: [] for k in units}
+    if charge and options.charge_intimidation == "before-casualties":
+        landed = {c.key: c for c in before if c.key in units}
+        _intimidation(units, reasons, options, {**units, **landed})
     _casualty_morale(units, reasons, before, deaths, options, space_key)
     _static_morale(units, reasons, statics, options)
     _intimidation(units, reasons, options)
@@ -196,7 +209,7 @@ def apply_morale(
 def end_intimidation(c: Combatant) -> Combatant:
     """Take back the unit's Intimidation modifier: "Intimidation represents how the unit perceives
     its own chance of coming out of the melee victorious" — with no melee there is nothing to perceive."""
-    return evolve(c, morale=clamp(c.morale - c.intimidation_mod), intimidation_mod=0.0)
+    return end(c, "intimidation")
 
 
 def add_fatigue(c: Combatant, basic_cost: float, veil: bool = False) -> tuple[Combatant, FatigueChange]:

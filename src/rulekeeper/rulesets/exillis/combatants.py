@@ -26,6 +26,32 @@ def round_half_up(x: float) -> int:
 
 
 @dataclass(frozen=True)
+class Modifier:
+    """A temporary modifier of a statistic: how much, what causes it, and whose act keeps it alive.
+
+    Seed (Morale Modifiers): "dynamic modifiers, which fluctuate throughout the game, and static
+    modifiers, which, once applied, last for the whole game". Static changes go into the
+    statistic's base; a dynamic one lives here for as long as its cause
+    (:mod:`.battle.lifetimes` ends it) and is never folded into the base, so ending it takes
+    back exactly what it gave. One modifier per (stat, cause, source): a new value of the same
+    cause replaces the old one; different sources stack ("The same Verse cast by 2 different
+    units has a cumulative effect").
+    """
+
+    stat: str  # "morale"
+    amount: float
+    cause: str  # "intimidation" (while in the melee), "verse" (while the singer sings), "leadership" (while the leader lives)
+    source: str = ""  # the unit whose act or presence keeps it alive ("" : the unit's own melee)
+
+    def to_list(self) -> list[Any]:
+        return [self.stat, self.amount, self.cause, self.source]
+
+    @classmethod
+    def from_list(cls, x: list[Any]) -> Modifier:
+        return cls(str(x[0]), x[1], str(x[2]), str(x[3]))
+
+
+@dataclass(frozen=True)
 class Combatant:
     """One unit (or a hero on their own) in the zone being resolved."""
 
@@ -36,8 +62,8 @@ class Combatant:
     max_hp: float
     fatigue: float = 0.0
     veil: float = 0.0
-    morale: float = 0.0
-    intimidation_mod: float = 0.0
+    morale_base: float = 0.0  # static changes included, never clamped (see :attr:`morale`)
+    modifiers: tuple[Modifier, ...] = ()  # live dynamic modifiers (:class:`Modifier`)
     fleeing: bool = False
     stance: str = "none"
     moved: bool = False
@@ -80,11 +106,34 @@ class Combatant:
             raise InvalidStatError(f"{key}: {profile.name} has at most {full} miniatures, got {n}")
         hp = profile.stat("hp") * hp_factor
         m = profile.stat("morale") if morale is None else morale
-        return cls(key, profile, side, (hp,) * n, hp, fatigue, veil, m, 0.0, False, stance, moved, level)
+        return cls(key, profile, side, (hp,) * n, hp, fatigue, veil, m, (), False, stance, moved, level)
 
     @property
     def name(self) -> str:
         return str(self.profile.name)
+
+    @memo
+    def morale(self) -> float:
+        """Morale as the rules read it: the base plus the live modifiers, clamped to the Morale Bar.
+
+        Seed (Morale States): "Broken when Morale value is between -1 and -60" — the floor (and
+        the 240 cap) applies where morale is read, never to what is stored, so a modifier that
+        ends takes back exactly what it gave and a penalty taken at the floor still counts.
+        """
+        return max(MORALE_MIN, min(MORALE_MAX, self.morale_base + self.modified("morale")))
+
+    def modified(self, stat: str) -> float:
+        """The sum of the live modifiers of ``stat``."""
+        return sum(m.amount for m in self.modifiers if m.stat == stat)
+
+    def modified_by(self, cause: str) -> float:
+        """The sum of the live modifiers of ``cause``."""
+        return sum(m.amount for m in self.modifiers if m.cause == cause)
+
+    @property
+    def intimidation_mod(self) -> float:
+        """The live Intimidation modifier (0 outside a melee)."""
+        return self.modified_by("intimidation")
 
     def stat(self, key: str) -> float:
         try:  # the profile's own lookup, inlined: rules ask for stats a hundred thousand times a battle

@@ -1,7 +1,8 @@
 """Ex illis zone events: every change a resolution makes, and the reducer that replays them.
 
 A resolution records a ``unit`` event each time it changes a combatant (a miniature's
-HP, morale, the Intimidation modifier, Fleeing, Fatigue, Veil, the elemental chain).
+HP, the morale base, the live modifiers — Intimidation, Verses, Leadership — Fleeing, Fatigue,
+Veil, the elemental chain).
 Folding those events over the zone before the resolution gives the zone after it,
 exactly — the test suite checks this for every kind of resolution.
 """
@@ -15,9 +16,21 @@ from typing import Any
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.events import Event
 
-from .combatants import Combatant
+from .combatants import Combatant, Modifier
 
-TRACKED = ("hp", "morale", "intimidation_mod", "fleeing", "fatigue", "veil", "chain")
+TRACKED = ("hp", "morale_base", "modifiers", "fleeing", "fatigue", "veil", "chain")
+
+
+def _saved(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [x.to_list() if isinstance(x, Modifier) else x for x in value]
+    return value
+
+
+def _loaded(field: str, value: Any) -> Any:
+    if field == "modifiers":
+        return tuple(Modifier.from_list(x) for x in value)
+    return tuple(value) if isinstance(value, (list, tuple)) else value
 
 
 def diff(before: Combatant, after: Combatant, cause: str) -> list[Event]:
@@ -26,7 +39,7 @@ def diff(before: Combatant, after: Combatant, cause: str) -> list[Event]:
     for f in TRACKED:
         a, b = getattr(before, f), getattr(after, f)
         if a != b:
-            changes[f] = list(b) if isinstance(b, tuple) else b
+            changes[f] = _saved(b)
     if not changes:
         return []
     return [Event("unit", {"unit": after.key, "cause": cause, "set": changes})]
@@ -49,7 +62,7 @@ def reduce_zone(zone: Mapping[str, Combatant], event: Event) -> dict[str, Combat
     for f, v in event.data["set"].items():
         if f not in TRACKED:
             raise IllegalActionError(f"event sets unknown field {f!r}")
-        changes[f] = tuple(v) if isinstance(v, (list, tuple)) else v
+        changes[f] = _loaded(f, v)
     out = dict(zone)
     out[key] = replace(zone[key], **changes)
     return out

@@ -79,7 +79,8 @@ def resolve_exchange(zone: tuple[Combatant, ...], blows: Sequence[Blow], fate: F
     space = options.space_bulk_key()
     merged, deaths = _merged(zone, hits, space)
     statics = [s for b, _ in hits for s in charge_statics(before[b.attacker], zone, b.ctx)]
-    after, morale = apply_morale(zone, tuple(merged[c.key] for c in zone), deaths, statics, options, space)
+    charge = any(b.ctx.action == "charge" for b, _ in hits)
+    after, morale = apply_morale(zone, tuple(merged[c.key] for c in zone), deaths, statics, options, space, charge)
     units = {c.key: c for c in after}
     tired = []
     for b, _ in hits:

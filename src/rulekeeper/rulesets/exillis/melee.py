@@ -257,7 +257,8 @@ def finish_round(
     units, log = hit.units, hit.log
     statics = charge_statics(next(c for c in zone if c.key == attacker), zone, ctx)
     after = tuple(units[c.key] for c in zone)
-    after, morale = apply_morale(zone, after, hit.deaths, statics, ctx.options, ctx.options.space_bulk_key())
+    after, morale = apply_morale(zone, after, hit.deaths, statics, ctx.options, ctx.options.space_bulk_key(),
+                                 charge=ctx.action == "charge")
     for c in after:
         record(units, c, log, "morale")
     action = ctx.data.action(ctx.action)

@@ -34,6 +34,15 @@ _CHOICES: dict[str, tuple[tuple[str, ...], str]] = {
         ("magic", "macc"),
         "A spell's chance to be resisted: the caster's Magic against the Resistance, or its Magic Accuracy",
     ),
+    "charge_intimidation": (
+        ("before-casualties", "after-casualties"),
+        "A charge's Intimidation: set as the charge lands, before its casualties are witnessed, "
+        "or after them (as in any other round)",
+    ),
+    "dark_presence_drain": (
+        ("exact", "whole-hp"),
+        "Dark Presence's 2 % drain: exact (fractional Hit Points), or rounded to whole Hit Points (at least 1)",
+    ),
     "stat_levels": (
         ("level-1", "level"),
         "Growth exponent of the level formulas: table values are level 1 (level-1) or level 0 (level)",
@@ -55,6 +64,8 @@ class ExIllisOptions(Readings):
     stat_levels: Literal["level-1", "level"] = "level-1"
     leadership_combine: Literal["total", "average"] = "total"
     spell_resist: Literal["magic", "macc"] = "magic"
+    charge_intimidation: Literal["before-casualties", "after-casualties"] = "before-casualties"
+    dark_presence_drain: Literal["exact", "whole-hp"] = "exact"
 
     @property
     def initiative_loss_fraction(self) -> float:

@@ -164,7 +164,8 @@ def _command_actions(
                and state.board.distance(x.zone, u.zone) <= rng for x in state.units):
             out.append(Legal(Action("rally", u.key), t.rules.num("rally_acp")))
     if any(m.has_rule("Chant") for m in members):
-        out.append(Legal(Action("verse", u.key), 1000.0, "allies within 2 zones gain morale"))
+        if not engaged:  # "or becomes engaged": a Verse sung in a melee would end at once
+            out.append(Legal(Action("verse", u.key), 1000.0, "allies within 2 zones gain morale while it sings"))
         sung = max(m.verses for m in members)
         if sung and not engaged:
             out.append(Legal(Action("finale", u.key), 1000.0, f"ends {sung} Verse(s): allies within 2 zones gain morale"))
@@ -204,8 +205,23 @@ def legal_actions(state: BattleState, t: BattleTables) -> list[Legal]:
     out += _spells(state, t, u)
     out += _stance_and_flight(state, t, u, engaged)
     out += _command_actions(state, t, u, members, engaged)
-    out.append(Legal(Action("wait", u.key), 1000.0, "no rest while engaged" if engaged else "halves Fatigue and Veil"))
+    out.append(Legal(Action("wait", u.key), 1000.0, wait_note(t, members, engaged)))
     return out
+
+
+def wait_note(t: BattleTables, members: list[BattleUnit], engaged: bool) -> str:
+    """What a Wait recovers, as :func:`.handlers._wait` does it: "If a unit is too tired, it can Wait
+    for a turn to reduce the accumulated Fatigue Points and Veil Points by 50%. This can only be
+    done if it is not in a melee." / "If the Wait action is performed while flying, it does not
+    allow the unit to restore Fatigue." (Meditation: 75 %.)"""
+    if engaged:
+        return "recovers nothing in a melee"
+    resting = [m for m in members if not m.flying]
+    if not resting:
+        return "recovers nothing while flying"
+    shares = sorted({t.rules.num("meditation_recovery" if m.has_rule("Meditation") else "wait_recovery") for m in resting})
+    text = " / ".join(f"{s:.0%}" for s in shares)
+    return f"recovers {text} of Fatigue and Veil" + ("" if len(resting) == len(members) else " (not while flying)")
 
 
 def _acting_as_retinue(state: BattleState, u: BattleUnit) -> bool:

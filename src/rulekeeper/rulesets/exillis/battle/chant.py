@@ -5,11 +5,15 @@ continuous, as long as the unit does not perform any action other than a Verse, 
 engaged. The same Verse cast by 2 different units has a cumulative effect. A Finale's power is
 proportional to the number of Verses used by this unit, but ends all active Verses."
 
-Decisions (docs/rules/exillis-battles.md): a Verse gives ``verse_morale`` (+5, estimate) to every
-ally within 2 zones, and counts on the unit (``BattleUnit.verses``); any other action, or acting
-while engaged, ends the Verses (the count restarts). A Finale, offered once at least one Verse
-is active and the unit is not engaged, gives ``finale_morale_per_verse`` (+5, estimate) × the
-Verses sung to every ally within 2 zones, then ends them (count 0).
+Decisions (docs/rules/exillis-battles.md): a Verse is a dynamic morale modifier (cause ``verse``,
+source the singer) on every ally within 2 zones (the singer included): ``verse_morale`` (+5,
+estimate) × the ally's Morale Sensitivity per Verse, stacked on one modifier per singer. It lives
+while the singer keeps singing (``BattleUnit.verses`` > 0), is on the board, not engaged, and the
+ally stays within 2 zones (:mod:`.lifetimes` ends it otherwise, taking back exactly what it gave).
+Any other action ends the singer's Verses; a Verse is not offered while engaged (it would end at
+once). A Finale, offered once at least one Verse is active and the unit is not engaged, gives
+``finale_morale_per_verse`` (+5, estimate) × the Verses sung to every ally within 2 zones as a
+static modifier, then ends the Verses (count 0).
 """
 
 from __future__ import annotations
@@ -18,9 +22,13 @@ from typing import TYPE_CHECKING
 
 from rulekeeper.boards.zones import Coord
 
-from ..aftermath import StaticModifier
+from ..aftermath import MoraleChange, StaticModifier, sensitivity
+from ..combatants import Modifier
 from ..fastcopy import evolve
+from ..modifiers import add
+from ..morale import state_of
 from .morale_loop import morale_in_zone
+from .state import BattleState, BattleUnit
 
 if TYPE_CHECKING:
     from .actions import Legal
@@ -29,14 +37,22 @@ if TYPE_CHECKING:
 CHANT_RANGE = 2  # "every allied unit within a range of 2 zones"
 
 
+def _in_range(state: BattleState, singer: BattleUnit) -> list[BattleUnit]:
+    """The allies a Verse of ``singer`` reaches: on the board within 2 zones (itself included);
+    a hero with a retinue is left out (it has its retinue's morale)."""
+    assert singer.zone is not None
+    return [x for x in state.units if x.side == singer.side and x.on_board and x.zone is not None
+            and state.board.distance(x.zone, singer.zone) <= CHANT_RANGE
+            and not (x.is_hero and x.retinue is not None and state.unit(x.retinue).on_board)]
+
+
 def _to_allies(run: Run, key: str, amount: float, reason: str) -> int:
-    """``amount`` morale to every ally within 2 zones of ``key`` (itself included); returns how many."""
+    """``amount`` static morale to every ally within 2 zones of ``key`` (itself included); returns how many."""
     u = run.state.unit(key)
-    assert u.zone is not None
     statics: dict[Coord, list[StaticModifier]] = {}
-    for x in run.state.units:
-        if x.side == u.side and x.on_board and x.zone is not None and run.state.board.distance(x.zone, u.zone) <= CHANT_RANGE:
-            statics.setdefault(x.zone, []).append(StaticModifier(x.key, amount, reason))
+    for x in _in_range(run.state, u):
+        assert x.zone is not None
+        statics.setdefault(x.zone, []).append(StaticModifier(x.key, amount, reason))
     for z, ss in statics.items():
         run.state, changes = morale_in_zone(run.state, z, [], ss)
         for ch in changes:
@@ -46,11 +62,21 @@ def _to_allies(run: Run, key: str, amount: float, reason: str) -> int:
 
 
 def verse(run: Run, legal: Legal) -> None:
+    """"Verses' effects are continuous": one more Verse on every ally within 2 zones (a modifier)."""
     u = run.state.unit(legal.action.unit)
-    allies = _to_allies(run, u.key, run.t.rules.num("verse_morale"), f"Verse of {u.key}")
-    sung = 1 if run.state.engaged(u) else u.verses + 1  # engaged: the earlier Verses have ended
-    run.state = run.state.with_units({u.key: evolve(run.state.unit(u.key), verses=sung)})
-    run.event("verse", unit=u.key, allies=allies, verses=sung)
+    per = run.t.rules.num("verse_morale")
+    units: dict[str, BattleUnit] = {}
+    allies = _in_range(run.state, u)
+    for x in allies:
+        amount = per * sensitivity(x.c, run.state.options)
+        c = add(x.c, Modifier("morale", amount, "verse", u.key))
+        units[x.key] = evolve(x, c=c)
+        run.report.append({"kind": "morale", **MoraleChange(
+            x.key, x.c.morale, c.morale, state_of(x.c), state_of(c), (f"Verse of {u.key}: {amount:+.1f}",)).to_dict()})
+    sung = u.verses + 1
+    units[u.key] = evolve(units.get(u.key, u), verses=sung)
+    run.state = run.state.with_units(units)
+    run.event("verse", unit=u.key, allies=len(allies), verses=sung)
 
 
 def finale(run: Run, legal: Legal) -> None:
@@ -65,7 +91,7 @@ def finale(run: Run, legal: Legal) -> None:
 
 def end_verses(run: Run, keys: list[str], kind: str) -> None:
     """Any action other than a Verse ends the unit's Verses ("as long as the unit does not
-    perform any action other than a Verse")."""
+    perform any action other than a Verse"); their modifiers end in :func:`.lifetimes.lapse`."""
     if kind == "verse":
         return
     units = {k: evolve(run.state.unit(k), verses=0) for k in keys if run.state.unit(k).verses}

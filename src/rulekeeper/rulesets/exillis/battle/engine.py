@@ -21,7 +21,8 @@ from ..aftermath import StaticModifier
 from ..fastcopy import evolve
 from . import handlers, long_actions
 from .actions import Action, Legal, find_legal, is_disabled
-from .morale_loop import after_deaths, flee, lapse_intimidation, sync_heroes
+from .lifetimes import lapse
+from .morale_loop import after_deaths, flee, sync_heroes
 from .result import check_end
 from .specials import dark_presence, end_of_turn
 from .state import ACT_AT, BattleState
@@ -128,7 +129,7 @@ def _consequences(run: Run, fleeing_before: set[str], actors: tuple[str, ...]) -
     _statics(run, statics)
     handlers.bury(run)
     handlers.end_melees(run)
-    run.state, lapsed = lapse_intimidation(run.state)
+    run.state, lapsed = lapse(run.state)
     run.report.extend({"kind": "morale", **m.to_dict()} for m in lapsed)
     run.state = sync_heroes(run.state)
     long_actions.interrupt_hurt(run, run.state)  # a unit that fled or left the board drops its long action

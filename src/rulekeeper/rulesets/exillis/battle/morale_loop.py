@@ -20,9 +20,10 @@ from rulekeeper.boards.zones import Coord
 from rulekeeper.core.chance import Fate
 
 from ..aftermath import Death, MoraleChange, StaticModifier, apply_morale, end_intimidation
-from ..combatants import Combatant
+from ..combatants import Combatant, Modifier
 from ..fastcopy import evolve
-from ..morale import can_rout, clamp, state_of
+from ..modifiers import put, shift
+from ..morale import can_rout, state_of
 from .affinity import cause_leadership
 from .moves import group_of, passable, room
 from .pursuit import CutDown, cut_down
@@ -72,28 +73,35 @@ def _general(state: BattleState, side: str) -> BattleUnit | None:
 
 
 def apply_initial_leadership(state: BattleState, t: BattleTables) -> BattleState:
+    """"Leadership is considered to be a dynamic modifier, since the unit loses the bonus when the
+    leader dies": a ``leadership`` modifier, alive while its leaders live."""
     units = []
     for u in state.units:
         lead = leadership(state, u, t)
-        units.append(evolve(u, leadership=lead, c=evolve(u.c, morale=clamp(u.c.morale + lead))))
+        units.append(evolve(u, c=put(u.c, Modifier("morale", lead, "leadership"))))
     return evolve(state, units=tuple(units))
 
 
 def after_deaths(state: BattleState, t: BattleTables) -> tuple[BattleState, list[str]]:
-    """A leader died: its Leadership bonus turns into a penalty (not scaled by sensitivity)."""
+    """A leader died: its Leadership bonus turns into a penalty (not scaled by sensitivity).
+
+    "A leader's death ... creates a permanent negative modifier equivalent to the previous
+    Leadership bonus": the lost part of the ``leadership`` modifier ends, and the same amount
+    is taken from the base (static).
+    """
     notes: list[str] = []
     units = {u.key: u for u in state.units}
     for u in state.units:
-        if u.status != "active":
-            continue
+        if u.status != "active" or (u.is_hero and u.retinue is not None):
+            continue  # a hero with a retinue has the retinue's morale (see sync_heroes)
         new = leadership(state, u, t)
         if new < u.leadership:
             lost = u.leadership - new
             was_broken = u.c.morale < 0
-            c = evolve(u.c, morale=clamp(u.c.morale - 2 * lost))
+            c = shift(put(u.c, Modifier("morale", new, "leadership")), -lost)
             if was_broken and can_rout(c):
                 c = evolve(c, fleeing=True)
-            units[u.key] = evolve(u, leadership=new, c=c)
+            units[u.key] = evolve(u, c=c)
             notes.append(f"{u.key}: leader lost, Leadership {u.leadership:+g} becomes a penalty ({-2 * lost:+g})")
     if not notes:
         return state, notes  # nothing changed: keep the state (and what it has worked out already)
@@ -181,7 +189,7 @@ def _reach_hero(
     units = {x.key: x for x in state.units}
     for m in members:
         c = state.unit(m.key).c
-        c = evolve(c, morale=clamp(c.morale + motive(hero, t)))
+        c = shift(c, motive(hero, t))
         if c.morale >= 0:
             c = evolve(c, fleeing=False)
             notes.append(f"{m.key} reaches {hero.key} and stops fleeing")
@@ -259,7 +267,7 @@ def rally(state: BattleState, key: str, t: BattleTables) -> tuple[BattleState, l
         if state.board.distance(u.zone, general.zone) > rng or not (u.c.morale < 0 or u.c.fleeing):
             continue
         bonus = _received(u, general, t, state)
-        units[u.key] = evolve(u, c=evolve(u.c, morale=clamp(u.c.morale + bonus), fleeing=False))
+        units[u.key] = evolve(u, c=evolve(shift(u.c, bonus), fleeing=False))  # "The effects of a Rally are considered Static Modifiers"
         notes.append(f"{u.key} rallies ({bonus:+g} morale)")
     return evolve(state, units=tuple(units[u.key] for u in state.units)), notes
 
@@ -274,9 +282,9 @@ def sync_heroes(state: BattleState) -> BattleState:
     for h in state.units:
         if h.is_hero and h.retinue and units[h.retinue].status == "active" and h.status == "active":
             r = units[h.retinue]
-            if _same(h.c.morale, r.c.morale) and h.c.fleeing is r.c.fleeing:
+            if _same(h.c.morale_base, r.c.morale_base) and h.c.modifiers == r.c.modifiers and h.c.fleeing is r.c.fleeing:
                 continue
-            units[h.key] = evolve(h, c=evolve(h.c, morale=r.c.morale, fleeing=r.c.fleeing))
+            units[h.key] = evolve(h, c=evolve(h.c, morale_base=r.c.morale_base, modifiers=r.c.modifiers, fleeing=r.c.fleeing))
             changed = True
     return evolve(state, units=tuple(units[u.key] for u in state.units)) if changed else state
 

@@ -13,7 +13,7 @@ from typing import Any
 from rulekeeper.boards.zones import ZoneGrid
 from rulekeeper.core.rng import RngState
 
-from ..combatants import Combatant
+from ..combatants import Combatant, Modifier
 from ..fastcopy import evolve
 from ..levels import at_level
 from ..options import ExIllisOptions
@@ -65,7 +65,7 @@ def initial_state(
             hp = t.roster.get(entry.hero)
             hero_general = entry.hero in army.general
             hc = build(tables, UnitSpec(entry.hero, None, entry.hero_level), side, set(), options=opts, general=hero_general)
-            hc = evolve(hc, key=hero_key, morale=c.morale)
+            hc = evolve(hc, key=hero_key, morale_base=c.morale_base)
             units.append(BattleUnit(
                 hero_key, side, hc, zone, acp, retinue=key, general=hero_general, deploy_index=len(units),
                 points=unit_cost(hp.stat("cost"), entry.hero_level, hp.miniatures, hp.miniatures),
@@ -113,7 +113,7 @@ def _unit_to_dict(state: BattleState, u: BattleUnit) -> dict[str, Any]:
         "leadership": u.leadership, "reloaded": u.reloaded, "approach": u.approach, "deploy_index": u.deploy_index,
         "points": u.points, "kills": u.kills, "last_target": u.last_target, "streak": u.streak, "aura_turns": u.aura_turns,
         "hp": list(c.hp), "max_hp": c.max_hp, "fatigue": c.fatigue, "veil": c.veil, "morale": c.morale,
-        "intimidation_mod": c.intimidation_mod, "fleeing": c.fleeing, "stance": c.stance, "moved": c.moved,
+        "morale_base": c.morale_base, "modifiers": [m.to_list() for m in c.modifiers], "fleeing": c.fleeing, "stance": c.stance, "moved": c.moved,
         "flying": c.flying, "chain": list(c.chain),
         "pending": None if u.pending is None else u.pending.to_list(), "verses": u.verses,
     }
@@ -131,12 +131,11 @@ def state_from_dict(d: dict[str, Any], t: BattleTables) -> BattleState:
     for x in d["units"]:
         profile = disabused(at_level(t.roster.get(x["name"]), int(x["level"]), opts), int(x["kills"]), per_kill)
         c = Combatant(
-            x["key"], profile, x["side"], tuple(x["hp"]), x["max_hp"], x["fatigue"], x["veil"], x["morale"],
-            x["intimidation_mod"], x["fleeing"], x["stance"], x["moved"], int(x["level"]), tuple(x["chain"]), x["flying"],
+            x["key"], profile, x["side"], tuple(x["hp"]), x["max_hp"], x["fatigue"], x["veil"], *_morale_of(x), x["fleeing"], x["stance"], x["moved"], int(x["level"]), tuple(x["chain"]), x["flying"],
         )
         units.append(BattleUnit(
             x["key"], x["side"], c, None if x["zone"] is None else board.parse(x["zone"]), x["acp"], x["status"],
-            x["hero"], x["retinue"], x["general"], x["leadership"], x["reloaded"], x["approach"], x["deploy_index"],
+            x["hero"], x["retinue"], x["general"], x["reloaded"], x["approach"], x["deploy_index"],
             x["points"], x["kills"], x["last_target"], x["streak"], x["aura_turns"],
             PendingAction.from_list(x.get("pending")), int(x.get("verses", 0)),
         ))
@@ -148,6 +147,16 @@ def state_from_dict(d: dict[str, Any], t: BattleTables) -> BattleState:
         end_reason=d["end_reason"], armies=tuple((a, b) for a, b in d["armies"]),
         army_points=tuple((a, int(b)) for a, b in d["army_points"]), practice=d["practice"],
     )
+
+
+def _morale_of(x: dict[str, Any]) -> tuple[float, tuple[Modifier, ...]]:
+    """A saved unit's morale base and live modifiers (a battle saved before issue 29 kept morale
+    with its Intimidation modifier and its Leadership folded in: they become modifiers again)."""
+    if "morale_base" in x:
+        return x["morale_base"], tuple(Modifier.from_list(m) for m in x["modifiers"])
+    mods = [Modifier("morale", x["intimidation_mod"], "intimidation"), Modifier("morale", x["leadership"], "leadership")]
+    live = tuple(m for m in mods if m.amount)
+    return x["morale"] - sum(m.amount for m in live), live
 
 
 @functools.lru_cache(maxsize=64)

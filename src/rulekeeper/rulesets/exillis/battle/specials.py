@@ -114,7 +114,8 @@ class Drain:
 
 def dark_presence(state: BattleState, actors: tuple[str, ...], t: BattleTables) -> Drain:
     """Dark Presence: "Drains 2% of every miniature's life in the same zone", at the end of the
-    unit's turn, friend and foe alike (at least 1 HP each).
+    unit's turn, friend and foe alike (exactly 2 %: 0.9 HP of a 45-HP miniature; option
+    ``dark_presence_drain=whole-hp`` rounds to whole Hit Points, at least 1).
 
     Every HP change is a ``unit`` event, and each miniature it kills is a casualty its friends
     in the zone witness ("Each friendly casualty the unit witnesses causes a morale penalty").
@@ -136,7 +137,7 @@ def dark_presence(state: BattleState, actors: tuple[str, ...], t: BattleTables) 
             before = units[x.key].c
             c = before
             for i in c.alive():
-                c = c.with_hp(i, c.hp[i] - max(1, round_half_up(c.max_hp * drain)))
+                c = c.with_hp(i, c.hp[i] - _drained(c.max_hp, drain, state.options.dark_presence_drain))
                 if c.hp[i] <= 0:
                     dead.append(Death(x.side, x.key, c.mini(i), c.stat(key_bulk)))
             events += diff(before, c, f"Dark Presence of {key}")
@@ -147,6 +148,11 @@ def dark_presence(state: BattleState, actors: tuple[str, ...], t: BattleTables) 
             deaths.append((u.zone, tuple(dead)))
     new = evolve(state, units=tuple(units[u.key] for u in state.units)) if notes else state
     return Drain(new, tuple(events), tuple(deaths), tuple(notes))
+
+
+def _drained(max_hp: float, drain: float, reading: str) -> float:
+    """Hit Points Dark Presence takes from one miniature: 2 % of its maximum, exact or in whole HP."""
+    return float(max(1, round_half_up(max_hp * drain))) if reading == "whole-hp" else max_hp * drain
 
 
 def disabused(profile: Any, kills: int, per_kill: float) -> Any:

@@ -57,7 +57,6 @@ class BattleUnit:
     hero: str | None = None  # on a retinue: the key of its hero
     retinue: str | None = None  # on a hero: the key of its retinue
     general: bool = False
-    leadership: float = 0.0  # Leadership currently included in morale (not scaled by sensitivity)
     reloaded: bool = True
     approach: int | None = None  # direction (0-7) it charged into its zone from, while the melee lasts
     deploy_index: int = 0
@@ -68,6 +67,11 @@ class BattleUnit:
     aura_turns: int = 0
     pending: PendingAction | None = None  # a long action being prepared
     verses: int = 0  # Chant: Verses sung since the last Finale or other action
+
+    @property
+    def leadership(self) -> float:
+        """Leadership now in the unit's morale: its live ``leadership`` modifier (not scaled by sensitivity)."""
+        return self.c.modified_by("leadership")
 
     @property
     def flying(self) -> bool:

@@ -4,7 +4,9 @@ In the rulebook's order: each casualty shakes its own unit by (Bulk of the casua
 Bulk still alive) × 80 × Morale Sensitivity, and a Broken unit that witnesses one flees; then
 the charge's static penalty (a Broken unit suffering it flees); then Intimidation, recomputed
 from the living miniatures and replacing the previous modifier (ended once one side no longer
-fights). Soulless and Enraged units never flee. Morale stays within [-60, 240].
+fights). Soulless and Enraged units never flee. Morale is kept unclamped (base + modifiers, as
+:attr:`..combatants.Combatant.morale` stores it): the kernel reads it only by state bands and by
+sign, where the [-60, 240] clamp changes nothing, so an ended Intimidation gives back no floor.
 """
 
 from __future__ import annotations
@@ -27,14 +29,7 @@ from .layout import (
     SECOND_ROUTS,
 )
 
-MORALE_LOW = -60.0
-MORALE_HIGH = 240.0
 CASUALTY_SCALE = 80.0
-
-
-@kernel
-def clamp(points: float) -> float:
-    return max(MORALE_LOW, min(MORALE_HIGH, points))
 
 
 @kernel
@@ -48,7 +43,7 @@ def casualty_morale(x: int, before: int, dead: int, sens: float, side_i: np.ndar
     for _ in range(dead):
         if cnt[x, FLEEING] == 0:
             was_broken = mor[x, MORALE] < 0
-            mor[x, MORALE] = clamp(mor[x, MORALE] + (-(bulk / total) * CASUALTY_SCALE) * sens)
+            mor[x, MORALE] = mor[x, MORALE] + (-(bulk / total) * CASUALTY_SCALE) * sens
             rout = was_broken or (rout_on_breaking and mor[x, MORALE] < 0)
             if rout and side_i[x, CAN_ROUT] != 0:
                 cnt[x, FLEEING] = 1
@@ -62,7 +57,7 @@ def static_morale(x: int, amount: float, sens: float, side_i: np.ndarray, mor: n
         return
     was_broken = mor[x, MORALE] < 0
     change = amount * sens
-    mor[x, MORALE] = clamp(mor[x, MORALE] + change)
+    mor[x, MORALE] = mor[x, MORALE] + change
     if was_broken and change < 0 and side_i[x, CAN_ROUT] != 0:
         cnt[x, FLEEING] = 1
 
@@ -77,11 +72,11 @@ def intimidation(s: int, sens: np.ndarray, intim: np.ndarray, mor: np.ndarray, c
     for x in range(2):
         if fighting < 2:
             if mor[x, INTIM_MOD] != 0:
-                mor[x, MORALE] = clamp(mor[x, MORALE] - mor[x, INTIM_MOD])
+                mor[x, MORALE] = mor[x, MORALE] - mor[x, INTIM_MOD]
                 mor[x, INTIM_MOD] = 0.0
         else:
             new = intim[x, cnt[x, COUNT], cnt[1 - x, COUNT]] * sens[s, x]
-            mor[x, MORALE] = clamp(mor[x, MORALE] - mor[x, INTIM_MOD] + new)
+            mor[x, MORALE] = mor[x, MORALE] - mor[x, INTIM_MOD] + new
             mor[x, INTIM_MOD] = new
 
 
@@ -111,4 +106,4 @@ def ended(cnt: np.ndarray) -> int:
     return -1
 
 
-__all__ = ["DRAW", "casualty_morale", "clamp", "count_alive", "ended", "intimidation", "static_morale"]
+__all__ = ["DRAW", "casualty_morale", "count_alive", "ended", "intimidation", "static_morale"]

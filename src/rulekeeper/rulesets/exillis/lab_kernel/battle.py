@@ -14,6 +14,8 @@ from .aftermath import casualty_morale, count_alive, ended, intimidation, static
 from .jit import kernel, parallel_kernel, prange
 from .layout import (
     ATT,
+    CHARGE,
+    CHARGE_FIRST,
     COUNT,
     DRAW,
     FIRST_ORDER_END,
@@ -61,6 +63,8 @@ def after_strike(s: int, shoot: bool, sched_i: np.ndarray, sched_f: np.ndarray, 
         d = 1 - a
         casualty_morale(d, before1 if d == 1 else before0, deaths[d], sens[s, d], side_i, side_f, mor, cnt, rout)
         return
+    if sched_i[s, CHARGE] != 0 and params[CHARGE_FIRST] != 0:
+        intimidation(s, sens, intim, mor, cnt)  # the charge's melee, counted as it lands (cnt: before)
     cnt[0, COUNT] = before0 - deaths[0]  # in melee each casualty is counted once (the numpy fallback counts hp)
     cnt[1, COUNT] = before1 - deaths[1]
     casualty_morale(0, before0, deaths[0], sens[s, 0], side_i, side_f, mor, cnt, rout)

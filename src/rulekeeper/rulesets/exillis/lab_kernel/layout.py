@@ -54,7 +54,8 @@ WORK_ROWS = 5
 LUCK_MULT = 0
 ROUT_ON_BREAKING = 1
 FIRST_ORDER_END = 2  # strikes before it: the fight when the first unit was deployed first; from it: the second
-PARAMS = 3
+CHARGE_FIRST = 3  # 1: a charge's Intimidation is set before its casualties (option charge_intimidation)
+PARAMS = 4
 
 #: Morale states a table holds (Overconfident … Broken; Soulless / Enraged use two).
 STATES = 5

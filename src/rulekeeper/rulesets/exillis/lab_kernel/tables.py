@@ -77,7 +77,7 @@ def state_points(c: Combatant) -> list[float]:
     """A morale value inside each of the unit's states (checked against :func:`state_of`)."""
     thr = thresholds_of(c)
     points = [*thr, MORALE_MIN]
-    states = [state_of(replace(c, morale=p), False) for p in points]
+    states = [state_of(replace(c, morale_base=p), False) for p in points]
     assert len(set(states)) == len(points), f"morale states of {c.name} are not {states}"
     return points
 
@@ -164,7 +164,7 @@ def _melee_tables(f: Fighters, strikes: list[Strike]) -> tuple[np.ndarray, np.nd
 
     def odds(key: tuple[int, bool, float, float, int, bool]) -> tuple[np.ndarray, float]:
         a, opening, fa, fd, m, retaliation = key
-        att = replace(units[a], fatigue=fa, morale=points[a][m])
+        att = replace(units[a], fatigue=fa, morale_base=points[a][m])
         dfn = replace(units[1 - a], fatigue=fd)
         o = duel_odds(att, dfn, charge if opening else fight, retaliation)
         return _cumulative(o.odds, L.MELEE_OUTCOMES), o.final_damage
@@ -190,7 +190,7 @@ def _shot_tables(f: Fighters, strikes: list[Strike], max_n: int) -> np.ndarray:
 
     def odds(key: tuple[int, float, int, int]) -> np.ndarray:
         a, fa, m, left = key
-        shooter = replace(units[a], fatigue=fa, morale=points[a][m])
+        shooter = replace(units[a], fatigue=fa, morale_base=points[a][m])
         t = units[1 - a]
         target = replace(t, hp=(t.max_hp,) * left + (0.0,) * (len(t.hp) - left))
         o: ShotOdds = shot_odds(_shot_setup(f, shooter, target))
@@ -243,6 +243,6 @@ def build_tables(f: Fighters, shoot: bool, charge: bool, max_rounds: int,
             static = sum(m.amount for m in charge_statics(f.first, units, ctx) if m.unit == f.second.key)
             sched_f[orders[:-1], L.STATIC] = static  # the opening strike of each order
     params = np.array([f.options.luck_multiplier, float(f.options.rout_on_breaking_casualty == "yes"),
-                       float(orders[1])])
+                       float(orders[1]), float(f.options.charge_intimidation == "before-casualties")])
     return DuelTables(shoot, side_i, side_f, thr, sched_i, sched_f, hit, ret, sens, _intimidation(f, max_n),
                       params, max_n, orders)

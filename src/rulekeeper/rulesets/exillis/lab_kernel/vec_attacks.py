@@ -259,3 +259,4 @@ class VecTables:
     intim: np.ndarray
     luck_mult: float
     rout_on_breaking: bool
+    charge_first: bool = True  # a charge's Intimidation before its casualties (option charge_intimidation)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import layout as L
-from .aftermath import CASUALTY_SCALE, MORALE_HIGH, MORALE_LOW
+from .aftermath import CASUALTY_SCALE
 from .rng import GOLDEN
 from .tables import DuelTables
 from .vec_attacks import Battles, VecTables, draw, last_outcomes, melee_round, mix64, volley
@@ -43,7 +43,7 @@ class Histograms:
 def vec_tables(t: DuelTables, hit_cum: np.ndarray, ret_cum: np.ndarray) -> VecTables:
     return VecTables(t.side_i, t.side_f, t.thresholds, t.sched_i, t.sched_f, hit_cum, last_outcomes(hit_cum),
                      ret_cum, last_outcomes(ret_cum), t.sens, t.intim, float(t.params[L.LUCK_MULT]),
-                     bool(t.params[L.ROUT_ON_BREAKING] != 0))
+                     bool(t.params[L.ROUT_ON_BREAKING] != 0), bool(t.params[L.CHARGE_FIRST] != 0))
 
 
 def fresh(index: np.ndarray, key: np.uint64, t: VecTables, width: int) -> Battles:
@@ -55,11 +55,6 @@ def fresh(index: np.ndarray, key: np.uint64, t: VecTables, width: int) -> Battle
     base = mix64(np.uint64(key) ^ (index.astype(np.uint64) * GOLDEN))
     return Battles(index, base, hp, np.tile(t.side_f[:, L.MORALE0], (b, 1)), np.zeros((b, 2)),
                    np.tile(t.side_i[:, L.N], (b, 1)), np.zeros((b, 2), bool), np.zeros((b, 2), np.int64))
-
-
-def clamp(points: np.ndarray) -> np.ndarray:
-    out: np.ndarray = np.maximum(MORALE_LOW, np.minimum(MORALE_HIGH, points))
-    return out
 
 
 def states_of(bt: Battles, t: VecTables) -> np.ndarray:
@@ -83,7 +78,7 @@ def casualty_morale(bt: Battles, x: int, before: np.ndarray, sens: float, t: Vec
         act = j < dead
         sub = act & ~bt.fleeing[:, x]
         was_broken = bt.morale[:, x] < 0
-        moved = clamp(bt.morale[:, x] + (-(bulk / total) * CASUALTY_SCALE) * sens)
+        moved = bt.morale[:, x] + (-(bulk / total) * CASUALTY_SCALE) * sens
         bt.morale[:, x] = np.where(sub, moved, bt.morale[:, x])
         rout = was_broken | (t.rout_on_breaking & (bt.morale[:, x] < 0))
         if can_rout:
@@ -98,7 +93,7 @@ def static_morale(bt: Battles, x: int, amount: float, sens: float, t: VecTables)
     sub = ~bt.fleeing[:, x] & (bt.count[:, x] > 0)
     was_broken = bt.morale[:, x] < 0
     change = amount * sens
-    bt.morale[:, x] = np.where(sub, clamp(bt.morale[:, x] + change), bt.morale[:, x])
+    bt.morale[:, x] = np.where(sub, bt.morale[:, x] + change, bt.morale[:, x])
     if change < 0 and t.side_i[x, L.CAN_ROUT] != 0:
         bt.fleeing[:, x] |= sub & was_broken
 
@@ -110,8 +105,8 @@ def intimidation(bt: Battles, s: int, t: VecTables) -> None:
         new = t.intim[x, bt.count[:, x], bt.count[:, 1 - x]] * t.sens[s, x]
         ending = (fighting < 2) & (bt.intim_mod[:, x] != 0)
         both = fighting >= 2
-        morale = np.where(ending, clamp(bt.morale[:, x] - bt.intim_mod[:, x]), bt.morale[:, x])
-        morale = np.where(both, clamp(morale - bt.intim_mod[:, x] + new), morale)
+        morale = np.where(ending, bt.morale[:, x] - bt.intim_mod[:, x], bt.morale[:, x])
+        morale = np.where(both, morale - bt.intim_mod[:, x] + new, morale)
         bt.intim_mod[:, x] = np.where(both, new, np.where(ending, 0.0, bt.intim_mod[:, x]))
         bt.morale[:, x] = morale
 
@@ -120,6 +115,8 @@ def after_strike(bt: Battles, s: int, shoot: bool, t: VecTables) -> None:
     """:func:`.battle.after_strike`."""
     a = int(t.sched_i[s, L.ATT])
     before = bt.count.copy()
+    if not shoot and t.sched_i[s, L.CHARGE] != 0 and t.charge_first:
+        intimidation(bt, s, t)  # the charge's melee, counted as it lands (counts: before)
     bt.count[:] = (bt.hp > 0).sum(axis=2)
     if shoot:
         casualty_morale(bt, 1 - a, before[:, 1 - a], t.sens[s, 1 - a], t)

@@ -1,0 +1,152 @@
+"""``rulekeeper battle actions|act|use``: the numbered legal actions, acting by number or by words, the current battle.
+
+``battle actions`` numbers its lines and remembers where the battle stood (its log position and fingerprint,
+and a digest of the listed actions, in the CLI's state file: :mod:`.current`); ``battle act N`` then plays
+line N of that list, and is refused when the battle moved since, never mapped onto a new list.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.text import Text
+
+from rulekeeper.core.errors import RulekeeperError
+from rulekeeper.core.game import Game, LegalAction
+
+from . import action_words, current
+from .battle_cmds import BattleArg, BattleIdArg, Db, Json, _doc, _service, _show, battle_app, presenter
+from .battle_ids import is_battle, make_current, resolve
+from .completion import complete_act_words
+from .fate_screen import rows_table
+from .output import console, print_json
+
+if TYPE_CHECKING:
+    from rulekeeper.service.battles import BattleService
+
+
+class StaleListError(RulekeeperError):
+    """``battle act N`` after the battle moved on from the list that numbered N."""
+
+    code = "stale_list"
+
+
+def odds_line(odds: dict[str, float | str]) -> str:
+    return ", ".join(f"{k} {v * 100:.1f} %" if isinstance(v, float) else f"{k} {v}" for k, v in odds.items())
+
+
+def listing(legal: list[LegalAction]) -> str:
+    return current.digest([lg.action for lg in legal])
+
+
+@battle_app.command("actions")
+def actions(battle: BattleArg = None, db: Db = None, json: Json = False) -> None:
+    """The numbered legal actions of the side to act, their cost and the odds of those with chance."""
+    svc = _service(db)
+    battle = resolve(svc, battle)
+    make_current(svc, battle)
+    g = svc.game(battle)
+    rec = svc.record(battle)
+    state, legal = svc.legal(battle)
+    current.remember_list(svc.store.url, battle, current.Listed(rec.position, rec.head or "", len(legal),
+                                                                listing(legal)))
+    rows = [(lg, g.preview(state, lg.action).headline_dict()) for lg in legal]
+    status = g.status(state)
+    if json:
+        print_json({"id": battle, "position": rec.position, "active": list(status.acting),
+                    "to_act": list(status.to_act), "actions": [
+                        {**lg.action, "n": n, "text": lg.text, "acp": lg.cost, "note": lg.note, "odds": odds}
+                        for n, (lg, odds) in enumerate(rows, 1)]})
+        return
+    if status.over:
+        console.print(presenter(g).result(state))
+        return
+    console.print(rows_table(f"Legal actions of {' + '.join(status.acting)}", ["#", "Action", "Cost", "Odds", "Note"],
+                             [[str(n), lg.text, "" if lg.cost is None else f"{lg.cost:g}", odds_line(o), lg.note]
+                              for n, (lg, o) in enumerate(rows, 1)]))
+    console.print(Text("Play one: rulekeeper battle act N (its number), or its words", style="dim"))
+
+
+def numbered(svc: BattleService, battle: str, n: int) -> tuple[dict[str, Any], int]:
+    """Line ``n`` of the list ``battle actions`` showed, and the log position it was shown at."""
+    rec = svc.record(battle)
+    shown = current.listed(svc.store.url, battle)
+    if shown is None:
+        raise StaleListError(f"no numbered list of battle {battle} was shown here: run rulekeeper battle actions "
+                             f"{battle[:10]} first, then play a line by its number", battle_id=battle)
+    if (shown.position, shown.head) != (rec.position, rec.head or ""):
+        raise StaleListError(
+            f"battle {battle} moved since its actions were listed (then {shown.position} action(s) played, now "
+            f"{rec.position}): number {n} is not played; list the actions again (rulekeeper battle actions)",
+            battle_id=battle, listed_at=shown.position, now=rec.position)
+    _, legal = svc.legal(battle)
+    if listing(legal) != shown.digest:
+        raise StaleListError(f"battle {battle}'s legal actions changed since they were listed: number {n} is not "
+                             "played; list the actions again (rulekeeper battle actions)", battle_id=battle)
+    return action_words.by_number(legal, n).action, shown.position
+
+
+def split_battle(svc: BattleService, args: list[str]) -> tuple[str, list[str]]:
+    """``[ID] WORDS...``: the battle (the first word when it names one, else the current battle) and the words."""
+    if args and is_battle(svc, args[0]):
+        return resolve(svc, args[0]), args[1:]
+    return resolve(svc, None), args
+
+
+@battle_app.command("act")
+def act(
+    words: Annotated[list[str], typer.Argument(
+        metavar="[ID] ACTION...", autocompletion=complete_act_words,
+        help="The battle (id or unique prefix; default: the current battle), then the action: its number in "
+             "the list battle actions showed, its listed text, or the game's words, e.g. Ex illis: KIND UNIT "
+             "[TARGET] — charge \"Franc Chevalers\" B3.")],
+    option: Annotated[str | None, typer.Option(
+        "--option", "--shot", "--spell", help="The action's option: shot type (aim, swift_shot…), spell…")] = None,
+    db: Db = None,
+    json: Json = False,
+) -> None:
+    """Perform one action (by number or by words) and print the Fate Screen of everything it caused."""
+    svc = _service(db)
+    battle, words = split_battle(svc, list(words))
+    g = svc.game(battle)
+    make_current(svc, battle)
+    before = svc.state(battle)
+    n = action_words.number_of(words) if option is None else None
+    expected: int | None = None
+    if n is not None:
+        action, expected = numbered(svc, battle, n)
+    else:
+        action = action_words.parse(g, before, g.legal_actions(before), words, option)
+    out, pos = svc.act(battle, action, expected_position=expected)
+    if json:
+        print_json({**_doc(g, out.state, battle, position=pos, action=out.action),
+                    **{k: v for k, v in out.record.items() if k != "rng_after"}})
+        return
+    print_outcome(g, out.action, list(out.report), before)
+    _show(g, out.state, battle)
+
+
+def print_outcome(g: Game, action: dict[str, Any], report: list[Any], before: Any) -> None:
+    """The action as it was listed (with its cost), then the game's Fate Screen of what it caused."""
+    chosen = next((lg for lg in g.legal_actions(before) if lg.action == action), None)
+    text = chosen.text if chosen is not None else g.action_text(action)
+    cost = "" if chosen is None or chosen.cost is None else f" ({chosen.cost:g})"
+    console.print(Text(text + cost, style="bold"))
+    console.print(presenter(g).outcome(report))
+
+
+@battle_app.command("use")
+def use(battle: BattleIdArg, db: Db = None, json: Json = False) -> None:
+    """Make a battle the current one of its store: commands that take an id may then leave it out."""
+    svc = _service(db)
+    bid = resolve(svc, battle)
+    if not current.set_current(svc.store.url, bid):
+        raise RulekeeperError(f"cannot write the CLI's state file {current.state_file()} (set "
+                              f"{current.ENV_VAR} to a writable folder)", path=str(current.state_file()))
+    if json:
+        print_json({"id": bid, "current": True})
+        return
+    rec = svc.record(bid)
+    console.print(Text(f"Current battle: {bid} ({rec.ruleset}, {rec.scenario}, {rec.position} action(s), "
+                       f"{rec.status})", style="bold green"))

@@ -1,0 +1,99 @@
+"""What the terminal play loop draws: the board, the turn, the numbered actions with their odds, the preview,
+the results revealed one card at a time (as the web Fate Screen turns them over), the log.
+
+Every drawing comes from the battle's game through the protocol: its CLI presenter (or the generic one) for the
+board and the Fate Screen, ``legal_actions``/``preview`` for the list and the odds, ``action_text`` and the
+optional ``conceals`` hook for the log. Nothing here knows a rule system.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+
+from rulekeeper.core.game import SPECTATOR, Game, LegalAction, concealed_text, conceals
+
+from .act_cmds import odds_line
+from .battle_cmds import presenter
+from .fate_screen import explain_panel, odds_table, rows_table
+from .output import console
+
+if TYPE_CHECKING:
+    from rulekeeper.persistence.store import LogEntry
+
+#: Chance draws shown in a preview (a volley may draw dozens; the first ones say what the odds are).
+PREVIEW_DRAWS = 4
+KEYS = "number or words: act · u: undo · l: log · r: redraw · q: quit"
+
+
+def board(g: Game, state: Any, bid: str, side: str | None) -> None:
+    p = presenter(g)
+    console.print(Text(f"Battle {bid} · {g.title}" + (f" · you play side {side}" if side else ""), style="bold"))
+    console.print(p.board(state))
+    status = g.status(state)
+    if status.over:
+        console.print(p.result(state))
+    else:
+        console.print(p.turn_bar(state))
+        console.print(Text(f"Active: {' + '.join(status.acting)}", style="bold yellow"))
+
+
+def action_list(g: Game, state: Any, legal: Sequence[LegalAction]) -> None:
+    rows = [[str(n), lg.text, "" if lg.cost is None else f"{lg.cost:g}",
+             odds_line(g.preview(state, lg.action).headline_dict()), lg.note] for n, lg in enumerate(legal, 1)]
+    console.print(rows_table("Your actions", ["#", "Action", "Cost", "Odds", "Note"], rows))
+    console.print(Text(KEYS, style="dim"))
+
+
+def preview(g: Game, state: Any, chosen: LegalAction) -> None:
+    odds = g.preview(state, chosen.action)
+    cost = "" if chosen.cost is None else f" (cost {chosen.cost:g})"
+    console.print(Text(f"▶ {chosen.text}{cost}", style="bold cyan"))
+    if odds.headline:
+        console.print(Text("Odds: " + odds_line(odds.headline_dict())))
+    for draw in odds.draws[:PREVIEW_DRAWS]:
+        if draw.kind == "discrete" and draw.outcomes:
+            console.print(odds_table(draw.label, draw.odds()))
+            if draw.explain:
+                console.print(explain_panel(draw.explain))
+    if len(odds.draws) > PREVIEW_DRAWS:
+        console.print(Text(f"… and {len(odds.draws) - PREVIEW_DRAWS} more draws", style="dim"))
+    if not odds.draws:
+        console.print(Text("No chance: the action happens as shown.", style="dim"))
+
+
+def reveal(g: Game, report: Sequence[Any], drew_chance: bool, ask: Callable[[str], str]) -> None:
+    """The action's results: card by card (Enter turns the next over, ``a`` all the rest) when fate decided them."""
+    cards = list(report)
+    step = drew_chance and len(cards) > 1
+    for i, card in enumerate(cards):
+        console.print(presenter(g).outcome([card]))
+        if step and i < len(cards) - 1:
+            answer = ask(f"[{i + 1}/{len(cards)}] Enter: next result · a: all ")
+            if answer.strip().lower().startswith("a") or answer == "\x04":
+                step = False
+
+
+def moves(g: Game, entries: Sequence[LogEntry], state: Any, side: str | None, pending: LogEntry | None) -> None:
+    """Actions played elsewhere (another terminal, the web keeper) since the screen was last drawn."""
+    role = side or SPECTATOR
+    for e in entries:
+        hidden = side is not None and conceals(g, state, e.action, role)
+        text = concealed_text(g, e.action) if hidden else g.action_text(e.action)
+        console.print(Text(f"◆ {e.index + 1}. side {g.side_of(e.action)}: {text}", style="bold magenta"))
+        if pending is not None and e.index == pending.index:
+            console.print(Text("  its results are face down until its side reveals them", style="dim"))
+        elif not hidden:
+            console.print(presenter(g).outcome(list(e.result.get("report") or [])))
+
+
+def log(g: Game, entries: Sequence[LogEntry], state: Any, side: str | None) -> None:
+    role = side or SPECTATOR
+    rows = []
+    for e in entries:
+        hidden = side is not None and conceals(g, state, e.action, role)
+        rows.append([str(e.index + 1), g.side_of(e.action), concealed_text(g, e.action) if hidden
+                     else g.action_text(e.action)])
+    console.print(rows_table("Log", ["#", "Side", "Action"], rows or [["", "", "no action played yet"]]))

@@ -1,0 +1,234 @@
+"""A base class that gives a new game every optional member of the protocol.
+
+:class:`~rulekeeper.core.game.Game` has 31 members because the keeper, the CLI and the lab ask
+many things of a game. Most have one sensible answer for a simple game: its sides are ``A`` and
+``B``, a typed state goes to JSON by its fields, an action is one of the legal ones, a logged
+action names its side, there is no presenter of its own (the generic ones draw it), no CLI
+command, no army list, no campaign. :class:`BaseGame` supplies those answers, so a game writes
+only the :data:`REQUIRED` members — the rules themselves — and overrides a default only where
+its rules differ (python-chess's variants override four methods the same way).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+from .datafiles import read_model
+from .errors import IllegalActionError, ImpossibleRequestError, UnknownNameError
+from .game import (
+    BattleSetup,
+    GameResult,
+    JsonDict,
+    LegalAction,
+    OddsPreview,
+    ScenarioInfo,
+    SetupRequest,
+    Status,
+    check_data_files,
+)
+from .statecodec import from_json, to_json
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from .chance import Fate
+    from .ruleset import OptionInfo, Resolution
+
+StateT = TypeVar("StateT")
+
+#: What a game must write itself: its names, its state and its rules (every other member has a default here;
+#: ``setup`` too, for a game whose battles start from a scenario file read by ``scenario_model``).
+REQUIRED = ("name", "title", "state_type", "initial_state", "status", "legal_actions", "apply")
+
+
+class BaseGame(Generic[StateT]):
+    """Defaults for every optional member of the game protocol (see the module's docstring).
+
+    ``state_type`` is the game's state class (a dataclass): the JSON codec and the default view
+    read it. ``sides`` are the roles that get a link; ``option_infos`` the ruleset options;
+    ``scenario_folder`` where ``scenarios()`` finds the shipped scenario files.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    state_type: ClassVar[type]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    deterministic: ClassVar[bool] = False
+    sides: ClassVar[tuple[str, ...]] = ("A", "B")
+    option_infos: ClassVar[tuple[OptionInfo, ...]] = ()
+    scenario_folder: ClassVar[Path | None] = None
+    scenario_model: ClassVar[type[BaseModel] | None] = None
+
+    # -- the calculator side and set-up -----------------------------------------------------------
+
+    def options(self) -> list[OptionInfo]:
+        return list(self.option_infos)
+
+    def roster(self) -> list[JsonDict]:
+        return []
+
+    def sample_resolution(self, fate: Fate) -> Resolution:
+        """No calculator of its own: an empty resolution (it replays trivially)."""
+        from .ruleset import Resolution
+
+        return Resolution(self.name, "none", {}, fate.record_dicts())
+
+    def scenarios(self) -> list[ScenarioInfo]:
+        """Every ``*.toml``/``*.yaml`` in ``scenario_folder``, named by its ``name`` and ``description``."""
+        from .datafiles import read_data_file
+
+        if self.scenario_folder is None:
+            return []
+        out = []
+        for path in sorted([*self.scenario_folder.glob("*.toml"), *self.scenario_folder.glob("*.yaml")]):
+            raw = read_data_file(path)
+            found = raw if isinstance(raw, dict) else {}
+            out.append(ScenarioInfo(path.stem, str(found.get("name", path.stem)), str(found.get("description", "")),
+                                    path))
+        return out
+
+    def setup(self, request: SetupRequest) -> BattleSetup:
+        """A battle from a scenario file checked against ``scenario_model`` (every problem listed at once),
+        with the chosen options; army lists, a board or data files are refused (a game taking them overrides)."""
+        if self.scenario_model is None or request.scenario is None or request.armies or request.board is not None:
+            raise ImpossibleRequestError(f"{self.title} starts from a scenario file (no army lists, no board)",
+                                         game=self.name)
+        check_data_files(self, request)  # type: ignore[arg-type]
+        scenario = read_model(request.scenario, self.scenario_model).model_dump(mode="json")
+        title = str(scenario.get("name") or request.scenario.stem)
+        document: JsonDict = {"ruleset": self.name, "scenario": scenario, "seed": request.seed,
+                              "options": self.chosen_options(request.options)}
+        return BattleSetup(self.name, title, request.seed, document, title)
+
+    def chosen_options(self, typed: Sequence[str]) -> dict[str, str]:
+        """``name=value`` options (``battle new --option``) over the defaults of ``option_infos``; an
+        unknown name or value is refused naming the known ones."""
+        chosen = {o.name: o.default for o in self.option_infos}
+        known = {o.name: o for o in self.option_infos}
+        for item in typed:
+            key, _, value = (part.strip() for part in item.partition("="))
+            if key not in known:
+                raise UnknownNameError("option", key, list(known))
+            if value not in known[key].choices:
+                raise UnknownNameError(f"value of {key}", value, list(known[key].choices))
+            chosen[key] = value
+        return chosen
+
+    def roles(self, document: JsonDict) -> tuple[str, ...]:
+        return self.sides
+
+    def reseeded(self, document: JsonDict, seed: int) -> JsonDict:
+        """The document with its ``seed`` replaced (a game without chance has none: unchanged)."""
+        return {**document, "seed": int(seed)} if "seed" in document else dict(document)
+
+    # -- playing ----------------------------------------------------------------------------------------
+
+    def status(self, state: StateT) -> Status:
+        raise NotImplementedError
+
+    def legal_actions(self, state: StateT) -> list[LegalAction]:
+        raise NotImplementedError
+
+    def parse_action(self, state: StateT, data: Mapping[str, Any]) -> JsonDict:
+        """The legal action ``data`` names: equal to one listed, once its words are folded and the
+        side filled in (a form sends numbers as text, so ``"3"`` matches ``3``)."""
+        wanted = {str(k): _folded(v) for k, v in data.items() if v not in (None, "")}
+        legal = self.legal_actions(state)
+        for candidate in legal:
+            listed = {str(k): _folded(v) for k, v in candidate.action.items()}
+            if set(listed) - set(wanted) <= {"side"} and all(listed.get(k) == v for k, v in wanted.items()):
+                return dict(candidate.action)
+            if set(listed) == set(wanted) and all(listed[k] == v for k, v in wanted.items() if k != "side"):
+                # the right action on another side's turn: the keeper refuses it as "not your turn"
+                typed = str(data["side"]).strip()
+                side = next((s for s in self.sides if s.casefold() == typed.casefold()), typed)
+                return {**candidate.action, "side": side}
+        raise IllegalActionError(f"not a legal action here: {dict(data)!r:.200}",
+                                 legal=[c.text for c in legal][:20])
+
+    def parse_words(self, state: StateT, words: Sequence[str], option: str | None = None) -> JsonDict:
+        """A listed action's own text, its label, or its kind followed by its other values in order."""
+        typed = " ".join(words).strip().casefold()
+        tokens = [w.strip().casefold() for w in words]
+        legal = self.legal_actions(state)
+        for candidate in legal:
+            values = " ".join(str(v) for k, v in candidate.action.items() if k != "side").casefold()
+            if typed in (candidate.text.casefold(), candidate.label.casefold(), values):
+                return dict(candidate.action)
+        for candidate in legal:  # every value in order, the side included ("hold A")
+            keys = list(candidate.action)
+            listed = [str(candidate.action[k]).casefold() for k in keys]
+            if len(tokens) == len(keys) and all(t == v or k == "side" for k, t, v in zip(keys, tokens, listed,
+                                                                                          strict=True)):
+                return self.parse_action(state, dict(zip(keys, words, strict=True)))
+        raise IllegalActionError(f"not a legal action here: {typed!r:.120}", legal=[c.text for c in legal][:20])
+
+    def preview(self, state: StateT, action: JsonDict) -> OddsPreview:
+        return OddsPreview()
+
+    def policy(self, state: StateT) -> JsonDict | None:
+        """The first legal action (a game with a better idea overrides this)."""
+        legal = self.legal_actions(state)
+        return dict(legal[0].action) if legal else None
+
+    def side_of(self, action: JsonDict) -> str:
+        return str(action.get("side", ""))
+
+    def action_text(self, action: JsonDict) -> str:
+        words = " ".join(str(v) for k, v in action.items() if k != "side")
+        return f"side {action.get('side')}: {words}" if "side" in action else words
+
+    def result(self, state: StateT) -> GameResult | None:
+        status = self.status(state)
+        if not status.over:
+            return None
+        return GameResult(status.winner, status.winner, status.reason, {"turn": status.turn})
+
+    # -- JSON and views ------------------------------------------------------------------------------------
+
+    def state_to_json(self, state: StateT) -> JsonDict:
+        encoded: JsonDict = to_json(state)
+        return encoded
+
+    def state_from_json(self, document: JsonDict) -> StateT:
+        decoded: StateT = from_json(self.state_type, document)
+        return decoded
+
+    def view(self, state: StateT, role: str) -> JsonDict:
+        """The state's fields but its RNG state (a game with secrets hides them too, by overriding this)."""
+        shown = self.state_to_json(state)
+        shown.pop("rng", None)
+        return shown
+
+    # -- presentation and optional parts: none ------------------------------------------------------------
+
+    def web_presenter(self) -> None:
+        return None
+
+    def cli_presenter(self) -> None:
+        return None
+
+    def register_cli(self, hooks: Any) -> None:
+        return None
+
+    def army_builder(self) -> None:
+        return None
+
+    def campaign(self) -> None:
+        return None
+
+    def duel_kernel(self) -> Any:
+        return None
+
+
+def _folded(value: Any) -> Any:
+    """A value as a form or a command line may write it: numbers from their text, words in lower case."""
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return int(text)
+        except ValueError:
+            return text.casefold()
+    return value

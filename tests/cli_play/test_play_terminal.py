@@ -1,0 +1,149 @@
+"""Issue 30: ``rulekeeper play`` in a real terminal (pexpect): every shipped scenario played to its end by typing
+numbers only, and a move made by a second process shown within a second.
+
+Each battle is autoplayed to its end by the service, then its last actions are taken back (autoplay leaves
+results face down, so they may be), and the terminal plays them again: the test reads the battle through the
+protocol, finds the number of the default policy's action in the list the loop shows, and types that number.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+import pytest
+from pexpect import fdpexpect
+
+from rulekeeper.core.game import SetupRequest
+from rulekeeper.core.ruleset import games
+from rulekeeper.persistence.store import BattleStore
+from rulekeeper.service.battles import BattleService
+
+ROOT = Path(__file__).resolve().parents[2]
+#: Actions each battle is played by hand in the terminal (the ones before are autoplayed).
+BY_HAND = 2
+SCENARIOS = [(g.name, sc.key, sc.path) for g in games() for sc in g.scenarios()]
+
+
+def env(tmp: Path) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT / "src"), "COLUMNS": "120", "NO_COLOR": "1", "TERM": "xterm",
+            "RULEKEEPER_DB": str(tmp / "battles.db"), "RULEKEEPER_STATE_DIR": str(tmp / "state")}
+
+
+class Terminal(fdpexpect.fdspawn):  # type: ignore[misc]
+    """``rulekeeper play ARGS`` in a child on a pseudo-terminal of its own, forked from this process.
+
+    Forked rather than started afresh: the child has rulekeeper and every game imported already (a new
+    interpreter spends about a second on that, a whole scenario's worth of test), yet reads and writes a real
+    terminal and ends with the exit code ``main()`` gives.
+    """
+
+    def __init__(self, tmp: Path, *args: str) -> None:
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: never returns into pytest
+            os._exit(run_play(tmp, ["play", *args, "--poll", "0.2"]))
+        self.pid_of_child = pid
+        super().__init__(fd, encoding="utf-8", timeout=60)
+
+    def exit_code(self) -> int:
+        _, status = os.waitpid(self.pid_of_child, 0)
+        return os.waitstatus_to_exitcode(status)
+
+
+def run_play(tmp: Path, argv: list[str]) -> int:
+    code = 1
+    try:
+        os.environ.update(env(tmp))
+        sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 — the terminal, not pytest's capture
+        sys.stdout = open(1, "w", encoding="utf-8", closefd=False, buffering=1)  # noqa: SIM115
+        sys.stderr = open(2, "w", encoding="utf-8", closefd=False, buffering=1)  # noqa: SIM115
+        sys.argv = ["rulekeeper", *argv]
+        from rulekeeper.cli.app import main
+
+        main()
+        code = 0
+    except SystemExit as done:
+        code = done.code if isinstance(done.code, int) else int(done.code is not None)
+    except BaseException:  # noqa: BLE001 — shown in the terminal the test reads
+        import traceback
+
+        traceback.print_exc()
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    return code
+
+
+def spawn(tmp: Path, *args: str) -> Terminal:
+    return Terminal(tmp, *args)
+
+
+def nearly_over(svc: BattleService, name: str, path: Path) -> str:
+    """A battle of ``path`` autoplayed to its end, its last :data:`BY_HAND` actions taken back."""
+    bid = svc.new(SetupRequest(scenario=path, seed=1), ruleset=name)
+    svc.autoplay(bid)
+    assert svc.status(bid).over
+    for _ in range(min(BY_HAND, svc.record(bid).position)):
+        svc.undo(bid)
+    return bid
+
+
+@pytest.mark.parametrize(("game", "scenario", "path"), SCENARIOS, ids=[f"{g}-{s}" for g, s, _ in SCENARIOS])
+def test_the_loop_plays_the_scenario_to_its_end_by_numbers(tmp_path: Path, game: str, scenario: str, path: Path) -> None:
+    svc = BattleService(BattleStore(str(tmp_path / "battles.db")))
+    bid = nearly_over(svc, game, path)
+    child = spawn(tmp_path, bid[:8])
+    typed = []
+    child.expect_exact("you> ")
+    while not svc.status(bid).over:
+        state = svc.state(bid)
+        g = svc.game(bid)
+        n = [lg.action for lg in g.legal_actions(state)].index(g.policy(state)) + 1
+        child.sendline(str(n))
+        typed.append(n)
+        child.expect_exact("Play it? [Y/n] ")
+        child.sendline("")
+        while child.expect_exact(["Enter: next result · a: all ", "you> ", "The battle is over."]) == 0:
+            child.sendline("a")
+        if child.after != "you> ":
+            break
+    child.expect(pexpect.EOF)
+    assert child.exit_code() == 0, child.before
+    assert svc.status(bid).over and len(typed) == min(BY_HAND, svc.record(bid).position)
+    assert svc.replay(bid).identical
+
+
+def test_a_move_made_by_another_process_appears_within_a_second(tmp_path: Path) -> None:
+    starter = ROOT / "examples" / "exillis" / "starter.toml"
+    svc = BattleService(BattleStore(str(tmp_path / "battles.db")))
+    bid = svc.new(starter, seed=1)
+    child = spawn(tmp_path, bid, "--side", "B")
+    child.expect_exact("Waiting for side A")
+    child.expect_exact("B> ")
+    subprocess.run([sys.executable, "-m", "rulekeeper", "battle", "act", bid, "move", "Billmen", "C3"], env=env(tmp_path),
+                   check=True, capture_output=True, timeout=120)
+    done = time.monotonic()
+    child.expect_exact("◆ 1. side A: move A:Billmen C3", timeout=10)
+    shown = time.monotonic() - done
+    child.expect_exact("Your actions")
+    child.expect_exact("B> ")
+    child.sendline("1")
+    child.expect_exact("Play it? [Y/n] ")
+    child.sendline("y")
+    child.expect_exact("B> ")
+    assert svc.record(bid).position == 2
+    child.sendline("u")
+    child.expect_exact("Last action taken back.")
+    child.expect_exact("B> ")
+    child.sendline("l")
+    child.expect_exact("move A:Billmen C3")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert child.exit_code() == 0
+    assert svc.record(bid).position == 1
+    assert shown < 1.0, f"the other side's move appeared after {shown:.2f} s"

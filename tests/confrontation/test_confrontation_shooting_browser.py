@@ -1,0 +1,85 @@
+"""A shot in *Crossbows at the mill race* in a real browser (Playwright, Debian's chromium), issue 24.
+
+Side A (the Lions) plays on a 390×844 phone, side B (the Wolfen) on a 1366×900 laptop. A taps its crossbowman on
+the table, sees a shot offered at each Wolfen in sight with its exact odds, shoots the first, and the shot's Fate
+Screen (the AIM test, the damage roll on a hit) and the log line come up on both pages. Screenshots land in
+``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browser_kit import keeper_fixture, new_game_links, shot, sync_api
+
+TIMEOUT_MS = 10_000
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 900}
+MIN_TEXT_PX = 11
+XBOW = "Alahan crossbowman"
+
+BASE_TEXT = """() => [...document.querySelectorAll('svg.cftable a.base text')].map(t => ({
+    text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a}))"""
+
+server = keeper_fixture("cf-shoot-browser")
+
+
+def fits(page: Any, width: int) -> float:
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    sizes = page.evaluate(BASE_TEXT)
+    assert len(sizes) == 6, sizes
+    smallest = min(s["px"] for s in sizes)
+    assert smallest >= MIN_TEXT_PX, sizes
+    return float(smallest)
+
+
+def test_a_crossbowman_shoots_on_a_phone_and_the_laptop_sees_it(server: str, browser: Any) -> None:
+    expect = sync_api.expect
+    expect.set_options(timeout=TIMEOUT_MS)
+    ctx_a = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    ctx_b = browser.new_context(viewport=LAPTOP)
+    links = new_game_links(ctx_a, server, "confrontation:the_mill_race")
+    pa, pb = ctx_a.new_page(), ctx_b.new_page()
+    errors: list[str] = []
+    for p in (pa, pb):
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    pa.goto(links["A"])
+    pb.goto(links["B"])
+    expect(pa.locator("svg.cftable")).to_be_visible()
+    expect(pa.locator("svg.cftable polygon.obstacle")).to_have_count(2)
+    phone_px = fits(pa, PHONE["width"])
+
+    pa.locator(f"svg.cftable a.base[data-fighter='{XBOW}']").click()
+    expect(pa.locator("svg.cftable a.base.picked")).to_have_attribute("data-fighter", XBOW)
+    shots = pa.locator("a.btn.act[data-kind=shoot]")
+    expect(shots).to_have_count(3)  # the three Wolfen are in sight and within his crossbow's long range
+    texts = shots.evaluate_all("els => els.map(e => e.textContent)")
+    assert all("long range" in t and "difficulty 7" in t for t in texts), texts
+    shot(pa, "cf-shoot-offered-phone")
+    shots.first.click()
+    expect(pa.locator("body")).to_contain_text("hits")  # the preview: exact odds to hit, wound, kill
+    pa.locator("#commit").click()
+    expect(pa.locator("#commit")).to_have_count(0)
+    for p in (pa, pb):
+        p.reload()
+        for _ in range(6):  # the shot's Fate Screen (its AIM test, a damage roll on a hit), every result revealed
+            extra = next((e for e in ("#resolve-all", "#reveal", "#continue") if p.locator(e).count()), None)
+            if extra is None:
+                break
+            p.locator(extra).click()
+            p.wait_for_load_state()
+            p.wait_for_timeout(300)
+        expect(p.locator("body")).to_contain_text(f"{XBOW} shoots")
+    pb.get_by_role("link", name="Log").first.click()
+    # the log line: the band, the difficulty and the AIM test's final result
+    expect(pb.locator("body")).to_contain_text("(long range, ")
+    expect(pb.locator("body")).to_contain_text("difficulty 7): AIM")
+    pb.goto(links["B"])
+    expect(pb.locator("svg.cftable")).to_be_visible()
+    laptop_px = fits(pb, LAPTOP["width"])
+    shot(pa, "cf-after-shot-phone")
+    shot(pb, "cf-after-shot-laptop")
+    print(f"\nmill race shot: smallest base text {phone_px:.1f} px on the phone, {laptop_px:.1f} px on the laptop")
+    assert not errors, errors
+    ctx_a.close()
+    ctx_b.close()
