@@ -14,6 +14,7 @@
   side attacks, in the enemy's turn so that the enemy cannot attack with him); spectres called in his side's
   movement when an enemy is within 6 hexes; else no spell now. The enemy wizard counters when he can, else lets
   it be (never a rival spell).
+* A piece the rules move (a retreat, an unhorsed rider, the dragon's push) goes where the keeper proposes.
 * A blow to one of several defenders falls on the one with the weakest attack; the advance after combat
   takes the first hex offered, then stops.
 """
@@ -188,6 +189,8 @@ def choose(state: DNState) -> JsonDict | None:
     if state.over:
         return None
     legal = legal_actions(state)
+    if state.placing:  # the keeper's proposal, offered first
+        return legal[0].action
     if state.pending is not None:
         return _pending(state, legal)
     pick = _spell(state, legal, state.side)

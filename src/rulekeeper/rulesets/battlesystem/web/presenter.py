@@ -31,7 +31,7 @@ from .picks import acting_units, chosen, groups_of, pick_href, unit_of
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 #: Fill of each terrain; a raised open hex is shaded by its level instead.
-FILLS = {"open": "#ebe6c8", "shallow river": "#9cc8e6", "dense forest": "#6f9a57"}
+FILLS = {"open": "#ebe6c8", "shallow river": "#9cc8e6", "dense forest": "#6f9a57", "bridge": "#b89a6a"}
 HILLS = ("#ebe6c8", "#d9c48e", "#bf9f62", "#a07f45")
 #: Counter text in SVG units: 13.5 of the 450-unit-wide river crossing is 11.5 CSS px on a 390 px phone.
 FONT = 13.5
