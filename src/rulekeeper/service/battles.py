@@ -22,7 +22,17 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from rulekeeper.core.errors import IllegalActionError, ReplayMismatchError, RulekeeperError, UnknownNameError
-from rulekeeper.core.game import SPECTATOR, BattleSetup, Game, JsonDict, LegalAction, Outcome, SetupRequest, Status
+from rulekeeper.core.game import (
+    SPECTATOR,
+    BattleSetup,
+    Game,
+    JsonDict,
+    LegalAction,
+    Outcome,
+    SetupRequest,
+    Status,
+    face_down,
+)
 from rulekeeper.core.ruleset import game as find_game
 from rulekeeper.core.ruleset import game_refusal
 from rulekeeper.core.size import BATTLE_LIMITS, BattleTooLargeError, check_size
@@ -337,9 +347,9 @@ class BattleService:
                 raise StaleStateError(bid, position, rec.position)
             if side is not None and g.side_of(last.action) != side:
                 raise NotYourTurnError("only the side that played the last action may take it back")
-            if last.shown and last.result.get("chance"):
+            if last.shown and face_down(last.result):
                 raise IllegalActionError(
-                    f"cannot undo {g.action_text(last.action)}: its random results were already shown",
+                    f"cannot undo {g.action_text(last.action)}: its results were already shown",
                     code_detail="results_shown")
             previous = self._state_at(bid, rec.position - 1)
         status = g.status(previous)
@@ -460,7 +470,7 @@ def is_pending(last: LogEntry, rec: BattleRecord) -> bool:
     The last blow of a battle too: until its side turns the cards over, nobody (the
     spectator included) may see the end screen, which would tell the result.
     """
-    return bool(not last.shown and last.result.get("chance"))
+    return not last.shown and face_down(last.result)
 
 
 def guess_ruleset(request: SetupRequest) -> str:
