@@ -189,7 +189,7 @@ def test_options_are_kept_in_the_battle_and_bad_ones_refused() -> None:
     river = next(sc for sc in G.scenarios() if sc.key == "river_crossing")
     doc = G.setup(SetupRequest(scenario=river.path, seed=1, options=("half_rounding=up",))).document
     assert doc["options"] == {"adjacent_damage": "own-dr", "half_rounding": "up", "failed_attack_morale": "none",
-                               "flight_timing": "end-of-turn", "flight_edge": "own"}
+                               "flight_timing": "end-of-turn", "flight_edge": "own", "terrain_combat": "on"}
     assert G.initial_state(doc).rules.halve(19) == 10
     with pytest.raises(UnknownNameError):
         G.setup(SetupRequest(scenario=river.path, options=("half_rounding=sideways",)))

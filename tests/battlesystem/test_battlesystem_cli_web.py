@@ -53,7 +53,7 @@ def test_resolve_and_units(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Captu
     assert code == 2 and "Light Infantry" in err
     code, out, _ = run(monkeypatch, capsys, "units", "battlesystem", "--json")
     units = json.loads(out)
-    assert len(units) == 14 and units[0]["movement"] == {"value": 4, "source": "seed", "why": units[0]["movement"]["why"]}
+    assert len(units) == 18 and units[0]["movement"] == {"value": 4, "source": "seed", "why": units[0]["movement"]["why"]}
     # the guide's thirteen, then our General (data/command.yaml), every number of it estimated
     assert units[-1]["name"] == "General" and units[-1]["range"]["source"] == "estimated"
     code, out, _ = run(monkeypatch, capsys, "units", "battlesystem")

@@ -36,7 +36,7 @@ def test_the_general_is_a_card_of_estimates_each_with_its_reason() -> None:
     assert {src for src, _ in g.provenance.values()} == {"estimated"}
     assert all(why for _, why in g.provenance.values())
     assert (command().rally_dice, command().rally_sides) == (3, 10)
-    assert [t.name for t in unit_types().types][-1] == "General" and len(unit_types().types) == 14
+    assert [t.name for t in unit_types().types][-1] == "General" and len(unit_types().types) == 18  # 13, 4 ethnic
 
 
 def test_every_shipped_scenario_has_one_general_a_side() -> None:

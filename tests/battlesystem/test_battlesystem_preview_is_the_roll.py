@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from rulekeeper.core.chance import ChanceRequest
 from rulekeeper.core.game import SetupRequest
 from rulekeeper.core.ruleset import game
+from rulekeeper.rulesets.battlesystem.ground import ground_bonus
 from rulekeeper.rulesets.battlesystem.odds import attack_odds
 from walk_kit import reach
 
@@ -52,7 +53,8 @@ def check(state: Any, action: dict[str, Any]) -> int:
         matched += 1
     if action["kind"] in ("attack", "shoot"):
         a, d = state.piece(action["unit"]), state.piece(action["target"])
-        exact = attack_odds(a.unit(), d.unit(), "melee" if action["kind"] == "attack" else "missile", 0, state.rules)
+        kind = "melee" if action["kind"] == "attack" else "missile"
+        exact = attack_odds(a.unit(), d.unit(), kind, ground_bonus(state, a, d, kind), state.rules)
         assert odds.headline_dict()["attack fails"] == float(exact.p_fail)
         # the drawn request weights every total by its count out of 10^5: the same exact distribution
         shown = {int(o): Fraction(p).limit_denominator(100_000) for o, p in rec_odds(out)}
@@ -113,3 +115,22 @@ def test_pursuit_and_rally_preview_the_rolls_they_make(seed: int) -> None:
     assert check(broke, follow) == 1
     for lg in G.legal_actions(broke):
         check(broke, lg.action)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_support_work_and_ground_preview_the_rolls_they_make(seed: int) -> None:
+    """Issue 25: Medics' tend (1d10, exact), Supply and Engineers (no roll), and attacks whose "other bonuses" come
+    from the ground (a hill, a forest, a river): every legal action's preview is its roll."""
+    units = [("A", "Medics", "Surgeons", "A1"), ("A", "Light Infantry", "Foot", "B1"), ("A", "Supply", "Wagons", "A2"),
+             ("A", "Archers", "Bows", "B2"), ("A", "Engineers", "Sappers", "C2"), ("B", "Heavy Infantry", "Shields",
+                                                                                   "C1"),
+             ("B", "Pikemen", "Pikes", "E2")]
+    terrain = [["B1", "open", 1], ["E2", "dense forest", 0], ["D2", "shallow river", 0]]
+    state = set_unit(set_unit(battle(units, height=2, terrain=terrain, seed=seed), "Foot", soldiers=60),
+                     "Bows", ammunition=4)
+    matched = {lg.action["kind"]: check(state, lg.action) for lg in G.legal_actions(state)}
+    assert {"tend", "resupply", "bridge", "attack", "shoot"} <= set(matched) and matched["tend"] == 1
+    assert matched["attack"] == 1 and matched["shoot"] == 1
+    tend = {"kind": "tend", "side": "A", "unit": "Surgeons", "target": "Foot"}
+    assert {int(o): Fraction(p).limit_denominator(10) for o, p in rec_odds(G.apply(state, tend))} == \
+        {o: Fraction(1, 10) for o in range(1, 11)}

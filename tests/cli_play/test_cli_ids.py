@@ -110,3 +110,14 @@ def test_battle_list_shows_whole_ids_on_an_80_column_terminal(tmp_path: Path) ->
     assert max(len(line) for line in out.splitlines()) <= 80
     for bid in ("b-0c41ee6800000001", "b-0c41ff6800000002", "b-0c41aa6800000003"):
         assert bid in out
+
+
+def test_the_campaign_commands_take_a_prefix(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``campaign-map`` (War Table campaign) and ``campaign record`` (Ex illis) take an id prefix too."""
+    shroudfall = ROOT / "examples" / "wartable" / "shroudfall.yaml"
+    code, out, err = run(monkeypatch, capsys, "battle", "new", str(shroudfall), "--ruleset", "wartable-campaign", "--json")
+    bid = json.loads(out)["id"]
+    code, out, err = run(monkeypatch, capsys, "campaign-map", bid[:7])
+    assert code == 0 and "Hearthmere" in out, err
+    code, _, err = run(monkeypatch, capsys, "campaign", "record", bid[:7])
+    assert code == 2 and "No battle" not in err and "ambiguous" not in err

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from rulekeeper.core.errors import IllegalActionError, RulekeeperError
-from rulekeeper.core.game import ArmySource, Game, SetupRequest
+from rulekeeper.core.game import ArmySource, Game, Outcome, SetupRequest
 from rulekeeper.core.ruleset import game as find_game
 from rulekeeper.core.ruleset import games
 from rulekeeper.persistence.store import BattleStore
@@ -51,6 +51,11 @@ def start(g: WarTable, path: Path = SEED_FILE, *options: str) -> WarTableState:
     return g.initial_state(json.loads(json.dumps(setup.document)))
 
 
+def fight(g: WarTable, state: WarTableState) -> Outcome:
+    """The attackers attack, the defenders answer: the outcome of the answer (the battle resolved)."""
+    return g.apply(g.apply(state, {"kind": "attack"}).state, {"kind": "defend"})
+
+
 def write(tmp_path: Path, name: str, text: str) -> Path:
     p = tmp_path / name
     p.write_text(text, encoding="utf-8")
@@ -84,12 +89,20 @@ def test_seed_example_through_the_protocol_ends_86_and_94(g: WarTable) -> None:
     assert preview.headline_dict()["Oathsworn Vanguard Health"] == "100 → 86"
     assert preview.headline_dict()["Bloodless Horde Health"] == "150 → 94"
 
-    out = g.apply(state, g.parse_words(state, ["attack"]))
-    assert out.action == {"kind": "attack"} and out.side == "attackers"
+    declared = g.apply(state, g.parse_words(state, ["attack"]))
+    assert declared.action == {"kind": "attack"} and declared.side == "attackers" and declared.chance == ()
+    # issue 25: the defenders' link gets its turn; their answer resolves the six steps
+    turn = g.status(declared.state)
+    assert not turn.over and turn.to_act == ("defenders",) and turn.acting == ("Bloodless Horde",) and turn.turn == 1
+    assert [lg.action for lg in g.legal_actions(declared.state)] == [{"kind": "defend"}]
+    assert g.policy(declared.state) == {"kind": "defend"} and g.result(declared.state) is None
+    assert g.preview(declared.state, {"kind": "defend"}).headline_dict()["Bloodless Horde Health"] == "150 → 94"
+    out = g.apply(declared.state, g.parse_words(declared.state, ["defend"]))
+    assert out.action == {"kind": "defend"} and out.side == "defenders"
     assert out.chance == () and out.record["chance"] == []
     assert out.record["report"] == list(out.report)
     after = g.status(out.state)
-    assert after.over and after.to_act == () and after.turn == 1 and after.winner is None
+    assert after.over and after.to_act == () and after.turn == 2 and after.winner is None
     assert g.legal_actions(out.state) == [] and g.policy(out.state) is None
     result = g.result(out.state)
     assert result is not None and result.winner is None
@@ -103,7 +116,7 @@ def test_seed_example_through_the_protocol_ends_86_and_94(g: WarTable) -> None:
 
 def test_step5_literal_from_the_request_options_overrides_the_file(g: WarTable) -> None:
     state = start(g, SEED_FILE, "step5=literal")
-    result = g.result(g.apply(state, {"kind": "attack"}).state)
+    result = g.result(fight(g, state).state)
     assert result is not None and result.summary["health"]["Oathsworn Vanguard"] == 87
     assert state.battle.options["step5"] == "literal"
 
@@ -113,7 +126,7 @@ def test_enclave_assault_changes_stability(g: WarTable) -> None:
     assert g.status(state).acting == ("Bloodless Horde #1", "Bloodless Horde #2")
     headline = g.preview(state, {"kind": "attack"}).headline_dict()
     assert headline["Hearthmere Stability"] == "60 → 30"
-    out = g.apply(state, {"kind": "attack"})
+    out = fight(g, state)
     result = g.result(out.state)
     assert result is not None
     assert result.summary["stability"]["after"] == 30 and result.summary["stability"]["total_delta"] == -30
@@ -128,7 +141,7 @@ def test_a_wiped_out_side_loses_the_field(g: WarTable, tmp_path: Path) -> None:
         "ruleset: wartable\nattacker: horde\nsides:\n  horde: [Bloodless Horde, Bloodless Horde, Bloodless Horde]\n"
         "  town: [{unit: Oathsworn Vanguard, health: 20}]\nenclave: {name: Ashford, stability: 50, side: town}\n",
     )
-    out = g.apply(start(g, p), {"kind": "attack"})
+    out = fight(g, start(g, p))
     status, result = g.status(out.state), g.result(out.state)
     assert status.winner == "attackers" and result is not None and result.winner_name == "horde"
     assert "hold the field" in result.reason
@@ -144,7 +157,7 @@ def test_a_wiped_out_side_loses_the_field(g: WarTable, tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", BATTLE_FILES)
 def test_state_json_round_trips_exactly(g: WarTable, name: str) -> None:
     state = start(g, EXAMPLES / name)
-    for s in (state, g.apply(state, {"kind": "attack"}).state):
+    for s in (state, g.apply(state, {"kind": "attack"}).state, fight(g, state).state):
         doc = g.state_to_json(s)
         text = json.dumps(doc, sort_keys=True)
         back = g.state_from_json(json.loads(text))
@@ -163,7 +176,7 @@ def test_initial_document_rebuilds_the_state_and_carries_its_own_data(g: WarTabl
     for m in doc["modifiers"]:
         if m["name"] == "Ruin cover":
             m["amount"] = 0
-    out = g.apply(g.initial_state(doc), {"kind": "attack"})
+    out = fight(g, g.initial_state(doc))
     result = g.result(out.state)
     assert result is not None and result.summary["health"]["Bloodless Horde"] == 87  # 70 - 7 blocked = 63
 
@@ -179,14 +192,14 @@ def test_a_third_of_health_round_trips(g: WarTable) -> None:
     odd = UnitDef("Odd Horde", Fraction(301, 3), Fraction(20), Fraction(10), ("Bloodless",), origin="python")
     battle = Battle((Combatant(d.unit("Oathsworn Vanguard")),), (Combatant(odd),), ("Ruin",))
     state = g.initial_state(state_document(battle, d.modifiers))
-    after = g.apply(state, {"kind": "attack"}).state
+    after = fight(g, state).state
     doc = json.loads(json.dumps(g.state_to_json(after)))
     assert g.state_from_json(doc) == after
     assert doc["battle"]["defenders"]["units"][0]["unit"]["health"] == "301/3"
 
 
 def test_a_damaged_state_is_refused(g: WarTable) -> None:
-    after = g.apply(start(g), {"kind": "attack"}).state
+    after = fight(g, start(g)).state
     doc = g.state_to_json(after)
     tampered = json.loads(json.dumps(doc))
     tampered["report"]["result"]["Oathsworn Vanguard"] = 100
@@ -206,11 +219,12 @@ def test_a_damaged_state_is_refused(g: WarTable) -> None:
 @pytest.mark.parametrize(
     ("action", "match"),
     [
-        ({"kind": "charge"}, "only action is attack"),
+        ({"kind": "charge"}, "the attackers attack, the defenders defend"),
         ({"kind": "withdraw"}, "no way to decline"),
-        ({"kind": ""}, "only action is attack"),
-        ({"kind": "attack", "side": "defenders"}, "do not act"),
-        ({"kind": "attack", "side": "bloodless"}, "do not act"),
+        ({"kind": ""}, "the attackers attack, the defenders defend"),
+        ({"kind": "attack", "side": "defenders"}, "it is the attackers' .oathsworn. turn"),
+        ({"kind": "attack", "side": "bloodless"}, "it is the attackers' .oathsworn. turn"),
+        ({"kind": "defend"}, "it is the attackers' .oathsworn. turn"),
         ({"kind": "attack", "side": "nobody"}, "unknown side"),
         ({"kind": "attack", "unit": "Bloodless Horde"}, "unexpected: unit"),
     ],
@@ -233,7 +247,10 @@ def test_a_defenders_action_parses_to_their_side(g: WarTable) -> None:
 
 
 def test_no_second_attack(g: WarTable) -> None:
-    after = g.apply(start(g), {"kind": "attack"}).state
+    declared = g.apply(start(g), {"kind": "attack"}).state
+    with pytest.raises(IllegalActionError, match="defenders' .bloodless. turn"):
+        g.apply(declared, {"kind": "attack"})
+    after = g.apply(declared, {"kind": "defend"}).state
     with pytest.raises(IllegalActionError, match="over"):
         g.apply(after, {"kind": "attack"})
 
@@ -333,15 +350,18 @@ def test_through_the_service(tmp_path: Path) -> None:
         svc.act(bid, {"kind": "attack", "side": "defenders"})
     with pytest.raises(NotYourTurnError):
         svc.act(bid, {"kind": "attack"}, side="defenders")
-    out, pos = svc.act(bid, {"kind": "attack"})
-    assert pos == 1 and svc.record(bid).status == "over"
+    svc.act(bid, {"kind": "attack"})
+    with pytest.raises(NotYourTurnError):
+        svc.act(bid, {"kind": "defend"}, side="attackers")
+    out, pos = svc.act(bid, {"kind": "defend"}, side="defenders")
+    assert pos == 2 and svc.record(bid).status == "over"
     result = svc.game(bid).result(svc.state(bid))
     assert result is not None and result.summary["health"] == {"Oathsworn Vanguard": 86, "Bloodless Horde": 94}
     assert svc.replay(bid).identical
     with pytest.raises(GameOverError):
         svc.act(bid, {"kind": "attack"})
     svc.undo(bid)  # no chance was drawn, so nothing shown forbids it
-    assert svc.record(bid).position == 0 and not svc.status(bid).over
+    assert svc.record(bid).position == 1 and not svc.status(bid).over
     svc.autoplay(bid)
     assert svc.status(bid).over and svc.replay(bid).identical
     exported = tmp_path / "x.json"
@@ -374,7 +394,8 @@ def test_through_the_cli(tmp_path: Path) -> None:
     acts = json.loads(rk("battle", "actions", bid, "--json"))
     assert [a["kind"] for a in acts["actions"]] == ["attack"]
     assert acts["actions"][0]["odds"]["Bloodless Horde Health"] == "150 → 94"
-    acted = rk("battle", "act", bid, "attack")
+    assert "To act: defenders (bloodless)" in rk("battle", "act", bid, "attack")
+    acted = rk("battle", "act", bid, "defend")
     assert "Step 6" in acted and "unblocked" in acted and "Battle over" in acted and "Enclave" in acted
     shown = json.loads(rk("battle", "show", bid, "--json"))
     assert shown["result"]["health"] == {"Oathsworn Vanguard": 86, "Bloodless Horde": 94}
@@ -389,7 +410,8 @@ def test_through_the_cli(tmp_path: Path) -> None:
     assert isinstance(wrong.exception, IllegalActionError) and "decline" in str(wrong.exception)
 
 
-def test_through_the_web_keeper_with_the_generic_presenter(tmp_path: Path) -> None:
+def test_through_the_web_keeper_both_links_get_their_turn(tmp_path: Path) -> None:
+    """Issue 25: a readable engagement page (not the generic key/value dump) and the defenders' link gets a turn."""
     import html
     import re
 
@@ -407,6 +429,9 @@ def test_through_the_web_keeper_with_the_generic_presenter(tmp_path: Path) -> No
     bid = links["attackers"].split("/")[2].split("?")[0]
     tokens = {role: link.split("token=")[1] for role, link in links.items()}
 
+    board = client.get(links["defenders"]).text
+    assert 'class="wartable-board"' in board and 'data-unit="Bloodless Horde"' in board
+    assert "oathsworn (attackers) to attack" in board and "Health 150" in board and "[Ruin]" in board
     refused = client.post(
         f"/api/battles/{bid}/actions", params={"token": tokens["defenders"]}, json={"position": 0, "kind": "attack"}
     )
@@ -415,14 +440,21 @@ def test_through_the_web_keeper_with_the_generic_presenter(tmp_path: Path) -> No
         and client.get(f"/api/battles/{bid}", params={"token": tokens["attackers"]}).json()["position"] == 0
     )
 
-    picked = client.get(f"/b/{bid}", params={"token": tokens["attackers"], "pick": 0, "at": 0})
-    assert picked.status_code == 200 and "100 → 86" in picked.text
-    form = re.search(r'<form method="post" action="/b/[^"]+/act".*?</form>', picked.text, re.S)
-    assert form is not None
-    fields = {k: html.unescape(v) for k, v in re.findall(r'name="(\w+)" value="([^"]*)"', form.group(0))}
-    assert fields["kind"] == "attack"
-    assert client.post(f"/b/{bid}/act", data=fields).status_code == 303
+    def play(role: str, position: int, kind: str) -> None:
+        picked = client.get(f"/b/{bid}", params={"token": tokens[role], "pick": 0, "at": position})
+        assert picked.status_code == 200 and "100 → 86" in picked.text
+        form = re.search(r'<form method="post" action="/b/[^"]+/act".*?</form>', picked.text, re.S)
+        assert form is not None
+        fields = {k: html.unescape(v) for k, v in re.findall(r'name="(\w+)" value="([^"]*)"', form.group(0))}
+        assert fields["kind"] == kind
+        assert client.post(f"/b/{bid}/act", data=fields).status_code == 303
+
+    play("attackers", 0, "attack")
+    turn = client.get(links["defenders"]).text
+    assert "bloodless (defenders) to answer the attack" in turn and "defend" in turn
+    play("defenders", 1, "defend")
     end = client.get(links["spectator"])
-    assert end.status_code == 200 and "The battle is over" in end.text
+    assert end.status_code == 200 and "The battle is over" in end.text and 'Health 100 → <span class="after">86</span>' in end.text
+    assert "Step 4, oathsworn: 70 hits / 1 enemy unit = 70 each" in end.text
     api = client.get(f"/api/battles/{bid}", params={"token": tokens["spectator"]}).json()
     assert api["over"] and api["result"]["health"] == {"Oathsworn Vanguard": 86, "Bloodless Horde": 94}

@@ -358,6 +358,17 @@ def concealed_text(game: Game, action: JsonDict) -> str:
     return f"side {game.side_of(action)} acted (hidden until it is revealed)"
 
 
+def face_down(record: Mapping[str, Any]) -> bool:
+    """Whether a logged result is turned over by its side, and can never be taken back once shown.
+
+    Random results (``chance``) are; so is a result whose record says ``"reveals": true``: it
+    shows what other sides kept hidden (a campaign round's report reveals every side's orders),
+    so, like a seen roll, undoing it after anyone saw it would let a side change its orders
+    knowing the others'.
+    """
+    return bool(record.get("chance") or record.get("reveals"))
+
+
 # -- a player's own data files at set-up (optional) -------------------------------------------------
 
 

@@ -22,7 +22,17 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from rulekeeper.core.errors import IllegalActionError, ReplayMismatchError, RulekeeperError, UnknownNameError
-from rulekeeper.core.game import SPECTATOR, BattleSetup, Game, JsonDict, LegalAction, Outcome, SetupRequest, Status
+from rulekeeper.core.game import (
+    SPECTATOR,
+    BattleSetup,
+    Game,
+    JsonDict,
+    LegalAction,
+    Outcome,
+    SetupRequest,
+    Status,
+    face_down,
+)
 from rulekeeper.core.ruleset import game as find_game
 from rulekeeper.core.ruleset import game_refusal
 from rulekeeper.persistence.errors import DamagedStoreError
@@ -301,9 +311,9 @@ class BattleService:
         if rec.position == 0:
             raise IllegalActionError("nothing to undo: no action has been played", code_detail="nothing_to_undo")
         last = self.store.entry(bid, rec.position - 1)
-        if last.shown and last.result.get("chance"):
+        if last.shown and face_down(last.result):
             raise IllegalActionError(
-                f"cannot undo {game_of(rec.ruleset).action_text(last.action)}: its random results were already shown",
+                f"cannot undo {game_of(rec.ruleset).action_text(last.action)}: its results were already shown",
                 code_detail="results_shown")
         position = rec.position if expected_position is None else expected_position
         if position != rec.position:
@@ -405,7 +415,7 @@ def is_pending(last: LogEntry, rec: BattleRecord) -> bool:
     The last blow of a battle too: until its side turns the cards over, nobody (the
     spectator included) may see the end screen, which would tell the result.
     """
-    return bool(not last.shown and last.result.get("chance"))
+    return not last.shown and face_down(last.result)
 
 
 def guess_ruleset(request: SetupRequest) -> str:

@@ -12,7 +12,7 @@ from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 
 from rulekeeper.core.errors import RulekeeperError
-from rulekeeper.core.game import conceals
+from rulekeeper.core.game import conceals, face_down
 from rulekeeper.persistence.chain import fingerprint
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ def results_of_last(v: View) -> str | None:
     """The Fate Screen of the other side's last action, once its results are shown and its words are not hidden
     from this link: the side that waited saw only "Last action: …", with no way to the dice but the log."""
     last = v.last
-    if last is None or v.pending or not last.shown or not last.result.get("chance") or v.last_side == v.role:
+    if last is None or v.pending or not last.shown or not face_down(last.result) or v.last_side == v.role:
         return None
     return None if conceals(v.game, v.board_state, last.action, v.role) else v.links.fate(v.position - 1, "all")
 

@@ -26,7 +26,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 
 from rulekeeper.core.errors import IllegalActionError, RulekeeperError
-from rulekeeper.core.game import ArmySource, Game, JsonDict, SetupRequest, Status, concealed_text, conceals
+from rulekeeper.core.game import ArmySource, Game, JsonDict, SetupRequest, Status, concealed_text, conceals, face_down
 from rulekeeper.core.present import Links, WebPresenter
 from rulekeeper.core.ruleset import games
 from rulekeeper.persistence.store import BattleNotFoundError, BattleRecord, LogEntry
@@ -305,12 +305,14 @@ class Pages:
         notice = NOTICES.get(q.get("note") or "")
         last_text = None if v.last is None else logged_text(v, v.last.action)
         # what a held live update says (static/keeper.js): who acted and what, as the page's own "Last action"
-        moved = "" if last_text is None else f"{side_label(v.last_side or '', header.sides, False)}: {last_text}"
+        who = side_label(v.last_side or "", header.sides, False)
+        moved = "" if v.last is None else (f"{who} acted (hidden until it is revealed)" if conceals(
+            v.game, v.board_state, v.last.action, v.role) else f"{who}: {last_text}")
         return {
             "v": v, "panel": panel, "header": header,
             "board": r.board(board_state, replace(v.links, viewer=v.role), caption),  # the live board: its role's
             "turn_bar": r.turn_bar(board_state), "can_undo": can_undo,
-            "undo_locked": bool(v.last is not None and v.last.shown and v.last.result.get("chance")),
+            "undo_locked": bool(v.last is not None and v.last.shown and face_down(v.last.result)),
             "last_text": last_text, "moved": moved, "last_results": results_of_last(v),
             "unit_html": unit_html, "notice": notice, "error": _error_ctx(error),
         }

@@ -3,7 +3,8 @@
 Two browser contexts (two players' machines) open the two side links of a seeded Shroudfall
 campaign. Each sees the SVG region map and its own order form; the Oathsworn give theirs first
 (Reclaim at Hearthmere, Faith for Lantern Hill) and the Bloodless page does not show them; when the
-Bloodless give theirs (the Ford Horde marches on Old Watch) the round resolves and both pages show
+Bloodless give theirs (the Ford Horde marches on Old Watch) the round resolves face down, the
+Bloodless turn its report over (it shows the other side's orders, so it is never undone after) and both pages show
 round 2, Hearthmere at 90 and Lantern Hill at 100 (Reclaim +20, Faith to full).
 """
 
@@ -51,9 +52,11 @@ def test_orders_from_two_sides_resolve_the_round(server: str, browser: object) -
     # the Bloodless give theirs: the round resolves, for both links
     pb.locator("select[data-unit='Ford Horde']").select_option("move:Old Watch")
     pb.locator("#give-orders").click()
-    for extra in ("#reveal-all", "#continue"):  # no Delve was ordered: nothing is face down
-        if pb.locator(extra).count():
-            pb.locator(extra).click()
+    # the round's report shows the Oathsworn orders: face down until the Bloodless turn it over (issue 25)
+    expect(pb.locator("#reveal-all")).to_be_visible()
+    pb.locator("#reveal-all").click()
+    expect(pb.locator("#continue")).to_be_visible()
+    pb.locator("#continue").click()
     for p in (pb, po):
         if p is po:
             p.reload()

@@ -68,6 +68,9 @@ def test_orders_stay_hidden_until_the_round_resolves(tmp_path: Path) -> None:
     assert "Hearthmere Guard reclaim" in page(client, bid, tokens["oathsworn"], "/log")
     action, form = order_form(page(client, bid, tokens["bloodless"]))
     client.post(action, data={**form, "order:Ford Horde": "move:Old Watch"}, follow_redirects=True)
+    # the round's report is face down until the Bloodless, who resolved it, turn it over (issue 25)
+    assert "Hearthmere Guard reclaim" not in page(client, bid, tokens["spectator"], "/log")
+    client.post(f"/b/{bid}/reveal", data={"token": tokens["bloodless"], "position": "2", "all": "1"})
     for token in tokens.values():  # the round resolved: everyone sees the orders and what they did
         log = page(client, bid, token, "/log")
         assert "Hearthmere Guard reclaim" in log and "Hearthmere Stability 70 → 90" in log
@@ -86,3 +89,26 @@ def test_a_side_takes_back_only_its_own_orders(tmp_path: Path) -> None:
     assert r.status_code == 200
     body = client.get(f"/api/battles/{bid}", params={"token": tokens["oathsworn"]}).json()
     assert body["position"] == 0 and body["to_act"] == ["oathsworn", "bloodless"]
+
+
+def test_the_order_form_shows_the_delve_odds_the_roll_uses(tmp_path: Path) -> None:
+    """Issue 25: the odds of a roll before the orders are given — and they are the odds the roll uses."""
+    from fractions import Fraction
+
+    from rulekeeper.core.game import SetupRequest
+    from rulekeeper.core.ruleset import game
+
+    client, bid, tokens = campaign(tmp_path)
+    blood = page(client, bid, tokens["bloodless"])
+    odds = dict(re.findall(r'<li data-result="([^"]+)">[^<]*<strong class="odds">([^<]+)</strong>', blood))
+    assert odds["Collapse"] == "3/20" and odds["Relic"] == "1/10" and len(odds) == 6
+    assert "If Barrow Horde delves The Barrow" in blood and "Health -20" in blood
+    assert 'class="delve-odds"' not in page(client, bid, tokens["oathsworn"])  # no Dungeon near the Oathsworn
+    g = game("wartable-campaign")
+    state = g.initial_state(g.setup(SetupRequest(scenario=Path(__file__).resolve().parents[3] / "examples"
+                                                 / "wartable" / "shroudfall.yaml", seed=7)).document)
+    preview = g.preview(state, {"kind": "orders", "side": "bloodless", "round": 1,
+                                "orders": [{"unit": "Barrow Horde", "order": "delve"}]})
+    (draw,) = preview.draws
+    assert {o: Fraction(p).limit_denominator(1000) for o, p in draw.odds()} == {
+        r: Fraction(p) for r, p in odds.items()}

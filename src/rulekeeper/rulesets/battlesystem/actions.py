@@ -5,7 +5,8 @@ Actions are plain JSON dicts (the log, the API and the command line share them):
 (a missile attack on a ``target`` in range and in sight), ``barrage`` (``unit`` chooses a
 ``hex`` in range; it fires at the start of the side's next turn), ``pursue`` (an adjacent
 fleeing ``target``: pursuit.py), ``rally`` (the general ``unit`` rallies a fleeing ``target`` of
-its side: rally.py) and ``end_turn``. Each carries
+its side: rally.py), the support units' ``tend``, ``resupply`` (a ``target``) and ``bridge`` (a
+``hex``: support.py) and ``end_turn``. Each carries
 its ``side``. Each unit may move up to its rating, split around its one attack (the guide: "move
 a few hexes, then perform a missile attack, and then move again").
 """
@@ -21,6 +22,7 @@ from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
 
 from .combat import Reach, Unit, attack_request, resolve_attack
+from .ground import ground_bonus, ground_text
 from .movement import left, moves
 from .odds import attack_odds, barrage_share
 from .options import BattleSystemOptions
@@ -28,10 +30,12 @@ from .pursuit import pursuit_request, quarry
 from .rally import ralliable, rally_request
 from .rolls import ATTACK_DICE, simply
 from .state import BattleState, Piece, possessive, unit_types
+from .support import bridgeable, resuppliable, tend_request, tendable
+from .support_data import support_numbers
 from .turns import barrage_draws, under_fire
 from .units import NO_AMMUNITION, AttackKind
 
-KINDS = ("move", "attack", "shoot", "barrage", "pursue", "rally", "end_turn")
+KINDS = ("move", "attack", "shoot", "barrage", "pursue", "rally", "tend", "resupply", "bridge", "end_turn")
 KIND_OF: dict[str, AttackKind] = {"attack": "melee", "shoot": "missile"}
 
 
@@ -98,6 +102,7 @@ def _unit_actions(state: BattleState, p: Piece) -> list[LegalAction]:
         out.append(LegalAction({"kind": "rally", "side": s, "unit": p.name, "target": u.name},
                                f"{p.name} rally {u.name}", s, None, f"fleeing, on {u.hex}", f"→ {u.name}",
                                f"{p.name}: rally"))
+    out += _support_actions(state, p)
     for label in barrage_hexes(state, p):
         out.append(LegalAction({"kind": "barrage", "side": s, "unit": p.name, "hex": label},
                                f"{p.name} target {label} with a barrage", s, None, "fires at the start of your next turn",
@@ -106,6 +111,26 @@ def _unit_actions(state: BattleState, p: Piece) -> list[LegalAction]:
         out.append(LegalAction({"kind": "move", "side": s, "unit": p.name, "to": label},
                                f"{p.name} move to {label}", s, float(cost), f"{cost} of {left(p)} points left",
                                f"→ {label}", f"{p.name}: move"))
+    return out
+
+
+def _support_actions(state: BattleState, p: Piece) -> list[LegalAction]:
+    """The support units' work (support.py): Medics tend, Supply resupply, Engineers bridge."""
+    s = state.to_act
+    out = []
+    for u in tendable(state, p):
+        out.append(LegalAction({"kind": "tend", "side": s, "unit": p.name, "target": u.name},
+                               f"{p.name} tend {u.name}", s, None, f"{u.soldiers} of {u.type.soldiers} soldiers",
+                               f"→ {u.name}", f"{p.name}: tend"))
+    for u in resuppliable(state, p):
+        out.append(LegalAction({"kind": "resupply", "side": s, "unit": p.name, "target": u.name},
+                               f"{p.name} resupply {u.name}", s, None,
+                               f"{u.ammunition} of {u.type.ammunition} ammunition", f"→ {u.name}",
+                               f"{p.name}: resupply"))
+    for label in bridgeable(state, p):
+        out.append(LegalAction({"kind": "bridge", "side": s, "unit": p.name, "hex": label},
+                               f"{p.name} bridge {label}", s, None, "shallow river: then 1 point to enter",
+                               f"→ {label}", f"{p.name}: bridge"))
     return out
 
 
@@ -141,7 +166,8 @@ def action_text(action: JsonDict) -> str:
     kind, side = action.get("kind"), action.get("side")
     rest = {"move": "moves to {to}", "attack": "attacks {target}", "shoot": "shoots at {target}",
             "barrage": "targets {hex} with a barrage", "pursue": "pursues {target}",
-            "rally": "rallies {target}"}.get(str(kind))
+            "rally": "rallies {target}", "tend": "tends {target}", "resupply": "resupplies {target}",
+            "bridge": "bridges {hex}"}.get(str(kind))
     if rest is None:
         return f"side {side}: end turn" if kind == "end_turn" else f"side {side}: {kind}"
     try:
@@ -163,7 +189,7 @@ def do_attack(state: BattleState, action: JsonDict, fate: Fate) -> tuple[BattleS
     a, d = state.piece(str(action["unit"])), state.piece(str(action["target"]))
     kind = KIND_OF[str(action["kind"])]
     reach = Reach(distance(state, a.hex, d.hex), True)
-    res = resolve_attack(fate, a.unit(), d.unit(), reach, 0, state.rules, kind)
+    res = resolve_attack(fate, a.unit(), d.unit(), reach, ground_bonus(state, a, d, kind), state.rules, kind)
     lines: list[JsonDict] = [{"text": f"{a.name} {'attack' if kind == 'melee' else 'shoot at'} {d.name}: "
                                       f"{res.formula} rolls {res.roll}", "kind": "roll"}]
     if res.casualties:
@@ -206,12 +232,15 @@ def preview(state: BattleState, action: JsonDict) -> OddsPreview:
     kind = action["kind"]
     if kind in KIND_OF:
         a, d = state.piece(str(action["unit"])), state.piece(str(action["target"]))
-        odds = attack_odds(a.unit(), d.unit(), KIND_OF[kind], 0, state.rules)
+        bonus = ground_bonus(state, a, d, KIND_OF[kind])
+        odds = attack_odds(a.unit(), d.unit(), KIND_OF[kind], bonus, state.rules)
         mean = sum(o * p for o, p in odds.casualties.items())
         headline: tuple[tuple[str, float | str], ...] = (
             ("expected casualties", f"{float(mean):.1f}"), ("attack fails", float(odds.p_fail)),
             ("target flees", "already fleeing: no morale roll" if d.fleeing else float(odds.p_breaks(d.morale))))
-        return OddsPreview(headline, (attack_request(a.unit(), d.unit(), KIND_OF[kind]),))
+        if bonus or ground_text(state, a, d, KIND_OF[kind]):
+            headline += (("ground", ground_text(state, a, d, KIND_OF[kind])),)
+        return OddsPreview(headline, (attack_request(a.unit(), d.unit(), KIND_OF[kind], bonus),))
     if kind == "pursue":
         p, t = state.piece(str(action["unit"])), state.piece(str(action["target"]))
         request = pursuit_request(p, t)
@@ -226,12 +255,23 @@ def preview(state: BattleState, action: JsonDict) -> OddsPreview:
         request = rally_request(g, u)
         avg = sum(min(int(o), u.type.morale) * pr for o, pr in request.odds())
         return OddsPreview((("expected morale restored", f"{avg:.1f}"),), (request,))
+    if kind == "tend":
+        m, u = state.piece(str(action["unit"])), state.piece(str(action["target"]))
+        request = tend_request(m, u)
+        avg = sum(min(int(o), u.type.soldiers - u.soldiers) * pr for o, pr in request.odds())
+        return OddsPreview((("expected soldiers back", f"{avg:.1f}"),), (request,))
+    if kind == "resupply":
+        return OddsPreview((("ammunition after", str(min(state.piece(str(action["target"])).type.ammunition,
+                                                         state.piece(str(action["target"])).ammunition
+                                                         + support_numbers().resupply))),))
+    if kind == "bridge":
+        return OddsPreview((("bridge", f"{action['hex']} costs 1 point to enter from now on, for both sides"),))
     if kind == "end_turn":
         draws = barrage_draws(state)
         return OddsPreview((("barrages to fire", str(len(draws))),), draws)
     if kind == "barrage":
         return barrage_preview(state, action)
-    return OddsPreview((("points left after", str(left(state.piece(str(action["unit"]))) -
+    return OddsPreview((("movement points left after this move", str(left(state.piece(str(action["unit"]))) -
                                                   moves(state, state.piece(str(action["unit"])))[action["to"]])),))
 
 

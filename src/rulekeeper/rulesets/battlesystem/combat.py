@@ -130,7 +130,8 @@ def attack_request(attacker: Unit, defender: Unit, kind: AttackKind, bonus: int 
     skill = attacker.card.skill(kind) or 0
     dr = defender.card.damage_reduction
     mod = modifier(attacker.card, defender.card, kind, bonus)
-    text = f"{written(ATTACK_DICE, (skill, bonus, dr), '++-')} (or simply {simply(ATTACK_DICE, mod)})"
+    signs = "+" + ("-" if bonus < 0 else "+") + "-"  # the ground may take something off: 5d10+6-5-20
+    text = f"{written(ATTACK_DICE, (skill, abs(bonus), dr), signs)} (or simply {simply(ATTACK_DICE, mod)})"
     label = f"{'Attack' if kind == 'melee' else 'Missile'}: {attacker.name} on {defender.name}"
     return roll_request(label, ATTACK_DICE, SIDES, mod, (text, "exact via icepool"))
 

@@ -40,6 +40,7 @@ from .pursuit import do_pursue
 from .rally import do_rally
 from .scenario import home_edges, read_scenario, shipped_scenarios
 from .state import SIDES, BattleState, Piece, state_from_json, state_to_json, unit_types, view_of
+from .support import do_bridge, do_resupply, do_tend
 from .turns import decided, end_turn
 
 NAME = "battlesystem"
@@ -47,9 +48,11 @@ NAME = "battlesystem"
 KIND_WORDS = {"move": "move", "attack": "attack", "melee": "attack", "shoot": "shoot", "missile": "shoot",
               "fire": "shoot", "barrage": "barrage", "end_turn": "end_turn", "end": "end_turn", "end turn": "end_turn",
               "end-turn": "end_turn", "pass": "end_turn", "pursue": "pursue", "pursuit": "pursue",
-              "chase": "pursue", "rally": "rally"}
+              "chase": "pursue", "rally": "rally", "tend": "tend", "heal": "tend", "resupply": "resupply",
+              "supply": "resupply", "bridge": "bridge"}
 FIELDS = {"move": ("unit", "to"), "attack": ("unit", "target"), "shoot": ("unit", "target"),
-          "barrage": ("unit", "hex"), "pursue": ("unit", "target"), "rally": ("unit", "target"), "end_turn": ()}
+          "barrage": ("unit", "hex"), "pursue": ("unit", "target"), "rally": ("unit", "target"),
+          "tend": ("unit", "target"), "resupply": ("unit", "target"), "bridge": ("unit", "hex"), "end_turn": ()}
 
 
 def _home(sc: JsonDict) -> tuple[str, str]:
@@ -167,7 +170,7 @@ class BattleSystem(WithoutExtras):
 
     def parse_words(self, state: BattleState, words: Sequence[str], option: str | None = None) -> JsonDict:
         """``move "Riverguard Foot" C2``, ``attack X Y``, ``shoot X Y``, ``barrage X E3``, ``pursue X Y``,
-        ``rally GENERAL Y``, ``end``."""
+        ``rally GENERAL Y``, ``tend MEDICS Y``, ``resupply SUPPLY Y``, ``bridge ENGINEERS D3``, ``end``."""
         if not words:
             raise IllegalActionError("an action is KIND [UNIT] [TARGET|HEX], e.g. end")
         kind = KIND_WORDS.get(words[0].strip().lower())
@@ -192,6 +195,12 @@ class BattleSystem(WithoutExtras):
             new, report = do_pursue(state, action, fate)
         elif kind == "rally":
             new, report = do_rally(state, action, fate)
+        elif kind == "tend":
+            new, report = do_tend(state, action, fate)
+        elif kind == "resupply":
+            new, report = do_resupply(state, action)
+        elif kind == "bridge":
+            new, report = do_bridge(state, action)
         else:
             new, report = end_turn(state, fate)
         new = decided(replace(new, rng=fate.state))

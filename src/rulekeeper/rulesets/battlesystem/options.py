@@ -34,6 +34,12 @@ _CHOICES: dict[str, tuple[tuple[str, ...], str]] = {
         "Which edge a fleeing unit runs for: its own side's edge (home, as players expect) or the nearest edge of "
         "the map ('forced to flee toward the edge of the map')",
     ),
+    "terrain_combat": (
+        ("on", "off"),
+        "Terrain and elevation in combat (estimated, data/support.yaml): higher ground, forest cover and a river's "
+        "bad footing as the attack's 'other bonuses', or none (the guide: 'how they affect the units still remains "
+        "unknown')",
+    ),
 }
 
 
@@ -46,6 +52,7 @@ class BattleSystemOptions(Readings):
     failed_attack_morale: Literal["none", "defender"] = "none"
     flight_timing: Literal["end-of-turn", "start-of-turn"] = "end-of-turn"
     flight_edge: Literal["own", "nearest"] = "own"
+    terrain_combat: Literal["on", "off"] = "on"
 
     def halve(self, value: int) -> int:
         """``value`` / 2 rounded as the option says (only whole numbers of soldiers and morale exist)."""

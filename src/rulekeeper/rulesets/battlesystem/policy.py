@@ -3,7 +3,7 @@
 Unit by unit in list order: a general rallies a fleeing friend if it can, else (not yet moved) rides
 toward the nearest fleeing friend (to rally it after the ride: a broken unit runs only when its side
 ends the turn), else attacks an adjacent enemy; it never closes in on the enemy. Any other unit pursues a fleeing enemy it may pursue (always: a broken enemy is the
-cheapest kill), else attacks (a missile or a normal attack on the target with the best skill −
+cheapest kill), else a support unit does its work (tend, resupply, bridge), else attacks (a missile or a normal attack on the target with the best skill −
 DR, a normal attack only when its average total is above 0); an artillery unit lays a barrage on
 the hex of the nearest enemy in range; a unit that has not moved yet moves to the reachable hex
 nearest an enemy if that brings it closer. Each unit moves at most once, attacks at most once
@@ -17,6 +17,7 @@ from rulekeeper.core.game import JsonDict, LegalAction
 
 from .actions import KIND_OF, legal_actions
 from .combat import modifier
+from .ground import ground_bonus
 from .state import BattleState, Piece
 
 #: The average of 5d10: a normal attack whose modifier is below −27.5 fails on average.
@@ -37,7 +38,8 @@ def _attack(state: BattleState, p: Piece, legal: list[LegalAction]) -> JsonDict 
         if a.get("unit") != p.name or a["kind"] not in KIND_OF:
             continue
         d = state.piece(str(a["target"]))
-        mod = modifier(p.type, d.type, KIND_OF[str(a["kind"])], 0)
+        kind = KIND_OF[str(a["kind"])]
+        mod = modifier(p.type, d.type, kind, ground_bonus(state, p, d, kind))
         if a["kind"] == "attack" and mod + MEAN_5D10 <= 0:
             continue
         if best is None or mod > best[0]:
@@ -76,6 +78,11 @@ def _rally(state: BattleState, p: Piece, legal: list[LegalAction]) -> JsonDict |
     return next(iter(_mine(legal, p, "rally")), None)
 
 
+def _support(state: BattleState, p: Piece, legal: list[LegalAction]) -> JsonDict | None:
+    """A support unit does its work when it can: tend, resupply, bridge (support.py)."""
+    return next(iter(_mine(legal, p, "tend") + _mine(legal, p, "resupply") + _mine(legal, p, "bridge")), None)
+
+
 def _pursue(state: BattleState, p: Piece, legal: list[LegalAction]) -> JsonDict | None:
     return next(iter(_mine(legal, p, "pursue")), None)
 
@@ -103,7 +110,7 @@ def choose(state: BattleState) -> JsonDict | None:
     for p in state.units:
         if p.side != state.to_act or not p.can_fight:
             continue
-        picks = (_rally, _to_fleeing, _attack) if p.general else (_pursue, _attack, _barrage, _close_in)
+        picks = (_rally, _to_fleeing, _attack) if p.general else (_pursue, _support, _attack, _barrage, _close_in)
         for pick in picks:
             action = pick(state, p, legal)
             if action is not None:

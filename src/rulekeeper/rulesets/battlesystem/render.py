@@ -28,7 +28,7 @@ from .turns import strength
 CELL = 8  # characters per hex, its gap included; odd rows are shifted by half of it
 INNER = CELL - 1  # the coloured part: "C4 .+1✸", "a1 LI♛", "100/100"
 SIDE_STYLE = {"A": "bold cyan", "B": "bold red"}
-TERRAIN_LETTER = {"open": ".", "shallow river": "~", "dense forest": "F"}
+TERRAIN_LETTER = {"open": ".", "shallow river": "~", "dense forest": "F", "bridge": "="}
 TERRAIN_BACK = {"shallow river": "on dark_blue", "dense forest": "on dark_green"}
 #: lighter for higher levels, darker below the default (the guide's recommendation)
 LEVEL_BACK = {-2: "on grey3", -1: "on grey7", 0: "on grey15", 1: "on grey30", 2: "on grey46", 3: "on grey58"}
@@ -84,7 +84,7 @@ def board_text(state: BattleState) -> Text:
 
 
 LEGEND = ("counter: mark (a = side A, b = side B) and type, ♛ a general; under it soldiers/morale, RUN = fleeing · "
-          "terrain: . open, ~ shallow river, F dense forest; +1 a level up (lighter), −1 down (darker) · "
+          "terrain: . open, ~ shallow river, F dense forest, = bridge; +1 a level up (lighter), −1 down (darker) · "
           "✸ a barrage will land here")
 
 

@@ -102,7 +102,19 @@ def _hexes(raw: dict[str, Any], board: HexMap, problems: list[str]) -> list[list
     return sorted(out, key=lambda t: (board.parse(t[0]).r, board.parse(t[0]).q))
 
 
-def _units(raw: dict[str, Any], board: HexMap, problems: list[str]) -> list[JsonDict]:
+def ethnicities(raw: dict[str, Any], names: dict[str, str]) -> dict[str, str]:
+    """Each side's people: ``[sides.A] ethnicity = "..."``, else the side's name (issue 25: the shipped special
+    units belong to the peoples of the shipped scenarios, named as their sides are)."""
+    sides = raw.get("sides")
+    out = dict(names)
+    for s in SIDES:
+        entry = sides.get(s) if isinstance(sides, dict) else None
+        if isinstance(entry, dict) and entry.get("ethnicity"):
+            out[s] = str(entry["ethnicity"])
+    return out
+
+
+def _units(raw: dict[str, Any], board: HexMap, problems: list[str], peoples: dict[str, str]) -> list[JsonDict]:
     units = raw.get("units")
     if not isinstance(units, list) or not units:
         problems.append("units: a list of [[units]] tables is required")
@@ -123,6 +135,10 @@ def _units(raw: dict[str, Any], board: HexMap, problems: list[str]) -> list[Json
         name = str(u.get("name") or card.name)
         if u.get("side") not in SIDES:
             problems.append(f"{where}.side: A or B is required, got {u.get('side')!r}")
+        elif card.ethnicity is not None and card.ethnicity != peoples[str(u["side"])]:
+            # "those are unique to ethnicities"
+            problems.append(f"{where}.type: {card.name} are a special unit of the {card.ethnicity}, not of the "
+                            f"{peoples[str(u['side'])]} (side {u['side']})")
         if name in names:
             problems.append(f"{where}.name: {name!r} is used twice (units are found by name)")
         try:
@@ -164,7 +180,7 @@ def read_scenario(path: Path) -> JsonDict:
     sides = _sides(raw, problems)
     board = HexMap.rectangle(width, height)
     terrain = _hexes(raw, board, problems)
-    units = _units(raw, board, problems)
+    units = _units(raw, board, problems, ethnicities(raw, sides))
     edges = _edges(raw, problems)
     if problems:
         raise DataFileError(str(path), problems)

@@ -27,7 +27,8 @@ SIDES = ("A", "B")
 #: Terrains the guide names: "Walking up a hill, through a shallow river, or through a dense forest, all
 #: give movement rate penalties, reducing the speed by half". A hill is elevation (+1), not a terrain.
 SLOW_TERRAINS = ("shallow river", "dense forest")
-TERRAINS = ("open", *SLOW_TERRAINS)
+#: "bridge": a river hex the Engineers bridged (support.py); a scenario may start with one.
+TERRAINS = ("open", *SLOW_TERRAINS, "bridge")
 #: Dense forest hides what is behind it (docs/rules/battlesystem.md, "in sight").
 SIGHT_BLOCKING = ("dense forest",)
 #: The four edges of a rectangular map a side may call its own (docs/rules/battlesystem.md, "Fleeing").
@@ -231,7 +232,7 @@ def view_of(state: BattleState) -> JsonDict:
     return doc
 
 
-GLYPHS = {"shallow river": "~~", "dense forest": "##"}
+GLYPHS = {"shallow river": "~~", "dense forest": "##", "bridge": "=="}
 
 
 def marks_of(state: BattleState) -> dict[str, str]:

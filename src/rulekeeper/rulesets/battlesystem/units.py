@@ -32,9 +32,13 @@ HALVES_MORALE_DAMAGE = "Halves morale damage"
 NO_AMMUNITION = "No ammunition needed"
 #: The general's ability (data/command.yaml): it may rally a fleeing unit of its side (rally.py).
 RALLIES = "Rallies"
+#: The support units' work (support.py; issue 25): Medics tend, Supply resupply, Engineers bridge rivers.
+TENDS = "Tends wounded"
+RESUPPLIES = "Resupplies"
+BRIDGES = "Builds bridges"
 #: Abilities the rules know: the guide's "Shock and Awe", the Military Police's halving,
-#: "(unless stated otherwise)" of the ammunition rule, and our general's rally.
-ABILITIES = (SHOCK_AND_AWE, HALVES_MORALE_DAMAGE, NO_AMMUNITION, RALLIES)
+#: "(unless stated otherwise)" of the ammunition rule, our general's rally and the support units' work.
+ABILITIES = (SHOCK_AND_AWE, HALVES_MORALE_DAMAGE, NO_AMMUNITION, RALLIES, TENDS, RESUPPLIES, BRIDGES)
 FIELDS = ("movement", "melee", "missile", "barrage", "damage_reduction", "range", "ammunition", "soldiers", "morale")
 SHIPPED = "rulekeeper/rulesets/battlesystem/data/units.yaml"
 
@@ -63,7 +67,8 @@ class _Skill(_Provenance):
 
 
 class _Abilities(_Provenance):
-    value: list[Literal["Shock and Awe", "Halves morale damage", "No ammunition needed", "Rallies"]]
+    value: list[Literal["Shock and Awe", "Halves morale damage", "No ammunition needed", "Rallies", "Tends wounded",
+                        "Resupplies", "Builds bridges"]]
 
 
 class _UnitSchema(_Strict):

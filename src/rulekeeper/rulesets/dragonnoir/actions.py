@@ -16,7 +16,9 @@ Actions are plain JSON dicts, each with its ``side``:
   :mod:`.centre`), then ``end_phase`` (stunned characters recover and
   the other side's player turn begins);
 * after a combat: ``take_blow`` (the defenders' side picks who takes a blow), ``advance`` (one hex at a
-  time) or ``stay``.
+  time) or ``stay``;
+* ``place`` (``unit``, ``to``): where a retreating, unhorsed or pushed piece goes, its owner's choice
+  (:mod:`.placing`), before anything else.
 
 * the Black Dragon (:mod:`.dragon`): ``dragon_move`` (its centre one hex ``to``), in its side's movement;
 * magic (:mod:`.sorcery`): ``cast`` (``unit``: the wizard, ``spell``, ``target``) in any sequence of his
@@ -39,6 +41,7 @@ from .advance import advance_steps, lying, must_go_on
 from .centre import BODY, fight_via, staged
 from .harm import hurt, never_retreats
 from .melee import ADVANCE, centre_combats, combats, fight, odds, take_blow
+from .placing import place, place_actions
 from .shots import defensive_shooters, is_shooter, resolve_shot, shot_odds, shots, standstill_shots
 from .state import DNState, Man, Pending, other
 from .steps import Step, half_turn_cost, infiltration_request, must_roll, steps, turned
@@ -46,7 +49,7 @@ from .turns import end_phase
 
 KINDS = ("shoot", "hold", "move", "half_turn", "mount", "dismount", "attack", "take_blow", "advance", "stay",
          "cast", "counter", "let_be", "dragon_move", "clear", "carry", "set_down", "jump", "lead",
-         "fly", "no_spell", "end_phase")
+         "fly", "no_spell", "place", "end_phase")
 Lines = list[JsonDict]
 
 
@@ -125,6 +128,8 @@ def _pending_actions(state: DNState, p: Pending) -> list[LegalAction]:
 def legal_actions(state: DNState) -> list[LegalAction]:
     if state.over:
         return []
+    if state.placing:  # a piece the rules just moved: its owner places it first (:mod:`.placing`)
+        return place_actions(state)
     if state.pending is not None:
         return _pending_actions(state, state.pending)
     s = state.side
@@ -319,6 +324,8 @@ def _perform(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lin
         return sorcery.answer(state, action, fate)
     if kind == "advance":
         return do_advance(state, action)
+    if kind == "place":
+        return place(state, str(action["unit"]), str(action["to"]))
     if kind == "stay":
         return replace(state, pending=None), [{"text": "no advance after combat", "kind": "note"}]
     if state.phase == "move":

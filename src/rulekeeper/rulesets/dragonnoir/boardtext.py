@@ -104,11 +104,15 @@ class DragonNoirCliPresenter:
             t.append("over", style="bold")
             return t
         t.append(f"{state.name(state.side)} — {PHASE_NAMES[state.phase]}", style=SIDE_STYLE[state.side])
+        if state.placing:
+            first = state.placing[0]
+            t.append(f" · {state.name(first.side)} to decide: where {first.unit} {first.why.replace('is ', '')} "
+                     f"({', '.join('-'.join(x) for x in first.spots)})", style=SIDE_STYLE[first.side])
+            return t
         p = state.pending
         if p is not None:
             owed = {"defensive": f"defensive fire at {p.unit}?", "standstill": "defensive fire at who did not move?",
                     "victim": "who takes the blow?", "advance": "advance after combat?",
-                    "counter": f"counter {p.unit}'s {p.harm}?", "magic": "cast a spell in the enemy's turn?",
-                    "place": f"where does {p.unit} go?"}[p.kind]
+                    "counter": f"counter {p.unit}'s {p.harm}?", "magic": "cast a spell in the enemy's turn?"}[p.kind]
             t.append(f" · {state.name(p.side)} to decide: {owed}", style=SIDE_STYLE[p.side])
         return t

@@ -23,6 +23,7 @@ from rulekeeper.core.game import JsonDict
 
 from .blackdragon import CHARACTER, PARTS, BlackDragon, Part, dragon_step, push_destinations, wound
 from .data import shipped_sheet
+from .placing import offer
 from .state import DNState, Man
 
 Lines = list[JsonDict]
@@ -99,6 +100,7 @@ def move(state: DNState, to: str) -> tuple[DNState, Lines]:
             lines.append({"text": f"  {m.name} has nowhere to go and is crushed", "kind": "harm"})
             continue
         state = state.with_men(replace(m, hexes=(board.label(spots[0]),)))
+        state = offer(state, m.name, "is pushed aside", [(board.label(x),) for x in spots])
         lines.append({"text": f"  {m.name} is pushed aside to {board.label(spots[0])}", "kind": "retreat"})
     return state, lines
 

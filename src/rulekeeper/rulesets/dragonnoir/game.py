@@ -48,13 +48,14 @@ KIND_WORDS = {"shoot": "shoot", "fire": "shoot", "hold": "hold", "pass": "hold",
               "let": "let_be", "dragon_move": "dragon_move", "dragon": "dragon_move",
               "clear": "clear", "carry": "carry", "lift": "carry", "set_down": "set_down", "drop": "set_down",
               "jump": "jump", "lead": "lead", "bridle": "lead", "fly": "fly", "flight": "fly",
-              "no_spell": "no_spell", "nospell": "no_spell", "no_magic": "no_spell"}
+              "no_spell": "no_spell", "nospell": "no_spell", "no_magic": "no_spell", "place": "place",
+              "retreat": "place", "put": "place"}
 FIELDS: dict[str, tuple[str, ...]] = {
     "shoot": ("unit", "target"), "hold": (), "move": ("unit", "to"), "half_turn": ("unit",), "mount": ("unit",),
     "dismount": ("unit", "to"), "attack": ("units", "targets"), "take_blow": ("unit",), "advance": ("unit", "to"),
     "stay": (), "end_phase": (), "cast": ("unit", "spell", "target"), "counter": ("unit",), "let_be": (),
     "dragon_move": ("to",), "clear": ("units", "frm", "to"), "carry": ("unit", "to"), "set_down": ("unit", "to"),
-    "jump": ("unit", "to"), "lead": ("unit", "horse"), "fly": ("unit", "to"), "no_spell": ()}
+    "jump": ("unit", "to"), "lead": ("unit", "horse"), "fly": ("unit", "to"), "no_spell": (), "place": ("unit", "to")}
 
 
 class DragonNoirSetupError(RulekeeperError):
@@ -258,7 +259,7 @@ class DragonNoirBattles(WithoutExtras):
                 "advance": "advances to {to}", "cast": "casts {spell} on {target}",
                 "counter": "counters the spell", "carry": "picks up the stunned man on {to}",
                 "set_down": "sets his load down on {to}", "jump": "jumps to {to}",
-                "lead": "takes {horse} by the bridle"}.get(str(kind))
+                "lead": "takes {horse} by the bridle", "place": "is placed on {to}"}.get(str(kind))
         if kind == "dragon_move":
             return f"the Black Dragon moves to {action.get('to')}"
         if kind == "clear":

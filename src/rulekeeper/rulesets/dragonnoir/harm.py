@@ -75,37 +75,71 @@ def _enterable(state: DNState, m: Man, label: str, frm: str) -> bool:
     return can_enter(shipped_sheet(), fighter_of(state, m), state.terrain_at(label)) is None
 
 
-def retreat(state: DNState, m: Man, away: list[str], hexes: int = 1) -> tuple[DNState, Lines]:
-    """Move ``m`` back ``hexes`` hexes, each step to the free hex farthest from ``away`` (the enemy's hexes);
-    a horseman moves both hexes the same way. A piece with nowhere to go stays where it is."""
+def retreat_moves(state: DNState, m: Man, away: list[str]) -> list[tuple[str, ...]]:
+    """The legal one-hex retreats of ``m`` (a horseman's two hexes the same way), the keeper's proposal first.
+
+    Legal (estimated where Cry Havoc's "retreats 1 hex" is silent): onto free hexes he may enter, no wall between,
+    farther from the enemies he retreats from (``away``) than he stands now. The proposal: the farthest, then the
+    first direction from the east."""
     board = state.board
     foes = [board.parse(h) for h in away]
+
+    def gap(hexes: tuple[str, ...]) -> int:
+        return min((hex_distance(board.parse(h), f) for f in foes for h in hexes), default=0)
+
+    now = gap(m.hexes)
+    found: list[tuple[int, int, tuple[str, ...]]] = []
+    for d in range(6):
+        moved = tuple(board.label(hex_neighbour(board.parse(h), d)) if board.contains(
+            hex_neighbour(board.parse(h), d)) else "" for h in m.hexes)
+        if "" in moved or not all(_enterable(state, m, to, frm) for to, frm in zip(moved, m.hexes, strict=True)):
+            continue
+        if foes and gap(moved) <= now:
+            continue
+        found.append((-gap(moved), d, moved))
+    return [moved for _, _, moved in sorted(found)]
+
+
+def retreat(state: DNState, m: Man, away: list[str], hexes: int = 1) -> tuple[DNState, Lines]:
+    """Move ``m`` back ``hexes`` hexes (Cry Havoc's key, issue 24): "a stunned character forced to retreat dies";
+    "one who cannot retreat legally is wounded instead". A one-hex retreat is his player's to place among the
+    legal hexes (:mod:`.placing`); a longer one follows the keeper's proposal at each hex."""
+    from .placing import offer
+
     start = m.hexes
-    for _ in range(hexes):
-        best: tuple[int, int, tuple[str, ...]] | None = None
-        for d in range(6):
-            moved = tuple(board.label(hex_neighbour(board.parse(h), d)) if board.contains(
-                hex_neighbour(board.parse(h), d)) else "" for h in m.hexes)
-            if "" in moved or not all(_enterable(state, m, to, frm) for to, frm in zip(moved, m.hexes, strict=True)):
-                continue
-            gap = min((hex_distance(board.parse(moved[0]), f) for f in foes), default=0)
-            key = (gap, -d, moved)
-            if best is None or key[:2] > best[:2]:
-                best = key
-        if best is None:
+    if m.health == "stunned":
+        return state.with_men(replace(m, health="dead")), [
+            {"text": f"  {m.name} is stunned and forced to retreat: he dies", "kind": "harm"}]
+    choices: list[tuple[str, ...]] = []
+    for step in range(hexes):
+        moves = retreat_moves(state, m, away)
+        if not moves:
             break
-        m = replace(m, hexes=best[2])
+        choices = moves if step == 0 else []
+        m = replace(m, hexes=moves[0])
         state = state.with_men(m)
     if m.hexes == start:
-        return state, [{"text": f"  {m.name} cannot retreat and holds his ground", "kind": "note"}]
+        if character_of(m.character).kind == "spectre":
+            return state, [{"text": f"  {m.name} cannot retreat and holds his ground", "kind": "note"}]
+        state, more = hurt(state, m.name, "wounded", away)
+        return state, [{"text": f"  {m.name} cannot retreat: wounded instead", "kind": "harm"}, *more]
+    if hexes == 1:
+        state = offer(state, m.name, "retreats", choices)
     return state, [{"text": f"  {m.name} retreats {'-'.join(start)} → {'-'.join(m.hexes)}", "kind": "retreat"}]
 
 
 def _place_rider(state: DNState, rider: Man, horse_hexes: tuple[str, ...]) -> str | None:
-    """The hex next to his horse an unhorsed rider lands on: free, enterable on foot, farthest from enemies."""
+    """The hex next to his horse an unhorsed rider lands on (the keeper's proposal): free, enterable on foot,
+    farthest from enemies."""
+    spots = rider_spots(state, rider, horse_hexes)
+    return spots[0] if spots else None
+
+
+def rider_spots(state: DNState, rider: Man, horse_hexes: tuple[str, ...]) -> list[str]:
+    """Every hex next to his horse an unhorsed rider may be placed on, the farthest from enemies first."""
     board = state.board
     foes = [board.parse(h) for e in state.men if e.alive and e.side != rider.side for h in e.hexes]
-    best: tuple[int, int, str] | None = None
+    found: list[tuple[int, int, str]] = []
     for i, h in enumerate(horse_hexes):
         for d in range(6):
             n = hex_neighbour(board.parse(h), d)
@@ -116,10 +150,8 @@ def _place_rider(state: DNState, rider: Man, horse_hexes: tuple[str, ...]) -> st
                                                 terrains=(state.terrain_at(label),)), state.terrain_at(label)):
                 continue
             gap = min((hex_distance(n, f) for f in foes), default=0)
-            key = (gap, -(i * 6 + d), label)
-            if best is None or key[:2] > best[:2]:
-                best = key
-    return None if best is None else best[2]
+            found.append((-gap, i * 6 + d, label))
+    return list(dict.fromkeys(label for _, _, label in sorted(found)))
 
 
 def _make_room(state: DNState, rider: Man, horse_hexes: tuple[str, ...]) -> tuple[DNState, str | None, Lines]:
@@ -149,7 +181,8 @@ def _make_room(state: DNState, rider: Man, horse_hexes: tuple[str, ...]) -> tupl
 def unhorse(state: DNState, m: Man, health: str, horse_dies: bool) -> tuple[DNState, Lines]:
     """The horseman leaves the saddle with ``health``; his horse stays on its two hexes, alive or dead."""
     horse = riderless(m, m.hexes, "dead" if horse_dies else "healthy")
-    spot = _place_rider(state, m, m.hexes)
+    spots = rider_spots(state, m, m.hexes)
+    spot = spots[0] if spots else None
     lines: Lines = [{"text": f"  {m.name} is unhorsed" + (", his horse killed" if horse_dies else ""),
                      "kind": "harm"}]
     if spot is None:
@@ -168,7 +201,12 @@ def unhorse(state: DNState, m: Man, health: str, horse_dies: bool) -> tuple[DNSt
     except KeyError:
         state = state.add(horse)
     lines.append({"text": f"  {m.name} now on {spot}, {health}", "kind": "harm"})
-    return state.with_men(rider), lines
+    state = state.with_men(rider)
+    if health != "dead" and spots and spot == spots[0]:  # "placed by the player to whom he belongs"
+        from .placing import offer
+
+        state = offer(state, m.name, "is unhorsed", [(h,) for h in spots])
+    return state, lines
 
 
 def _shrink_mp(m: Man, before: int, after: int) -> int:

@@ -173,12 +173,15 @@ class DNState:
     rng: RngState
     wizards: tuple[Wizard, ...] = ()  # the magic sheets (energy, wounded, what each did this player turn)
     dragon: BlackDragon | None = None  # the Black Dragon's sheet (centre, facing, wounds); its parts are in men
+    placing: tuple[Any, ...] = ()  # :class:`.placing.Place`: where the rules moved a piece, its owner to choose
 
     def name(self, side: str) -> str:
         return self.names[SIDES.index(side)]
 
     @property
     def to_act(self) -> str:
+        if self.placing:
+            return str(self.placing[0].side)
         return self.pending.side if self.pending is not None else self.side
 
     @property
@@ -270,10 +273,13 @@ def state_to_json(state: DNState) -> JsonDict:
             "pending": None if state.pending is None else state.pending.to_json(), "over": state.over,
             "winner": state.winner, "reason": state.reason, "rng": state.rng.to_dict(),
             "wizards": [w.to_dict() for w in state.wizards],
-            "dragon": None if state.dragon is None else state.dragon.to_dict()}
+            "dragon": None if state.dragon is None else state.dragon.to_dict(),
+            **({"placing": [p.to_json() for p in state.placing]} if state.placing else {})}
 
 
 def state_from_json(d: JsonDict) -> DNState:
+    from .placing import Place
+
     try:
         return DNState(
             str(d["scenario"]), (str(d["names"][0]), str(d["names"][1])), int(d["width"]), int(d["height"]),
@@ -284,7 +290,8 @@ def state_from_json(d: JsonDict) -> DNState:
             None if d["pending"] is None else Pending.from_json(d["pending"]), bool(d["over"]),
             None if d["winner"] is None else str(d["winner"]), str(d["reason"]), RngState.from_dict(d["rng"]),
             tuple(Wizard.from_dict(w) for w in d["wizards"]),
-            None if d["dragon"] is None else BlackDragon.from_dict(d["dragon"]))
+            None if d["dragon"] is None else BlackDragon.from_dict(d["dragon"]),
+            tuple(Place.from_json(p) for p in d.get("placing", ())))
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         if isinstance(exc, RulekeeperError):
             raise

@@ -3,9 +3,10 @@
 A War Table "battle" here is one engagement from a battle file (what ``rulekeeper resolve
 wartable --battle FILE`` reads): the sides ``attackers`` and ``defenders`` (the model's
 names; the file's own side names are kept for display), the attackers' one action
-``{"kind": "attack"}`` that resolves the six-step combat and, when an Enclave is in the
-region, its Stability effects; then the battle is over. The seed has no rule for declining
-or leaving a battle, so there is no other action, and the defenders never act.
+``{"kind": "attack"}``, then the defenders' answer ``{"kind": "defend"}`` (issue 25: both sides'
+links get a turn), which resolves the six-step combat and, when an Enclave is in the region, its
+Stability effects; then the battle is over. The seed has no rule for declining or leaving a
+battle, so there is no other action.
 
 No chance is drawn anywhere: a preview gives the exact numbers the attack will produce,
 ``apply`` records no chance, and the state (the battle as loaded plus the report once
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rulekeeper.core.errors import IllegalActionError, ImpossibleRequestError, RulekeeperError
 from rulekeeper.core.game import (
@@ -47,9 +48,13 @@ from .rounding import show
 from .state import NAME, WarTableState, _state_of, state_document
 
 if TYPE_CHECKING:
+    from rulekeeper.core.game import Game
     from rulekeeper.core.present import CliPresenter, WebPresenter
 
 ATTACK: JsonDict = {"kind": "attack"}
+DEFEND: JsonDict = {"kind": "defend"}
+#: Each action's kind and the side that plays it: the attackers attack, the defenders answer.
+KIND_SIDE: dict[str, SideName] = {"attack": "attackers", "defend": "defenders"}
 SCENARIO_DIR = Path(__file__).resolve().parent / "data" / "scenarios"
 #: Words a player may try for leaving a battle; the seed has no such rule.
 DECLINE_WORDS = ("withdraw", "decline", "retreat", "flee", "pass", "wait")
@@ -157,23 +162,26 @@ class WarTableBattles:
     def status(self, state: WarTableState) -> Status:
         if state.report is not None:
             winner, reason = holder(state.report)
-            return Status(True, (), (), 1, winner, reason)
-        alive = [
-            lab for lab, c in zip(state.labels()["attackers"], state.battle.attackers, strict=True) if c.base_health > 0
-        ]
-        return Status(False, ("attackers",), tuple(alive), 0)
+            return Status(True, (), (), 2, winner, reason)
+        side: SideName = "defenders" if state.declared else "attackers"
+        units = state.battle.attackers if side == "attackers" else state.battle.defenders
+        alive = [lab for lab, c in zip(state.labels()[side], units, strict=True) if c.base_health > 0]
+        return Status(False, (side,), tuple(alive), 1 if state.declared else 0)
 
     def legal_actions(self, state: WarTableState) -> list[LegalAction]:
         if state.over:
             return []
+        if state.declared:
+            return [LegalAction(dict(DEFEND), "defend", "defenders", None,
+                                "meet the attack: the six steps are resolved", "Defend", "")]
         return [LegalAction(dict(ATTACK), "attack", "attackers", None, describe(state.battle), "Attack", "")]
 
     def parse_action(self, state: WarTableState, data: Mapping[str, Any]) -> JsonDict:
-        """``{"kind": "attack"}`` (any case); an optional ``side`` names who acts (the model's or the file's name)."""
+        """``{"kind": "attack"}`` or ``{"kind": "defend"}`` (any case); an optional ``side`` names who acts."""
         extra = sorted(str(k) for k, v in data.items() if k not in ("kind", "side") and v not in (None, ""))
         if extra:
             raise WarTableActionError(
-                f"a War Table action is just its kind (attack), optionally with the side that acts; "
+                f"a War Table action is just its kind (attack, defend), optionally with the side that acts; "
                 f"unexpected: {', '.join(extra)}",
                 fields=extra,
             )
@@ -185,15 +193,16 @@ class WarTableBattles:
                 kind=kind,
                 legal=["attack"],
             )
-        if kind != "attack":
+        if kind not in KIND_SIDE:
             raise WarTableActionError(
-                f"unknown War Table action {data.get('kind')!r}: the only action is attack", kind=kind, legal=["attack"]
+                f"unknown War Table action {data.get('kind')!r}: the attackers attack, the defenders defend",
+                kind=kind, legal=list(KIND_SIDE),
             )
         side = data.get("side")
         if side in (None, ""):
-            return dict(ATTACK)
+            return {"kind": kind}
         found = self._side(state, str(side))
-        return dict(ATTACK) if found == "attackers" else {**ATTACK, "side": found}
+        return {"kind": kind} if found == KIND_SIDE[kind] else {"kind": kind, "side": found}
 
     def _side(self, state: WarTableState, name: str) -> SideName:
         b = state.battle
@@ -207,11 +216,11 @@ class WarTableBattles:
         )
 
     def parse_words(self, state: WarTableState, words: Sequence[str], option: str | None = None) -> JsonDict:
-        """``attack`` (the command line: ``rulekeeper battle act ID attack``)."""
+        """``attack`` or ``defend`` (the command line: ``rulekeeper battle act ID attack``)."""
         if option is not None:
             raise WarTableActionError(f"War Table actions take no option (got {option!r})")
         if len(words) != 1:
-            raise WarTableActionError(f"a War Table action is one word, attack (got {' '.join(words)!r})")
+            raise WarTableActionError(f"a War Table action is one word, attack or defend (got {' '.join(words)!r})")
         return self.parse_action(state, {"kind": words[0]})
 
     def _check(self, state: WarTableState, action: Mapping[str, Any]) -> JsonDict:
@@ -220,23 +229,30 @@ class WarTableBattles:
         if state.over:
             raise WarTableActionError("the battle is over: the attack has been resolved", code_detail="game_over")
         side = self.side_of(canonical)
-        if side != "attackers":
+        turn: SideName = "defenders" if state.declared else "attackers"
+        if side != turn or KIND_SIDE[str(canonical["kind"])] != side:
             raise WarTableActionError(
-                f"the {side} ({state.battle.side_name('defenders')}) do not act: in a War Table battle the "
-                "attackers attack and the defenders' answer is part of the same resolution",
+                f"it is the {turn}' ({state.battle.side_name(turn)}) turn: "
+                + ("they defend" if turn == "defenders" else "they attack, then the defenders answer"),
                 side=side,
             )
         return canonical
 
     def apply(self, state: WarTableState, action: JsonDict) -> Outcome:
         canonical = self._check(state, action)
+        if not state.declared:
+            text = (f"{state.battle.side_name('attackers')} attack: {describe(state.battle)}; the "
+                    f"{state.battle.side_name('defenders')} answer")
+            item: JsonDict = {"kind": "attack_declared", "text": text}
+            return Outcome(WarTableState(state.battle, state.modifiers, None, True), canonical, "attackers", (), (),
+                           (item,), {"chance": [], "report": [item]})
         report = state.resolve()
         items = report_items(report)
         record: JsonDict = {"chance": [], "report": list(items)}
         return Outcome(
-            WarTableState(state.battle, state.modifiers, report),
+            WarTableState(state.battle, state.modifiers, report, True),
             canonical,
-            "attackers",
+            "defenders",
             (),
             _events(report),
             items,
@@ -270,13 +286,14 @@ class WarTableBattles:
         return OddsPreview(tuple(headline), ())
 
     def policy(self, state: WarTableState) -> JsonDict | None:
-        return None if state.over else dict(ATTACK)
+        return None if state.over else dict(DEFEND if state.declared else ATTACK)
 
     def action_text(self, action: JsonDict) -> str:
-        return "the attackers attack" if action.get("kind") == "attack" else " ".join(str(v) for v in action.values())
+        words = {"attack": "the attackers attack", "defend": "the defenders meet the attack"}
+        return words.get(str(action.get("kind")), " ".join(str(v) for v in action.values()))
 
     def side_of(self, action: JsonDict) -> str:
-        return str(action.get("side") or "attackers")
+        return str(action.get("side") or KIND_SIDE.get(str(action.get("kind")), "attackers"))
 
     def result(self, state: WarTableState) -> GameResult | None:
         if state.report is None:
@@ -308,10 +325,12 @@ class WarTableBattles:
     # -- JSON and views --------------------------------------------------------------------------
 
     def state_to_json(self, state: WarTableState) -> JsonDict:
+        declared = {"declared": True} if state.declared and not state.over else {}
         return {
             **state_document(state.battle, state.modifiers),
             "resolved": state.over,
             "report": None if state.report is None else state.report.to_dict(),
+            **declared,
         }
 
     def state_from_json(self, document: JsonDict) -> WarTableState:
@@ -323,7 +342,9 @@ class WarTableBattles:
                 f"the stored War Table battle is damaged: resolved: expected true or false, got {resolved!r}"
             )
         if resolved:
-            state = WarTableState(state.battle, state.modifiers, state.resolve())
+            state = WarTableState(state.battle, state.modifiers, state.resolve(), True)
+        elif document.get("declared") is True:
+            state = WarTableState(state.battle, state.modifiers, None, True)
         again = self.state_to_json(state)
         if again != document:
             keys = sorted(k for k in set(again) | set(document) if again.get(k) != document.get(k))
@@ -341,7 +362,9 @@ class WarTableBattles:
     # -- presentation ----------------------------------------------------------------------------
 
     def web_presenter(self) -> WebPresenter | None:
-        return None  # the keeper's generic presenter: the view and the report's text lines
+        from .web.presenter import WarTableWebPresenter
+
+        return WarTableWebPresenter(cast("Game", self))  # a mixin of WarTable, which is the Game
 
     def cli_presenter(self) -> CliPresenter:
         from .presenter import WarTableCliPresenter

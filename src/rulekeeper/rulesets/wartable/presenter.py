@@ -72,8 +72,9 @@ class WarTableCliPresenter:
         """After the attack its six steps; before it, the exact outcome the attack will have."""
         if state.report is not None:
             return Group(*report_renderables(state.report.to_dict()))
-        preview = self.game.preview(state, {"kind": "attack"})
-        table = Table(title="If the attackers attack (no chance: these are the numbers)", title_justify="left")
+        preview = self.game.preview(state, {"kind": "defend" if state.declared else "attack"})
+        table = Table(title="When the defenders answer the attack (no chance: these are the numbers)",
+                      title_justify="left")
         table.add_column("")
         table.add_column("Before → after")
         for label, value in preview.headline:
@@ -81,6 +82,8 @@ class WarTableCliPresenter:
         return Group(table)
 
     def outcome(self, report: list[JsonDict]) -> Group:
+        if not any(it.get("kind") == "combat" for it in report):  # the attack declared: the defenders answer
+            return Group(*(Text(str(it.get("text", ""))) for it in report))
         return Group(*report_renderables(combat_from_items(report)))
 
     def result(self, state: WarTableState) -> Text:
@@ -100,4 +103,6 @@ class WarTableCliPresenter:
     def turn_bar(self, state: WarTableState) -> Text:
         if state.over:
             return Text("The attack has been resolved.")
+        if state.declared:
+            return Text(f"To act: defenders ({state.battle.side_name('defenders')}) — defend: meet the attack")
         return Text(f"To act: attackers ({state.battle.side_name('attackers')}) — attack: {describe(state.battle)}")

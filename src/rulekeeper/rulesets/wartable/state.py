@@ -31,6 +31,7 @@ class WarTableState:
     battle: Battle
     modifiers: tuple[ModifierDef, ...]
     report: CombatReport | None = None
+    declared: bool = False  # the attackers have attacked; the defenders' answer resolves it (issue 25)
 
     @property
     def over(self) -> bool:

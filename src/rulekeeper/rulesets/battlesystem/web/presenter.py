@@ -31,7 +31,7 @@ from .picks import acting_units, chosen, groups_of, pick_href, unit_of
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 #: Fill of each terrain; a raised open hex is shaded by its level instead.
-FILLS = {"open": "#ebe6c8", "shallow river": "#9cc8e6", "dense forest": "#6f9a57"}
+FILLS = {"open": "#ebe6c8", "shallow river": "#9cc8e6", "dense forest": "#6f9a57", "bridge": "#b89a6a"}
 HILLS = ("#ebe6c8", "#d9c48e", "#bf9f62", "#a07f45")
 #: Counter text in SVG units: 13.5 of the 450-unit-wide river crossing is 11.5 CSS px on a 390 px phone.
 FONT = 13.5
@@ -166,8 +166,9 @@ class BattleSystemPresenter(GenericPresenter):
             p = state.piece(picked)
             card = {"name": p.name, "tag": short[p.name], "card": p.card, "hex": p.hex if p.on_map else "off the map",
                     "mine": picked in acting, "soldiers": p.soldiers, "morale": p.morale}
-        return self._render("battlesystem/actions.html", units=units, picked=card,
-                            groups=groups_of(legal, previews, links, picked if picked in acting else None))
+        unit = picked if picked in acting else None
+        return self._render("battlesystem/actions.html", units=units, picked=card, links=links, unit=unit,
+                            groups=groups_of(legal, previews, links, unit))
 
     def unit_panel(self, state: BattleState, key: str, links: Links) -> Markup:
         try:

@@ -143,7 +143,7 @@ def focus(state: DNState, m: Man, legal: list[tuple[int, LegalAction]], href: di
     moves = {str(lg.action["to"]): i for i, lg in legal if lg.action.get("kind") == "move"}
     reach = [_spot(state, label, f"{m.name}: reach {label} ({cost} point{'s' if cost != 1 else ''})"
                    + (", one step" if label in moves else ""), href.get(moves[label], "") if label in moves else "",
-                   "move") for label, cost in sorted(reach_of(state, m).items())]
+                   "move") for label, cost in sorted(reach_of(state, m).items())] if not state.placing else []
     marks = []
     for i, lg in legal:
         kind = str(lg.action.get("kind", ""))

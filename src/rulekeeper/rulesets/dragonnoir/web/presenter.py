@@ -172,8 +172,11 @@ class DragonNoirPresenter(GenericPresenter):
                                "the die is rolled, or let it be (or cast a rival spell on the same character)",
                     "magic": f"{state.name(state.side)} begin their {PHASE_NAMES[state.phase]}: your wizard may "
                              "cast a spell now, or not yet",
-                    "place": f"{owe.unit} {owe.harm}: tap one of the highlighted hexes (the keeper proposes "
-                             f"{owe.hexes[0] if owe.hexes else '-'})"}[owe.kind]
+}[owe.kind]
+        if state.placing and not state.over:  # before any other decision (:mod:`..placing`)
+            first = state.placing[0]
+            owed = (f"{first.unit} {first.why}: tap one of the highlighted hexes on the map, or keep the keeper's "
+                    f"proposal ({'-'.join(first.spots[0])})")
         return self._render("dragonnoir/actions.html", units=units, picked=picked, owed=owed,
                             sequence=None if state.over else PHASE_NAMES[state.phase],
                             groups=[{"title": t, "entries": e} for t, e in groups.items()])

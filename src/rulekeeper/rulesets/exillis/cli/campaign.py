@@ -29,7 +29,7 @@ def _to_next(value: int | None) -> str:
 
 @campaign_app.command("record")
 def record(
-    battle: Annotated[str, typer.Argument(help="Id of a finished battle created with --muster.")],
+    battle: Annotated[str, typer.Argument(help="Id (or a unique prefix of it) of a finished battle created with --muster.")],
     player_a: Annotated[str | None, typer.Option("--player-a", help=f"Who played side A (default {DEFAULT_PLAYERS['A']!r}).")] = None,
     player_b: Annotated[str | None, typer.Option("--player-b", help=f"Who played side B (default {DEFAULT_PLAYERS['B']!r}).")] = None,
     db: Db = None,
@@ -37,6 +37,7 @@ def record(
 ) -> None:
     """Award the battle's Battle Points to every unit of both musters, once, and level them up."""
     players = {side: name for side, name in (("A", player_a), ("B", player_b)) if name}
+    from rulekeeper.cli.battle_ids import resolve
     from rulekeeper.persistence.campaign import CampaignStore
     from rulekeeper.persistence.store import BattleStore
     from rulekeeper.service.battles import BattleService
@@ -44,7 +45,9 @@ def record(
     from ..campaign_service import record_battle
 
     with BattleStore(db) as bstore, CampaignStore(db) as cstore:
-        rec = record_battle(BattleService(bstore), cstore, battle, players)
+        svc = BattleService(bstore)
+        battle = resolve(svc, battle)  # any unique prefix of the id
+        rec = record_battle(svc, cstore, battle, players)
     s = rec.summary
     if json:
         print_json(s)

@@ -123,24 +123,74 @@ def parse_orders(state: CampaignGameState, data: Mapping[str, Any]) -> tuple[Sid
     return SideOrders(side, own, tuple(faith)), round_
 
 
+def _listed_order(state: CampaignGameState, part: str) -> Order | None:
+    """An order as the legal actions list it (:func:`order_text`): ``Ford Horde moves to Old Watch``…
+
+    None when ``part`` starts with no unit's label followed by one of the listed verbs.
+    """
+    folded = fold(part)
+    for u in sorted(state.campaign.units, key=lambda u: -len(u.label)):
+        head = fold(u.label) + " "
+        if not folded.startswith(head):
+            continue
+        rest = part.strip()[len(head):].strip()
+        verb, _, target = rest.partition(" ")
+        words = fold(rest)
+        if words in ("holds", "hold"):
+            return Order(u.label)
+        if words in ("reclaims", "reclaim"):
+            return Order(u.label, "reclaim")
+        if words in ("delves", "delve"):
+            return Order(u.label, "delve")
+        if fold(verb) in ("attacks", "attack") and target.strip():
+            return Order(u.label, "attack", target.strip())
+        if fold(verb) in ("moves", "move") and target.strip():
+            region = target.strip()
+            return Order(u.label, "move", region[3:].strip() if fold(region).startswith("to ") else region)
+    return None
+
+
+def _add_part(state: CampaignGameState, data: dict[str, Any], part: str) -> None:
+    """One order of a listed action text or of the ``UNIT: ORDER`` form, added to ``data``."""
+    folded = fold(part)
+    if folded in ("every unit holds", "no unit standing", ""):
+        return
+    if folded.startswith("faith restores "):
+        data["faith"].append(part.strip()[len("faith restores "):].strip())
+        return
+    listed = _listed_order(state, part)
+    if listed is None:
+        label, sep, spec = part.partition(":")
+        if not sep:
+            raise CampaignActionError(f'{part!r}: write each order as "UNIT: ORDER [TARGET]" (or "faith: ENCLAVE"), '
+                                      "or as the legal actions list it (\"Ford Horde moves to Old Watch\")")
+        if fold(label) == "faith":
+            data["faith"].append(spec.strip())
+            return
+        listed = _one_order(label.strip(), spec.strip())
+    data["orders"].append({"unit": listed.unit, "order": listed.kind,
+                           **({"target": listed.target} if listed.target else {})})
+
+
 def parse_order_words(state: CampaignGameState, words: Sequence[str]) -> dict[str, Any]:
-    """``oathsworn "Hearthmere Guard: reclaim" "Lantern Wardens: move Lantern Hill" "faith: Lantern Hill"``."""
+    """``oathsworn "Hearthmere Guard: reclaim" "Lantern Wardens: move Lantern Hill" "faith: Lantern Hill"``.
+
+    Every legal action's text is accepted back verbatim too (issue 30): ``"Oathsworn: every unit
+    holds"``, ``"Oathsworn: Hearthmere Guard Reclaims; Faith restores Lantern Hill"`` (one word), or
+    the side and then the listed orders (``oathsworn "every unit holds"``).
+    """
     if not words:
         raise CampaignActionError('give the side, then each order as "UNIT: ORDER [TARGET]"')
     first, rest = words[0], list(words[1:])
     if fold(first) in ("orders", "order") and rest:
         first, rest = rest[0], rest[1:]
+    head, sep, tail = first.partition(":")
+    if sep and any(fold(head) in (fold(k), fold(f)) for k, f in state.sides):
+        first, rest = head, [tail, *rest]
     data: dict[str, Any] = {"kind": "orders", "side": first, "orders": [], "faith": []}
     for w in rest:
-        label, sep, spec = w.partition(":")
-        if not sep:
-            raise CampaignActionError(f'{w!r}: write each order as "UNIT: ORDER [TARGET]" (or "faith: ENCLAVE")')
-        if fold(label) == "faith":
-            data["faith"].append(spec.strip())
-            continue
-        order = _one_order(label.strip(), spec.strip())
-        data["orders"].append({"unit": order.unit, "order": order.kind,
-                               **({"target": order.target} if order.target else {})})
+        for part in w.split(";"):
+            _add_part(state, data, part)
     return data
 
 

@@ -19,8 +19,10 @@ from .session import NAME, CampaignGameState
 
 def _state(battle: str, db: str | None) -> CampaignGameState:
     from rulekeeper.cli.battle_cmds import _service
+    from rulekeeper.cli.battle_ids import resolve
 
     svc = _service(db)
+    battle = resolve(svc, battle)  # any unique prefix of the id
     rec = svc.record(battle)
     if rec.ruleset != NAME:
         raise RulekeeperError(f"battle {battle!r} is a {rec.ruleset} battle, not a War Table campaign",
@@ -33,7 +35,7 @@ def _state(battle: str, db: str | None) -> CampaignGameState:
 def register(app: typer.Typer) -> None:
     @app.command("campaign-chart")
     def chart(
-        battle: Annotated[str, typer.Argument(help="A War Table campaign's battle id.")],
+        battle: Annotated[str, typer.Argument(help="A War Table campaign's battle id (or a unique prefix of it).")],
         out: Annotated[Path, typer.Option("--out", "-o", help="The PNG file to write.")] = Path("stability.png"),
         db: Annotated[str | None, typer.Option("--db", help="Database file or URL (default: the user data dir).")] = None,
     ) -> None:
@@ -49,7 +51,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("campaign-map")
     def show_map(
-        battle: Annotated[str, typer.Argument(help="A War Table campaign's battle id.")],
+        battle: Annotated[str, typer.Argument(help="A War Table campaign's battle id (or a unique prefix of it).")],
         db: Annotated[str | None, typer.Option("--db", help="Database file or URL (default: the user data dir).")] = None,
     ) -> None:
         """The campaign's map as a table and each Enclave's Stability history (War Table campaign)."""

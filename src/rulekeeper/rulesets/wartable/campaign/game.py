@@ -219,7 +219,9 @@ class WarTableCampaign:
                         rng=fate.state, pending=(),
                         history=(*state.history, (result.state.round, snapshot(result.state))), last_log=result.log)
         chance = tuple(fate.records)
-        record: JsonDict = {"chance": [c.to_dict() for c in chance], "report": list(items)}
+        # the report reveals every side's orders: face down until its side turns it over, never undone once
+        # shown (core.game.face_down), or a side could read the others' orders and change its own
+        record: JsonDict = {"chance": [c.to_dict() for c in chance], "report": list(items), "reveals": True}
         return Outcome(after, canonical, orders.side, chance, (), tuple(items), record)
 
     def preview(self, state: CampaignGameState, action: JsonDict) -> OddsPreview:
@@ -262,9 +264,13 @@ class WarTableCampaign:
         return f"{side} orders for round {action.get('round', '?')}: " + ("; ".join(parts) or "every unit holds")
 
     def conceals(self, state: CampaignGameState, action: JsonDict, role: str) -> bool:
-        """Orders of another side for a round not yet resolved in ``state`` are hidden from ``role``."""
+        """Orders of another side for a round not yet resolved in ``state`` are hidden from ``role``.
+
+        That includes the orders that resolve the round while its report is face down (``state`` is
+        then the board before them): they are seen with the report, when their side turns it over.
+        """
         return (action.get("kind") == "orders" and action.get("side") != role
-                and action.get("round") == state.round and action.get("side") in state.given())
+                and action.get("round") == state.round)
 
     def result(self, state: CampaignGameState) -> GameResult | None:
         over, winner, reason = self._ended(state)

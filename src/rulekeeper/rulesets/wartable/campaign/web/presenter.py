@@ -52,6 +52,25 @@ def _order_value(kind: str, target: str | None) -> str:
     return kind if target is None else f"{kind}:{target}"
 
 
+def delve_odds(state: CampaignGameState, region: str) -> dict[str, Any] | None:
+    """The odds of a Delve in ``region`` before the order is given: every entry of its Dungeon's table with
+    the exact chance the roll uses (:meth:`..tables.RollTable.odds`, the weights ``roll_on`` draws with)."""
+    dungeon = next((d for d in state.campaign.dungeons if d.region == region), None)
+    if dungeon is None:
+        return None
+    table = state.table_map()[dungeon.table]
+    odds = dict(table.odds())
+    rows = []
+    for e in table.entries:
+        fx = e.effects
+        signed = (("Health", fx.health), ("Stability", fx.stability), ("Faith", fx.faith))
+        effects = [f"{name} {'+' if v > 0 else ''}{show(v)}" for name, v in signed if v] + list(fx.items)
+        p = odds[e.result]
+        rows.append({"span": e.span, "result": e.result, "odds": str(p), "percent": f"{float(p) * 100:.1f} %",
+                     "effects": ", ".join(effects)})
+    return {"dungeon": dungeon.name, "table": table.name, "rows": rows}
+
+
 class CampaignWebPresenter(GenericPresenter):
     """Map, chart and order form for ``wartable-campaign``; preview, Fate Screen and result stay generic."""
 
@@ -113,9 +132,12 @@ class CampaignWebPresenter(GenericPresenter):
         for u in c.units:
             if u.faction != faction or u.health <= 0:
                 continue
+            orders = unit_choices(c, u, state.options.move_range)
             choices = [{"value": _order_value(o.kind, o.target), "text": order_text(o).removeprefix(u.label + " ")}
-                       for o in unit_choices(c, u, state.options.move_range)]
-            units.append({"label": u.label, "region": u.region, "health": show(u.health), "choices": choices})
+                       for o in orders]
+            delve = delve_odds(state, u.region) if any(o.kind == "delve" for o in orders) else None
+            units.append({"label": u.label, "region": u.region, "health": show(u.health), "choices": choices,
+                          "delve": delve})
         faith = [{"value": fo[0].enclave, "text": f"restore {fo[0].enclave} to full"} for fo in faith_choices(
             state, faction) if fo]
         last = len(state.pending) + 1 == len(state.sides)
