@@ -106,8 +106,8 @@ def test_waiting_for_the_dice_says_who_is_missing_and_offers_no_dead_action(clie
     text = html.unescape(page(client, bid, token_a))
     assert "Choose an action" not in text and 'id="commit"' not in text and 'id="dice-wait"' in text
     assert "Waiting for Side B to open its link" in text
-    assert re.search(r'data-dice-role="A">Side A[^<]*: <strong>added its share', text)
-    assert re.search(r'data-dice-role="B">Side B[^<]*: <strong>not opened yet', text)
+    assert re.search(r'data-dice-role="A"[^>]*>Side A[^<]*: <strong>added its share', text)
+    assert re.search(r'data-dice-role="B"[^>]*>Side B[^<]*: <strong>not opened yet', text)
     assert f'href="/created/{bid}#link-B"' in text  # the share button, shown only on the creating device
     picked = html.unescape(page(client, bid, token_a, pick=0, at=0))  # a tap on the board: no Commit-less preview
     assert 'id="preview"' not in picked and 'id="dice-wait"' in picked
@@ -163,3 +163,40 @@ def test_revealed_results_are_marked_to_stay_and_the_fragment_says_who_moved(cli
     fragment = client.get(f"/b/{bid}/live", params={"token": tokens[other], "v": "0.0"}).text
     moved = re.findall(r'data-moved="([^"]+)"', fragment)
     assert moved and html.unescape(moved[0]).startswith(f"Side {side}: ")
+
+
+# -- 6, 7, 8. odds first, the game's words, pickers ------------------------------------------------------
+
+
+def test_every_preview_keeps_its_odds_and_the_campaign_form_shows_delve_odds(client: TestClient) -> None:
+    bid, tokens, _ = new(client, "dragonnoir:the_ford")
+    side = client.get(f"/api/battles/{bid}/actions", params={"token": tokens["A"]}).json()["side"]
+    listed = client.get(f"/api/battles/{bid}/actions", params={"token": tokens[side]}).json()["actions"]
+    cast = next(i for i, a in enumerate(listed) if a["kind"] == "cast")
+    assert "succeeds 80%" in listed[cast]["note"]
+    preview = page(client, bid, tokens[side], pick=cast, at=0)
+    assert re.search(r'id="preview-note">[^<]*succeeds 80%', preview)  # the button's odds, kept in the preview
+    bid, tokens, _ = new(client, "wartable-campaign:shroudfall")
+    orders = html.unescape(page(client, bid, tokens["bloodless"]))
+    odds = re.sub(r"<[^>]+>", "", orders[orders.index('class="delve-odds"'):orders.index("</details>", orders.index('class="delve-odds"'))])
+    assert "If Barrow Horde delves The Barrow" in odds and "Collapse: 3/20" in odds  # before the orders are given
+
+
+def test_the_games_words_on_the_page(client: TestClient) -> None:
+    turns = {}
+    for scenario in ("exillis:duel", "battlesystem:river_crossing", "dragonnoir:the_ford", "confrontation:the_ford"):
+        bid, tokens, _ = new(client, scenario)
+        side = client.get(f"/api/battles/{bid}/actions", params={"token": tokens["A"]}).json()["side"]
+        text = html.unescape(page(client, bid, tokens[side]))
+        turns[scenario] = re.findall(r'<h2 id="act-h">(Your turn: Side [AB] — [^<]+)', text)
+        if scenario == "exillis:duel":
+            assert 'id="acp-why"' in text and "AcP</strong> = Action Points" in text  # not only a tooltip
+        if scenario == "battlesystem:river_crossing":
+            picker = text[text.index('<form method="get"'):text.index("</form>", text.index('<form method="get"'))]
+            assert picker.count("<option") > 10 and 'class="picker"' in picker  # one picker, not 30 buttons
+            assert "movement points left after this move" in picker and "points left after 2" not in text
+        if scenario == "confrontation:the_ford":
+            moves = re.findall(r'data-kind="move">([^<]+)', text)
+            assert moves and not any(re.search(r"\(\d+(\.\d+)?, \d+", m) for m in moves), moves
+            assert all(re.search(r"\d+ cm (halfway )?toward", m) for m in moves), moves
+    assert all(turns.values()), turns  # "Your turn: Side A — <army>" in every game

@@ -305,7 +305,9 @@ class Pages:
         notice = NOTICES.get(q.get("note") or "")
         last_text = None if v.last is None else logged_text(v, v.last.action)
         # what a held live update says (static/keeper.js): who acted and what, as the page's own "Last action"
-        moved = "" if last_text is None else f"{side_label(v.last_side or '', header.sides, False)}: {last_text}"
+        who = side_label(v.last_side or "", header.sides, False)
+        moved = "" if v.last is None else (f"{who} acted (hidden until it is revealed)" if conceals(
+            v.game, v.board_state, v.last.action, v.role) else f"{who}: {last_text}")
         return {
             "v": v, "panel": panel, "header": header,
             "board": r.board(board_state, replace(v.links, viewer=v.role), caption),  # the live board: its role's

@@ -271,7 +271,7 @@ def preview(state: BattleState, action: JsonDict) -> OddsPreview:
         return OddsPreview((("barrages to fire", str(len(draws))),), draws)
     if kind == "barrage":
         return barrage_preview(state, action)
-    return OddsPreview((("points left after", str(left(state.piece(str(action["unit"]))) -
+    return OddsPreview((("movement points left after this move", str(left(state.piece(str(action["unit"]))) -
                                                   moves(state, state.piece(str(action["unit"])))[action["to"]])),))
 
 

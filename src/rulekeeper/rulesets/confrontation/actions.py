@@ -86,8 +86,8 @@ def _activation(state: SkirmishState, f: Fighter) -> list[LegalAction]:
     for to, why in _moves(state, f):
         dist = math.hypot(to[0] - f.x, to[1] - f.y)
         out.append(LegalAction({"kind": "move", "side": side, "fighter": f.key, "to": to},
-                               f"{f.key} walks to ({to[0]:g}, {to[1]:g}), {why}", side, round(dist, 1),
-                               "", f"({to[0]:g}, {to[1]:g}) {why}", f"{f.key}: move"))
+                               f"{f.key} walks {dist:.1f} cm {why}", side, round(dist, 1),
+                               "", f"{dist:.0f} cm {why}", f"{f.key}: move"))  # words, not "(15, 22)" (issue 26)
     out.append(LegalAction({"kind": "hold", "side": side, "fighter": f.key}, f"{f.key} holds", side, 0.0, "",
                            "hold", f"{f.key}: hold"))
     return out

@@ -12,7 +12,8 @@
 * Magic (:func:`_spell`): a heal of a wounded friend whenever offered; a stun only where it pays, on the
   strongest enemy in contact with one of ours, at the start of a combat sequence (in his own turn before his
   side attacks, in the enemy's turn so that the enemy cannot attack with him); spectres called in his side's
-  movement when an enemy is within 6 hexes; else no spell now. The enemy wizard counters when he can, else lets
+  movement when an enemy is within 6 hexes and no enemy wizard stands (they would drain the EP a duel needs); else
+  no spell now. The enemy wizard counters when he can, else lets
   it be (never a rival spell).
 * A piece the rules move (a retreat, an unhorsed rider, the dragon's push) goes where the keeper proposes.
 * A blow to one of several defenders falls on the one with the weakest attack; the advance after combat
@@ -153,7 +154,8 @@ def _spell(state: DNState, legal: list[LegalAction], side: str) -> JsonDict | No
                 and any(touching_hexes(board, state.man(str(a["target"])).hexes, m.hexes) for m in ours)]
         if near:
             return max(near, key=lambda a: (fighter_of(state, state.man(str(a["target"]))).attack, -near.index(a)))
-    if state.phase == "move" and state.side == side:
+    rival = any(m.side != side and m.standing and any(w.name == m.name for w in state.wizards) for m in state.men)
+    if state.phase == "move" and state.side == side and not rival:  # spectres drain the EP a duel needs
         for a in casts:
             if a["spell"] in ("Call the Gargoyles", "Raise the Living Deads"):
                 w = state.man(str(a["unit"]))

@@ -35,6 +35,15 @@
     });
     text("dice-secret", d.secret);
     var waiting = d.waiting || [];
+    var heading = document.getElementById("dice-wait-h");
+    if (heading && waiting.length) {
+      var names = waiting.map(function (role) {
+        var li = document.querySelector("[data-dice-role='" + role + "']");
+        return li ? li.getAttribute("data-label") : "side " + role;
+      });
+      heading.textContent = "Waiting for " + names.join(" and ") + " to open " +
+        (waiting.length === 1 ? "its link" : "their links");
+    }
     if (!d.ready && waiting.length) {
       text("dice-state", "waiting for side " + waiting.join(" and side ") + " to add " +
            (waiting.length === 1 ? "its" : "their") + " randomness");

@@ -166,8 +166,9 @@ class BattleSystemPresenter(GenericPresenter):
             p = state.piece(picked)
             card = {"name": p.name, "tag": short[p.name], "card": p.card, "hex": p.hex if p.on_map else "off the map",
                     "mine": picked in acting, "soldiers": p.soldiers, "morale": p.morale}
-        return self._render("battlesystem/actions.html", units=units, picked=card,
-                            groups=groups_of(legal, previews, links, picked if picked in acting else None))
+        unit = picked if picked in acting else None
+        return self._render("battlesystem/actions.html", units=units, picked=card, links=links, unit=unit,
+                            groups=groups_of(legal, previews, links, unit))
 
     def unit_panel(self, state: BattleState, key: str, links: Links) -> Markup:
         try:
