@@ -57,3 +57,23 @@ def test_a_416_unit_battle_is_refused_before_it_is_imported(tmp_path: Path) -> N
     with pytest.raises(BattleTooLargeError, match="416 units"):
         service.import_(path, new_id=True)
     assert BATTLE_LIMITS.units < 416
+
+
+def test_direction_controls_and_look_alike_twins_are_refused_in_names(tmp_path: Path) -> None:
+    """Issue 23, fault 10: U+202E and a Cyrillic "а" gave three units all displayed as "Bank Archers"."""
+    from rulekeeper.core.names import NameError_, check_names, folded
+
+    assert folded("Bаnk Archers") == folded("bank  archers")  # Cyrillic а, case, spacing
+    with pytest.raises(NameError_, match="U\\+202E"):
+        check_names({"scenario": {"units": [{"name": "Bank \u202esrehcrA"}]}}, "scenario")
+    with pytest.raises(NameError_, match="look the same"):
+        check_names({"scenario": {"units": [{"name": "Bank Archers"}, {"name": "Bаnk Archers"}]}}, "scenario")
+    check_names({"scenario": {"units": [{"name": "Bank Archers"}, {"name": "Bank Archers II"}]}}, "scenario")
+    client = TestClient(create_app(tmp_path / "w.db"))
+    doc = _export(client, "battlesystem:hill_road")
+    units = doc["initial"]["scenario"]["units"]
+    units[1]["name"] = units[0]["name"].replace("a", "а", 1) if "a" in units[0]["name"] else "\u202e" + units[1]["name"]
+    path = tmp_path / "twins.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(NameError_):
+        client.app.state.keeper.service.import_(path, new_id=True)  # type: ignore[attr-defined]

@@ -74,7 +74,11 @@ def generic_size(document: Any) -> tuple[BattleSize, float]:
 
 def check_size(document: Any, where: str, game: Any = None, actions: int = 0,
                limits: BattleLimits = BATTLE_LIMITS) -> BattleSize:
-    """Refuse a battle whose initial ``document`` (or log of ``actions`` entries) passes a limit."""
+    """Refuse a battle whose initial ``document`` (or log of ``actions`` entries) passes a limit,
+    or whose names would display as something else (:mod:`.names`)."""
+    from .names import check_names
+
+    check_names(document, where)
     size, side = generic_size(document)
     hook = getattr(game, "size_of", None)
     if callable(hook):

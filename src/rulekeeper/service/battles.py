@@ -33,6 +33,7 @@ from rulekeeper.core.game import (
     Status,
     face_down,
 )
+from rulekeeper.core.names import check_text
 from rulekeeper.core.ruleset import game as find_game
 from rulekeeper.core.ruleset import game_refusal
 from rulekeeper.core.size import BATTLE_LIMITS, BattleTooLargeError, check_size
@@ -162,6 +163,8 @@ class BattleService:
             setup = game_of(ruleset or guess_ruleset(request)).setup(request)
         g = game_of(setup.ruleset)
         check_size(setup.document, setup.scenario or setup.title or "the set-up", g)  # before any work on it
+        if title:
+            check_text(title, "title")
         meta = {**setup.meta, **(meta or {})}
         dice, document = None, setup.document
         if verifiable and not g.deterministic:

@@ -45,7 +45,7 @@ STATUS = {
     "invalid_action": 422, "unknown_name": 422, "impossible_request": 422, "invalid_stat": 422, "data_file": 422,
     "bad_request": 422, "replay_mismatch": 422, "store": 503, "busy": 503, "damaged_store": 503,
     "dice_not_ready": 409, "dice_contributed": 409, "not_verifiable": 409, "bad_contribution": 422, "bad_export": 422,
-    "too_large": 413, "too_slow": 408,
+    "too_large": 413, "too_slow": 408, "bad_name": 422,
 }
 
 NOT_FOUND = {"error": "not_found", "message": "no such battle, or the link is not valid"}
