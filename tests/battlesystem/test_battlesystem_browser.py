@@ -8,6 +8,7 @@ stays short. A picks its archers by tapping their counter, sees their missile ra
 moves them by tapping a green hex and ends its turn; B's laptop follows by itself, B picks its guns
 on the map, lays a barrage by tapping a target mark, and both pages show the barrage marker.
 Screenshots land in ``test-artifacts/`` at the repository root, like ``tests/web/test_browser.py``.
+A second short test (issue 25) rallies a broken unit from the phone: tap the general, tap the rally mark.
 """
 
 from __future__ import annotations
@@ -147,6 +148,69 @@ def test_a_short_hex_battle_picked_on_the_map_on_a_phone_and_a_laptop(server: st
     assert heights["phone, first unit"] < PHONE_MAX_HEIGHT and heights["phone, archers"] < PHONE_MAX_HEIGHT, heights
     print(f"\nbattlesystem board: page heights {heights}; smallest counter text {phone_px:.1f} px on the phone, "
           f"{laptop_px:.1f} px on the laptop")
+    assert not errors, errors
+    ctx_a.close()
+    ctx_b.close()
+
+
+def _policy_until_a_rally(seed: int) -> tuple[list[dict[str, object]], dict[str, object]]:
+    """The default policy's actions of River crossing (this seed) until a general may rally, and that rally."""
+    from pathlib import Path
+
+    from rulekeeper.core.game import SetupRequest
+    from rulekeeper.core.ruleset import game
+
+    g = game("battlesystem")
+    river = next(sc for sc in g.scenarios() if sc.key == "river_crossing")
+    s = g.initial_state(g.setup(SetupRequest(scenario=Path(river.path), seed=seed)).document)
+    played: list[dict[str, object]] = []
+    while True:
+        rally = [lg.action for lg in g.legal_actions(s) if lg.action["kind"] == "rally"]
+        if rally:
+            return played, rally[0]
+        action = g.policy(s)
+        played.append(action)
+        s = g.apply(s, action).state
+
+
+def test_a_general_rallies_a_broken_unit_on_the_phone(server: str, browser: object) -> None:
+    """Issue 25 (6): "their general will be able to rally them back into the fight". The battle is played by the
+    default policy (through the API) until the Riverguard's general may rally a broken unit; the phone taps the
+    general on the map, then the rally's mark on the fleeing counter, commits, and both pages show it rallied."""
+    expect = sync_api.expect
+    expect.set_options(timeout=TIMEOUT_MS)
+    played, rally = _policy_until_a_rally(7)
+    ctx_a = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)  # type: ignore[attr-defined]
+    ctx_b = browser.new_context(viewport=LAPTOP)  # type: ignore[attr-defined]
+    links = new_game_links(ctx_a, server, "battlesystem:river_crossing")
+    bid = re.search(r"/b/([^/?]+)", links["A"]).group(1)  # type: ignore[union-attr]
+    tokens = {side: re.search(r"token=([^&#]+)", links[side]).group(1) for side in "AB"}  # type: ignore[union-attr]
+    for position, action in enumerate(played):
+        r = ctx_a.request.post(f"{server}/api/battles/{bid}/actions?token={tokens[str(action['side'])]}",
+                               data={**action, "position": position})
+        assert r.status == 200, r.text()
+    pa, pb = ctx_a.new_page(), ctx_b.new_page()
+    errors = page_errors(pa, pb)
+    pa.goto(links["A"])
+    pb.goto(links["B"])
+    unit, general = str(rally["target"]), str(rally["unit"])
+    fleeing = f"svg.hexmap a.counter[data-unit='{unit}']"
+    expect(pa.locator(fleeing)).to_have_class(re.compile(r"\bfleeing\b"))
+    pick_on_map(pa, general)
+    assert f"{general}: rally" in headings(pa)
+    pa.locator("svg.hexmap a.mark[data-kind=rally]").click()
+    expect(pa.locator("#commit")).to_be_visible()
+    assert "expected morale restored" in (pa.locator("body").text_content() or "")
+    pa.locator("#commit").click()
+    # the rally draws a roll, face down until revealed: "Resolve all" shows it to both sides
+    expect(pa.get_by_text("Fate has spoken")).to_be_visible()
+    pa.locator("#reveal-all:visible, #resolve-all:visible").first.click()
+    expect(pa.get_by_text("Fate has spoken")).to_have_count(0)
+    for p, side in ((pa, "A"), (pb, "B")):  # rallied: no longer fleeing, on both screens
+        p.goto(links[side])
+        expect(p.locator(fleeing)).not_to_have_class(re.compile(r"\bfleeing\b"))
+    shot(pa, "bs-rally-phone")
+    shot(pb, "bs-rally-laptop")
     assert not errors, errors
     ctx_a.close()
     ctx_b.close()

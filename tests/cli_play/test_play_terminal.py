@@ -9,7 +9,6 @@ protocol, finds the number of the default policy's action in the list the loop s
 from __future__ import annotations
 
 import os
-import pty
 import subprocess
 import sys
 import time
@@ -17,7 +16,6 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from pexpect import fdpexpect
 
 from rulekeeper.core.game import SetupRequest
 from rulekeeper.core.ruleset import games
@@ -35,48 +33,16 @@ def env(tmp: Path) -> dict[str, str]:
             "RULEKEEPER_DB": str(tmp / "battles.db"), "RULEKEEPER_STATE_DIR": str(tmp / "state")}
 
 
-class Terminal(fdpexpect.fdspawn):  # type: ignore[misc]
-    """``rulekeeper play ARGS`` in a child on a pseudo-terminal of its own, forked from this process.
-
-    Forked rather than started afresh: the child has rulekeeper and every game imported already (a new
-    interpreter spends about a second on that, a whole scenario's worth of test), yet reads and writes a real
-    terminal and ends with the exit code ``main()`` gives.
-    """
+class Terminal(pexpect.spawn):  # type: ignore[misc]
+    """``rulekeeper play ARGS`` in a fresh interpreter on a pseudo-terminal of its own."""
 
     def __init__(self, tmp: Path, *args: str) -> None:
-        pid, fd = pty.fork()
-        if pid == 0:  # the child: never returns into pytest
-            os._exit(run_play(tmp, ["play", *args, "--poll", "0.2"]))
-        self.pid_of_child = pid
-        super().__init__(fd, encoding="utf-8", timeout=60)
+        super().__init__(sys.executable, ["-m", "rulekeeper", "play", *args, "--poll", "0.2"], env=env(tmp),
+                         encoding="utf-8", timeout=60, dimensions=(50, 120))
 
     def exit_code(self) -> int:
-        _, status = os.waitpid(self.pid_of_child, 0)
-        return os.waitstatus_to_exitcode(status)
-
-
-def run_play(tmp: Path, argv: list[str]) -> int:
-    code = 1
-    try:
-        os.environ.update(env(tmp))
-        sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 — the terminal, not pytest's capture
-        sys.stdout = open(1, "w", encoding="utf-8", closefd=False, buffering=1)  # noqa: SIM115
-        sys.stderr = open(2, "w", encoding="utf-8", closefd=False, buffering=1)  # noqa: SIM115
-        sys.argv = ["rulekeeper", *argv]
-        from rulekeeper.cli.app import main
-
-        main()
-        code = 0
-    except SystemExit as done:
-        code = done.code if isinstance(done.code, int) else int(done.code is not None)
-    except BaseException:  # noqa: BLE001 — shown in the terminal the test reads
-        import traceback
-
-        traceback.print_exc()
-    finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    return code
+        self.close()
+        return int(self.exitstatus if self.exitstatus is not None else -1)
 
 
 def spawn(tmp: Path, *args: str) -> Terminal:

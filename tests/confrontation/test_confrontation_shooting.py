@@ -82,7 +82,8 @@ def test_aim_must_be_0_or_more(g: Game) -> None:
 
 
 def test_bulls_eye_adds_the_margin_to_the_damage_strength(g: Game) -> None:
-    """"Bull's-eye adds (final result − difficulty) to the damage Strength" (the tracker has Bull's eye)."""
+    """Bull's eye: "The fighter can make aimed shots (see page 27) with any weapon he has"; third-edition rules:
+    "Bull's-eye adds (final result − difficulty) to the damage Strength" (the tracker has Bull's eye)."""
     s = at(mill(g), XBOW, 34.0, 20.0, 0.0)
     shot = shot_of(s, s.fighter(TRACKER), s.fighter(XBOW))
     assert shot.bulls_eye and shot.band == "short" and shot.difficulty == 4
@@ -151,3 +152,14 @@ def test_the_shooting_scenarios_autoplay_with_shots(g: Game, scenario: str) -> N
         kinds.add(action["kind"])
         s = g.apply(s, action).state
     assert {"shoot", "charge", "fight"} <= kinds
+
+
+def test_target_modifies_the_difficulty_of_a_shot_at_him(g: Game) -> None:
+    """Target/X: "If a fighter with this ability is targeted by an enemy marksman, then difficulty of his AIM test is
+    modified by X (according to its sign)"."""
+    s = at(mill(g), HUNTER, 20.0, 20.0, 180.0)
+    hunter = s.fighter(HUNTER)
+    for x, want in (("+2", 6), ("-1", 3)):
+        marked = replace(hunter, card=hunter.card.model_copy(update={"abilities": [*hunter.card.abilities,
+                                                                                    f"Target/{x}"]}))
+        assert shot_of(s.with_fighters(marked), s.fighter(XBOW), marked).difficulty == want

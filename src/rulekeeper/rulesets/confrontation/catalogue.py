@@ -11,7 +11,7 @@ BOARD = "not yet: needs the board (distances, line of sight, movement)"
 MYSTIC = "not yet: needs mystic actions (mana, T.F., charges)"
 MORALE = "not yet: needs morale (COU vs FEAR, rout)"
 ARMY = "not yet: needs army lists and the activation sequence"
-SHOOT = "not yet: needs shooting"
+SHOOT = "not yet: shooting has the core shot only (docs: Shooting)"
 SIZE = "not yet: the size table (page 11) is not in the seed; the card prints its HP"
 
 #: name -> (category, status) for every ability of the seed that no hook implements yet.
