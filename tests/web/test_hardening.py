@@ -65,10 +65,13 @@ def test_guessing_links_and_mass_creation_are_rate_limited_per_client(tmp_path: 
     made = client.post("/api/battles", json={"scenario": "duel", "seed": 1}).json()
     for i in range(5):
         assert client.get(f"/api/battles/{made['id']}", params={"token": f"guess{i}"}).status_code == 404
-    r = client.get(f"/api/battles/{made['id']}", params={"token": made["tokens"]["A"]})
+    r = client.get(f"/api/battles/{made['id']}", params={"token": "guess5"})
     assert r.status_code == 429 and r.json()["error"] == "rate_limited" and int(r.headers["retry-after"]) >= 1
     assert r.headers["X-Frame-Options"] == "DENY"
     assert client.get(f"/b/{made['id']}", params={"token": "x"}).status_code == 429
+    # issue 23, fault 6: the holder of a real link behind the same address is never locked out
+    assert client.get(f"/api/battles/{made['id']}", params={"token": made["tokens"]["A"]}).status_code == 200
+    assert client.get(f"/b/{made['id']}", params={"token": made["tokens"]["B"]}).status_code == 200
     assert client.get("/api/scenarios").status_code == 200  # the rest of the keeper still answers
     for _ in range(2):
         assert client.post("/api/battles", json={"scenario": "duel", "seed": 1}).status_code == 201

@@ -98,3 +98,16 @@ def test_the_stream_needs_a_valid_link_and_is_bounded(tmp_path: Path, monkeypatc
     monkeypatch.setattr(live, "MAX_STREAMS", 0)
     full = client.get(f"/b/{bid}/events", params={"token": tokens["spectator"]})
     assert full.status_code == 503 and full.json()["error"] == "busy"
+
+
+def test_one_link_or_one_battle_cannot_hold_every_live_stream(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23, fault 9: the cap was global, so one spectator link could hold all 256 streams."""
+    changes = live.Changes()
+    admitted = [changes.admit("b-1", "spectator-link") for _ in range(10)]
+    assert admitted.count(True) == live.MAX_PER_LINK and not admitted[-1]
+    others = [changes.admit("b-1", f"link-{i}") for i in range(60)]
+    assert others.count(True) == live.MAX_PER_BATTLE - live.MAX_PER_LINK
+    assert changes.admit("b-2", "spectator-link")  # another battle still gets its streams
+    assert changes.open == live.MAX_PER_BATTLE + 1
+    changes.leave("b-1", "link-0")  # a stream of the full battle closes: one more may open, not two
+    assert changes.admit("b-1", "new-link") and not changes.admit("b-1", "another-link")

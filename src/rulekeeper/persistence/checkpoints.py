@@ -69,8 +69,10 @@ class BattleCheckpoints(BattleTransfers):
         return position
 
     def _refusal(self, conn: Connection, battle_id: str, expected: int) -> RulekeeperError:
-        """Why a conditional UPDATE matched no row: a missing battle or a stale position."""
-        return StaleStateError(battle_id, expected, self._position(conn, battle_id))
+        """Why a conditional UPDATE matched no row: a missing battle, a stale position, or
+        another write at the same position (a reveal, a log undone and played again)."""
+        position = self._position(conn, battle_id)
+        return StaleStateError(battle_id, expected, None if position == expected else position)
 
     def checkpoint(self, battle_id: str, n: int) -> dict[str, Any] | None:
         """The checkpoint after the first ``n`` entries (entry ``n - 1``'s), if it has one.

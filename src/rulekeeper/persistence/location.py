@@ -130,6 +130,10 @@ LOCK_TIMEOUT_MS = 5000
 #: Milliseconds any one PostgreSQL statement may run: the longest real one takes milliseconds.
 STATEMENT_TIMEOUT_MS = 30000
 
+#: Connections each store keeps open, and how many more it may open at a busy moment.
+POOL_SIZE = 8
+POOL_OVERFLOW = 16
+
 #: Seconds to wait for a PostgreSQL server to accept the connection.
 CONNECT_TIMEOUT_S = 10
 
@@ -281,7 +285,13 @@ def make_engine(url: str) -> Engine:
     parsed = make_url(url)
     if parsed.get_backend_name() == "postgresql" and "connect_timeout" not in parsed.query:
         connect_args["connect_timeout"] = CONNECT_TIMEOUT_S
-    engine = create_engine(url, json_serializer=json_dumps, json_deserializer=json_loads, connect_args=connect_args)
+    pool: dict[str, Any] = {}
+    if parsed.get_backend_name() == "postgresql" or parsed.database not in (None, "", ":memory:"):
+        # a request holds one read snapshot (SqlStore.reading) while it renders: room for the
+        # web server's worker threads, yet well under PostgreSQL's 100 connections for 2 processes
+        pool = {"pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW}
+    engine = create_engine(url, json_serializer=json_dumps, json_deserializer=json_loads, connect_args=connect_args,
+                           **pool)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_on_connect)
         event.listen(engine, "begin", _sqlite_on_begin)

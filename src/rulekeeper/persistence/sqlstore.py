@@ -15,6 +15,7 @@ import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Self
 
 from sqlalchemy import Connection, Engine
@@ -35,6 +36,9 @@ from .location import WRITE_OPTION, make_engine, normalise_url, safe_url, use_wa
 from .migrate import needs_upgrade, upgrade_to_head
 
 __all__ = ["SqlStore", "StoreBusyError", "StoreError"]
+
+#: The read transaction each store is pinned to in this context (see :meth:`SqlStore.reading`).
+_PINNED: ContextVar[dict[int, Connection] | None] = ContextVar("rulekeeper_pinned_reads", default=None)
 
 
 def _make_engine(url: str) -> Engine:
@@ -86,6 +90,7 @@ class SqlStore:
         self._url = normalise_url(db)
         self._safe = safe_url(self._url)
         self._opened = False
+        self._snapshots = False
         self._engine: Engine | None = _make_engine(self._url)
         try:
             self._init_schema()
@@ -93,6 +98,24 @@ class SqlStore:
             self.close()
             raise
         self._opened = True
+        self._snapshots = self._can_pin()
+
+    def _can_pin(self) -> bool:
+        """Whether :meth:`reading` may hold a read transaction while this thread also writes.
+
+        PostgreSQL and SQLite in WAL mode let a writer commit beside an open reader; SQLite
+        with a rollback journal (``:memory:``, a file on a file system without WAL) would
+        make the writer wait for the reader — its own thread — so there reads are not pinned.
+        """
+        assert self._engine is not None
+        if self._engine.dialect.name != "sqlite":
+            return True
+        try:
+            with self._engine.connect() as conn:
+                mode = conn.exec_driver_sql("PRAGMA journal_mode").scalar()
+        except SQLAlchemyError:
+            return False
+        return str(mode).lower() == "wal"
 
     @property
     def url(self) -> str:
@@ -150,6 +173,47 @@ class SqlStore:
                     raise
 
     @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Every read of this store inside the block comes from one snapshot of the database.
+
+        Why: a request reads a battle several times (its record, its last entry, the
+        checkpoint its state starts from); a write landing between two of those reads
+        gave a reader the state after a face-down action with ``pending: false``, or an
+        ``/actions`` list of one position under another position's number.  Inside
+        ``reading()`` those reads share one read transaction: SQLite's WAL snapshot (a
+        deferred ``BEGIN``: the snapshot is taken at the first read and kept until the
+        end) or PostgreSQL's ``REPEATABLE READ``.  Writes still open their own
+        transaction and check the revision they were computed from (compare-and-set),
+        so a write based on this snapshot fails as stale if anyone wrote since.
+        Nested blocks share the outer snapshot; the context is per thread/task.
+        """
+        pinned = _PINNED.get()
+        if (pinned is not None and id(self) in pinned) or not self._snapshots:
+            yield
+            return
+        if self._engine is None:
+            raise StoreError(f"this {self.kind} is closed", url=self._safe)
+        try:
+            with self._engine.connect() as conn:
+                if self._engine.dialect.name == "postgresql":
+                    conn.execution_options(isolation_level="REPEATABLE READ")
+                token = _PINNED.set({**(pinned or {}), id(self): conn})
+                try:
+                    conn.begin()
+                    yield
+                    conn.rollback()  # nothing to keep: it only read
+                except RulekeeperError:
+                    conn.rollback()
+                    raise
+                except BaseException:
+                    _discard(conn)
+                    raise
+                finally:
+                    _PINNED.reset(token)
+        except SQLAlchemyError as exc:
+            raise self._wrap(exc) from exc
+
+    @contextmanager
     def _transaction(self, *, write: bool) -> Iterator[Connection]:
         """One database transaction; rolled back if the body raises anything.
 
@@ -163,6 +227,13 @@ class SqlStore:
         """
         if self._engine is None:
             raise StoreError(f"this {self.kind} is closed", url=self._safe)
+        pinned = None if write else (_PINNED.get() or {}).get(id(self))
+        if pinned is not None:
+            try:
+                yield pinned  # inside reading(): the request's one snapshot
+            except SQLAlchemyError as exc:
+                raise self._wrap(exc) from exc
+            return
         try:
             with self._engine.connect() as conn:
                 if write:

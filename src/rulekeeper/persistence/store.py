@@ -95,6 +95,8 @@ _MOVE = (
         turn=func.coalesce(bindparam("b_turn", type_=Integer), BattleRow.turn),
     )
 )
+#: The same move, also refused unless the battle is still at the revision the action was computed at.
+_MOVE_AT = _MOVE.where(BattleRow.revision == bindparam("b_revision"))
 _INSERT_ENTRY = insert(LogRow)
 
 
@@ -271,6 +273,7 @@ class BattleStore(BattleCheckpoints):
         snapshot: dict[str, Any] | None = None,
         checkpoint: dict[str, Any] | None = None,
         shown: bool = False,
+        expected_revision: int | None = None,
     ) -> int:
         """Log one action at ``expected_position`` and return the new position.
 
@@ -281,6 +284,8 @@ class BattleStore(BattleCheckpoints):
         (:mod:`.chain`); status, turn, ``updated``, the chain's head and the optional
         snapshot (belonging to the new position) change with it.  ``shown``: the result
         is revealed at once (one write instead of an append and a :meth:`mark_shown`).
+        ``expected_revision``: also refused (stale) unless the battle is still at that
+        revision — the compare-and-set of a write computed from one snapshot.
         """
         check_int("expected_position", expected_position, minimum=0)
         # the result, like the checkpoint, is made by the game's code on every action: encoded once,
@@ -298,7 +303,8 @@ class BattleStore(BattleCheckpoints):
             if previous is None:
                 raise BattleNotFoundError(battle_id)
             head = chain.link_bytes(previous, sealed)
-            self._advance(conn, battle_id, expected_position, (previous, head), now, status, turn, snapshot)
+            self._advance(conn, battle_id, expected_position, (previous, head), now, (status, turn, snapshot),
+                          expected_revision)
             try:
                 conn.execute(_INSERT_ENTRY, {
                     "battle_id": battle_id, "entry_index": expected_position, "action": action_text,
@@ -315,37 +321,48 @@ class BattleStore(BattleCheckpoints):
         expected_position: int,
         links: tuple[str, str],
         now: str,
-        status: str | None,
-        turn: int | None,
-        snapshot: dict[str, Any] | None,
+        changes: tuple[str | None, int | None, dict[str, Any] | None],
+        expected_revision: int | None,
     ) -> None:
-        """Move the battle row one entry on, if it is still at ``expected_position`` and its
-        chain head is still ``links[0]`` (else a typed refusal); ``links[1]`` is the new head."""
+        """Move the battle row one entry on, if it is still at ``expected_position`` (and
+        ``expected_revision``) and its chain head is still ``links[0]`` (else a typed
+        refusal); ``links[1]`` is the new head; ``changes``: status, turn and snapshot."""
         previous, head = links
+        status, turn, snapshot = changes
         if snapshot is None:
-            moved = conn.execute(_MOVE, {
+            moved = conn.execute(_MOVE if expected_revision is None else _MOVE_AT, {
                 "b_id": battle_id, "b_expected": expected_position, "b_position": expected_position + 1,
                 "b_updated": now, "b_status": status, "b_turn": turn, "b_head": head, "b_previous": previous,
+                **({} if expected_revision is None else {"b_revision": expected_revision}),
             }).rowcount
         else:
             values = {**_moves_to(expected_position + 1, status, turn, snapshot), "updated": now, "head": head}
-            moved = conn.execute(
-                update(BattleRow)
-                .where(BattleRow.id == battle_id, BattleRow.position == expected_position,
-                       func.coalesce(BattleRow.head, "") == previous)
-                .values(**values)
-            ).rowcount
+            query = update(BattleRow).where(BattleRow.id == battle_id, BattleRow.position == expected_position,
+                                            func.coalesce(BattleRow.head, "") == previous)
+            if expected_revision is not None:
+                query = query.where(BattleRow.revision == expected_revision)
+            moved = conn.execute(query.values(**values)).rowcount
         if moved != 1:
             raise self._refusal(conn, battle_id, expected_position)
 
-    def mark_shown(self, battle_id: str, index: int) -> None:
-        """Record that the result of entry ``index`` has been revealed to the players.
+    def mark_shown(self, battle_id: str, index: int, *, expected_revision: int | None = None) -> int:
+        """Record that the result of entry ``index`` has been revealed to the players; the new revision.
 
         The flag is sealed in the entry's link, so the links from ``index`` on are
         computed again (in practice only the last entry's: results are revealed in order).
+        ``expected_revision``: refused (stale, nothing written) unless the battle is
+        still at that revision — so a reveal and an undo sent together serialise: the
+        one that commits second finds the revision moved and fails.  The battle row is
+        moved first, which on PostgreSQL also locks it for the rest of the transaction.
         """
         check_int("index", index, minimum=0)
         with self._transaction(write=True) as conn:
+            bump = update(BattleRow).where(BattleRow.id == battle_id)
+            if expected_revision is not None:
+                bump = bump.where(BattleRow.revision == expected_revision)
+            if conn.execute(bump.values(**_touched())).rowcount != 1:
+                position = self._position(conn, battle_id)
+                raise StaleStateError(battle_id, index + 1, None if position == index + 1 else position)
             rows = conn.execute(
                 select(LogRow.id, LogRow.entry_index, LogRow.action, LogRow.result, LogRow.created, LogRow.shown)
                 .where(LogRow.battle_id == battle_id, LogRow.entry_index >= index)
@@ -358,7 +375,9 @@ class BattleStore(BattleCheckpoints):
                 previous = chain.link(previous, row.action, row.result, row.created, row.shown or row.id == rows[0].id)
                 conn.execute(update(LogRow).where(LogRow.id == row.id).values(
                     chain=previous, shown=row.shown or row.id == rows[0].id))
-            conn.execute(update(BattleRow).where(BattleRow.id == battle_id).values(head=previous, **_touched()))
+            conn.execute(update(BattleRow).where(BattleRow.id == battle_id).values(head=previous))
+            revision = conn.execute(select(BattleRow.revision).where(BattleRow.id == battle_id)).scalar()
+        return int(revision or 0)
 
     def pop_last(
         self,
@@ -368,13 +387,16 @@ class BattleStore(BattleCheckpoints):
         status: str | None = None,
         turn: int | None = None,
         snapshot: dict[str, Any] | None = None,
+        expected_revision: int | None = None,
     ) -> LogEntry:
         """Undo: delete the last entry (same optimistic check as append) and return it.
 
         The entry's checkpoint goes with it, and the chain's head goes back to the
         link before it.  A snapshot that belonged to the removed position is dropped
         unless a new one is given.  Whether an undo is *fair* (e.g. a result already
-        shown) is the caller's decision, not the store's.
+        shown) is the caller's decision, not the store's; ``expected_revision`` makes the
+        caller's decision stick: refused (stale) if anything — a reveal above all — was
+        written since the caller read the battle at that revision.
         """
         check_int("expected_position", expected_position, minimum=0)
         new_position = expected_position - 1
@@ -386,12 +408,10 @@ class BattleStore(BattleCheckpoints):
             if expected_position == 0:
                 raise StoreError(f"nothing to undo: battle {battle_id!r} has no actions", battle_id=battle_id)
             values["head"] = _link_before(conn, battle_id, new_position)
-            moved = conn.execute(
-                update(BattleRow)
-                .where(BattleRow.id == battle_id, BattleRow.position == expected_position)
-                .values(**values)
-            ).rowcount
-            if moved != 1:
+            undo = update(BattleRow).where(BattleRow.id == battle_id, BattleRow.position == expected_position)
+            if expected_revision is not None:
+                undo = undo.where(BattleRow.revision == expected_revision)
+            if conn.execute(undo.values(**values)).rowcount != 1:
                 raise self._refusal(conn, battle_id, expected_position)
             if snapshot is None:
                 conn.execute(

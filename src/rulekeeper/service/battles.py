@@ -35,6 +35,7 @@ from rulekeeper.core.game import (
 )
 from rulekeeper.core.ruleset import game as find_game
 from rulekeeper.core.ruleset import game_refusal
+from rulekeeper.core.size import BATTLE_LIMITS, BattleTooLargeError, check_size
 from rulekeeper.persistence.errors import DamagedStoreError
 from rulekeeper.persistence.store import BattleRecord, BattleStore, LogEntry, StaleStateError
 
@@ -160,6 +161,7 @@ class BattleService:
                 scenario=Path(source), seed=seed, options=tuple(options or ()), practice=practice, db=self.store.url)
             setup = game_of(ruleset or guess_ruleset(request)).setup(request)
         g = game_of(setup.ruleset)
+        check_size(setup.document, setup.scenario or setup.title or "the set-up", g)  # before any work on it
         meta = {**setup.meta, **(meta or {})}
         dice, document = None, setup.document
         if verifiable and not g.deterministic:
@@ -189,7 +191,8 @@ class BattleService:
 
     def state(self, bid: str) -> Any:
         """The current state: from memory when current, else from the last checkpoint."""
-        return self._state_of(self.store.get(bid))
+        with self.store.reading():
+            return self._state_of(self.store.get(bid))
 
     def _state_of(self, rec: BattleRecord) -> Any:
         bid = rec.id
@@ -215,6 +218,10 @@ class BattleService:
         the state is then folded from the initial document instead.  An initial document
         or a logged action the game cannot read is a :class:`DamagedStoreError`.
         """
+        with self.store.reading():  # the checkpoint and the entries after it: one moment
+            return self._state_at(bid, n)
+
+    def _state_at(self, bid: str, n: int) -> Any:
         g = self.game(bid)
         found = self.store.nearest_checkpoint(bid, n) if n > 0 else None
         start, state = 0, None
@@ -230,19 +237,27 @@ class BattleService:
         return state
 
     def visible(self, bid: str) -> Visible:
-        """The state players may see: before the last action while its results are face down."""
-        rec = self.store.get(bid)
-        last = self.store.entry(bid, rec.position - 1) if rec.position else None
-        if last is not None and is_pending(last, rec):
-            return Visible(self.state_at(bid, rec.position - 1), last)
-        return Visible(self.state(bid), None)
+        """The state players may see: before the last action while its results are face down.
+
+        One snapshot (:meth:`BattleStore.reading`): the record, the last entry and the
+        state all belong to the same moment, so a write landing in between can never pair
+        the state after a face-down action with "nothing pending".
+        """
+        with self.store.reading():
+            rec = self.store.get(bid)
+            last = self.store.entry(bid, rec.position - 1) if rec.position else None
+            if last is not None and is_pending(last, rec):
+                return Visible(self.state_at(bid, rec.position - 1), last)
+            return Visible(self._state_of(rec), None)
 
     def status(self, bid: str) -> Status:
         return self.game(bid).status(self.state(bid))
 
     def legal(self, bid: str) -> tuple[Any, builtins.list[LegalAction]]:
-        state = self.state(bid)
-        return state, self.game(bid).legal_actions(state)
+        with self.store.reading():
+            rec = self.store.get(bid)
+            state = self._state_of(rec)
+        return state, game_of(rec.ruleset).legal_actions(state)
 
     def _fold(self, bid: str, upto: int | None = None) -> tuple[Any, builtins.list[str]]:
         """Apply the whole log again; compare every record and checkpoint with what is stored."""
@@ -269,14 +284,20 @@ class BattleService:
 
     def act(self, bid: str, action: ActionLike, expected_position: int | None = None, shown: bool = True,
             side: str | None = None) -> tuple[Outcome, int]:
-        """Apply ``action``; store it in one transaction (refused if the log moved meanwhile)."""
-        rec = self.store.get(bid)
+        """Apply ``action``; store it in one transaction (refused if the battle moved meanwhile).
+
+        The state is read from one snapshot and the append is a compare-and-set on that
+        snapshot's revision: anything written since (an action, a reveal, an undo) makes
+        this one stale, nothing written.
+        """
+        with self.store.reading():
+            rec = self.store.get(bid)
+            state = self._state_of(rec)
         position = rec.position if expected_position is None else expected_position
         if position != rec.position:
             raise StaleStateError(bid, position, rec.position)  # checked again atomically on append
         require_dice(rec)
         g = game_of(rec.ruleset)
-        state = self._state_of(rec)
         status = g.status(state)
         if status.over:
             raise GameOverError("the battle is over")
@@ -296,34 +317,66 @@ class BattleService:
         The append itself refuses a log that moved since ``position`` (nothing written).
         Returns the outcome, the new position and the new revision.
         """
+        if position >= BATTLE_LIMITS.actions:
+            raise BattleTooLargeError(f"battle {bid!r} has {position:,} actions, the most one battle may log "
+                                      "(see docs/limits.md)", battle_id=bid)
         out = g.apply(state, action)
         after = g.status(out.state)
         new_pos = self.store.append(bid, position, out.action, out.record, status=after.label, turn=after.turn,
-                                    checkpoint=g.state_to_json(out.state), shown=shown)
+                                    checkpoint=g.state_to_json(out.state), shown=shown, expected_revision=revision)
         # every write moves the revision on by one: a cache entry another writer outdates just misses
         new_revision = revision + 1
         self._keep(bid, new_pos, new_revision, out.state)
         return out, new_pos, new_revision
 
-    def undo(self, bid: str, expected_position: int | None = None) -> Any:
-        """Take back the last action, unless a random result of it has been shown."""
-        rec = self.store.get(bid)
-        if rec.position == 0:
-            raise IllegalActionError("nothing to undo: no action has been played", code_detail="nothing_to_undo")
-        last = self.store.entry(bid, rec.position - 1)
-        if last.shown and face_down(last.result):
-            raise IllegalActionError(
-                f"cannot undo {game_of(rec.ruleset).action_text(last.action)}: its results were already shown",
-                code_detail="results_shown")
-        position = rec.position if expected_position is None else expected_position
-        if position != rec.position:
-            raise StaleStateError(bid, position, rec.position)
-        g = game_of(rec.ruleset)
-        previous = self.state_at(bid, rec.position - 1)
+    def undo(self, bid: str, expected_position: int | None = None, side: str | None = None) -> Any:
+        """Take back the last action, unless a random result of it has been shown.
+
+        Read from one snapshot, written as a compare-and-set on its revision: a reveal
+        committed in between makes the undo stale (409), so a shown result never goes back.
+        ``side``: only that side's last action may be taken back.
+        """
+        with self.store.reading():
+            rec = self.store.get(bid)
+            if rec.position == 0:
+                raise IllegalActionError("nothing to undo: no action has been played", code_detail="nothing_to_undo")
+            last = self.store.entry(bid, rec.position - 1)
+            g = game_of(rec.ruleset)
+            position = rec.position if expected_position is None else expected_position
+            if position != rec.position:
+                raise StaleStateError(bid, position, rec.position)
+            if side is not None and g.side_of(last.action) != side:
+                raise NotYourTurnError("only the side that played the last action may take it back")
+            if last.shown and face_down(last.result):
+                raise IllegalActionError(
+                    f"cannot undo {g.action_text(last.action)}: its results were already shown",
+                    code_detail="results_shown")
+            previous = self._state_at(bid, rec.position - 1)
         status = g.status(previous)
-        self.store.pop_last(bid, position, status=status.label, turn=status.turn)
-        self._remember(bid, self.store.get(bid), previous)
+        self.store.pop_last(bid, position, status=status.label, turn=status.turn, expected_revision=rec.revision)
+        self._keep(bid, position - 1, rec.revision + 1, previous)
         return previous
+
+    def reveal(self, bid: str, expected_position: int) -> bool:
+        """Mark the last action's results shown (no undo after); False if they already were.
+
+        A compare-and-set on the revision read with the last entry: an undo (or anything)
+        committed in between makes the reveal stale (409) instead of revealing a result
+        that is no longer in the log.
+        """
+        with self.store.reading():
+            rec = self.store.get(bid)
+            if expected_position != rec.position or rec.position < 1:
+                raise StaleStateError(bid, expected_position, rec.position)
+            last = self.store.entry(bid, rec.position - 1)
+        with self._lock:
+            hit = self._cache.get(bid)
+        if last.shown:
+            return False
+        revision = self.store.mark_shown(bid, rec.position - 1, expected_revision=rec.revision)
+        if hit is not None and hit[:2] == (rec.position, rec.revision):
+            self._keep(bid, rec.position, revision, hit[2])  # the same state: only the flag moved
+        return True
 
     def replay(self, bid: str) -> Replay:
         """Rebuild from the log and compare every result and checkpoint with the stored ones."""
@@ -377,6 +430,8 @@ class BattleService:
         from rulekeeper.core.datafiles import read_export
 
         doc = read_export(Path(path))
+        log = doc.get("log")
+        check_size(doc.get("initial"), str(path), None, len(log) if isinstance(log, list) else 0)
         bid = self.store.import_(doc, new_id=new_id)
         with self._lock:  # a battle deleted and imported again restarts at revision 0
             self._cache.pop(bid, None)

@@ -31,6 +31,7 @@ from typing import Any
 
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.game import Game, JsonDict
+from rulekeeper.core.size import check_size
 from rulekeeper.persistence import chain
 from rulekeeper.persistence.dice_store import DiceRecord, NotVerifiableError, commitment_of
 from rulekeeper.persistence.schema import ExportDoc, validate_export
@@ -202,6 +203,7 @@ def verify_export(doc: Any) -> Verification:
         raise BadExportError("not a rulekeeper battle export: " + "; ".join(f"{f}: {m}" for f, m in problems[:3]),
                              field=problems[0][0])
     g = game_of(parsed.battle.ruleset)
+    check_size(parsed.initial, "the export", g, len(parsed.log))  # its claimed board and units, before any replay
     done = 0
     seed: int | None = None
     try:

@@ -8,6 +8,7 @@ bad token both answer the same 404, so nobody can probe which battles exist.
 from __future__ import annotations
 
 import secrets
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -15,6 +16,7 @@ from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rulekeeper.core.errors import (
@@ -34,6 +36,7 @@ from rulekeeper.service.dice import Dice
 
 from .guards import UnauthorizedError, require_last_actor, require_writer
 from .presenters import words_of
+from .public_errors import public_body
 from .ratelimit import RateLimit, RateLimits
 from .scenarios import find_scenario, shipped_scenarios
 
@@ -42,6 +45,7 @@ STATUS = {
     "invalid_action": 422, "unknown_name": 422, "impossible_request": 422, "invalid_stat": 422, "data_file": 422,
     "bad_request": 422, "replay_mismatch": 422, "store": 503, "busy": 503, "damaged_store": 503,
     "dice_not_ready": 409, "dice_contributed": 409, "not_verifiable": 409, "bad_contribution": 422, "bad_export": 422,
+    "too_large": 413, "too_slow": 408,
 }
 
 NOT_FOUND = {"error": "not_found", "message": "no such battle, or the link is not valid"}
@@ -123,6 +127,10 @@ class Keeper:
         self.service = BattleService(self.store)
         self.dice = Dice(self.service)
 
+    def snapshot(self) -> AbstractContextManager[None]:
+        """Every read of the battle store inside the block from one snapshot (one request, one moment)."""
+        return self.store.reading()
+
     def base(self, request: Request) -> str:
         """Where the links this keeper hands out point: the public URL, else the request's own address."""
         return self.public_url or str(request.base_url).rstrip("/")
@@ -150,9 +158,10 @@ def token_of(
 
 def _view(k: Keeper, bid: str, role: str) -> dict[str, Any]:
     """The battle as ``role`` may see it: the game's per-side view, before any face-down result."""
-    rec = k.store.get(bid)
+    with k.snapshot():
+        rec = k.store.get(bid)
+        visible = k.service.visible(bid)
     g = k.service.game(bid)
-    visible = k.service.visible(bid)
     status = g.status(visible.state)
     result = g.result(visible.state)
     return {
@@ -181,8 +190,9 @@ def build_router(k: Keeper) -> APIRouter:
 
     @r.get("/battles/{battle_id}/dice", summary="The verifiable dice: commitment, contributions; the secret after the end")
     def dice(battle_id: str, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
-        role = k.role(battle_id, token)
-        return {**k.dice.status(battle_id).to_dict(), "role": role}
+        with k.snapshot():
+            role = k.role(battle_id, token)
+            return {**k.dice.status(battle_id).to_dict(), "role": role}
 
     @r.post("/battles/{battle_id}/dice", summary="Add this side's random contribution to the dice (once)")
     def contribute(battle_id: str, body: Contribution,
@@ -201,68 +211,77 @@ def build_router(k: Keeper) -> APIRouter:
 
     @r.get("/battles/{battle_id}/actions", summary="Legal actions of the side(s) to act, with their cost and odds")
     def actions(battle_id: str, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
-        role = k.role(battle_id, token)
+        with k.snapshot():  # the list and its position: one moment
+            role = k.role(battle_id, token)
+            rec = k.store.get(battle_id)
+            visible = k.service.visible(battle_id)
         g = k.service.game(battle_id)
-        visible = k.service.visible(battle_id)
         status = g.status(visible.state)
         legal = [] if visible.pending is not None else g.legal_actions(visible.state)
         side = status.to_act[0] if status.to_act else None
-        return {"position": k.store.get(battle_id).position, "active": list(status.acting), "side": side,
+        return {"position": rec.position, "active": list(status.acting), "side": side,
                 "to_act": list(status.to_act), "yours": role in status.to_act, "pending": visible.pending is not None,
                 "actions": [{**lg.action, "text": lg.text, "acp": lg.cost, "note": lg.note,
                              "odds": g.preview(visible.state, lg.action).headline_dict()} for lg in legal]}
 
     @r.post("/battles/{battle_id}/actions", summary="Perform an action (side link only, at the position you saw)")
     def act(battle_id: str, body: ActionRequest, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
-        role = k.role(battle_id, token)
-        g = k.service.game(battle_id)
-        state = k.service.state(battle_id)
-        require_writer(battle_id, role, body.position, k.store.get(battle_id).position, g.status(state).over, "act")
-        action = g.parse_action(state, body.action())
-        if g.side_of(action) != role:
-            raise UnauthorizedError(f"{words_of(g, action)}: that belongs to the other side")
-        # the API answers with the results, so they count as shown: no undo-and-retry of a seen roll
-        out, pos = k.service.act(battle_id, action, expected_position=body.position, shown=True, side=role)
+        with k.snapshot():  # checked and acted at one moment; the append is a compare-and-set on it
+            role = k.role(battle_id, token)
+            g = k.service.game(battle_id)
+            state = k.service.state(battle_id)
+            require_writer(battle_id, role, body.position, k.store.get(battle_id).position, g.status(state).over,
+                           "act")
+            action = g.parse_action(state, body.action())
+            if g.side_of(action) != role:
+                raise UnauthorizedError(f"{words_of(g, action)}: that belongs to the other side")
+            # the API answers with the results, so they count as shown: no undo-and-retry of a seen roll
+            out, pos = k.service.act(battle_id, action, expected_position=body.position, shown=True, side=role)
         k.changes.notify(battle_id)
         return {"position": pos, "action": out.action, "report": list(out.report),
                 "chance": [c.to_dict() for c in out.chance], "over": g.status(out.state).over}
 
     @r.post("/battles/{battle_id}/shown", summary="Mark the last action's results as shown (no undo after)")
     def shown(battle_id: str, body: UndoRequest, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
-        role = k.role(battle_id, token)
-        current = k.store.get(battle_id).position
-        require_writer(battle_id, role, body.position, current, k.service.status(battle_id).over, "reveal results",
-                       allow_over=True)  # the last blow's results are revealed like any other
-        if current < 1:
-            raise StaleStateError(battle_id, body.position, current)
-        last = k.store.entry(battle_id, current - 1)
-        require_last_actor(role, k.service.game(battle_id).side_of(last.action), "reveal its results")
-        k.store.mark_shown(battle_id, current - 1)
+        with k.snapshot():  # a compare-and-set on this moment's revision: an undo in between wins, this is stale
+            role = k.role(battle_id, token)
+            current = k.store.get(battle_id).position
+            require_writer(battle_id, role, body.position, current, k.service.status(battle_id).over,
+                           "reveal results", allow_over=True)  # the last blow's results are revealed like any other
+            if current < 1:
+                raise StaleStateError(battle_id, body.position, current)
+            last = k.store.entry(battle_id, current - 1)
+            require_last_actor(role, k.service.game(battle_id).side_of(last.action), "reveal its results")
+            k.service.reveal(battle_id, body.position)
         k.changes.notify(battle_id)
         return {"position": body.position, "shown": True}
 
     @r.post("/battles/{battle_id}/undo", summary="Take back the last action (never after its random results were shown)")
     def undo(battle_id: str, body: UndoRequest, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
-        role = k.role(battle_id, token)
-        current = k.store.get(battle_id).position
-        require_writer(battle_id, role, body.position, current, k.service.status(battle_id).over, "undo")
-        last = k.store.entry(battle_id, current - 1) if current else None
-        require_last_actor(role, None if last is None else k.service.game(battle_id).side_of(last.action), "take it back")
-        k.service.undo(battle_id, expected_position=body.position)
+        with k.snapshot():  # a compare-and-set on this moment's revision: a reveal in between wins, this is stale
+            role = k.role(battle_id, token)
+            current = k.store.get(battle_id).position
+            require_writer(battle_id, role, body.position, current, k.service.status(battle_id).over, "undo")
+            last = k.store.entry(battle_id, current - 1) if current else None
+            require_last_actor(role, None if last is None else k.service.game(battle_id).side_of(last.action),
+                               "take it back")
+            k.service.undo(battle_id, expected_position=body.position)
         k.changes.notify(battle_id)
-        return {"position": k.store.get(battle_id).position}
+        return {"position": body.position - 1}
 
     @r.get("/battles/{battle_id}/log", summary="Every action and its results, in order (face-down results withheld)")
     def log(battle_id: str, token: Annotated[str | None, Depends(token_of)],
             since: Annotated[int, Query(ge=0, le=10**9)] = 0) -> dict[str, Any]:
-        role = k.role(battle_id, token)
-        visible = k.service.visible(battle_id)
+        with k.snapshot():  # the entries, the pending flag and the fingerprint: one moment
+            role = k.role(battle_id, token)
+            visible = k.service.visible(battle_id)
+            rec = k.store.get(battle_id)
+            logged = k.store.entries(battle_id, since)
         hidden = None if visible.pending is None else visible.pending.index
-        rec = k.store.get(battle_id)
         sealed = None if visible.pending is not None or not rec.head else fingerprint(rec.head)  # would seal it
         g = k.service.game(battle_id)
         entries = []
-        for e in k.store.entries(battle_id, since):
+        for e in logged:
             secret = conceals(g, visible.state, e.action, role)  # another side's orders, not yet revealed
             entries.append({"index": e.index, "action": concealed_action(g, e.action) if secret else e.action,
                             "shown": e.shown,
@@ -271,8 +290,9 @@ def build_router(k: Keeper) -> APIRouter:
 
     @r.get("/battles/{battle_id}/replay", summary="Replay the log and prove the stored states identical")
     def replay(battle_id: str, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
-        k.role(battle_id, token)
-        rep = k.service.replay(battle_id)
+        with k.snapshot():
+            k.role(battle_id, token)
+            rep = k.service.replay(battle_id)
         return {"identical": rep.identical, "actions": rep.actions, "differences": rep.differences[:20]}
 
     return r
@@ -292,7 +312,7 @@ def install_errors(app: FastAPI) -> None:
             code = "invalid_action"
         elif isinstance(exc, (UnknownNameError, ImpossibleRequestError, InvalidStatError, DataFileError)):
             code = exc.code
-        body = exc.to_dict()
+        body = public_body(exc)  # a store's failure never names the store's location
         body["error"] = code
         headers = {"Retry-After": "2"} if code == "busy" else None  # another writer holds the lock: soon free
         return JSONResponse(body, status_code=STATUS.get(code, 400), headers=headers)
@@ -320,13 +340,33 @@ SECURITY_HEADERS = {
 }
 
 
+class SecurityHeaders:
+    """Adds :data:`SECURITY_HEADERS` to every answer (a pure ASGI middleware).
+
+    Not ``@app.middleware("http")``: its ``call_next`` turned a client leaving mid-request into
+    a "No response returned" traceback, and it buffered every streamed answer through a queue.
+    """
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in SECURITY_HEADERS.items():
+                    headers.setdefault(name, value)
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
 def install_security_headers(app: FastAPI) -> None:
-    @app.middleware("http")
-    async def headers(request: Request, call_next: Any) -> Any:
-        response = await call_next(request)
-        for name, value in SECURITY_HEADERS.items():
-            response.headers.setdefault(name, value)
-        return response
+    app.add_middleware(SecurityHeaders)
 
 
 def create_app(db: str | Path | None = None, rate_limits: RateLimits | None = None,

@@ -7,12 +7,28 @@ a readable page saying the same: a form post used to replace the page with raw J
 
 One path has its own cap: ``/verify`` takes a battle export, up to :data:`MAX_EXPORT_BODY` (issue 26: a
 36-action Ex illis starter battle exports to 739 KB, past the 128 KiB every other body is held to).
+
+Bounded in time too: a body must arrive within :data:`BODY_TIMEOUT` seconds of the first read
+of it (1,000 slow-body connections were held 60–90 s), else 408 ``too_slow``.  A client that
+goes away mid-body is one line in the log, not a ``ClientDisconnect`` traceback (1,000 aborted
+slow POSTs wrote 86,000 lines).  The head's own timeout is the server's (:mod:`.server`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+import os
+import time
 from typing import Any
+
+from starlette.requests import ClientDisconnect
+
+log = logging.getLogger("rulekeeper.web")
+
+#: Seconds a request body may take to arrive, from the first read of it.
+BODY_TIMEOUT = float(os.environ.get("RULEKEEPER_BODY_TIMEOUT") or 20.0)
 
 #: The largest body the keeper accepts: the new-battle form with two pasted musters is the biggest.
 MAX_BODY = 128 * 1024
@@ -26,10 +42,12 @@ Message = dict[str, Any]
 
 
 class BodyLimit:
-    def __init__(self, app: Any, max_body: int = MAX_BODY, paths: dict[str, int] | None = None) -> None:
+    def __init__(self, app: Any, max_body: int = MAX_BODY, paths: dict[str, int] | None = None,
+                 body_timeout: float = BODY_TIMEOUT) -> None:
         self.app = app
         self.max_body = max_body
         self.paths = PATH_LIMITS if paths is None else paths
+        self.body_timeout = body_timeout
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -44,12 +62,24 @@ class BodyLimit:
             return
         seen = 0
         over = False
+        slow = False
+        complete = False  # the whole body is in: later reads only wait for a disconnect, unbounded
         refused = False
         started = False  # an answer already under way is left alone
+        deadline: float | None = None
 
         async def counted() -> Message:
-            nonlocal seen, over
-            message: Message = await receive()  # after the cut: only a disconnect is still awaited
+            nonlocal seen, over, slow, complete, deadline
+            if complete or over:
+                return dict(await receive())  # after the cut: only a disconnect is still awaited
+            deadline = deadline or time.monotonic() + self.body_timeout
+            try:
+                message: Message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+            except TimeoutError:
+                slow = over = True  # the answer is replaced below, by a 408
+                return {"type": "http.request", "body": b"", "more_body": False}
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                complete = True
             if message["type"] == "http.request" and not over:
                 seen += len(message.get("body", b""))
                 if seen > cap and not started:  # cut the body off here; the answer is replaced below
@@ -64,12 +94,23 @@ class BodyLimit:
                 await send(message)
             elif not refused:  # whatever the app answered to a cut-off body, the client gets the 413
                 refused = True
-                await self._refuse(send, cap, page)
+                await self._refuse(send, cap, page, slow)
 
-        await self.app(scope, counted, watched)
+        try:
+            await self.app(scope, counted, watched)
+        except ClientDisconnect:
+            log.warning("client went away before its request was read: %s %s", scope.get("method"), scope.get("path"))
 
-    async def _refuse(self, send: Any, cap: int, page: bool) -> None:
+    async def _refuse(self, send: Any, cap: int, page: bool, slow: bool = False) -> None:
         message = f"the request body is larger than {cap:,} bytes"
+        if slow:
+            body = json.dumps({"error": "too_slow", "message": f"the request body did not arrive within "
+                                                               f"{self.body_timeout:g} s"}).encode()
+            await send({"type": "http.response.start", "status": 408,
+                        "headers": [(b"content-type", b"application/json"),
+                                    (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
+            return
         if page:
             body = _PAGE.format(cap=f"{cap // 1024:,}").encode()
             ctype = b"text/html; charset=utf-8"

@@ -27,10 +27,12 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from rulekeeper.core.errors import RulekeeperError
-from rulekeeper.service.dice import BadExportError, DiceStatus, Verification, verify_export
+from rulekeeper.service.dice import BadExportError, DiceStatus, Verification
 
 from .bodylimit import MAX_EXPORT_BODY
 from .guards import UnauthorizedError
+from .public_errors import public_message
+from .verify_budget import verify_on_budget
 
 if TYPE_CHECKING:
     from .api import Keeper
@@ -53,7 +55,7 @@ def panel(k: Keeper, v: View) -> dict[str, Any]:
 
 def _verified_ctx(result: Verification | None, error: RulekeeperError | None) -> dict[str, Any]:
     return {"result": None if result is None else result.to_dict(),
-            "error": None if error is None else {"code": error.code, "message": error.message}}
+            "error": None if error is None else {"code": error.code, "message": public_message(error)}}
 
 
 def build_dice(keeper: Keeper, pages: Pages) -> APIRouter:
@@ -68,31 +70,37 @@ def build_dice(keeper: Keeper, pages: Pages) -> APIRouter:
         """A side's contribution from the panel's form (no JavaScript); answered by a redirect to the page."""
         try:
             form = await read_form(request)
-            token = form.get("token", token)
-            v = p.view(bid, token)
-            if not v.is_side:
-                raise UnauthorizedError("spectators do not contribute to the dice")
-            await run_in_threadpool(k.dice.contribute, bid, v.role, form.get("contribution", ""))
-            k.changes.notify(bid)
         except RulekeeperError as exc:
-            try:
-                view = p.view(bid, token)
-            except RulekeeperError:
-                return p.refusal(exc)
-            from .pages import PAGE_STATUS
+            return p.refusal(exc)
+        token = form.get("token", token)
 
-            return p.battle_page(view, {}, exc, PAGE_STATUS.get(error_code(exc), 400))
-        return RedirectResponse(v.links.page("dice"), status_code=303)
+        def change() -> Response:  # reads and a write: off the event loop
+            try:
+                v = p.view(bid, token)
+                if not v.is_side:
+                    raise UnauthorizedError("spectators do not contribute to the dice")
+                k.dice.contribute(bid, v.role, form.get("contribution", ""))
+                k.changes.notify(bid)
+            except RulekeeperError as exc:
+                try:
+                    view = p.view(bid, token)
+                except RulekeeperError:
+                    return p.refusal(exc)
+                from .pages import PAGE_STATUS
+
+                return p.battle_page(view, {}, exc, PAGE_STATUS.get(error_code(exc), 400))
+            return RedirectResponse(v.links.page("dice"), status_code=303)
+
+        return await run_in_threadpool(change)
 
     @r.get("/b/{bid}/verify", response_class=HTMLResponse)
-    async def verify_battle(bid: str, token: str | None = None) -> Response:
+    def verify_battle(bid: str, token: str | None = None) -> Response:
         """The stored battle verified from its revealed secret (any link; after the end)."""
         try:
-            v = p.view(bid, token)
-            dice: DiceStatus = k.dice.status(bid)
-            result = None
-            if v.status.over and not v.pending:
-                result = await run_in_threadpool(k.dice.verify, bid)
+            with k.snapshot():
+                v = p.view(bid, token)
+                dice: DiceStatus = k.dice.status(bid)
+            result = k.dice.verify(bid) if v.status.over and not v.pending else None
         except RulekeeperError as exc:
             return p.refusal(exc)
         return p.html("verify.html", title=f"Verify — {v.rec.title or v.rec.scenario}", v=v, dice=dice.to_dict(),
@@ -118,10 +126,10 @@ def build_dice(keeper: Keeper, pages: Pages) -> APIRouter:
             except (ValueError, RecursionError):
                 raise BadExportError("the file is not JSON: give the file written by rulekeeper battle export "
                                      "(or the battle's export download)") from None
-            result = await run_in_threadpool(verify_export, doc)
+            result = await run_in_threadpool(verify_on_budget, doc)  # in a child process with limits
         except RulekeeperError as exc:
             error = exc
-        status = 200 if error is None else 422
+        status = 200 if error is None else {"too_large": 413, "busy": 503}.get(error.code, 422)
         return p.html("verify.html", status, title="Verify a battle export", v=None, dice=None, over=False,
                       max_kib=MAX_EXPORT // 1024, **_verified_ctx(result, error))
 

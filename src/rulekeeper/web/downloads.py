@@ -29,7 +29,6 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
 from rulekeeper.core.errors import RulekeeperError
@@ -108,8 +107,9 @@ def build_downloads(keeper: Keeper, pages: Pages) -> APIRouter:
     @r.get("/b/{bid}/download/log")
     def log(bid: str, request: Request, format: str = "txt") -> Response:  # noqa: A002 - the query's name
         try:
-            v = p.view(bid, _token(request))
-            doc = log_document(k, v)
+            with k.snapshot():  # the entries and what the view hides: one moment
+                v = p.view(bid, _token(request))
+                doc = log_document(k, v)
         except RulekeeperError as exc:
             return refuse(p, exc)
         if format == "json":
@@ -118,15 +118,16 @@ def build_downloads(keeper: Keeper, pages: Pages) -> APIRouter:
         return _attachment(log_text(doc, v.game.title), MEDIA["txt"], f"rulekeeper-{bid}-log.txt")
 
     @r.get("/b/{bid}/download/export")
-    async def export(bid: str, request: Request) -> Response:
+    def export(bid: str, request: Request) -> Response:
         try:
-            v = await run_in_threadpool(p.view, bid, _token(request))
-            if v.pending or not v.status.over:
-                raise ExportNotReadyError(
-                    "the export holds the battle's seed of fate, from which every roll still to come could be "
-                    "foreseen: a link gets it once the battle is over and its last results are revealed (the host "
-                    f"can export it now: rulekeeper battle export {bid} FILE)")
-            doc = await run_in_threadpool(k.store.export, bid)
+            with k.snapshot():  # "over and revealed" and the export: one moment
+                v = p.view(bid, _token(request))
+                if v.pending or not v.status.over:
+                    raise ExportNotReadyError(
+                        "the export holds the battle's seed of fate, from which every roll still to come could be "
+                        "foreseen: a link gets it once the battle is over and its last results are revealed (the "
+                        f"host can export it now: rulekeeper battle export {bid} FILE)")
+                doc = k.store.export(bid)
         except RulekeeperError as exc:
             return refuse(p, exc)
         return _attachment(json.dumps(doc, indent=1, sort_keys=True), MEDIA["json"], f"rulekeeper-{bid}.json")

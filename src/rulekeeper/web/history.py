@@ -37,6 +37,10 @@ def build_history(keeper: Keeper, pages: Pages) -> APIRouter:
 
     @r.get("/b/{bid}/log", response_class=HTMLResponse)
     def log(bid: str, token: str | None = None) -> Response:
+        with k.snapshot():  # the rows and what the view hides: one moment
+            return log_page(bid, token)
+
+    def log_page(bid: str, token: str | None) -> Response:
         try:
             v = p.view(bid, token)
         except RulekeeperError as exc:
@@ -58,6 +62,10 @@ def build_history(keeper: Keeper, pages: Pages) -> APIRouter:
     @r.get("/b/{bid}/replay", response_class=HTMLResponse)
     def replay(bid: str, token: str | None = None, step: str | None = None) -> Response:
         """Step through the log: the board after ``step`` actions, replayed from the initial state."""
+        with k.snapshot():
+            return replay_page(bid, token, step)
+
+    def replay_page(bid: str, token: str | None, step: str | None) -> Response:
         try:
             v = p.view(bid, token)
         except RulekeeperError as exc:

@@ -17,6 +17,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 
 from rulekeeper.core.errors import RulekeeperError
@@ -81,19 +82,25 @@ def build_host(keeper: Keeper, pages: Pages) -> APIRouter:
         if not is_host(k, form.get("key")):
             return p.not_found()
         bid, one = form.get("battle", ""), form.get("role", "")
-        try:
-            roles = k.service.roles(bid)
-            if one:  # one role's link: the others keep working
-                if one not in roles:
-                    return p.not_found()
-                tokens = {one: k.access.reissue(bid, one)}
-            else:
-                tokens = k.access.issue(bid, roles)
-            rec = k.store.get(bid)
-        except RulekeeperError as exc:
-            return p.refusal(exc)
-        links = {role: f"{k.base(request)}/b/{bid}?token={t}" for role, t in tokens.items()}
-        return p.html("created.html", 201, title="New links", rec=rec, links=links, reissued=True,
-                      verifiable=k.store.dice(bid) is not None, host=host_path(k), qrs={role: qr_svg(url) for role, url in links.items()})
+        base = k.base(request)
+
+        def issue() -> Response:  # a write: off the event loop
+            try:
+                roles = k.service.roles(bid)
+                if one:  # one role's link: the others keep working
+                    if one not in roles:
+                        return p.not_found()
+                    tokens = {one: k.access.reissue(bid, one)}
+                else:
+                    tokens = k.access.issue(bid, roles)
+                rec = k.store.get(bid)
+            except RulekeeperError as exc:
+                return p.refusal(exc)
+            links = {role: f"{base}/b/{bid}?token={t}" for role, t in tokens.items()}
+            return p.html("created.html", 201, title="New links", rec=rec, links=links, reissued=True,
+                          verifiable=k.store.dice(bid) is not None, host=host_path(k),
+                          qrs={role: qr_svg(url) for role, url in links.items()})
+
+        return await run_in_threadpool(issue)
 
     return r

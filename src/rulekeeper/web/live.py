@@ -11,7 +11,9 @@ elsewhere (the CLI, another keeper on the same database) is seen by a cheap chec
 battle's revision every :data:`CHECK_EVERY` seconds.  A stream carries no battle data: only
 the version, which the page already shows, so it tells nobody more than the page does.
 
-Bounded: at most :data:`MAX_STREAMS` streams at once (more get 503 ``busy``), each closed
+Bounded: at most :data:`MAX_STREAMS` streams at once, :data:`MAX_PER_BATTLE` on one battle and
+:data:`MAX_PER_LINK` on one link (more get 503 ``busy``: one spectator link once held every live
+stream of the keeper for 10 minutes), each closed
 after :data:`LIFETIME` seconds (the browser reconnects by itself), a comment every
 :data:`KEEP_ALIVE` seconds so proxies keep the connection open.
 """
@@ -21,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 from rulekeeper.core.errors import RulekeeperError
@@ -33,7 +35,11 @@ LIFETIME = 600.0
 #: Seconds between keep-alive comments.
 KEEP_ALIVE = 15.0
 #: Streams open at once, over every battle.
-MAX_STREAMS = 256
+MAX_STREAMS = 1024
+#: Streams open at once on one battle (two sides, a few devices each, and spectators).
+MAX_PER_BATTLE = 32
+#: Streams open at once on one link (a player's phone and laptop, a few tabs).
+MAX_PER_LINK = 4
 
 
 class Changes:
@@ -43,6 +49,8 @@ class Changes:
         self._lock = threading.Lock()
         self._waiters: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = defaultdict(set)
         self.open = 0
+        self._per_battle: Counter[str] = Counter()
+        self._per_link: Counter[tuple[str, str]] = Counter()
 
     def notify(self, battle_id: str) -> None:
         """Wake every stream of ``battle_id`` (from any thread)."""
@@ -66,17 +74,24 @@ class Changes:
                 if not self._waiters[battle_id]:
                     del self._waiters[battle_id]
 
-    def admit(self) -> bool:
-        """Count a new stream in, unless :data:`MAX_STREAMS` are open."""
+    def admit(self, battle_id: str = "", link: str = "") -> bool:
+        """Count a new stream in, unless the keeper, the battle or the link has its most open."""
         with self._lock:
-            if self.open >= MAX_STREAMS:
+            if (self.open >= MAX_STREAMS or self._per_battle[battle_id] >= MAX_PER_BATTLE
+                    or self._per_link[battle_id, link] >= MAX_PER_LINK):
                 return False
             self.open += 1
+            self._per_battle[battle_id] += 1
+            self._per_link[battle_id, link] += 1
             return True
 
-    def leave(self) -> None:
+    def leave(self, battle_id: str = "", link: str = "") -> None:
         with self._lock:
             self.open -= 1
+            self._per_battle[battle_id] -= 1
+            self._per_link[battle_id, link] -= 1
+            self._per_battle += Counter()  # drops the battles and links with no stream left
+            self._per_link += Counter()
 
 
 async def version_events(
@@ -86,6 +101,7 @@ async def version_events(
     revision: Callable[[], Awaitable[int]],
     version: Callable[[], Awaitable[str]],
     disconnected: Callable[[], Awaitable[bool]],
+    link: str = "",
 ) -> AsyncIterator[str]:
     """The event stream of one page: ``changed`` with the new version whenever it moves.
 
@@ -113,4 +129,4 @@ async def version_events(
                 yield ": keep-alive\n\n"
             await changes.wait(battle_id, CHECK_EVERY)
     finally:
-        changes.leave()
+        changes.leave(battle_id, link)

@@ -16,6 +16,7 @@ other side's device follows the battle without reloading.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,7 @@ from .history import results_of_last
 from .links import qr_svg
 from .live import version_events
 from .presenters import Presenters, side_label, words_of
+from .public_errors import public_message
 from .scenarios import find_scenario, shipped_scenarios
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -218,7 +220,8 @@ class Pages:
         return role, rec, last, last is not None and is_pending(last, rec)
 
     def version(self, bid: str, token: str | None) -> str:
-        _, rec, _, pending = self._head(bid, token)
+        with self.k.snapshot():
+            _, rec, _, pending = self._head(bid, token)
         return f"{rec.position}.{int(pending)}"
 
     def refusal(self, exc: RulekeeperError) -> HTMLResponse:
@@ -228,10 +231,12 @@ class Pages:
         return self.html("error.html", PAGE_STATUS.get(error_code(exc), 400), title="Error", error=_error_ctx(exc))
 
     def view(self, bid: str, token: str | None, unit: str | None = None) -> View:
-        role, rec, last, pending = self._head(bid, token)
-        g = self.k.service.game(bid)
-        state = self.k.service.state(bid)
-        board_state = self.k.service.state_at(bid, rec.position - 1) if pending else state
+        """The battle as ``token``'s holder sees it, every part read from one snapshot."""
+        with self.k.snapshot():
+            role, rec, last, pending = self._head(bid, token)
+            g = self.k.service.game(bid)
+            state = self.k.service.state(bid)
+            board_state = self.k.service.state_at(bid, rec.position - 1) if pending else state
         links = Links(bid, token or "", rec.position, selected=(unit or "")[:MAX_FIELD])
         return View(bid, role, rec, g, state, g.status(state), board_state, last, pending, links,
                     self.presenters.of(g))
@@ -332,7 +337,7 @@ def _error_ctx(exc: RulekeeperError | None) -> dict[str, str] | None:
     if exc is None:
         return None
     code = error_code(exc)
-    return {"code": code, "title": ERROR_TITLES.get(code, "Refused"), "message": exc.message}
+    return {"code": code, "title": ERROR_TITLES.get(code, "Refused"), "message": public_message(exc)}
 
 
 def _see_other(url: str) -> RedirectResponse:
@@ -356,8 +361,8 @@ def build_pages(keeper: Keeper) -> APIRouter:
     r.include_router(downloads.build_downloads(keeper, p))  # the log and the export (web/downloads.py)
     r.include_router(build_history(keeper, p))  # the log and the replay viewer (web/history.py)
 
-    async def fail(request: Request, exc: RulekeeperError, bid: str | None, token: str | None) -> Response:
-        """A typed error as a readable page: the battle with a banner, or the common 404."""
+    def fail(exc: RulekeeperError, bid: str | None, token: str | None) -> Response:
+        """A typed error as a readable page: the battle with a banner, or the common 404 (in a worker thread)."""
         if isinstance(exc, BattleNotFoundError):
             return p.not_found()
         status = PAGE_STATUS.get(error_code(exc), 400)
@@ -393,14 +398,17 @@ def build_pages(keeper: Keeper) -> APIRouter:
         except RulekeeperError as exc:
             return p.home(PAGE_STATUS.get(error_code(exc), 400), _error_ctx(exc))
         links = {role: f"{k.base(request)}/b/{bid}?token={t}" for role, t in tokens.items()}
-        rec = k.store.get(bid)
-        page = p.html("created.html", 201, title="Battle created", rec=rec, links=links, replaced=[],
-                      created_url=created_path(bid), verifiable=k.store.dice(bid) is not None,
-                      qrs={role: qr_svg(url) for role, url in links.items()})
-        # the creator key (web/created.py), and Back returns to these links, not to an empty form
-        keep_links(page, bid, tokens)
-        page.headers["HX-Push-Url"] = created_path(bid)
-        return page
+
+        def created() -> Response:  # reads the store: off the event loop
+            page = p.html("created.html", 201, title="Battle created", rec=k.store.get(bid), links=links, replaced=[],
+                          created_url=created_path(bid), verifiable=k.store.dice(bid) is not None,
+                          qrs={role: qr_svg(url) for role, url in links.items()})
+            # the creator key (web/created.py), and Back returns to these links, not to an empty form
+            keep_links(page, bid, tokens)
+            page.headers["HX-Push-Url"] = created_path(bid)
+            return page
+
+        return await run_in_threadpool(created)
 
     # -- the battle page and its fragments -------------------------------------------------------
 
@@ -408,8 +416,9 @@ def build_pages(keeper: Keeper) -> APIRouter:
     def battle(bid: str, request: Request, token: str | None = None) -> Response:
         q = {key: request.query_params.get(key) for key in ("pick", "at", "fate", "open", "unit", "note")}
         try:
-            v = p.view(bid, token, q.get("unit"))
-            return p.battle_page(v, q)
+            with k.snapshot():  # the page, its fate screen and its previews: one moment
+                v = p.view(bid, token, q.get("unit"))
+                return p.battle_page(v, q)
         except RulekeeperError as exc:
             return p.refusal(exc)
 
@@ -417,12 +426,13 @@ def build_pages(keeper: Keeper) -> APIRouter:
     def live(bid: str, token: str | None = None, v: str | None = None) -> Response:
         """The polled fragment: 204 while nothing changed, else the new ``#live`` region."""
         try:
-            if v == p.version(bid, token):
-                return Response(status_code=204)
-            view = p.view(bid, token)
+            with k.snapshot():
+                if v == p.version(bid, token):
+                    return Response(status_code=204)
+                view = p.view(bid, token)
+                return p.html("live.html", **p.live(view, {}))
         except BattleNotFoundError:
             return p.html("live_gone.html", 404, message=NOT_FOUND["message"])
-        return p.html("live.html", **p.live(view, {}))
 
     @r.get("/b/{bid}/events")
     async def events(bid: str, request: Request, token: str | None = None, v: str | None = None) -> Response:
@@ -431,7 +441,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
             seen = await run_in_threadpool(p.version, bid, token)  # checks the link as every page does
         except RulekeeperError as exc:
             return p.refusal(exc)
-        if not k.changes.admit():
+        if not k.changes.admit(bid, token or ""):
             return JSONResponse({"error": "busy", "message": "too many live pages are open; try again"},
                                 status_code=503, headers={"Retry-After": "5"})
 
@@ -442,7 +452,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
             return await run_in_threadpool(p.version, bid, token)
 
         stream = version_events(k.changes, bid, v if v is not None else seen, revision, version,
-                                request.is_disconnected)
+                                request.is_disconnected, token or "")
         return StreamingResponse(stream, media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
@@ -453,64 +463,82 @@ def build_pages(keeper: Keeper) -> APIRouter:
             view = p.view(bid, token)
             if not key:
                 return HTMLResponse("", headers={"Cache-Control": "no-store"})
-            html = view.r.unit_panel(view.board_state, key or "", view.links)
+            html = view.r.unit_panel(view.board_state, key, view.links)
         except RulekeeperError as exc:
             return p.refusal(exc)
         return HTMLResponse(html, headers={"Cache-Control": "no-store"})
 
-    @r.post("/b/{bid}/act")
-    async def act(bid: str, request: Request, token: str | None = None) -> Response:
-        form: dict[str, str] = {}
+    async def write(request: Request, bid: str, token: str | None,
+                    change: Callable[[dict[str, str], str | None], Response]) -> Response:
+        """A page's change: the form read on the event loop, everything else in a worker thread.
+
+        Why: the store's writes wait for its lock (up to its busy timeout); on the event loop
+        that wait froze the whole keeper — every page, every static file — while another
+        program held the SQLite write lock.
+        """
         try:
             form = await read_form(request)
-            token = form.get("token", token)
-            v = p.view(bid, token)
-            position = _int(form.get("position"), "position")
-            require_writer(bid, v.role, position, v.position, v.status.over, "act")
-            if v.pending:
-                raise ResultsPendingError(f"reveal the results of {v.r.action_text(v.last.action if v.last else {})} first")
-            fields = {key: value for key, value in form.items() if key not in ("token", "position") and value}
-            action = v.game.parse_action(v.state, fields)
-            if v.game.side_of(action) != v.role:
-                raise UnauthorizedError(f"{words_of(v.game, action)}: that belongs to the other side")
-            out, _ = await run_in_threadpool(k.service.act, bid, action, position, False, v.role)
-            k.changes.notify(bid)
         except RulekeeperError as exc:
-            return await fail(request, exc, bid, token)
-        # the last blow too: its results face down like any other, then its Fate Screen, then the end screen
-        return _see_other(v.links.page("panel"))
+            return await run_in_threadpool(fail, exc, bid, token)
+        token = form.get("token", token)
+
+        def run() -> Response:
+            try:
+                return change(form, token)
+            except RulekeeperError as exc:
+                return fail(exc, bid, token)
+
+        return await run_in_threadpool(run)
+
+    @r.post("/b/{bid}/act")
+    async def act(bid: str, request: Request, token: str | None = None) -> Response:
+        def change(form: dict[str, str], token: str | None) -> Response:
+            with k.snapshot():  # checked at one moment; the append is a compare-and-set on its revision
+                v = p.view(bid, token)
+                position = _int(form.get("position"), "position")
+                require_writer(bid, v.role, position, v.position, v.status.over, "act")
+                if v.pending:
+                    raise ResultsPendingError(
+                        f"reveal the results of {v.r.action_text(v.last.action if v.last else {})} first")
+                fields = {key: value for key, value in form.items() if key not in ("token", "position") and value}
+                action = v.game.parse_action(v.state, fields)
+                if v.game.side_of(action) != v.role:
+                    raise UnauthorizedError(f"{words_of(v.game, action)}: that belongs to the other side")
+                k.service.act(bid, action, position, False, v.role)
+            k.changes.notify(bid)
+            # the last blow too: its results face down like any other, then its Fate Screen, then the end screen
+            return _see_other(v.links.page("panel"))
+
+        return await write(request, bid, token, change)
 
     @r.post("/b/{bid}/reveal")
     async def reveal(bid: str, request: Request, token: str | None = None) -> Response:
         """Show the last action's results: the first one, or all (marks them shown: no undo after)."""
-        try:
-            form = await read_form(request)
-            token = form.get("token", token)
-            v = p.view(bid, token)
-            position = _int(form.get("position"), "position", lo=1)
-            require_writer(bid, v.role, position, v.position, v.status.over, "reveal results", allow_over=True)
-            require_last_actor(v.role, v.last_side, "reveal its results")
-            if v.last is not None and not v.last.shown:  # the last blow's too: then the end screen
-                k.store.mark_shown(bid, position - 1)
-                k.changes.notify(bid)
-        except RulekeeperError as exc:
-            return await fail(request, exc, bid, token)
-        shown = "all" if form.get("all") in ("1", "on", "true") else 1
-        return _see_other(v.links.fate(position - 1, shown))
+        def change(form: dict[str, str], token: str | None) -> Response:
+            with k.snapshot():  # a compare-and-set on this moment's revision: an undo in between makes it stale
+                v = p.view(bid, token)
+                position = _int(form.get("position"), "position", lo=1)
+                require_writer(bid, v.role, position, v.position, v.status.over, "reveal results", allow_over=True)
+                require_last_actor(v.role, v.last_side, "reveal its results")
+                if v.last is not None and not v.last.shown and k.service.reveal(bid, position):
+                    k.changes.notify(bid)  # the last blow's too: then the end screen
+            shown = "all" if form.get("all") in ("1", "on", "true") else 1
+            return _see_other(v.links.fate(position - 1, shown))
+
+        return await write(request, bid, token, change)
 
     @r.post("/b/{bid}/undo")
     async def undo(bid: str, request: Request, token: str | None = None) -> Response:
-        try:
-            form = await read_form(request)
-            token = form.get("token", token)
-            v = p.view(bid, token)
-            position = _int(form.get("position"), "position")
-            require_writer(bid, v.role, position, v.position, v.status.over, "undo")
-            require_last_actor(v.role, v.last_side, "take it back")
-            k.service.undo(bid, expected_position=position)
+        def change(form: dict[str, str], token: str | None) -> Response:
+            with k.snapshot():  # a compare-and-set on this moment's revision: a reveal in between makes it stale
+                v = p.view(bid, token)
+                position = _int(form.get("position"), "position")
+                require_writer(bid, v.role, position, v.position, v.status.over, "undo")
+                require_last_actor(v.role, v.last_side, "take it back")
+                k.service.undo(bid, expected_position=position)
             k.changes.notify(bid)
-        except RulekeeperError as exc:
-            return await fail(request, exc, bid, token)
-        return _see_other(v.links.page("panel", note="undone"))
+            return _see_other(v.links.page("panel", note="undone"))
+
+        return await write(request, bid, token, change)
 
     return r

@@ -6,6 +6,17 @@ sliding window: failed link checks (a 404 on a battle's page or API) and battle 
 counted; past the limit the client is answered 429 ``rate_limited`` (the project's error
 format, with ``Retry-After``) until the window has moved on. Memory is bounded: at most
 :data:`MAX_CLIENTS` addresses are tracked, the oldest dropped first.
+
+A valid link is never locked out by someone else's bad guesses: a convention hall's players
+share one address (its Wi-Fi's NAT), so past the guess limit an address's requests are still
+answered when their link opens a battle; only the ones that would have been a 404 (another
+guess) become 429.  The check costs what the 404 cost, so guessing gains nothing.
+
+The client address is the connection's peer.  ``X-Forwarded-For`` is believed only from the
+proxies the keeper is told to trust (``rulekeeper serve --forwarded-allow-ips``, none by
+default): uvicorn then rewrites the peer before this middleware sees it.  Trusting it from
+127.0.0.1 let anything on the keeper's machine — or any client of a local tunnel — claim a
+new address per request.
 """
 
 from __future__ import annotations
@@ -25,6 +36,7 @@ class RateLimits:
     window: float = 600.0  # seconds
     guesses: int = 120  # failed link checks per client per window
     creations: int = 60  # battles created per client per window
+    verifications: int = 30  # exports pasted into POST /verify per client per window
 
 
 def _is_battle_path(path: str) -> bool:
@@ -62,23 +74,32 @@ class RateLimit:
         method, path = scope.get("method", "GET"), scope.get("path", "")
         now = time.monotonic()
         guesses = self._events(client, "guess", now)
-        if _is_battle_path(path) and len(guesses) >= self.limits.guesses:
-            await self._refuse(send, guesses, "too many links that did not open a battle")
-            return
+        guessing = _is_battle_path(path) and len(guesses) >= self.limits.guesses
         creations = self._events(client, "create", now)
         if _is_creation(method, path) and len(creations) >= self.limits.creations:
             await self._refuse(send, creations, "too many battles created")
             return
+        if method == "POST" and path == "/verify":  # anyone may send one, and each costs a replay
+            verifications = self._events(client, "verify", now)
+            if len(verifications) >= self.limits.verifications:
+                await self._refuse(send, verifications, "too many exports verified")
+                return
+            verifications.append(now)
         status = 0
 
         async def watched(message: dict[str, Any]) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = int(message["status"])
+                if guessing and status == 404:  # one guess too many: refused, a valid link still opens
+                    await self._refuse(send, guesses, "too many links that did not open a battle")
+                    return
+            if guessing and status == 404:
+                return  # the 404's body: already answered by the refusal
             await send(message)
 
         await self.app(scope, receive, watched)
-        if status == 404 and _is_battle_path(path):
+        if status == 404 and _is_battle_path(path) and not guessing:  # bounded: counted up to the limit
             guesses.append(now)
         elif status == 201 and _is_creation(method, path):
             creations.append(now)

@@ -1,0 +1,96 @@
+"""How the keeper is served: uvicorn with a bound on slow request heads, on a socket it owns.
+
+Why each piece:
+
+* **A header timeout.**  uvicorn bounds an idle keep-alive connection but not a request head
+  that trickles in: 19,990 slow-header connections were held 60–90 s.
+  :class:`TimedH11Protocol` closes a connection whose request head is not complete within
+  :data:`HEADER_TIMEOUT` seconds (the body's bound is :mod:`.bodylimit`'s).
+* **Trusted proxies only.**  ``X-Forwarded-For`` is read only from the addresses given
+  (``--forwarded-allow-ips``; none by default), so no client can pick the address the rate
+  limits count (:mod:`.ratelimit`).
+* **A socket of its own.**  ``--port 0`` binds a free port and prints it; the keeper keeps the
+  bound socket, so no other process can take the port between choosing and serving it.
+* **Several processes** (``--workers N``) share one PostgreSQL database; each builds its own
+  app from the environment :func:`worker_app` reads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+from typing import Any
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+#: Seconds a request head (request line and headers) may take to arrive.
+HEADER_TIMEOUT = float(os.environ.get("RULEKEEPER_HEADER_TIMEOUT") or 10.0)
+
+#: The environment a worker process builds its app from (``rulekeeper serve --workers``).
+ENV_DB, ENV_HOST_KEY, ENV_PUBLIC_URL = "RULEKEEPER_SERVE_DB", "RULEKEEPER_SERVE_HOST_KEY", "RULEKEEPER_SERVE_PUBLIC_URL"
+
+
+class TimedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol, closing a connection whose request head is too slow."""
+
+    _head_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._head_timer = self.loop.call_later(HEADER_TIMEOUT, self._head_too_slow)
+
+    def _disarm(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_too_slow(self) -> None:
+        self._head_timer = None
+        if self.cycle is None or self.cycle.response_complete:  # still waiting for a head
+            if not self.transport.is_closing():
+                self.transport.close()
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        if self.cycle is not None and not self.cycle.response_complete:
+            self._disarm()  # the head is in: the app (and the body's own bound) take over
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm()  # the next request's head is bounded the same way
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port`` (port 0: a free one, chosen by the kernel)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def uvicorn_options(forwarded_allow_ips: str | None) -> dict[str, Any]:
+    """What every way of serving the keeper passes to uvicorn (the tests' keeper included)."""
+    return {"http": TimedH11Protocol, "proxy_headers": forwarded_allow_ips is not None,
+            "forwarded_allow_ips": forwarded_allow_ips or "", "timeout_keep_alive": 5,
+            "h11_max_incomplete_event_size": 16 * 1024, "log_level": "warning"}
+
+
+def worker_app() -> Any:
+    """The app of one worker process (``uvicorn`` factory): the parent's settings from the environment."""
+    from .api import create_app
+
+    return create_app(os.environ[ENV_DB], host_key=os.environ.get(ENV_HOST_KEY) or None,
+                      public_url=os.environ.get(ENV_PUBLIC_URL) or None)
