@@ -23,6 +23,9 @@ OPTION_INFO = (
                "together (instead), or on top of it (plus)."),
     OptionInfo("errare", "off", ("off", "on"),
                "The optional rule 'Errare humanum est': a missed shot may wound a character around the target."),
+    OptionInfo("dragon_horsemen", "stop", ("stop", "push"),
+               "A horseman in the Black Dragon's way: he stops its step (stop, the keeper's former reading), or, as "
+               "the seed says 'It can therefore never be blocked', he is pushed aside whole (push)."),
 )
 
 

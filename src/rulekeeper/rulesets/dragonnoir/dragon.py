@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rulekeeper.boards.hexes import hex_direction
+from rulekeeper.boards.hexes import Hex, hex_direction, hex_neighbour
 from rulekeeper.core.errors import ImpossibleRequestError
 from rulekeeper.core.game import JsonDict
 
@@ -69,8 +69,9 @@ def steps(state: DNState) -> list[tuple[str, int]]:
         except ImpossibleRequestError:
             continue
         covered = {board.label(h) for h in after.hexes().values()}
-        if cost > b.mp or any(m.alive and not is_part(m) and len(m.hexes) > 1 and covered & set(m.hexes)
-                              for m in state.men):
+        blocked_by_horsemen = state.option("dragon_horsemen", "stop") == "stop"
+        if cost > b.mp or (blocked_by_horsemen and any(m.alive and not is_part(m) and len(m.hexes) > 1
+                                                       and covered & set(m.hexes) for m in state.men)):
             continue
         out.append((board.label(n), cost))
     return out
@@ -91,6 +92,10 @@ def move(state: DNState, to: str) -> tuple[DNState, Lines]:
     lines: Lines = [{"text": f"the Black Dragon moves to {to} ({cost} points, {b.mp - cost} left)", "kind": "move"}]
     covered = set(after.hexes().values())
     for m in state.men:
+        if m.alive and not is_part(m) and len(m.hexes) > 1 and covered & {board.parse(h) for h in m.hexes}:
+            state, more = _push_whole(state, m, covered)  # option dragon_horsemen=push: "never be blocked"
+            lines += more
+            continue
         if not m.alive or is_part(m) or board.parse(m.hex) not in covered:
             continue
         occupied = {board.parse(h) for o in state.men if o.alive and o.name != m.name for h in o.hexes}
@@ -103,6 +108,29 @@ def move(state: DNState, to: str) -> tuple[DNState, Lines]:
         state = offer(state, m.name, "is pushed aside", [(board.label(x),) for x in spots])
         lines.append({"text": f"  {m.name} is pushed aside to {board.label(spots[0])}", "kind": "retreat"})
     return state, lines
+
+
+def _push_whole(state: DNState, m: Man, covered: set[Hex]) -> tuple[DNState, Lines]:
+    """A horseman (or a horse alone) in the dragon's way, under ``dragon_horsemen=push``: both his hexes shifted the
+    same way, one hex, then two, then three, to the first place both are free and off the dragon (his player chooses among those
+    at the nearest distance, :mod:`.placing`); with none he is crushed (estimated, as a man on foot)."""
+    board = state.board
+    taken = {h for o in state.men if o.alive and o.name != m.name for h in o.hexes}
+    for reach in (1, 2, 3):
+        spots = []
+        for d in range(6):
+            moved = [board.parse(h) for h in m.hexes]
+            for _ in range(reach):
+                moved = [hex_neighbour(x, d) for x in moved]
+            labels = tuple(board.label(x) if board.contains(x) else "" for x in moved)
+            if "" in labels or any(x in covered for x in moved) or set(labels) & taken:
+                continue
+            spots.append(labels)
+        if spots:
+            state = offer(state.with_men(replace(m, hexes=spots[0])), m.name, "is pushed aside", spots)
+            return state, [{"text": f"  {m.name} is pushed aside whole to {'-'.join(spots[0])}", "kind": "retreat"}]
+    return state.with_men(replace(m, health="dead")), [
+        {"text": f"  {m.name} has nowhere to go and is crushed", "kind": "harm"}]
 
 
 def wounded(state: DNState, name: str) -> tuple[DNState, Lines]:
