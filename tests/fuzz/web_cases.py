@@ -226,6 +226,8 @@ def _table() -> dict[str, list[Feed]]:
             Feed("raw", lambda e, v: Request("POST", "/new", v.encode("utf-8", "surrogateescape"), FORM)),
         ],
         "GET /host": [Feed("token", lambda e, v: Request("GET", f"/host?{qs({'key': v})}"))],
+        # the creator's "Battle created" page: any id, no creator key (another device) → a 404, never a 5xx
+        "GET /created/{bid}": [Feed("id", lambda e, v: Request("GET", f"/created/{q(v)}"))],
         "POST /host/links": [
             Feed("id", lambda e, v: Request("POST", "/host/links", form({"key": e.host_key, "battle": v}), FORM)),
             Feed("token", lambda e, v: Request("POST", "/host/links", form({"key": v, "battle": e.bid}), FORM)),

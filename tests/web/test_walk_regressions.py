@@ -185,6 +185,11 @@ def test_the_campaign_speaks_to_each_side_and_stops_giving_orders_at_the_end(cli
             assert orders(client, bid, tokens["oathsworn"], "oathsworn", round_, **hold).status_code == 303
         r = orders(client, bid, tokens["bloodless"], "bloodless", round_, Barrow_Horde="hold", Ford_Horde="hold")
         assert r.status_code == 303, r.text
+        # the round's report shows both sides' orders: face down until its side turns it over (issue 25.2)
+        shown = client.post(f"/b/{bid}/reveal", data={"token": tokens["bloodless"],
+                                                      "position": str(position(client, bid, tokens["bloodless"]))},
+                            follow_redirects=False)
+        assert shown.status_code == 303, shown.text
     over = page(client, bid, tokens["oathsworn"])
     assert "The battle is over" in over and "giving orders" not in over and "orders given" not in over
 

@@ -54,14 +54,20 @@ def build_host(keeper: Keeper, pages: Pages) -> APIRouter:
         """Every battle as the host table lists it: what tells four battles called "The ford" apart."""
         out = []
         for rec in k.store.list():
+            # what the players see: a face-down result is not counted yet (its turn, its end of the battle)
+            moment = {"turn": rec.turn, "position": rec.position, "status": rec.status}
             try:
                 g = k.service.game(rec.id)
                 roles = k.service.roles(rec.id)
-                sides = p.presenters.of(g).header(k.service.state(rec.id)).sides
+                seen = k.service.visible(rec.id)
+                sides = p.presenters.of(g).header(seen.state).sides
                 title = str(getattr(g, "title", "") or rec.ruleset)
+                if seen.pending is not None:
+                    status = g.status(seen.state)
+                    moment = {"turn": status.turn, "position": rec.position - 1, "status": status.label}
             except RulekeeperError:  # a battle of a game not installed here: listed all the same
                 roles, sides, title = ("spectator",), {}, rec.ruleset
-            out.append({"rec": rec, "roles": roles, "game": title,
+            out.append({"rec": rec, "roles": roles, "game": title, **moment,
                         "sides": [side_label(r, sides) for r in roles if r != "spectator"]})
         return out
 
