@@ -57,9 +57,10 @@ def _doc(g: Game, state: Any, bid: str, **extra: Any) -> dict[str, Any]:
             "result": None if result is None else result.summary, **extra}
 
 
-def _show(g: Game, state: Any, bid: str) -> None:
+def _show(g: Game, state: Any, bid: str, heading: str | None = None) -> None:
+    """The board, then the result or the turn bar and who acts (``battle show`` and the play loop)."""
     p = presenter(g)
-    console.print(Text(f"Battle {bid}", style="bold"))
+    console.print(Text(heading or f"Battle {bid}", style="bold"))
     console.print(p.board(state))
     status = g.status(state)
     if status.over:

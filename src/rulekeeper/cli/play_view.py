@@ -16,7 +16,7 @@ from rich.text import Text
 from rulekeeper.core.game import SPECTATOR, Game, LegalAction, concealed_text, conceals
 
 from .act_cmds import odds_line
-from .battle_cmds import presenter
+from .battle_cmds import _show, presenter
 from .fate_screen import explain_panel, odds_table, rows_table
 from .output import console
 
@@ -29,15 +29,7 @@ KEYS = "number or words: act · u: undo · l: log · r: redraw · q: quit"
 
 
 def board(g: Game, state: Any, bid: str, side: str | None) -> None:
-    p = presenter(g)
-    console.print(Text(f"Battle {bid} · {g.title}" + (f" · you play side {side}" if side else ""), style="bold"))
-    console.print(p.board(state))
-    status = g.status(state)
-    if status.over:
-        console.print(p.result(state))
-    else:
-        console.print(p.turn_bar(state))
-        console.print(Text(f"Active: {' + '.join(status.acting)}", style="bold yellow"))
+    _show(g, state, bid, f"Battle {bid} · {g.title}" + (f" · you play side {side}" if side else ""))
 
 
 def action_list(g: Game, state: Any, legal: Sequence[LegalAction]) -> None:
