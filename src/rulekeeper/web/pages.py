@@ -27,7 +27,16 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 
 from rulekeeper.core.errors import IllegalActionError, RulekeeperError
-from rulekeeper.core.game import ArmySource, Game, JsonDict, SetupRequest, Status, concealed_text, conceals, face_down
+from rulekeeper.core.game import (
+    ArmySource,
+    Game,
+    JsonDict,
+    SetupRequest,
+    Status,
+    concealed_text,
+    conceals,
+    face_down,
+)
 from rulekeeper.core.present import Links, WebPresenter
 from rulekeeper.core.ruleset import games
 from rulekeeper.persistence.store import BattleNotFoundError, BattleRecord, LogEntry
@@ -42,6 +51,7 @@ from .live import version_events
 from .presenters import Presenters, side_label, words_of
 from .public_errors import public_message
 from .scenarios import find_scenario, shipped_scenarios
+from .shown_odds import shown_odds
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -263,7 +273,8 @@ class Pages:
         """The side to act: its actions with their odds, and the preview of the one picked."""
         # sides acting at once (simultaneous orders) each see only their own actions
         legal = [lg for lg in v.game.legal_actions(v.state) if lg.side == v.role]
-        previews = [v.game.preview(v.state, lg.action) for lg in legal]
+        # the odds of the actions the presenter shows, when it shows them (the picked unit's, the picked one)
+        previews = shown_odds(v.game.preview, v.state, [lg.action for lg in legal])
         pick = _opt_int(q.get("pick"), 0, len(legal) - 1) if legal else None
         at = _opt_int(q.get("at"))
         panel: dict[str, Any] = {"mode": "act", "actions": v.r.actions(v.state, legal, previews, v.links),

@@ -20,6 +20,7 @@ from rulekeeper.boards.hexes import HexCell, hex_distance
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
+from rulekeeper.core.memo import allows, legal_list
 
 from .combat import Reach, Unit, attack_request, resolve_attack
 from .ground import ground_bonus, ground_text
@@ -135,6 +136,11 @@ def _support_actions(state: BattleState, p: Piece) -> list[LegalAction]:
 
 
 def legal_actions(state: BattleState) -> list[LegalAction]:
+    """Every legal action of the side to act, built once per state (``check`` and each preview reuse it)."""
+    return legal_list(state, _legal_actions)
+
+
+def _legal_actions(state: BattleState) -> list[LegalAction]:
     if state.over:
         return []
     s = state.to_act
@@ -156,7 +162,7 @@ def check(state: BattleState, action: JsonDict) -> None:
     if action.get("side") != state.to_act:
         raise IllegalActionError(f"it is {possessive(state.name(state.to_act))} turn (side {state.to_act}), "
                                  f"not side {action.get('side')}'s")
-    if action not in [lg.action for lg in legal_actions(state)]:
+    if not allows(state, action, _legal_actions):
         # in the game's words: the page printed "not legal now: {'kind': 'move', …}"
         raise IllegalActionError(f"not legal now: {action_text(action)} (see the legal actions)", action=action)
 

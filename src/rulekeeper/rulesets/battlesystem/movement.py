@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection
 from rulekeeper.boards.hexcoords import hex_to_offset
 from rulekeeper.boards.hexes import Hex, HexMap, hex_distance
 from rulekeeper.core.errors import ImpossibleRequestError, InvalidStatError
+from rulekeeper.core.memo import per_state
 
 from .state import SIDES, SLOW_TERRAINS, BattleState, Piece
 
@@ -83,8 +84,12 @@ def blocking(state: BattleState, piece: Piece) -> tuple[set[Hex], set[Hex]]:
     return enemies, friends
 
 
+@per_state
 def moves(state: BattleState, piece: Piece) -> dict[str, int]:
-    """Every hex label the unit may end a move on now, with the points it costs (its own hex left out)."""
+    """Every hex label the unit may end a move on now, with the points it costs (its own hex left out).
+
+    Searched once per state and piece (its legal list, each move's preview and the map's reach all ask);
+    the answer is shared, so no caller changes it."""
     if not piece.can_fight or left(piece) == 0 or piece.barrage is not None:
         return {}
     board = state.board

@@ -10,9 +10,10 @@ against brute-force enumeration of all 10^5 rolls of 5d10).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, fields
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import icepool
@@ -21,13 +22,34 @@ from .barrage import barrage_damage
 from .combat import DEFAULT, Unit, modifier, morale_damage, outcome_of
 from .options import BattleSystemOptions
 from .rolls import ATTACK_DICE, MORALE_DICE, dice, fractions
-from .units import AttackKind
+from .units import AttackKind, UnitType
 
 Dist = dict[int, Fraction]
 
 
+@lru_cache(maxsize=1)
 def _none() -> Any:
     return icepool.Die([0])
+
+
+class _Card:
+    """A unit card as a cache key: equal and hashed by every field (a card holds a mapping, so it has no hash)."""
+
+    __slots__ = ("card", "key")
+
+    def __init__(self, card: UnitType) -> None:
+        self.card = card
+        self.key: Hashable = tuple(tuple(sorted(v.items())) if isinstance(v, Mapping) else v
+                                   for v in (getattr(card, name) for name in _CARD_FIELDS))
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Card) and self.key == other.key
+
+
+_CARD_FIELDS = tuple(f.name for f in fields(UnitType))
 
 
 def morale_die(dealer: Unit, victim: Unit, casualties: int, via_barrage: bool,
@@ -36,6 +58,14 @@ def morale_die(dealer: Unit, victim: Unit, casualties: int, via_barrage: bool,
     or ``victim`` already at 0 morale (combat.morale_hit rolls nothing then: the preview must not show a roll)."""
     if casualties <= 0 or casualties >= victim.soldiers or victim.morale == 0:
         return _none()
+    return _morale_die(_Card(dealer.card), _Card(victim.card), casualties, via_barrage, options)
+
+
+@lru_cache(maxsize=4096)
+def _morale_die(dealer: _Card, victim: _Card, casualties: int, via_barrage: bool,
+                options: BattleSystemOptions) -> Any:
+    """The morale die itself, cached (dice are immutable): an attack's odds ask for it once per attack total
+    (46 of them for 5d10), with a handful of distinct casualty counts among them."""
     return dice(MORALE_DICE, modifier=casualties).map(
         lambda roll: morale_damage(roll, dealer.card, victim.card, via_barrage, options))
 

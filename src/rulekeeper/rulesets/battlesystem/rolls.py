@@ -24,8 +24,10 @@ MORALE_DICE = 1
 SIDES = 10
 
 
+@lru_cache(maxsize=512)
 def dice(count: int, sides: int = SIDES, modifier: int = 0) -> Any:
-    """``count``d``sides`` + ``modifier`` as an icepool die (exact; the odds functions map it)."""
+    """``count``d``sides`` + ``modifier`` as an icepool die (exact; the odds functions map it). Cached: dice
+    are immutable, and every preview of an attack asks for the same few."""
     return count @ icepool.d(sides) + modifier
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -143,12 +144,21 @@ class UnitTypes:
 
     types: tuple[UnitType, ...]
 
-    def get(self, name: str) -> UnitType:
-        wanted = name.strip().casefold()
+    @cached_property
+    def _by_name(self) -> dict[str, UnitType]:
+        """Every name and alias, folded, to its type (the first type to claim a name keeps it). Why: every
+        piece finds its card by name on each read of ``Piece.type``, hundreds of thousands of times a page."""
+        out: dict[str, UnitType] = {}
         for t in self.types:
-            if wanted in (t.name.casefold(), *(a.casefold() for a in t.aliases)):
-                return t
-        raise UnknownNameError("unit type", name, [t.name for t in self.types])
+            for name in (t.name, *t.aliases):
+                out.setdefault(name.casefold(), t)
+        return out
+
+    def get(self, name: str) -> UnitType:
+        found = self._by_name.get(name.strip().casefold())
+        if found is None:
+            raise UnknownNameError("unit type", name, [t.name for t in self.types])
+        return found
 
     def names(self) -> list[str]:
         return [t.name for t in self.types]

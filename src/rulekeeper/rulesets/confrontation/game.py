@@ -31,6 +31,7 @@ from rulekeeper.core.game import (
     Status,
     WithoutExtras,
 )
+from rulekeeper.core.memo import legal_list
 from rulekeeper.core.present import CliPresenter, WebPresenter
 from rulekeeper.core.rng import RngState
 
@@ -146,7 +147,7 @@ class SkirmishGame(WithoutExtras):
         return Status(state.over, to_act, acting, state.round, state.winner, state.reason)
 
     def legal_actions(self, state: SkirmishState) -> list[LegalAction]:
-        return actions.legal_actions(state)
+        return legal_list(state, actions.legal_actions)  # built once per state (core.memo)
 
     def _fighter_name(self, state: SkirmishState, text: str) -> str:
         wanted = " ".join(text.split()).casefold()

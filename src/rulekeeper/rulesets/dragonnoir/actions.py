@@ -35,6 +35,7 @@ from fractions import Fraction
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
+from rulekeeper.core.memo import allows, legal_list
 
 from . import bridle, carry, corpses, dragon, jumps, saddle, sorcery, summons
 from .advance import advance_steps, lying, must_go_on
@@ -126,6 +127,11 @@ def _pending_actions(state: DNState, p: Pending) -> list[LegalAction]:
 
 
 def legal_actions(state: DNState) -> list[LegalAction]:
+    """Every legal action of the side to decide, built once per state (``check`` and each preview reuse it)."""
+    return legal_list(state, _legal_actions)
+
+
+def _legal_actions(state: DNState) -> list[LegalAction]:
     if state.over:
         return []
     if state.placing:  # a piece the rules just moved: its owner places it first (:mod:`.placing`)
@@ -169,7 +175,7 @@ def check(state: DNState, action: JsonDict) -> None:
         raise IllegalActionError(f"not a Dragon Noir action: {action.get('kind')!r} ({', '.join(KINDS)})")
     if action.get("side") != state.to_act:
         raise IllegalActionError(f"it is side {state.to_act}'s decision, not side {action.get('side')!r}'s")
-    if action not in [lg.action for lg in legal_actions(state)]:
+    if not allows(state, action, _legal_actions):
         raise IllegalActionError(f"not legal now: {action!r} (see the legal actions)", action=action)
 
 

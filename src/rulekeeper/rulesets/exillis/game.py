@@ -27,6 +27,7 @@ from rulekeeper.core.game import (
     SetupRequest,
     Status,
 )
+from rulekeeper.core.memo import remembered
 
 if TYPE_CHECKING:
     from rulekeeper.core.armies import ArmyBuilder, CampaignBook
@@ -54,19 +55,12 @@ class ExIllisBattles:
 
     name: ClassVar[str] = "exillis"
 
-    _memo: tuple[Any, list[Legal]] | None = None
-
     def _legal_of(self, state: BattleState) -> list[Legal]:
-        """The engine's legal list, built once per state object (the policy, the preview and
-        ``apply`` of one action all need it; building it was a third of the engine's time)."""
+        """The engine's legal list, built once per state object and kept on it (``core.memo``: the policy,
+        the preview and ``apply`` of one action all need it; building it was a third of the engine's time)."""
         from .battle.actions import legal_actions
 
-        memo = self._memo
-        if memo is not None and memo[0] is state:
-            return memo[1]
-        legal = legal_actions(state, self.t)
-        self._memo = (state, legal)
-        return legal
+        return remembered(state, "exillis.legal", lambda: legal_actions(state, self.t))
 
     def _find(self, state: BattleState, action: JsonDict) -> Legal | None:
         return next((lg for lg in self._legal_of(state) if lg.action.to_dict() == action), None)
