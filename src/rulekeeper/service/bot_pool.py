@@ -23,6 +23,8 @@ from typing import Any
 
 from .bot_worker import Job
 
+#: Seconds a new worker may take to import the games and the bot.
+START_TIMEOUT = 60.0
 #: Moves one worker answers before it is replaced.
 JOBS_PER_WORKER = 200
 #: Where ``rulekeeper`` is imported from: the workers import the same code as the keeper.
@@ -78,18 +80,23 @@ class WorkerPool:
         self.memory_bytes = memory_bytes
         self._idle: list[Worker] = []
         self._lock = threading.Lock()
+        self._starting = threading.Lock()
         self._closed = False
 
-    def run(self, job: Job, deadline: float, keep_going: Callable[[], bool], every: float) -> dict[str, Any] | None:
-        """``job``'s answer; ``{"error": "timeout"}`` past ``deadline``; None once ``keep_going()`` says stop.
+    def run(self, job: Job, limit: float, keep_going: Callable[[], bool], every: float) -> dict[str, Any] | None:
+        """``job``'s answer; ``{"error": "timeout"}`` after ``limit`` seconds; None once ``keep_going()`` says stop.
 
-        ``keep_going`` is asked every ``every`` seconds while the worker thinks; a stopped or late
-        job's worker is killed (its answer would be for a battle that moved on).
+        ``keep_going`` is asked every ``every`` seconds while the worker starts and thinks; a stopped or
+        late job's worker is killed (its answer would be for a battle that moved on).  A new worker's
+        start (its imports) is not counted in ``limit``.
         """
-        worker = self._take()
+        worker = self._take(keep_going, every)
+        if worker is None:
+            return None
         done = False
         try:
             worker.send(job)
+            deadline = time.monotonic() + limit
             while True:
                 try:
                     found = worker.receive(min(every, max(0.0, deadline - time.monotonic())))
@@ -105,14 +112,48 @@ class WorkerPool:
         finally:
             self._give_back(worker, done)
 
-    def _take(self) -> Worker:
+    def warm(self) -> None:
+        """Start a worker now if none is idle, so the next move does not wait for its start."""
         with self._lock:
-            while self._idle:
-                w = self._idle.pop()
-                if w.proc.poll() is None:
-                    return w
-                w.kill()
-        return Worker(self.memory_bytes)
+            if self._idle or self._closed:
+                return
+        worker = self._take(lambda: not self._closed, 0.2)
+        if worker is not None:
+            self._give_back(worker, True)
+
+    def _take(self, keep_going: Callable[[], bool], every: float) -> Worker | None:
+        """An idle worker, or a new one once it has started (None if ``keep_going`` stops it first)."""
+        while True:
+            with self._lock:
+                while self._idle:
+                    w = self._idle.pop()
+                    if w.proc.poll() is None:
+                        return w
+                    w.kill()
+            # one start at a time: two workers importing at once on two cores take twice as long each
+            if self._starting.acquire(timeout=every):
+                break
+            if not keep_going():
+                return None
+        try:
+            with self._lock:  # a worker started while we waited for the lock
+                if self._idle:
+                    return self._idle.pop()
+            return self._start(keep_going, every)
+        finally:
+            self._starting.release()
+
+    def _start(self, keep_going: Callable[[], bool], every: float) -> Worker | None:
+        worker = Worker(self.memory_bytes)
+        deadline = time.monotonic() + START_TIMEOUT
+        try:
+            while time.monotonic() < deadline and keep_going():
+                if worker.receive(every) is not None:
+                    return worker  # its "ready" line
+        except EOFError:
+            pass
+        worker.kill()
+        return None
 
     def _give_back(self, worker: Worker, done: bool) -> None:
         with self._lock:

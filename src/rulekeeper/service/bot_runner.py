@@ -103,7 +103,8 @@ class BotRunner:
     """Plays the keeper's sides of the battles of one :class:`BattleService`."""
 
     def __init__(self, service: BattleService, notify: Callable[[str], None] | None = None, *,
-                 max_thinking: int = 3, memory_mb: int = 1024, grace: float = GRACE) -> None:
+                 max_thinking: int = 3, memory_mb: int = 1024, grace: float = GRACE,
+                 workers: WorkerPool | None = None) -> None:
         self.service = service
         self.store = service.store
         self.notify = notify or (lambda bid: None)
@@ -117,7 +118,8 @@ class BotRunner:
         self._again: set[str] = set()
         self._explained: dict[str, Explanation] = {}
         self._closed = False
-        self.workers = WorkerPool(self.memory_bytes)
+        self._own_workers = workers is None
+        self.workers = WorkerPool(self.memory_bytes) if workers is None else workers
 
     # -- asking ----------------------------------------------------------------------------------
 
@@ -131,6 +133,13 @@ class BotRunner:
                 return
             self._busy.add(bid)
         self._pool.submit(self._run, bid)
+
+    def warm(self) -> None:
+        """Start a worker process in the background (a battle with a searching keeper side was created)."""
+        with self._lock:
+            if self._closed:
+                return
+        self._pool.submit(self.workers.warm)
 
     def thinking(self, bid: str) -> bool:
         with self._lock:
@@ -153,7 +162,8 @@ class BotRunner:
         with self._lock:
             self._closed = True
         self._pool.shutdown(wait=False, cancel_futures=True)
-        self.workers.close()
+        if self._own_workers:
+            self.workers.close()
 
     def wait_idle(self, timeout: float) -> bool:
         """True once no battle is being looked at (tests)."""
@@ -257,8 +267,8 @@ class BotRunner:
     def _think(self, bid: str, turn: Turn) -> dict[str, Any] | None:
         """The child's answer, an ``{"error": ...}`` when it failed, or None when the battle changed."""
         seat, rec = turn.seat, turn.rec
-        job = Job(rec.ruleset, turn.game.state_to_json(turn.state), seat.side, seat.policy, seat.seconds,
-                  seat.seed_at(rec.position), self.memory_bytes)
+        job = Job(rec.ruleset, turn.game.state_to_json(turn.state), seat.side, seat.policy, seat.strength,
+                  seat.seconds, seat.seed_at(rec.position), self.memory_bytes)
         while not self._slots.acquire(timeout=WATCH_EVERY):  # more bots than slots: wait, watching the battle
             if self._closed or self.store.revision(bid) != rec.revision:
                 return None
@@ -272,7 +282,7 @@ class BotRunner:
             return not self._closed and self.store.revision(bid) == revision
 
         limit = job.seconds + self.grace
-        found = self.workers.run(job, time.monotonic() + limit, unchanged, WATCH_EVERY)
+        found = self.workers.run(job, limit, unchanged, WATCH_EVERY)
         if found is not None and found.get("error") == "timeout":
             with self._lock:
                 self.counters.timeouts += 1

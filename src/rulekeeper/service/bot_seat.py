@@ -7,7 +7,7 @@ hash chain seals at creation like the rest of the set-up, so no column (and no m
 needed and nobody can later turn a human side into the keeper's, or back.
 
 A strength is a policy and a time budget (:data:`STRENGTHS`): ``simple`` is the game's own
-shipped policy (instant), the others the search bot with 0.2 s, 1 s or 2 s a move.  The
+shipped policy (instant), the others the search bot's own strengths (:mod:`rulekeeper.bots`).  The
 seed makes the bot's choices reproducible: a battle created with a seed of fate gets a bot
 seed made from it (so a seeded battle replays the same bot), otherwise a random one.  Each
 decision's seed is derived from it and the log position, so two decisions never share one.
@@ -21,23 +21,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rulekeeper.bots import DEFAULT_STRENGTH as BOT_DEFAULT
+from rulekeeper.bots import STRENGTHS as BOT_STRENGTHS
+from rulekeeper.bots import move_seed
 from rulekeeper.core.errors import RulekeeperError, UnknownNameError
 
-#: Strength name → (policy, seconds a move).  The default is :data:`DEFAULT_STRENGTH`.
-STRENGTHS: dict[str, tuple[str, float]] = {
-    "simple": ("simple", 0.0),
-    "quick": ("search", 0.2),
-    "steady": ("search", 1.0),
-    "strong": ("search", 2.0),
-}
-DEFAULT_STRENGTH = "steady"
+#: Strength name → seconds a move at most: ``simple`` is the game's shipped policy, the others the
+#: search bot's strengths (:data:`rulekeeper.bots.STRENGTHS`: a time and a simulation budget each).
+STRENGTHS: dict[str, float] = {"simple": 0.0, **{name: float(b.seconds or 0.0) for name, b in BOT_STRENGTHS.items()}}
+DEFAULT_STRENGTH = BOT_DEFAULT
 #: What the new-battle form shows for each strength.
-STRENGTH_WORDS = {
-    "simple": "Simple: the game's own autoplay policy (instant)",
-    "quick": "Quick: searches 0.2 s a move",
-    "steady": "Steady: searches 1 s a move",
-    "strong": "Strong: searches 2 s a move",
-}
+STRENGTH_WORDS = {name: ("Simple: the game's own autoplay policy (instant)" if name == "simple" else
+                         f"{name.capitalize()}: searches up to {seconds:g} s a move")
+                  for name, seconds in STRENGTHS.items()}
 
 
 class BadBotSeatError(RulekeeperError):
@@ -54,26 +50,25 @@ class BotSeat:
 
     @property
     def policy(self) -> str:
-        return STRENGTHS[self.strength][0]
+        return "simple" if self.strength == "simple" else "search"
 
     @property
     def seconds(self) -> float:
-        return STRENGTHS[self.strength][1]
+        """The most one move may think (0: the shipped policy, no search)."""
+        return STRENGTHS[self.strength]
 
     def words(self) -> str:
-        """How the pages name it: "the keeper (steady, 1 s a move)"."""
+        """How the pages name it: "the keeper (normal, up to 1 s a move)"."""
         if self.policy == "simple":
             return "the keeper (simple policy)"
-        return f"the keeper ({self.strength}, {self.seconds:g} s a move)"
+        return f"the keeper ({self.strength}, up to {self.seconds:g} s a move)"
 
     def seed_at(self, position: int) -> int:
         """The seed of the decision taken at log ``position`` (a fresh one per decision, reproducible)."""
-        digest = hashlib.sha256(f"rulekeeper-bot:{self.seed}:{position}".encode()).digest()
-        return int.from_bytes(digest[:8], "big") >> 1
+        return move_seed(self.seed, position)
 
     def to_meta(self) -> dict[str, Any]:
-        policy, seconds = STRENGTHS[self.strength]
-        return {"side": self.side, "strength": self.strength, "policy": policy, "seconds": seconds, "seed": self.seed}
+        return {"side": self.side, "strength": self.strength, "policy": self.policy, "seed": self.seed}
 
 
 def seat_of(meta: Mapping[str, Any] | None) -> BotSeat | None:

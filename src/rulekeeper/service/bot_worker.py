@@ -37,6 +37,7 @@ class Job:
     state: JsonDict
     side: str
     policy: str
+    strength: str
     seconds: float
     seed: int
     memory_bytes: int
@@ -72,24 +73,20 @@ def decide(game: Game, state: Any, job: Job) -> dict[str, Any]:
     Answers a plain dict: ``action``, ``candidates`` (``text``, ``value``, ``visits``, best first),
     ``iterations``, ``seconds``.
     """
-    started = time.perf_counter()
-    try:
-        from rulekeeper import bots  # type: ignore[attr-defined]
-    except ImportError:  # the search bot is not installed yet: the game's own policy
-        bots = None
-    if bots is not None and hasattr(bots, "choose"):
-        decision = bots.choose(game, state, job.side, budget=bots.Budget(seconds=job.seconds) if job.policy == "search"
-                               else bots.Budget(seconds=0.0), seed=job.seed, policy=job.policy)
-        candidates = [{"text": c.text, "value": float(c.value), "visits": int(c.visits)}
-                      for c in list(decision.candidates)[:TOP]]
-        return {"action": dict(decision.action), "candidates": candidates, "iterations": int(decision.iterations),
-                "seconds": float(decision.seconds)}
-    return simple(game, state, job.side, started)
+    if job.policy == "simple":
+        return simple(game, state, job.side)
+    from rulekeeper.bots import choose, strength_named
+
+    decision = choose(game, state, job.side, budget=strength_named(job.strength), seed=job.seed)
+    candidates = [{"text": c.text, "value": float(c.value), "visits": int(c.visits)}
+                  for c in list(decision.candidates)[:TOP]]
+    return {"action": dict(decision.action), "candidates": candidates, "iterations": int(decision.iterations),
+            "seconds": float(decision.seconds)}
 
 
-def simple(game: Game, state: Any, side: str, started: float | None = None) -> dict[str, Any]:
+def simple(game: Game, state: Any, side: str) -> dict[str, Any]:
     """The game's shipped policy for ``side`` (its first legal action when the policy plays another side)."""
-    t0 = time.perf_counter() if started is None else started
+    t0 = time.perf_counter()
     action = game.policy(state)
     if action is None or game.side_of(action) != side:
         legal = [lg for lg in game.legal_actions(state) if lg.side == side]
@@ -123,7 +120,13 @@ def main(argv: list[str]) -> int:
     """
     out = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     sys.stdout = sys.stderr
-    cap_memory(int(argv[0]) if argv else 0)
+    import rulekeeper.bots  # noqa: F401  (imported before the first move: its time is not the move's)
+    import rulekeeper.service.battles  # noqa: F401
+
+    cap_memory(int(argv[0]) if argv else 0)  # what the moves may add to what the imports took
+
+    out.write(json.dumps({"ready": True}) + "\n")
+    out.flush()
     for line in sys.stdin:
         try:
             job = Job(**json.loads(line))

@@ -180,6 +180,8 @@ class Keeper:
         if seat is not None and self.store.dice(bid) is not None:
             self.dice.contribute(bid, seat.side, secrets.token_hex(32))
         tokens = self.access.issue(bid, self.link_roles(bid))
+        if seat is not None and seat.policy == "search":
+            self.bots.warm()  # its worker starts while the players open their links
         self.bots.poke(bid)  # the keeper may move first
         return bid, tokens
 
