@@ -18,6 +18,8 @@ from typing import Any
 from rulekeeper.core.game import Game, JsonDict
 from rulekeeper.core.rng import RngState
 
+#: Winners that say nobody won.
+DRAWN_NAMES = frozenset({"", "draw", "drawn", "none", "nobody"})
 _RNG_KEYS = frozenset({"state", "inc", "has_uint32", "uinteger"})
 
 
@@ -67,9 +69,10 @@ def terminal_value(game: Game, state: Any, side: str) -> float | None:
         return None
     result = game.result(state)
     winner = result.winner if result is not None else game.status(state).winner
-    if winner is None:
-        return 0.0
-    return 1.0 if winner == side else -1.0
+    if winner == side:
+        return 1.0
+    # a game may name a draw as its winner (Ex illis: "draw"); the lab counts any non-side as drawn too
+    return 0.0 if winner is None or winner.strip().lower() in DRAWN_NAMES else -1.0
 
 
 def evaluator(game: Game) -> Callable[[Any, str], float]:

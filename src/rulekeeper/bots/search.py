@@ -1,24 +1,22 @@
-"""The search: determinised Monte Carlo over the bot's own actions, a bandit at the root, rollouts by the
-game's shipped policy (see the package docstring for why this shape).
+"""The search: determinised Monte Carlo over the bot's own actions, compared on common worlds and halved, with
+rollouts by the game's shipped policy (see the package docstring for why this shape).
 
-One simulation (an *iteration*):
-
-1. **determinise**: the position as the bot's side sees it, with a fresh RNG state and the other sides'
-   unrevealed orders drawn afresh (``hooks.determiniser``), seeded by the bot's own seed and the
-   iteration number, never by the battle;
-2. **select**: UCB1 over the candidate actions (an unvisited one first, in order); candidates enter by
-   *progressive widening*, the shipped policy's own choice first, then the others in a seeded order, so a
-   side with 150 legal moves still spends its simulations on a few it can compare;
-3. **simulate**: the candidate is applied, then every side plays the shipped policy for at most
-   ``budget.horizon`` actions (chance drawn from the determinised RNG);
-4. **score**: the result if the battle ended (1 won, -1 lost, 0 drawn), else the game's ``evaluate``.
-
-The choice is the most simulated candidate (ties: the better mean, then the earlier in order).
+1. **candidates**: the side's legal actions, the shipped policy's own choice first (asked in a determinised
+   world: the policy may not read what the side cannot see), then the others in a seeded order, at most
+   :data:`WIDTH` of them (a side with 150 legal moves spends its simulations on a few it can compare);
+2. **a pass**: one world is drawn (``hooks.determiniser``: a fresh RNG state and the other sides' unrevealed
+   orders drawn afresh, seeded by the bot's own seed, never by the battle) and *every* candidate still in the
+   race is simulated in it: applied, then every side plays the shipped policy for at most ``budget.horizon``
+   actions, and the end is scored (the result if the battle ended, else the game's ``evaluate``). The same
+   worlds for every candidate (common random numbers) make their differences show with few simulations;
+3. **halving**: after every :data:`PASSES_PER_ROUND` passes the worse half of the candidates leaves the race
+   (sequential halving, the simple-regret bandit of Karnin et al. 2013), down to two;
+4. the budget (iterations or seconds) is checked after every simulation; the choice is the candidate with the
+   most simulations, then the best mean, then the earlier in order (the shipped policy's choice wins ties).
 """
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,10 +29,10 @@ from rulekeeper.core.game import Game, JsonDict, LegalAction
 from .hooks import determiniser, evaluator
 from .model import BotRequestError, Budget, Candidate, Decision
 
-#: UCB1's exploration constant for values in [-1, 1].
-EXPLORATION = 1.0
-#: Candidates compared from the start; then one more each time the simulations pass the next square.
-WIDENING_BASE = 6
+#: Candidates compared at most (the shipped policy's choice and the first others in a seeded order).
+WIDTH = 12
+#: Passes over the candidates between two halvings.
+PASSES_PER_ROUND = 2
 
 
 @dataclass
@@ -77,22 +75,27 @@ def choose(game: Game, state: Any, side: str, *, budget: Budget, seed: int,
         return Decision(only.action, (Candidate(only.action, only.text, 0.0, 0),), 0, time.perf_counter() - start)
     seeds = np.random.Generator(np.random.PCG64(seed))
     determinise = determiniser(game)
-    arms = _ordered_arms(game, determinise(state, side, _draw(seeds)), side, legal, seeds)
+    arms = _ordered_arms(game, determinise(state, side, _draw(seeds)), side, legal, seeds)[:WIDTH]
     evaluate = evaluator(game)
-    done = 0
-    while True:
+    race, done, passes = list(arms), 0, 0
+
+    def spent() -> bool:
+        return ((budget.iterations is not None and done >= budget.iterations)
+                or (budget.seconds is not None and time.perf_counter() - start >= budget.seconds)
+                or (cancelled is not None and cancelled()))
+
+    while not spent():
         world = determinise(state, side, _draw(seeds))
-        arm = _select(arms[:_width(done, len(arms))], done)
-        value = _simulate(game, world, arm.legal.action, side, budget.horizon, evaluate)
-        arm.visits += 1
-        arm.total += value
-        done += 1
-        if budget.iterations is not None and done >= budget.iterations:
-            break
-        if budget.seconds is not None and time.perf_counter() - start >= budget.seconds:
-            break
-        if cancelled is not None and cancelled():
-            break
+        for arm in race:
+            arm.total += _simulate(game, world, arm.legal.action, side, budget.horizon, evaluate)
+            arm.visits += 1
+            done += 1
+            if spent():
+                break
+        passes += 1
+        if passes % PASSES_PER_ROUND == 0 and len(race) > 2:
+            keep = sorted(race, key=lambda a: (-a.mean, arms.index(a)))[: (len(race) + 1) // 2]
+            race = [a for a in race if a in keep]
     ranked = sorted(range(len(arms)), key=lambda i: (-arms[i].visits, -arms[i].mean, i))
     candidates = tuple(Candidate(arms[i].legal.action, arms[i].legal.text, arms[i].mean, arms[i].visits)
                        for i in ranked)
@@ -111,18 +114,6 @@ def _ordered_arms(game: Game, world: Any, side: str, legal: list[LegalAction],
     first = [i for i, la in enumerate(legal) if suggested is not None and la.action == suggested][:1]
     rest = [int(i) for i in seeds.permutation(len(legal)) if int(i) not in first]
     return [_Arm(legal[i]) for i in (*first, *rest)]
-
-
-def _width(done: int, total: int) -> int:
-    return min(total, WIDENING_BASE + math.isqrt(done))
-
-
-def _select(arms: list[_Arm], done: int) -> _Arm:
-    for arm in arms:
-        if arm.visits == 0:
-            return arm
-    log_n = math.log(max(done, 1))
-    return max(arms, key=lambda a: a.mean + EXPLORATION * math.sqrt(log_n / a.visits))
 
 
 def _simulate(game: Game, world: Any, action: JsonDict, side: str, horizon: int,

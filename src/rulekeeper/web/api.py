@@ -45,6 +45,7 @@ STATUS = {
     "invalid_action": 422, "unknown_name": 422, "impossible_request": 422, "invalid_stat": 422, "data_file": 422,
     "bad_request": 422, "replay_mismatch": 422, "store": 503, "busy": 503, "damaged_store": 503,
     "dice_not_ready": 409, "dice_contributed": 409, "not_verifiable": 409, "bad_contribution": 422, "bad_export": 422,
+    "dice_not_committed": 409, "contribution_mismatch": 409,
     "too_large": 413, "too_slow": 408, "bad_name": 422,
 }
 
@@ -78,8 +79,14 @@ class BadRequestError(RulekeeperError):
 
 
 class Contribution(BaseModel):
+    """A side's commitment (first), or its contribution (once every side has committed, or in one step)."""
+
     model_config = ConfigDict(extra="forbid")
-    contribution: str = Field(min_length=1, max_length=200, description="32 random bytes as 64 hex digits.")
+    contribution: str | None = Field(None, min_length=1, max_length=200,
+                                     description="32 random bytes as 64 hex digits.")
+    commitment: str | None = Field(None, min_length=1, max_length=200, description=(
+        "SHA-256 of 'rulekeeper-dice/2 commitment\\n' + side + '\\n' + the contribution's 32 bytes, as 64 hex "
+        "digits: sent before the contribution, which is revealed once every side has committed."))
 
 
 class ActionRequest(BaseModel):
@@ -194,13 +201,19 @@ def build_router(k: Keeper) -> APIRouter:
             role = k.role(battle_id, token)
             return {**k.dice.status(battle_id).to_dict(), "role": role}
 
-    @r.post("/battles/{battle_id}/dice", summary="Add this side's random contribution to the dice (once)")
+    @r.post("/battles/{battle_id}/dice", summary="Commit to this side's random contribution, then reveal it (once)")
     def contribute(battle_id: str, body: Contribution,
                    token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
         role = k.role(battle_id, token)
         if role == "spectator":
             raise UnauthorizedError("spectators do not contribute to the dice")
-        status = k.dice.contribute(battle_id, role, body.contribution)
+        if (body.commitment is None) == (body.contribution is None):
+            raise BadRequestError("send either a commitment (first) or a contribution (once every side has "
+                                  "committed)", field="commitment")
+        if body.commitment is not None:
+            status = k.dice.commit(battle_id, role, body.commitment)
+        else:
+            status = k.dice.contribute(battle_id, role, body.contribution or "")
         k.changes.notify(battle_id)
         return {**status.to_dict(), "role": role}
 
