@@ -223,6 +223,12 @@ class BattleSystem(WithoutExtras):
     def action_text(self, action: JsonDict) -> str:
         return actions.action_text(action)
 
+    def evaluate(self, state: BattleState, side: str) -> float:
+        """The search bot's score of an unfinished battle for ``side`` in [-1, 1] (``rulekeeper.bots``)."""
+        from .bot import evaluate
+
+        return evaluate(state, side)
+
     def result(self, state: BattleState) -> GameResult | None:
         if not state.over:
             return None

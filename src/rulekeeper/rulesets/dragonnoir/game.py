@@ -271,6 +271,12 @@ class DragonNoirBattles(WithoutExtras):
         except (KeyError, IndexError, ValueError):
             return f"side {side}: {kind}"
 
+    def evaluate(self, state: DNState, side: str) -> float:
+        """The search bot's score of an unfinished battle for ``side`` in [-1, 1] (``rulekeeper.bots``)."""
+        from .bot import evaluate
+
+        return evaluate(state, side)
+
     def result(self, state: DNState) -> GameResult | None:
         if not state.over:
             return None

@@ -263,6 +263,18 @@ class WarTableCampaign:
         parts += [f"Faith: {f}" for f in action.get("faith") or []]
         return f"{side} orders for round {action.get('round', '?')}: " + ("; ".join(parts) or "every unit holds")
 
+    def determinise(self, state: CampaignGameState, side: str, seed: int) -> CampaignGameState:
+        """The search bot's world (``rulekeeper.bots``): fresh RNG, the other sides' hidden orders re-drawn."""
+        from .bot import determinise
+
+        return determinise(state, side, seed)
+
+    def evaluate(self, state: CampaignGameState, side: str) -> float:
+        """The search bot's score of an unfinished campaign for ``side`` in [-1, 1] (``bot.evaluate``)."""
+        from .bot import evaluate
+
+        return evaluate(state, side)
+
     def conceals(self, state: CampaignGameState, action: JsonDict, role: str) -> bool:
         """Orders of another side for a round not yet resolved in ``state`` are hidden from ``role``.
 
