@@ -10,12 +10,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from web_kit import new, page
 
 from rulekeeper.core.game import OddsPreview
 from rulekeeper.rulesets.battlesystem.game import BattleSystem
 from rulekeeper.web.shown_odds import ShownOdds, shown_odds
-
-from web_kit import new, page
 
 
 def test_shown_odds_compute_once_when_read() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
@@ -72,8 +73,10 @@ _ALL_LOADED = False
 _GAMES: dict[str, Any] = {}
 
 
+@cache
 def _entry_points() -> dict[str, Any]:
-    """Entry-point name → entry point (not loaded: naming a plugin costs no import)."""
+    """Entry-point name → entry point (not loaded: naming a plugin costs no import). Read once per process:
+    reading them opens the metadata of every installed distribution, and each ``game(name)`` asked."""
     found: dict[str, Any] = {}
     for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
         found.setdefault(ep.name, ep)

@@ -86,12 +86,21 @@ class SqlStore:
     #: how the store calls itself in messages ("this battle store is closed")
     kind = "store"
 
-    def __init__(self, db: str | os.PathLike[str] | None = None) -> None:
-        self._url = normalise_url(db)
-        self._safe = safe_url(self._url)
-        self._opened = False
-        self._snapshots = False
-        self._engine: Engine | None = _make_engine(self._url)
+    def __init__(self, db: str | os.PathLike[str] | None = None, *, beside: SqlStore | None = None) -> None:
+        """``beside``: another store on the same database, whose engine (connections) and snapshots this one
+        shares: a read inside ``beside.reading()`` is then in that same snapshot (an act reads the link's
+        role and the battle in one read transaction), and closing this store leaves the engine to its owner."""
+        self._engine: Engine | None = None
+        self._pin: object = self if beside is None else beside._pin
+        self._owner = beside is None
+        self._url: str = normalise_url(db) if beside is None else beside._url
+        self._safe: str = safe_url(self._url)
+        self._opened: bool = beside is not None
+        self._snapshots: bool = False if beside is None else beside._snapshots
+        if beside is not None:
+            self._engine = beside._engine
+            return
+        self._engine = _make_engine(self._url)
         try:
             self._init_schema()
         except BaseException:
@@ -124,9 +133,9 @@ class SqlStore:
 
     def close(self) -> None:
         """Release every connection; SQLite checkpoints its WAL when the last one closes."""
-        if self._engine is not None:
+        if self._engine is not None and self._owner:
             self._engine.dispose()
-            self._engine = None
+        self._engine = None
 
     def __enter__(self) -> Self:
         return self
@@ -188,7 +197,7 @@ class SqlStore:
         Nested blocks share the outer snapshot; the context is per thread/task.
         """
         pinned = _PINNED.get()
-        if (pinned is not None and id(self) in pinned) or not self._snapshots:
+        if (pinned is not None and id(self._pin) in pinned) or not self._snapshots:
             yield
             return
         if self._engine is None:
@@ -197,7 +206,7 @@ class SqlStore:
             with self._engine.connect() as conn:
                 if self._engine.dialect.name == "postgresql":
                     conn.execution_options(isolation_level="REPEATABLE READ")
-                token = _PINNED.set({**(pinned or {}), id(self): conn})
+                token = _PINNED.set({**(pinned or {}), id(self._pin): conn})
                 try:
                     conn.begin()
                     yield
@@ -227,7 +236,7 @@ class SqlStore:
         """
         if self._engine is None:
             raise StoreError(f"this {self.kind} is closed", url=self._safe)
-        pinned = None if write else (_PINNED.get() or {}).get(id(self))
+        pinned = None if write else (_PINNED.get() or {}).get(id(self._pin))
         if pinned is not None:
             try:
                 yield pinned  # inside reading(): the request's one snapshot

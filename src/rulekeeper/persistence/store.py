@@ -98,6 +98,13 @@ _MOVE = (
 #: The same move, also refused unless the battle is still at the revision the action was computed at.
 _MOVE_AT = _MOVE.where(BattleRow.revision == bindparam("b_revision"))
 _INSERT_ENTRY = insert(LogRow)
+#: A battle's record beside its last log entry (outer join on the entry's primary key: one probe).
+_LAST_NAMES = ("index", "action", "result", "shown", "created")
+_WITH_LAST = (
+    select(*RECORD_COLUMNS, *(c.label(f"last_{name}") for name, c in zip(_LAST_NAMES, ENTRY_COLUMNS, strict=True)))
+    .select_from(BattleRow)
+    .outerjoin(LogRow, (LogRow.battle_id == BattleRow.id) & (LogRow.entry_index == BattleRow.position - 1))
+)
 
 
 def _moves_to(position: int, status: str | None, turn: int | None, snapshot: dict[str, Any] | None) -> dict[str, Any]:
@@ -181,6 +188,19 @@ class BattleStore(BattleCheckpoints):
         if row is None:
             raise BattleNotFoundError(battle_id)
         return record_from_row(row)
+
+    def get_with_last(self, battle_id: str) -> tuple[BattleRecord, LogEntry | None]:
+        """The battle's record and its last log entry (None before the first action), in one statement: an act
+        checks both (whose turn, and whether the last results are still face down)."""
+        if not is_text(battle_id):
+            raise BattleNotFoundError(battle_id)
+        with self._transaction(write=False) as conn:
+            row = conn.execute(_WITH_LAST.where(BattleRow.id == battle_id)).first()
+        if row is None:
+            raise BattleNotFoundError(battle_id)
+        fields = row._asdict()
+        last = {name: fields.pop(f"last_{name}") for name in _LAST_NAMES}
+        return BattleRecord(**fields), None if last["index"] is None else checked_entry(last)
 
     def initial(self, battle_id: str) -> dict[str, Any]:
         """The battle's initial document, as given to :meth:`create`."""
@@ -274,6 +294,7 @@ class BattleStore(BattleCheckpoints):
         checkpoint: dict[str, Any] | None = None,
         shown: bool = False,
         expected_revision: int | None = None,
+        expected_head: str | None = None,
     ) -> int:
         """Log one action at ``expected_position`` and return the new position.
 
@@ -286,7 +307,30 @@ class BattleStore(BattleCheckpoints):
         is revealed at once (one write instead of an append and a :meth:`mark_shown`).
         ``expected_revision``: also refused (stale) unless the battle is still at that
         revision — the compare-and-set of a write computed from one snapshot.
+        ``expected_head``: the chain head read with that revision (``BattleRecord.head``, ``""`` for none),
+        which saves reading it again; the move still checks it (:meth:`append_chained` returns the new one).
         """
+        return self.append_chained(battle_id, expected_position, action, result, status=status, turn=turn,
+                                   snapshot=snapshot, checkpoint=checkpoint, shown=shown,
+                                   expected_revision=expected_revision, expected_head=expected_head)[0]
+
+    def append_chained(
+        self,
+        battle_id: str,
+        expected_position: int,
+        action: dict[str, Any],
+        result: dict[str, Any],
+        *,
+        status: str | None = None,
+        turn: int | None = None,
+        snapshot: dict[str, Any] | None = None,
+        checkpoint: dict[str, Any] | None = None,
+        shown: bool = False,
+        expected_revision: int | None = None,
+        expected_head: str | None = None,
+    ) -> tuple[int, str]:
+        """:meth:`append`, returning the new position and the new chain head (a writer that carries its
+        revision from one append to the next, autoplay, carries the head too: one statement less each)."""
         check_int("expected_position", expected_position, minimum=0)
         # the result, like the checkpoint, is made by the game's code on every action: encoded once,
         # strictly (NaN and objects refused); replay compares it as JSON text with a fresh one
@@ -299,7 +343,8 @@ class BattleStore(BattleCheckpoints):
         if turn is not None:
             check_int("turn", turn)
         with self._transaction(write=True) as conn:
-            previous = conn.execute(select(func.coalesce(BattleRow.head, "")).where(BattleRow.id == battle_id)).scalar()
+            previous = expected_head if expected_revision is not None and expected_head is not None else \
+                conn.execute(select(func.coalesce(BattleRow.head, "")).where(BattleRow.id == battle_id)).scalar()
             if previous is None:
                 raise BattleNotFoundError(battle_id)
             head = chain.link_bytes(previous, sealed)
@@ -312,7 +357,7 @@ class BattleStore(BattleCheckpoints):
                 })
             except IntegrityError as exc:  # the UNIQUE(battle_id, entry_index) guard
                 raise StaleStateError(battle_id, expected_position, None) from exc
-        return expected_position + 1
+        return expected_position + 1, head
 
     def _advance(
         self,

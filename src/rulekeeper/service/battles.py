@@ -40,33 +40,27 @@ from rulekeeper.core.size import BATTLE_LIMITS, BattleTooLargeError, check_size
 from rulekeeper.persistence.errors import DamagedStoreError
 from rulekeeper.persistence.store import BattleRecord, BattleStore, LogEntry, StaleStateError
 
+from .acting import (
+    ActRequest,
+    At,
+    DiceNotReadyError,
+    GameOverError,
+    NotYourSideError,
+    NotYourTurnError,
+    ResultsPendingError,
+    checked,
+    is_pending,
+    require_dice,
+)
 from .diff import json_diff
 
-
-class NotYourTurnError(IllegalActionError):
-    code = "not_your_turn"
-
-
-class GameOverError(IllegalActionError):
-    code = "game_over"
+__all__ = ["BattleService", "DiceNotReadyError", "GameOverError", "NotABattleGameError", "NotYourSideError",
+           "NotYourTurnError", "ActRequest", "Played", "Replay", "ResultsPendingError", "Visible", "game_of", "guess_ruleset", "is_pending",
+           "require_dice"]
 
 
 class NotABattleGameError(RulekeeperError):
     code = "unknown_name"
-
-
-class DiceNotReadyError(RulekeeperError):
-    """A battle with verifiable dice waits for every side's contribution before anyone acts."""
-
-    code = "dice_not_ready"
-
-
-def require_dice(rec: BattleRecord) -> None:
-    """Refuse to play a battle whose verifiable dice still wait for contributions (see :mod:`.dice`)."""
-    dice = rec.meta.get("dice")
-    if isinstance(dice, dict) and dice.get("contributions") is None:
-        raise DiceNotReadyError("the dice are not sealed yet: every side must first add its contribution "
-                                "(open the battle page with your side's link)", battle_id=rec.id)
 
 
 class HasJson(Protocol):
@@ -84,6 +78,17 @@ class Replay:
     identical: bool
     actions: int
     differences: list[str]
+
+
+@dataclass(frozen=True)
+class Played:
+    """An act done: its outcome, the log's new position, the battle's game (to read the outcome with) and the
+    battle's record the act was checked against (before it)."""
+
+    outcome: Outcome
+    position: int
+    game: Game
+    record: BattleRecord
 
 
 @dataclass(frozen=True)
@@ -289,50 +294,45 @@ class BattleService:
             side: str | None = None, expected_revision: int | None = None) -> tuple[Outcome, int]:
         """Apply ``action``; store it in one transaction (refused if the battle moved meanwhile).
 
-        The state is read from one snapshot and the append is a compare-and-set on that
-        snapshot's revision: anything written since (an action, a reveal, an undo) makes
-        this one stale, nothing written.  ``expected_revision``: the revision the caller
-        decided at (the keeper's own side: an undo and another action would bring the
-        position back, not the revision).
+        ``side``: the side the caller plays for; ``expected_revision``: the revision the caller
+        decided at (the keeper's own side: an undo and another action would bring the position
+        back, not the revision). See :meth:`play`.
+        """
+        done = self.play(bid, action, ActRequest(expected_position, expected_revision, side), shown)
+        return done.outcome, done.position
+
+    def play(self, bid: str, action: ActionLike, ask: ActRequest, shown: bool = True) -> Played:
+        """The one path of an act (:mod:`.acting`): the record (with its last entry when a web link
+        acts) and the state are read from one snapshot, checked once, and the append is a
+        compare-and-set on that snapshot's revision: anything written since (an action, a reveal,
+        an undo) makes this one stale, nothing written.
         """
         with self.store.reading():
-            rec = self.store.get(bid)
+            rec, last = self.store.get_with_last(bid) if ask.link is not None else (self.store.get(bid), None)
             state = self._state_of(rec)
-        position = rec.position if expected_position is None else expected_position
-        if position != rec.position or expected_revision not in (None, rec.revision):
-            raise StaleStateError(bid, position, rec.position)  # checked again atomically on append
-        require_dice(rec)
         g = game_of(rec.ruleset)
-        status = g.status(state)
-        if status.over:
-            raise GameOverError("the battle is over")
-        data = g.parse_action(state, _json_of(action))
-        actor = g.side_of(data)
-        if actor not in status.to_act:
-            raise NotYourTurnError(f"it is not side {actor}'s turn: {' + '.join(status.acting) or 'nobody'} acts now")
-        if side is not None and actor != side:
-            raise NotYourTurnError(f"{g.action_text(data)}: that is side {actor}'s to play, not side {side}'s")
-        out, new_pos, _ = self._commit(bid, g, state, data, position, rec.revision, shown)
-        return out, new_pos
+        data = checked(g, rec, last, state, _json_of(action), ask)
+        out, at = self._commit(bid, g, state, data, At.of(rec), shown)
+        return Played(out, at.position, g, rec)
 
-    def _commit(self, bid: str, g: Game, state: Any, action: JsonDict, position: int, revision: int,
-                shown: bool) -> tuple[Outcome, int, int]:
+    def _commit(self, bid: str, g: Game, state: Any, action: JsonDict, at: At, shown: bool) -> tuple[Outcome, At]:
         """Apply a checked action and store it with its checkpoint in one transaction.
 
-        The append itself refuses a log that moved since ``position`` (nothing written).
-        Returns the outcome, the new position and the new revision.
+        The append itself refuses a log that moved since ``at`` (nothing written). Returns the
+        outcome and the moment after it (new position, revision and chain head).
         """
-        if position >= BATTLE_LIMITS.actions:
-            raise BattleTooLargeError(f"battle {bid!r} has {position:,} actions, the most one battle may log "
+        if at.position >= BATTLE_LIMITS.actions:
+            raise BattleTooLargeError(f"battle {bid!r} has {at.position:,} actions, the most one battle may log "
                                       "(see docs/limits.md)", battle_id=bid)
         out = g.apply(state, action)
         after = g.status(out.state)
-        new_pos = self.store.append(bid, position, out.action, out.record, status=after.label, turn=after.turn,
-                                    checkpoint=g.state_to_json(out.state), shown=shown, expected_revision=revision)
+        new_pos, head = self.store.append_chained(
+            bid, at.position, out.action, out.record, status=after.label, turn=after.turn,
+            checkpoint=g.state_to_json(out.state), shown=shown, expected_revision=at.revision, expected_head=at.head)
         # every write moves the revision on by one: a cache entry another writer outdates just misses
-        new_revision = revision + 1
-        self._keep(bid, new_pos, new_revision, out.state)
-        return out, new_pos, new_revision
+        moved = At(new_pos, at.revision + 1, head)
+        self._keep(bid, moved.position, moved.revision, out.state)
+        return out, moved
 
     def undo(self, bid: str, expected_position: int | None = None, side: str | None = None) -> Any:
         """Take back the last action, unless a random result of it has been shown.
@@ -406,7 +406,7 @@ class BattleService:
             if unknown:
                 raise UnknownNameError("side of this battle", unknown[0], list(roles))
         state = self._state_of(rec)
-        position, revision = rec.position, rec.revision
+        at = At.of(rec)
         for _ in range(max_actions):
             status = g.status(state)
             if status.over or not status.to_act:
@@ -416,7 +416,7 @@ class BattleService:
             action = g.policy(state)
             if action is None:
                 break
-            out, position, revision = self._commit(bid, g, state, action, position, revision, shown=False)
+            out, at = self._commit(bid, g, state, action, at, shown=False)
             state = out.state
             if progress is not None:
                 progress(state)
@@ -467,15 +467,6 @@ class BattleService:
         for e in self.store.entries(bid):
             state = g.apply(state, e.action).state
             self.store.set_checkpoint(bid, e.index + 1, g.state_to_json(state))
-
-
-def is_pending(last: LogEntry, rec: BattleRecord) -> bool:
-    """The last action drew chance and nobody has revealed it yet.
-
-    The last blow of a battle too: until its side turns the cards over, nobody (the
-    spectator included) may see the end screen, which would tell the result.
-    """
-    return not last.shown and face_down(last.result)
 
 
 def guess_ruleset(request: SetupRequest) -> str:

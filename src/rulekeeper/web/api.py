@@ -27,16 +27,15 @@ from rulekeeper.core.errors import (
     RulekeeperError,
     UnknownNameError,
 )
-from rulekeeper.core.game import JsonDict, SetupRequest, concealed_action, conceals
+from rulekeeper.core.game import SPECTATOR, JsonDict, SetupRequest, concealed_action, conceals
 from rulekeeper.persistence.access import AccessStore
 from rulekeeper.persistence.chain import fingerprint
-from rulekeeper.persistence.store import BattleNotFoundError, BattleStore, StaleStateError
-from rulekeeper.service.battles import BattleService, GameOverError, NotYourTurnError
+from rulekeeper.persistence.store import BattleNotFoundError, BattleRecord, BattleStore, StaleStateError
+from rulekeeper.service.battles import ActRequest, BattleService, GameOverError, NotYourTurnError
 from rulekeeper.service.bot_seat import new_seat, seat_of
 from rulekeeper.service.dice import Dice
 
 from .guards import UnauthorizedError, require_last_actor, require_writer
-from .presenters import words_of
 from .public_errors import public_body
 from .ratelimit import RateLimit, RateLimits
 from .scenarios import find_scenario, shipped_scenarios
@@ -46,7 +45,7 @@ STATUS = {
     "invalid_action": 422, "unknown_name": 422, "impossible_request": 422, "invalid_stat": 422, "data_file": 422,
     "bad_request": 422, "replay_mismatch": 422, "store": 503, "busy": 503, "damaged_store": 503,
     "dice_not_ready": 409, "dice_contributed": 409, "not_verifiable": 409, "bad_contribution": 422, "bad_export": 422,
-    "dice_not_committed": 409, "contribution_mismatch": 409,
+    "dice_not_committed": 409, "contribution_mismatch": 409, "results_pending": 409,
     "too_large": 413, "too_slow": 408, "bad_name": 422,
 }
 
@@ -135,17 +134,21 @@ class Keeper:
 
         self.changes = Changes()  # wakes the live streams of a battle this keeper changed (web/live.py)
         self.store = BattleStore(db)
-        self.access = AccessStore(db)
+        self.access = AccessStore(beside=self.store)  # one engine: a link and its battle read in one snapshot
         self.service = BattleService(self.store)
         self.dice = Dice(self.service)
         from rulekeeper.service.bot_runner import BotRunner
 
         self.bots = BotRunner(self.service, self.changes.notify)  # the keeper's own sides (service/bot_runner.py)
 
-    def changed(self, bid: str) -> None:
-        """After every write: wake the battle's live pages, and its keeper side if it is now to act."""
+    def changed(self, bid: str, rec: BattleRecord | None = None) -> None:
+        """After every write: wake the battle's live pages, and its keeper side if it is now to act.
+
+        ``rec``: the battle's record as the write read it: a battle without a keeper side (its ``meta``
+        says so, and no write changes it) then costs its keeper no look at the store."""
         self.changes.notify(bid)
-        self.bots.poke(bid)
+        if rec is None or seat_of(rec.meta) is not None:
+            self.bots.poke(bid)
 
     def snapshot(self) -> AbstractContextManager[None]:
         """Every read of the battle store inside the block from one snapshot (one request, one moment)."""
@@ -168,6 +171,16 @@ class Keeper:
         """The roles a link is issued for: every side but the one the keeper plays, and the spectator."""
         seat = seat_of(self.store.get(bid).meta)
         return tuple(r for r in self.service.roles(bid) if seat is None or r != seat.side)
+
+    def writer(self, battle_id: str, token: str | None, verb: str) -> str:
+        """The side ``token`` plays on ``battle_id`` (one read: the service reads the battle itself when it acts,
+        and an unknown battle is refused there the same way); spectators only watch."""
+        role = self.access.role(battle_id, token)
+        if role is None:
+            raise BattleNotFoundError(battle_id)
+        if role == SPECTATOR:
+            raise UnauthorizedError(f"spectators cannot {verb}")
+        return role
 
     def create(self, request: SetupRequest, ruleset: str | None = None, title: str = "",
                verifiable: bool = False, bot: str = "", strength: str | None = None) -> tuple[str, dict[str, str]]:
@@ -279,20 +292,15 @@ def build_router(k: Keeper) -> APIRouter:
 
     @r.post("/battles/{battle_id}/actions", summary="Perform an action (side link only, at the position you saw)")
     def act(battle_id: str, body: ActionRequest, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
-        with k.snapshot():  # checked and acted at one moment; the append is a compare-and-set on it
-            role = k.role(battle_id, token)
-            g = k.service.game(battle_id)
-            state = k.service.state(battle_id)
-            require_writer(battle_id, role, body.position, k.store.get(battle_id).position, g.status(state).over,
-                           "act")
-            action = g.parse_action(state, body.action())
-            if g.side_of(action) != role:
-                raise UnauthorizedError(f"{words_of(g, action)}: that belongs to the other side")
-            # the API answers with the results, so they count as shown: no undo-and-retry of a seen roll
-            out, pos = k.service.act(battle_id, action, expected_position=body.position, shown=True, side=role)
-        k.changed(battle_id)
-        return {"position": pos, "action": out.action, "report": list(out.report),
-                "chance": [c.to_dict() for c in out.chance], "over": g.status(out.state).over}
+        with k.snapshot():  # the link and the battle read at one moment; the append is a compare-and-set on it
+            role = k.writer(battle_id, token, "act")
+            # the service checks the rest once (issue 22, point 4); the API answers with the results, so they
+            # count as shown: no undo-and-retry of a seen roll
+            done = k.service.play(battle_id, body.action(), ActRequest(body.position, link=role), shown=True)
+        k.changed(battle_id, done.record)
+        out = done.outcome
+        return {"position": done.position, "action": out.action, "report": list(out.report),
+                "chance": [c.to_dict() for c in out.chance], "over": done.game.status(out.state).over}
 
     @r.post("/battles/{battle_id}/shown", summary="Mark the last action's results as shown (no undo after)")
     def shown(battle_id: str, body: UndoRequest, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:

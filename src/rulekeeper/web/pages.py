@@ -40,17 +40,17 @@ from rulekeeper.core.game import (
 from rulekeeper.core.present import Links, WebPresenter
 from rulekeeper.core.ruleset import games
 from rulekeeper.persistence.store import BattleNotFoundError, BattleRecord, LogEntry
-from rulekeeper.service.battles import is_pending
+from rulekeeper.service.battles import ActRequest, is_pending
 from rulekeeper.service.bot_seat import DEFAULT_STRENGTH, STRENGTH_WORDS
 
 from .api import NOT_FOUND, STATUS, Keeper
 from .created import build_created, created_path, keep_links
-from .guards import UnauthorizedError, require_last_actor, require_writer
+from .guards import require_last_actor, require_writer
 from .history import results_of_last
 from .keeper_side import explained, keeper_of
 from .links import qr_svg
 from .live import version_events
-from .presenters import Presenters, side_label, words_of
+from .presenters import Presenters, side_label
 from .public_errors import public_message
 from .scenarios import find_scenario, shipped_scenarios
 from .shown_odds import shown_odds
@@ -66,10 +66,6 @@ NOTICES = {"undone": "The last action was taken back.", "created": "Battle creat
 
 class PageRequestError(RulekeeperError):
     code = "bad_request"
-
-
-class ResultsPendingError(RulekeeperError):
-    code = "results_pending"
 
 
 #: Codes of the muster, campaign and download pages (web/refusals.py), and the status each answers.
@@ -515,21 +511,15 @@ def build_pages(keeper: Keeper) -> APIRouter:
     @r.post("/b/{bid}/act")
     async def act(bid: str, request: Request, token: str | None = None) -> Response:
         def change(form: dict[str, str], token: str | None) -> Response:
-            with k.snapshot():  # checked at one moment; the append is a compare-and-set on its revision
-                v = p.view(bid, token)
+            fields = {key: value for key, value in form.items() if key not in ("token", "position") and value}
+            with k.snapshot():  # the link and the battle read at one moment; the append is a compare-and-set on it
+                role = k.writer(bid, token, "act")
                 position = _int(form.get("position"), "position")
-                require_writer(bid, v.role, position, v.position, v.status.over, "act")
-                if v.pending:
-                    raise ResultsPendingError(
-                        f"reveal the results of {v.r.action_text(v.last.action if v.last else {})} first")
-                fields = {key: value for key, value in form.items() if key not in ("token", "position") and value}
-                action = v.game.parse_action(v.state, fields)
-                if v.game.side_of(action) != v.role:
-                    raise UnauthorizedError(f"{words_of(v.game, action)}: that belongs to the other side")
-                k.service.act(bid, action, position, False, v.role)
-            k.changed(bid)
+                # the service checks the rest once, the results still face down included (issue 22, point 4)
+                done = k.service.play(bid, fields, ActRequest(position, link=role), shown=False)
+            k.changed(bid, done.record)
             # the last blow too: its results face down like any other, then its Fate Screen, then the end screen
-            return _see_other(v.links.page("panel"))
+            return _see_other(Links(bid, token or "", position + 1).page("panel"))
 
         return await write(request, bid, token, change)
 

@@ -1,0 +1,112 @@
+"""The checks of one act, made once, by the service, for every caller.
+
+Why here: the page and the API checked an act (the link's side, the position, the end of the
+battle, the results still face down, the action's side) and then handed it to the service,
+which read the battle again and checked most of it a second time: one web act ran 14 SQL
+statements, ``parse_action`` twice and ``status`` three times (issue 22, point 4). Now a
+caller hands over the link's role and the position it saw; the service reads the battle
+record and its last entry in one statement, checks everything here in one order, and
+appends with a compare-and-set on the revision it read (issue 23: the loser of a race gets
+409 and nothing is written).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rulekeeper.core.errors import IllegalActionError, RulekeeperError
+from rulekeeper.core.game import Game, JsonDict, face_down
+from rulekeeper.persistence.store import BattleRecord, LogEntry, StaleStateError
+
+
+class NotYourTurnError(IllegalActionError):
+    code = "not_your_turn"
+
+
+class GameOverError(IllegalActionError):
+    code = "game_over"
+
+
+class NotYourSideError(RulekeeperError):
+    """A link playing another side's action (the other side's unit, say)."""
+
+    code = "unauthorized"
+
+
+class ResultsPendingError(RulekeeperError):
+    """An act while the last action's results are still face down: its side reveals them (or takes it back) first."""
+
+    code = "results_pending"
+
+
+class DiceNotReadyError(RulekeeperError):
+    """A battle with verifiable dice waits for every side's contribution before anyone acts."""
+
+    code = "dice_not_ready"
+
+
+@dataclass(frozen=True)
+class At:
+    """The moment a write is computed at: the log position, the revision and the chain head read with them."""
+
+    position: int
+    revision: int
+    head: str | None = None  # None: unknown, the append reads it
+
+    @classmethod
+    def of(cls, rec: BattleRecord) -> At:
+        return cls(rec.position, rec.revision, rec.head or "")
+
+
+def require_dice(rec: BattleRecord) -> None:
+    """Refuse to play a battle whose verifiable dice still wait for contributions (see :mod:`.dice`)."""
+    dice = rec.meta.get("dice")
+    if isinstance(dice, dict) and dice.get("contributions") is None:
+        raise DiceNotReadyError("the dice are not sealed yet: every side must first add its contribution "
+                                "(open the battle page with your side's link)", battle_id=rec.id)
+
+
+def is_pending(last: LogEntry, rec: BattleRecord) -> bool:
+    """The last action drew chance and nobody has revealed it yet.
+
+    The last blow of a battle too: until its side turns the cards over, nobody (the
+    spectator included) may see the end screen, which would tell the result.
+    """
+    return not last.shown and face_down(last.result)
+
+
+@dataclass(frozen=True)
+class ActRequest:
+    """What a caller asks of one act besides the action: the position (and revision) it decided at, the side
+    it plays for (``side``: a CLI player's or the keeper's own side), and ``link``: the role of a link acting
+    from the web, which may play only its own side's actions and not while the last results are face down."""
+
+    expected_position: int | None = None
+    expected_revision: int | None = None
+    side: str | None = None
+    link: str | None = None
+
+
+def checked(g: Game, rec: BattleRecord, last: LogEntry | None, state: Any, action: JsonDict,
+            ask: ActRequest) -> JsonDict:
+    """The canonical action, once every check passed, in the order a player reads the refusals: the battle
+    moved on, dice not sealed, over, results face down, not an action, not this link's, not this side's turn."""
+    position = rec.position if ask.expected_position is None else ask.expected_position
+    if position != rec.position or ask.expected_revision not in (None, rec.revision):
+        raise StaleStateError(rec.id, position, rec.position)  # checked again atomically on append
+    require_dice(rec)
+    status = g.status(state)
+    if status.over:
+        raise GameOverError("the battle is over")
+    if ask.link is not None and last is not None and is_pending(last, rec):
+        raise ResultsPendingError(f"reveal the results of {g.action_text(last.action)} first")
+    data = g.parse_action(state, action)
+    actor = g.side_of(data)
+    if ask.link is not None and actor != ask.link:
+        raise NotYourSideError(f"{g.action_text(data)}: that belongs to the other side")
+    if actor not in status.to_act:
+        raise NotYourTurnError(f"it is not side {actor}'s turn: {' + '.join(status.acting) or 'nobody'} acts now")
+    if ask.side is not None and actor != ask.side:
+        raise NotYourTurnError(f"{g.action_text(data)}: that is side {actor}'s to play, not side {ask.side}'s")
+    return data
