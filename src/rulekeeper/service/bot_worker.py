@@ -25,6 +25,9 @@ from typing import Any
 
 from rulekeeper.core.game import Game, JsonDict
 
+#: How much lower a worker's CPU priority is than the keeper's (a move's budget is wall-clock time, so a busy
+#: keeper makes its bot think a little less, never its pages answer later).
+NICE = 10
 #: How many of the bot's candidates an explanation keeps.
 TOP = 5
 
@@ -120,6 +123,7 @@ def main(argv: list[str]) -> int:
     """
     out = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     sys.stdout = sys.stderr
+    os.nice(NICE)  # the pages first: a thinking bot takes only the CPU the keeper leaves
     import rulekeeper.bots  # noqa: F401  (imported before the first move: its time is not the move's)
     import rulekeeper.service.battles  # noqa: F401
 
