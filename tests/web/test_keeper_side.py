@@ -11,9 +11,9 @@ import time
 from typing import Any
 
 from fastapi.testclient import TestClient
+from web_kit import page
 
 from rulekeeper.service.bot_seat import seat_of
-from web_kit import page
 
 
 def keeper(client: TestClient) -> Any:
