@@ -27,7 +27,7 @@ from rulekeeper.core.game import Game, JsonDict
 
 #: How much lower a worker's CPU priority is than the keeper's (a move's budget is wall-clock time, so a busy
 #: keeper makes its bot think a little less, never its pages answer later).
-NICE = 10
+NICE = 5
 #: How many of the bot's candidates an explanation keeps.
 TOP = 5
 
