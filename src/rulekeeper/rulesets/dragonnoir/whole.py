@@ -16,6 +16,7 @@ from rulekeeper.core.draws import NotEnumerable, enumerate_draws
 from rulekeeper.core.game import JsonDict
 from rulekeeper.core.whole import WholeMeasure, WholeOdds
 
+from .combat import CombatOdds
 from .state import DNState, Man
 
 Lines = list[JsonDict]
@@ -90,3 +91,18 @@ def whole_odds(state: DNState, action: JsonDict) -> WholeOdds | None:
               ("one of ours killed", min(1.0, sum(p for k, p in ours.items() if k > 0))))
     return WholeOdds(measures, events, "exact", 0.0,
                      f"every outcome of the dice ({len(leaves)} branches) run through the rules")
+
+
+def combat_whole(odds: CombatOdds) -> WholeOdds:
+    """A combat off the map (``odds dragonnoir combat --whole``): each result of the Combat Table with its chance
+    and what it does to healthy defenders (on the map, :func:`whole_odds` reads their counters as well)."""
+    results: defaultdict[str, float] = defaultdict(float)
+    for letter, p in odds.letters.items():
+        results[odds.key[letter].text] += float(p)
+    killed = sum(float(p) for letter, p in odds.letters.items() if odds.key[letter].defender == "killed")
+    retreat = sum(float(p) for letter, p in odds.letters.items() if odds.key[letter].attacker == "retreat")
+    return WholeOdds((WholeMeasure.from_weights("result", "what it does", sorted(results.items(),
+                                                                                  key=lambda kv: -kv[1])),),
+                     (("a defender killed", killed), ("attackers retreat", retreat)), "exact", 0.0,
+                     f"one d10 on the {odds.table} table, column {odds.column_name}")
+
