@@ -227,3 +227,25 @@ def test_a_charges_whole_odds_agree_with_the_engines_apply(g: Game, steps: int) 
         rout += out.fighter(target).rout > 0 and s.fighter(target).rout == 0
     for shown, freq in ((whole.event("charge goes in"), went / runs), (whole.event(f"{target} routs"), rout / runs)):
         assert abs(freq - shown) <= 4 * math.sqrt(max(shown * (1 - shown), 1 / runs) / runs), (shown, freq)
+
+
+def test_the_kernels_attack_odds_are_the_engines_in_floats() -> None:
+    """``attack_floats`` (the kernel's rows) against ``attack_outcomes`` (the exact walk's), every side met."""
+    from rulekeeper.rulesets.confrontation.exchanges import attack_outcomes
+    from rulekeeper.rulesets.confrontation.fray_kernel import FAIL, GAINED, HIT, PARRIED, attack_floats
+
+    fray = Fray(((card("A1", abilities=["Counterattack"]), card("A2", ATT=6, abilities=["Brutal"])),
+                 (card("B1", DEF=5, abilities=["Hardened"]), card("B2", abilities=["Desperate"], cost=5))), TABLE)
+    s = fray.opening(0)
+    compared = 0
+    for i in range(4):
+        for t in range(4):
+            for defends in (False, True):
+                att, dfd = fray.side(s, i), fray.side(s, t)
+                exact = {FAIL if b[0] == "fail" else HIT if b[0] == "hit" else GAINED if b[1] == "gain" else PARRIED:
+                         float(p) for b, p in attack_outcomes(att, dfd, defends, fray.fighters[t].counter_margin)}
+                floats = dict(attack_floats(att, dfd, defends, fray.fighters[t].counter_margin))
+                assert floats.keys() == exact.keys()
+                assert all(floats[k] == pytest.approx(exact[k], abs=1e-12) for k in exact)
+                compared += 1
+    assert compared == 32
