@@ -4,7 +4,7 @@ units, flank and rear) the computed distribution agrees with a seeded Monte Carl
 
 Each matchup's whole-action odds (``ExIllisBattles.whole_odds``) are compared, outcome by outcome
 (enemy miniatures killed, our losses, each enemy unit's morale state after, an enemy rout), with
-``SAMPLES`` plays of the action by ``engine.apply`` under seeds 0..SAMPLES-1 (see ``whole_kit``).
+``SAMPLES`` plays of the action by ``engine.apply`` under seeds 0..SAMPLES-1 (see ``exillis_whole_kit``).
 
 Sized to what it must prove within CI's time (about 20 s for the 20 positions on one worker): 120
 plays put 4σ at ±0.18 for an even chance and ±0.11 for a 10 % one, enough to catch a wrong rule
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import pytest
 from exillis_battle_kit import legal, tables
-from matchups import MATCHUPS, Matchup
-from whole_kit import agreement, observed
+from exillis_matchups import MATCHUPS, Matchup
+from exillis_whole_kit import agreement, observed
 
 from rulekeeper.rulesets.exillis.whole.compute import whole_action
 
