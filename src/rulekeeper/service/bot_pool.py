@@ -112,13 +112,15 @@ class WorkerPool:
         finally:
             self._give_back(worker, done)
 
-    def warm(self) -> None:
-        """Start a worker now if none is idle, so the next move does not wait for its start."""
-        with self._lock:
-            if self._idle or self._closed:
+    def warm(self, count: int = 1) -> None:
+        """Start workers now until ``count`` are idle, so the next moves do not wait for their start."""
+        while True:
+            with self._lock:
+                if len(self._idle) >= count or self._closed:
+                    return
+            worker = self._start(lambda: not self._closed, 0.2)
+            if worker is None:
                 return
-        worker = self._take(lambda: not self._closed, 0.2)
-        if worker is not None:
             self._give_back(worker, True)
 
     def _take(self, keep_going: Callable[[], bool], every: float) -> Worker | None:
