@@ -84,7 +84,7 @@ def choose(game: Game, state: Any, side: str, *, budget: Budget, seed: int,
                 or (budget.seconds is not None and time.perf_counter() - start >= budget.seconds)
                 or (cancelled is not None and cancelled()))
 
-    while not spent():
+    while done == 0 or not spent():  # one simulation at least: the shipped policy's choice, when time is short
         world = determinise(state, side, _draw(seeds))
         for arm in race:
             arm.total += _simulate(game, world, arm.legal.action, side, budget.horizon, evaluate)
