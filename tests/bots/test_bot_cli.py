@@ -41,9 +41,15 @@ def test_the_keeper_takes_a_side_of_the_campaign_and_answers_hidden_orders(
     assert {a["side"] for a in listed["actions"]} == {"oathsworn"}
     acted = _json(monkeypatch, capsys, "battle", "act", made["id"], "1", "--db", db)
     assert [(d["action"]["side"], d["action"]["round"]) for d in acted["keeper"]] == [("bloodless", 2)]
-    assert acted["keeper"][0]["candidates"][0]["visits"] >= 1
+    assert acted["keeper"][0]["candidates"][0]["visits"] >= 1 and acted["keeper"][0]["iterations"] >= 1
     shown = _json(monkeypatch, capsys, "battle", "list", "--db", db)
     assert shown[0]["position"] == 3
+    # the same seat as the web keeper's form makes: the keeper on the web plays this battle on
+    from rulekeeper.persistence.store import BattleStore
+    from rulekeeper.service.bot_seat import seat_of
+
+    seat = seat_of(BattleStore(db).get(made["id"]).meta)
+    assert seat is not None and (seat.side, seat.strength, seat.policy) == ("bloodless", "easy", "search")
 
 
 def test_the_keeper_moves_first_when_its_side_starts_and_explains_itself(
@@ -65,8 +71,8 @@ def test_autoplay_with_the_search_bot_reports_its_decisions(
 
 
 @pytest.mark.parametrize(("args", "says"), [
-    (["--bot", "C"], "Unknown side of this battle (--bot) 'C'"),
-    (["--bot", "B", "--strength", "godlike"], "Unknown bot strength 'godlike'"),
+    (["--bot", "C"], "Unknown side for the keeper to play 'C'"),
+    (["--bot", "B", "--strength", "godlike"], "Unknown strength 'godlike'"),
 ])
 def test_a_bad_bot_request_is_refused_and_stores_nothing(
         db: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], says: str) -> None:

@@ -125,7 +125,7 @@ def act(
     out, pos = svc.act(battle, action, expected_position=expected)
     if json:
         keeper = bot_turns(svc, battle, quiet=True)
-        extra = {"keeper": [d.to_json() for d in keeper]} if keeper else {}
+        extra = {"keeper": keeper} if keeper else {}
         print_json({**_doc(g, out.state, battle, position=pos, action=out.action),
                     **{k: v for k, v in out.record.items() if k != "rng_after"}, **extra})
         return

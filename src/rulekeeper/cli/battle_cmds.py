@@ -116,14 +116,14 @@ def new(
         from rulekeeper.service.battles import game_of, guess_ruleset
 
         check_data_files(game_of(ruleset or guess_ruleset(request)), request)
-    if bot is not None:
-        from rulekeeper.bots import strength_named
+    if bot is None:
+        bid = svc.new(request, ruleset=ruleset, verifiable=verifiable)
+    else:
+        from .bot_cmds import bot_meta, contribute_for_keeper
 
-        strength_named(strength)  # a bad strength is refused before anything is stored
-    bid = svc.new(request, ruleset=ruleset, verifiable=verifiable,
-                  meta=None if bot is None else {"bot": {"side": bot, "strength": strength.strip().lower()}})
-    if bot is not None:
-        _check_bot_side(svc, bid, bot)
+        setup, meta = bot_meta(svc, request, ruleset, bot, strength.strip().lower(), verifiable)
+        bid = svc.new(setup, verifiable=verifiable, meta=meta)
+        contribute_for_keeper(svc, bid)
     make_current(svc, bid)
     g = svc.game(bid)
     state = svc.state(bid)
@@ -134,7 +134,7 @@ def new(
             from .bot_cmds import bot_turns
 
             keeper = bot_turns(svc, bid, quiet=True)
-            print_json(_doc(g, svc.state(bid), bid, keeper=[d.to_json() for d in keeper]))
+            print_json(_doc(g, svc.state(bid), bid, keeper=keeper))
             return
         print_json(_doc(g, state, bid))
         return
@@ -148,16 +148,6 @@ def new(
         if bot_turns(svc, bid, explain=explain):
             state = svc.state(bid)
     _show(g, state, bid)
-
-
-def _check_bot_side(svc: BattleService, bid: str, side: str) -> None:
-    """``--bot SIDE`` names a side of the battle just created, or the battle is dropped and the name refused."""
-    roles = svc.roles(bid)[:-1]
-    if side not in roles:
-        svc.store.delete(bid)
-        from rulekeeper.core.errors import UnknownNameError
-
-        raise UnknownNameError("side of this battle (--bot)", side, list(roles))
 
 
 def _autoplay(svc: BattleService, bid: str, sides: set[str] | None, max_actions: int, quiet: bool,
@@ -299,7 +289,7 @@ def autoplay(
         from .bot_cmds import explanation
 
         for decision in decisions:
-            console.print(explanation(decision, top=3))
+            console.print(explanation(decision.to_json(), top=3))
     _show(g, state, battle)
 
 
