@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from rulekeeper.bots import move_seed
 from rulekeeper.core.game import SetupRequest
 from rulekeeper.persistence.store import BattleStore, StaleStateError
 from rulekeeper.service.battles import BattleService, game_of
@@ -74,6 +75,9 @@ def test_a_seat_is_stored_with_the_battle_and_read_back(svc: BattleService) -> N
     assert seat.seed == new_seat(("A", "B"), "B", "strong", 9).seed  # type: ignore[union-attr]
     assert seat.seed_at(3) != seat.seed_at(4)
     assert seat_of({"bot": {"side": "B", "strength": "unheard-of", "seed": 1}}) is None  # unreadable: no keeper side
+    # the seat ``battle new --bot B`` writes (no seed of its own: the battle's, as the CLI's moves use)
+    cli = seat_of({"bot": {"side": "B", "strength": "easy"}})
+    assert cli == BotSeat("B", "easy", None) and cli.seed_at(2, 7) == move_seed(7, 2) != cli.seed_at(2, 8)
 
 
 @pytest.mark.parametrize("scenario", EVERY_GAME)
@@ -94,7 +98,8 @@ def test_the_keeper_plays_its_side_in_every_game(svc: BattleService, runner: Bot
     assert runner.woken and set(runner.woken) == {bid}  # the live pages were told
     why = runner.explanation(bid)
     assert why is not None and why.side == seat.side and why.candidates
-    assert why.fallback == "", why.fallback  # the search itself played, in its time
+    # the search itself played; only a machine too loaded to give it its time may have it replaced (never a crash)
+    assert not why.fallback or why.fallback.startswith("no move within"), why.fallback
     assert svc.replay(bid).identical
 
 

@@ -142,3 +142,31 @@ def test_the_keeper_answers_fast_while_three_bots_think(client: TestClient) -> N
     assert statistics.median(times) < 0.5, (idle, times)
     assert k.bots.wait_idle(60)
     assert all(k.store.get(bid).position == 2 for bid, _, _ in battles)
+
+
+def test_the_keeper_gives_hidden_orders_in_the_war_table_campaign(client: TestClient) -> None:
+    """Simultaneous hidden orders: the keeper gives the Bloodless' orders as soon as the battle exists; the
+    player, the spectator and the keeper's reasons show nothing of them until the round resolves."""
+    bid, tokens, _ = new_solo(client, "wartable-campaign:shroudfall", strength="easy", seed="7")
+    assert set(tokens) == {"oathsworn", "spectator"}
+    k = keeper(client)
+    assert k.bots.wait_idle(60)
+    for token in tokens.values():
+        log = client.get(f"/api/battles/{bid}/log", params={"token": token}).json()
+        assert [e["action"] for e in log["entries"]] == [{"kind": "concealed", "side": "bloodless"}]
+    assert 'id="keeper-why"' not in page(client, bid, tokens["spectator"])  # its reasons would tell its orders
+    # the player gives its orders (the page's order form): the round resolves with them, its report face
+    # down until the player turns it over; then the keeper gives the next round's orders
+    html_page = page(client, bid, tokens["oathsworn"])
+    form = re.search(r'<form method="post" action="(/b/[^"]+/act)" class="orders".*?</form>', html_page, re.S)
+    assert form is not None
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form.group(0)))
+    r = client.post(form.group(1), data={**fields, "order:Hearthmere Guard": "reclaim"}, follow_redirects=False)
+    assert r.status_code == 303
+    assert k.bots.wait_idle(10) and k.store.get(bid).position == 2  # waits for the report to be turned over
+    client.post(f"/b/{bid}/reveal", data={"token": tokens["oathsworn"], "position": "2", "all": "1"})
+    assert k.bots.wait_idle(60) and k.store.get(bid).position == 3
+    log = client.get(f"/api/battles/{bid}/log", params={"token": tokens["oathsworn"]}).json()["entries"]
+    assert log[0]["action"]["side"] == "bloodless" and log[0]["action"]["kind"] != "concealed"  # round 1: seen
+    assert log[2]["action"] == {"kind": "concealed", "side": "bloodless"}  # round 2: hidden again
+    assert 'id="keeper-why"' not in page(client, bid, tokens["spectator"])  # its round-2 orders: still hidden

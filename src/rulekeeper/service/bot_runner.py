@@ -39,7 +39,7 @@ from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.game import Game, JsonDict
 from rulekeeper.persistence.store import BattleRecord, StaleStateError
 
-from .battles import BattleService, game_of, is_pending
+from .battles import BattleService, DiceNotReadyError, game_of, is_pending, require_dice
 from .bot_pool import WorkerPool
 from .bot_seat import BotSeat, seat_of
 from .bot_worker import Job, simple
@@ -47,7 +47,7 @@ from .bot_worker import Job, simple
 log = logging.getLogger(__name__)
 
 #: Seconds a child may run past its budget (its start included) before it is killed.
-GRACE = 4.0
+GRACE = 8.0
 #: Seconds between two reads of the battle's revision while a child thinks.
 WATCH_EVERY = 0.1
 #: Moves one runner plays in a row for one battle before it lets go (a game where only the bot acts).
@@ -203,8 +203,9 @@ class BotRunner:
             seat = seat_of(rec.meta)
             if seat is None:
                 return None
-            dice = rec.meta.get("dice")
-            if isinstance(dice, dict) and dice.get("contributions") is None:
+            try:
+                require_dice(rec)
+            except DiceNotReadyError:
                 return None  # the dice wait for the players' shares
             last = self.store.entry(bid, rec.position - 1) if rec.position else None
             if last is not None and is_pending(last, rec):
@@ -268,7 +269,7 @@ class BotRunner:
         """The child's answer, an ``{"error": ...}`` when it failed, or None when the battle changed."""
         seat, rec = turn.seat, turn.rec
         job = Job(rec.ruleset, turn.game.state_to_json(turn.state), seat.side, seat.policy, seat.strength,
-                  seat.seconds, seat.seed_at(rec.position), self.memory_bytes)
+                  seat.seconds, seat.seed_at(rec.position, rec.seed), self.memory_bytes)
         while not self._slots.acquire(timeout=WATCH_EVERY):  # more bots than slots: wait, watching the battle
             if self._closed or self.store.revision(bid) != rec.revision:
                 return None

@@ -46,7 +46,7 @@ class BotSeat:
 
     side: str
     strength: str
-    seed: int
+    seed: int | None  # None (a seat written by ``battle new --bot``): the battle's own seed, as the CLI does
 
     @property
     def policy(self) -> str:
@@ -63,9 +63,9 @@ class BotSeat:
             return "the keeper (simple policy)"
         return f"the keeper ({self.strength}, up to {self.seconds:g} s a move)"
 
-    def seed_at(self, position: int) -> int:
+    def seed_at(self, position: int, battle_seed: int = 0) -> int:
         """The seed of the decision taken at log ``position`` (a fresh one per decision, reproducible)."""
-        return move_seed(self.seed, position)
+        return move_seed(self.seed if self.seed is not None else max(0, battle_seed), position)
 
     def to_meta(self) -> dict[str, Any]:
         return {"side": self.side, "strength": self.strength, "policy": self.policy, "seed": self.seed}
@@ -80,8 +80,8 @@ def seat_of(meta: Mapping[str, Any] | None) -> BotSeat | None:
     found = (meta or {}).get("bot")
     if not isinstance(found, Mapping):
         return None
-    side, strength, seed = found.get("side"), found.get("strength"), found.get("seed")
-    if not isinstance(side, str) or strength not in STRENGTHS or not isinstance(seed, int):
+    side, strength, seed = found.get("side"), found.get("strength") or DEFAULT_STRENGTH, found.get("seed")
+    if not isinstance(side, str) or strength not in STRENGTHS or not isinstance(seed, int | None):
         return None
     return BotSeat(side, str(strength), seed)
 

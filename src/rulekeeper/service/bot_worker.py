@@ -27,7 +27,7 @@ from rulekeeper.core.game import Game, JsonDict
 
 #: How much lower a worker's CPU priority is than the keeper's (a move's budget is wall-clock time, so a busy
 #: keeper makes its bot think a little less, never its pages answer later).
-NICE = 10
+NICE = 5
 #: How many of the bot's candidates an explanation keeps.
 TOP = 5
 
@@ -123,9 +123,11 @@ def main(argv: list[str]) -> int:
     """
     out = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     sys.stdout = sys.stderr
-    os.nice(NICE)  # the pages first: a thinking bot takes only the CPU the keeper leaves
     import rulekeeper.bots  # noqa: F401  (imported before the first move: its time is not the move's)
-    import rulekeeper.service.battles  # noqa: F401
+    from rulekeeper.core.ruleset import games
+
+    games()  # every installed game, imported once here rather than inside a move's time
+    os.nice(NICE)  # then the pages first: a thinking bot takes only the CPU the keeper leaves
 
     cap_memory(int(argv[0]) if argv else 0)  # what the moves may add to what the imports took
 

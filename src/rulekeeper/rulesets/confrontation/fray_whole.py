@@ -94,8 +94,23 @@ def half_width(runs: int) -> float:
     return 1.96 * math.sqrt(0.25 / runs)
 
 
+#: The last frays computed (the web keeper asks for a fight's preview and its whole odds of one state).
+_RECENT: dict[str, FrayEnds] = {}
+
+
 def fray_ends(fray: Fray, method: str = "auto") -> FrayEnds:
-    """The ends of ``fray``: exact when small enough (or ``method="exact"``), else an estimate."""
+    """The ends of ``fray``: exact when small enough (or ``method="exact"``), else an estimate; the same fray
+    (its fighters as they enter, who fights whom, the table) is computed once among the last 32."""
+    key = repr((fray.camps, sorted(fray.engaged or ()), fray.placement, fray.table, method))
+    found = _RECENT.get(key)
+    if found is None:
+        if len(_RECENT) >= 32:
+            _RECENT.pop(next(iter(_RECENT)))
+        found = _RECENT[key] = _fray_ends(fray, method)
+    return found
+
+
+def _fray_ends(fray: Fray, method: str) -> FrayEnds:
     small = fray_method(fray, "auto") == "exact"  # the duel's bound: at most 4 fighters and 14 dice
     if method == "exact" or (method == "auto" and small):
         try:

@@ -36,7 +36,7 @@ from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
 
-from . import bridle, carry, corpses, dragon, jumps, saddle, sorcery, summons
+from . import bridle, carry, corpses, crossing, dragon, jumps, saddle, sorcery, summons
 from .advance import advance_steps, lying, must_go_on, owes_roll
 from .centre import BODY, fight_via, staged
 from .harm import hurt, never_retreats
@@ -77,7 +77,7 @@ def _move_actions(state: DNState, m: Man) -> list[LegalAction]:
     s, g = m.side, f"{m.name}: move"
     out = [_la({"kind": "move", "side": s, "unit": m.name, "to": st.to}, f"{m.name} moves to {st.to}", float(st.cost),
                f"{st.cost} of {m.mp} points" + (f" ({st.why})" if st.why else ""), f"→ {st.to}", g)
-           for st in steps(state, m)]
+           for st in [*steps(state, m), *crossing.crossing_steps(state, m)]]
     cost = half_turn_cost(state, m)
     if cost is not None:
         out.append(_la({"kind": "half_turn", "side": s, "unit": m.name}, f"{m.name} turns his horse about",
@@ -133,6 +133,9 @@ def legal_actions(state: DNState) -> list[LegalAction]:
     if state.pending is not None:
         return _pending_actions(state, state.pending)
     s = state.side
+    passing = crossing.crosser(state)
+    if passing is not None:  # 'only one living character must remain per hex': he steps on before anything else
+        return [a for a in _move_actions(state, passing) if a.action["kind"] == "move"]
     out: list[LegalAction] = sorcery.cast_actions(state)
     if state.phase == "fire":
         out += _fire_actions(state, s, None)
@@ -198,7 +201,7 @@ def do_move(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Line
         to, cost, _ = next(c for c in carry.carry_steps(state, m) if c[0] == action["to"])
         step = Step(to, (to,), None, cost)
     elif action["kind"] == "move":
-        step = next(st for st in steps(state, m) if st.to == action["to"])
+        step = next(st for st in [*steps(state, m), *crossing.crossing_steps(state, m)] if st.to == action["to"])
     state, lines, ended = _infiltrate(state, m, fate)
     if ended:
         return state, lines
