@@ -415,7 +415,7 @@ class BattleService:
                 break
             if sides is not None and not set(status.to_act) & sides:
                 break
-            action = g.policy(state) if policy is None else policy(state, position)
+            action = g.policy(state) if policy is None else policy(state, at.position)
             if action is None:
                 break
             out, at = self._commit(bid, g, state, action, at, shown=False)
