@@ -133,6 +133,10 @@ class Keeper:
         self.access = AccessStore(db)
         self.service = BattleService(self.store)
         self.dice = Dice(self.service)
+        from .watch import Watcher
+
+        #: wakes the live streams of a battle another process changed (web/watch.py): one per process
+        self.watcher = Watcher(self.store, self.changes)
 
     def snapshot(self) -> AbstractContextManager[None]:
         """Every read of the battle store inside the block from one snapshot (one request, one moment)."""
