@@ -8,7 +8,8 @@ bad token both answer the same 404, so nobody can probe which battles exist.
 from __future__ import annotations
 
 import secrets
-from contextlib import AbstractContextManager
+from collections.abc import AsyncIterator
+from contextlib import AbstractContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -32,6 +33,7 @@ from rulekeeper.persistence.access import AccessStore
 from rulekeeper.persistence.chain import fingerprint
 from rulekeeper.persistence.store import BattleNotFoundError, BattleStore, StaleStateError
 from rulekeeper.service.battles import BattleService, GameOverError, NotYourTurnError
+from rulekeeper.service.bot_seat import new_seat, seat_of
 from rulekeeper.service.dice import Dice
 
 from .guards import UnauthorizedError, require_last_actor, require_writer
@@ -64,6 +66,10 @@ class NewBattle(BaseModel):
                              description="A seed of your choice makes a plain, reproducible battle; none: verifiable dice.")
     practice: bool = False
     verifiable: bool | None = Field(None, description="Verifiable dice (default: when no seed is given).")
+    bot: str | None = Field(None, max_length=40, description="The side the keeper plays itself: a side's name, "
+                            "'first' or 'second' (none: two players).")
+    strength: str | None = Field(None, max_length=20, description="The keeper side's strength: simple, quick "
+                                 "(0.2 s a move), steady (1 s) or strong (2 s).")
 
     def dice(self) -> tuple[int, bool]:
         """The seed to set the battle up with and whether its dice are verifiable."""
@@ -137,6 +143,15 @@ class Keeper:
 
         #: wakes the live streams of a battle another process changed (web/watch.py): one per process
         self.watcher = Watcher(self.store, self.changes)
+        from rulekeeper.service.bot_runner import BotRunner
+
+
+        self.bots = BotRunner(self.service, self.changes.notify)  # the keeper's own sides (service/bot_runner.py)
+
+    def changed(self, bid: str) -> None:
+        """After every write: wake the battle's live pages, and its keeper side if it is now to act."""
+        self.changes.notify(bid)
+        self.bots.poke(bid)
 
     def snapshot(self) -> AbstractContextManager[None]:
         """Every read of the battle store inside the block from one snapshot (one request, one moment)."""
@@ -150,14 +165,38 @@ class Keeper:
         role = self.access.role(battle_id, token)
         if role is None:
             raise BattleNotFoundError(battle_id)
-        self.store.get(battle_id)
+        seat = seat_of(self.store.get(battle_id).meta)
+        if seat is not None and role == seat.side:  # the keeper plays it: no link may act for it
+            raise BattleNotFoundError(battle_id)
         return role
 
+    def link_roles(self, bid: str) -> tuple[str, ...]:
+        """The roles a link is issued for: every side but the one the keeper plays, and the spectator."""
+        seat = seat_of(self.store.get(bid).meta)
+        return tuple(r for r in self.service.roles(bid) if seat is None or r != seat.side)
+
     def create(self, request: SetupRequest, ruleset: str | None = None, title: str = "",
-               verifiable: bool = False) -> tuple[str, dict[str, str]]:
-        """A new battle and one secret token per role (the game's sides and the spectator)."""
-        bid = self.service.new(request, ruleset=ruleset, title=title, verifiable=verifiable)
-        return bid, self.access.issue(bid, self.service.roles(bid))
+               verifiable: bool = False, bot: str = "", strength: str | None = None) -> tuple[str, dict[str, str]]:
+        """A new battle and one secret token per role (the game's sides and the spectator).
+
+        ``bot``: the side the keeper plays (a side's name, ``first`` or ``second``; empty: none),
+        at ``strength`` (service/bot_seat.py).  It gets no link; with verifiable dice the keeper adds
+        its share at once, before any player's, so it cannot be chosen knowing theirs.
+        """
+        from rulekeeper.service.battles import game_of, guess_ruleset
+
+        g = game_of(ruleset or guess_ruleset(request))
+        setup = g.setup(request)
+        seat = new_seat(g.roles(setup.document), bot, strength, None if verifiable else request.seed)
+        meta = None if seat is None else {"bot": seat.to_meta()}
+        bid = self.service.new(setup, title=title, verifiable=verifiable, meta=meta)
+        if seat is not None and self.store.dice(bid) is not None:
+            self.dice.contribute(bid, seat.side, secrets.token_hex(32))
+        tokens = self.access.issue(bid, self.link_roles(bid))
+        if seat is not None and seat.policy == "search":
+            self.bots.warm()  # its worker starts while the players open their links
+        self.bots.poke(bid)  # the keeper may move first
+        return bid, tokens
 
 
 def token_of(
@@ -179,6 +218,7 @@ def _view(k: Keeper, bid: str, role: str) -> dict[str, Any]:
         "id": bid, "ruleset": rec.ruleset, "scenario": rec.scenario, "position": rec.position, "role": role,
         "pending": visible.pending is not None, "active": list(status.acting), "to_act": list(status.to_act),
         "over": status.over, "state": g.view(visible.state, role), "result": None if result is None else result.summary,
+        "keeper_side": None if (seat := seat_of(rec.meta)) is None else seat.side,
     }
 
 
@@ -194,9 +234,11 @@ def build_router(k: Keeper) -> APIRouter:
         found = find_scenario(body.scenario)
         seed, verifiable = body.dice()
         bid, tokens = k.create(SetupRequest(scenario=found.info.path, seed=seed, practice=body.practice,
-                                            db=k.store.url), ruleset=found.game, verifiable=verifiable)
+                                            db=k.store.url), ruleset=found.game, verifiable=verifiable,
+                               bot=body.bot or "", strength=body.strength)
         dice = k.dice.status(bid)
-        return {"id": bid, "tokens": tokens, "verifiable": dice.verifiable, "commitment": dice.commitment,
+        seat = seat_of(k.store.get(bid).meta)
+        return {"id": bid, "tokens": tokens, "bot": None if seat is None else seat.to_meta(), "verifiable": dice.verifiable, "commitment": dice.commitment,
                 "links": {role: f"/b/{bid}?token={t}" for role, t in tokens.items()}}
 
     @r.get("/battles/{battle_id}/dice", summary="The verifiable dice: commitment, contributions; the secret after the end")
@@ -218,7 +260,7 @@ def build_router(k: Keeper) -> APIRouter:
             status = k.dice.commit(battle_id, role, body.commitment)
         else:
             status = k.dice.contribute(battle_id, role, body.contribution or "")
-        k.changes.notify(battle_id)
+        k.changed(battle_id)
         return {**status.to_dict(), "role": role}
 
     @r.get("/battles/{battle_id}", summary="The battle as the holder of this link sees it")
@@ -254,7 +296,7 @@ def build_router(k: Keeper) -> APIRouter:
                 raise UnauthorizedError(f"{words_of(g, action)}: that belongs to the other side")
             # the API answers with the results, so they count as shown: no undo-and-retry of a seen roll
             out, pos = k.service.act(battle_id, action, expected_position=body.position, shown=True, side=role)
-        k.changes.notify(battle_id)
+        k.changed(battle_id)
         return {"position": pos, "action": out.action, "report": list(out.report),
                 "chance": [c.to_dict() for c in out.chance], "over": g.status(out.state).over}
 
@@ -270,7 +312,7 @@ def build_router(k: Keeper) -> APIRouter:
             last = k.store.entry(battle_id, current - 1)
             require_last_actor(role, k.service.game(battle_id).side_of(last.action), "reveal its results")
             k.service.reveal(battle_id, body.position)
-        k.changes.notify(battle_id)
+        k.changed(battle_id)
         return {"position": body.position, "shown": True}
 
     @r.post("/battles/{battle_id}/undo", summary="Take back the last action (never after its random results were shown)")
@@ -283,7 +325,7 @@ def build_router(k: Keeper) -> APIRouter:
             require_last_actor(role, None if last is None else k.service.game(battle_id).side_of(last.action),
                                "take it back")
             k.service.undo(battle_id, expected_position=body.position)
-        k.changes.notify(battle_id)
+        k.changed(battle_id)
         return {"position": body.position - 1}
 
     @r.get("/battles/{battle_id}/log", summary="Every action and its results, in order (face-down results withheld)")
@@ -386,12 +428,21 @@ def install_security_headers(app: FastAPI) -> None:
     app.add_middleware(SecurityHeaders)
 
 
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """On shutdown, the keeper's thinking sides stop and their worker processes end (service/bot_runner.py)."""
+    yield
+    keeper = getattr(app.state, "keeper", None)
+    if isinstance(keeper, Keeper):
+        keeper.bots.close()
+
+
 def create_app(db: str | Path | None = None, rate_limits: RateLimits | None = None,
                host_key: str | None = None, public_url: str | None = None) -> FastAPI:
     # no /docs or /redoc: FastAPI serves them with scripts from a CDN, and the keeper works offline
     # (the schema stays at /openapi.json)
     app = FastAPI(title="rulekeeper", description="The web rule keeper: play a battle from several devices.",
-                  version="0.1.0", docs_url=None, redoc_url=None)
+                  version="0.1.0", docs_url=None, redoc_url=None, lifespan=_lifespan)
     from starlette.middleware.gzip import GZipMiddleware
 
     from .bodylimit import BodyLimit

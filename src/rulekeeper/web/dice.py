@@ -82,7 +82,7 @@ def build_dice(keeper: Keeper, pages: Pages) -> APIRouter:
                 if not v.is_side:
                     raise UnauthorizedError("spectators do not contribute to the dice")
                 k.dice.contribute(bid, v.role, form.get("contribution", ""))
-                k.changes.notify(bid)
+                k.changed(bid)
             except RulekeeperError as exc:
                 try:
                     view = p.view(bid, token)
