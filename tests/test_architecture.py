@@ -19,7 +19,7 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 PKG = SRC / "rulekeeper"
 
 #: The layers that talk to rule systems only through ``rulekeeper.core.game`` (and ``core.duels``).
-ABOVE = ("service", "persistence", "web", "cli", "lab")
+ABOVE = ("service", "persistence", "web", "cli", "lab", "bots")
 #: What each layer must never import (a module or anything under it).
 FORBIDDEN = {
     **{layer: ("rulekeeper.rulesets",) for layer in ABOVE},
@@ -87,7 +87,7 @@ def test_layer_imports_only_what_it_may(layer: str) -> None:
 
 
 def test_the_layers_exist() -> None:
-    for layer in ("core", "boards", "service", "persistence", "web", "cli", "lab", "rulesets"):
+    for layer in ("core", "boards", "service", "persistence", "web", "cli", "lab", "bots", "rulesets"):
         assert (PKG / layer / "__init__.py").is_file(), layer
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "architecture.md"
-PACKAGES = ("core", "service", "persistence", "web", "cli", "lab", "boards", "rulesets")
+PACKAGES = ("core", "service", "persistence", "web", "cli", "lab", "bots", "boards", "rulesets")
 _ALTERNATIVES = "|".join(PACKAGES)
 DOTTED = re.compile(r"`(?:rulekeeper\.)?((?:" + _ALTERNATIVES + r")(?:\.\w+)+)(?:\([^`]*\))?`")
 FILE = re.compile(r"`((?:" + _ALTERNATIVES + r")/[\w/]+\.py)`")

@@ -13,7 +13,7 @@ from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import Game, SetupRequest
 from rulekeeper.core.ruleset import game
 from rulekeeper.rulesets.confrontation.core_rules import core_rules
-from rulekeeper.rulesets.confrontation.disengage import disengagement, allowed_tests
+from rulekeeper.rulesets.confrontation.disengage import allowed_tests, disengagement
 from rulekeeper.rulesets.confrontation.state import SkirmishState
 
 FORD = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/confrontation/data/scenarios/the_ford.yaml"

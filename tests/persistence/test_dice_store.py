@@ -14,6 +14,7 @@ from rulekeeper.persistence.dice_store import (
     DiceRecord,
     NotVerifiableError,
     commitment_of,
+    contribution_commitment,
 )
 from rulekeeper.persistence.location import normalise_url
 from rulekeeper.persistence.store import BattleStore, StoreError
@@ -52,7 +53,8 @@ def test_the_last_contribution_reseeds_and_reseals_the_battle(any_db: str) -> No
         assert store.dice(bid) == dice
         doc = store.export(bid)
         assert doc["dice"] == {"commitment": commitment_of(SECRET), "roles": ["A", "B"],
-                               "contributions": dice.contributions, "secret": None}  # not over: no secret
+                               "contributions": dice.contributions, "secret": None,  # not over: no secret
+                               "commitments": {r: contribution_commitment(r, v) for r, v in dice.contributions.items()}}
         assert chain.genesis(doc["battle"], doc["initial"]) == doc["chain"]["genesis"]
         store.set_status(bid, "over")
         assert store.export(bid)["dice"]["secret"] == SECRET

@@ -20,7 +20,7 @@ import pytest
 from rulekeeper.core.errors import UnknownNameError
 from rulekeeper.core.game import Game
 from rulekeeper.core.ruleset import game, register_for_tests, unregister_for_tests
-from rulekeeper.persistence.dice_store import AlreadyContributedError, NotVerifiableError
+from rulekeeper.persistence.dice_store import AlreadyContributedError, NotVerifiableError, contribution_commitment
 from rulekeeper.persistence.store import BattleStore
 from rulekeeper.service.battles import BattleService, DiceNotReadyError
 from rulekeeper.service.dice import BadContributionError, BadExportError, Dice, dice_seed, verify_export
@@ -104,10 +104,13 @@ def test_a_contribution_is_given_once_by_a_side_and_must_be_32_bytes(svc: Battle
     bid = svc.new(DUEL, verifiable=True)
     dice = Dice(svc)
     dice.contribute(bid, "A", A.upper())  # upper case is forgiven, stored in lower case
-    assert dice.status(bid).contributions == {"A": A, "B": None}
+    assert svc.store.dice(bid).contributions == {"A": A}  # type: ignore[union-attr]
+    # shown to nobody before every side has committed; its commitment is
+    assert dice.status(bid).contributions == {"A": None, "B": None}
+    assert dice.status(bid).commitments == {"A": contribution_commitment("A", A), "B": None}
     with pytest.raises(AlreadyContributedError) as twice:
         dice.contribute(bid, "A", B)
-    assert twice.value.code == "dice_contributed" and dice.status(bid).contributions == {"A": A, "B": None}
+    assert twice.value.code == "dice_contributed" and svc.store.dice(bid).contributions == {"A": A}  # type: ignore[union-attr]
     for bad in ("", "ab" * 31, "zz" * 32, "ab" * 33):
         with pytest.raises(BadContributionError):
             dice.contribute(bid, "B", bad)
@@ -199,7 +202,14 @@ def test_an_edited_contribution_names_the_side(export: dict[str, Any]) -> None:
     doc["dice"]["contributions"]["B"] = _flip(doc["dice"]["contributions"]["B"])
     result = verify_export(doc)
     assert not result.ok and result.field == "dice.contributions.B" and "side B" in result.message
+    assert "does not match the commitment" in result.message
+    # its commitment changed to match: not the commitment sealed with the set-up
+    forged = contribution_commitment("B", doc["dice"]["contributions"]["B"])
+    doc["dice"]["commitments"]["B"] = forged
+    result = verify_export(doc)
+    assert not result.ok and result.field == "dice.commitments.B" and "side B" in result.message
     # changed in the sealed copy too: the seed no longer matches the battle's
+    doc["battle"]["meta"]["dice"]["commitments"][1]["value"] = forged
     doc["battle"]["meta"]["dice"]["contributions"][1]["value"] = doc["dice"]["contributions"]["B"]
     result = verify_export(doc)
     assert not result.ok and result.field == "battle.seed"

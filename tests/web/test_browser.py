@@ -124,7 +124,10 @@ def test_a_whole_battle_through_the_pages(server: str, browser: object) -> None:
             expect(other.locator(".wait")).to_contain_text("revealed")  # the other device waits, live
             shot(page, f"fate-hidden-{'desktop' if side == 'A' else 'phone'}")
             page.locator("#reveal").click()
-            expect(page.locator("#reveal")).to_have_count(0)
+            # the Fate Screen the click asked for (not merely "#reveal gone": a live update could swap the
+            # board in first — keeper.js now drops those while a page is on its way — and the checks below
+            # would then run on the board while the Fate Screen arrives behind them)
+            expect(page.locator("#fate[data-hold]")).to_be_visible()
             revealed_now = True
         if page.locator("#reveal-next").count():
             if not page.locator("#card-1").count():  # the last blow: nothing revealed yet

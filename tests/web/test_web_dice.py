@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 
 from live_keeper import running_keeper
 from rulekeeper.core.ruleset import register_for_tests, unregister_for_tests
+from rulekeeper.persistence.dice_store import contribution_commitment
 from rulekeeper.web.api import create_app
 from toygame.game import ToyGame
 
@@ -69,7 +70,8 @@ def test_contributions_are_checked(client: TestClient) -> None:
     r = contribute(client, b, "A", "12" * 31)
     assert r.status_code == 422 and r.json()["error"] == "bad_contribution"
     r = contribute(client, b, "A", "12" * 32)
-    assert r.status_code == 200 and r.json()["contributions"] == {"A": "12" * 32, "B": None}
+    assert r.status_code == 200 and r.json()["contributions"] == {"A": None, "B": None}  # hidden until all commit
+    assert r.json()["commitments"]["A"] == contribution_commitment("A", "12" * 32) and r.json()["uncommitted"] == ["B"]
     r = contribute(client, b, "A")
     assert r.status_code == 409 and r.json()["error"] == "dice_contributed"
     r = client.post(f"/api/battles/{b['id']}/dice", params={"token": "wrong"}, json={"contribution": "1" * 64})
@@ -218,7 +220,7 @@ def test_each_sides_page_contributes_its_own_randomness_in_a_real_browser(server
             dice = _api(f"{url}/api/battles/{bid}/dice?token={toks['spectator']}")
             assert dice["ready"] and dice["secret"] is None
             for role in ("A", "B"):  # the value the page made is the one the keeper shows
-                kept = pages[role].evaluate(f"localStorage.getItem('rulekeeper-dice:/b/{bid}')")
+                kept = pages[role].evaluate(f"localStorage.getItem('rulekeeper-dice:value:/b/{bid}:{role}')")
                 assert re.fullmatch(r"[0-9a-f]{64}", kept) and dice["contributions"][role] == kept
                 expect(pages[role].locator(f"#dice-{role}")).to_have_text(kept)
             assert dice["contributions"]["A"] != dice["contributions"]["B"]

@@ -35,7 +35,9 @@ def dice(battle: BattleArg = None, db: Db = None, json: Json = False) -> None:
     console.print(Text(f"Verifiable dice of battle {battle}", style="bold"))
     console.print(f"  commitment  {status.commitment}")
     for role in status.roles:
-        console.print(f"  side {role:<6} {(status.contributions or {}).get(role) or 'not yet'}")
+        promised = (status.commitments or {}).get(role)
+        shown = (status.contributions or {}).get(role) or ("committed, not revealed" if promised else "not yet")
+        console.print(f"  side {role:<6} {shown}" + (f"\n    commitment {promised}" if promised else ""))
     if status.revealed:
         console.print(f"  secret      {status.secret}\n  seed        {status.seed}")
     elif status.waiting:

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
     from .chance import Fate
     from .ruleset import OptionInfo, Resolution
+    from .whole import WholeOdds
 
 StateT = TypeVar("StateT")
 
@@ -167,6 +168,10 @@ class BaseGame(Generic[StateT]):
 
     def preview(self, state: StateT, action: JsonDict) -> OddsPreview:
         return OddsPreview()
+
+    def whole_odds(self, state: StateT, action: JsonDict) -> WholeOdds | None:
+        """No distribution of the whole action (optional: see :mod:`rulekeeper.core.whole`)."""
+        return None
 
     def policy(self, state: StateT) -> JsonDict | None:
         """The first legal action (a game with a better idea overrides this)."""

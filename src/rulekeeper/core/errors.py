@@ -113,3 +113,9 @@ class ReplayMismatchError(RulekeeperError):
     """A replayed chance record did not reproduce the stored outcome."""
 
     code = "replay_mismatch"
+
+
+class InvalidOddsError(RulekeeperError):
+    """A distribution that is not one: a probability negative, not finite, or a total that is not 1."""
+
+    code = "invalid_odds"

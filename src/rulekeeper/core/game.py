@@ -18,6 +18,10 @@ Why this shape (after OpenSpiel's ``Game``/``State`` and boardgame.io's moves):
 * **Odds before the roll are the odds of the roll.** ``preview`` returns the exact
   :class:`~rulekeeper.core.chance.ChanceRequest` objects the resolution will draw (as far as
   they are known before it starts); the conformance test checks them against the records.
+  A game may also offer ``whole_odds(state, action) -> WholeOdds | None`` (optional, not a
+  member of :class:`Game`; read it with :func:`rulekeeper.core.whole.whole_odds_of`): the
+  distribution of the action's whole result (miniatures killed, own losses, rout), computed
+  from the same rules code paths, which the CLI and the web preview show above the draws.
 * **Per-side views.** ``view(state, role)`` is all a client may see: never the RNG state,
   nothing a rule system keeps secret from that role. Results not yet revealed are the
   service's business (it shows the view of the state before a face-down action).

@@ -165,7 +165,9 @@ class DiceRow(Base):
 
     ``secret`` is the server's 32 random bytes (hex), never shown before the battle is over;
     ``commitment`` its SHA-256, shown to everyone from the start; ``roles`` the sides in the
-    order their contributions are hashed; ``contributions`` each side's 32 bytes (hex) by role.
+    order their contributions are hashed; ``contributions`` each side's 32 bytes (hex) by role;
+    ``commitments`` the SHA-256 commitment each side gave before any contribution was revealed
+    (NULL in rows made before migration 0005).
     ``secret`` is NULL in a copy imported from an export made before the end.
     """
 
@@ -178,6 +180,7 @@ class DiceRow(Base):
     roles: Mapped[list[str]] = mapped_column(_json())
     contributions: Mapped[dict[str, str]] = mapped_column(_json())
     created: Mapped[str] = mapped_column(String(40))
+    commitments: Mapped[dict[str, str] | None] = mapped_column(_json(), nullable=True)
 
 
 # ------------------------------------------------------------------ what callers get
@@ -348,13 +351,15 @@ class DiceDoc(BaseModel):
     roles: list[str] = Field(min_length=1, max_length=20)
     contributions: dict[str, str] = Field(max_length=20)
     secret: str | None = Field(default=None, pattern=_HEX64)
+    #: each side's commitment to its contribution (scheme ``rulekeeper-dice/2``; absent in older exports)
+    commitments: dict[str, str] | None = Field(default=None, max_length=20)
 
-    @field_validator("contributions")
+    @field_validator("contributions", "commitments")
     @classmethod
-    def _hex(cls, value: dict[str, str]) -> dict[str, str]:
-        for role, given in value.items():
+    def _hex(cls, value: dict[str, str] | None) -> dict[str, str] | None:
+        for role, given in (value or {}).items():
             if len(given) != 64 or any(c not in "0123456789abcdef" for c in given):
-                raise ValueError(f"side {role[:20]!r}: a contribution is 32 bytes in lower-case hex")
+                raise ValueError(f"side {role[:20]!r}: a contribution or commitment is 32 bytes in lower-case hex")
         return value
 
 

@@ -75,7 +75,7 @@ def _check_dice(dice: DiceDoc) -> None:
     """The dice block's own consistency (whether its seed is the battle's is the service's check)."""
     if dice.secret is not None and commitment_of(dice.secret) != dice.commitment:
         raise _refused("dice.secret", "its SHA-256 is not the commitment: the secret or the commitment was changed")
-    unknown = sorted(set(dice.contributions) - set(dice.roles))
+    unknown = sorted((set(dice.contributions) | set(dice.commitments or {})) - set(dice.roles))
     if unknown or len(set(dice.roles)) != len(dice.roles):
         raise _refused("dice.contributions", f"sides {unknown or dice.roles} do not match the dice's sides")
 
@@ -98,8 +98,8 @@ class BattleTransfers(BattleDice):
             log = conn.execute(
                 select(*ENTRY_COLUMNS, LogRow.chain).where(LogRow.battle_id == battle_id).order_by(LogRow.entry_index)
             ).all()
-            dice = conn.execute(select(DiceRow.commitment, DiceRow.secret, DiceRow.roles, DiceRow.contributions)
-                                .where(DiceRow.battle_id == battle_id)).first()
+            dice = conn.execute(select(DiceRow.commitment, DiceRow.secret, DiceRow.roles, DiceRow.contributions,
+                                       DiceRow.commitments).where(DiceRow.battle_id == battle_id)).first()
         battle = row._asdict()
         initial, genesis, head = battle.pop("initial"), battle.pop("genesis"), battle.pop("head")
         del battle["revision"]
@@ -118,6 +118,8 @@ class BattleTransfers(BattleDice):
             doc["dice"] = {"commitment": dice.commitment, "roles": list(dice.roles),
                            "contributions": dict(dice.contributions),
                            "secret": dice.secret if battle["status"] == "over" else None}
+            if dice.commitments is not None:
+                doc["dice"]["commitments"] = dict(dice.commitments)
         return doc
 
     def import_(self, doc: dict[str, Any], *, new_id: bool = False) -> str:
@@ -162,7 +164,7 @@ class BattleTransfers(BattleDice):
                 conn.execute(insert(LogRow), rows)
             if parsed.dice is not None:
                 d = parsed.dice
-                self._insert_dice(conn, values["id"], d.commitment, d.secret, d.roles, d.contributions)
+                self._insert_dice(conn, values["id"], d.commitment, d.secret, d.roles, d.contributions, d.commitments)
         return str(values["id"])
 
     def verify_chain(self, battle_id: str) -> builtins.list[str]:

@@ -286,18 +286,20 @@ class BattleService:
     # -- acting --------------------------------------------------------------------------------
 
     def act(self, bid: str, action: ActionLike, expected_position: int | None = None, shown: bool = True,
-            side: str | None = None) -> tuple[Outcome, int]:
+            side: str | None = None, expected_revision: int | None = None) -> tuple[Outcome, int]:
         """Apply ``action``; store it in one transaction (refused if the battle moved meanwhile).
 
         The state is read from one snapshot and the append is a compare-and-set on that
         snapshot's revision: anything written since (an action, a reveal, an undo) makes
-        this one stale, nothing written.
+        this one stale, nothing written.  ``expected_revision``: the revision the caller
+        decided at (the keeper's own side: an undo and another action would bring the
+        position back, not the revision).
         """
         with self.store.reading():
             rec = self.store.get(bid)
             state = self._state_of(rec)
         position = rec.position if expected_position is None else expected_position
-        if position != rec.position:
+        if position != rec.position or expected_revision not in (None, rec.revision):
             raise StaleStateError(bid, position, rec.position)  # checked again atomically on append
         require_dice(rec)
         g = game_of(rec.ruleset)

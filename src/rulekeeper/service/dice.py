@@ -1,23 +1,36 @@
 """Verifiable dice: neither the host nor a player can choose a battle's seed, and anyone can check every draw.
 
-How (the scheme ``rulekeeper-dice/1``):
+How (the scheme ``rulekeeper-dice/2``):
 
 1. When the battle is created the server draws a 32-byte **secret** and publishes its
    **commitment**, ``SHA-256(secret)``; the battle holds a placeholder seed and nobody may act.
-2. Each side's device adds a **contribution** of its own, 32 random bytes (the battle page's
-   script makes them with ``crypto.getRandomValues``), once; everyone sees every contribution.
-3. With the last one the battle's **seed** becomes the first 63 bits of
+2. Each side's device draws a **contribution** of its own, 32 random bytes (the battle page's
+   script makes them with ``crypto.getRandomValues`` and keeps them on the device), and first
+   sends only its **commitment**, ``SHA-256("rulekeeper-dice/2 commitment\\n" ‖ side ‖ "\\n" ‖
+   contribution)`` (:func:`~rulekeeper.persistence.dice_store.contribution_commitment`).
+3. Once every side has committed, each device reveals its contribution; the keeper refuses a
+   reveal before that (``dice_not_committed``) and one that does not hash to its side's
+   commitment (``contribution_mismatch``).  No contribution is shown to anyone before every
+   side has committed.  (A side may also hand its contribution over in one step — the page's
+   form without scripts, ``battle contribute`` — the keeper then records its commitment for it;
+   such a value is in the keeper's database from then on, see ``docs/web.md``.)
+4. With the last one the battle's **seed** becomes the first 63 bits of
    ``SHA-256("rulekeeper-dice/1\\n" ‖ secret ‖ contribution of each side, in the game's side order)``,
    the initial document is rebuilt with it (``Game.reseeded``) and the set-up sealed again —
-   the commitment and the contributions in ``meta["dice"]``, under the hash chain's genesis.
-4. When the battle is over (and its last results revealed) the secret is shown.  Anyone can
-   then check that it hashes to the commitment, recompute the seed, and replay every action
-   from the initial document: :func:`verify_export` (``rulekeeper battle verify FILE``, the
-   web keeper's verify page) names the first thing that does not match.
+   the commitment, the sides' commitments and the contributions in ``meta["dice"]``, under the
+   hash chain's genesis.
+5. When the battle is over (and its last results revealed) the secret is shown.  Anyone can
+   then check that it hashes to the commitment, that each contribution hashes to its side's
+   commitment, recompute the seed, and replay every action from the initial document:
+   :func:`verify_export` (``rulekeeper battle verify FILE``, the web keeper's verify page)
+   names the first thing that does not match.
 
-The host cannot steer the dice (the secret is fixed before any contribution is seen) and a
-side cannot either (its contribution is hashed with a secret it does not know).  Until the
-end, no client receives the secret or the seed (nor, as always, the RNG state).
+Why the sides commit: the host of a keeper can read the secret in its own database, so a host
+who also plays and saw another side's contribution first could try contributions of its own
+until the seed suited it (fault 8 of issue 23).  With commitments, every contribution is fixed
+before any is seen; the host's secret was fixed before any commitment.  What the host can still
+see (the secret, hence every future roll, and face-down results) is listed in ``docs/web.md``.
+Until the end, no client receives the secret or the seed (nor, as always, the RNG state).
 """
 
 from __future__ import annotations
@@ -33,14 +46,15 @@ from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.game import Game, JsonDict
 from rulekeeper.core.size import check_size
 from rulekeeper.persistence import chain
-from rulekeeper.persistence.dice_store import DiceRecord, NotVerifiableError, commitment_of
+from rulekeeper.persistence.dice_store import DiceRecord, NotVerifiableError, commitment_of, contribution_commitment
 from rulekeeper.persistence.schema import ExportDoc, validate_export
 from rulekeeper.persistence.store import BattleStore
 
 from .battles import _DAMAGE, BattleService, game_of, is_pending
 from .diff import json_diff
 
-SCHEME = "rulekeeper-dice/1"
+SCHEME = "rulekeeper-dice/2"
+#: The seed's hash label (unchanged from scheme ``/1``: only the commitments are new).
 LABEL = b"rulekeeper-dice/1\n"
 
 
@@ -82,23 +96,27 @@ def dice_seed(secret: str, contributions: Sequence[tuple[str, str]]) -> int:
     return int.from_bytes(digest.digest()[:8], "big") >> 1
 
 
-def contribution(value: str) -> str:
-    """A contribution as stored: 32 bytes as lower-case hex (spaces and upper case forgiven)."""
+def contribution(value: str, what: str = "contribution") -> str:
+    """A contribution (or a commitment) as stored: 32 bytes as lower-case hex (spaces and upper case forgiven)."""
     text = "".join(str(value).split()).lower()[:200]
     if len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
-        raise BadContributionError("a contribution is 32 random bytes written as 64 hexadecimal digits (0-9, a-f)",
-                                   field="contribution")
+        raise BadContributionError(f"a {what} is 32 bytes written as 64 hexadecimal digits (0-9, a-f)", field=what)
     return text
 
 
 def _public(dice: DiceRecord) -> JsonDict:
     return {"scheme": SCHEME, "commitment": dice.commitment,
+            "commitments": [{"role": r, "value": dice.commitments[r]} for r in dice.roles],
             "contributions": [{"role": r, "value": v} for r, v in dice.ordered()]}
 
 
 @dataclass(frozen=True)
 class DiceStatus:
-    """What every link may see of a battle's dice (``secret`` and ``seed`` only once it is over)."""
+    """What every link may see of a battle's dice (``secret`` and ``seed`` only once it is over).
+
+    ``contributions`` are shown only once every side has committed (``committed``): before
+    that a side could see another's and adapt its own.  ``commitments`` are shown as they come.
+    """
 
     verifiable: bool
     commitment: str | None = None
@@ -110,10 +128,13 @@ class DiceStatus:
     secret: str | None = None
     seed: int | None = None
     scheme: str = SCHEME
+    commitments: dict[str, str | None] | None = None
+    uncommitted: tuple[str, ...] = ()
+    committed: bool = True
 
     def to_dict(self) -> JsonDict:
         doc = asdict(self)
-        doc["roles"], doc["waiting"] = list(self.roles), list(self.waiting)
+        doc["roles"], doc["waiting"], doc["uncommitted"] = list(self.roles), list(self.waiting), list(self.uncommitted)
         doc["seed"] = None if self.seed is None else str(self.seed)  # 63 bits: text, so JavaScript keeps it exact
         return doc
 
@@ -138,12 +159,19 @@ class Dice:
         if dice is None:
             return DiceStatus(False)
         shown = self.revealed(bid) and dice.secret is not None and dice.ready
-        return DiceStatus(True, dice.commitment, dice.roles, {r: dice.contributions.get(r) for r in dice.roles},
-                          dice.waiting, dice.ready, shown, dice.secret if shown else None,
-                          self.store.get(bid).seed if shown else None)
+        given = {r: dice.contributions.get(r) if dice.committed else None for r in dice.roles}
+        promised = {r: dice.commitments.get(r) for r in dice.roles}
+        return DiceStatus(True, dice.commitment, dice.roles, given, dice.waiting, dice.ready, shown,
+                          dice.secret if shown else None, self.store.get(bid).seed if shown else None,
+                          commitments=promised, uncommitted=dice.uncommitted, committed=dice.committed)
+
+    def commit(self, bid: str, role: str, commitment: str) -> DiceStatus:
+        """Keep ``role``'s commitment (once); its contribution is revealed once every side has committed."""
+        self.store.commit(bid, role, contribution(commitment, "commitment"))
+        return self.status(bid)
 
     def contribute(self, bid: str, role: str, value: str) -> DiceStatus:
-        """Add ``role``'s contribution (once); the last one seals the dice and reseeds the battle."""
+        """Add (or reveal) ``role``'s contribution, once; the last one seals the dice and reseeds the battle."""
         given = contribution(value)
         g = self.service.game(bid)
 
@@ -245,6 +273,7 @@ def _check_dice(g: Game, parsed: ExportDoc) -> int | None:
         missing = [r for r in roles if r not in dice.contributions]
         raise _Mismatch("dice.contributions", f"side(s) {', '.join(missing)} never contributed: the dice were "
                                               "never sealed")
+    _check_commitments(dice.commitments, sealed, given)
     recorded = sealed.get("contributions")
     if recorded != [{"role": r, "value": v} for r, v in given]:
         side = next((r for i, (r, v) in enumerate(given)
@@ -258,6 +287,24 @@ def _check_dice(g: Game, parsed: ExportDoc) -> int | None:
     if chain.canonical(g.reseeded(parsed.initial, seed)) != chain.canonical(parsed.initial):
         raise _Mismatch("initial", "the initial document's seed is not the one the dice make")
     return seed
+
+
+def _check_commitments(promised: dict[str, str] | None, sealed: Mapping[str, Any],
+                       given: Sequence[tuple[str, str]]) -> None:
+    """Scheme ``/2``: each contribution hashes to the commitment its side gave before any was revealed."""
+    recorded = sealed.get("commitments")
+    if promised is None and recorded is None:
+        return  # scheme /1 (before commitments): nothing to check here
+    if promised is None or recorded != [{"role": r, "value": promised.get(r)} for r, _ in given]:
+        side = next((r for i, (r, _) in enumerate(given)
+                     if promised is None or not isinstance(recorded, list) or i >= len(recorded)
+                     or recorded[i] != {"role": r, "value": promised.get(r)}), given[0][0])
+        raise _Mismatch(f"dice.commitments.{side}", f"side {side}'s commitment is not the one sealed with the "
+                                                    "battle's set-up")
+    for role, value in given:
+        if contribution_commitment(role, value) != promised.get(role):
+            raise _Mismatch(f"dice.contributions.{role}", f"side {role}'s contribution does not match the commitment "
+                                                          "it gave before any contribution was revealed")
 
 
 def _replay(g: Game, parsed: ExportDoc) -> int:

@@ -32,6 +32,7 @@ from rulekeeper.persistence.access import AccessStore
 from rulekeeper.persistence.chain import fingerprint
 from rulekeeper.persistence.store import BattleNotFoundError, BattleStore, StaleStateError
 from rulekeeper.service.battles import BattleService, GameOverError, NotYourTurnError
+from rulekeeper.service.bot_seat import new_seat, seat_of
 from rulekeeper.service.dice import Dice
 
 from .guards import UnauthorizedError, require_last_actor, require_writer
@@ -45,6 +46,7 @@ STATUS = {
     "invalid_action": 422, "unknown_name": 422, "impossible_request": 422, "invalid_stat": 422, "data_file": 422,
     "bad_request": 422, "replay_mismatch": 422, "store": 503, "busy": 503, "damaged_store": 503,
     "dice_not_ready": 409, "dice_contributed": 409, "not_verifiable": 409, "bad_contribution": 422, "bad_export": 422,
+    "dice_not_committed": 409, "contribution_mismatch": 409,
     "too_large": 413, "too_slow": 408, "bad_name": 422,
 }
 
@@ -63,6 +65,10 @@ class NewBattle(BaseModel):
                              description="A seed of your choice makes a plain, reproducible battle; none: verifiable dice.")
     practice: bool = False
     verifiable: bool | None = Field(None, description="Verifiable dice (default: when no seed is given).")
+    bot: str | None = Field(None, max_length=40, description="The side the keeper plays itself: a side's name, "
+                            "'first' or 'second' (none: two players).")
+    strength: str | None = Field(None, max_length=20, description="The keeper side's strength: simple, quick "
+                                 "(0.2 s a move), steady (1 s) or strong (2 s).")
 
     def dice(self) -> tuple[int, bool]:
         """The seed to set the battle up with and whether its dice are verifiable."""
@@ -78,8 +84,14 @@ class BadRequestError(RulekeeperError):
 
 
 class Contribution(BaseModel):
+    """A side's commitment (first), or its contribution (once every side has committed, or in one step)."""
+
     model_config = ConfigDict(extra="forbid")
-    contribution: str = Field(min_length=1, max_length=200, description="32 random bytes as 64 hex digits.")
+    contribution: str | None = Field(None, min_length=1, max_length=200,
+                                     description="32 random bytes as 64 hex digits.")
+    commitment: str | None = Field(None, min_length=1, max_length=200, description=(
+        "SHA-256 of 'rulekeeper-dice/2 commitment\\n' + side + '\\n' + the contribution's 32 bytes, as 64 hex "
+        "digits: sent before the contribution, which is revealed once every side has committed."))
 
 
 class ActionRequest(BaseModel):
@@ -126,6 +138,14 @@ class Keeper:
         self.access = AccessStore(db)
         self.service = BattleService(self.store)
         self.dice = Dice(self.service)
+        from rulekeeper.service.bot_runner import BotRunner
+
+        self.bots = BotRunner(self.service, self.changes.notify)  # the keeper's own sides (service/bot_runner.py)
+
+    def changed(self, bid: str) -> None:
+        """After every write: wake the battle's live pages, and its keeper side if it is now to act."""
+        self.changes.notify(bid)
+        self.bots.poke(bid)
 
     def snapshot(self) -> AbstractContextManager[None]:
         """Every read of the battle store inside the block from one snapshot (one request, one moment)."""
@@ -139,14 +159,38 @@ class Keeper:
         role = self.access.role(battle_id, token)
         if role is None:
             raise BattleNotFoundError(battle_id)
-        self.store.get(battle_id)
+        seat = seat_of(self.store.get(battle_id).meta)
+        if seat is not None and role == seat.side:  # the keeper plays it: no link may act for it
+            raise BattleNotFoundError(battle_id)
         return role
 
+    def link_roles(self, bid: str) -> tuple[str, ...]:
+        """The roles a link is issued for: every side but the one the keeper plays, and the spectator."""
+        seat = seat_of(self.store.get(bid).meta)
+        return tuple(r for r in self.service.roles(bid) if seat is None or r != seat.side)
+
     def create(self, request: SetupRequest, ruleset: str | None = None, title: str = "",
-               verifiable: bool = False) -> tuple[str, dict[str, str]]:
-        """A new battle and one secret token per role (the game's sides and the spectator)."""
-        bid = self.service.new(request, ruleset=ruleset, title=title, verifiable=verifiable)
-        return bid, self.access.issue(bid, self.service.roles(bid))
+               verifiable: bool = False, bot: str = "", strength: str | None = None) -> tuple[str, dict[str, str]]:
+        """A new battle and one secret token per role (the game's sides and the spectator).
+
+        ``bot``: the side the keeper plays (a side's name, ``first`` or ``second``; empty: none),
+        at ``strength`` (service/bot_seat.py).  It gets no link; with verifiable dice the keeper adds
+        its share at once, before any player's, so it cannot be chosen knowing theirs.
+        """
+        from rulekeeper.service.battles import game_of, guess_ruleset
+
+        g = game_of(ruleset or guess_ruleset(request))
+        setup = g.setup(request)
+        seat = new_seat(g.roles(setup.document), bot, strength, None if verifiable else request.seed)
+        meta = None if seat is None else {"bot": seat.to_meta()}
+        bid = self.service.new(setup, title=title, verifiable=verifiable, meta=meta)
+        if seat is not None and self.store.dice(bid) is not None:
+            self.dice.contribute(bid, seat.side, secrets.token_hex(32))
+        tokens = self.access.issue(bid, self.link_roles(bid))
+        if seat is not None and seat.policy == "search":
+            self.bots.warm()  # its worker starts while the players open their links
+        self.bots.poke(bid)  # the keeper may move first
+        return bid, tokens
 
 
 def token_of(
@@ -168,6 +212,7 @@ def _view(k: Keeper, bid: str, role: str) -> dict[str, Any]:
         "id": bid, "ruleset": rec.ruleset, "scenario": rec.scenario, "position": rec.position, "role": role,
         "pending": visible.pending is not None, "active": list(status.acting), "to_act": list(status.to_act),
         "over": status.over, "state": g.view(visible.state, role), "result": None if result is None else result.summary,
+        "keeper_side": None if (seat := seat_of(rec.meta)) is None else seat.side,
     }
 
 
@@ -183,9 +228,11 @@ def build_router(k: Keeper) -> APIRouter:
         found = find_scenario(body.scenario)
         seed, verifiable = body.dice()
         bid, tokens = k.create(SetupRequest(scenario=found.info.path, seed=seed, practice=body.practice,
-                                            db=k.store.url), ruleset=found.game, verifiable=verifiable)
+                                            db=k.store.url), ruleset=found.game, verifiable=verifiable,
+                               bot=body.bot or "", strength=body.strength)
         dice = k.dice.status(bid)
-        return {"id": bid, "tokens": tokens, "verifiable": dice.verifiable, "commitment": dice.commitment,
+        seat = seat_of(k.store.get(bid).meta)
+        return {"id": bid, "tokens": tokens, "bot": None if seat is None else seat.to_meta(), "verifiable": dice.verifiable, "commitment": dice.commitment,
                 "links": {role: f"/b/{bid}?token={t}" for role, t in tokens.items()}}
 
     @r.get("/battles/{battle_id}/dice", summary="The verifiable dice: commitment, contributions; the secret after the end")
@@ -194,14 +241,20 @@ def build_router(k: Keeper) -> APIRouter:
             role = k.role(battle_id, token)
             return {**k.dice.status(battle_id).to_dict(), "role": role}
 
-    @r.post("/battles/{battle_id}/dice", summary="Add this side's random contribution to the dice (once)")
+    @r.post("/battles/{battle_id}/dice", summary="Commit to this side's random contribution, then reveal it (once)")
     def contribute(battle_id: str, body: Contribution,
                    token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
         role = k.role(battle_id, token)
         if role == "spectator":
             raise UnauthorizedError("spectators do not contribute to the dice")
-        status = k.dice.contribute(battle_id, role, body.contribution)
-        k.changes.notify(battle_id)
+        if (body.commitment is None) == (body.contribution is None):
+            raise BadRequestError("send either a commitment (first) or a contribution (once every side has "
+                                  "committed)", field="commitment")
+        if body.commitment is not None:
+            status = k.dice.commit(battle_id, role, body.commitment)
+        else:
+            status = k.dice.contribute(battle_id, role, body.contribution or "")
+        k.changed(battle_id)
         return {**status.to_dict(), "role": role}
 
     @r.get("/battles/{battle_id}", summary="The battle as the holder of this link sees it")
@@ -237,7 +290,7 @@ def build_router(k: Keeper) -> APIRouter:
                 raise UnauthorizedError(f"{words_of(g, action)}: that belongs to the other side")
             # the API answers with the results, so they count as shown: no undo-and-retry of a seen roll
             out, pos = k.service.act(battle_id, action, expected_position=body.position, shown=True, side=role)
-        k.changes.notify(battle_id)
+        k.changed(battle_id)
         return {"position": pos, "action": out.action, "report": list(out.report),
                 "chance": [c.to_dict() for c in out.chance], "over": g.status(out.state).over}
 
@@ -253,7 +306,7 @@ def build_router(k: Keeper) -> APIRouter:
             last = k.store.entry(battle_id, current - 1)
             require_last_actor(role, k.service.game(battle_id).side_of(last.action), "reveal its results")
             k.service.reveal(battle_id, body.position)
-        k.changes.notify(battle_id)
+        k.changed(battle_id)
         return {"position": body.position, "shown": True}
 
     @r.post("/battles/{battle_id}/undo", summary="Take back the last action (never after its random results were shown)")
@@ -266,7 +319,7 @@ def build_router(k: Keeper) -> APIRouter:
             require_last_actor(role, None if last is None else k.service.game(battle_id).side_of(last.action),
                                "take it back")
             k.service.undo(battle_id, expected_position=body.position)
-        k.changes.notify(battle_id)
+        k.changed(battle_id)
         return {"position": body.position - 1}
 
     @r.get("/battles/{battle_id}/log", summary="Every action and its results, in order (face-down results withheld)")

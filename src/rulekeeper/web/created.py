@@ -21,6 +21,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from rulekeeper.core.errors import RulekeeperError
 
+from .keeper_side import keeper_of
 from .links import qr_svg
 
 if TYPE_CHECKING:
@@ -74,13 +75,13 @@ def build_created(keeper: Keeper, pages: Pages) -> APIRouter:
             if not valid:
                 return p.not_found()
             rec = k.store.get(bid)
-            roles = k.service.roles(bid)
+            roles = k.link_roles(bid)  # the keeper's own side has no link to list
         except RulekeeperError as exc:
             return p.refusal(exc)
         links = {role: f"{k.base(request)}/b/{bid}?token={valid[role]}" for role in roles if role in valid}
         replaced = [role for role in roles if role not in valid]
         return p.html("created.html", title="Battle created", rec=rec, links=links, replaced=replaced,
                       created_url=created_path(bid), verifiable=k.store.dice(bid) is not None,
-                      qrs={role: qr_svg(url) for role, url in links.items()})
+                      keeper=keeper_of(k, rec), qrs={role: qr_svg(url) for role, url in links.items()})
 
     return r

@@ -6,10 +6,11 @@ See :mod:`rulekeeper.service.dice` for the scheme.  Here:
   router installs): the commitment, every side's contribution, who is still to contribute,
   and — once the battle is over and its last results revealed — the secret and the seed;
 * the panel's script (``static/dice.js``) makes this device's contribution with
-  ``crypto.getRandomValues`` and posts it to the JSON API on the first visit, then reloads
-  the page when the last side's arrives; without JavaScript the panel is a form whose field
-  holds a random value made by the keeper, which the player may change
-  (``POST /b/{id}/dice``);
+  ``crypto.getRandomValues``, keeps it on the device and posts only its commitment to the JSON
+  API on the first visit; once every side has committed it reveals the contribution, and
+  reloads the page when the last side's arrives; without JavaScript the panel is a form whose
+  field holds a random value made by the keeper, which the player may change, handed over in
+  one step (``POST /b/{id}/dice``: the keeper records its commitment);
 * ``GET /b/{id}/verify`` checks the stored battle as ``rulekeeper battle verify`` checks its
   export (any link, after the end), and ``GET``/``POST /verify`` check an export pasted or
   chosen as a file: a file is sent as it is (``Content-Type: application/json``, by ``static/keeper.js``),
@@ -47,7 +48,8 @@ def panel(k: Keeper, v: View) -> dict[str, Any]:
     dice = k.dice.status(v.bid)
     if not dice.verifiable:
         return {"verifiable": False}
-    mine = v.role in dice.roles and dice.contributions is not None and dice.contributions.get(v.role) is None
+    mine = (v.role in dice.roles and dice.contributions is not None and dice.contributions.get(v.role) is None
+            and v.role in dice.uncommitted)
     return {**dice.to_dict(), "can_contribute": mine, "suggested": secrets.token_hex(32) if mine else "",
             "api": f"/api/battles/{v.bid}/dice?token={v.links.token}", "form": f"/b/{v.bid}/dice",
             "token": v.links.token, "verify": v.links.sub("verify")}
@@ -80,7 +82,7 @@ def build_dice(keeper: Keeper, pages: Pages) -> APIRouter:
                 if not v.is_side:
                     raise UnauthorizedError("spectators do not contribute to the dice")
                 k.dice.contribute(bid, v.role, form.get("contribution", ""))
-                k.changes.notify(bid)
+                k.changed(bid)
             except RulekeeperError as exc:
                 try:
                     view = p.view(bid, token)

@@ -22,6 +22,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from rulekeeper.core.errors import RulekeeperError
 
+from .keeper_side import explained, keeper_of
 from .links import qr_svg
 from .presenters import side_label
 
@@ -58,16 +59,17 @@ def build_host(keeper: Keeper, pages: Pages) -> APIRouter:
             moment = {"turn": rec.turn, "position": rec.position, "status": rec.status}
             try:
                 g = k.service.game(rec.id)
-                roles = k.service.roles(rec.id)
+                roles = k.link_roles(rec.id)  # no link for the side the keeper plays
                 seen = k.service.visible(rec.id)
+                keeper, why = keeper_of(k, rec), explained(k, rec, g, seen.state, "host")
                 sides = p.presenters.of(g).header(seen.state).sides
                 title = str(getattr(g, "title", "") or rec.ruleset)
                 if seen.pending is not None:
                     status = g.status(seen.state)
                     moment = {"turn": status.turn, "position": rec.position - 1, "status": status.label}
             except RulekeeperError:  # a battle of a game not installed here: listed all the same
-                roles, sides, title = ("spectator",), {}, rec.ruleset
-            out.append({"rec": rec, "roles": roles, "game": title, **moment,
+                roles, sides, title, keeper, why = ("spectator",), {}, rec.ruleset, None, None
+            out.append({"rec": rec, "roles": roles, "game": title, **moment, "keeper": keeper, "explained": why,
                         "sides": [side_label(r, sides) for r in roles if r != "spectator"]})
         return out
 
@@ -92,7 +94,7 @@ def build_host(keeper: Keeper, pages: Pages) -> APIRouter:
 
         def issue() -> Response:  # a write: off the event loop
             try:
-                roles = k.service.roles(bid)
+                roles = k.link_roles(bid)  # never a link for the side the keeper plays
                 if one:  # one role's link: the others keep working
                     if one not in roles:
                         return p.not_found()

@@ -32,11 +32,13 @@ from rulekeeper.core.present import Links, WebPresenter
 from rulekeeper.core.ruleset import games
 from rulekeeper.persistence.store import BattleNotFoundError, BattleRecord, LogEntry
 from rulekeeper.service.battles import is_pending
+from rulekeeper.service.bot_seat import DEFAULT_STRENGTH, STRENGTH_WORDS
 
 from .api import NOT_FOUND, STATUS, Keeper
 from .created import build_created, created_path, keep_links
 from .guards import UnauthorizedError, require_last_actor, require_writer
 from .history import results_of_last
+from .keeper_side import explained, keeper_of
 from .links import qr_svg
 from .live import version_events
 from .presenters import Presenters, side_label, words_of
@@ -139,10 +141,12 @@ def create_from_form(k: Keeper, form: dict[str, str], seed: int, practice: bool)
         armies = (ArmySource("muster A", form.get("muster_a", "")), ArmySource("muster B", form.get("muster_b", "")))
         request = SetupRequest(armies=armies, board=form.get("board", "")[:20] or None, seed=seed,
                                practice=practice, db=k.store.url)
-        return k.create(request, ruleset=g.name, verifiable=not form.get("seed"))  # no seed chosen: verifiable dice
+        return k.create(request, ruleset=g.name, verifiable=not form.get("seed"),  # no seed chosen: verifiable dice
+                        bot=form.get("bot", "")[:40], strength=form.get("strength") or None)
     found = find_scenario(form.get("scenario", "")[:100])
     return k.create(SetupRequest(scenario=found.info.path, seed=seed, practice=practice, db=k.store.url),
-                    ruleset=found.game, verifiable=not form.get("seed"))
+                    ruleset=found.game, verifiable=not form.get("seed"), bot=form.get("bot", "")[:40],
+                    strength=form.get("strength") or None)
 
 
 def army_game(form: dict[str, str]) -> Game:
@@ -320,6 +324,8 @@ class Pages:
             "undo_locked": bool(v.last is not None and v.last.shown and face_down(v.last.result)),
             "last_text": last_text, "moved": moved, "last_results": results_of_last(v),
             "unit_html": unit_html, "notice": notice, "error": _error_ctx(error),
+            # the side the keeper plays, and its reasons on the spectator's page only (web/keeper_side.py)
+            "keeper": keeper_of(self.k, v.rec), "explained": explained(self.k, v.rec, v.game, v.board_state, v.role),
         }
 
     def battle_page(self, v: View, q: dict[str, str | None], error: RulekeeperError | None = None,
@@ -329,7 +335,8 @@ class Pages:
     def home(self, status: int = 200, error: dict[str, str] | None = None, seed: int | None = None) -> HTMLResponse:
         army_games = [g for g in games() if getattr(g, "army_list_noun", None)]
         return self.html("home.html", status, title="Rule keeper",
-                         scenarios=shipped_scenarios(), army_games=army_games,
+                         scenarios=shipped_scenarios(), army_games=army_games, strengths=STRENGTH_WORDS,
+                         default_strength=DEFAULT_STRENGTH,
                          seed="" if seed is None else seed, error=error)  # empty: verifiable dice (web/dice.py)
 
 
@@ -400,7 +407,9 @@ def build_pages(keeper: Keeper) -> APIRouter:
         links = {role: f"{k.base(request)}/b/{bid}?token={t}" for role, t in tokens.items()}
 
         def created() -> Response:  # reads the store: off the event loop
-            page = p.html("created.html", 201, title="Battle created", rec=k.store.get(bid), links=links, replaced=[],
+            rec = k.store.get(bid)
+            page = p.html("created.html", 201, title="Battle created", rec=rec, links=links, replaced=[],
+                          keeper=keeper_of(k, rec),
                           created_url=created_path(bid), verifiable=k.store.dice(bid) is not None,
                           qrs={role: qr_svg(url) for role, url in links.items()})
             # the creator key (web/created.py), and Back returns to these links, not to an empty form
@@ -418,6 +427,8 @@ def build_pages(keeper: Keeper) -> APIRouter:
         try:
             with k.snapshot():  # the page, its fate screen and its previews: one moment
                 v = p.view(bid, token, q.get("unit"))
+                if "bot" in v.rec.meta:
+                    k.bots.poke(bid)  # a keeper side left to act (a restart, a write from the CLI) resumes
                 return p.battle_page(v, q)
         except RulekeeperError as exc:
             return p.refusal(exc)
@@ -505,7 +516,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
                 if v.game.side_of(action) != v.role:
                     raise UnauthorizedError(f"{words_of(v.game, action)}: that belongs to the other side")
                 k.service.act(bid, action, position, False, v.role)
-            k.changes.notify(bid)
+            k.changed(bid)
             # the last blow too: its results face down like any other, then its Fate Screen, then the end screen
             return _see_other(v.links.page("panel"))
 
@@ -521,7 +532,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
                 require_writer(bid, v.role, position, v.position, v.status.over, "reveal results", allow_over=True)
                 require_last_actor(v.role, v.last_side, "reveal its results")
                 if v.last is not None and not v.last.shown and k.service.reveal(bid, position):
-                    k.changes.notify(bid)  # the last blow's too: then the end screen
+                    k.changed(bid)  # the last blow's too: then the end screen
             shown = "all" if form.get("all") in ("1", "on", "true") else 1
             return _see_other(v.links.fate(position - 1, shown))
 
@@ -536,7 +547,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
                 require_writer(bid, v.role, position, v.position, v.status.over, "undo")
                 require_last_actor(v.role, v.last_side, "take it back")
                 k.service.undo(bid, expected_position=position)
-            k.changes.notify(bid)
+            k.changed(bid)
             return _see_other(v.links.page("panel", note="undone"))
 
         return await write(request, bid, token, change)

@@ -37,6 +37,10 @@ Seed = Annotated[int, typer.Option("--seed", help="Seed of fate (the same seed, 
 Soldiers = Annotated[int | None, typer.Option(help="Soldiers left (default: a full unit).")]
 
 
+Whole = Annotated[bool, typer.Option("--whole", help="The whole attack: casualties on both sides, morale damage, "
+                                                    "who flees (what the web preview shows).")]
+
+
 def _unit(name: str, soldiers: int | None = None, morale: int | None = None) -> Unit:
     u = Unit.fresh(load_unit_types().get(name))
     return Unit(u.card, u.name, u.soldiers if soldiers is None else soldiers, u.morale if morale is None else morale,
@@ -51,11 +55,30 @@ def _dist(d: dict[int, Fraction]) -> dict[str, float]:
     return {str(k): float(v) for k, v in sorted(d.items())}
 
 
+def _whole(a: Unit, d: Unit, kind: AttackKind, opts: BattleSystemOptions, as_json: bool) -> None:
+    """``--whole``: :func:`~.whole.unit_attack_whole`, what the web keeper's preview shows."""
+    from rulekeeper.cli.fate_screen import explain_panel, rows_table
+
+    from .whole import unit_attack_whole
+
+    whole = unit_attack_whole(a, d, kind, 0, opts)
+    if as_json:
+        print_json({"ruleset": "battlesystem", "kind": "whole", "attacker": a.name, "defender": d.name,
+                    **whole.to_dict()})
+        return
+    console.print(rows_table(f"Whole attack: {a.name} {kind} {d.name}", ("What", "Outcome", "Chance", ""),
+                             [list(r) for r in whole.rows()]))
+    console.print(explain_panel([whole.caption()]))
+
+
 def _odds(kind: AttackKind, attacker: str, defender: str, soldiers: int | None, morale: int | None,
-          options: list[str] | None, as_json: bool) -> None:
+          options: list[str] | None, as_json: bool, whole: bool = False) -> None:
     try:
         opts = BattleSystemOptions.parse(options)
         a, d = _unit(attacker), _unit(defender, soldiers, morale)
+        if whole:
+            _whole(a, d, kind, opts, as_json)
+            return
         odds = attack_odds(a, d, kind, 0, opts)
         formula = attack_request(a, d, kind).explain[0]
         mean = sum((o * p for o, p in odds.casualties.items()), Fraction(0))
@@ -88,15 +111,15 @@ def _odds(kind: AttackKind, attacker: str, defender: str, soldiers: int | None, 
 @odds_bs.command("attack", help="A normal attack: casualties, the failed-attack chance and the morale damage.")
 def odds_attack(attacker: str, defender: str, soldiers: Soldiers = None,
                 morale: Annotated[int | None, typer.Option(help="Defender's morale left.")] = None,
-                option: OptionList = None, as_json: Json = False) -> None:
-    _odds("melee", attacker, defender, soldiers, morale, option, as_json)
+                option: OptionList = None, whole: Whole = False, as_json: Json = False) -> None:
+    _odds("melee", attacker, defender, soldiers, morale, option, as_json, whole)
 
 
 @odds_bs.command("missile", help="A missile attack: casualties and morale damage (a failure hurts nobody).")
 def odds_missile(attacker: str, defender: str, soldiers: Soldiers = None,
                  morale: Annotated[int | None, typer.Option(help="Defender's morale left.")] = None,
-                 option: OptionList = None, as_json: Json = False) -> None:
-    _odds("missile", attacker, defender, soldiers, morale, option, as_json)
+                 option: OptionList = None, whole: Whole = False, as_json: Json = False) -> None:
+    _odds("missile", attacker, defender, soldiers, morale, option, as_json, whole)
 
 
 def _resolved(kind: AttackKind, attacker: str, defender: str, seed: int, distance: int, options: list[str] | None,

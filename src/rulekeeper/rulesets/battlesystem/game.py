@@ -12,7 +12,6 @@ Rules decisions: ``docs/rules/battlesystem.md``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from rulekeeper.core.chance import Fate
@@ -32,16 +31,14 @@ from rulekeeper.core.game import (
 from rulekeeper.core.present import CliPresenter, WebPresenter
 from rulekeeper.core.rng import RngState
 from rulekeeper.core.ruleset import OptionInfo, Resolution
+from rulekeeper.core.whole import WholeOdds
 
 from . import actions, policy
 from .combat import Reach, Unit, resolve_attack
 from .options import BattleSystemOptions, option_infos
-from .pursuit import do_pursue
-from .rally import do_rally
 from .scenario import home_edges, read_scenario, shipped_scenarios
 from .state import SIDES, BattleState, Piece, state_from_json, state_to_json, unit_types, view_of
-from .support import do_bridge, do_resupply, do_tend
-from .turns import decided, end_turn
+from .whole import play
 
 NAME = "battlesystem"
 #: Loose spellings a player may type for a kind.
@@ -184,32 +181,19 @@ class BattleSystem(WithoutExtras):
     def apply(self, state: BattleState, action: JsonDict) -> Outcome:
         actions.check(state, action)
         fate = Fate.from_state(state.rng)
-        kind = action["kind"]
-        if kind == "move":
-            new, report = actions.do_move(state, action)
-        elif kind in actions.KIND_OF:
-            new, report = actions.do_attack(state, action, fate)
-        elif kind == "barrage":
-            new, report = actions.do_barrage(state, action)
-        elif kind == "pursue":
-            new, report = do_pursue(state, action, fate)
-        elif kind == "rally":
-            new, report = do_rally(state, action, fate)
-        elif kind == "tend":
-            new, report = do_tend(state, action, fate)
-        elif kind == "resupply":
-            new, report = do_resupply(state, action)
-        elif kind == "bridge":
-            new, report = do_bridge(state, action)
-        else:
-            new, report = end_turn(state, fate)
-        new = decided(replace(new, rng=fate.state))
+        new, report = play(state, action, fate)
         if new.over:
             winner = "a draw" if new.winner is None else f"{new.name(new.winner)} win"
             report.append({"text": f"The battle is over, {winner}: {new.reason}", "kind": "over"})
         chance = tuple(fate.records)
         record: JsonDict = {"chance": [c.to_dict() for c in chance], "report": list(report)}
         return Outcome(new, dict(action), str(action["side"]), chance, (), tuple(report), record)
+
+    def whole_odds(self, state: BattleState, action: JsonDict) -> WholeOdds | None:
+        """The whole result of an attack, a pursuit, a rally or tending (:mod:`.whole`)."""
+        from .whole import whole_odds
+
+        return whole_odds(state, action)
 
     def preview(self, state: BattleState, action: JsonDict) -> OddsPreview:
         return actions.preview(state, action)
@@ -222,6 +206,12 @@ class BattleSystem(WithoutExtras):
 
     def action_text(self, action: JsonDict) -> str:
         return actions.action_text(action)
+
+    def evaluate(self, state: BattleState, side: str) -> float:
+        """The search bot's score of an unfinished battle for ``side`` in [-1, 1] (``rulekeeper.bots``)."""
+        from .bot import evaluate
+
+        return evaluate(state, side)
 
     def result(self, state: BattleState) -> GameResult | None:
         if not state.over:

@@ -15,10 +15,11 @@ from fractions import Fraction
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
 
-from .disengage import disengagement, out_problem, allowed_tests, way_out
+from .disengage import allowed_tests, disengagement, out_problem, way_out
 from .fear import FearTest
 from .flight import fanaticism_test, flee_cm, flees, flight_of, pursuers, pursuit_cm, pursuit_targets
-from .fray import Fray, exact_fray_odds, fray_method, fray_monte_carlo, initiative_odds_of
+from .fray import Fray, initiative_odds_of
+from .fray_whole import fray_ends
 from .reinforcement import proposals, spot_problem, waiting_choice
 from .shooting import WOUNDS, shot_of, shot_problem
 from .skirmish import (
@@ -319,32 +320,25 @@ def _odds(tests: list[FearTest]) -> list[tuple[str, float | str]]:
             for test in tests]
 
 
-#: Seeded resolutions behind a fight's preview when the fray is too large for exact odds (the seed is fixed, so
-#: the preview of one state is always the same).
-PREVIEW_RUNS = 2000
-PREVIEW_SEED = 24
-
-
 def fray_outlook(group: tuple[tuple[Fighter, ...], tuple[Fighter, ...]], fray: Fray) -> list[tuple[str, float | str]]:
     """The whole fray's outcome (issue 24: "the preview of a fight shows the kill odds, not only the initiative
     dice"): each side's chance of killing every enemy in it, of no one being killed, and each fighter's chance of
-    being killed (the enemies first); exact when :func:`~.fray.fray_method` says so, else seeded Monte Carlo."""
+    being killed (the enemies first); :func:`~.fray_whole.fray_ends`: exact when small, else the numpy kernel's
+    estimate with its error (the seed is fixed, so the preview of one state is always the same)."""
     flat = [*group[0], *group[1]]
     camp_a = len(group[0])
-    if fray_method(fray, "auto") == "exact":
-        ends: dict[tuple[str, ...], Fraction | float] = dict(exact_fray_odds(fray))
-        how: list[tuple[str, float | str]] = [("odds", "exact")]
-    else:
-        ends = dict(fray_monte_carlo(fray, PREVIEW_RUNS, PREVIEW_SEED).odds)
-        how = [("odds", f"Monte Carlo, {PREVIEW_RUNS} seeded runs (±{100 / PREVIEW_RUNS ** 0.5:.1f} %)")]
+    found = fray_ends(fray)  # the whole fray, fast (issue 27): exact when small, else the numpy kernel
+    ends: dict[tuple[str, ...], float] = found.odds
+    how: list[tuple[str, float | str]] = [("odds", "exact" if found.method == "exact" else
+                                           f"estimate, ±{100 * found.error_bound:.1f} % ({found.note})")]
     out = list(how)
     first, second = flat[0].side, flat[camp_a].side
     for side, enemies in ((first, range(camp_a, len(flat))), (second, range(camp_a))):
-        won = sum((p for e, p in ends.items() if all(e[k] == "killed" for k in enemies)), Fraction(0))
+        won = sum(p for e, p in ends.items() if all(e[k] == "killed" for k in enemies))
         out.append((f"side {side} kills every enemy in the fight", _pct(won)))
-    out.append(("no one killed", _pct(sum((p for e, p in ends.items() if "killed" not in e), Fraction(0)))))
+    out.append(("no one killed", _pct(sum(p for e, p in ends.items() if "killed" not in e))))
     for at in [*range(camp_a, len(flat)), *range(camp_a)]:  # the enemies first
-        killed = sum((p for e, p in ends.items() if e[at] == "killed"), Fraction(0))
+        killed = sum(p for e, p in ends.items() if e[at] == "killed")
         out.append((f"{flat[at].key} killed", _pct(killed)))
     return out
 

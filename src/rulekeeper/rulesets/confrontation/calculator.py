@@ -13,7 +13,9 @@ from typing import Any, ClassVar
 
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import ImpossibleRequestError, UnknownNameError
+from rulekeeper.core.game import JsonDict
 from rulekeeper.core.ruleset import OptionInfo, Resolution
+from rulekeeper.core.whole import WholeOdds
 
 from .abilities import ABILITIES, shape_of
 from .cards import CHARACTERISTICS, shipped_fighter, shipped_warbands
@@ -129,6 +131,12 @@ class Confrontation(SkirmishGame):
                 row["estimated"] = ", ".join(c for c in (*CHARACTERISTICS, "HP") if c in f.estimated)
                 out.append(row)
         return out
+
+    def whole_odds(self, state: Any, action: JsonDict) -> WholeOdds | None:
+        """The whole result of a fight, a shot, a charge or a frightening move (:mod:`.whole`)."""
+        from .whole import whole_odds
+
+        return whole_odds(state, action)
 
     def register_cli(self, hooks: Any) -> None:
         """``odds confrontation test|combat``, ``resolve confrontation combat``, ``units confrontation``."""

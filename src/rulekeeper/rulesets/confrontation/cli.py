@@ -23,6 +23,7 @@ from .cards import load_warband
 from .duel import Duel, Final, Report, exact_odds, initiative_odds, method_for, monte_carlo, resolve
 from .fighters import Combatant, ability_notes
 from .fray import Fray, exact_fray_odds, fray_method, fray_monte_carlo, initiative_odds_of, resolve_fray
+from .fray_whole import fray_ends, fray_whole_odds
 from .wounds import WOUND_TABLE, load_wound_table
 
 odds_cf = typer.Typer(help="Confrontation Evo: exact odds of a test or a combat.", no_args_is_help=True)
@@ -102,11 +103,22 @@ def combat_command(
     method: Annotated[str, typer.Option("--method", help="auto, exact or monte-carlo.")] = "auto",
     runs: Annotated[int, typer.Option("--runs", min=100, max=1_000_000, help="Monte Carlo runs.")] = 100_000,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the Monte Carlo runs.")] = 2026,
+    whole: Annotated[bool, typer.Option("--whole", help="The whole combat's result: kills on each side, every "
+                                                        "fighter's HP left (what the web preview shows).")] = False,
     as_json: Json = False,
 ) -> None:
     """A full combat: initiative, combat dice, exchanges, counterattacks, damage rolls on the Wound Table; with
-    three fighters or more, a fray (camp A: the first --camp-a fighters)."""
+    three fighters or more, a fray (camp A: the first --camp-a fighters). ``auto`` is exact when small, else the
+    numpy kernel's estimate with its error (under a second for 4 against 4)."""
     try:
+        if whole:
+            if len(fighters) == 2:
+                duel = _duel(fighters[0], fighters[1], fighter_a, fighter_b, charge, place_a, place_b, wound_table)
+                fray = duel.fray
+            else:
+                fray = _fray(fighters, camp_a, charge, place_a, place_b, wound_table)
+            _whole(fray, method, as_json)
+            return
         if len(fighters) != 2:
             _fray_odds(_fray(fighters, camp_a, charge, place_a, place_b, wound_table), method, runs, seed, as_json)
             return
@@ -167,9 +179,30 @@ def _fray(specs: list[str], camp_a: int | None, charge: str | None, place_a: int
     return Fray(camps, load_wound_table(table if table is not None else WOUND_TABLE))
 
 
+def _whole(fray: Fray, method: str, as_json: bool) -> None:
+    """``--whole``: :func:`~.fray_whole.fray_whole_odds`, the numbers the web keeper's preview shows."""
+    if method not in ("auto", "exact"):
+        raise ImpossibleRequestError("--whole computes its odds: --method auto or exact", field="method")
+    odds = fray_whole_odds(fray, method=method)
+    if as_json:
+        print_json({"ruleset": "confrontation", "kind": "whole", "fighters": [f.name for f in fray.fighters],
+                    **odds.to_dict()})
+        return
+    title = f"Whole combat: {' and '.join(f.name for f in fray.camps[0])} vs " \
+            f"{' and '.join(f.name for f in fray.camps[1])}"
+    console.print(rows_table(title, ("What", "Outcome", "Chance", ""), [list(r) for r in odds.rows()]))
+    console.print(explain_panel([odds.caption(), "camp A is ours: the enemies are camp B",
+                                 "Wound Table estimated" if fray.table.estimated else "Wound Table: your file"]))
+
+
 def _fray_odds(fray: Fray, method: str, runs: int, seed: int, as_json: bool) -> None:
     how = fray_method(fray, method)
-    if how == "exact":
+    if method == "auto":  # issue 27: exact when small, else the numpy kernel, not 10^5 Python resolutions
+        found = fray_ends(fray)
+        how, odds = ("exact" if found.method == "exact" else "estimate"), found.odds
+        note = (f"{found.note}; ±{found.error_bound * 100:.2f} % at 95 %" if found.error_bound
+                else "exact odds (every branch of the engine's fray walked)")
+    elif how == "exact":
         odds = {k: float(v) for k, v in exact_fray_odds(fray).items()}
         note = "exact odds (every branch enumerated with fractions)"
     else:

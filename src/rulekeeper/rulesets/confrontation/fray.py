@@ -39,8 +39,8 @@ from .wounds import DamageHook, WoundTable, damage_odds
 #: Fighters in all above which ``auto`` gives way to Monte Carlo (a 2-against-2 fray of 13 dice: about 1 s exact).
 EXACT_FIGHTERS = 4
 
-__all__ = ["MAX_FIGHTERS", "End", "Fray", "IniTest", "Melee", "exact_fray_odds", "fray_method", "fray_monte_carlo",
-           "initiative_odds_of", "initiative_requests", "resolve_fray", "roll_fray_initiative"]
+__all__ = ["MAX_FIGHTERS", "End", "Fray", "IniTest", "Melee", "exact_fray_odds", "fray_branches", "fray_method",
+           "fray_monte_carlo", "initiative_odds_of", "initiative_requests", "resolve_fray", "roll_fray_initiative"]
 
 
 # -- exact odds ------------------------------------------------------------------------------------------------
@@ -53,7 +53,16 @@ def _damage(table: WoundTable, strength: int, resilience: int,
 
 
 def _hits(fray: Fray, s: Melee, i: int, t: int, strike: Strike) -> list[tuple[Health, Fraction]]:
-    """The target's health after a hit not parried, with its odds (damage roll, then Toxic's follow-up)."""
+    """The target's health after a hit not parried, with its odds (damage roll, then Toxic's follow-up);
+    memoised on what it reads of the state (both healths, the attacker's Deadly blow and Toxic die)."""
+    key = (i, t, s.health[i], s.health[t], s.deadly[i], s.toxic[i], strike)
+    found = fray._hit_odds.get(key)
+    if found is None:
+        found = fray._hit_odds[key] = _hits_of(fray, s, i, t, strike)
+    return found
+
+
+def _hits_of(fray: Fray, s: Melee, i: int, t: int, strike: Strike) -> list[tuple[Health, Fraction]]:
     out: defaultdict[Health, Fraction] = defaultdict(Fraction)
     for line, p in _damage(fray.table, *fray.damage_params(s, i, t, strike)):
         health = fray.wound(t, s.health[t], line)
@@ -82,34 +91,40 @@ def initiative_odds_of(fray: Fray) -> Fraction:
     return win / (win + lose)
 
 
+def fray_branches(fray: Fray, s: Melee) -> list[tuple[Melee, Fraction]] | None:
+    """The states one attack leads to from ``s``, each with its exact probability; ``None`` when the fray is
+    over. The one step every exact computation walks (:func:`exact_fray_odds`, :mod:`.fray_whole`)."""
+    i = fray.attacker(s)
+    if i is None:
+        return None
+    t = fray.target(s, i)
+    s, fencer = fray.ready(s, i, t)
+    strike = fray.strike(s, i, t, fencer)
+    if strike.circular is not None:
+        return list(circular_branches(fray, s, i, strike))
+    out: list[tuple[Melee, Fraction]] = []
+    for blow, p in attack_outcomes(fray.side(s, i), fray.side(s, t), s.defence[t] > 0, strike.margin(fray, t)):
+        if blow[0] != "hit":
+            out.append((fray.after_blow(s, i, t, blow, strike=strike), p))
+        elif strike.feint:
+            out.append((fray.after_blow(s, i, t, ("feint",), strike=strike), p))
+        else:
+            out += [(fray.after_blow(s, i, t, ("hit",), h, strike), p * q) for h, q in _hits(fray, s, i, t, strike)]
+    return out
+
+
 def exact_fray_odds(fray: Fray) -> dict[End, Fraction]:
     """Every end of the fray (each fighter's status, in ``fighters`` order) with its exact probability."""
 
     @cache
     def walk(s: Melee) -> tuple[tuple[End, Fraction], ...]:
-        i = fray.attacker(s)
-        if i is None:
+        branches = fray_branches(fray, s)
+        if branches is None:
             return ((s.end(), Fraction(1)),)
-        t = fray.target(s, i)
-        s, fencer = fray.ready(s, i, t)
-        strike = fray.strike(s, i, t, fencer)
         out: defaultdict[End, Fraction] = defaultdict(Fraction)
-        if strike.circular is not None:
-            for nxt, p in circular_branches(fray, s, i, strike):
-                for end, r in walk(nxt):
-                    out[end] += p * r
-            return tuple(out.items())
-        defends = s.defence[t] > 0
-        for blow, p in attack_outcomes(fray.side(s, i), fray.side(s, t), defends, strike.margin(fray, t)):
-            if blow[0] != "hit":
-                branches = [(fray.after_blow(s, i, t, blow, strike=strike), Fraction(1))]
-            elif strike.feint:
-                branches = [(fray.after_blow(s, i, t, ("feint",), strike=strike), Fraction(1))]
-            else:
-                branches = [(fray.after_blow(s, i, t, ("hit",), h, strike), q) for h, q in _hits(fray, s, i, t, strike)]
-            for nxt, q in branches:
-                for end, r in walk(nxt):
-                    out[end] += p * q * r
+        for nxt, p in branches:
+            for end, r in walk(nxt):
+                out[end] += p * r
         return tuple(out.items())
 
     p_a = initiative_odds_of(fray)

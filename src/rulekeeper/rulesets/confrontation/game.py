@@ -324,6 +324,12 @@ class SkirmishGame(WithoutExtras):
             return f"side {action.get('side')} chooses: side {action.get('first')} acts first"
         return f"side {action.get('side')}: {kind}"
 
+    def evaluate(self, state: SkirmishState, side: str) -> float:
+        """The search bot's score of an unfinished battle for ``side`` in [-1, 1] (``rulekeeper.bots``)."""
+        from .bot import evaluate
+
+        return evaluate(state, side)
+
     def result(self, state: SkirmishState) -> GameResult | None:
         if not state.over:
             return None

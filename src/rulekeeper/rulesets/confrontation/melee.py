@@ -96,6 +96,8 @@ class Fray:
     _hooks: dict[tuple[int, int], tuple[DamageHook, ...]] = field(default_factory=dict, repr=False, compare=False)
     _openings: dict[int, Melee] = field(default_factory=dict, repr=False, compare=False)
     _ini_tests: dict[int, IniTest] = field(default_factory=dict, repr=False, compare=False)
+    _hit_odds: dict[tuple[object, ...], list[tuple[Health, Fraction]]] = field(default_factory=dict, repr=False,
+                                                                             compare=False)
 
     def __post_init__(self) -> None:
         fs = (*self.camps[0], *self.camps[1])
@@ -154,9 +156,13 @@ class Fray:
         return always or s.health[i].fierce or self.living(s, mine) < self.living(s, 1 - mine)
 
     def side(self, s: Melee, i: int) -> Side:
-        key = (i, s.health[i], self.desperate(s, i))
+        return self.side_at(i, s.health[i], self.desperate(s, i))
+
+    def side_at(self, i: int, health: Health, desperate: bool) -> Side:
+        """What an attack needs of fighter ``i`` at ``health`` (the vectorised kernel reads it per state)."""
+        key = (i, health, desperate)
         if key not in self._sides:
-            f, health, desperate = self.fighters[i], key[1], key[2]
+            f = self.fighters[i]
             less = self.sequence[i]
             self._sides[key] = Side(f.shape("ATT", desperate), f.shape("DEF", desperate),
                                     f.attack - less - f.penalty(self.table, health, "ATT"),

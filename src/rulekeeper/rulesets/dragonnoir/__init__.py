@@ -26,6 +26,14 @@ OPTION_INFO = (
     OptionInfo("dragon_horsemen", "stop", ("stop", "push"),
                "A horseman in the Black Dragon's way: he stops its step (stop, the keeper's former reading), or, as "
                "the seed says 'It can therefore never be blocked', he is pushed aside whole (push)."),
+    OptionInfo("crossing", "refused", ("refused", "friends"),
+               "Friendly characters in the way: never crossed (refused, the keeper's former reading), or, as the seed "
+               "says 'Crossing hexes containing friendly characters ... poses no problem', passed over on foot when "
+               "nothing can stop the mover on the friend's hex (friends)."),
+    OptionInfo("advance_infiltration", "off", ("off", "on"),
+               "The advance after combat and the infiltration of enemy lines: no roll (off, the keeper's former "
+               "reading), or, as the seed says 'the advance after combat must take into account the stacking and "
+               "infiltration of enemy lines rules', a roll on leaving a hex next to an enemy not engaged (on)."),
 )
 
 

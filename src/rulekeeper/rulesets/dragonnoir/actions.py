@@ -36,8 +36,8 @@ from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
 
-from . import bridle, carry, corpses, dragon, jumps, saddle, sorcery, summons
-from .advance import advance_steps, lying, must_go_on
+from . import bridle, carry, corpses, crossing, dragon, jumps, saddle, sorcery, summons
+from .advance import advance_steps, lying, must_go_on, owes_roll
 from .centre import BODY, fight_via, staged
 from .harm import hurt, never_retreats
 from .melee import ADVANCE, centre_combats, combats, fight, odds, take_blow
@@ -77,7 +77,7 @@ def _move_actions(state: DNState, m: Man) -> list[LegalAction]:
     s, g = m.side, f"{m.name}: move"
     out = [_la({"kind": "move", "side": s, "unit": m.name, "to": st.to}, f"{m.name} moves to {st.to}", float(st.cost),
                f"{st.cost} of {m.mp} points" + (f" ({st.why})" if st.why else ""), f"→ {st.to}", g)
-           for st in steps(state, m)]
+           for st in [*steps(state, m), *crossing.crossing_steps(state, m)]]
     cost = half_turn_cost(state, m)
     if cost is not None:
         out.append(_la({"kind": "half_turn", "side": s, "unit": m.name}, f"{m.name} turns his horse about",
@@ -133,6 +133,9 @@ def legal_actions(state: DNState) -> list[LegalAction]:
     if state.pending is not None:
         return _pending_actions(state, state.pending)
     s = state.side
+    passing = crossing.crosser(state)
+    if passing is not None:  # 'only one living character must remain per hex': he steps on before anything else
+        return [a for a in _move_actions(state, passing) if a.action["kind"] == "move"]
     out: list[LegalAction] = sorcery.cast_actions(state)
     if state.phase == "fire":
         out += _fire_actions(state, s, None)
@@ -198,7 +201,7 @@ def do_move(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Line
         to, cost, _ = next(c for c in carry.carry_steps(state, m) if c[0] == action["to"])
         step = Step(to, (to,), None, cost)
     elif action["kind"] == "move":
-        step = next(st for st in steps(state, m) if st.to == action["to"])
+        step = next(st for st in [*steps(state, m), *crossing.crossing_steps(state, m)] if st.to == action["to"])
     state, lines, ended = _infiltrate(state, m, fate)
     if ended:
         return state, lines
@@ -262,15 +265,28 @@ def do_shoot(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lin
     return state, lines
 
 
-def do_advance(state: DNState, action: JsonDict) -> tuple[DNState, Lines]:
+def do_advance(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lines]:
+    """One hex of the advance after combat; under ``advance_infiltration=on`` leaving a hex entered during the
+    advance next to an enemy who is not engaged costs the infiltration roll first (:func:`.advance.owes_roll`)."""
     p = state.pending
     assert p is not None
     m = state.man(str(action["unit"]))
     step = next(st for st in advance_steps(state, p, m) if st.to == action["to"])
+    lines: Lines = []
+    if owes_roll(state, p, m):
+        die, result = fate.draw(infiltration_request(m)).outcome.split("→")
+        lines.append({"text": f"{m.name} slips past the enemy from {m.hex}: die {die} rolls {result}", "kind": "roll"})
+        if result != "pass":  # stopped, or stunned there: the advance ends on the hex he stands on
+            if result == "stunned":
+                state, more = hurt(state, m.name, "stunned", [])
+                lines += more
+            state = replace(state, pending=None) if state.pending == p else state
+            return state, lines + [{"text": f"  {m.name}'s advance ends on {m.hex}", "kind": "note"}]
     left = (p.left if p.unit else ADVANCE[m.mounted]) - 1
     state = state.with_men(replace(m, hexes=step.hexes, facing=step.facing))
     pending = replace(p, unit=m.name, left=left) if left > 0 else None
-    return replace(state, pending=pending), [{"text": f"{m.name} advances {m.hex} → {step.to}", "kind": "move"}]
+    return replace(state, pending=pending), lines + [{"text": f"{m.name} advances {m.hex} → {step.to}",
+                                                      "kind": "move"}]
 
 
 def perform(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lines]:
@@ -323,7 +339,7 @@ def _perform(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lin
     if kind in ("counter", "let_be", "no_spell"):
         return sorcery.answer(state, action, fate)
     if kind == "advance":
-        return do_advance(state, action)
+        return do_advance(state, action, fate)
     if kind == "place":
         return place(state, str(action["unit"]), str(action["to"]))
     if kind == "stay":
@@ -358,6 +374,10 @@ def preview(state: DNState, action: JsonDict) -> OddsPreview:
         draws = sorcery.requests(state, action)
         return OddsPreview(tuple((d.label, sum(p for o, p in d.odds() if o.endswith("success"))) for d in draws),
                            draws)
+    if kind == "advance" and state.pending is not None and owes_roll(state, state.pending,
+                                                                     state.man(str(action["unit"]))):
+        req = infiltration_request(state.man(str(action["unit"])))
+        return OddsPreview((("slips past", sum(p for o, p in req.odds() if o.endswith("→pass"))),), (req,))
     if kind in ("move", "carry", "jump"):
         m = state.man(str(action["unit"]))
         if must_roll(state, m):  # the jump's die, if any, comes after and only if he slips past

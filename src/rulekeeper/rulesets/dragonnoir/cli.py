@@ -15,7 +15,7 @@ import typer
 from rich import box
 from rich.table import Table
 
-from rulekeeper.cli.fate_screen import explain_panel, odds_table
+from rulekeeper.cli.fate_screen import explain_panel, odds_table, rows_table
 from rulekeeper.cli.output import console, fail, print_json
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import ImpossibleRequestError, RulekeeperError
@@ -80,11 +80,29 @@ def _show_combat(odds: CombatOdds) -> None:
     console.print(explain_panel([*odds.arithmetic, f"die → result: {dice}", *odds.notes]))
 
 
+def _show_whole(odds: CombatOdds, as_json: bool) -> None:
+    from .whole import combat_whole
+
+    found = combat_whole(odds)
+    if as_json:
+        print_json({"ruleset": "dragonnoir", "kind": "whole", **found.to_dict()})
+        return
+    console.print(rows_table("Whole combat: " + " + ".join(f.label for f in odds.attackers) + " attack "
+                             + " + ".join(f.label for f in odds.defenders), ("What", "Outcome", "Chance", ""),
+                             [list(r) for r in found.rows()]))
+    console.print(explain_panel([found.caption()]))
+
+
 @odds_dn.command("combat", help="The ratio, every column shift and why, the armour +1 and each result's chance.")
 def odds_combat(attackers: Attackers, defender: Defenders, terrain: Terrain = "flat", option: OptionList = None,
-                sheet: Sheet = None, as_json: Json = False) -> None:
+                sheet: Sheet = None, whole: Annotated[bool, typer.Option("--whole", help="The whole result: what "
+                                                                          "the combat does, its chance.")] = False,
+                as_json: Json = False) -> None:
     try:
         odds = _combat(attackers, defender, terrain, option, sheet)
+        if whole:
+            _show_whole(odds, as_json)
+            return
         if as_json:
             print_json({"ruleset": "dragonnoir", "kind": "combat", **odds.to_dict()})
         else:

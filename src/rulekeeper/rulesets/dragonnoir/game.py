@@ -11,7 +11,6 @@ action an :class:`~rulekeeper.core.game.Outcome` (every die drawn through the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
 from rulekeeper.core.chance import Fate
@@ -31,6 +30,7 @@ from rulekeeper.core.game import (
 )
 from rulekeeper.core.present import CliPresenter, WebPresenter
 from rulekeeper.core.rng import RngState
+from rulekeeper.core.whole import WholeOdds
 
 if TYPE_CHECKING:
     from .state import DNState
@@ -223,19 +223,23 @@ class DragonNoirBattles(WithoutExtras):
 
     def apply(self, state: DNState, action: JsonDict) -> Outcome:
         from . import actions
-        from .sorcery import sync, window
-        from .turns import decided
+        from .whole import play
 
         actions.check(state, action)
         fate = Fate.from_state(state.rng)
-        new, report = actions.perform(state, action, fate)
-        new = decided(window(state, sync(state, replace(new, rng=fate.state))))
+        new, report = play(state, action, fate)
         if new.over:
             winner = "a draw" if new.winner is None else f"{new.name(new.winner)} win"
             report.append({"text": f"The battle is over, {winner}: {new.reason}", "kind": "over"})
         chance = tuple(fate.records)
         record: JsonDict = {"chance": [c.to_dict() for c in chance], "report": list(report)}
         return Outcome(new, dict(action), str(action["side"]), chance, (), tuple(report), record)
+
+    def whole_odds(self, state: DNState, action: JsonDict) -> WholeOdds | None:
+        """The whole result of an action with dice, every outcome run through the rules (:mod:`.whole`)."""
+        from .whole import whole_odds
+
+        return whole_odds(state, action)
 
     def preview(self, state: DNState, action: JsonDict) -> OddsPreview:
         from .actions import preview
@@ -270,6 +274,12 @@ class DragonNoirBattles(WithoutExtras):
             return f"{action.get('unit')} {rest.format(**action)}"
         except (KeyError, IndexError, ValueError):
             return f"side {side}: {kind}"
+
+    def evaluate(self, state: DNState, side: str) -> float:
+        """The search bot's score of an unfinished battle for ``side`` in [-1, 1] (``rulekeeper.bots``)."""
+        from .bot import evaluate
+
+        return evaluate(state, side)
 
     def result(self, state: DNState) -> GameResult | None:
         if not state.over:

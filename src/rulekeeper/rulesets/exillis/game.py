@@ -246,6 +246,12 @@ class ExIllisBattles:
     def side_of(self, action: JsonDict) -> str:
         return str(action.get("unit", "")).split(":", 1)[0]
 
+    def evaluate(self, state: BattleState, side: str) -> float:
+        """The search bot's score of an unfinished battle for ``side`` in [-1, 1] (``rulekeeper.bots``)."""
+        from .battle.bot import evaluate
+
+        return evaluate(state, side)
+
     def result(self, state: BattleState) -> GameResult | None:
         from .battle.result import summary
 

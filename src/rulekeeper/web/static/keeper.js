@@ -133,11 +133,26 @@
     }
   }
 
+  /* a page the player asked for (a boosted link or form: Reveal, Continue, Commit) is on its way: a live
+     fragment answered meanwhile is older news than that page and must not flash over it (the board swapped in
+     for a moment under the player's click, then the Fate Screen they asked for replaced it) */
+  var navigating = 0;  // when the player's page request left (ms), 0 when none is on its way
+  function navigation(e) { return e.detail && (e.detail.boosted || e.detail.target === document.body); }
+  function arrived() { navigating = 0; }
+  document.addEventListener("htmx:beforeRequest", function (e) { if (navigation(e)) { navigating = Date.now(); } });
+  /* the old page's link is gone once the new body is in, so its own after-request may never reach here */
+  ["htmx:afterRequest", "htmx:responseError", "htmx:sendError", "htmx:sendAbort", "htmx:timeout"].forEach(function (n) {
+    document.addEventListener(n, function (e) { if (navigation(e)) { arrived(); } });
+  });
+  document.addEventListener("htmx:afterSwap", function (e) { if (e.detail && e.detail.target === document.body) { arrived(); } });
+  function onItsWay() { return navigating > 0 && Date.now() - navigating < 20000; }
+
   document.addEventListener("htmx:beforeSwap", function (e) {
     var d = e.detail;
     var el = live();
     if (!el || d.target !== el || !d.requestConfig || d.requestConfig.verb !== "get") { return; }
     if (!d.xhr || d.xhr.status !== 200 || (d.requestConfig.path || "").indexOf("/live") < 0) { return; }
+    if (onItsWay()) { d.shouldSwap = false; return; }
     var why = holding(el);
     if (!why) { held = null; return; }
     d.shouldSwap = false;

@@ -33,6 +33,7 @@ from rulekeeper.core.game import (
 )
 from rulekeeper.core.rng import RngState
 from rulekeeper.core.ruleset import OptionInfo, Resolution
+from rulekeeper.core.whole import WholeMeasure, WholeOdds
 
 from ..model import OPTION_INFO
 from ..rounding import show
@@ -244,6 +245,24 @@ class WarTableCampaign:
             headline.append(("Round", f"round {state.round} resolves when these orders are given"))
         return OddsPreview(tuple(headline), tuple(draws))
 
+    def whole_odds(self, state: CampaignGameState, action: JsonDict) -> WholeOdds | None:
+        """Issue 27: each Delve order's table result, exactly (the Delve table is the campaign's only chance: the
+        round's fights are the deterministic War Table, and the other sides' hidden orders are never read)."""
+        orders, _ = self._check(state, action)
+        c, tables = state.campaign, state.table_map()
+        measures: list[WholeMeasure] = []
+        for o in orders.orders:
+            if o.kind != "delve":
+                continue
+            unit = c.unit(o.unit)
+            dungeon = next(d for d in c.dungeons if d.region == unit.region)
+            odds = tables[dungeon.table].odds()
+            measures.append(WholeMeasure.from_weights(f"delve_{len(measures)}", f"Delve {dungeon.name}: {unit.label}",
+                                                      [(r, float(p)) for r, p in odds]))
+        if not measures:
+            return None
+        return WholeOdds(tuple(measures), (), "exact", 0.0, "the Delve table's weights, as the round draws them")
+
     def policy(self, state: CampaignGameState) -> JsonDict | None:
         status = self.status(state)
         if status.over:
@@ -262,6 +281,18 @@ class WarTableCampaign:
                 parts.append(f"{o.get('unit')} {o.get('order')}" + (f" {o['target']}" if o.get("target") else ""))
         parts += [f"Faith: {f}" for f in action.get("faith") or []]
         return f"{side} orders for round {action.get('round', '?')}: " + ("; ".join(parts) or "every unit holds")
+
+    def determinise(self, state: CampaignGameState, side: str, seed: int) -> CampaignGameState:
+        """The search bot's world (``rulekeeper.bots``): fresh RNG, the other sides' hidden orders re-drawn."""
+        from .bot import determinise
+
+        return determinise(state, side, seed)
+
+    def evaluate(self, state: CampaignGameState, side: str) -> float:
+        """The search bot's score of an unfinished campaign for ``side`` in [-1, 1] (``bot.evaluate``)."""
+        from .bot import evaluate
+
+        return evaluate(state, side)
 
     def conceals(self, state: CampaignGameState, action: JsonDict, role: str) -> bool:
         """Orders of another side for a round not yet resolved in ``state`` are hidden from ``role``.

@@ -1,0 +1,120 @@
+"""The whole result of a Battle System action before it is made (issue 27): casualties on both sides, the
+morale damage and whether a unit flees, each outcome with its probability, exactly.
+
+* an attack or a volley: :func:`~.odds.attack_odds`, icepool's exact distributions mapped through the very pure
+  functions the resolution applies (:func:`~.combat.outcome_of`, :func:`~.combat.morale_damage`); the tests
+  compare it with a seeded Monte Carlo of ``apply``;
+* a pursuit, a rally or tending (one die each): every outcome run through :func:`play`, the function ``apply``
+  resolves with (:func:`~rulekeeper.core.draws.enumerate_draws`), so the preview is the roll by construction.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import replace
+from fractions import Fraction
+
+from rulekeeper.core.chance import Fate
+from rulekeeper.core.draws import NotEnumerable, enumerate_draws
+from rulekeeper.core.game import JsonDict
+from rulekeeper.core.whole import WholeMeasure, WholeOdds
+
+from . import actions
+from .combat import DEFAULT, Unit
+from .ground import ground_bonus
+from .odds import attack_odds
+from .options import BattleSystemOptions
+from .pursuit import do_pursue
+from .rally import do_rally
+from .state import BattleState
+from .support import do_bridge, do_resupply, do_tend
+from .turns import decided, end_turn
+from .units import AttackKind
+
+#: Actions with one die the whole preview enumerates through :func:`play`.
+ONE_DIE = ("pursue", "rally", "tend")
+
+
+def play(state: BattleState, action: JsonDict, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
+    """One legal action resolved through ``fate`` (what ``apply`` records), the battle decided after it."""
+    kind = action["kind"]
+    if kind == "move":
+        new, report = actions.do_move(state, action)
+    elif kind in actions.KIND_OF:
+        new, report = actions.do_attack(state, action, fate)
+    elif kind == "barrage":
+        new, report = actions.do_barrage(state, action)
+    elif kind == "pursue":
+        new, report = do_pursue(state, action, fate)
+    elif kind == "rally":
+        new, report = do_rally(state, action, fate)
+    elif kind == "tend":
+        new, report = do_tend(state, action, fate)
+    elif kind == "resupply":
+        new, report = do_resupply(state, action)
+    elif kind == "bridge":
+        new, report = do_bridge(state, action)
+    else:
+        new, report = end_turn(state, fate)
+    return decided(replace(new, rng=fate.state)), report
+
+
+def _measure(key: str, label: str, dist: dict[int, Fraction]) -> WholeMeasure:
+    return WholeMeasure.from_weights(key, label, [(k, float(p)) for k, p in sorted(dist.items())])
+
+
+def attack_whole(state: BattleState, action: JsonDict) -> WholeOdds:
+    """An attack or a volley on the map: :func:`unit_attack_whole` with the ground's bonus."""
+    a, d = state.piece(str(action["unit"])), state.piece(str(action["target"]))
+    kind = actions.KIND_OF[str(action["kind"])]
+    return unit_attack_whole(a.unit(), d.unit(), kind, ground_bonus(state, a, d, kind), state.rules)
+
+
+def unit_attack_whole(a: Unit, d: Unit, kind: AttackKind, bonus: int = 0,
+                      options: BattleSystemOptions = DEFAULT) -> WholeOdds:
+    """An attack or a volley: their casualties, our losses (a failed attack), the morale damage, who flees (the
+    web preview and ``odds battlesystem attack --whole`` both show this)."""
+    odds = attack_odds(a, d, kind, bonus, options)
+    destroyed = sum((p for k, p in odds.casualties.items() if k >= d.soldiers), Fraction(0))
+    measures = [_measure("enemy_casualties", f"{d.name}: soldiers lost", odds.casualties),
+                _measure("own_losses", f"{a.name}: soldiers lost", odds.attacker_losses),
+                _measure("enemy_morale", f"{d.name}: morale damage", odds.morale_to_defender)]
+    events = [("attack fails", float(odds.p_fail)), (f"{d.name} destroyed", float(destroyed)),
+              (f"{d.name} flee", float(odds.p_breaks(d.morale))),
+              (f"{a.name} flee", float(odds.p_breaks(a.morale, defender=False)))]
+    return WholeOdds(tuple(measures), tuple(events), "exact", 0.0,
+                     "5d10 and the morale die, every total, through the rules' own functions")
+
+
+def one_die_whole(state: BattleState, action: JsonDict) -> WholeOdds | None:
+    """A pursuit, a rally or tending: each outcome of its die run through :func:`play`."""
+    side = str(action.get("side", state.to_act))
+    try:
+        leaves = enumerate_draws(lambda fate: play(state, action, fate)[0])
+    except NotEnumerable:
+        return None
+    sums: dict[str, defaultdict[int, float]] = {k: defaultdict(float) for k in ("lost", "ours", "morale")}
+    fled = 0.0
+    for leaf in leaves:
+        after = leaf.value
+        pairs = [(p, after.piece(p.name)) for p in state.units if any(q.name == p.name for q in after.units)]
+        sums["lost"][sum(p.soldiers - q.soldiers for p, q in pairs if p.side != side)] += leaf.probability
+        sums["ours"][sum(q.soldiers - p.soldiers for p, q in pairs if p.side == side)] += leaf.probability
+        sums["morale"][sum(q.morale - p.morale for p, q in pairs if p.side == side)] += leaf.probability
+        fled += leaf.probability * any(p.morale > 0 and q.morale == 0 for p, q in pairs if p.side != side)
+    labels = {"lost": "enemy soldiers lost", "ours": "our soldiers back", "morale": "our morale restored"}
+    measures = tuple(WholeMeasure.from_weights(k, labels[k], sorted(v.items())) for k, v in sums.items()
+                     if set(v) != {0})
+    if not measures:
+        measures = (WholeMeasure.from_weights("lost", labels["lost"], sorted(sums["lost"].items())),)
+    return WholeOdds(measures, (("an enemy unit flees", min(1.0, fled)),), "exact", 0.0,
+                     f"every outcome of the die ({len(leaves)}) run through the rules")
+
+
+def whole_odds(state: BattleState, action: JsonDict) -> WholeOdds | None:
+    kind = action.get("kind")
+    if kind in actions.KIND_OF:
+        return attack_whole(state, action)
+    if kind in ONE_DIE:
+        return one_die_whole(state, action)
+    return None

@@ -1,0 +1,98 @@
+"""The whole result of a skirmish action before it is made (issue 27): a fight's every fighter's end, a shot's
+wound, a charge's COU tests, as a :class:`~rulekeeper.core.whole.WholeOdds` the CLI and the web keeper show.
+
+Every number comes from the functions the resolution draws with: a fight from the fray's own steps
+(:mod:`.fray_whole`), a shot from :meth:`~.shooting.Shot.outcomes` and the wound :func:`~.exchanges.apply_wound`
+makes of each line (what :func:`~.shooting.do_shoot` does), a charge from the very :class:`~.fear.FearTest`
+objects :func:`~.skirmish.do_charge` rolls.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+
+from rulekeeper.core.game import JsonDict
+from rulekeeper.core.whole import WholeMeasure, WholeOdds
+
+from .exchanges import apply_wound
+from .fear import FearTest
+from .fray_whole import fray_whole_odds
+from .shooting import _combatant, _health, shot_of
+from .skirmish import charge_draws, fray_of, group_of, walk_tests
+from .state import Fighter, SkirmishState
+from .strikes import WOUNDS
+from .wounds import load_wound_table
+
+
+def whole_odds(state: SkirmishState, action: JsonDict) -> WholeOdds | None:
+    """The whole-action odds of a fight, a shot, a charge or a move that crosses frightening enemies; ``None``
+    for an action without chance."""
+    try:
+        f = state.fighter(str(action.get("fighter")))
+    except LookupError:
+        return None
+    kind = action.get("kind")
+    if kind == "fight":
+        group = group_of(state, f)
+        if group is None:
+            return None
+        flat = [*group[0], *group[1]]
+        ours = 0 if f.side == group[0][0].side else 1
+        return fray_whole_odds(fray_of(group, state), [g.key for g in flat], ours)
+    if kind == "shoot":
+        return shot_whole(state, f, state.fighter(str(action["target"])))
+    if kind == "charge":
+        mine, passing, theirs = charge_draws(state, f, state.fighter(str(action["target"])))
+        return charge_whole(str(action["target"]), mine, passing, theirs)
+    if kind == "move":
+        x, y = action["to"]
+        tests = walk_tests(state, f, float(x), float(y))
+        return None if not tests else tests_whole(tests, "our fighters in rout")
+    return None
+
+
+def shot_whole(state: SkirmishState, f: Fighter, t: Fighter) -> WholeOdds:
+    """A shot: the target's HP left and his wound (the AIM test, the damage roll, the wound applied)."""
+    table = load_wound_table()
+    lines = shot_of(state, f, t, table).outcomes(table)
+    hp: defaultdict[int, Fraction] = defaultdict(Fraction)
+    for line, p in lines.items():
+        if line == "miss":
+            hp[t.hp] += p
+            continue
+        health = apply_wound(_combatant(t), table, _health(t), line)  # what do_shoot applies
+        hp[0 if health.killed else health.hp] += p
+    order = ["miss", "No effect", "Stunned", *WOUNDS]
+    shown = [(line, float(lines[line])) for line in order if line in lines]
+    shown += [(line, float(p)) for line, p in lines.items() if line not in order]
+    killed = float(hp.get(0, Fraction(0)))
+    return WholeOdds(
+        (WholeMeasure.from_weights("hp_target", f"{t.key}: HP left", [(k, float(hp[k])) for k in sorted(hp)]),
+         WholeMeasure.from_weights("shot", "the shot", shown)),
+        (("hits", 1.0 - float(lines.get("miss", Fraction(0)))),
+         ("wounds", float(sum((p for line, p in lines.items() if line in WOUNDS), Fraction(0)))),
+         (f"{t.key} killed", killed)),
+        "exact", 0.0, "the AIM test, the damage roll and the wound, every branch")
+
+
+def charge_whole(target: str, mine: FearTest | None, passing: list[FearTest], theirs: FearTest | None) -> WholeOdds:
+    """A charge: whether it goes in (the charger's COU test) and whether the charged fighter routs."""
+    goes = float(mine.chance()) if mine is not None else 1.0
+    routs = goes * (1.0 - float(theirs.chance())) if theirs is not None else 0.0
+    outcomes = [("does not charge", 1.0 - goes), ("in contact", goes - routs), (f"in contact, {target} routs", routs)]
+    events = [("charge goes in", goes), (f"{target} routs", routs)]
+    events += [(f"{test.label} fails", goes * (1.0 - float(test.chance()))) for test in passing]
+    return WholeOdds((WholeMeasure.from_weights("charge", "the charge", outcomes),), tuple(events), "exact", 0.0,
+                     "the COU tests the charge rolls, every branch")
+
+
+def tests_whole(tests: list[FearTest], label: str) -> WholeOdds:
+    """Independent COU tests: how many fail (the distribution of a sum of unequal coins, exactly)."""
+    dist = [1.0]
+    for test in tests:
+        q = 1.0 - float(test.chance())
+        dist = [a * (1 - q) + b * q for a, b in zip([*dist, 0.0], [0.0, *dist], strict=True)]
+    events = tuple((f"{test.label} fails", 1.0 - float(test.chance())) for test in tests)
+    return WholeOdds((WholeMeasure.from_weights("routs", label, list(enumerate(dist))),), events, "exact", 0.0,
+                     "the COU tests the move rolls")

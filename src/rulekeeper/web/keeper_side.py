@@ -1,0 +1,49 @@
+"""The side the keeper plays, as the pages show it: who plays it, whether it is thinking, and why it moved.
+
+Why the explanation is shown where it is (issue 28): the bot's candidates and their values
+are the spectator's to read (and the host's), never a player's — on a player's page they would
+be advice on the battle in progress, and before the keeper's move they would tell its plan.  A
+move the game still conceals from the spectator (hidden orders not yet revealed) is not
+explained until it is revealed, so the explanation never tells more than the log does.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rulekeeper.core.game import Game, conceals
+from rulekeeper.persistence.store import BattleRecord
+from rulekeeper.service.bot_seat import seat_of
+
+if TYPE_CHECKING:
+    from .api import Keeper
+
+#: The roles whose pages show the keeper's reasons.
+EXPLAINED_TO = ("spectator", "host")
+
+
+def keeper_of(k: Keeper, rec: BattleRecord) -> dict[str, Any] | None:
+    """Who plays the keeper's side of ``rec`` and whether it is thinking now (None: two players)."""
+    seat = seat_of(rec.meta)
+    if seat is None:
+        return None
+    return {"side": seat.side, "words": seat.words(), "thinking": k.bots.thinking(rec.id)}
+
+
+def explained(k: Keeper, rec: BattleRecord, game: Game, shown_state: Any, role: str) -> dict[str, Any] | None:
+    """The keeper's last move and its candidates, for ``role``'s page (None: nothing to show it).
+
+    ``shown_state``: the state the page shows (before a face-down result), which decides
+    whether the move is still concealed.
+    """
+    if role not in EXPLAINED_TO or seat_of(rec.meta) is None:
+        return None
+    found = k.bots.explanation(rec.id)
+    if found is None or found.index >= rec.position or conceals(game, shown_state, found.action, "spectator"):
+        return None
+    return {
+        "index": found.index, "side": found.side, "text": found.text, "strength": found.strength,
+        "iterations": found.iterations, "seconds": round(found.seconds, 2), "fallback": found.fallback,
+        "candidates": [{"text": c.text, "value": None if c.value is None else round(c.value, 3), "visits": c.visits,
+                        "chosen": i == 0} for i, c in enumerate(found.candidates)],
+    }
