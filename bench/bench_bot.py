@@ -123,6 +123,7 @@ def main() -> None:
     ap.add_argument("--cap", type=int, default=24, help="at most this many simulations per move (0: no cap)")
     ap.add_argument("--timing", type=int, default=6, help="positions timed at the default budget per scenario")
     ap.add_argument("--games", nargs="*", default=list(GAMES))
+    ap.add_argument("--scenarios", nargs="*", default=None, help="only these scenario keys")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
@@ -133,6 +134,8 @@ def main() -> None:
     for name in args.games:
         g = game_named(name)
         for info in g.scenarios():
+            if args.scenarios and info.key not in args.scenarios:
+                continue
             row = bench_scenario(g, info.key, info.path, args, budget)
             rows.append(row)
             if not args.json:

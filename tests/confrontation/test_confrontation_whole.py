@@ -203,3 +203,50 @@ def test_a_charges_whole_odds_are_its_cou_tests() -> None:
     assert whole.event("him routs") == pytest.approx(goes * (1 - float(p_success(shape, 2, 4))))
     assert whole.measure("charge").probability("does not charge") == pytest.approx(1 - goes)
     assert goes == float(Fraction(mine.chance()))
+
+
+@pytest.mark.parametrize("steps", [1, 2])
+def test_a_charges_whole_odds_agree_with_the_engines_apply(g: Game, steps: int) -> None:
+    """The ford after one or two of the policy's actions: a Wolfen charge that may rout its target, an Alahan
+    charge whose charger may fail his COU test (the Wolfen's FEAR)."""
+    s: Any = start(g)
+    for _ in range(steps):
+        action = g.policy(s)
+        assert action is not None
+        s = g.apply(s, action).state
+    charges = [lg.action for lg in g.legal_actions(s) if lg.action["kind"] == "charge"]
+    charge = next(a for a in charges if (w := whole_odds_of(g, s, a)) is not None
+                  and 0 < w.event("charge goes in") * (1 - w.event(f"{a['target']} routs")) < 1)
+    whole = whole_odds_of(g, s, charge)
+    assert whole is not None
+    runs = 300
+    charger, target = str(charge["fighter"]), str(charge["target"])
+    went = rout = 0
+    for seed in range(runs):
+        out = g.apply(replace(s, rng=type(s.rng).from_seed(77 + seed)), charge).state
+        went += target in out.fighter(charger).engaged
+        rout += out.fighter(target).rout > 0 and s.fighter(target).rout == 0
+    for shown, freq in ((whole.event("charge goes in"), went / runs), (whole.event(f"{target} routs"), rout / runs)):
+        assert abs(freq - shown) <= 4 * math.sqrt(max(shown * (1 - shown), 1 / runs) / runs), (shown, freq)
+
+
+def test_the_kernels_attack_odds_are_the_engines_in_floats() -> None:
+    """``attack_floats`` (the kernel's rows) against ``attack_outcomes`` (the exact walk's), every side met."""
+    from rulekeeper.rulesets.confrontation.exchanges import attack_outcomes
+    from rulekeeper.rulesets.confrontation.fray_kernel import FAIL, GAINED, HIT, PARRIED, attack_floats
+
+    fray = Fray(((card("A1", abilities=["Counterattack"]), card("A2", ATT=6, abilities=["Brutal"])),
+                 (card("B1", DEF=5, abilities=["Hardened"]), card("B2", abilities=["Desperate"], cost=5))), TABLE)
+    s = fray.opening(0)
+    compared = 0
+    for i in range(4):
+        for t in range(4):
+            for defends in (False, True):
+                att, dfd = fray.side(s, i), fray.side(s, t)
+                exact = {FAIL if b[0] == "fail" else HIT if b[0] == "hit" else GAINED if b[1] == "gain" else PARRIED:
+                         float(p) for b, p in attack_outcomes(att, dfd, defends, fray.fighters[t].counter_margin)}
+                floats = dict(attack_floats(att, dfd, defends, fray.fighters[t].counter_margin))
+                assert floats.keys() == exact.keys()
+                assert all(floats[k] == pytest.approx(exact[k], abs=1e-12) for k in exact)
+                compared += 1
+    assert compared == 32

@@ -80,3 +80,45 @@ def test_regression_the_unhorsed_riders_player_places_him() -> None:
     assert len(spots) >= 2 and after.man("Grast").hex == spots[0]
     out = act(after, kind="place", unit="Grast", to=spots[-1])
     assert out.state.man("Grast").hex == spots[-1] and out.state.man("Grast").health == "stunned"
+
+
+def test_a_two_hex_retreat_is_placed_by_its_owner_among_its_legal_ends() -> None:
+    """A two-hex retreat (a horse shying: 'B on a horseman: he retreats two hexes'; Errare's armour: 'retreats 2
+    hexes') was the keeper's path, hex by hex. Now its owner places it like any retreat: every end reached by two legal
+    one-hex retreats in a row, the keeper's path first (issue 24, point 5: 'The owning player chooses among the legal
+    hexes')."""
+    from rulekeeper.boards.hexes import hex_distance
+    from rulekeeper.rulesets.dragonnoir.harm import retreat_ends
+
+    s = _pair()
+    goblin = s.man("Goblin 1")
+    ends = retreat_ends(s, goblin, ["D3"], 2)
+    board = s.board
+    assert len(ends) >= 3 and all(hex_distance(board.parse(e[0]), board.parse("D3")) == 3 for e in ends)
+    # exactly the brute-force set: a legal retreat, then a legal retreat from there
+    brute = {second for first in retreat_moves(s, goblin, ["D3"])
+             for second in retreat_moves(s.with_men(Man("Goblin 1", "Goblin 1", "B", first)),
+                                         Man("Goblin 1", "Goblin 1", "B", first), ["D3"])}
+    assert set(ends) == brute
+    after, _ = hurt(s, "Goblin 1", "retreat", ["D3"], retreat_hexes=2)
+    assert after.placing and after.to_act == "B" and after.placing[0].spots[0] == after.man("Goblin 1").hexes
+    assert set(after.placing[0].spots) == set(ends)
+    other = legal(after, "place")[-1]
+    placed = G.apply(after, other).state
+    assert placed.man("Goblin 1").hex == other["to"] and not placed.placing
+
+
+def test_a_two_hex_retreat_stops_after_one_only_where_no_second_is_legal() -> None:
+    """Decision: the retreat goes as far as it can; it stops after one hex only where no second hex is legal."""
+    from rulekeeper.rulesets.dragonnoir.harm import retreat_ends
+
+    s = _pair()
+    goblin = s.man("Goblin 1")
+    two = retreat_ends(s, goblin, ["D3"], 2)
+    blocked = s
+    for (h,) in two[1:]:  # all but one second hex taken: only the paths to the last one go two hexes
+        blocked = blocked.add(Man(f"Goblin at {h}", "Goblin 2", "B", (h,)))
+    assert retreat_ends(blocked, goblin, ["D3"], 2) == [two[0]]
+    for (h,) in two[:1]:  # every second hex taken: the retreat ends one hex back, on any legal first hex
+        blocked = blocked.add(Man(f"Goblin at {h}", "Goblin 2", "B", (h,)))
+    assert retreat_ends(blocked, goblin, ["D3"], 2) == retreat_moves(blocked, goblin, ["D3"])

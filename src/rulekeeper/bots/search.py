@@ -2,8 +2,10 @@
 rollouts by the game's shipped policy (see the package docstring for why this shape).
 
 1. **candidates**: the side's legal actions, the shipped policy's own choice first (asked in a determinised
-   world: the policy may not read what the side cannot see), then the others in a seeded order, at most
-   :data:`WIDTH` of them (a side with 150 legal moves spends its simulations on a few it can compare);
+   world: the policy may not read what the side cannot see), then the others in a seeded order, as many as
+   the budget can give :data:`SAMPLES_PER_ARM` simulations each (2 to :data:`WIDTH`; a first *probe*
+   simulation of the policy's choice says what one costs): a side with 150 legal moves spends its
+   simulations on a few it can compare, and a bot that can think little stays near the shipped policy;
 2. **a pass**: one world is drawn (``hooks.determiniser``: a fresh RNG state and the other sides' unrevealed
    orders drawn afresh, seeded by the bot's own seed, never by the battle) and *every* candidate still in the
    race is simulated in it: applied, then every side plays the shipped policy for at most ``budget.horizon``
@@ -11,8 +13,9 @@ rollouts by the game's shipped policy (see the package docstring for why this sh
    worlds for every candidate (common random numbers) make their differences show with few simulations;
 3. **halving**: after every :data:`PASSES_PER_ROUND` passes the worse half of the candidates leaves the race
    (sequential halving, the simple-regret bandit of Karnin et al. 2013), down to two;
-4. the budget (iterations or seconds) is checked after every simulation; the choice is the candidate with the
-   most simulations, then the best mean, then the earlier in order (the shipped policy's choice wins ties).
+4. the budget (iterations or seconds) is checked after every simulation, and a time budget's deadline within
+   one too (a simulation cut short is left out); the choice is the candidate with the most simulations, then
+   the best mean, then the earlier in order (the shipped policy's choice wins ties).
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ from .model import BotRequestError, Budget, Candidate, Decision
 
 #: Candidates compared at most (the shipped policy's choice and the first others in a seeded order).
 WIDTH = 12
+#: Simulations each compared candidate should get at least (what sets the width on a small budget).
+SAMPLES_PER_ARM = 6
 #: Passes over the candidates between two halvings.
 PASSES_PER_ROUND = 2
 
@@ -75,19 +80,28 @@ def choose(game: Game, state: Any, side: str, *, budget: Budget, seed: int,
         return Decision(only.action, (Candidate(only.action, only.text, 0.0, 0),), 0, time.perf_counter() - start)
     seeds = np.random.Generator(np.random.PCG64(seed))
     determinise = determiniser(game)
-    arms = _ordered_arms(game, determinise(state, side, _draw(seeds)), side, legal, seeds)[:WIDTH]
+    arms = _ordered_arms(game, determinise(state, side, _draw(seeds)), side, legal, seeds)
     evaluate = evaluator(game)
-    race, done, passes = list(arms), 0, 0
+    deadline = None if budget.seconds is None else start + budget.seconds
+    # the probe: the shipped policy's choice in the first world, which also says what a simulation costs
+    world = determinise(state, side, _draw(seeds))
+    probe = time.perf_counter()
+    value, _ = _simulate(game, world, arms[0].legal.action, side, budget.horizon, evaluate, deadline)
+    arms[0].visits, arms[0].total = 1, value
+    arms = arms[:_width(budget, time.perf_counter() - probe, deadline, len(arms))]
+    race, done, passes, first = list(arms), 1, 0, 1
 
     def spent() -> bool:
         return ((budget.iterations is not None and done >= budget.iterations)
-                or (budget.seconds is not None and time.perf_counter() - start >= budget.seconds)
+                or (deadline is not None and time.perf_counter() >= deadline)
                 or (cancelled is not None and cancelled()))
 
     while not spent():
-        world = determinise(state, side, _draw(seeds))
-        for arm in race:
-            arm.total += _simulate(game, world, arm.legal.action, side, budget.horizon, evaluate)
+        for arm in race[first:]:
+            value, whole = _simulate(game, world, arm.legal.action, side, budget.horizon, evaluate, deadline)
+            if not whole:  # cut by the deadline: not comparable with the others, left out
+                break
+            arm.total += value
             arm.visits += 1
             done += 1
             if spent():
@@ -96,10 +110,23 @@ def choose(game: Game, state: Any, side: str, *, budget: Budget, seed: int,
         if passes % PASSES_PER_ROUND == 0 and len(race) > 2:
             keep = sorted(race, key=lambda a: (-a.mean, arms.index(a)))[: (len(race) + 1) // 2]
             race = [a for a in race if a in keep]
+        world, first = determinise(state, side, _draw(seeds)), 0
     ranked = sorted(range(len(arms)), key=lambda i: (-arms[i].visits, -arms[i].mean, i))
     candidates = tuple(Candidate(arms[i].legal.action, arms[i].legal.text, arms[i].mean, arms[i].visits)
                        for i in ranked)
     return Decision(candidates[0].action, candidates, done, time.perf_counter() - start)
+
+
+def _width(budget: Budget, probe_seconds: float, deadline: float | None, total: int) -> int:
+    """How many candidates the budget can compare with :data:`SAMPLES_PER_ARM` simulations each (2 to
+    :data:`WIDTH`): a bot that can think little stays near the shipped policy instead of picking among many
+    candidates on one noisy simulation each. From the iterations, and, with a time budget, from what the probe
+    simulation cost (so a time-limited decision depends on the machine's speed, as its length does)."""
+    affordable = float(budget.iterations) if budget.iterations is not None else float("inf")
+    if deadline is not None:
+        left = max(deadline - time.perf_counter(), 0.0)
+        affordable = min(affordable, 1 + left / max(probe_seconds, 1e-6))
+    return max(2, min(WIDTH, total, int(affordable // SAMPLES_PER_ARM)))
 
 
 def _draw(seeds: np.random.Generator) -> int:
@@ -117,14 +144,17 @@ def _ordered_arms(game: Game, world: Any, side: str, legal: list[LegalAction],
 
 
 def _simulate(game: Game, world: Any, action: JsonDict, side: str, horizon: int,
-              evaluate: Callable[[Any, str], float]) -> float:
-    """Play ``action`` in ``world``, then the shipped policy for every side for up to ``horizon`` actions."""
+              evaluate: Callable[[Any, str], float], deadline: float | None) -> tuple[float, bool]:
+    """Play ``action`` in ``world``, then the shipped policy for every side for up to ``horizon`` actions; the
+    score, and whether the simulation ran its course (False: the deadline cut it short)."""
     state = game.apply(world, action).state
     for _ in range(horizon):
         if game.status(state).over:
             break
+        if deadline is not None and time.perf_counter() >= deadline:
+            return evaluate(state, side), False
         follow = game.policy(state)
         if follow is None:
             break
         state = game.apply(state, follow).state
-    return evaluate(state, side)
+    return evaluate(state, side), True

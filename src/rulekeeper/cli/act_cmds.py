@@ -16,8 +16,9 @@ from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.game import Game, LegalAction
 
 from . import action_words, current
-from .battle_cmds import BattleArg, BattleIdArg, Db, Json, _doc, _service, _show, battle_app, presenter
+from .battle_cmds import BattleArg, BattleIdArg, Db, Explain, Json, _doc, _service, _show, battle_app, presenter
 from .battle_ids import is_battle, make_current, resolve
+from .bot_cmds import bot_turns
 from .completion import complete_act_words
 from .fate_screen import rows_table
 from .output import console, print_json
@@ -103,10 +104,13 @@ def act(
              "[TARGET] — charge \"Franc Chevalers\" B3.")],
     option: Annotated[str | None, typer.Option(
         "--option", "--shot", "--spell", help="The action's option: shot type (aim, swift_shot…), spell…")] = None,
+    explain: Explain = False,
     db: Db = None,
     json: Json = False,
 ) -> None:
-    """Perform one action (by number or by words) and print the Fate Screen of everything it caused."""
+    """Perform one action (by number or by words) and print the Fate Screen of everything it caused.
+
+    In a battle whose side the keeper plays (``battle new --bot``), the keeper then moves until you must act."""
     svc = _service(db)
     battle, words = split_battle(svc, list(words))
     g = svc.game(battle)
@@ -120,11 +124,14 @@ def act(
         action = action_words.parse(g, before, g.legal_actions(before), words, option)
     out, pos = svc.act(battle, action, expected_position=expected)
     if json:
+        keeper = bot_turns(svc, battle, quiet=True)
+        extra = {"keeper": keeper} if keeper else {}
         print_json({**_doc(g, out.state, battle, position=pos, action=out.action),
-                    **{k: v for k, v in out.record.items() if k != "rng_after"}})
+                    **{k: v for k, v in out.record.items() if k != "rng_after"}, **extra})
         return
     print_outcome(g, out.action, list(out.report), before)
-    _show(g, out.state, battle)
+    state = svc.state(battle) if bot_turns(svc, battle, explain=explain) else out.state
+    _show(g, state, battle)
 
 
 def print_outcome(g: Game, action: dict[str, Any], report: list[Any], before: Any) -> None:

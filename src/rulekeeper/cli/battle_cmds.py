@@ -8,6 +8,7 @@ when the game ships none). SQLAlchemy and the service are imported when a comman
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -31,6 +32,8 @@ battle_app = typer.Typer(help="Play a whole battle of any installed game, stored
 
 Db = Annotated[str | None, typer.Option("--db", help="Database file or URL (default: the user data dir; env RULEKEEPER_DB).")]
 Json = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
+Explain = Annotated[bool, typer.Option("--explain", help="Show the search bot's best candidates and their estimated "
+                                                         "values (-1 a sure loss … +1 a sure win) for each of its moves.")]
 #: A battle id, any unique prefix of one, or nothing for the store's current battle.
 BattleArg = Annotated[str | None, typer.Argument(
     help="Battle id or any unique prefix of it (default: the current battle).", show_default=False,
@@ -91,6 +94,12 @@ def new(
     data: Annotated[list[Path] | None, typer.Option(
         "--data", metavar="FILE", help="Your own data file for the game to read at set-up (repeatable), e.g. a "
                                        "War Table campaign's tables; kept in the battle, not read again.")] = None,
+    bot: Annotated[str | None, typer.Option(
+        "--bot", metavar="SIDE", help="The keeper plays this side (e.g. B): it moves by itself after each of "
+                                      "yours (battle act, rulekeeper play).")] = None,
+    strength: Annotated[str, typer.Option(
+        "--strength", help="How hard the keeper thinks with --bot: easy, normal or strong.")] = "normal",
+    explain: Explain = False,
     json: Json = False,
 ) -> None:
     """Create a battle from a scenario, or from two army lists, and store it."""
@@ -107,29 +116,49 @@ def new(
         from rulekeeper.service.battles import game_of, guess_ruleset
 
         check_data_files(game_of(ruleset or guess_ruleset(request)), request)
-    bid = svc.new(request, ruleset=ruleset, verifiable=verifiable)
+    if bot is None:
+        bid = svc.new(request, ruleset=ruleset, verifiable=verifiable)
+    else:
+        from .bot_cmds import bot_meta, contribute_for_keeper
+
+        setup, meta = bot_meta(svc, request, ruleset, bot, strength.strip().lower(), verifiable)
+        bid = svc.new(setup, verifiable=verifiable, meta=meta)
+        contribute_for_keeper(svc, bid)
     make_current(svc, bid)
     g = svc.game(bid)
     state = svc.state(bid)
     if autoplay:
         state = _autoplay(svc, bid, None, 5000, quiet=json)
     if json:
+        if bot is not None and not autoplay:
+            from .bot_cmds import bot_turns
+
+            keeper = bot_turns(svc, bid, quiet=True)
+            print_json(_doc(g, svc.state(bid), bid, keeper=keeper))
+            return
         print_json(_doc(g, state, bid))
         return
     fate = "verifiable dice: waiting for every side's contribution" if svc.record(bid).meta.get("dice") else f"seed {seed}"
     console.print(Text(f"Created battle {bid} ({svc.record(bid).scenario}, {fate}) in {svc.store.url}",
                        style="bold green"))
+    if bot is not None and not autoplay:
+        from .bot_cmds import bot_turns
+
+        console.print(Text(f"The keeper plays side {bot} ({strength}).", style="cyan"))
+        if bot_turns(svc, bid, explain=explain):
+            state = svc.state(bid)
     _show(g, state, bid)
 
 
-def _autoplay(svc: BattleService, bid: str, sides: set[str] | None, max_actions: int, quiet: bool) -> Any:
+def _autoplay(svc: BattleService, bid: str, sides: set[str] | None, max_actions: int, quiet: bool,
+              policy: Callable[[Any, int], dict[str, Any] | None] | None = None) -> Any:
     if quiet:
-        return svc.autoplay(bid, sides, max_actions)
+        return svc.autoplay(bid, sides, max_actions, policy=policy)
     g = svc.game(bid)
     with Progress(TextColumn("[bold]autoplay"), BarColumn(), TextColumn("{task.completed} actions, turn {task.fields[turn]}"),
                   console=console, transient=True) as bar:
         task = bar.add_task("autoplay", total=None, turn="0")
-        return svc.autoplay(bid, sides, max_actions,
+        return svc.autoplay(bid, sides, max_actions, policy=policy,
                             progress=lambda s: bar.update(task, advance=1, turn=str(g.status(s).turn)))
 
 
@@ -235,18 +264,32 @@ def autoplay(
     battle: BattleArg = None,
     side: Annotated[list[str] | None, typer.Option(help="Side(s) the policy plays (e.g. A or B); default all.")] = None,
     max_actions: Annotated[int, typer.Option(help="Stop after this many actions.")] = 5000,
+    policy: Annotated[str, typer.Option(
+        "--policy", help="Who plays: simple (the game's shipped policy) or search (the keeper's search bot).")] = "simple",
+    budget: Annotated[str | None, typer.Option(
+        "--budget", help="The search's budget per move: 1s, 250ms, 200 (simulations) or easy/normal/strong "
+                         "(default normal).")] = None,
+    explain: Explain = False,
     db: Db = None,
     json: Json = False,
 ) -> None:
-    """Let the default policy play one or all sides (until another side must act or the battle ends)."""
+    """Let a policy play one or all sides (until another side must act or the battle ends)."""
+    from .bot_cmds import autoplay_policy
+
     svc = _service(db)
     battle = resolve(svc, battle)
     make_current(svc, battle)
-    state = _autoplay(svc, battle, set(side) if side else None, max_actions, quiet=json)
     g = svc.game(battle)
+    chooser, decisions = autoplay_policy(g, policy, budget, svc.record(battle).seed)
+    state = _autoplay(svc, battle, set(side) if side else None, max_actions, quiet=json or explain, policy=chooser)
     if json:
-        print_json(_doc(g, state, battle))
+        print_json(_doc(g, state, battle, policy=policy, decisions=[d.to_json() for d in decisions]))
         return
+    if explain:
+        from .bot_cmds import explanation
+
+        for decision in decisions:
+            console.print(explanation(decision.to_json(), top=3))
     _show(g, state, battle)
 
 

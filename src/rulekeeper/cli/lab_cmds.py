@@ -110,18 +110,25 @@ def _house_rule_blamed(house_rule: Path | None) -> Iterator[None]:
 def play(game: Game, scenario: Annotated[str, typer.Argument(help="A scenario file, or a shipped scenario's key.")],
          sims: Sims = 1000, seed: Seed = 0, backend: Backend = "process", workers: Workers = None,
          chunk: Chunk = None, scheduler: Scheduler = None, connect_timeout: Timeout = 10.0, option: Option = None,
+         policy: Annotated[list[str] | None, typer.Option(
+             "--policy", help="Who plays: simple (the game's shipped policy, the default) or search (the search "
+                              "bot); SIDE=NAME for one side (repeatable): --policy A=search --policy B=simple.")] = None,
+         budget: Annotated[str | None, typer.Option(
+             "--budget", help="The search bot's budget per move: 1s, 250ms, 200 (simulations) or easy/normal/strong; "
+                              "simulations make the figures reproducible.")] = None,
          json: Json = False) -> None:
-    """Autoplay a scenario many times (reference engine, default policy): win rates, length, survivors."""
+    """Autoplay a scenario many times (reference engine; the shipped policy or the search bot): win rates, length,
+    survivors, and which policy produced them."""
     from rulekeeper.lab.errors import LabRequestError
     from rulekeeper.lab.play import PlaySummary, play_work
 
     if sims < 1:
         raise LabRequestError(f"--sims must be at least 1, got {sims}", sims=sims)
-    work, g = play_work(game, scenario, seed, tuple(option or ()))
+    work, g = play_work(game, scenario, seed, tuple(option or ()), tuple(policy or ()), budget)
     exact = bool(getattr(g, "deterministic", False))  # every battle the same: one tells all
     with _runner(backend, workers, scheduler, connect_timeout) as runner, _progress("play", json) as progress:
         tally = runner.run(work, 0, 1 if exact else sims, chunk, progress)
-    summary = PlaySummary(tally, tuple(g.roles(work.document)), exact)
+    summary = PlaySummary(tally, tuple(g.roles(work.document)), exact, work.describe())
     if json:
         print_json({"game": g.name, "scenario": scenario, "seed": seed, **summary.to_json()})
         return

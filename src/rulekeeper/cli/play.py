@@ -26,6 +26,7 @@ from rulekeeper.core.game import LegalAction
 from . import action_words, play_view
 from .battle_cmds import BattleArg, Db, _service
 from .battle_ids import make_current, resolve
+from .bot_cmds import bot_turns
 from .completion import complete_side
 from .output import console, err_console
 
@@ -109,6 +110,7 @@ class PlayLoop:
     # -- commands ------------------------------------------------------------------------------------
 
     def run(self) -> None:
+        self.keeper_moves()
         self.draw()
         while not self.over():
             line = self.next_line()
@@ -170,7 +172,14 @@ class PlayLoop:
         play_view.reveal(self.g, out.report, bool(out.chance), self.ask)
         rec = self.svc.record(self.bid)
         self.position, self.revision = position, rec.revision if rec.position == position else self.revision
+        self.keeper_moves()
         self.draw()
+
+    def keeper_moves(self) -> None:
+        """In a battle whose side the keeper plays (``battle new --bot``): its moves, until another side acts."""
+        if bot_turns(self.svc, self.bid):
+            rec = self.svc.record(self.bid)
+            self.position, self.revision = rec.position, rec.revision
 
 
 def register(app: typer.Typer) -> None:

@@ -11,7 +11,7 @@ turn counter, and every per-side figure the result summary gives (survivors, poi
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -105,12 +105,19 @@ def _number(value: Any) -> bool:
 
 @dataclass(frozen=True)
 class PlayWork:
-    """Battles of one scenario, autoplayed in a worker (the game found there by name)."""
+    """Battles of one scenario, autoplayed in a worker (the game found there by name).
+
+    ``policies`` name who plays each side (``(side, "search")``; a side not named plays ``default_policy``), and
+    ``budget`` is the search's (``bots.parse_budget``): plain strings, so the work pickles to any worker.
+    """
 
     ref: GameRef
     document: dict[str, Any]
     seed: int
     max_actions: int = MAX_ACTIONS
+    default_policy: str = "simple"
+    policies: tuple[tuple[str, str], ...] = ()
+    budget: str | None = None
 
     def empty(self) -> PlayTally:
         return PlayTally()
@@ -119,10 +126,12 @@ class PlayWork:
         game: Game = self.ref.game()
         roles = tuple(game.roles(self.document))
         tally = PlayTally()
+        choose = self._chooser(game)
         for index in range(start, start + count):
-            state = game.initial_state(game.reseeded(self.document, battle_seed(self.seed, index)))
+            seed = battle_seed(self.seed, index)
+            state = game.initial_state(game.reseeded(self.document, seed))
             actions = 0
-            while actions < self.max_actions and (action := game.policy(state)) is not None:
+            while actions < self.max_actions and (action := choose(state, seed, actions)) is not None:
                 state = game.apply(state, action).state
                 actions += 1
             result: GameResult | None = game.result(state)
@@ -136,6 +145,62 @@ class PlayWork:
             for figure in side_figures(result.summary, roles):
                 tally.figures[figure] += 1
         return tally
+
+
+    def _chooser(self, game: Game) -> Callable[[Any, int, int], dict[str, Any] | None]:
+        """The move of whoever acts now: the shipped policy alone (as before the bots), or each side's policy."""
+        if self.default_policy == "simple" and all(name == "simple" for _, name in self.policies):
+            return lambda state, seed, index: game.policy(state)
+        from rulekeeper.bots import acting_side, move_seed, parse_budget, policy_named
+
+        budget = parse_budget(self.budget) if self.budget else None
+        by_side = {side: policy_named(name, budget) for side, name in self.policies}
+        default = policy_named(self.default_policy, budget)
+
+        def choose(state: Any, seed: int, index: int) -> dict[str, Any] | None:
+            side = acting_side(game, state)
+            if side is None:
+                return None
+            return by_side.get(side, default).act(game, state, move_seed(seed, index))
+
+        return choose
+
+    def describe(self) -> str:
+        """Which policy played which side (what the lab prints next to each figure)."""
+        named = dict(self.policies)
+        if not named:
+            return _policy_text(self.default_policy, self.budget)
+        parts = [f"{side}: {_policy_text(name, self.budget)}" for side, name in self.policies]
+        return ", ".join([*parts, f"others: {_policy_text(self.default_policy, self.budget)}"])
+
+
+def _policy_text(name: str, budget: str | None) -> str:
+    if name == "simple":
+        return "shipped policy (simple)"
+    from rulekeeper.bots import parse_budget
+
+    return f"search bot ({parse_budget(budget or 'normal').describe()} per move)"
+
+
+def parse_policies(texts: tuple[str, ...], roles: tuple[str, ...]) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """``--policy search`` (every side) and ``--policy A=search --policy B=simple``: the default and the per-side
+    policies, names and sides checked (typed errors)."""
+    from rulekeeper.bots import POLICIES
+    from rulekeeper.core.errors import UnknownNameError
+
+    default, per_side = "simple", []
+    for text in texts:
+        side, _, name = text.rpartition("=")
+        name = name.strip().lower()
+        if name not in POLICIES:
+            raise UnknownNameError("policy", name, list(POLICIES))
+        if not side:
+            default = name
+        elif side not in roles:
+            raise UnknownNameError("side of this scenario (--policy SIDE=NAME)", side, list(roles))
+        else:
+            per_side.append((side, name))
+    return default, tuple(per_side)
 
 
 def scenario_path(game: Game, scenario: str) -> Path:
@@ -156,8 +221,9 @@ def scenario_path(game: Game, scenario: str) -> Path:
     raise UnknownNameError(f"scenario of {game.name}", scenario, shipped)
 
 
-def play_work(game_name: str, scenario: str, seed: int, options: tuple[str, ...] = ()) -> tuple[PlayWork, Game]:
-    """The work of ``lab play``: the scenario set up once (typed errors for a bad file or option)."""
+def play_work(game_name: str, scenario: str, seed: int, options: tuple[str, ...] = (),
+              policies: tuple[str, ...] = (), budget: str | None = None) -> tuple[PlayWork, Game]:
+    """The work of ``lab play``: the scenario set up once (typed errors for a bad file, option or policy)."""
     ref = GameRef.find(game_name)
     game = ref.game()
     if not isinstance(game, Game):
@@ -165,7 +231,12 @@ def play_work(game_name: str, scenario: str, seed: int, options: tuple[str, ...]
                               "'rulekeeper odds' gives its exact odds", game=ref.name)
     battle_seed(seed, 0)
     setup = game.setup(SetupRequest(scenario=scenario_path(game, scenario), seed=seed, options=options))
-    return PlayWork(ref, setup.document, seed), game
+    default, per_side = parse_policies(policies, tuple(game.roles(setup.document)))
+    if budget is not None:
+        from rulekeeper.bots import parse_budget
+
+        parse_budget(budget)  # refused here, not in a worker
+    return PlayWork(ref, setup.document, seed, default_policy=default, policies=per_side, budget=budget), game
 
 
 @dataclass(frozen=True)
@@ -176,6 +247,8 @@ class PlaySummary:
     roles: tuple[str, ...]
     #: A deterministic game plays the same battle every time: one battle is the exact answer.
     exact: bool = False
+    #: Who played (``PlayWork.describe``): every figure is the policy's as much as the units'.
+    policy: str = "shipped policy (simple)"
 
     def results(self) -> list[tuple[str, Proportion]]:
         keys = [*self.roles, DRAWN, *([UNFINISHED] if self.tally.winners[UNFINISHED] else [])]
@@ -189,7 +262,8 @@ class PlaySummary:
         return {
             "battles": self.tally.battles,
             "method": ("exact (a deterministic game: every battle is the same)" if self.exact
-                       else "monte carlo (reference engine, default policy)"),
+                       else f"monte carlo (reference engine, {self.policy})"),
+            "policy": self.policy,
             "exact": self.exact,
             "results": {k: {"count": p.count, "rate": p.estimate, "low95": p.interval[0], "high95": p.interval[1]}
                         for k, p in self.results()},

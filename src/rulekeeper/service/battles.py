@@ -390,12 +390,14 @@ class BattleService:
         return Replay(state, not problems, self.store.get(bid).position, problems)
 
     def autoplay(self, bid: str, sides: set[str] | None = None, max_actions: int = 5000,
-                 progress: Callable[[Any], None] | None = None) -> Any:
+                 progress: Callable[[Any], None] | None = None,
+                 policy: Callable[[Any, int], JsonDict | None] | None = None) -> Any:
         """Let the policy play ``sides`` (all when None) until the battle ends or another side must act.
 
         Each action is its own transaction (a killed autoplay resumes at its last action); the
         position and revision are carried from one to the next instead of being read again, and
         a writer that got in between makes the next append fail as stale, changing nothing.
+        ``policy(state, position)`` replaces the game's shipped policy (``autoplay --policy search``).
         """
         rec = self.store.get(bid)
         require_dice(rec)
@@ -413,7 +415,7 @@ class BattleService:
                 break
             if sides is not None and not set(status.to_act) & sides:
                 break
-            action = g.policy(state)
+            action = g.policy(state) if policy is None else policy(state, position)
             if action is None:
                 break
             out, position, revision = self._commit(bid, g, state, action, position, revision, shown=False)

@@ -8,7 +8,8 @@ bad token both answer the same 404, so nobody can probe which battles exist.
 from __future__ import annotations
 
 import secrets
-from contextlib import AbstractContextManager
+from collections.abc import AsyncIterator
+from contextlib import AbstractContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -422,12 +423,21 @@ def install_security_headers(app: FastAPI) -> None:
     app.add_middleware(SecurityHeaders)
 
 
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """On shutdown, the keeper's thinking sides stop and their worker processes end (service/bot_runner.py)."""
+    yield
+    keeper = getattr(app.state, "keeper", None)
+    if isinstance(keeper, Keeper):
+        keeper.bots.close()
+
+
 def create_app(db: str | Path | None = None, rate_limits: RateLimits | None = None,
                host_key: str | None = None, public_url: str | None = None) -> FastAPI:
     # no /docs or /redoc: FastAPI serves them with scripts from a CDN, and the keeper works offline
     # (the schema stays at /openapi.json)
     app = FastAPI(title="rulekeeper", description="The web rule keeper: play a battle from several devices.",
-                  version="0.1.0", docs_url=None, redoc_url=None)
+                  version="0.1.0", docs_url=None, redoc_url=None, lifespan=_lifespan)
     from starlette.middleware.gzip import GZipMiddleware
 
     from .bodylimit import BodyLimit

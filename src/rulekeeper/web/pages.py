@@ -44,6 +44,7 @@ from .live import version_events
 from .presenters import Presenters, side_label, words_of
 from .public_errors import public_message
 from .scenarios import find_scenario, shipped_scenarios
+from .whole import whole_chart
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -273,7 +274,9 @@ class Pages:
         panel: dict[str, Any] = {"mode": "act", "actions": v.r.actions(v.state, legal, previews, v.links),
                                  "preview": None, "moved_on": pick is not None and at != v.position}
         if pick is not None and at == v.position:
-            panel["preview"] = v.r.preview(v.state, legal[pick], previews[pick], v.links)
+            # the whole action's distribution first (games with a ``whole_odds`` hook), then the per-draw odds
+            panel["preview"] = (whole_chart(self.env, v.game, v.state, legal[pick].action)
+                                + v.r.preview(v.state, legal[pick], previews[pick], v.links))
         return panel
 
     def live(self, v: View, q: dict[str, str | None], error: RulekeeperError | None = None) -> dict[str, Any]:

@@ -7,7 +7,8 @@ by side, each array a column of the :class:`~.melee.Melee` state (health index, 
 turn, each camp's next fighter), one attack of every unfinished fray per step.
 
 What an attack can do is not re-derived here: each row of the outcome table is the engine's own
-:func:`~.exchanges.attack_outcomes` (ATT and DEF tests, parries, a die gained) and :func:`~.fray._hits`
+:func:`~.exchanges.attack_outcomes` in floats (:func:`attack_floats`: the same tests, the same
+:func:`~.exchanges.parry`; a test checks the two agree) and :func:`~.fray._hits`
 (the damage roll on the Wound Table and the wound applied), built lazily for each (attacker, target, their
 health, Desperate, defended) the frays meet. The kernel applies the order of attacks, the target policy and
 the dice bookkeeping of :class:`~.melee.Fray` (``attacker``, ``target``, ``land``, ``pass_turn``); tests
@@ -19,18 +20,47 @@ model (a policy's strike, Fencer's reserve die, a Toxic die, a Deadly blow, Surv
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from .exchanges import Health, attack_outcomes, entry_health
+from .effects import TestShape
+from .exchanges import Health, Side, entry_health, parry
 from .melee import End, Fray
+from .rolls import odds_of_test
 from .strikes import PLAIN
 
 #: Outcome codes of one attack: fail, parried, parried with a die gained; 3 + h: a hit leaving health h.
 FAIL, PARRIED, GAINED, HIT = 0, 1, 2, 3
 
 Array = Any  # numpy arrays (numpy's stubs make the index arithmetic below noisy to type)
+
+
+@lru_cache(maxsize=4096)
+def _test_floats(shape: TestShape, characteristic: int, difficulty: int | None) -> tuple[tuple[int, float], ...]:
+    """:func:`~.rolls.odds_of_test` in floats, memoised (the kernel reads it for thousands of rows)."""
+    return tuple((n, float(p)) for n, p in odds_of_test(shape, characteristic, difficulty).items())
+
+
+@lru_cache(maxsize=65536)
+def attack_floats(att: Side, dfd: Side, defends: bool, margin: int | None) -> tuple[tuple[int, float], ...]:
+    """:func:`~.exchanges.attack_outcomes` in floats, as outcome codes: the same tests and the same
+    :func:`~.exchanges.parry` (the exact fractions' sums cost more than the kernel's numpy work)."""
+    out: dict[int, float] = {}
+    for n, p in _test_floats(att.att_shape, att.attack, None):
+        if n <= 1:
+            out[FAIL] = out.get(FAIL, 0.0) + p
+            continue
+        final = n + att.attack + att.att_shape.modifier
+        if not defends:
+            out[HIT] = out.get(HIT, 0.0) + p
+            continue
+        for m, q in _test_floats(dfd.def_shape, dfd.defence, final):
+            blow = parry(dfd, m, final, margin)
+            code = HIT if blow[0] == "hit" else GAINED if blow[1] == "gain" else PARRIED
+            out[code] = out.get(code, 0.0) + p * q
+    return tuple(sorted(out.items()))
 
 
 def supported(fray: Fray) -> bool:
@@ -79,13 +109,12 @@ class _Tables:
         att = fray.side_at(i, self.healths[i][hi], di)
         dfd = fray.side_at(t, self.healths[t][ht], dt)
         probs: dict[int, float] = {}
-        for blow, p in attack_outcomes(att, dfd, defends, PLAIN.margin(fray, t)):
-            if blow[0] == "hit":
+        for code, p in attack_floats(att, dfd, defends, PLAIN.margin(fray, t)):
+            if code == HIT:
                 for h, q in self.hits(i, t, hi, ht):
-                    probs[HIT + h] = probs.get(HIT + h, 0.0) + float(p) * q
+                    probs[HIT + h] = probs.get(HIT + h, 0.0) + p * q
             else:
-                code = FAIL if blow[0] == "fail" else GAINED if blow[1] == "gain" else PARRIED
-                probs[code] = probs.get(code, 0.0) + float(p)
+                probs[code] = probs.get(code, 0.0) + p
         self.rows[key] = len(self.probs)
         width = max(probs) + 1
         self.probs.append([probs.get(k, 0.0) for k in range(width)])
@@ -123,12 +152,12 @@ class _Runs:
 
 def _start(fray: Fray, runs: int, rng: np.random.Generator, p_a: float) -> _Runs:
     """Initiative drawn with its exact odds, then each fray's opening state (the engine's placement)."""
-    winner = (rng.random(runs) >= p_a).astype(np.int64)
+    winner = (rng.random(runs) >= p_a).astype(np.int32)
     openings = [fray.opening(0), fray.opening(1)]
-    att = np.array([o.attack for o in openings], dtype=np.int64)[winner]
-    dfc = np.array([o.defence for o in openings], dtype=np.int64)[winner]
-    nxt = np.array([o.next for o in openings], dtype=np.int64)[winner]
-    health = np.zeros((runs, len(fray.fighters)), dtype=np.int64)
+    att = np.array([o.attack for o in openings], dtype=np.int32)[winner]
+    dfc = np.array([o.defence for o in openings], dtype=np.int32)[winner]
+    nxt = np.array([o.next for o in openings], dtype=np.int32)[winner]
+    health = np.zeros((runs, len(fray.fighters)), dtype=np.int32)
     return _Runs(health, att, dfc, winner.copy(), nxt)
 
 
@@ -153,7 +182,7 @@ def kernel_ends(fray: Fray, runs: int, seed: int) -> dict[End, float]:
     tables = _Tables(fray, [[entry_health(f)] for f in fray.fighters])
     rng = np.random.default_rng(seed)
     r = _start(fray, runs, rng, float(initiative_odds_of(fray)))
-    camp = np.array(fray.camp_of, dtype=np.int64)
+    camp = np.array(fray.camp_of, dtype=np.int32)
     adj = np.zeros((n, n), dtype=bool)
     for i, opp in enumerate(fray.opponents):
         adj[i, list(opp)] = True
@@ -216,7 +245,7 @@ def _step(tables: _Tables, r: _Runs, rng: np.random.Generator, camp: Array, adj:
         return r, done
     at = np.arange(m)
     foes = adj[i] & alive
-    score = np.where(foes, (r.defence > 0) * 1_000_000 + hp.ravel()[flat] * 1000 + np.arange(n)[None, :], 1 << 40)
+    score = np.where(foes, (r.defence > 0) * 1_000_000 + hp.ravel()[flat] * 1000 + np.arange(n)[None, :], 1 << 30)
     t = score.argmin(axis=1)
     if (desperation >= 0).any():
         living = np.stack([(alive & (camp[None, :] == c)).sum(axis=1) for c in (0, 1)], axis=1)

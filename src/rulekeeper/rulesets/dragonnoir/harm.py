@@ -100,22 +100,41 @@ def retreat_moves(state: DNState, m: Man, away: list[str]) -> list[tuple[str, ..
     return [moved for _, _, moved in sorted(found)]
 
 
+def retreat_ends(state: DNState, m: Man, away: list[str], hexes: int) -> list[tuple[str, ...]]:
+    """Where a retreat of ``hexes`` hexes may end: every position reached by legal one-hex retreats in a row (each
+    farther from the enemies than the last), as far as the retreat can go — a two-hex retreat (a horse shying,
+    Errare's armour) stops after one hex only where no second hex is legal (decision, docs/rules/dragonnoir.md)."""
+
+    def walk(state: DNState, m: Man, left: int) -> list[tuple[int, tuple[str, ...]]]:
+        moves = retreat_moves(state, m, away) if left else []
+        if not moves:
+            return [(0, m.hexes)]
+        out: list[tuple[int, tuple[str, ...]]] = []
+        for hexes_after in moves:
+            moved = replace(m, hexes=hexes_after)
+            out += [(depth + 1, end) for depth, end in walk(state.with_men(moved), moved, left - 1)]
+        return out
+
+    ends = walk(state, m, hexes)
+    farthest = max(depth for depth, _ in ends)
+    return list(dict.fromkeys(end for depth, end in ends if depth == farthest and depth > 0))
+
+
 def retreat(state: DNState, m: Man, away: list[str], hexes: int = 1) -> tuple[DNState, Lines]:
     """Move ``m`` back ``hexes`` hexes (Cry Havoc's key, issue 24): "a stunned character forced to retreat dies";
-    "one who cannot retreat legally is wounded instead". A one-hex retreat is his player's to place among the
-    legal hexes (:mod:`.placing`); a longer one follows the keeper's proposal at each hex."""
+    "one who cannot retreat legally is wounded instead". The retreat is his player's to place among its legal ends
+    (:mod:`.placing`, :func:`retreat_ends`); the keeper's proposal takes the first legal hex at each step."""
     from .placing import offer
 
     start = m.hexes
     if m.health == "stunned":
         return state.with_men(replace(m, health="dead")), [
             {"text": f"  {m.name} is stunned and forced to retreat: he dies", "kind": "harm"}]
-    choices: list[tuple[str, ...]] = []
-    for step in range(hexes):
+    choices = retreat_ends(state, m, away, hexes)
+    for _ in range(hexes):  # the keeper's proposal: its first choice at each hex
         moves = retreat_moves(state, m, away)
         if not moves:
             break
-        choices = moves if step == 0 else []
         m = replace(m, hexes=moves[0])
         state = state.with_men(m)
     if m.hexes == start:
@@ -123,8 +142,7 @@ def retreat(state: DNState, m: Man, away: list[str], hexes: int = 1) -> tuple[DN
             return state, [{"text": f"  {m.name} cannot retreat and holds his ground", "kind": "note"}]
         state, more = hurt(state, m.name, "wounded", away)
         return state, [{"text": f"  {m.name} cannot retreat: wounded instead", "kind": "harm"}, *more]
-    if hexes == 1:
-        state = offer(state, m.name, "retreats", choices)
+    state = offer(state, m.name, "retreats", [m.hexes, *choices])
     return state, [{"text": f"  {m.name} retreats {'-'.join(start)} → {'-'.join(m.hexes)}", "kind": "retreat"}]
 
 

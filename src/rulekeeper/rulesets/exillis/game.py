@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from rulekeeper.core.armies import ArmyBuilder, CampaignBook
     from rulekeeper.core.duels import DuelKernel
     from rulekeeper.core.present import CliPresenter, WebPresenter
+    from rulekeeper.core.whole import WholeOdds
 
     from .battle.actions import Action, Legal
     from .battle.state import BattleState
@@ -229,6 +230,15 @@ class ExIllisBattles:
             headline = {}
         items = tuple((k, v) for k, v in headline.items() if isinstance(v, (float, str)))
         return OddsPreview(items, draws)
+
+    def whole_odds(self, state: BattleState, action: JsonDict) -> WholeOdds | None:
+        """The distribution of the action's whole result (a charge, a fight, a volley), computed from the
+        functions its resolution calls (:mod:`.whole`); None for an action without chance or not covered."""
+        from .battle.actions import find_legal
+        from .whole.compute import whole_action
+
+        lg = self._find(state, action) or find_legal(state, self.t, self._action(action))
+        return whole_action(state, self.t, lg)
 
     def policy(self, state: BattleState) -> JsonDict | None:
         from .battle.policy import choose

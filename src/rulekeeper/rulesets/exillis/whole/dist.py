@@ -1,0 +1,135 @@
+"""Exact distributions of the draws a resolution makes, and the bookkeeping of a weighted state set.
+
+The ±20 % damage spread is a continuous uniform draw, but the damage dealt is rounded half up
+to a whole number (:func:`..damage.roll`), so its distribution is finite and exact: each whole
+number gets the share of the spread interval that rounds to it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable
+from contextvars import ContextVar
+from functools import lru_cache
+from typing import Any, Generic, TypeVar
+
+from .. import damage as dmg
+
+K = TypeVar("K", bound=Hashable)
+
+#: States whose probability falls below this are dropped; their mass is the error bound.
+PRUNE = 1e-10
+#: At most this many states are carried from one draw to the next: beyond it the least likely are
+#: dropped (their mass, too, goes into the error bound). It keeps a preview within a second.
+BUDGET = 1500
+
+
+@lru_cache(maxsize=4096)
+def damage_odds(final: float, multiplier: float = 1.0, divisor: float = 1.0) -> tuple[tuple[int, float], ...]:
+    """(whole damage, probability) of ``damage.roll(final, multiplier, divisor)``.
+
+    ``roll`` returns ``round_half_up(v × s)`` with ``s`` uniform on [0.8, 1.2) and
+    ``v = final × multiplier / divisor``: damage ``k`` comes from ``s`` in
+    [(k − ½)/v, (k + ½)/v), intersected with the spread.
+    """
+    v = final * multiplier / divisor
+    lo, hi = 1 - dmg.SPREAD, 1 + dmg.SPREAD
+    if v <= 0:
+        return ((0, 1.0),)
+    k_lo, k_hi = dmg.bounds(final, multiplier, divisor)
+    out = []
+    for k in range(k_lo, k_hi + 1):
+        a = max(lo, (k - 0.5) / v)
+        b = min(hi, (k + 0.5) / v)
+        if b > a:
+            out.append((k, (b - a) / (hi - lo)))
+    total = math.fsum(p for _, p in out)
+    return tuple((k, p / total) for k, p in out)
+
+
+@lru_cache(maxsize=65536)
+def wounds(hp: float, final: float, multiplier: float = 1.0, divisor: float = 1.0
+           ) -> tuple[tuple[float, bool, float], ...]:
+    """(hit points left, killed, probability) of a miniature with ``hp`` struck for :func:`damage_odds`:
+    every amount that kills merges into one outcome (a dead miniature is dead whatever the excess)."""
+    out: dict[tuple[float, bool], float] = {}
+    for amount, p in damage_odds(final, multiplier, divisor):
+        new_hp = max(0.0, hp - amount)
+        key = (new_hp, amount > 0 and new_hp <= 0)
+        out[key] = out.get(key, 0.0) + p
+    return tuple((h, k, p) for (h, k), p in out.items())
+
+
+#: A step that reaches this many states before pruning is too big to preview in time: the action
+#: is then left to its per-draw odds (a Swift Shot of eight archers into a crowded zone, say).
+TOO_MANY = 60000
+
+
+#: At most this many outcomes are worked out for one action (a second or two of work).
+MAX_WORK = 150_000
+_work: ContextVar[list[int]] = ContextVar("whole_work")
+
+
+class TooBig(Exception):
+    """The computation would not finish within a preview's time."""
+
+
+def start_work() -> None:
+    """Start counting the states one action's computation works out (see :data:`MAX_WORK`)."""
+    _work.set([0])
+
+
+class Weighted(Generic[K]):
+    """A set of states with their probabilities: equal states merge, negligible ones are dropped
+    (and counted in ``dropped``, the bound on the absolute error of any probability read off it)."""
+
+    __slots__ = ("adds", "dropped", "states")
+
+    def __init__(self) -> None:
+        self.states: dict[K, float] = {}
+        self.dropped = 0.0
+        self.adds = 0
+
+    def add(self, key: K, p: float) -> None:
+        if p <= 0.0:
+            return
+        self.adds += 1
+        if self.adds > MAX_WORK:
+            raise TooBig(self.adds)
+        self.states[key] = self.states.get(key, 0.0) + p
+
+    def pruned(self, threshold: float = PRUNE, budget: int = BUDGET) -> Weighted[K]:
+        done = _work.get(None)
+        if done is not None:
+            done[0] += self.adds
+            if done[0] > MAX_WORK:
+                raise TooBig(done[0])
+        if len(self.states) > TOO_MANY:
+            raise TooBig(len(self.states))
+        out: Weighted[K] = Weighted()
+        out.dropped = self.dropped
+        if len(self.states) > budget:
+            ranked = sorted(self.states.items(), key=lambda kv: kv[1], reverse=True)
+            threshold = max(threshold, ranked[budget][1])
+        for k, p in self.states.items():
+            if p < threshold or (p == threshold and len(out.states) >= budget):
+                out.dropped += p
+            else:
+                out.states[k] = p
+        return out
+
+
+class Zones:
+    """Zones after an action (tuples of combatants, which do not hash) keyed by what tells them apart."""
+
+    __slots__ = ("dropped", "states")
+
+    def __init__(self) -> None:
+        self.states: dict[Hashable, tuple[Any, float]] = {}
+        self.dropped = 0.0
+
+    def add(self, key: Hashable, zone: Any, p: float) -> None:
+        if p <= 0.0:
+            return
+        have = self.states.get(key)
+        self.states[key] = (zone, p + (have[1] if have else 0.0))

@@ -1,0 +1,234 @@
+"""A volley of arrows as a distribution: where each projectile falls, whom it strikes, what it does.
+
+Projectile by projectile, in the order :func:`..ranged.resolve_volley` shoots them, over every
+reachable state of the target zone: where it falls (the WRD of :func:`..ranged.shot_odds`,
+through the engine's own ``_volley_odds``, which depends on the living miniatures only), which
+miniature a hit lands on (by Bulk, enemy or exposed ally: friendly fire), Missile Block, the
+damage (:func:`.dist.wounds`), Bad Luck on the shooter; then the engine's own volley report
+(``_Volley.report``: casualty and friendly-fire morale, the shot's own morale effect) on every
+outcome. Every unit in the target zone is a target only, so its miniatures are pooled.
+
+Not covered (None): lightning and artillery (their own resolutions), Psychological Weapon.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, replace
+
+from ..aftermath import Death, StaticModifier
+from ..battle.actions import Legal
+from ..battle.moves import group_of
+from ..battle.shooting import crossed
+from ..battle.state import BattleState
+from ..battle.tables import BattleTables
+from ..combatants import Combatant
+from ..damage import bad_luck_damage
+from ..morale import FRIENDLY_FIRE_PENALTY
+from ..ranged import ShotOdds, ShotSetup, _check, _space_one, _Volley, _volley_odds, exposed_ally, shot_odds
+from .dist import Weighted, Zones, wounds
+from .melee_actions import Unsupported, zone_key
+from .rounds import DEAD, Mini, Unit, least_hurt, rebuilt, records
+
+ENEMY_FALLS = ("Accurate Shot", "Enemy space", "Luck")
+
+# shooter records, each target unit's records, deaths in order (-1: the shooter), friendly fire per unit
+VState = tuple[tuple[Mini, ...], tuple[tuple[Mini, ...], ...], tuple[int, ...], tuple[int, ...]]
+
+
+@dataclass
+class _Spec:
+    setup: ShotSetup
+    shooter: Combatant
+    s_unit: Unit
+    units: list[tuple[Unit, Combatant]]  # the target zone without the shooter
+    shots: int
+
+
+class _Volleys:
+    def __init__(self, sp: _Spec) -> None:
+        self.sp = sp
+        self.seen: dict[tuple[int, ...], tuple[ShotOdds, object]] = {}
+        self.odds_at: dict[tuple[int, ...], ShotOdds] = {}
+        s = sp.shooter
+        key = sp.setup.options.space_bulk_key()
+        self.bad = bad_luck_damage(s.max_hp)
+        self.weight = [_space_one(c, key) for _, c in sp.units]
+        self.enemy = [c.side != s.side for _, c in sp.units]
+        self.ally = [exposed_ally(s, c, sp.setup.own_zone) for _, c in sp.units]
+        self.luck = sp.setup.options.luck_multiplier
+
+    def odds(self, st: VState) -> ShotOdds:
+        counts = (sum(1 for r in st[0] if r[0] > 0), *(sum(1 for r in recs if r[0] > 0) for recs in st[1]))
+        hit = self.odds_at.get(counts)
+        if hit is None:
+            sp = self.sp
+            shooter = rebuilt(sp.shooter, sp.s_unit, st[0])
+            zone = tuple(shooter if c.key == shooter.key else c for c in self._zone(st))
+            hit = self.odds_at[counts] = _volley_odds(sp.setup, shooter, zone, "", self.seen)[0]  # type: ignore[arg-type]
+        return hit
+
+    def _zone(self, st: VState) -> tuple[Combatant, ...]:
+        by = {u.key: rebuilt(c, u, recs) for (u, c), recs in zip(self.sp.units, st[1], strict=True)}
+        return tuple(by.get(c.key, c) for c in self.sp.setup.target_zone)
+
+    def run(self, start: VState) -> Weighted[VState]:
+        states: Weighted[VState] = Weighted()
+        states.add(start, 1.0)
+        for si in self.sp.shooter.alive():
+            for _ in range(self.sp.shots):
+                nxt: Weighted[VState] = Weighted()
+                nxt.dropped = states.dropped
+                for st, p in states.states.items():
+                    self.shot(st, p, si, nxt)
+                states = nxt.pruned()
+        return states
+
+    def shot(self, st: VState, p: float, si: int, out: Weighted[VState]) -> None:
+        shooter, tgt, deaths, ff = st
+        if not any(r[0] > 0 for j, recs in enumerate(tgt) if self.enemy[j] for r in recs):
+            out.add(st, p)  # No target left
+            return
+        o = self.odds(st)
+        for where, q in o.odds:
+            if q <= 0:
+                continue
+            pq = p * q
+            if where == "Bad Luck":
+                hp = self.sp.s_unit.canon(shooter[si][0] - self.bad)
+                s2 = shooter[:si] + ((hp, 0, False) if hp > 0 else DEAD,) + shooter[si + 1:]
+                out.add((s2, tgt, deaths + ((-1,) if hp <= 0 else ()), ff), pq)
+            elif where in ENEMY_FALLS or where == "Allied space":
+                self._falls(st, pq, o, where, out)
+            else:
+                out.add(st, pq)  # free space, cover
+
+    def _falls(self, st: VState, p: float, o: ShotOdds, where: str, out: Weighted[VState]) -> None:
+        shooter, tgt, deaths, ff = st
+        friendly = where == "Allied space"
+        pool = []
+        for j, recs in enumerate(tgt):
+            if (self.ally[j] if friendly else self.enemy[j]) and self.weight[j] > 0:
+                for r in set(recs):
+                    if r[0] > 0:
+                        pool.append((j, r, recs.count(r) * self.weight[j]))
+        total = sum(w for _, _, w in pool)
+        if total <= 0:
+            out.add(st, p)  # Missed: nobody there
+            return
+        for j, r, w in pool:
+            pw = p * w / total
+            key = self.sp.units[j][0].key
+            ff2 = ff[:j] + (ff[j] + 1,) + ff[j + 1:] if friendly else ff
+            if where != "Luck":
+                block = o.block.get(key, 0.0)
+                if block > 0:
+                    out.add((shooter, tgt, deaths, ff2), pw * block)
+                    pw *= 1.0 - block
+            mult = self.luck if where == "Luck" else 1.0
+            unit = self.sp.units[j][0]
+            for hp, killed, q in wounds(r[0], o.final[key], mult):
+                changed = list(tgt[j])
+                changed[changed.index(r)] = (unit.canon(hp), 0, False) if hp > 0 else DEAD
+                t2 = tgt[:j] + (tuple(sorted(changed)),) + tgt[j + 1:]
+                out.add((shooter, t2, deaths + ((j,) if killed else ()), ff2), pw * q)
+
+    def finished(self, st: VState) -> tuple[tuple[Combatant, ...], Combatant]:
+        """The engine's own volley report on one outcome: the zone after morale, the shooter after Fatigue."""
+        sp = self.sp
+        shooter_recs, tgt, deaths, ff = st
+        v = _Volley(sp.setup, None)  # type: ignore[arg-type]
+        v.shooter = rebuilt(sp.shooter, sp.s_unit, shooter_recs)
+        v.everyone[v.shooter.key] = v.shooter
+        for c in self._zone(st):
+            v.zone[c.key] = v.shooter if c.key == v.shooter.key else c
+            if c.key != v.shooter.key:
+                v.everyone[c.key] = c
+        key = sp.setup.options.space_bulk_key()
+        for j in deaths:
+            c = sp.shooter if j < 0 else sp.units[j][1]
+            v.deaths.append(Death(c.side, c.key, c.key, c.stat(key)))
+        for (u, _c), n in zip(sp.units, ff, strict=True):
+            v.statics += [StaticModifier(u.key, FRIENDLY_FIRE_PENALTY, f"friendly fire from {sp.shooter.key}",
+                                         static=False)] * n
+        assert sp.setup.data is not None
+        _data, action = _check(sp.setup)
+        report = v.report(action, sp.setup.data)
+        return report.zone, report.shooter_after
+
+
+def _setup(state: BattleState, t: BattleTables, key: str, target: str, shot: str) -> ShotSetup:
+    m = state.unit(key)
+    z = state.board.parse(target)
+    assert m.zone is not None
+    zone = tuple(u.c for u in state.in_zone(z))
+    return ShotSetup(m.c, zone, state.terrain_at(z), crossed(state, m.zone, z), state.board.distance(m.zone, z),
+                     shot, t.rules, state.options, 1.0)
+
+
+def volley(state: BattleState, t: BattleTables, lg: Legal) -> tuple[tuple[Combatant, ...], Zones, str]:
+    """Each member that has the shot shoots in turn (``shooting.shoot_with``)."""
+    a = lg.action
+    shot = a.option or "shot"
+    u = state.unit(a.unit)
+    members = [m for m in group_of(state, u) if m.on_board and shot in m.c.profile.shots]
+    if not members:
+        raise Unsupported("nobody shoots")
+    z = state.board.parse(a.target or "")
+    for m in members:
+        if m.has_rule("Psychological Weapon"):
+            raise Unsupported("Psychological Weapon")
+        if t.rules.action(shot).resolution != "bow" or streak_bonus_of(state, t, m.key, a.target or "") != 1.0:
+            raise Unsupported("lightning, artillery")
+    keys = [x.key for x in state.in_zone(z)] + [m.key for m in members if m.zone != z]
+    start = tuple(state.unit(k).c for k in keys)
+    states: dict[Hashable, tuple[BattleState, float]] = {zone_key(start): (state, 1.0)}
+    dropped = 0.0
+    for n, m in enumerate(members):
+        nxt: dict[Hashable, tuple[BattleState, float]] = {}
+        for st, p in states.values():
+            setup = _setup(st, t, m.key, a.target or "", shot)
+            dist, finish = _one_volley(setup)
+            dropped += p * dist.dropped
+            for vs, q in dist.states.items():
+                zone, shooter = finish(vs)
+                after = st.with_units({c.key: replace(st.unit(c.key), c=c) for c in (*zone, shooter)})
+                cs = tuple(after.unit(k).c for k in keys)
+                k = zone_key(cs)
+                have = nxt.get(k)
+                nxt[k] = (after, p * q + (have[1] if have else 0.0))
+        states = nxt
+        del n
+    out = Zones()
+    out.dropped = dropped
+    for k, (st, p) in states.items():
+        out.add(k, tuple(st.unit(x).c for x in keys), p)
+    return start, out, u.side
+
+
+def streak_bonus_of(state: BattleState, t: BattleTables, key: str, target: str) -> float:
+    m = state.unit(key)
+    return 1.0 + min(1.0, t.rules.num("artillery_streak") * m.streak) if (
+        m.has_rule("Artillery") and m.last_target == target) else 1.0
+
+
+def _one_volley(setup: ShotSetup) -> tuple[Weighted[VState], Callable[[VState], tuple[tuple[Combatant, ...], Combatant]]]:
+    _data, action = _check(setup)
+    s = setup.shooter
+    o = shot_odds(setup)  # the damage of a shot depends on the two units' stats only, never on who is alive
+    bad = any(n == "Bad Luck" and q > 0 for n, q in o.odds)
+    s_unit = Unit(s.key, s.side, False, tuple(s.alive()), float(bad_luck_damage(s.max_hp)) if bad else math.inf)
+    units = [(Unit(c.key, c.side, True, tuple(c.alive()), _least(o, c.key, setup.options.luck_multiplier)), c)
+             for c in setup.target_zone if c.key != s.key]
+    sp = _Spec(setup, s, s_unit, units, action.shots_per_miniature)
+    v = _Volleys(sp)
+    start: VState = (records(s, s_unit), tuple(records(c, un) for un, c in units), (), (0,) * len(units))
+    return v.run(start), v.finished
+
+
+def _least(o: ShotOdds, key: str, luck: float) -> float:
+    """The least positive damage a projectile can deal this unit (its floor: see :class:`.rounds.Unit`)."""
+    if key not in o.final:
+        return math.inf
+    return least_hurt([("Attack", 1.0), ("Luck", 1.0)], o.final[key], luck, 1.0)

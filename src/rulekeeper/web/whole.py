@@ -1,0 +1,39 @@
+"""The whole-action odds at the head of the preview panel, for every game that offers them.
+
+Rule-system neutral: it asks :func:`rulekeeper.core.whole.whole_odds_of` (the game's optional
+``whole_odds`` hook) and draws the :class:`~rulekeeper.core.whole.WholeOdds` it gets as bars of
+plain HTML and CSS (no script), readable on a phone; the per-draw Fate Screen follows below it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jinja2 import Environment
+from markupsafe import Markup
+
+from rulekeeper.core.errors import RulekeeperError
+from rulekeeper.core.whole import WholeOdds, percent, whole_odds_of
+
+
+def rows(odds: WholeOdds) -> list[dict[str, Any]]:
+    """Each measure with its bars (width in % of the likeliest outcome, so small chances stay visible)."""
+    out = []
+    for m in odds.measures:
+        top = max(p for _, p in m.outcomes) or 1.0
+        bars = [{"outcome": o, "p": percent(p), "width": round(100.0 * p / top, 1)} for o, p in m.outcomes if p > 0]
+        out.append({"label": m.label, "mean": None if m.mean is None else f"{m.mean:.2f}", "bars": bars})
+    return out
+
+
+def whole_chart(env: Environment, game: Any, state: Any, action: dict[str, Any]) -> Markup:
+    """The chart of ``action``'s whole result, or nothing when the game computes none for it."""
+    try:
+        odds = whole_odds_of(game, state, action)
+    except RulekeeperError:
+        return Markup("")
+    if odds is None:
+        return Markup("")
+    events = [{"name": n, "p": percent(p), "width": round(100.0 * p, 1)} for n, p in odds.events]
+    return Markup(env.get_template("whole_odds.html").render(measures=rows(odds), events=events,
+                                                             caption=odds.caption()))

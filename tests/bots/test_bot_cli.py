@@ -1,0 +1,102 @@
+"""The keeper as an opponent on the command line (issue 28): ``battle new --bot``, the keeper moving after a
+player's ``battle act``, ``battle autoplay --policy search --budget``, ``--explain``, and ``lab play --policy``;
+bad requests are typed errors (exit code 2) that store nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cli_kit import run, run_main
+from rulekeeper.core.ruleset import game as game_named
+
+
+def _scenario(game: str, key: str) -> str:
+    return str({s.key: s.path for s in game_named(game).scenarios()}[key])
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("RULEKEEPER_STATE_DIR", str(tmp_path / "state"))
+    return str(tmp_path / "bots.db")
+
+
+def _json(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str) -> dict:  # type: ignore[type-arg]
+    code, out, err = run(monkeypatch, capsys, *args, "--json")
+    assert code == 0, err
+    return json.loads(out)  # type: ignore[no-any-return]
+
+
+def test_the_keeper_takes_a_side_of_the_campaign_and_answers_hidden_orders(
+        db: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Shroudfall: the keeper plays the Bloodless. Both sides give their orders at once, so the keeper gives its own
+    (hidden) as soon as the campaign starts, without seeing the player's; the player's orders then resolve the round,
+    and the keeper gives its orders for the next one: three actions in the log after one typed by the player."""
+    made = _json(monkeypatch, capsys, "battle", "new", _scenario("wartable-campaign", "shroudfall"), "--bot", "bloodless",
+                 "--strength", "easy", "--db", db)
+    assert [(d["action"]["side"], d["action"]["round"]) for d in made["keeper"]] == [("bloodless", 1)]
+    listed = _json(monkeypatch, capsys, "battle", "actions", made["id"], "--db", db)
+    assert {a["side"] for a in listed["actions"]} == {"oathsworn"}
+    acted = _json(monkeypatch, capsys, "battle", "act", made["id"], "1", "--db", db)
+    assert [(d["action"]["side"], d["action"]["round"]) for d in acted["keeper"]] == [("bloodless", 2)]
+    assert acted["keeper"][0]["candidates"][0]["visits"] >= 1 and acted["keeper"][0]["iterations"] >= 1
+    shown = _json(monkeypatch, capsys, "battle", "list", "--db", db)
+    assert shown[0]["position"] == 3
+    # the same seat as the web keeper's form makes: the keeper on the web plays this battle on
+    from rulekeeper.persistence.store import BattleStore
+    from rulekeeper.service.bot_seat import seat_of
+
+    seat = seat_of(BattleStore(db).get(made["id"]).meta)
+    assert seat is not None and (seat.side, seat.strength, seat.policy) == ("bloodless", "easy", "search")
+
+
+def test_the_keeper_moves_first_when_its_side_starts_and_explains_itself(
+        db: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run_main(["battle", "new", _scenario("exillis", "skirmish"), "--bot", "A", "--strength", "easy",
+                          "--explain", "--db", db], capsys, monkeypatch)
+    assert code == 0, out
+    assert "The keeper plays side A (easy)." in out
+    assert "The keeper (side A) plays:" in out and "Why:" in out and "Simulations" in out
+
+
+def test_autoplay_with_the_search_bot_reports_its_decisions(
+        db: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    made = _json(monkeypatch, capsys, "battle", "new", _scenario("confrontation", "the_ford"), "--db", db)
+    done = _json(monkeypatch, capsys, "battle", "autoplay", made["id"], "--policy", "search", "--budget", "3",
+                 "--db", db)
+    assert done["result"] is not None and done["policy"] == "search"
+    assert done["decisions"] and all(1 <= d["iterations"] <= 3 or d["iterations"] == 0 for d in done["decisions"])
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--bot", "C"], "Unknown side for the keeper to play 'C'"),
+    (["--bot", "B", "--strength", "godlike"], "Unknown strength 'godlike'"),
+])
+def test_a_bad_bot_request_is_refused_and_stores_nothing(
+        db: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], says: str) -> None:
+    code, out = run_main(["battle", "new", _scenario("exillis", "skirmish"), *args, "--db", db], capsys, monkeypatch)
+    assert code == 2 and says in out
+    assert _json(monkeypatch, capsys, "battle", "list", "--db", db) == []
+
+
+def test_autoplay_refuses_a_budget_without_the_search(
+        db: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    made = _json(monkeypatch, capsys, "battle", "new", _scenario("exillis", "skirmish"), "--db", db)
+    code, out = run_main(["battle", "autoplay", made["id"], "--budget", "3", "--db", db], capsys, monkeypatch)
+    assert code == 2 and "--budget is the search's" in out
+    code, out = run_main(["battle", "autoplay", made["id"], "--policy", "clever", "--db", db], capsys, monkeypatch)
+    assert code == 2 and "Unknown policy 'clever'" in out
+
+
+def test_lab_play_says_which_policy_produced_its_figures(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = _json(monkeypatch, capsys, "lab", "play", "exillis", "skirmish", "--policy", "A=search", "--budget", "3",
+                "--sims", "2", "--backend", "serial")
+    assert doc["policy"] == "A: search bot (3 simulations per move), others: shipped policy (simple)"
+    assert doc["battles"] == 2 and sum(r["count"] for r in doc["results"].values()) == 2
+    simple = _json(monkeypatch, capsys, "lab", "play", "exillis", "skirmish", "--sims", "2", "--backend", "serial")
+    assert simple["policy"] == "shipped policy (simple)"
+    code, out = run_main(["lab", "play", "exillis", "skirmish", "--policy", "C=search"], capsys, monkeypatch)
+    assert code == 2 and "Unknown side of this scenario" in out

@@ -1,0 +1,90 @@
+"""The Ex illis positions the whole-action odds are checked on (not a test module).
+
+Each builds a reachable battle position and names the action to preview: charges (front, flank,
+rear, into a zone of several units), fights, volleys (into a melee: friendly fire), wounded and
+tired units. Units are kept small so that the seeded Monte Carlo of ``apply`` stays quick.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from exillis_battle_kit import act, battle, do, nobody_acts, setc, unit
+
+from rulekeeper.rulesets.exillis.battle.state import BattleState
+
+
+@dataclass(frozen=True)
+class Matchup:
+    name: str
+    build: Callable[[], BattleState]
+    kind: str
+    unit: str
+    target: str | None = None
+    option: str | None = None
+
+
+def _two(a: str, za: str, na: int, b: str, zb: str, nb: int, **kw: object) -> Callable[[], BattleState]:
+    return lambda: act(battle([unit(a, za, miniatures=na)], [unit(b, zb, miniatures=nb)], terrain={}), f"A:{a}")
+
+
+def _engaged_then(charger: str, zc: str, n: int) -> Callable[[], BattleState]:
+    """Billmen charge Vileins in C2 from the front (B2), then ``charger`` from ``zc`` joins the melee."""
+    def build() -> BattleState:
+        s = battle([unit("Billmen", "B2", miniatures=3), unit(charger, zc, miniatures=n)],
+                   [unit("Vileins", "C2", miniatures=5)], terrain={})
+        s = nobody_acts(act(s, "A:Billmen"))
+        s = do(s, "charge", "A:Billmen", "C2").state
+        return act(nobody_acts(s), f"A:{charger}")
+    return build
+
+
+def _wounded(build: Callable[[], BattleState], key: str, hp: tuple[float, ...]) -> Callable[[], BattleState]:
+    return lambda: setc(build(), key, hp=hp)
+
+
+def _tired(build: Callable[[], BattleState], key: str, fatigue: float) -> Callable[[], BattleState]:
+    return lambda: setc(build(), key, fatigue=fatigue)
+
+
+def _crowd() -> BattleState:
+    s = battle([unit("Franc Chevalers", "B2", miniatures=2)],
+               [unit("Vileins", "C2", miniatures=3), unit("Soffrances", "C2", miniatures=1)], terrain={})
+    return act(s, "A:Franc Chevalers")
+
+
+def _into_melee() -> BattleState:
+    s = battle([unit("Billmen", "C2", miniatures=3), unit("Longbowmen", "B2", miniatures=3)],
+               [unit("Vileins", "C2", miniatures=4)], terrain={})
+    return act(s, "A:Longbowmen")
+
+
+MATCHUPS = [
+    Matchup("knights charge peasants", _two("Franc Chevalers", "B2", 2, "Vileins", "C2", 4), "charge", "A:Franc Chevalers", "C2"),
+    Matchup("billmen fight peasants", _two("Billmen", "C2", 4, "Vileins", "C2", 4), "fight", "A:Billmen"),
+    Matchup("peasants fight billmen", _two("Vileins", "C2", 5, "Billmen", "C2", 3), "fight", "A:Vileins"),
+    Matchup("serjants fight ympes", _two("Serjants (Sword)", "C2", 3, "Ympes", "C2", 4), "fight", "A:Serjants (Sword)"),
+    Matchup("ympes fight serjants", _two("Ympes", "C2", 4, "Serjants (Sword)", "C2", 2), "fight", "A:Ympes"),
+    Matchup("knights fight soffrances", _two("Franc Chevalers", "C2", 2, "Soffrances", "C2", 1), "fight", "A:Franc Chevalers"),
+    Matchup("arbalestiers fight billmen", _two("Arbalestiers", "C2", 3, "Billmen", "C2", 3), "fight", "A:Arbalestiers"),
+    Matchup("flank charge", _engaged_then("Hobelars", "C1", 2), "charge", "A:Hobelars", "C2"),
+    Matchup("rear charge", _engaged_then("Franc Chevalers", "D2", 1), "charge", "A:Franc Chevalers", "C2"),
+    Matchup("charge into a crowded zone", _crowd, "charge", "A:Franc Chevalers", "C2"),
+    Matchup("wounded billmen fight", _wounded(_two("Billmen", "C2", 3, "Vileins", "C2", 4), "A:Billmen",
+                                               (50.0, 9.0, 30.0)), "fight", "A:Billmen"),
+    Matchup("fight wounded peasants", _wounded(_two("Billmen", "C2", 3, "Vileins", "C2", 4), "B:Vileins",
+                                               (45.0, 12.0, 3.0, 45.0)), "fight", "A:Billmen"),
+    Matchup("tired serjants fight", _tired(_two("Serjants (Spear)", "C2", 3, "Vileins", "C2", 4),
+                                           "A:Serjants (Spear)", 9.0), "fight", "A:Serjants (Spear)"),
+    Matchup("longbow volley", _two("Longbowmen", "B2", 4, "Vileins", "C2", 4), "shoot", "A:Longbowmen", "C2", "shot"),
+    Matchup("crossbow volley", _two("Arbalestiers", "B2", 3, "Billmen", "C2", 3), "shoot", "A:Arbalestiers", "C2", "shot"),
+    Matchup("volley fire", _two("Longbowmen", "B2", 3, "Vileins", "C2", 4), "shoot", "A:Longbowmen", "C2",
+            "volley_fire"),
+    Matchup("swift shot", _two("Longbowmen", "B2", 2, "Ympes", "C2", 3), "shoot", "A:Longbowmen", "C2", "swift_shot"),
+    Matchup("volley into a melee", _into_melee, "shoot", "A:Longbowmen", "C2", "shot"),
+    Matchup("volley at shielded knights", _two("Longbowmen", "B2", 4, "Franc Chevalers", "C2", 2), "shoot",
+            "A:Longbowmen", "C2", "shot"),
+    Matchup("wounded knights shot", _wounded(_two("Longbowmen", "B2", 3, "Franc Chevalers", "C2", 2),
+                                             "B:Franc Chevalers", (20.0, 70.0)), "shoot", "A:Longbowmen", "C2", "shot"),
+]
