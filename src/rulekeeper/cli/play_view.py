@@ -19,6 +19,7 @@ from .act_cmds import odds_line
 from .battle_cmds import _show, presenter
 from .fate_screen import explain_panel, odds_table, rows_table
 from .output import console
+from .whole_view import show_whole
 
 if TYPE_CHECKING:
     from rulekeeper.persistence.store import LogEntry
@@ -43,6 +44,7 @@ def preview(g: Game, state: Any, chosen: LegalAction) -> None:
     odds = g.preview(state, chosen.action)
     cost = "" if chosen.cost is None else f" (cost {chosen.cost:g})"
     console.print(Text(f"▶ {chosen.text}{cost}", style="bold cyan"))
+    show_whole(g, state, chosen.action)  # the whole action first (games with ``whole_odds``), then each draw
     if odds.headline:
         console.print(Text("Odds: " + odds_line(odds.headline_dict())))
     for draw in odds.draws[:PREVIEW_DRAWS]:

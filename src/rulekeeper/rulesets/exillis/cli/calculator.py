@@ -12,8 +12,10 @@ from rich.text import Text
 
 from rulekeeper.cli.fate_screen import explain_panel, odds_table, pct, rows_table, styled
 from rulekeeper.cli.output import console, print_json
+from rulekeeper.cli.whole_view import whole_table
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import ImpossibleRequestError
+from rulekeeper.core.whole import WholeOdds
 from rulekeeper.rulesets.exillis.combatants import Combatant
 from rulekeeper.rulesets.exillis.melee import MeleeContext, MeleeReport, duel_odds, resolve_round, target_odds
 from rulekeeper.rulesets.exillis.morale import state_of
@@ -21,6 +23,11 @@ from rulekeeper.rulesets.exillis.options import ExIllisOptions
 from rulekeeper.rulesets.exillis.ranged import Crossed, ShotSetup, resolve_volley, shot_odds
 from rulekeeper.rulesets.exillis.setup import Tables, UnitSpec, build, load_tables
 from rulekeeper.rulesets.exillis.spells import cast_odds, resolve_cast
+from rulekeeper.rulesets.exillis.whole.compute import round_odds, volley_odds
+
+#: ``--whole``: the distribution of the whole round or volley, computed (see :mod:`..whole`).
+Whole = Annotated[bool, typer.Option("--whole", help="Also the whole round or volley: the distribution of enemy "
+                                     "killed, own losses and morale after, computed (not sampled).")]
 
 odds_ex = typer.Typer(help="Ex illis: the Fate Screen before a roll.", no_args_is_help=True)
 resolve_ex = typer.Typer(help="Ex illis: resolve with seeded fate.", no_args_is_help=True)
@@ -111,6 +118,7 @@ def melee(
     data: Data = None,
     option: Opt = None,
     json: Json = False,
+    whole: Whole = False,
 ) -> None:
     """Odds of one attack (``odds``), or a seeded round by every miniature (``resolve``)."""
     zone, ctx = _melee_common(
@@ -119,12 +127,14 @@ def melee(
         defender_morale, data, option, general,
     )
     if _mode(tctx) == "odds":
-        _melee_odds(zone, ctx, action, direction, json)
+        odds = round_odds(zone, ctx) if whole else None
+        _melee_odds(zone, ctx, action, direction, json, odds)
     else:
         _melee_round(zone, ctx, seed, json)
 
 
-def _melee_odds(zone: tuple[Combatant, ...], ctx: MeleeContext, action: str, direction: str, json: bool) -> None:
+def _melee_odds(zone: tuple[Combatant, ...], ctx: MeleeContext, action: str, direction: str, json: bool,
+                whole: WholeOdds | None = None) -> None:
     """``odds``: the target assignment of the first attack and one Fate Screen per enemy unit, nothing rolled."""
     att = zone[0]
     targets = target_odds(att, zone)
@@ -135,9 +145,10 @@ def _melee_odds(zone: tuple[Combatant, ...], ctx: MeleeContext, action: str, dir
             "options": ctx.options.to_dict(),
             "targets": {k: p for k, p in targets},
             "duels": {k: o.to_dict() for k, o in duels.items()},
+            **({"whole": whole.to_dict()} if whole is not None else {}),
         })
         return
-    screen: list[Any] = []
+    screen: list[Any] = [whole_table(whole, "The whole round")] if whole is not None else []
     if len(targets) > 1:
         screen.append(odds_table("Target assignment (Aggressiveness WRD, first attack)", targets))
     for key, o in duels.items():
@@ -239,16 +250,21 @@ def shoot(
     data: Data = None,
     option: Opt = None,
     json: Json = False,
+    whole: Whole = False,
 ) -> None:
     """Where each projectile may fall (``odds``), or every miniature shooting (``resolve``)."""
     setup = _shot_setup(shooter, target, ally_in_zone or [], over or [], over_terrain, terrain, range_, action,
                         fatigue, veil, size, level, False, data, option)
     if _mode(tctx) == "odds":
         o = shot_odds(setup)
+        volley = volley_odds(setup) if whole else None
         if json:
             print_json({"ruleset": "exillis", "kind": "shoot", "action": action, "range": range_,
-                        "options": setup.options.to_dict(), **o.to_dict()})
+                        "options": setup.options.to_dict(), **o.to_dict(),
+                        **({"whole": volley.to_dict()} if volley is not None else {})})
             return
+        if volley is not None:
+            console.print(whole_table(volley, "The whole volley"))
         console.print(Group(
             odds_table(f"Fate Screen: {setup.shooter.key} {action} at range {range_}", o.odds, o.weights),
             rows_table("On a hit", ["Unit", "Missile Block", "Damage", "Damage on Luck"],

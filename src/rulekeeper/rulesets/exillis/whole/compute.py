@@ -8,9 +8,14 @@ from ..battle.actions import Legal
 from ..battle.draws import acting_state
 from ..battle.state import BattleState
 from ..battle.tables import BattleTables
-from .dist import TooBig, start_work
-from .melee_actions import Unsupported, charge, fight
+from ..combatants import Combatant
+from ..melee import MeleeContext
+from ..ranged import ShotSetup
+from .dist import TooBig, Zones, start_work
+from .melee_actions import Unsupported, charge, fight, zone_key
+from .rounds import Unit, finished, round_distribution, settled, spec
 from .summary import whole_odds
+from .volleys import one_volley, volley
 
 
 def whole_action(state: BattleState, t: BattleTables, lg: Legal) -> WholeOdds | None:
@@ -28,8 +33,6 @@ def whole_action(state: BattleState, t: BattleTables, lg: Legal) -> WholeOdds | 
             start, after, side = charge(state, t, lg)
             note = "charge reactions, the chargers' rounds, the morale that follows"
         else:
-            from .volleys import volley
-
             start, after, side = volley(state, t, lg)
             note = "every projectile of the volley, then the morale check"
     except (Unsupported, TooBig):
@@ -41,3 +44,40 @@ def whole_action(state: BattleState, t: BattleTables, lg: Legal) -> WholeOdds | 
 
 def _long(state: BattleState, t: BattleTables, lg: Legal) -> bool:
     return lg.action.kind == "shoot" and bool(t.rules.action(lg.action.option or "shot").long)
+
+
+def round_odds(zone: tuple[Combatant, ...], ctx: MeleeContext) -> WholeOdds | None:
+    """One round by the first unit of ``zone`` (the calculator's ``odds exillis melee --whole``)."""
+    start_work()
+    att = zone[0]
+    units = {c.key: Unit(c.key, c.side, True, tuple(c.alive())) for c in zone}
+    try:
+        s = spec(zone, att.key, ctx, None, units, last=True)
+        dist = settled(s, round_distribution(s))
+    except TooBig:
+        return None
+    out = Zones()
+    out.dropped = dist.dropped
+    for st, p in dist.states.items():
+        after = finished(s, st, False)
+        out.add(zone_key(after), after, p)
+    return whole_odds(zone, out, att.side, f"a round by every miniature of {att.key}")
+
+
+def volley_odds(setup: ShotSetup) -> WholeOdds | None:
+    """One volley (the calculator's ``odds exillis shoot --whole``)."""
+    start_work()
+    try:
+        dist, finish = one_volley(setup)
+    except (TooBig, Unsupported):
+        return None
+    keys = [c.key for c in setup.target_zone]
+    start = (*setup.target_zone, *(() if setup.shooter.key in keys else (setup.shooter,)))
+    out = Zones()
+    out.dropped = dist.dropped
+    for st, p in dist.states.items():
+        zone, shooter = finish(st)
+        after = tuple(shooter if c.key == shooter.key else c for c in zone)
+        after = (*after, *(() if setup.shooter.key in keys else (shooter,)))
+        out.add(zone_key(after), after, p)
+    return whole_odds(start, out, setup.shooter.side, f"every projectile of {setup.shooter.key}, then the morale check")

@@ -8,6 +8,7 @@ number gets the share of the spread interval that rounds to it.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Hashable
 from contextvars import ContextVar
 from functools import lru_cache
@@ -65,9 +66,11 @@ def wounds(hp: float, final: float, multiplier: float = 1.0, divisor: float = 1.
 TOO_MANY = 60000
 
 
-#: At most this many outcomes are worked out for one action (a second or two of work).
-MAX_WORK = 150_000
-_work: ContextVar[list[int]] = ContextVar("whole_work")
+#: At most this many outcomes are worked out for one action, and for at most this long (seconds): a
+#: preview that would take longer is left to the per-draw odds.
+MAX_WORK = 400_000
+MAX_SECONDS = 1.0
+_work: ContextVar[list[float]] = ContextVar("whole_work")
 
 
 class TooBig(Exception):
@@ -76,7 +79,14 @@ class TooBig(Exception):
 
 def start_work() -> None:
     """Start counting the states one action's computation works out (see :data:`MAX_WORK`)."""
-    _work.set([0])
+    _work.set([0.0, time.perf_counter() + MAX_SECONDS])
+
+
+def _check(pending: int) -> None:
+    """Give up (:class:`TooBig`) past the work or time allowed to this action's computation."""
+    done = _work.get(None)
+    if pending > MAX_WORK or (done is not None and (done[0] + pending > MAX_WORK or time.perf_counter() > done[1])):
+        raise TooBig(pending)
 
 
 class Weighted(Generic[K]):
@@ -94,16 +104,15 @@ class Weighted(Generic[K]):
         if p <= 0.0:
             return
         self.adds += 1
-        if self.adds > MAX_WORK:
-            raise TooBig(self.adds)
+        if not self.adds & 1023:
+            _check(self.adds)
         self.states[key] = self.states.get(key, 0.0) + p
 
     def pruned(self, threshold: float = PRUNE, budget: int = BUDGET) -> Weighted[K]:
         done = _work.get(None)
         if done is not None:
             done[0] += self.adds
-            if done[0] > MAX_WORK:
-                raise TooBig(done[0])
+        _check(0)
         if len(self.states) > TOO_MANY:
             raise TooBig(len(self.states))
         out: Weighted[K] = Weighted()

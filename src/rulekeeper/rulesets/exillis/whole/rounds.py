@@ -48,7 +48,7 @@ class Unit:
 
     def canon(self, hp: float) -> float:
         """Hit points as kept: 0 when dead, the floor for any value at or below it, else as they are."""
-        return 0.0 if hp <= 0 else self.floor if hp <= self.floor else hp
+        return 0.0 if hp <= 0 else self.floor if hp <= self.floor < math.inf else hp
 
 
 class FloorBroken(Exception):
@@ -158,19 +158,20 @@ class _Round:
         self._check_floors()
 
     def _check_floors(self) -> None:
+        """Each unit's hit points were merged under its floor: no blow of this round may hurt it less."""
         s = self.s
         a_floor = s.att_unit.floor
         for j, (unit, _t, _cap, _agg) in enumerate(s.targets):
             odds, final = self.odds(j, False)
-            if least_hurt(odds, final, s.luck, self.t_shd[j]) < unit.floor:
+            if least_hurt(odds, final, s.luck, self.t_shd[j]) < unit.floor < math.inf:
                 raise FloorBroken(unit.key)
-            if any(o == "Bad Luck" and q > 0 for o, q in odds) and self.a_bad < a_floor:
+            if any(o == "Bad Luck" and q > 0 for o, q in odds) and self.a_bad < a_floor < math.inf:
                 raise FloorBroken(s.attacker.key)
             if self.ret[j] > 0:
                 r_odds, r_final = self.odds(j, True)
-                if least_hurt(r_odds, r_final, s.luck, self.a_shd) < a_floor:
+                if least_hurt(r_odds, r_final, s.luck, self.a_shd) < a_floor < math.inf:
                     raise FloorBroken(s.attacker.key)
-                if any(o == "Bad Luck" and q > 0 for o, q in r_odds) and self.t_bad[j] < unit.floor:
+                if any(o == "Bad Luck" and q > 0 for o, q in r_odds) and self.t_bad[j] < unit.floor < math.inf:
                     raise FloorBroken(unit.key)
 
     def odds(self, j: int, retaliation: bool) -> tuple[list[tuple[str, float]], float]:

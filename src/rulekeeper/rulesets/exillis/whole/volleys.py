@@ -189,7 +189,7 @@ def volley(state: BattleState, t: BattleTables, lg: Legal) -> tuple[tuple[Combat
         nxt: dict[Hashable, tuple[BattleState, float]] = {}
         for st, p in states.values():
             setup = _setup(st, t, m.key, a.target or "", shot)
-            dist, finish = _one_volley(setup)
+            dist, finish = one_volley(setup)
             dropped += p * dist.dropped
             for vs, q in dist.states.items():
                 zone, shooter = finish(vs)
@@ -213,7 +213,7 @@ def streak_bonus_of(state: BattleState, t: BattleTables, key: str, target: str) 
         m.has_rule("Artillery") and m.last_target == target) else 1.0
 
 
-def _one_volley(setup: ShotSetup) -> tuple[Weighted[VState], Callable[[VState], tuple[tuple[Combatant, ...], Combatant]]]:
+def one_volley(setup: ShotSetup) -> tuple[Weighted[VState], Callable[[VState], tuple[tuple[Combatant, ...], Combatant]]]:
     _data, action = _check(setup)
     s = setup.shooter
     o = shot_odds(setup)  # the damage of a shot depends on the two units' stats only, never on who is alive
