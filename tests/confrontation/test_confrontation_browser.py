@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cf_browser import commit, lions_act_first
+
 from browser_kit import keeper_fixture, new_game_links, shot, sync_api
 
 TIMEOUT_MS = 10_000
@@ -25,18 +27,6 @@ BASE_TEXT = """() => [...document.querySelectorAll('svg.cftable a.base text')].m
     text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a}))"""
 
 server = keeper_fixture("cf-browser")
-
-
-def commit(page: Any) -> None:
-    sync_api.expect(page.locator("#commit")).to_be_visible()
-    page.locator("#commit").click()
-    sync_api.expect(page.locator("#commit")).to_have_count(0)
-    # the next page first: a fight, or a charge on a frightening enemy (its COU tests), shows a Fate Screen
-    page.locator("#reveal, #resolve-all, #continue, .wait, a.btn.act, #result").first.wait_for()
-    for extra in ("#reveal", "#resolve-all", "#continue"):  # a fight draws chance: its results may be face down
-        if page.locator(extra).count():
-            page.locator(extra).click()
-            page.wait_for_load_state()
 
 
 def check_fit(page: Any, width: int) -> float:
@@ -105,6 +95,9 @@ def test_a_short_skirmish_on_a_phone_and_a_laptop(server: str, browser: Any) -> 
     expect(pa.locator("svg.cftable polygon.obstacle")).to_have_count(1)
     expect(pa.locator("svg.cftable path.front-arc")).to_have_count(5)
     shot(pa, "cf-table-phone")
+
+    # the round begins with the Tactical roll; its winner lets the Lions act first
+    lions_act_first(pa, pb)
 
     # A taps its guard: his reach circles and a measured line to each of the two Wolfen
     pick_on_table(pa, "Alahan guard")

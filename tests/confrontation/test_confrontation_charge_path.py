@@ -10,6 +10,7 @@ import math
 from pathlib import Path
 
 import pytest
+from cf_start import past_tactical
 
 from rulekeeper.boards.table import Obstacle
 from rulekeeper.core.game import Game, SetupRequest
@@ -31,7 +32,7 @@ def g() -> Game:
 def test_the_guard_at_the_ford_seed_7_may_charge_the_engaged_hunter_around_the_swordsman(g: Game) -> None:
     """Regression: autoplayed from `--seed 7`, the guard stands behind the swordsman engaged with the hunter; the
     straight line to the hunter crosses the swordsman, and no charge on the hunter was offered."""
-    state = g.initial_state(g.setup(SetupRequest(scenario=FORD, seed=7)).document)
+    state = past_tactical(g.initial_state(g.setup(SetupRequest(scenario=FORD, seed=7)).document))
     assert isinstance(state, SkirmishState)
     offered = []
     for _ in range(40):
@@ -72,7 +73,7 @@ def test_a_charge_goes_around_an_obstacle_and_stays_on_the_table() -> None:
 
 
 def test_a_clear_straight_charge_is_unchanged(g: Game) -> None:
-    state = g.initial_state(g.setup(SetupRequest(scenario=FORD, seed=3)).document)
+    state = past_tactical(g.initial_state(g.setup(SetupRequest(scenario=FORD, seed=3)).document))
     assert isinstance(state, SkirmishState)
     reach = charge_of(state, state.fighter("Wolfen hunter"), state.fighter("Alahan swordsman"))
     assert reach.reason in ("in reach", "contact is 24.8 cm away, beyond 30 cm") or reach.possible

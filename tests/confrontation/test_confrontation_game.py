@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from cf_start import past_tactical
 
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import DataFileError, IllegalActionError, RulekeeperError
@@ -37,7 +38,7 @@ def g() -> Game:
 def start(g: Game, path: Path = FORD, seed: int = 3, brave: bool = True) -> SkirmishState:
     """The scenario's first state; ``brave`` makes every fighter immune to fear (``braved``) so that these tests of
     geometry and fights draw no COU test (fear is tested in test_confrontation_morale.py)."""
-    state = g.initial_state(g.setup(SetupRequest(scenario=path, seed=seed)).document)
+    state = past_tactical(g.initial_state(g.setup(SetupRequest(scenario=path, seed=seed)).document))
     assert isinstance(state, SkirmishState)
     return replace(state, fighters=tuple(replace(f, braved=99) for f in state.fighters)) if brave else state
 
@@ -55,7 +56,7 @@ def test_the_scenario_sets_the_table_up(g: Game) -> None:
     hunter = s.fighter("Wolfen hunter")
     assert (hunter.x, hunter.y, hunter.facing, hunter.hp, hunter.radius) == (34.0, 22.0, 180.0, 5, 1.875)
     assert [o.name for o in s.obstacles] == ["the boulder"]
-    assert [sc.key for sc in g.scenarios()] == ["ruined_wall", "the_ford", "the_mill_race", "the_watchtower"]
+    assert [sc.key for sc in g.scenarios()] == ["ruined_wall", "the_broken_line", "the_ford", "the_mill_race", "the_watchtower"]
 
 
 def test_a_walk_goes_up_to_mov_cm_around_obstacles_and_out_of_contact(g: Game) -> None:
@@ -98,7 +99,9 @@ def test_a_charge_reaches_2_mov_into_base_contact_and_engages_both(g: Game) -> N
 def test_an_engaged_fighter_cannot_walk_and_fights_in_the_combat_phase(g: Game) -> None:
     s = placed(start(g), "Alahan guard", 12.0, 22.0, 0.0)
     s = g.apply(s, {"kind": "charge", "side": "A", "fighter": "Alahan guard", "target": "Wolfen hunter"}).state
-    assert {lg.action["fighter"] for lg in g.legal_actions(s)} == {"Wolfen predator"}
+    assert {lg.action["fighter"] for lg in g.legal_actions(s)} == {"Wolfen predator", "Wolfen hunter"}
+    hunter = [lg.action["kind"] for lg in g.legal_actions(s) if lg.action["fighter"] == "Wolfen hunter"]
+    assert hunter[-1] == "hold" and set(hunter) <= {"disengage", "hold"}  # engaged: disengage or stay
     while s.phase == "activation":
         s = g.apply(s, {**next(lg.action for lg in g.legal_actions(s) if lg.action["kind"] == "hold")}).state
     legal = g.legal_actions(s)
@@ -131,7 +134,7 @@ def test_a_fight_is_the_fray_drawn_through_the_states_fate_and_its_end_is_the_fi
     for f, h in zip((out.state.fighter("Alahan guard"), out.state.fighter("Wolfen hunter")), healths, strict=True):
         assert f.killed == h.killed and (f.killed or (f.hp, f.fierce) == (h.hp, h.fierce))
         assert f"{f.key}: {h.status()}" in out.report[0]["text"]
-    assert out.state.round == 2 and out.state.first == "B"  # maintenance done, the other side acts first
+    assert (out.state.round, out.state.phase) == (2, "tactical")  # maintenance done, round 2 begins with its roll
 
 
 def test_a_wounded_fighter_enters_the_next_combat_with_the_hp_he_has_left(g: Game) -> None:
@@ -194,20 +197,23 @@ def test_the_maintenance_phase_rolls_regeneration(g: Game) -> None:
         s = s_next.state
 
 
-def test_sides_alternate_and_the_first_side_changes_each_round(g: Game) -> None:
+def test_sides_alternate_and_each_round_begins_with_the_tactical_roll(g: Game) -> None:
     s = start(g)
     sides = []
     while s.round == 1:
         sides.append(s.to_act)
         s = g.apply(s, next(lg.action for lg in g.legal_actions(s) if lg.action["kind"] == "hold")).state
     assert sides == ["A", "B", "A", "B", "A"]  # three Lions, two Wolfen: A finishes alone
-    assert (s.round, s.first, s.to_act) == (2, "B", "B")
+    assert (s.round, s.phase, s.to_act) == (2, "tactical", "A")  # the last winner rolls it
+    s = g.apply(s, g.legal_actions(s)[0].action).state
+    s = g.apply(s, next(lg.action for lg in g.legal_actions(s) if lg.action["first"] == "B")).state
+    assert (s.phase, s.first, s.to_act) == ("activation", "B", "B")
 
 
 def test_the_round_limit_decides_by_the_points_standing(g: Game) -> None:
     s = replace(start(g), round_limit=1)
     while not s.over:
-        s = g.apply(s, next(lg.action for lg in g.legal_actions(s) if lg.action["kind"] == "hold")).state
+        s = g.apply(s, next(lg.action for lg in g.legal_actions(s) if lg.action["kind"] in ("hold", "tactical"))).state
     res = g.result(s)
     assert res is not None and res.winner == "A" and "138 against 90 points" in res.reason
 

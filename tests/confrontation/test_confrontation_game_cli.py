@@ -31,6 +31,12 @@ def test_a_skirmish_in_the_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
     assert "Distances (cm" in out and "24.8" in out and "|" in out  # the map and the distance table
     assert "##" in out and "··3" in out and "a··" in out  # the boulder, the guard (3), the hunter (a)
     code, out, _ = run(monkeypatch, capsys, "battle", "actions", bid, "--db", db)
+    assert code == 0 and "roll the Tactical" in out and "Tactical roll" in out
+    code, out, _ = run(monkeypatch, capsys, "battle", "act", bid, "tactical", "--db", db)
+    assert code == 0 and "Tactical roll: Lions of Alahan" in out
+    code, out, _ = run(monkeypatch, capsys, "battle", "act", bid, "lead", "A", "--db", db)
+    assert code == 0 and "Lions of Alahan act first" in out
+    code, out, _ = run(monkeypatch, capsys, "battle", "actions", bid, "--db", db)
     assert code == 0 and re.search(r"Alahan guard walks [\d.]+ cm toward", out) and "holds" in out
     code, out, _ = run(monkeypatch, capsys, "battle", "act", bid, "move", "Alahan", "guard", "15,15", "--db", db)
     assert code == 0 and "Alahan guard walks 8.0 cm to (15, 15)" in out

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cf_start import past_tactical
 
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError
@@ -54,7 +55,7 @@ def g() -> Game:
 
 
 def start(g: Game, seed: int = 3) -> SkirmishState:
-    state = g.initial_state(g.setup(SetupRequest(scenario=FORD, seed=seed)).document)
+    state = past_tactical(g.initial_state(g.setup(SetupRequest(scenario=FORD, seed=seed)).document))
     assert isinstance(state, SkirmishState)
     return state
 

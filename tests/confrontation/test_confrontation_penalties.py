@@ -148,3 +148,12 @@ def test_a_fighter_enters_a_combat_with_the_hp_he_has() -> None:
     for hp, fierce in ((0, False), (5, False), (3, True)):
         with pytest.raises(ImpossibleRequestError, match="W enters the combat with"):
             Combatant(card(), hp=hp, fierce=fierce)
+
+
+def test_endurance_ignores_light_wound_penalties_only() -> None:
+    """Endurance: "ignores Light-wound penalties" (third-edition rules, issue 24; not in the seed's list, whose
+    Robustness also ignores Stunned)."""
+    assert pens(3, False, "Endurance") == {} and pens(3) == dict.fromkeys(ALL, 1)
+    assert pens(2, False, "Endurance") == dict.fromkeys(ALL, 2)  # Serious still counts
+    assert pens(4, True, "Endurance") == dict.fromkeys(ALL, 1)  # Stunned still counts (Robustness: none)
+    assert pens(4, True, "Robustness") == {}

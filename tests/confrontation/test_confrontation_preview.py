@@ -8,6 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from cf_start import past_tactical
 
 from rulekeeper.core.game import Game, SetupRequest
 from rulekeeper.core.ruleset import game
@@ -27,7 +28,7 @@ def g() -> Game:
 
 
 def fight_state(g: Game, pairs: list[tuple[str, str]]) -> SkirmishState:
-    state = g.initial_state(g.setup(SetupRequest(scenario=FORD, seed=3)).document)
+    state = past_tactical(g.initial_state(g.setup(SetupRequest(scenario=FORD, seed=3)).document))
     assert isinstance(state, SkirmishState)
     engaged: dict[str, list[str]] = {}
     for a, b in pairs:

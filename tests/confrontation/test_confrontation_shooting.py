@@ -10,6 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from cf_start import past_tactical
 
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import Game, SetupRequest
@@ -31,7 +32,7 @@ def g() -> Game:
 
 
 def mill(g: Game, seed: int = 3) -> SkirmishState:
-    state = g.initial_state(g.setup(SetupRequest(scenario=MILL, seed=seed)).document)
+    state = past_tactical(g.initial_state(g.setup(SetupRequest(scenario=MILL, seed=seed)).document))
     assert isinstance(state, SkirmishState)
     return replace(state, fighters=tuple(replace(f, braved=99) for f in state.fighters))
 
@@ -142,7 +143,7 @@ def test_a_shot_is_a_legal_action_with_exact_odds_and_its_draws_are_the_previewe
 
 @pytest.mark.parametrize("scenario", ["the_mill_race.yaml", "the_watchtower.yaml"])
 def test_the_shooting_scenarios_autoplay_with_shots(g: Game, scenario: str) -> None:
-    state = g.initial_state(g.setup(SetupRequest(scenario=MILL.parent / scenario, seed=7)).document)
+    state = past_tactical(g.initial_state(g.setup(SetupRequest(scenario=MILL.parent / scenario, seed=7)).document))
     assert isinstance(state, SkirmishState)
     s = state
     kinds = set()

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cf_browser import lions_act_first
+
 from browser_kit import keeper_fixture, new_game_links, shot, sync_api
 
 TIMEOUT_MS = 10_000
@@ -48,6 +50,7 @@ def test_a_crossbowman_shoots_on_a_phone_and_the_laptop_sees_it(server: str, bro
     expect(pa.locator("svg.cftable")).to_be_visible()
     expect(pa.locator("svg.cftable polygon.obstacle")).to_have_count(2)
     phone_px = fits(pa, PHONE["width"])
+    lions_act_first(pa, pb)  # the Tactical roll; its winner lets the Lions act first
 
     pa.locator(f"svg.cftable a.base[data-fighter='{XBOW}']").click()
     expect(pa.locator("svg.cftable a.base.picked")).to_have_attribute("data-fighter", XBOW)

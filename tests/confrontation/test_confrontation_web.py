@@ -21,10 +21,20 @@ FORD = SCENARIOS / "the_ford.yaml"
 
 
 def _battle(tmp_path: Path, scenario: Path = FORD) -> tuple[TestClient, str, dict[str, str], object]:
+    """A battle past its first Tactical roll, its winner having chosen that the Lions (A) act first."""
     app = create_app(tmp_path / "w.db")
     keeper = app.state.keeper
     bid, tokens = keeper.create(SetupRequest(scenario=scenario, seed=7, db=keeper.store.url), ruleset="confrontation")
-    return TestClient(app), bid, tokens, keeper
+    client = TestClient(app)
+    for body in ({"kind": "tactical"}, {"kind": "lead", "first": "A"}):
+        for role in ("A", "B"):
+            doc = client.get(f"/api/battles/{bid}", params={"token": tokens[role]}).json()
+            r = client.post(f"/api/battles/{bid}/actions", params={"token": tokens[role]},
+                            json={**body, "position": doc["position"]})
+            if r.status_code == 200:
+                break
+        assert r.status_code == 200, r.text
+    return client, bid, tokens, keeper
 
 
 def _svg(html: str) -> str:
@@ -96,7 +106,7 @@ def test_a_skirmish_is_listed_and_plays_through_the_api(tmp_path: Path) -> None:
     assert {"confrontation:the_ford", "confrontation:ruined_wall"} <= set(keys)
     assert client.post("/new", data={"scenario": "confrontation:ruined_wall", "seed": "4"}).status_code == 201
     bad = client.post(f"/api/battles/{bid}/actions", params={"token": tokens["A"]},
-                      json={"kind": "move", "fighter": "Alahan guard", "to": "39,15", "position": 0})
+                      json={"kind": "move", "fighter": "Alahan guard", "to": "39,15", "position": 2})
     assert bad.status_code in (400, 409, 422) and "beyond his MOV" in bad.text
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cf_start import past_tactical
 
 from rulekeeper.core.game import Game, SetupRequest
 from rulekeeper.core.ruleset import game
@@ -122,7 +123,7 @@ def g() -> Game:
 
 
 def start(g: Game, scenario: Path = FORD) -> SkirmishState:
-    state = g.initial_state(g.setup(SetupRequest(scenario=scenario, seed=3)).document)
+    state = past_tactical(g.initial_state(g.setup(SetupRequest(scenario=scenario, seed=3)).document))
     assert isinstance(state, SkirmishState)
     return state
 

@@ -42,7 +42,7 @@ def fights(g: Game, scenario: str, seed: int, wanted: int) -> list[tuple[Skirmis
     return found
 
 
-@pytest.mark.parametrize(("scenario", "seed"), [("the_ford.yaml", 1), ("the_mill_race.yaml", 3), ("ruined_wall.yaml", 1)])
+@pytest.mark.parametrize(("scenario", "seed"), [("the_ford.yaml", 2), ("the_mill_race.yaml", 3), ("ruined_wall.yaml", 1)])
 def test_reachable_fights_agree_with_the_engines_exact_odds(scenario: str, seed: int) -> None:
     g = game("confrontation")
     assert isinstance(g, Game)

@@ -132,7 +132,8 @@ def test_a_missing_table_and_a_good_replacement(tmp_path: Path) -> None:
 def test_the_rules_document_lists_every_ability_of_the_seed() -> None:
     rows = {m.group(1) for m in re.finditer(r"^\| ([^|]+?) \|", DOC.read_text(encoding="utf-8"), re.M)}
     assert set(ABILITIES) | set(ELSEWHERE) | set(NOT_YET) <= rows
-    assert len(ABILITIES) == 31 and len(ABILITIES) + len(ELSEWHERE) + len(NOT_YET) == 147
+    # the seed's 147 and the third-edition rules' Endurance (issue 24)
+    assert len(ABILITIES) == 31 and len(ABILITIES) + len(ELSEWHERE) + len(NOT_YET) == 148 and "Endurance" in ELSEWHERE
 
 
 def test_the_catalogue_table_says_what_the_data_says() -> None:

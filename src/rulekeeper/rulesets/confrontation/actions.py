@@ -9,14 +9,18 @@ way is blocked), every charge in reach, and holding. The combat phase offers one
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from fractions import Fraction
 
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
 
+from .disengage import allowed_tests, disengagement, out_problem, way_out
 from .fear import FearTest
+from .flight import fanaticism_test, flee_cm, flees, flight_of, pursuers, pursuit_cm, pursuit_targets
 from .fray import Fray, initiative_odds_of
 from .fray_whole import fray_ends
+from .reinforcement import proposals, spot_problem, waiting_choice
 from .shooting import WOUNDS, shot_of, shot_problem
 from .skirmish import (
     can_activate,
@@ -33,9 +37,14 @@ from .skirmish import (
     walk_tests,
 )
 from .state import Fighter, SkirmishState
+from .tactical import general, lead_choices, request, win_odds
 from .wounds import load_wound_table
 
-KINDS = ("move", "charge", "shoot", "hold", "fight")
+KINDS = ("move", "charge", "shoot", "hold", "fight", "tactical", "lead", "flee", "pursue", "stay", "remove", "keep",
+         "return", "disengage")
+#: The phase each kind of action belongs to (the rest are the activation phase's).
+PHASE_OF = {"fight": "combat", "tactical": "tactical", "lead": "lead", "pursue": "combat", "stay": "combat",
+            "remove": "maintenance", "keep": "maintenance", "return": "maintenance"}
 #: A move toward an enemy stops this far (cm) short of his base: contact is a charge's.
 SHORT = 1.0
 #: Detours tried (degrees off the straight line) when the way toward the nearest enemy is blocked.
@@ -69,8 +78,41 @@ def _moves(state: SkirmishState, f: Fighter) -> list[tuple[list[float], str]]:
     return out
 
 
+def _disengagements(state: SkirmishState, f: Fighter) -> list[LegalAction]:
+    to = way_out(state, f)
+    if to is None:
+        return []
+    out = []
+    for test in allowed_tests(state, f):
+        d = disengagement(state, f, test)
+        vs = "automatic" if d.difficulty is None else f"{test} {d.value} vs {d.difficulty}"
+        out.append(LegalAction({"kind": "disengage", "side": f.side, "fighter": f.key, "test": test, "to": to},
+                               f"{f.key} tries to disengage ({vs}) to ({to[0]:g}, {to[1]:g})", f.side, None, "",
+                               f"disengage ({test})", f"{f.key}: disengage"))
+    return out
+
+
+def _pursuit(f: Fighter, state: SkirmishState) -> list[LegalAction]:
+    """A victor's pursuit movements, nearest first (the keeper's proposal), and not pursuing."""
+    out = [LegalAction({"kind": "pursue", "side": f.side, "fighter": f.key, "target": t.key},
+                       f"{f.key} pursues {t.key} ({reach.distance:.1f} cm of {pursuit_cm(f):g})", f.side,
+                       round(reach.distance, 1), "", f"pursue {t.key}", f"{f.key}: pursuit")
+           for t, reach in pursuit_targets(state, f)]
+    return [*out, LegalAction({"kind": "stay", "side": f.side, "fighter": f.key}, f"{f.key} does not pursue", f.side,
+                              0.0, "", "no pursuit", f"{f.key}: pursuit")]
+
+
 def _activation(state: SkirmishState, f: Fighter) -> list[LegalAction]:
     side, out = f.side, []
+    if f.engaged:  # he may try to disengage, or stay in his fight (the keeper's proposal)
+        return [*_disengagements(state, f), LegalAction({"kind": "hold", "side": side, "fighter": f.key},
+                                                        f"{f.key} stays in his fight", side, 0.0, "", "stay",
+                                                        f"{f.key}: hold")]
+    if flees(f):  # in rout and free: his activation is his flight
+        run = flight_of(state, f)
+        where = "off the field" if run.leaves else f"to ({run.x:g}, {run.y:g})"
+        return [LegalAction({"kind": "flee", "side": side, "fighter": f.key}, f"{f.key} flees {run.distance:.1f} cm "
+                            f"{where} (in rout)", side, run.distance, "", "flee", f"{f.key}: flee")]
     for t in state.standing("B" if side == "A" else "A") if can_charge(f) else ():
         reach = charge_of(state, f, t)
         if reach.possible:
@@ -98,17 +140,63 @@ def legal_actions(state: SkirmishState) -> list[LegalAction]:
     if state.over:
         return []
     side = state.to_act
+    if state.phase in ("tactical", "lead"):
+        return _tactical(state)
+    if state.phase == "maintenance":
+        return _reinforcement(state)
+    chasing = pursuers(state)
+    if state.phase == "combat" and chasing:
+        return _pursuit(chasing[0], state)
     if state.phase == "combat":
         return [LegalAction({"kind": "fight", "side": side, "fighter": mine[0].key},
                             f"{names(mine)} fight{'s' if len(mine) == 1 else ''} {names(theirs)}", side, None,
                             "a duel" if len(mine) + len(theirs) == 2 else f"a fray of {len(mine) + len(theirs)}",
                             f"{names(mine)} vs {names(theirs)}", "Fight")
                 for mine, theirs in groups(state)]
+    aiming = [f for f in state.fighters if f.aiming and f.standing]
+    if aiming:  # he walked: he may still shoot (at +1) or end his activation
+        f = aiming[0]
+        shots = [lg for lg in _activation(state, replace(f, activated=False)) if lg.action["kind"] == "shoot"]
+        return [*shots, LegalAction({"kind": "hold", "side": side, "fighter": f.key}, f"{f.key} does not shoot",
+                                    side, 0.0, "", "no shot", f"{f.key}: shoot")]
     out: list[LegalAction] = []
     for f in state.fighters:
         if f.side == side and can_activate(state, f):
             out += _activation(state, f)
     return out
+
+
+def _tactical(state: SkirmishState) -> list[LegalAction]:
+    """The Tactical roll (one action: both Generals' dice), then its winner's choice of who acts first (his own
+    side proposed first)."""
+    side, g = state.to_act, general(state, state.to_act).key
+    if state.phase == "tactical":
+        return [LegalAction({"kind": "tactical", "side": side, "fighter": g}, f"Round {state.round}: roll the Tactical "
+                            "roll", side, None, "", "Tactical roll", f"{g}: Tactical roll")]
+    return [LegalAction({"kind": "lead", "side": side, "fighter": g, "first": first},
+                        f"{state.name(first)} act first" + (" (the keeper's proposal)" if i == 0 else ""), side, None,
+                        "", f"{state.name(first)} first", f"{g}: who acts first")
+            for i, first in enumerate(lead_choices(state))]
+
+
+def _reinforcement(state: SkirmishState) -> list[LegalAction]:
+    """A Reinforcement roll's choice: on 1-2 keep him (the keeper's proposal) or remove him from play; on 5-6 where
+    he comes back (the keeper's spots; any legal one may be named)."""
+    f = waiting_choice(state)
+    if f is None:
+        return []
+    side = f.side
+    if f.returning == "remove?":
+        return [LegalAction({"kind": kind, "side": side, "fighter": f.key}, text, side, None, "", kind,
+                            f"{f.key}: Reinforcement")
+                for kind, text in (("keep", f"{f.key} stays in the area of losses (the keeper's proposal)"),
+                                   ("remove", f"{f.key} is removed from play"))]
+    if not proposals(state, f):
+        return [LegalAction({"kind": "keep", "side": side, "fighter": f.key}, f"{f.key}: no room within 10 cm of a "
+                            "friend, he stays in the area of losses", side, None, "", "keep", f"{f.key}: Reinforcement")]
+    return [LegalAction({"kind": "return", "side": side, "fighter": f.key, "to": to},
+                        f"{f.key} comes back at ({to[0]:g}, {to[1]:g})", side, None, "", f"back at {to[0]:g},{to[1]:g}",
+                        f"{f.key}: Reinforcement") for to in proposals(state, f)]
 
 
 def _fighter(state: SkirmishState, action: JsonDict, key: str = "fighter") -> Fighter:
@@ -132,15 +220,70 @@ def check(state: SkirmishState, action: JsonDict) -> None:
     f = _fighter(state, action)
     if f.side != state.to_act:
         raise IllegalActionError(f"{f.key} is not side {state.to_act}'s", field="fighter")
-    if (kind == "fight") != (state.phase == "combat"):
+    if PHASE_OF.get(str(kind), "activation") != state.phase:
         raise IllegalActionError(f"round {state.round} is in its {state.phase} phase: no {kind} now", kind=str(kind))
+    if kind == "tactical":
+        return
+    if kind in ("remove", "keep", "return"):
+        chooser = waiting_choice(state)
+        if chooser is None or chooser.key != f.key:
+            raise IllegalActionError(f"{f.key} has no Reinforcement choice to make", field="fighter")
+        if (kind == "return" and f.returning != "place") or (kind == "remove" and f.returning != "remove?") or                 (kind == "keep" and f.returning == "place" and proposals(state, f)):
+            raise IllegalActionError(f"{f.key}'s Reinforcement roll does not allow a {kind}", kind=str(kind))
+        to = action.get("to")
+        if kind == "return":
+            if not (isinstance(to, list) and len(to) == 2 and all(isinstance(v, int | float) for v in to)):
+                raise IllegalActionError(f"a return goes to [x, y] in cm, got {to!r}", field="to")
+            problem = spot_problem(state, f, float(to[0]), float(to[1]))
+            if problem is not None:
+                raise IllegalActionError(f"{f.key} cannot come back there: {problem}", field="to")
+        return
+    if kind == "lead":
+        if action.get("first") not in lead_choices(state):
+            raise IllegalActionError(f"the side that acts first is A or B, got {action.get('first')!r}", field="first")
+        return
+    if kind in ("pursue", "stay"):
+        if not f.pursuing:
+            raise IllegalActionError(f"{f.key} has no pursuit movement to make now", field="fighter")
+        if kind == "pursue":
+            t = _fighter(state, action, "target")
+            if t.key not in {e.key for e, _ in pursuit_targets(state, f)}:
+                raise IllegalActionError(f"{f.key} cannot pursue {t.key}: a pursuit movement of {pursuit_cm(f):g} cm "
+                                         "goes into contact with a free enemy in sight", field="target")
+        return
+    if kind == "fight" and pursuers(state):
+        raise IllegalActionError(f"{pursuers(state)[0].key} makes his pursuit movement first", field="fighter")
     if kind == "fight":
         if group_of(state, f) is None:
             raise IllegalActionError(f"{f.key} has no fight left this round", field="fighter")
         return
-    if not can_activate(state, f):
+    aiming = [g for g in state.fighters if g.aiming and g.standing]
+    if aiming and (aiming[0].key != f.key or kind not in ("shoot", "hold")):
+        raise IllegalActionError(f"{aiming[0].key} walked and may still shoot: his activation is not over",
+                                 field="fighter")
+    if aiming:
+        pass
+    elif not can_activate(state, f):
         why = "is engaged (he fights in the combat phase)" if f.engaged else "has already acted this round"
         raise IllegalActionError(f"{f.key} {why}" if f.standing else f"{f.key} is dead", field="fighter")
+    if f.engaged and kind not in ("disengage", "hold"):
+        raise IllegalActionError(f"{f.key} is engaged: he may try to disengage or stay in his fight", field="fighter")
+    if kind == "disengage":
+        if not f.engaged:
+            raise IllegalActionError(f"{f.key} is not engaged: he has nothing to disengage from", field="fighter")
+        if action.get("test") not in allowed_tests(state, f):
+            raise IllegalActionError(f"{f.key} disengages with {' or '.join(allowed_tests(state, f))}, not "
+                                     f"{action.get('test')!r}", field="test")
+        to = action.get("to")
+        if not (isinstance(to, list) and len(to) == 2 and all(isinstance(v, int | float) for v in to)):
+            raise IllegalActionError(f"a disengagement walks to [x, y] in cm, got {to!r}", field="to")
+        problem = out_problem(state, f, float(to[0]), float(to[1]))
+        if problem is not None:
+            raise IllegalActionError(f"{f.key} cannot walk out to ({to[0]:g}, {to[1]:g}): {problem}", field="to")
+        return
+    if flees(f) != (kind == "flee"):
+        why = "is in rout: his activation is his flight" if flees(f) else "is not in rout: he does not flee"
+        raise IllegalActionError(f"{f.key} {why}", field="fighter")
     if kind == "charge":
         t = _fighter(state, action, "target")
         if t.side == f.side or not t.standing:
@@ -204,6 +347,10 @@ def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
     """A fight's two INI tests (its first draws, exactly) and its exact odds when small enough; a move's or
     charge's measured distance."""
     kind = action.get("kind")
+    if kind == "tactical":
+        return OddsPreview(((f"{state.name('A')} win the Tactical roll", _pct(win_odds(state, "A"))),
+                            (f"{state.name('B')} win the Tactical roll", _pct(win_odds(state, "B")))),
+                           (request(state, "A"), request(state, "B")))
     try:
         f = state.fighter(str(action.get("fighter")))
     except LookupError:
@@ -231,6 +378,23 @@ def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
                             ("hits", _pct(1 - ends.get("miss", Fraction(0)))), ("wounds", _pct(wounded)),
                             (f"{shot.target} killed", _pct(ends.get("Killed outright", Fraction(0))))),
                            (shot.request(),))
+    if kind == "flee":
+        test = fanaticism_test(f)
+        run = flight_of(state, f)
+        ran: tuple[str, float | str] = ("run", f"{run.distance:.1f} cm of {flee_cm(f):g}"
+                                             + (", off the field" if run.leaves else ""))
+        if test is None:
+            return OddsPreview((ran,))
+        return OddsPreview((ran, (f"{f.key} passes DIS {test.characteristic} vs {test.fear} and does not flee",
+                                     _pct(test.chance()))), (test.request(),))
+    if kind == "disengage":
+        d = disengagement(state, f, str(action.get("test")))
+        if d.difficulty is None:
+            return OddsPreview((("disengages", 1.0),))
+        return OddsPreview(((f"disengages ({d.test} {d.value} vs {d.difficulty})", d.chance()),), (d.request(),))
+    if kind == "pursue":
+        reach = charge_of(state, f, state.fighter(str(action["target"])), pursuit_cm(f))
+        return OddsPreview((("distance", f"{reach.distance:.1f} cm of {pursuit_cm(f):g}"),))
     if kind == "move":
         x, y = action["to"]
         crossing = walk_tests(state, f, float(x), float(y))

@@ -113,7 +113,7 @@ class Confrontation(SkirmishGame):
     title: ClassVar[str] = "Confrontation Evo"
     deterministic: ClassVar[bool] = False
     #: draws whose preview the conformance test must have compared with the roll (never vacuous)
-    previewed_draws: ClassVar[tuple[str, ...]] = ("INI test",)
+    previewed_draws: ClassVar[tuple[str, ...]] = ("INI test", "AIM test", "Tactical roll")
 
     def options(self) -> list[OptionInfo]:
         return list(OPTIONS)

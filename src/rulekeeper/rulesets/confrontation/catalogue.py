@@ -25,10 +25,10 @@ NOT_YET: dict[str, tuple[str, str]] = {
     "Divine blood": ("size", SIZE), 
     
     "Flight": ("board", BOARD),
-    "Frenetic": ("board", BOARD), "Generation": ("mystic", MYSTIC),
+    "Generation": ("mystic", MYSTIC),
     "Harassment": ("board", BOARD), 
     "Icon": ("mystic", MYSTIC), "Iconoclast": ("mystic", MYSTIC), "Immersion": ("board", BOARD),
-    "Impact": ("damage", BOARD + " (War Machines)"), "Implacable": ("board", BOARD),
+    "Impact": ("damage", BOARD + " (War Machines)"),
     "Inalterable": ("mystic", MYSTIC), "Indirect fire": ("shooting", SHOOT),
     "Inviolable": ("army", ARMY), "Infiltration": ("board", BOARD), "Insensitive": ("mystic", MYSTIC),
     "Instinctive firing": ("shooting", SHOOT), "Leap": ("board", BOARD), "Loyal": ("mystic", MYSTIC), 
@@ -36,9 +36,9 @@ NOT_YET: dict[str, tuple[str, str]] = {
     "Master marksman": ("shooting", SHOOT),
     "Mechanic": ("upkeep", "not yet: needs War Machines and Steam/Naphtha equipment (not in the seed)"), "Mercenary": ("army", ARMY),
     "Minelayer": ("board", BOARD), "Mowing": ("board", BOARD), "Mutagenic": ("army", ARMY + "; Mutagenic dice"),
-    "Negation": ("mystic", MYSTIC), "Pariah": ("army", ARMY + " (the Tactical Roll)"), "Predictable": ("army", ARMY), 
+    "Negation": ("mystic", MYSTIC), "Predictable": ("army", ARMY), 
     "Rapid reloading": ("shooting", SHOOT), "Reaction fire": ("shooting", SHOOT), 
-    "Reinforcement": ("upkeep", "not yet: needs the area of losses and resurrected fighters (army lists)"), "Reorientation": ("board", BOARD),
+"Reorientation": ("board", BOARD),
     "Resource": ("upkeep", "not yet: needs a Nexus's charges (mystic actions)"), "Ruthless": ("board", BOARD + " (charges, pushes)"),
     "Sanctuary": ("board", BOARD), "Sapper": ("board", BOARD), "Scout": ("board", BOARD),
     "Selenite": ("army", ARMY), "Shelter": ("board", BOARD),
@@ -93,8 +93,15 @@ ELSEWHERE: dict[str, tuple[str, str]] = {
              "curing another in contact, its use as a simple action at +1)"),
     "Enormous": ("size", "implemented: a card check (Very Large, 6 HP; 7 with Divine blood) (not yet: Force 3 for "
                  "pushes)"),
-    "Fanaticism": ("morale", "implemented in part: −1 to his wound penalties to STR (not yet: the DIS test when "
-                   "fleeing: needs morale)"),
+    "Fanaticism": ("morale", "implemented in skirmishes: −1 to his wound penalties to STR; the DIS test before he "
+                   "flees, passed: he does not flee"),
+    "Frenetic": ("board", "implemented in skirmishes: a pursuit movement of his whole MOV"),
+    "Reinforcement": ("upkeep", "implemented in skirmishes: the maintenance phase's d6 for the cheapest one in the "
+                      "area of losses; his player chooses on 1-2 (remove him or not) and 5-6 (where he comes back)"),
+    "Endurance": ("damage", "implemented: no penalties for a Light wound (third-edition rules; not in the seed's list)"),
+    "Implacable": ("board", "implemented in skirmishes: X more pursuit movements a combat phase"),
+    "Pariah": ("army", "implemented in skirmishes: a Pariah General (not every fighter one) rolls the Tactical roll "
+               "with 2d6, the lowest kept"),
     "Fencer": ("combat", "implemented in combat: one die held in reserve, placed in attack (no Counterattack nor "
                "Ambidextrous against it) or defence when he has no other (policy) (not yet: its sustained defence, a "
                "core rule the seed does not describe)"),

@@ -36,9 +36,12 @@ from rulekeeper.core.present import CliPresenter, WebPresenter
 from rulekeeper.core.rng import RngState
 
 from . import actions, policy
+from .disengage import do_disengage, way_out
+from .flight import do_flee, do_pursue, do_stay, mark_pursuers, pursuers
+from .reinforcement import do_choice
 from .scenario import read_scenario, shipped_scenarios
 from .shooting import do_shoot
-from .skirmish import advance, do_charge, do_fight, do_hold, do_move, groups, waiting, worth
+from .skirmish import advance, do_charge, do_fight, do_hold, do_lead, do_move, group_of, groups, waiting, worth
 from .state import (
     SIDES,
     DamagedStateError,
@@ -50,10 +53,14 @@ from .state import (
     state_to_json,
     view_of,
 )
+from .tactical import do_tactical, general
 
 NAME = "confrontation"
 KIND_WORDS = {"move": "move", "walk": "move", "charge": "charge", "hold": "hold", "wait": "hold", "pass": "hold",
-              "fight": "fight", "melee": "fight", "combat": "fight", "shoot": "shoot", "shot": "shoot", "fire": "shoot"}
+              "fight": "fight", "melee": "fight", "combat": "fight", "shoot": "shoot", "shot": "shoot", "fire": "shoot",
+              "tactical": "tactical", "roll": "tactical", "lead": "lead", "first": "lead", "flee": "flee",
+              "pursue": "pursue", "stay": "stay", "remove": "remove", "keep": "keep", "return": "return",
+              "disengage": "disengage"}
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 
 
@@ -117,12 +124,13 @@ class SkirmishGame(WithoutExtras):
             sc = document["scenario"]
             cards = cards_from_json(sc["cards"])
             fighters = tuple(Fighter(str(f["key"]), str(f["side"]), cards[str(f["card"])], float(f["x"]),
-                                     float(f["y"]), float(f["facing"]), cards[str(f["card"])].HP)
+                                     float(f["y"]), float(f["facing"]), cards[str(f["card"])].HP,
+                                     rout=int(f.get("rout", 0)))
                              for f in sc["fighters"])
             state = SkirmishState(
                 str(sc["name"]), (str(sc["sides"]["A"]), str(sc["sides"]["B"])), float(sc["width"]),
                 float(sc["height"]), obstacles_from_json(sc["obstacles"]), fighters, 1, int(sc["round_limit"]),
-                "activation", "A", "A", tuple((str(k), str(v)) for k, v in document.get("options", {}).items()),
+                "tactical", "A", "A", tuple((str(k), str(v)) for k, v in document.get("options", {}).items()),
                 False, None, "", RngState.from_seed(int(document["seed"])))
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             if isinstance(exc, RulekeeperError):
@@ -142,7 +150,10 @@ class SkirmishGame(WithoutExtras):
         to_act = () if state.over else (state.to_act,)
         acting: tuple[str, ...] = ()
         if not state.over:
-            acting = tuple(mine[0].key for mine, _ in groups(state)) if state.phase == "combat" else \
+            acting = tuple(f.key for f in pursuers(state)) or tuple(mine[0].key for mine, _ in groups(state)) \
+                if state.phase == "combat" else \
+                (general(state, state.to_act).key,) if state.phase in ("tactical", "lead") else \
+                tuple(f.key for f in state.fighters if f.returning) if state.phase == "maintenance" else \
                 tuple(f.key for f in waiting(state, state.to_act))
         return Status(state.over, to_act, acting, state.round, state.winner, state.reason)
 
@@ -166,30 +177,60 @@ class SkirmishGame(WithoutExtras):
         side = state.to_act if side in (None, "") else str(side).strip().upper()
         if side not in SIDES:
             raise IllegalActionError(f"no side {side!r} in a skirmish (A or B)", side=str(side))
+        if kind in ("tactical", "lead"):  # made by the side's General: he need not be named
+            if not state.standing(side):
+                raise IllegalActionError(f"side {side} has no fighter standing", side=side)
+            data = {**data, "fighter": data.get("fighter") or general(state, side).key}
         if data.get("fighter") in (None, ""):
             raise IllegalActionError(f"a {kind} needs a fighter", field="fighter")
         out: JsonDict = {"kind": kind, "side": side, "fighter": self._fighter_name(state, str(data["fighter"]))}
-        if kind in ("charge", "shoot"):
+        if kind in ("charge", "shoot", "pursue"):
             if data.get("target") in (None, ""):
                 raise IllegalActionError(f"a {kind} needs a target", field="target")
             out["target"] = self._fighter_name(state, str(data["target"]))
-        elif kind == "move":
+        elif kind in ("move", "return"):
             out["to"] = _coords(data.get("to"))
+        elif kind == "disengage":
+            out["test"] = str(data.get("test") or "INI").strip().upper()
+            f = state.fighter(out["fighter"])
+            if data.get("to") not in (None, ""):
+                out["to"] = _coords(data.get("to"))
+            elif f.engaged and (way := way_out(state, f)) is not None:
+                out["to"] = way
+            else:
+                raise IllegalActionError(f"{f.key} has no way out of his fight: name one (X,Y)", field="to")
+        elif kind == "lead":
+            first = str(data.get("first", "")).strip()
+            out["first"] = next((s for s in SIDES if first.upper() == s or first.casefold() == state.name(s).casefold()),
+                                first)
         return out
 
     def parse_words(self, state: SkirmishState, words: Sequence[str], option: str | None = None) -> JsonDict:
         """``move Alahan guard 30,20`` (or ``… 30 20``), ``charge Wolfen hunter Alahan guard``, ``shoot Alahan
         crossbowman Wolfen hunter``,
-        ``hold Alahan guard``, ``fight Alahan guard`` (his fray): names need no quotes."""
+        ``hold Alahan guard``, ``fight Alahan guard`` (his fray), ``tactical`` (the Tactical roll), ``lead A`` (the
+        roll's winner: side A acts first): names need no quotes."""
         if not words:
             raise IllegalActionError("an action is KIND FIGHTER [TARGET|X,Y], e.g. hold Alahan guard")
         kind = KIND_WORDS.get(words[0].strip().lower())
         if kind is None:
             raise IllegalActionError(f"not a Confrontation skirmish action: {words[0]!r} ({', '.join(actions.KINDS)})")
         rest = " ".join(words[1:]).split()
-        if kind in ("hold", "fight"):
+        if kind == "tactical":
+            return self.parse_action(state, {"kind": kind})
+        if kind == "lead":
+            return self.parse_action(state, {"kind": kind, "first": " ".join(rest)})
+        if kind == "disengage":  # disengage FIGHTER [INI|STR] [X,Y]
+            to = None
+            if len(rest) >= 3 and all(_NUMBER.match(w.strip(",")) for w in rest[-2:]):
+                to, rest = " ".join(rest[-2:]), rest[:-2]
+            elif rest and "," in rest[-1]:
+                to, rest = rest[-1], rest[:-1]
+            test = rest.pop().upper() if rest and rest[-1].upper() in ("INI", "STR") else "INI"
+            return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest), "test": test, "to": to})
+        if kind in ("hold", "fight", "flee", "stay", "remove", "keep"):
             return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest)})
-        if kind == "move":
+        if kind in ("move", "return"):
             tail = 2 if len(rest) >= 3 and all(_NUMBER.match(w.strip(",")) for w in rest[-2:]) else 1
             return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest[:-tail]),
                                              "to": " ".join(rest[-tail:])})
@@ -213,10 +254,28 @@ class SkirmishGame(WithoutExtras):
         elif kind == "shoot":
             new, report = do_shoot(state, f, state.fighter(str(action["target"])), fate)
         elif kind == "fight":
+            fray = group_of(state, f)
+            group = [] if fray is None else [g.key for g in (*fray[0], *fray[1])]
             new, report = do_fight(state, f, fate)
+            new = mark_pursuers(new, group)
+        elif kind == "flee":
+            new, report = do_flee(state, f, fate)
+        elif kind == "pursue":
+            new, report = do_pursue(state, f, state.fighter(str(action["target"])))
+        elif kind == "stay":
+            new, report = do_stay(state, f)
+        elif kind == "disengage":
+            new, report = do_disengage(state, f, str(action["test"]), list(action["to"]), fate)
+        elif kind in ("remove", "keep", "return"):
+            new, report = do_choice(state, f, str(kind), action.get("to"))
+        elif kind == "tactical":
+            new, report = do_tactical(state, fate)
+        elif kind == "lead":
+            new, report = do_lead(state, str(action["first"]))
         else:
             new, report = do_hold(state, f)
-        new = advance(new, fate, report)
+        if kind != "lead":  # the choice itself says who acts next
+            new = advance(new, fate, report)
         new = replace(new, rng=fate.state)
         if new.over:
             winner = "a draw" if new.winner is None else f"{new.name(new.winner)} win"
@@ -246,6 +305,24 @@ class SkirmishGame(WithoutExtras):
             return f"{who} fights"
         if kind == "hold":
             return f"{who} holds"
+        if kind == "tactical":
+            return f"side {action.get('side')} rolls the Tactical roll"
+        if kind == "flee":
+            return f"{who} flees"
+        if kind == "pursue":
+            return f"{who} pursues {action.get('target')}"
+        if kind == "stay":
+            return f"{who} does not pursue"
+        if kind == "disengage":
+            return f"{who} tries to disengage ({action.get('test')} test)"
+        if kind == "remove":
+            return f"{who} is removed from play"
+        if kind == "keep":
+            return f"{who} stays in the area of losses"
+        if kind == "return" and isinstance(action.get("to"), list) and len(action["to"]) == 2:
+            return f"{who} comes back at ({action['to'][0]:g}, {action['to'][1]:g})"
+        if kind == "lead":
+            return f"side {action.get('side')} chooses: side {action.get('first')} acts first"
         return f"side {action.get('side')}: {kind}"
 
     def evaluate(self, state: SkirmishState, side: str) -> float:
@@ -259,7 +336,8 @@ class SkirmishGame(WithoutExtras):
             return None
         summary: JsonDict = {"winner": state.winner, "round": state.round,
                              "points standing": {s: worth(state, s) for s in SIDES},
-                             "fighters": {f.key: "killed" if f.killed else f"{f.hp} HP" for f in state.fighters}}
+                             "fighters": {f.key: "fled" if f.fled else "killed" if f.killed else f"{f.hp} HP"
+                                          for f in state.fighters}}
         return GameResult(state.winner, None if state.winner is None else state.name(state.winner), state.reason,
                           summary)
 

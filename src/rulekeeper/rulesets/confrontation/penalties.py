@@ -43,8 +43,8 @@ def wound_level(table: WoundTable, names: tuple[str, ...], lost: int) -> int:
     if "Indestructible" in names:
         return 0
     level = table.level_of(lost)
-    if level == 1 and "Robustness" in names:
-        level = 0
+    if level == 1 and ("Robustness" in names or "Endurance" in names):
+        level = 0  # Endurance (third-edition rules): "ignores Light-wound penalties"; Stunned still counts
     if "Possessed" in names:
         level = max(0, level - 1)
     return level

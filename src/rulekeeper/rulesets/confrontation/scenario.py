@@ -89,8 +89,8 @@ def _fighters(raw: dict[str, Any], bands: dict[str, Warband], table: tuple[float
     out: list[JsonDict] = []
     for i, row in enumerate(rows):
         where = f"fighters[{i}]"
-        if not isinstance(row, dict) or set(row) - {"side", "card", "at", "facing", "name"}:
-            problems.append(f"{where}: side, card, at [x, y] and an optional facing and name are required")
+        if not isinstance(row, dict) or set(row) - {"side", "card", "at", "facing", "name", "rout"}:
+            problems.append(f"{where}: side, card, at [x, y] and an optional facing, name and rout are required")
             continue
         side = row.get("side")
         if side not in bands:
@@ -110,8 +110,13 @@ def _fighters(raw: dict[str, Any], bands: dict[str, Warband], table: tuple[float
             problems.append(f"{where}.at/facing: [x, y] in cm with the base on the table and a facing in degrees "
                             f"are required, got {at!r}")
             continue
+        rout = _number(row.get("rout", 0), 0, 30)  # starts in rout: the difficulty of the COU test he failed
+        if rout is None or rout != int(rout):
+            problems.append(f"{where}.rout: a whole number from 0 to 30 (the FEAR he failed against), got "
+                            f"{row.get('rout')!r}")
+            continue
         out.append({"side": side, "card": card.name, "name": str(row.get("name") or ""), "x": x, "y": y,
-                    "facing": facing, "size": card.size})
+                    "facing": facing, "size": card.size, "rout": int(rout)})
     return out
 
 
@@ -183,7 +188,8 @@ def read_scenario(path: Path) -> JsonDict:
     return {"name": raw["name"], "description": raw["description"], "width": width, "height": height,
             "round_limit": limit, "sides": names, "obstacles": obstacles,
             "cards": [card_to_json(c) for c in {c.name: c for c in cards.values()}.values()],
-            "fighters": [{k: f[k] for k in ("key", "side", "card", "x", "y", "facing")} for f in fighters]}
+            "fighters": [{**{k: f[k] for k in ("key", "side", "card", "x", "y", "facing")},
+                          **({"rout": f["rout"]} if f["rout"] else {})} for f in fighters]}
 
 
 def shipped_scenarios() -> list[ScenarioInfo]:

@@ -130,7 +130,7 @@ def shot_of(state: SkirmishState, f: Fighter, t: Fighter, table: WoundTable | No
     assert weapon is not None and f.card.AIM is not None
     distance = edge_distance(f.base, t.base)
     band = band_of(f, distance) or "long"
-    difficulty = DIFFICULTY[band]
+    difficulty = DIFFICULTY[band] + (MOVED if f.aiming else 0)  # "+1 to the difficulty after moving"
     if band != "short" and f.card.has("Precision"):
         difficulty -= 1  # "The difficulty of shooting at medium and long ranges decrease by 1"
     target_x = (t.card.value_of("Target") or "").strip()
@@ -149,7 +149,7 @@ def do_shoot(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate) -> tuple[
     table = load_wound_table()
     shot = shot_of(state, f, t, table)
     test = roll_test(fate, shot.label, shot.shape, shot.aim, shot.difficulty)
-    shooter = replace(f, activated=True)
+    shooter = replace(f, activated=True, aiming=False)
     head = f"{f.key} shoots {t.key} ({shot.band} range, {shot.distance:.1f} cm, difficulty {shot.difficulty}): " \
            f"AIM {test.final}"
     if not test.success:

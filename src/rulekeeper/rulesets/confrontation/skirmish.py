@@ -26,6 +26,7 @@ from .fighters import Combatant
 from .fray import MAX_FIGHTERS, Fray, resolve_fray
 from .maintenance import roll_maintenance, upkeep_of
 from .morale import without_active
+from .shooting import shot_problem
 from .state import SIDES, Fighter, SkirmishState, bearing, other
 from .wounds import load_wound_table
 
@@ -44,14 +45,15 @@ def inside(state: SkirmishState, x: float, y: float, radius: float) -> bool:
     return radius <= x <= state.width - radius and radius <= y <= state.height - radius
 
 
-def move_problem(state: SkirmishState, f: Fighter, x: float, y: float) -> str | None:
+def move_problem(state: SkirmishState, f: Fighter, x: float, y: float, limit: float | None = None) -> str | None:
     """Why ``f`` cannot walk straight to (x, y), or None: within MOV cm, on the table, its base swept along
     the way entering no obstacle and no other base, ending out of contact with every other fighter."""
     if not (math.isfinite(x) and math.isfinite(y)):
         return "the destination must be two finite numbers of cm"
     length = math.hypot(x - f.x, y - f.y)
-    if length > f.card.MOV + 1e-9:
-        return f"{length:.1f} cm is beyond his MOV of {f.card.MOV} cm"
+    if length > (f.card.MOV if limit is None else limit) + 1e-9:
+        return f"{length:.1f} cm is beyond his MOV of {f.card.MOV} cm" if limit is None else \
+            f"{length:.1f} cm is beyond his {limit:g} cm"
     if not inside(state, x, y, f.radius):
         return f"({x:g}, {y:g}) puts his base off the {state.width:g} × {state.height:g} cm table"
     path = sweep(f, x, y)
@@ -99,10 +101,12 @@ def charge_cm(f: Fighter) -> int:
     return f.card.MOV * (RAPIDITY_FACTOR if f.card.has("Rapidity") else CHARGE_FACTOR)
 
 
-def charge_of(state: SkirmishState, f: Fighter, target: Fighter) -> ChargeReach:
-    """The charge of ``f`` at ``target`` (:func:`~rulekeeper.boards.table.charge_reach`) within :func:`charge_cm`."""
+def charge_of(state: SkirmishState, f: Fighter, target: Fighter, movement: float | None = None) -> ChargeReach:
+    """The charge of ``f`` at ``target`` (:func:`~rulekeeper.boards.table.charge_reach`) within :func:`charge_cm`
+    (or ``movement`` cm: a pursuit movement)."""
     others = state.others(f.key, target.key)
-    reach = charge_reach(f.base, target.base, float(charge_cm(f)), state.obstacles, others)
+    movement = float(charge_cm(f)) if movement is None else movement
+    reach = charge_reach(f.base, target.base, movement, state.obstacles, others)
     if not reach.possible and reach.reason == "the path is blocked" and passes_through(f):
         end = reach.end.shape()
         shapes = [o.shape() for o in state.obstacles] + [b.shape() for b in others]
@@ -111,15 +115,15 @@ def charge_of(state: SkirmishState, f: Fighter, target: Fighter) -> ChargeReach:
     if reach.possible and not inside(state, reach.end.x, reach.end.y, f.radius):
         reach = replace(reach, possible=False, reason="contact would put his base off the table")
     if not reach.possible and reach.reason in ("the path is blocked", "contact would put his base off the table"):
-        return _around(state, f, target, reach)
+        return _around(state, f, target, reach, movement)
     return reach
 
 
-def _around(state: SkirmishState, f: Fighter, target: Fighter, straight: ChargeReach) -> ChargeReach:
+def _around(state: SkirmishState, f: Fighter, target: Fighter, straight: ChargeReach, movement: float) -> ChargeReach:
     """A charge goes around bases and scenery (issue 24, point 9): the shortest way into contact
     (:func:`~.charge_path.charge_route`) within his charge distance, or the straight charge's reason."""
     circles = tuple((g.x, g.y, g.radius) for g in state.fighters if g.standing and g.key not in (f.key, target.key))
-    route = charge_route((f.x, f.y), f.radius, (target.x, target.y, target.radius), float(charge_cm(f)), circles,
+    route = charge_route((f.x, f.y), f.radius, (target.x, target.y, target.radius), movement, circles,
                          state.obstacles, (state.width, state.height))
     if route is None:
         return straight
@@ -134,7 +138,9 @@ def can_charge(f: Fighter) -> bool:
 
 
 def can_activate(state: SkirmishState, f: Fighter) -> bool:
-    return f.free and not f.activated
+    """Standing and not activated yet: a free fighter walks, charges, shoots or holds; an engaged one may try to
+    disengage (disengage.py) or hold (he stays in his fight)."""
+    return f.standing and not f.activated
 
 
 def waiting(state: SkirmishState, side: str) -> list[Fighter]:
@@ -167,7 +173,12 @@ def do_move(state: SkirmishState, f: Fighter, x: float, y: float, fate: Fate) ->
     moved = replace(f, x=x, y=y, facing=facing, activated=True)
     text = f"{f.key} walks {math.hypot(x - f.x, y - f.y):.1f} cm to ({x:g}, {y:g}), facing {facing:g}°"
     report: list[JsonDict] = [{"text": text, "kind": "move"}]
-    return face_all(state.with_fighters(moved), tests, fate, report), report
+    state = face_all(state.with_fighters(moved), tests, fate, report)
+    walked = state.fighter(f.key)
+    if walked.card.weapon is not None and any(shot_problem(state, walked, e) is None
+                                              for e in state.standing(other(f.side))):
+        state = state.with_fighters(replace(walked, aiming=True))  # third-edition rules: "+1 … after moving"
+    return state, report
 
 
 def do_charge(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:
@@ -193,7 +204,9 @@ def do_charge(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate) -> tuple
 
 
 def do_hold(state: SkirmishState, f: Fighter) -> tuple[SkirmishState, list[JsonDict]]:
-    return state.with_fighters(replace(f, activated=True)), [{"text": f"{f.key} holds his ground", "kind": "hold"}]
+    text = f"{f.key} does not shoot" if f.aiming else f"{f.key} stays in his fight" if f.engaged else \
+        f"{f.key} holds his ground"
+    return state.with_fighters(replace(f, activated=True, aiming=False)), [{"text": text, "kind": "hold"}]
 
 
 # -- fights ---------------------------------------------------------------------------------------------------
@@ -222,13 +235,13 @@ def pending(f: Fighter) -> bool:
 
 
 def groups(state: SkirmishState) -> list[tuple[tuple[Fighter, ...], tuple[Fighter, ...]]]:
-    """Each fray still to fight this round: a connected group of engagements, as (the round's first side's
-    fighters, the other side's), in the order the fighters stand in the state. A group larger than a fray
+    """Each fray still to fight this round: a connected group of engagements, as (the Tactical roll winner's
+    fighters, the other side's: he orders the fights), in the order the fighters stand in the state. A group larger than a fray
     can hold is cut down to its first fighter and his own opponents."""
     out: list[tuple[tuple[Fighter, ...], tuple[Fighter, ...]]] = []
     seen: set[str] = set()
     for f in state.fighters:
-        if f.side != state.first or f.key in seen or not pending(f):
+        if f.side != state.leader or f.key in seen or not pending(f):
             continue
         members, todo = {f.key}, [f.key]
         while todo:
@@ -240,7 +253,8 @@ def groups(state: SkirmishState) -> list[tuple[tuple[Fighter, ...], tuple[Fighte
             members = {f.key, *f.engaged}
         seen |= members
         group = [g for g in state.fighters if g.key in members]
-        out.append((tuple(g for g in group if g.side == state.first), tuple(g for g in group if g.side != state.first)))
+        out.append((tuple(g for g in group if g.side == state.leader),
+                    tuple(g for g in group if g.side != state.leader)))
     return out
 
 
@@ -305,18 +319,36 @@ def advance(state: SkirmishState, fate: Fate, report: list[JsonDict]) -> Skirmis
     """Who acts next after an action of ``state.to_act``: the other side while it has fighters waiting,
     then the combat phase, then the maintenance phase and the next round."""
     state = decided(state)
-    if state.over:
+    if state.over or state.phase in ("tactical", "lead"):
         return state
+    if state.phase == "maintenance":  # a Reinforcement choice was made
+        return after_maintenance(state, fate, report)
+    aiming = [f for f in state.fighters if f.aiming and f.standing]
+    if state.phase == "activation" and aiming:  # his activation goes on: he may still shoot
+        return replace(state, to_act=aiming[0].side)
     if state.phase == "activation":
         for side in (other(state.to_act), state.to_act):
             if waiting(state, side):
                 return replace(state, to_act=side)
-        state = replace(state, phase="combat", to_act=state.first)
+        state = replace(state, phase="combat", to_act=state.leader)
         if groups(state):
             report.append({"text": f"Round {state.round}: combat phase", "kind": "phase"})
+    chasing = [f for f in state.fighters if f.pursuing and f.standing]
+    if state.phase == "combat" and chasing:  # a pursuit movement comes before the next fight
+        return replace(state, to_act=chasing[0].side)
     if state.phase == "combat" and groups(state):
-        return replace(state, to_act=state.first)
-    state = next_round(maintenance(state, fate, report), report)
+        return replace(state, to_act=state.leader)
+    from .reinforcement import roll_reinforcements  # reinforcement.py reads this module's geometry
+
+    return after_maintenance(roll_reinforcements(maintenance(state, fate, report), fate, report), fate, report)
+
+
+def after_maintenance(state: SkirmishState, fate: Fate, report: list[JsonDict]) -> SkirmishState:
+    """A Reinforcement choice still to make keeps the maintenance phase (its player to act); else the next round."""
+    choosing = next((f for f in state.fighters if f.returning), None)
+    if choosing is not None:
+        return replace(state, phase="maintenance", to_act=choosing.side)
+    state = next_round(state, report)
     return state if state.over else rally(state, fate, report)  # the strategic phase's rallying tests
 
 
@@ -345,15 +377,23 @@ def next_round(state: SkirmishState, report: list[JsonDict]) -> SkirmishState:
         return state
     if state.round >= state.round_limit:
         return by_points(state)
-    first = other(state.first)
-    fresh = tuple(replace(f, activated=False, fought=(), charged=False, heartened=False) for f in state.fighters)
-    state = replace(state, fighters=fresh, round=state.round + 1, phase="activation", first=first, to_act=first)
-    report.append({"text": f"Round {state.round}: {state.name(first)} act first", "kind": "phase"})
-    state = rallying_cries(state, report)
+    fresh = tuple(replace(f, activated=False, fought=(), charged=False, heartened=False, pursuing=False, pursued=0,
+                          aiming=False)
+                  for f in state.fighters)
+    state = replace(state, fighters=fresh, round=state.round + 1, phase="tactical", to_act=state.leader)
+    report.append({"text": f"Round {state.round}: the Tactical roll", "kind": "phase"})
+    return rallying_cries(state, report)
+
+
+def do_lead(state: SkirmishState, first: str) -> tuple[SkirmishState, list[JsonDict]]:
+    """The Tactical roll's winner chooses the side that acts first; the activation phase begins."""
+    report: list[JsonDict] = [{"text": f"{state.name(state.leader)} choose: {state.name(first)} act first",
+                               "kind": "phase"}]
+    state = replace(state, phase="activation", first=first)
     for side in (first, other(first)):
         if waiting(state, side):
-            return replace(state, to_act=side)
-    return replace(state, phase="combat", to_act=first)
+            return replace(state, to_act=side), report
+    return replace(state, phase="combat", to_act=state.leader), report
 
 
 def worth(state: SkirmishState, side: str) -> int:

@@ -28,7 +28,7 @@ SIDES = ("A", "B")
 #: creatures, 50 mm for Very Large ones. **Estimated** (the seed prints no base size).
 RADIUS = {"Small": 1.25, "Medium": 1.25, "Large": 1.875, "Very Large": 2.5}
 #: The phases of a round (docs/rules/confrontation.md, "Skirmishes").
-PHASES = ("activation", "combat")
+PHASES = ("tactical", "lead", "activation", "combat", "maintenance")
 
 
 class DamagedStateError(RulekeeperError):
@@ -61,6 +61,12 @@ class Fighter:
     braved: int = 0  # the highest FEAR rate he passed a COU test against (immune up to it from then on)
     cried: bool = False  # he used his Rallying cry ("once per game")
     heartened: bool = False  # a friendly Rallying cry this round: +1 to the natural result of his COU tests
+    fled: bool = False  # he fled off the field (a loss, like a killed fighter: ``killed`` is set too)
+    pursuing: bool = False  # his fight left him free, every opponent killed: he may make a pursuit movement now
+    pursued: int = 0  # pursuit movements made this combat phase
+    aiming: bool = False  # he walked this activation and may still shoot, at +1 difficulty (shooting.py)
+    removed: bool = False  # removed from play (no longer in the area of losses: reinforcement.py)
+    returning: str = ""  # a Reinforcement roll left his player a choice: "remove?" (1-2) or "place" (5-6)
 
     @property
     def radius(self) -> float:
@@ -85,7 +91,9 @@ class Fighter:
                 "facing": self.facing, "hp": self.hp, "stunned": self.stunned, "fierce": self.fierce, "killed": self.killed,
                 "activated": self.activated, "charged": self.charged, "engaged": list(self.engaged),
                 "fought": list(self.fought), "rout": self.rout, "braved": self.braved,
-                "cried": self.cried, "heartened": self.heartened}
+                "cried": self.cried, "heartened": self.heartened, "fled": self.fled, "pursuing": self.pursuing,
+                "pursued": self.pursued, "aiming": self.aiming, "removed": self.removed,
+                "returning": self.returning}
 
     @staticmethod
     def from_json(d: JsonDict, cards: dict[str, FighterCard]) -> Fighter:
@@ -93,7 +101,9 @@ class Fighter:
                        float(d["facing"]), int(d["hp"]), bool(d["stunned"]), bool(d["fierce"]), bool(d["killed"]),
                        bool(d["activated"]), bool(d["charged"]), tuple(str(e) for e in d["engaged"]),
                        tuple(str(e) for e in d["fought"]), int(d.get("rout", 0)), int(d.get("braved", 0)),
-                       bool(d.get("cried", False)), bool(d.get("heartened", False)))
+                       bool(d.get("cried", False)), bool(d.get("heartened", False)), bool(d.get("fled", False)),
+                       bool(d.get("pursuing", False)), int(d.get("pursued", 0)), bool(d.get("aiming", False)),
+                       bool(d.get("removed", False)), str(d.get("returning", "")))
 
 
 @dataclass(frozen=True)
@@ -116,6 +126,7 @@ class SkirmishState:
     winner: str | None
     reason: str
     rng: RngState
+    leader: str = "A"  # who won this round's Tactical roll (he chooses who acts first and orders the fights)
 
     def name(self, side: str) -> str:
         return self.names[SIDES.index(side)]
@@ -168,7 +179,7 @@ def state_to_json(state: SkirmishState) -> JsonDict:
             "fighters": [f.to_json() for f in state.fighters], "round": state.round,
             "round_limit": state.round_limit, "phase": state.phase, "first": state.first, "to_act": state.to_act,
             "options": dict(state.options), "over": state.over, "winner": state.winner, "reason": state.reason,
-            "rng": state.rng.to_dict()}
+            "rng": state.rng.to_dict(), "leader": state.leader}
 
 
 def obstacles_from_json(rows: list[Any]) -> tuple[Obstacle, ...]:
@@ -183,7 +194,8 @@ def state_from_json(d: JsonDict) -> SkirmishState:
             obstacles_from_json(d["obstacles"]), tuple(Fighter.from_json(f, cards) for f in d["fighters"]),
             int(d["round"]), int(d["round_limit"]), str(d["phase"]), str(d["first"]), str(d["to_act"]),
             tuple((str(k), str(v)) for k, v in d["options"].items()), bool(d["over"]),
-            None if d["winner"] is None else str(d["winner"]), str(d["reason"]), RngState.from_dict(d["rng"]))
+            None if d["winner"] is None else str(d["winner"]), str(d["reason"]), RngState.from_dict(d["rng"]),
+            str(d.get("leader", d["first"])))
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         if isinstance(exc, RulekeeperError):
             raise

@@ -110,7 +110,7 @@ class ConfrontationPresenter(GenericPresenter):
                 wx, wy = _xy(state, x, y)
                 walks.append({"x": wx, "y": wy, "href": links.pick(i), "title": lg.text})
         now = bool(legal)
-        return {"key": f.key, "x": cx, "y": cy, "free": can_activate(state, f), "engaged": ", ".join(f.engaged), "move": f.card.MOV * SCALE, "charge": charge_cm(f) * SCALE,
+        return {"key": f.key, "x": cx, "y": cy, "free": can_activate(state, f) and not f.engaged, "engaged": ", ".join(f.engaged), "move": f.card.MOV * SCALE, "charge": charge_cm(f) * SCALE,
                 "charge_cm": charge_cm(f),
                 "MOV": f.card.MOV, "lines": lines, "walks": walks, "now": now,
                 "charges": len(charges)}

@@ -1,0 +1,165 @@
+"""Fleeing and pursuit (issue 24, point 10): a routed fighter runs from the enemy, a victor runs after one.
+
+The seed names both without their numbers: Fanaticism "When a fighter with this ability has to flee or leave the
+field due to routing, the player controlling him must make a DIS test of the same difficulty as the failed COU (or
+rallying) test. If this test is also failed. then the fighter flees. On the other hand, if this test is
+successfully passed, then the fighter suffers the other effects of rout, but does not flee (so he does not leave
+the field)"; Frenetic "can pursue using his whole MOV rate"; Implacable/X "X additional pursuit movements in addition
+to what he normally can do during a Combat Phase"; Leap "MOV/2 when making a pursuit movement". **Estimated**
+(``data/core_rules.yaml``): a free fighter in rout flees when activated, running 2 × MOV ("running is double
+movement", third-edition rules) straight away from the nearest enemy, off the field if the run crosses the table's
+edge; a fighter whose every opponent was killed in a fight may make one pursuit movement of MOV / 2 into contact
+with a free enemy, who is fought in the same combat phase. Rules: docs/rules/confrontation.md, "Fleeing and
+pursuit".
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from rulekeeper.boards.table import ChargeReach
+from rulekeeper.core.chance import Fate
+from rulekeeper.core.game import JsonDict
+
+from .core_rules import number
+from .fear import FearTest
+from .morale import discipline_shape
+from .skirmish import charge_of, inside, move_problem
+from .state import Fighter, SkirmishState, other
+
+#: The run is searched back from its full length in steps of this many cm for the farthest clear point.
+STEP = 0.5
+
+
+@dataclass(frozen=True)
+class Flight:
+    """Where a fleeing fighter's run ends: ``(x, y)``, the cm run, and whether it takes him off the field."""
+
+    x: float
+    y: float
+    distance: float
+    leaves: bool
+
+
+def flees(f: Fighter) -> bool:
+    """In rout and free: his activation is his flight."""
+    return f.standing and bool(f.rout) and not f.engaged
+
+
+def flee_cm(f: Fighter) -> float:
+    return float(f.card.MOV * number("flee", "factor"))
+
+
+def fanaticism_test(f: Fighter) -> FearTest | None:
+    """Fanaticism's "DIS test of the same difficulty as the failed COU (or rallying) test" (None: he has none)."""
+    if not f.card.has("Fanaticism"):
+        return None
+    return FearTest(f.key, f.rout, f.card.DIS, discipline_shape(f.card), "DIS test")
+
+
+def flight_of(state: SkirmishState, f: Fighter) -> Flight:
+    """The run straight away from the nearest enemy: off the field if the way to the edge is clear and the run is
+    longer; else as far as it goes clear of scenery and bases (he may stay where he is)."""
+    near = state.nearest_enemy(f)
+    dx, dy = (f.x - near.x, f.y - near.y) if near is not None else (0.0, 0.0)
+    norm = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / norm, dy / norm
+    full = flee_cm(f)
+    edge = _to_edge(state, f, ux, uy, full)
+    if edge < full:
+        x, y = f.x + ux * edge, f.y + uy * edge
+        if move_problem(state, f, x, y, full) is None:
+            return Flight(round(x, 1), round(y, 1), round(edge, 1), True)
+    run = min(full, edge)
+    while run > 0:
+        x, y = round(f.x + ux * run, 1), round(f.y + uy * run, 1)
+        if move_problem(state, f, x, y, full + STEP) is None:
+            return Flight(x, y, round(math.hypot(x - f.x, y - f.y), 1), False)
+        run -= STEP
+    return Flight(f.x, f.y, 0.0, False)
+
+
+def _to_edge(state: SkirmishState, f: Fighter, ux: float, uy: float, full: float) -> float:
+    """How far he runs before his base reaches the table's edge (``full`` when it does not)."""
+    lo, hi = 0.0, full
+    if inside(state, f.x + ux * full, f.y + uy * full, f.radius):
+        return full
+    for _ in range(30):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if inside(state, f.x + ux * mid, f.y + uy * mid, f.radius) else (lo, mid)
+    return lo
+
+
+def do_flee(state: SkirmishState, f: Fighter, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:
+    test = fanaticism_test(f)
+    if test is not None and test.roll(fate):
+        text = f"{f.key} passes his DIS test (Fanaticism): in rout, he does not flee"
+        return state.with_fighters(replace(f, activated=True)), [{"text": text, "kind": "morale"}]
+    run = flight_of(state, f)
+    if run.leaves:
+        gone = replace(f, x=run.x, y=run.y, activated=True, killed=True, fled=True, hp=f.hp)
+        text = f"{f.key} flees {run.distance:.1f} cm and leaves the field"
+        return state.with_fighters(gone), [{"text": text, "kind": "flee"}]
+    facing = f.facing if run.distance == 0 else round(math.degrees(math.atan2(run.y - f.y, run.x - f.x)), 1)
+    fled = replace(f, x=run.x, y=run.y, facing=facing, activated=True)
+    return state.with_fighters(fled), [{"text": f"{f.key} flees {run.distance:.1f} cm to ({run.x:g}, {run.y:g})",
+                                        "kind": "flee"}]
+
+
+# -- pursuit ----------------------------------------------------------------------------------------------------
+
+
+def pursuit_cm(f: Fighter) -> float:
+    """MOV / 2 (**estimated** from Leap), Frenetic "his whole MOV rate"."""
+    return float(f.card.MOV) if f.card.has("Frenetic") else f.card.MOV / number("pursuit", "divisor")
+
+
+def pursuits_allowed(f: Fighter) -> int:
+    """One a combat phase, Implacable/X "X additional pursuit movements"."""
+    x = (f.card.value_of("Implacable") or "0").strip().lstrip("+")
+    return number("pursuit", "per_combat_phase") + (int(x) if x.isdigit() else 0)
+
+
+def pursuit_targets(state: SkirmishState, f: Fighter) -> list[tuple[Fighter, ChargeReach]]:
+    """The free enemies he can reach with a pursuit movement (as a charge goes: in sight, around bases), nearest
+    first."""
+    out = []
+    for e in state.standing(other(f.side)):
+        if e.engaged:
+            continue
+        reach = charge_of(state, f, e, pursuit_cm(f))
+        if reach.possible:
+            out.append((e, reach))
+    return sorted(out, key=lambda er: (er[1].distance, er[0].key))
+
+
+def may_pursue(state: SkirmishState, f: Fighter) -> bool:
+    """After a fight that killed every opponent: free, not in rout, pursuits left, an enemy in reach."""
+    return (f.standing and not f.engaged and not f.rout and f.pursued < pursuits_allowed(f)
+            and bool(pursuit_targets(state, f)))
+
+
+def do_pursue(state: SkirmishState, f: Fighter, t: Fighter) -> tuple[SkirmishState, list[JsonDict]]:
+    reach = charge_of(state, f, t, pursuit_cm(f))
+    end = reach.end
+    pursuer = replace(f, x=end.x, y=end.y, facing=round(end.facing, 1), pursuing=False, pursued=f.pursued + 1,
+                      engaged=(*f.engaged, t.key))
+    caught = replace(t, engaged=(*t.engaged, f.key))
+    text = f"{f.key} pursues {t.key}: {reach.distance:.1f} cm into base contact (they fight this combat phase)"
+    return state.with_fighters(pursuer, caught), [{"text": text, "kind": "charge"}]
+
+
+def do_stay(state: SkirmishState, f: Fighter) -> tuple[SkirmishState, list[JsonDict]]:
+    return state.with_fighters(replace(f, pursuing=False)), [{"text": f"{f.key} does not pursue", "kind": "hold"}]
+
+
+def pursuers(state: SkirmishState) -> list[Fighter]:
+    return [f for f in state.fighters if f.pursuing and f.standing]
+
+
+def mark_pursuers(state: SkirmishState, keys: list[str]) -> SkirmishState:
+    """After a fight: each of ``keys`` whom it left free, every opponent killed, may pursue (when an enemy is in
+    reach: otherwise there is no choice to make)."""
+    return state.with_fighters(*(replace(f, pursuing=True) for f in (state.fighter(k) for k in keys)
+                                 if may_pursue(state, f)))

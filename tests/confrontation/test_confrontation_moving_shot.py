@@ -1,0 +1,64 @@
+"""Shooting after moving (issue 24, third-edition rules: "+1 to the difficulty after moving"): a marksman who walked
+may still shoot in the same activation, at +1; docs/rules/confrontation.md, "Shooting"."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from cf_start import past_tactical
+
+from rulekeeper.core.errors import IllegalActionError
+from rulekeeper.core.game import Game, SetupRequest
+from rulekeeper.core.ruleset import game
+from rulekeeper.rulesets.confrontation.shooting import MOVED, shot_of
+from rulekeeper.rulesets.confrontation.state import SkirmishState
+
+MILL = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/confrontation/data/scenarios/the_mill_race.yaml"
+XBOW, HUNTER, SWORD = "Alahan crossbowman", "Wolfen hunter", "Alahan swordsman"
+
+
+@pytest.fixture(scope="module")
+def g() -> Game:
+    found = game("confrontation")
+    assert isinstance(found, Game)
+    return found
+
+
+def mill(g: Game) -> SkirmishState:
+    state = past_tactical(g.initial_state(g.setup(SetupRequest(scenario=MILL, seed=3)).document))
+    assert isinstance(state, SkirmishState)
+    return replace(state, fighters=tuple(replace(f, braved=99) for f in state.fighters))
+
+
+def test_a_marksman_who_walked_may_still_shoot_at_plus_1_difficulty(g: Game) -> None:
+    """Third-edition rules: "+1 to the difficulty after moving"."""
+    assert MOVED == 1
+    s = mill(g)
+    still = shot_of(s, s.fighter(XBOW), s.fighter(HUNTER))
+    walk = {"kind": "move", "side": "A", "fighter": XBOW, "to": [10.0, 20.0]}
+    after = g.apply(s, walk).state
+    xbow = after.fighter(XBOW)
+    assert xbow.aiming and after.to_act == "A"  # his activation goes on
+    legal = g.legal_actions(after)
+    assert {lg.action["kind"] for lg in legal} == {"shoot", "hold"} and all(lg.action["fighter"] == XBOW for lg in legal)
+    moving = shot_of(after, xbow, after.fighter(HUNTER))
+    base = shot_of(after, replace(xbow, aiming=False), after.fighter(HUNTER))
+    assert moving.difficulty == base.difficulty + 1 and moving.band == base.band == "medium" and still.band == "long"
+    shoot = next(lg for lg in legal if lg.action.get("target") == HUNTER)
+    assert f"difficulty {moving.difficulty})" in shoot.text
+    assert g.preview(after, shoot.action).draws[0] == moving.request()
+    with pytest.raises(IllegalActionError, match="may still shoot"):
+        g.apply(after, {"kind": "hold", "side": "A", "fighter": SWORD})
+    shot = g.apply(after, shoot.action)
+    assert shot.chance[0].request == moving.request()
+    assert not shot.state.fighter(XBOW).aiming and shot.state.to_act == "B"
+    done = g.apply(after, next(lg.action for lg in legal if lg.action["kind"] == "hold")).state
+    assert not done.fighter(XBOW).aiming and done.to_act == "B"
+
+
+def test_a_walk_with_nothing_to_shoot_ends_the_activation(g: Game) -> None:
+    s = mill(g)
+    out = g.apply(s, {"kind": "move", "side": "A", "fighter": SWORD, "to": [14.0, 28.0]}).state
+    assert not out.fighter(SWORD).aiming and out.to_act == "B"  # a swordsman has no ranged weapon
