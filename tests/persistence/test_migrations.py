@@ -216,7 +216,7 @@ def conn(db: Path) -> Iterator[Connection]:
 
 def test_new_database_is_made_by_the_migrations(db: Path) -> None:
     BattleStore(db).close()
-    assert _revision(db) == [(HEAD,)] == [("0005",)]
+    assert _revision(db) == [(HEAD,)] == [("0006",)]
     assert _tables(db) == {
         VERSION_TABLE, "rk_meta", "rk_battles", "rk_log", "rk_access",
         "rk_campaign_meta", "rk_dice", "rk_muster_musters", "rk_campaign_units", "rk_campaign_players", "rk_campaign_battles",
@@ -266,7 +266,7 @@ def test_head_is_the_newest_revision() -> None:
     """``migrate.HEAD`` is spelled out (so opening needs no Alembic): it must name the real head."""
     script = ScriptDirectory.from_config(alembic_config())
     assert script.get_heads() == [HEAD]
-    assert [s.revision for s in script.walk_revisions()] == [HEAD, "0004", "0003", "0002", "0001"]
+    assert [s.revision for s in script.walk_revisions()] == [HEAD, "0005", "0004", "0003", "0002", "0001"]
 
 
 def test_opening_a_current_database_does_not_import_alembic(db: Path) -> None:
@@ -322,7 +322,7 @@ def test_legacy_database_is_upgraded_with_its_data(db: Path, caplog: pytest.LogC
         assert store.verify_chain("b-old") == []  # revision 0003 sealed the old battle as it was
         assert store.get("b-old").head == store.export("b-old")["log"][-1]["chain"]
     assert _revision(db) == [(HEAD,)]
-    assert "from the schema from before migrations to 0005" in caplog.text
+    assert "from the schema from before migrations to 0006" in caplog.text
     assert _rows(db, "SELECT value FROM rk_meta") == [("3",)]  # old rulekeepers now refuse it
     assert "state" in _columns(db, "rk_log") and "revision" in _columns(db, "rk_battles")
     with CampaignStore(db) as campaign:

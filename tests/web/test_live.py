@@ -1,14 +1,14 @@
 """Live updates pushed by the server (server-sent events), checked without a browser.
 
 The browser test plays two devices against each other through them; here the stream itself:
-a change made by this keeper is sent at once, one made by another process within a revision
-check, nothing of the battle but its version, and a bad link gets no stream.
+a change made by this keeper is sent at once, one made by another process through the process's
+one watcher (a revision check of every watched battle per interval on SQLite, not one per
+stream), nothing of the battle but its version, and a bad link gets no stream.
 """
 
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -16,34 +16,33 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from rulekeeper.persistence.store import BattleStore
 from rulekeeper.web import live
 from rulekeeper.web.api import create_app
+from rulekeeper.web.watch import Watcher
 
 
-def _battle(revision: dict[str, int]) -> tuple[Callable[[], Awaitable[int]], Callable[[], Awaitable[str]],
-                                                Callable[[], Awaitable[bool]]]:
-    """A stand-in battle for the stream: its revision, its version, and a page that never leaves."""
-
-    async def rev() -> int:
-        return revision["n"]
+def _battle(revision: dict[str, int]) -> tuple[Callable[[], Awaitable[str]], Callable[[], Awaitable[bool]]]:
+    """A stand-in battle for the stream: its version (counting the reads), and a page that never leaves."""
 
     async def ver() -> str:
+        revision["reads"] = revision.get("reads", 0) + 1
         return f"{revision['n']}.0"
 
     async def never() -> bool:
         return False
 
-    return rev, ver, never
+    return ver, never
 
 
 def test_a_notified_change_wakes_the_stream_at_once() -> None:
     changes = live.Changes()
     revision = {"n": 0}
-    rev, ver, never = _battle(revision)
+    ver, never = _battle(revision)
 
     async def run() -> list[tuple[str, float]]:
         assert changes.admit()
-        stream: AsyncIterator[str] = live.version_events(changes, "b-1", "0.0", rev, ver, never)
+        stream: AsyncIterator[str] = live.version_events(changes, "b-1", "0.0", ver, never)
         got: list[tuple[str, float]] = []
         assert await anext(stream) == "retry: 1000\n\n"
         loop = asyncio.get_running_loop()
@@ -66,21 +65,39 @@ def test_a_notified_change_wakes_the_stream_at_once() -> None:
     assert changes.open == 0
 
 
-def test_a_write_from_another_process_is_seen_by_the_revision_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    changes = live.Changes()
-    revision = {"n": 3}
-    rev, ver, never = _battle(revision)
+def test_a_write_from_another_process_is_seen_by_one_check_per_process_not_per_stream(tmp_path: Path) -> None:
+    """Issue 23, fault 9: each stream read the store every 0.25 s; now one watcher per process does."""
+    db = str(tmp_path / "w.db")
+    with BattleStore(db) as store, BattleStore(db) as cli:  # the keeper's store; a command line's
+        bid = store.create(ruleset="toy", scenario="s", seed=1, initial={"seed": 1})
+        changes = live.Changes()
+        watcher = Watcher(store, changes)
+        revision = {"n": 3}
+        ver, never = _battle(revision)
 
-    async def run() -> str:
-        changes.admit()
-        stream = live.version_events(changes, "b-1", "3.0", rev, ver, never)
-        await anext(stream)
-        threading.Timer(0.1, lambda: revision.__setitem__("n", 4)).start()  # no notify: the CLI wrote
-        event = await asyncio.wait_for(anext(stream), 2)
-        await stream.aclose()  # type: ignore[attr-defined]
-        return event
+        async def run() -> list[str]:
+            streams = []
+            for i in range(20):
+                assert changes.admit(bid, f"link-{i}")
+                stream = live.version_events(changes, bid, "3.0", ver, never, f"link-{i}", watcher)
+                await anext(stream)
+                streams.append(stream)
+            first = [asyncio.ensure_future(anext(s)) for s in streams]
+            await asyncio.sleep(1.0)  # idle: 20 streams, one watcher
+            idle_checks, idle_reads = watcher.checks, revision["reads"]
+            revision["n"] = 4
+            cli.set_status(bid, "active", turn=2)  # no notify: another process wrote
+            events = await asyncio.wait_for(asyncio.gather(*first), 3)
+            for s in streams:
+                await s.aclose()  # type: ignore[attr-defined]
+            assert idle_checks <= 1.0 / live.CHECK_EVERY + 3, idle_checks  # per process, not 20 x per stream
+            assert idle_reads <= 2 * 20, idle_reads  # each stream read its version at the start (and once woken)
+            return events
 
-    assert asyncio.run(run()) == "event: changed\ndata: 4.0\n\n"
+        events = asyncio.run(run())
+        watcher.close()
+    assert events == ["event: changed\ndata: 4.0\n\n"] * 20
+    assert watcher.watched() == [] and changes.open == 0
 
 
 def test_the_stream_needs_a_valid_link_and_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -106,8 +106,8 @@ def test_waiting_for_the_dice_says_who_is_missing_and_offers_no_dead_action(clie
     text = html.unescape(page(client, bid, token_a))
     assert "Choose an action" not in text and 'id="commit"' not in text and 'id="dice-wait"' in text
     assert "Waiting for Side B to open its link" in text
-    assert re.search(r'data-dice-role="A"[^>]*>Side A[^<]*: <strong>added its share', text)
-    assert re.search(r'data-dice-role="B"[^>]*>Side B[^<]*: <strong>not opened yet', text)
+    assert re.search(r'data-dice-role="A"[^>]*>Side A( — <bdi>[^<]*</bdi>)?: <strong>added its share', text)
+    assert re.search(r'data-dice-role="B"[^>]*>Side B( — <bdi>[^<]*</bdi>)?: <strong>not opened yet', text)
     assert f'href="/created/{bid}#link-B"' in text  # the share button, shown only on the creating device
     picked = html.unescape(page(client, bid, token_a, pick=0, at=0))  # a tap on the board: no Commit-less preview
     assert 'id="preview"' not in picked and 'id="dice-wait"' in picked
@@ -188,7 +188,7 @@ def test_the_games_words_on_the_page(client: TestClient) -> None:
         bid, tokens, _ = new(client, scenario)
         side = client.get(f"/api/battles/{bid}/actions", params={"token": tokens["A"]}).json()["side"]
         text = html.unescape(page(client, bid, tokens[side]))
-        turns[scenario] = re.findall(r'<h2 id="act-h">(Your turn: Side [AB] — [^<]+)', text)
+        turns[scenario] = re.findall(r'<h2 id="act-h">(Your turn: Side [AB] — <bdi>[^<]+)', text)
         if scenario == "exillis:duel":
             assert 'id="acp-why"' in text and "AcP</strong> = Action Points" in text  # not only a tooltip
         if scenario == "battlesystem:river_crossing":

@@ -104,16 +104,16 @@ def test_the_stability_chart_of_a_three_round_campaign_ends_after_round_three() 
 
 def test_a_side_named_by_a_word_key_shows_its_display_name(client: TestClient) -> None:
     bid, tokens, created = new(client, "wartable-campaign:shroudfall")
-    assert '<label for="link-oathsworn">Oathsworn</label>' in created and "Side oathsworn" not in created
+    assert '<label for="link-oathsworn"><bdi>Oathsworn</bdi></label>' in created and "Side oathsworn" not in created
     text = page(client, bid, tokens["oathsworn"])
-    assert '<span class="role side-oathsworn">Oathsworn</span>' in text
+    assert '<span class="role side-oathsworn"><bdi>Oathsworn</bdi></span>' in text
     assert "Side oathsworn" not in text and "Side bloodless" not in text
 
 
 def test_a_letter_side_keeps_its_letter_and_its_name(client: TestClient) -> None:
     bid, tokens, created = new(client, "battlesystem:river_crossing")
     assert '<label for="link-A">Side A</label>' in created
-    assert '<span class="role side-A">Side A — Riverguard</span>' in page(client, bid, tokens["A"])
+    assert '<span class="role side-A">Side A — <bdi>Riverguard</bdi></span>' in page(client, bid, tokens["A"])
     assert "<h2>Side A to play</h2>" in page(client, bid, tokens["B"])
     assert (side_label("attackers", {}), side_label("B", {"B": "Raiders"}, named=False)) == ("Attackers", "Side B")
 

@@ -6,8 +6,6 @@ outcomes with their chance and a bar, the expected values, the events, how the n
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.table import Table
 from rich.text import Text
 
@@ -27,7 +25,7 @@ def whole_table(odds: WholeOdds, title: str = "The whole action") -> Table:
     return t
 
 
-def show_whole(g: Any, state: Any, action: dict[str, Any]) -> bool:
+def show_whole(g: object, state: object, action: dict[str, object]) -> bool:
     """Print the game's whole-action odds of ``action`` (the battle play loop's preview); False when none."""
     try:
         odds = whole_odds_of(g, state, action)

@@ -60,7 +60,7 @@ class WholeMeasure:
             raise InvalidOddsError(f"{self.key}: mean {self.mean!r} is not finite", measure=self.key)
 
     @classmethod
-    def from_weights(cls, key: str, label: str, weighted: Sequence[tuple[Any, float]],
+    def from_weights(cls, key: str, label: str, weighted: Sequence[tuple[object, float]],
                      numeric: bool | None = None) -> WholeMeasure:
         """A measure from (outcome, weight) pairs in display order, normalised to sum to 1.
 
@@ -74,7 +74,7 @@ class WholeMeasure:
         if total <= 0.0:
             raise InvalidOddsError(f"{key}: the weights sum to {total!r}", measure=key)
         is_numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v, _ in weighted)
-        mean = (math.fsum(float(v) * w for v, w in weighted) / total
+        mean = (math.fsum(_number(v) * w for v, w in weighted) / total
                 if (is_numeric if numeric is None else numeric) else None)
         return cls(key, label, tuple((_text(v), w / total) for v, w in weighted), mean)
 
@@ -82,7 +82,7 @@ class WholeMeasure:
         """The probability of ``outcome`` (0 for one not listed)."""
         return next((p for o, p in self.outcomes if o == outcome), 0.0)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"key": self.key, "label": self.label, "mean": self.mean,
                 "outcomes": [[o, p] for o, p in self.outcomes]}
 
@@ -123,7 +123,7 @@ class WholeOdds:
     def event(self, name: str) -> float:
         return next((p for n, p in self.events if n == name), 0.0)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """The JSON form the web API sends."""
         return {"method": self.method, "error_bound": self.error_bound, "note": self.note,
                 "measures": [m.to_dict() for m in self.measures],
@@ -175,7 +175,7 @@ def bar(p: float, width: int = 20) -> str:
     return "█" * full + ("" if part == 0 else " ▏▎▍▌▋▊▉"[part])
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
@@ -193,7 +193,7 @@ def marginals(joint: Joint, names: Sequence[tuple[str, str]],
     """
     out = []
     for i, (key, label) in enumerate(names):
-        acc: dict[Any, float] = {}
+        acc: dict[Hashable, float] = {}
         for outcome, p in joint.items():
             if len(outcome) != len(names):
                 raise InvalidOddsError(f"joint outcome {outcome!r} has {len(outcome)} parts, not {len(names)}")
@@ -210,14 +210,20 @@ def event_odds(joint: Joint, events: Sequence[tuple[str, Callable[[tuple[Hashabl
     return tuple((name, min(1.0, math.fsum(p for o, p in joint.items() if test(o)))) for name, test in events)
 
 
-def _sorted(values: list[Any]) -> list[Any]:
+def _sorted(values: list[Hashable]) -> list[Hashable]:
     try:
-        return sorted(values)
+        return sorted(values)  # type: ignore[type-var]
     except TypeError:
         return sorted(values, key=str)
 
 
-def whole_odds_of(game: Any, state: Any, action: Mapping[str, Any]) -> WholeOdds | None:
+def _number(value: object) -> float:
+    if isinstance(value, (int, float)):
+        return float(value)
+    raise InvalidOddsError(f"outcome {value!r} is not a number: no mean")
+
+
+def whole_odds_of(game: object, state: object, action: Mapping[str, object]) -> WholeOdds | None:
     """The game's whole-action odds of ``action``, or None when it offers none.
 
     ``whole_odds`` is an optional member of the game protocol (like ``conceals``): a game

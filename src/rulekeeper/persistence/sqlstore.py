@@ -16,7 +16,7 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Self
+from typing import Any, Self
 
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import (
@@ -121,6 +121,12 @@ class SqlStore:
     def url(self) -> str:
         """The database URL (password hidden)."""
         return self._safe
+
+    def _driver_connection(self) -> Any:
+        """A connection of the database driver itself, outside the pool's transactions (``notices.py``)."""
+        if self._engine is None:
+            raise StoreError(f"this {self.kind} is closed")
+        return self._engine.raw_connection()
 
     def close(self) -> None:
         """Release every connection; SQLite checkpoints its WAL when the last one closes."""

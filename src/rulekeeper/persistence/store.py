@@ -35,6 +35,7 @@ undo a misclick, resume tomorrow, replay afterwards"):
 from __future__ import annotations
 
 import builtins
+from collections.abc import Collection
 from datetime import UTC, datetime
 from typing import Any
 
@@ -211,6 +212,23 @@ class BattleStore(BattleCheckpoints):
         if found is None:
             raise BattleNotFoundError(battle_id)
         return int(found)
+
+    def revisions(self, battle_ids: Collection[str]) -> dict[str, int]:
+        """The revisions of several battles in one read (a battle that is gone is left out).
+
+        Why: a keeper process checks every battle with a live stream with this one query
+        (``web/watch.py``), instead of one read per stream.
+        """
+        if not battle_ids:
+            return {}
+        with self._transaction(write=False) as conn:
+            rows = conn.execute(select(BattleRow.id, BattleRow.revision).where(BattleRow.id.in_(list(battle_ids))))
+            return {str(r.id): int(r.revision) for r in rows}
+
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``: what the database can do (announce changes, or not)."""
+        return self._engine.dialect.name if self._engine is not None else ""
 
     def set_status(self, battle_id: str, status: str, turn: int | None = None) -> None:
         """Change the status (``active``, ``finished``...) and optionally the turn."""

@@ -139,7 +139,12 @@ class Keeper:
         self.access = AccessStore(db)
         self.service = BattleService(self.store)
         self.dice = Dice(self.service)
+        from .watch import Watcher
+
+        #: wakes the live streams of a battle another process changed (web/watch.py): one per process
+        self.watcher = Watcher(self.store, self.changes)
         from rulekeeper.service.bot_runner import BotRunner
+
 
         self.bots = BotRunner(self.service, self.changes.notify)  # the keeper's own sides (service/bot_runner.py)
 

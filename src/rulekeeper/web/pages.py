@@ -459,14 +459,11 @@ def build_pages(keeper: Keeper) -> APIRouter:
             return JSONResponse({"error": "busy", "message": "too many live pages are open; try again"},
                                 status_code=503, headers={"Retry-After": "5"})
 
-        async def revision() -> int:
-            return await run_in_threadpool(k.store.revision, bid)
-
         async def version() -> str:
             return await run_in_threadpool(p.version, bid, token)
 
-        stream = version_events(k.changes, bid, v if v is not None else seen, revision, version,
-                                request.is_disconnected, token or "")
+        stream = version_events(k.changes, bid, v if v is not None else seen, version, request.is_disconnected,
+                                token or "", k.watcher)
         return StreamingResponse(stream, media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 

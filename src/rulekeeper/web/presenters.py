@@ -58,6 +58,28 @@ def side_label(role: str, sides: Mapping[str, str] | None = None, named: bool = 
     return str(name) if name else role.replace("_", " ").replace("-", " ").capitalize()
 
 
+def bdi(value: object) -> Markup:
+    """A name isolated from the text around it (``<bdi>``), escaped.
+
+    Why: a unit, army, player or battle name in a right-to-left script would otherwise reorder the
+    words and numbers next to it ("Hebrew-name 3 soldiers" shown as "3 soldiers Hebrew-name").
+    Names with direction controls are refused (``core/names.py``); letters of any script are not,
+    so every name shown as page text goes through this (issue 23, fault 10).
+    """
+    return Markup("<bdi>%s</bdi>") % ("" if value is None else value)
+
+
+def side_html(role: str, sides: Mapping[str, str] | None = None, named: bool = True) -> Markup:
+    """:func:`side_label` as page text: the side's display name (any script) isolated in ``<bdi>``."""
+    role = str(role)
+    name = (sides or {}).get(role)
+    if len(role) <= 2:
+        if named and name and name != role:
+            return Markup("Side %s — <bdi>%s</bdi>") % (role, name)
+        return Markup("Side %s") % role
+    return bdi(side_label(role, sides, named))
+
+
 def make_env(game_dirs: dict[str, Path] | None = None) -> Environment:
     """The keeper's templates, plus each game's folder under its name; autoescaping everywhere."""
     loaders: list[BaseLoader] = [FileSystemLoader(TEMPLATES)]
@@ -67,9 +89,12 @@ def make_env(game_dirs: dict[str, Path] | None = None) -> Environment:
                       trim_blocks=True, lstrip_blocks=True)
     env.globals["short"] = short
     env.globals["pct"] = pct
-    env.globals["side_label"] = side_label
+    env.globals["side_label"] = side_label  # plain text: attributes, <title>
+    env.globals["side_html"] = side_html  # page text: the name in <bdi>
     env.filters["slug"] = slug
+    env.filters["bdi"] = bdi
     env.filters["side_name"] = lambda role, sides=None: side_label(role, sides, False)
+    env.filters["side_name_html"] = lambda role, sides=None: side_html(role, sides, False)
     return env
 
 

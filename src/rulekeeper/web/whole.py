@@ -7,8 +7,6 @@ plain HTML and CSS (no script), readable on a phone; the per-draw Fate Screen fo
 
 from __future__ import annotations
 
-from typing import Any
-
 from jinja2 import Environment
 from markupsafe import Markup
 
@@ -16,7 +14,7 @@ from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.whole import WholeOdds, percent, whole_odds_of
 
 
-def rows(odds: WholeOdds) -> list[dict[str, Any]]:
+def rows(odds: WholeOdds) -> list[dict[str, str | None | list[dict[str, object]]]]:
     """Each measure with its bars (width in % of the likeliest outcome, so small chances stay visible)."""
     out = []
     for m in odds.measures:
@@ -26,7 +24,7 @@ def rows(odds: WholeOdds) -> list[dict[str, Any]]:
     return out
 
 
-def whole_chart(env: Environment, game: Any, state: Any, action: dict[str, Any]) -> Markup:
+def whole_chart(env: Environment, game: object, state: object, action: dict[str, object]) -> Markup:
     """The chart of ``action``'s whole result, or nothing when the game computes none for it."""
     try:
         odds = whole_odds_of(game, state, action)

@@ -89,6 +89,11 @@ def _check(pending: int) -> None:
         raise TooBig(pending)
 
 
+def check_time() -> None:
+    """Give up if the action's computation has run past its allowance (between rounds and aftermaths)."""
+    _check(0)
+
+
 class Weighted(Generic[K]):
     """A set of states with their probabilities: equal states merge, negligible ones are dropped
     (and counted in ``dropped``, the bound on the absolute error of any probability read off it)."""

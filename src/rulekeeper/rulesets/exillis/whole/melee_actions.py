@@ -30,7 +30,7 @@ from ..combatants import Combatant
 from ..damage import bad_luck_damage
 from ..fastcopy import evolve
 from ..melee import _targets, duel_odds
-from .dist import Zones
+from .dist import Zones, check_time
 from .rounds import FloorBroken, Unit, finished, least_hurt, round_distribution, settled, spec
 
 
@@ -132,6 +132,7 @@ def _play(seq: Sequence, start: tuple[Combatant, ...], weight: float, out: Zones
         last = n == len(seq.steps) - 1
         nxt: dict[Hashable, tuple[tuple[Combatant, ...], float]] = {}
         for zone, p in states.values():
+            check_time()
             by_key = {c.key: c for c in zone}
             if not _can_strike(seq, by_key, step):
                 _merge(nxt, zone, p)
@@ -143,6 +144,7 @@ def _play(seq: Sequence, start: tuple[Combatant, ...], weight: float, out: Zones
                 dist = settled(s, dist)
             dropped += p * dist.dropped
             for st, q in dist.states.items():
+                check_time()
                 _merge(nxt, finished(s, st, step.reaction), p * q)
         states = nxt
     out.dropped += dropped

@@ -27,7 +27,7 @@ from ..combatants import Combatant
 from ..damage import bad_luck_damage
 from ..morale import FRIENDLY_FIRE_PENALTY
 from ..ranged import ShotOdds, ShotSetup, _check, _space_one, _Volley, _volley_odds, exposed_ally, shot_odds
-from .dist import Weighted, Zones, wounds
+from .dist import Weighted, Zones, check_time, wounds
 from .melee_actions import Unsupported, zone_key
 from .rounds import DEAD, Mini, Unit, least_hurt, rebuilt, records
 
@@ -192,6 +192,7 @@ def volley(state: BattleState, t: BattleTables, lg: Legal) -> tuple[tuple[Combat
             dist, finish = one_volley(setup)
             dropped += p * dist.dropped
             for vs, q in dist.states.items():
+                check_time()
                 zone, shooter = finish(vs)
                 after = st.with_units({c.key: replace(st.unit(c.key), c=c) for c in (*zone, shooter)})
                 cs = tuple(after.unit(k).c for k in keys)

@@ -1,0 +1,134 @@
+"""Ex illis whole-action odds (issue 27): how fast a preview is, and how it compares with sampling the engine.
+
+    python bench/bench_whole.py [--steps 60] [--samples 2000] [--json]
+
+1. **preview time**: the Starter scenario played by the shipped policy for ``--steps`` actions; at each state
+   ``whole_odds`` of every legal action is timed. Printed: p50/p95/max over all legal actions and over the
+   actions with chance (charge, fight, shoot), and how many of those were computed or left to the per-draw odds
+   (over the one-second allowance).
+2. **whole vs Monte Carlo**: for a few positions (a charge, a fight, a volley, a fight of wounded units) the
+   computation's time and stated error bound, against the engine's ``apply`` timed over ``--samples`` plays and
+   extrapolated to 10⁶ plays (said so in the output): 10⁶ plays estimate each probability to ±1e-3 (95 %),
+   the computation is exact (or within its stated bound), so the ratio is a lower bound on the speed-up at equal
+   accuracy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests"), str(ROOT / "tests" / "exillis" / "battle")]
+
+from exillis_battle_kit import act, battle, legal, setc, tables, unit  # noqa: E402
+
+from rulekeeper.core.game import SetupRequest  # noqa: E402
+from rulekeeper.core.rng import RngState  # noqa: E402
+from rulekeeper.core.ruleset import game  # noqa: E402
+from rulekeeper.rulesets.exillis.battle.engine import apply  # noqa: E402
+from rulekeeper.rulesets.exillis.whole.compute import whole_action  # noqa: E402
+
+CHANCE = ("charge", "fight", "shoot")
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else 0.0
+
+
+def previews(steps: int) -> dict[str, Any]:
+    g = game("exillis")
+    sc = next(s for s in g.scenarios() if s.key == "starter")
+    state = g.initial_state(g.setup(SetupRequest(scenario=sc.path, seed=7)).document)
+    every: list[float] = []
+    chance: list[float] = []
+    computed = skipped = 0
+    for _ in range(steps):
+        acts = g.legal_actions(state)
+        if not acts:
+            break
+        for lg in acts:
+            t0 = time.perf_counter()
+            odds = g.whole_odds(state, lg.action)
+            dt = time.perf_counter() - t0
+            every.append(dt)
+            if lg.action["kind"] in CHANCE:
+                chance.append(dt)
+                computed += odds is not None
+                skipped += odds is None
+        pick = g.policy(state)
+        if pick is None:
+            break
+        state = g.apply(state, pick).state
+    ms = 1000.0
+    return {"actions": len(every), "p50_ms": pct(every, .5) * ms, "p95_ms": pct(every, .95) * ms,
+            "max_ms": max(every, default=0) * ms, "chance_actions": len(chance),
+            "chance_p50_ms": pct(chance, .5) * ms, "chance_p95_ms": pct(chance, .95) * ms,
+            "chance_max_ms": max(chance, default=0) * ms, "computed": computed, "left_to_draws": skipped}
+
+
+def positions() -> list[tuple[str, Any, str, str | None, str | None]]:
+    two = lambda a, za, na, b, zb, nb: act(battle([unit(a, za, miniatures=na)], [unit(b, zb, miniatures=nb)],  # noqa: E731
+                                                  terrain={}), f"A:{a}")
+    wounded = setc(two("Billmen", "C2", 4, "Vileins", "C2", 6), "B:Vileins", hp=(45.0, 12.0, 3.0, 45.0, 30.0, 45.0))
+    return [("4 knights charge 8 peasants", two("Franc Chevalers", "B2", 4, "Vileins", "C2", 8), "charge", "C2", None),
+            ("8 billmen fight 8 peasants", two("Billmen", "C2", 8, "Vileins", "C2", 8), "fight", None, None),
+            ("8 longbowmen shoot 8 peasants", two("Longbowmen", "B2", 8, "Vileins", "C2", 8), "shoot", "C2", "shot"),
+            ("4 billmen fight 6 wounded peasants", wounded, "fight", None, None)]
+
+
+def versus_mc(samples: int) -> list[dict[str, Any]]:
+    from rulekeeper.rulesets.exillis.whole import dist
+
+    dist.MAX_SECONDS = 60.0  # the bench measures the computation, not the preview's allowance
+    out = []
+    for name, state, kind, target, option in positions():
+        lg = next(x for x in legal(state) if x.action.kind == kind and (target is None or x.action.target == target)
+                  and (option is None or x.action.option == option))
+        t0 = time.perf_counter()
+        odds = whole_action(state, tables(), lg)
+        t_whole = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        for k in range(samples):
+            apply(replace(state, rng=RngState.from_seed(k)), lg.action, tables(), lg)
+        per_play = (time.perf_counter() - t0) / samples
+        mc = per_play * 1_000_000
+        out.append({"position": name, "whole_s": t_whole, "method": None if odds is None else odds.method,
+                    "error_bound": None if odds is None else odds.error_bound, "apply_ms": per_play * 1000,
+                    "mc_1e6_s_extrapolated": mc, "speedup": mc / t_whole})
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--steps", type=int, default=60)
+    ap.add_argument("--samples", type=int, default=2000)
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    result = {"previews": previews(a.steps), "versus_mc": versus_mc(a.samples)}
+    if a.json:
+        print(json.dumps(result, indent=2))
+        return
+    p = result["previews"]
+    print(f"Starter, {a.steps} policy moves: {p['actions']} legal actions previewed; p50 {p['p50_ms']:.1f} ms, "
+          f"p95 {p['p95_ms']:.1f} ms, max {p['max_ms']:.0f} ms")
+    print(f"  with chance: {p['chance_actions']} (computed {p['computed']}, left to the per-draw odds "
+          f"{p['left_to_draws']}); p50 {p['chance_p50_ms']:.0f} ms, p95 {p['chance_p95_ms']:.0f} ms, "
+          f"max {p['chance_max_ms']:.0f} ms")
+    print(f"Whole computation vs 10^6 plays of apply (extrapolated from {a.samples} plays):")
+    for r in result["versus_mc"]:
+        print(f"  {r['position']}: whole {r['whole_s'] * 1000:.0f} ms ({r['method']}, ±{r['error_bound']:.1g}); "
+              f"apply {r['apply_ms']:.1f} ms/play → 10^6 plays {r['mc_1e6_s_extrapolated']:.0f} s; "
+              f"{r['speedup']:.0f}× faster")
+    print(f"median of the preview times over positions: {statistics.median(r['whole_s'] for r in result['versus_mc']):.2f} s")
+
+
+if __name__ == "__main__":
+    main()
