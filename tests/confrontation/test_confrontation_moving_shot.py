@@ -44,7 +44,7 @@ def test_a_marksman_who_walked_may_still_shoot_at_plus_1_difficulty(g: Game) -> 
     legal = g.legal_actions(after)
     assert {lg.action["kind"] for lg in legal} == {"shoot", "hold"} and all(lg.action["fighter"] == XBOW for lg in legal)
     moving = shot_of(after, xbow, after.fighter(HUNTER))
-    base = shot_of(after, replace(xbow, aiming=False), after.fighter(HUNTER))
+    base = shot_of(after, replace(xbow, walked=False), after.fighter(HUNTER))
     assert moving.difficulty == base.difficulty + 1 and moving.band == base.band == "medium" and still.band == "long"
     shoot = next(lg for lg in legal if lg.action.get("target") == HUNTER)
     assert f"difficulty {moving.difficulty})" in shoot.text
@@ -62,3 +62,26 @@ def test_a_walk_with_nothing_to_shoot_ends_the_activation(g: Game) -> None:
     s = mill(g)
     out = g.apply(s, {"kind": "move", "side": "A", "fighter": SWORD, "to": [14.0, 28.0]}).state
     assert not out.fighter(SWORD).aiming and out.to_act == "B"  # a swordsman has no ranged weapon
+
+
+def test_a_master_marksman_shoots_twice_in_one_activation(g: Game) -> None:
+    """Master marksman: "A fighter with this ability can declare the cumulative firing action twice during their
+    activation" (Master Crossbowman: "See Master marksman"; Master Archer: "See Master marksman")."""
+    s = mill(g)
+    f = s.fighter(XBOW)
+    s = s.with_fighters(replace(f, card=f.card.model_copy(update={"abilities": [*f.card.abilities,
+                                                                                "Master Crossbowman"]})))
+    first = next(lg.action for lg in g.legal_actions(s) if lg.action["kind"] == "shoot")
+    plain = shot_of(s, s.fighter(XBOW), s.fighter(str(first["target"])))
+    out = g.apply(s, first).state
+    xbow = out.fighter(XBOW)
+    assert xbow.aiming and xbow.fired == 1 and out.to_act == "A"
+    second = [lg for lg in g.legal_actions(out) if lg.action["kind"] == "shoot"]
+    assert second and all(lg.action["fighter"] == XBOW for lg in second)
+    target = out.fighter(str(first["target"]))
+    if target.standing:
+        assert shot_of(out, xbow, target).difficulty == plain.difficulty  # no walk: no +1
+    done = g.apply(out, second[0].action).state
+    assert not done.fighter(XBOW).aiming and done.fighter(XBOW).fired == 2 and done.to_act == "B"
+    walked = g.apply(mill(g), {"kind": "move", "side": "A", "fighter": XBOW, "to": [10.0, 20.0]}).state
+    assert walked.fighter(XBOW).walked and walked.fighter(XBOW).fired == 0

@@ -32,8 +32,6 @@ NOT_YET: dict[str, tuple[str, str]] = {
     "Inalterable": ("mystic", MYSTIC), "Indirect fire": ("shooting", SHOOT),
     "Inviolable": ("army", ARMY), "Infiltration": ("board", BOARD), "Insensitive": ("mystic", MYSTIC),
     "Instinctive firing": ("shooting", SHOOT), "Leap": ("board", BOARD), "Loyal": ("mystic", MYSTIC), 
-    "Master Archer": ("shooting", SHOOT), "Master Crossbowman": ("shooting", SHOOT),
-    "Master marksman": ("shooting", SHOOT),
     "Mechanic": ("upkeep", "not yet: needs War Machines and Steam/Naphtha equipment (not in the seed)"), "Mercenary": ("army", ARMY),
     "Minelayer": ("board", BOARD), "Mowing": ("board", BOARD), "Mutagenic": ("army", ARMY + "; Mutagenic dice"),
     "Negation": ("mystic", MYSTIC), "Predictable": ("army", ARMY), 
@@ -96,6 +94,10 @@ ELSEWHERE: dict[str, tuple[str, str]] = {
     "Fanaticism": ("morale", "implemented in skirmishes: −1 to his wound penalties to STR; the DIS test before he "
                    "flees, passed: he does not flee"),
     "Frenetic": ("board", "implemented in skirmishes: a pursuit movement of his whole MOV"),
+    "Master marksman": ("shooting", "implemented in skirmishes: two shots in one activation, after a walk too (not "
+                        "yet: a different special shot each time: special shots are not modelled)"),
+    "Master Archer": ("shooting", "implemented in skirmishes: as Master marksman"),
+    "Master Crossbowman": ("shooting", "implemented in skirmishes: as Master marksman"),
     "Reinforcement": ("upkeep", "implemented in skirmishes: the maintenance phase's d6 for the cheapest one in the "
                       "area of losses; his player chooses on 1-2 (remove him or not) and 5-6 (where he comes back)"),
     "Endurance": ("damage", "implemented: no penalties for a Light wound (third-edition rules; not in the seed's list)"),

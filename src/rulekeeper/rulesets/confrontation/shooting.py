@@ -130,7 +130,7 @@ def shot_of(state: SkirmishState, f: Fighter, t: Fighter, table: WoundTable | No
     assert weapon is not None and f.card.AIM is not None
     distance = edge_distance(f.base, t.base)
     band = band_of(f, distance) or "long"
-    difficulty = DIFFICULTY[band] + (MOVED if f.aiming else 0)  # "+1 to the difficulty after moving"
+    difficulty = DIFFICULTY[band] + (MOVED if f.walked else 0)  # "+1 to the difficulty after moving"
     if band != "short" and f.card.has("Precision"):
         difficulty -= 1  # "The difficulty of shooting at medium and long ranges decrease by 1"
     target_x = (t.card.value_of("Target") or "").strip()
@@ -149,14 +149,29 @@ def do_shoot(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate) -> tuple[
     table = load_wound_table()
     shot = shot_of(state, f, t, table)
     test = roll_test(fate, shot.label, shot.shape, shot.aim, shot.difficulty)
-    shooter = replace(f, activated=True, aiming=False)
+    shooter = replace(f, activated=True, aiming=False, fired=f.fired + 1)
     head = f"{f.key} shoots {t.key} ({shot.band} range, {shot.distance:.1f} cm, difficulty {shot.difficulty}): " \
            f"AIM {test.final}"
     if not test.success:
-        return state.with_fighters(shooter), [{"text": f"{head}, missed", "kind": "shot"}]
+        return again(state.with_fighters(shooter), shooter), [{"text": f"{head}, missed", "kind": "shot"}]
     line = fate.draw(shot.damage(table, test.final)).outcome
     health = apply_wound(_combatant(t), table, _health(t), line)
     hit = replace(t, hp=max(health.hp, 0), stunned=health.stunned, fierce=health.fierce, killed=health.killed)
     report: list[JsonDict] = [{"text": f"{head}, hit: {line}" + (f"; {t.key} is killed" if health.killed else ""),
                                "kind": "shot"}]
-    return state.with_fighters(shooter, hit), report
+    return again(state.with_fighters(shooter, hit), shooter), report
+
+
+#: Master marksman: "can declare the cumulative firing action twice during their activation" (and its aliases).
+MASTERS = ("Master marksman", "Master Archer", "Master Crossbowman")
+
+
+def again(state: SkirmishState, f: Fighter) -> SkirmishState:
+    """After a shot: a Master marksman with one shot made and a target left may shoot again (his activation goes
+    on: ``aiming``)."""
+    if f.fired >= 2 or not any(f.card.has(m) for m in MASTERS):
+        return state
+    f = state.fighter(f.key)
+    if any(shot_problem(state, f, e) is None for e in state.standing("B" if f.side == "A" else "A")):
+        return state.with_fighters(replace(f, aiming=True))
+    return state

@@ -170,7 +170,7 @@ def charge_draws(state: SkirmishState, f: Fighter, t: Fighter) -> tuple[FearTest
 def do_move(state: SkirmishState, f: Fighter, x: float, y: float, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:
     tests = walk_tests(state, f, x, y)
     facing = bearing(f.x, f.y, x, y) if (x, y) != (f.x, f.y) else f.facing
-    moved = replace(f, x=x, y=y, facing=facing, activated=True)
+    moved = replace(f, x=x, y=y, facing=facing, activated=True, walked=True)
     text = f"{f.key} walks {math.hypot(x - f.x, y - f.y):.1f} cm to ({x:g}, {y:g}), facing {facing:g}°"
     report: list[JsonDict] = [{"text": text, "kind": "move"}]
     state = face_all(state.with_fighters(moved), tests, fate, report)
@@ -378,7 +378,7 @@ def next_round(state: SkirmishState, report: list[JsonDict]) -> SkirmishState:
     if state.round >= state.round_limit:
         return by_points(state)
     fresh = tuple(replace(f, activated=False, fought=(), charged=False, heartened=False, pursuing=False, pursued=0,
-                          aiming=False)
+                          aiming=False, walked=False, fired=0)
                   for f in state.fighters)
     state = replace(state, fighters=fresh, round=state.round + 1, phase="tactical", to_act=state.leader)
     report.append({"text": f"Round {state.round}: the Tactical roll", "kind": "phase"})

@@ -65,6 +65,8 @@ class Fighter:
     pursuing: bool = False  # his fight left him free, every opponent killed: he may make a pursuit movement now
     pursued: int = 0  # pursuit movements made this combat phase
     aiming: bool = False  # he walked this activation and may still shoot, at +1 difficulty (shooting.py)
+    walked: bool = False  # he walked this activation (his shots are at +1 difficulty)
+    fired: int = 0  # shots made this activation (a Master marksman may make two)
     removed: bool = False  # removed from play (no longer in the area of losses: reinforcement.py)
     returning: str = ""  # a Reinforcement roll left his player a choice: "remove?" (1-2) or "place" (5-6)
 
@@ -92,7 +94,7 @@ class Fighter:
                 "activated": self.activated, "charged": self.charged, "engaged": list(self.engaged),
                 "fought": list(self.fought), "rout": self.rout, "braved": self.braved,
                 "cried": self.cried, "heartened": self.heartened, "fled": self.fled, "pursuing": self.pursuing,
-                "pursued": self.pursued, "aiming": self.aiming, "removed": self.removed,
+                "pursued": self.pursued, "aiming": self.aiming, "removed": self.removed, "walked": self.walked, "fired": self.fired,
                 "returning": self.returning}
 
     @staticmethod
@@ -103,7 +105,8 @@ class Fighter:
                        tuple(str(e) for e in d["fought"]), int(d.get("rout", 0)), int(d.get("braved", 0)),
                        bool(d.get("cried", False)), bool(d.get("heartened", False)), bool(d.get("fled", False)),
                        bool(d.get("pursuing", False)), int(d.get("pursued", 0)), bool(d.get("aiming", False)),
-                       bool(d.get("removed", False)), str(d.get("returning", "")))
+                       walked=bool(d.get("walked", False)), fired=int(d.get("fired", 0)),
+                       removed=bool(d.get("removed", False)), returning=str(d.get("returning", "")))
 
 
 @dataclass(frozen=True)

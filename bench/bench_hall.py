@@ -1,0 +1,284 @@
+"""Convention-hall load bench (issue 23): many battles, live streams on each, acting clients, 1 vs 2 processes.
+
+For each process count (``--processes 1 2``) it starts ``rulekeeper serve --workers N`` on a fresh
+PostgreSQL database (a private throw-away server unless ``--server`` gives a URL prefix with ``{}``
+for the database name), creates ``--battles`` battles directly in the database (no rate limit),
+opens ``--streams`` live streams (``/b/{id}/events``) on each, and lets ``--clients`` acting clients
+play for ``--seconds`` (each client plays its own share of the battles: the side to act posts the
+first legal action at the position it saw).  It reports:
+
+* act latency p50/p99 (the POST of an action, answered);
+* stream lag p50/p99 (from the act's answer to each of the battle's streams receiving the new version;
+  an event arriving before the answer counts as 0);
+* lost updates: streams whose last version differs from the battle's final position after a 3 s quiet
+  period (must be 0);
+* throughput (actions answered per second) and the ratio 2 processes ÷ 1.
+
+Run: ``PYTHONPATH=src python3 bench/bench_hall.py`` (full size: 200 battles x 3 streams, 16 clients,
+60 s per run); ``--battles 20 --seconds 30`` for a short check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import glob
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIO = "exillis:starter"
+
+
+def _bin(name: str) -> str:
+    found = shutil.which(name) or (sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}")) or [""])[-1]
+    if not found:
+        sys.exit(f"PostgreSQL's {name} not found: give --server")
+    return found
+
+
+@contextmanager
+def private_postgresql() -> Iterator[str]:
+    """A throw-away PostgreSQL server on a Unix socket (as in tests/persistence/conftest.py)."""
+    prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    home = Path(tempfile.mkdtemp(prefix="rkbench"))
+    if prefix:
+        shutil.chown(home, "postgres")
+    run: dict[str, Any] = {"capture_output": True, "text": True, "timeout": 120, "check": True}
+    subprocess.run([*prefix, _bin("initdb"), "-D", str(home / "data"), "-A", "trust", "-U", "postgres", "--no-sync"],
+                   **run)
+    subprocess.run([*prefix, _bin("pg_ctl"), "-D", str(home / "data"), "-o", f"-k {home} -c listen_addresses='' -F "
+                    "-c max_connections=300", "-l", str(home / "log"), "-w", "start"], **run)
+    try:
+        yield f"postgresql+psycopg://postgres@/{{}}?host={home}"
+    finally:
+        subprocess.run([*prefix, _bin("pg_ctl"), "-D", str(home / "data"), "-m", "immediate", "-w", "stop"],
+                       capture_output=True)
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def new_database(server: str) -> str:
+    from sqlalchemy import create_engine, text
+
+    name = f"rk_bench_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(server.format("postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f"CREATE DATABASE {name}"))
+    admin.dispose()
+    return server.format(name)
+
+
+def make_battles(url: str, n: int) -> list[tuple[str, dict[str, str]]]:
+    """``n`` battles of :data:`SCENARIO` with a chosen seed, made in the database: (id, tokens)."""
+    from rulekeeper.core.game import SetupRequest
+    from rulekeeper.web.api import create_app
+    from rulekeeper.web.scenarios import shipped_scenarios
+
+    keeper = create_app(url).state.keeper
+    scenario = next(s for s in shipped_scenarios() if s.key == SCENARIO)
+    made = [keeper.create(SetupRequest(scenario=scenario.info.path, seed=i + 1), ruleset=scenario.game,
+                          title=f"Table {i + 1}") for i in range(n)]
+    keeper.store.close()
+    keeper.access.close()
+    return made
+
+
+@contextmanager
+def keeper(url: str, processes: int) -> Iterator[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.Popen([sys.executable, "-m", "rulekeeper", "serve", "--port", "0", "--db", url, "--workers",
+                             str(processes), "--no-qr", "--no-demo"], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        assert proc.stdout is not None
+        found = re.search(r"http://127\.0\.0\.1:(\d+)", proc.stdout.readline())
+        assert found, "the keeper did not print its address"
+        base = f"http://127.0.0.1:{found.group(1)}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{base}/api/scenarios", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline or proc.poll() is not None:
+                sys.exit("the keeper did not start")
+            time.sleep(0.2)
+        time.sleep(1.0 * processes)  # every worker up
+        yield base
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+@dataclass
+class Run:
+    acts: list[float] = field(default_factory=list)  # latency of each answered action
+    lags: list[float] = field(default_factory=list)
+    answered: dict[tuple[str, int], float] = field(default_factory=dict)  # (battle, position) -> answer time
+    seen: dict[tuple[str, int], float] = field(default_factory=dict)  # (stream, position) first seen
+    last: dict[int, int] = field(default_factory=dict)  # stream -> last position it was told
+    errors: int = 0
+    refused: int = 0
+
+
+async def stream(client: httpx.AsyncClient, base: str, bid: str, token: str, sid: int, run: Run,
+                 stop: asyncio.Event, battles_of: dict[int, str]) -> None:
+    battles_of[sid] = bid
+    while not stop.is_set():
+        try:
+            async with client.stream("GET", f"{base}/b/{bid}/events", params={"token": token},
+                                     timeout=httpx.Timeout(10, read=30)) as r:
+                if r.status_code != 200:
+                    run.errors += 1
+                    await asyncio.sleep(1)
+                    continue
+                async for line in r.aiter_lines():
+                    if line.startswith("data: "):
+                        pos = int(line[6:].split(".")[0])
+                        now = time.monotonic()
+                        run.last[sid] = pos
+                        run.seen.setdefault((bid + f"#{sid}", pos), now)
+                    if stop.is_set():
+                        return
+        except httpx.HTTPError:
+            if not stop.is_set():
+                await asyncio.sleep(0.2)
+
+
+async def actor(client: httpx.AsyncClient, base: str, mine: list[tuple[str, dict[str, str]]], run: Run,
+                stop: asyncio.Event) -> None:
+    live = list(mine)
+    while live and not stop.is_set():
+        for bid, tokens in list(live):
+            if stop.is_set():
+                return
+            r = await client.get(f"{base}/api/battles/{bid}/actions", params={"token": tokens["A"]})
+            if r.status_code != 200:
+                run.errors += 1
+                continue
+            doc = r.json()
+            side = str(doc.get("side") or "")
+            if not doc.get("actions") or side not in tokens:
+                live.remove((bid, tokens))  # over (or nobody the bench plays is to act)
+                continue
+            first = {k: v for k, v in doc["actions"][0].items() if k in ("kind", "unit", "target", "option")}
+            started = time.monotonic()
+            r = await client.post(f"{base}/api/battles/{bid}/actions", params={"token": tokens[side]},
+                                  json={**first, "position": doc["position"]})
+            done = time.monotonic()
+            if r.status_code == 200:
+                run.acts.append(done - started)
+                run.answered[(bid, int(r.json()["position"]))] = done
+            elif r.status_code in (409, 422):
+                run.refused += 1
+            else:
+                run.errors += 1
+
+
+async def play(base: str, battles: list[tuple[str, dict[str, str]]], streams: int, clients: int,
+               seconds: float) -> tuple[Run, float, int]:
+    run, stop = Run(), asyncio.Event()
+    battles_of: dict[int, str] = {}
+    limits = httpx.Limits(max_connections=len(battles) * streams + clients + 10, max_keepalive_connections=None)
+    async with httpx.AsyncClient(limits=limits, timeout=30) as watch, httpx.AsyncClient(timeout=30) as act:
+        roles = ("spectator", "A", "B")
+        tasks = [asyncio.create_task(stream(watch, base, bid, tokens[roles[k % 3]], i * streams + k, run, stop,
+                                            battles_of)) for i, (bid, tokens) in enumerate(battles)
+                 for k in range(streams)]
+        await asyncio.sleep(3)  # the streams are open
+        stop_acting = asyncio.Event()
+        started = time.monotonic()
+        actors = [asyncio.create_task(actor(act, base, battles[c::clients], run, stop_acting)) for c in range(clients)]
+        await asyncio.wait(actors, timeout=seconds)
+        stop_acting.set()
+        await asyncio.gather(*actors, return_exceptions=True)
+        elapsed = time.monotonic() - started
+        await asyncio.sleep(3)  # quiet: every stream should now know the last position
+        finals = {}
+        for bid, tokens in battles:
+            finals[bid] = (await act.get(f"{base}/api/battles/{bid}", params={"token": tokens["spectator"]})).json()
+        stop.set()
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    lost = sum(1 for sid, bid in battles_of.items() if run.last.get(sid) != _position(finals[bid]))
+    for (key, pos), seen in run.seen.items():
+        bid = key.split("#")[0]
+        if (bid, pos) in run.answered:
+            run.lags.append(max(0.0, seen - run.answered[(bid, pos)]))
+    return run, elapsed, lost
+
+
+def _position(doc: dict[str, Any]) -> int:
+    return int(doc.get("position", -1))
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--battles", type=int, default=200)
+    ap.add_argument("--streams", type=int, default=3)
+    ap.add_argument("--clients", type=int, default=16)
+    ap.add_argument("--seconds", type=float, default=60)
+    ap.add_argument("--processes", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--server", help="PostgreSQL URL prefix with {} for the database (default: a private server)")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    results = {}
+    with (private_postgresql() if args.server is None else _given(args.server)) as server:
+        for n in args.processes:
+            url = new_database(server)
+            battles = make_battles(url, args.battles)
+            with keeper(url, n) as base:
+                run, elapsed, lost = asyncio.run(play(base, battles, args.streams, args.clients, args.seconds))
+            results[n] = {
+                "processes": n, "battles": args.battles, "streams": args.battles * args.streams,
+                "clients": args.clients, "seconds": round(elapsed, 1), "acts": len(run.acts),
+                "throughput": round(len(run.acts) / elapsed, 1),
+                "act_p50_ms": round(pct(run.acts, 0.5) * 1000, 1), "act_p99_ms": round(pct(run.acts, 0.99) * 1000, 1),
+                "lag_p50_ms": round(pct(run.lags, 0.5) * 1000, 1), "lag_p99_ms": round(pct(run.lags, 0.99) * 1000, 1),
+                "lags": len(run.lags), "lost_updates": lost, "refused": run.refused, "errors": run.errors,
+            }
+            print(json.dumps(results[n]) if args.json else
+                  f"{n} process(es): {results[n]['acts']} acts in {results[n]['seconds']} s = "
+                  f"{results[n]['throughput']}/s; act p50 {results[n]['act_p50_ms']} ms p99 "
+                  f"{results[n]['act_p99_ms']} ms; stream lag p50 {results[n]['lag_p50_ms']} ms p99 "
+                  f"{results[n]['lag_p99_ms']} ms over {results[n]['lags']} deliveries; lost updates {lost}; "
+                  f"refused {run.refused}; errors {run.errors}", flush=True)
+    if 1 in results and 2 in results and results[1]["throughput"]:
+        ratio = results[2]["throughput"] / results[1]["throughput"]
+        print(json.dumps({"ratio_2_to_1": round(ratio, 2)}) if args.json else f"throughput 2 processes / 1: {ratio:.2f}")
+
+
+@contextmanager
+def _given(server: str) -> Iterator[str]:
+    yield server
+
+
+if __name__ == "__main__":
+    main()
