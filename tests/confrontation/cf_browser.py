@@ -48,4 +48,4 @@ def lions_act_first(pa: Any, pb: Any) -> None:
     # the winner's own side is offered first: the Lions' page takes the first choice, the Wolfen's the second
     winner.locator("a.btn.act[data-kind=lead]").nth(0 if winner is pa else 1).click()
     commit(winner)
-    offering("move", pa)
+    sync_api.expect(pa.locator("a.btn.act").first).to_be_visible(timeout=TIMEOUT_MS)  # the Lions' activation
