@@ -186,6 +186,8 @@ def test_a_worker_past_its_memory_gets_an_error_not_the_keeper() -> None:
         job = Job("exillis", svc_game.state_to_json(state), "A", "search", "strong", 2.0, 1, 1024 * 1024)
         answer = pool.run(job, 30.0, lambda: True, 0.1)
         assert answer is not None and "error" in answer, answer
-        assert "memory" in answer["error"] or "MemoryError" in answer["error"], answer
+        # out of memory shows as a MemoryError, or, when the cap bites while a module is loaded, as the loader's
+        # "failed to map segment" (the clean-clone CI run of 2026-12-01): either way an error, and the keeper lives
+        assert any(why in answer["error"] for why in ("memory", "MemoryError", "failed to map", "Cannot allocate")), answer
     finally:
         pool.close()

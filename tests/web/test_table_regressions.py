@@ -182,10 +182,27 @@ def test_every_preview_keeps_its_odds_and_the_campaign_form_shows_delve_odds(cli
     assert "If Barrow Horde delves The Barrow" in odds and "Collapse: 3/20" in odds  # before the orders are given
 
 
+def _past_the_tactical_roll(client: TestClient, bid: str, tokens: dict[str, str]) -> None:
+    """A Confrontation round opens with the Tactical roll and its winner's choice of who leads (issue 24): play both
+    through the API, so that the fighters' moves are on the page."""
+    for _ in range(4):
+        listed = client.get(f"/api/battles/{bid}/actions", params={"token": tokens["A"]}).json()
+        actions = [{k: v for k, v in a.items() if k not in ("text", "acp", "note", "odds")} for a in listed["actions"]]
+        if any(a["kind"] == "move" for a in actions):
+            return
+        assert actions[0]["kind"] in ("tactical", "lead"), actions
+        r = client.post(f"/api/battles/{bid}/actions", params={"token": tokens[listed["side"]]},
+                        json={**actions[0], "position": listed["position"]})
+        assert r.status_code == 200, r.text
+    raise AssertionError("no fighter could move after the Tactical roll")
+
+
 def test_the_games_words_on_the_page(client: TestClient) -> None:
     turns = {}
     for scenario in ("exillis:duel", "battlesystem:river_crossing", "dragonnoir:the_ford", "confrontation:the_ford"):
         bid, tokens, _ = new(client, scenario)
+        if scenario == "confrontation:the_ford":
+            _past_the_tactical_roll(client, bid, tokens)
         side = client.get(f"/api/battles/{bid}/actions", params={"token": tokens["A"]}).json()["side"]
         text = html.unescape(page(client, bid, tokens[side]))
         turns[scenario] = re.findall(r'<h2 id="act-h">(Your turn: Side [AB] — <bdi>[^<]+)', text)

@@ -17,6 +17,7 @@ from typing import Any
 
 from rulekeeper.core.errors import IllegalActionError, RulekeeperError
 from rulekeeper.core.game import Game, JsonDict, face_down
+from rulekeeper.persistence.errors import BattleNotFoundError
 from rulekeeper.persistence.store import BattleRecord, LogEntry, StaleStateError
 
 
@@ -92,6 +93,12 @@ def checked(g: Game, rec: BattleRecord, last: LogEntry | None, state: Any, actio
             ask: ActRequest) -> JsonDict:
     """The canonical action, once every check passed, in the order a player reads the refusals: the battle
     moved on, dice not sealed, over, results face down, not an action, not this link's, not this side's turn."""
+    if ask.link is not None and rec.meta and "bot" in rec.meta:
+        from .bot_seat import seat_of
+
+        seat = seat_of(rec.meta)
+        if seat is not None and seat.side == ask.link:  # the keeper plays it: no link may act for it (not found)
+            raise BattleNotFoundError(rec.id)
     position = rec.position if ask.expected_position is None else ask.expected_position
     if position != rec.position or ask.expected_revision not in (None, rec.revision):
         raise StaleStateError(rec.id, position, rec.position)  # checked again atomically on append
