@@ -1,13 +1,42 @@
-"""Browser steps the Confrontation browser tests share: committing an action, and each round's Tactical roll."""
+"""What the Confrontation browser tests share: two devices on one game, the table's fit on each, committing an
+action, the page that offers one, and each round's Tactical roll."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from browser_kit import sync_api
+from browser_kit import new_game_links, page_errors, sync_api
 
 TIMEOUT_MS = 10_000
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 900}
+MIN_TEXT_PX = 11
+BASE_TEXT = """() => [...document.querySelectorAll('svg.cftable a.base text')].map(t => ({
+    text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a}))"""
 
+
+def phone_and_laptop(browser: Any, server: str, scenario: str) -> tuple[Any, Any, list[str]]:
+    """Side A on a 390×844 phone, side B on a 1366×900 laptop, each on its link of a new game of ``scenario``, and
+    the JavaScript errors either page raises from now on."""
+    ctx_a = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    ctx_b = browser.new_context(viewport=LAPTOP)
+    links = new_game_links(ctx_a, server, scenario)
+    pa, pb = ctx_a.new_page(), ctx_b.new_page()
+    errors = page_errors(pa, pb)
+    pa.goto(links["A"])
+    pb.goto(links["B"])
+    return pa, pb, errors
+
+
+def table_fits(page: Any, width: int, bases: int) -> float:
+    """No sideways scroll at ``width``, and the marks on the table's ``bases`` bases readable: the smallest mark's
+    size in CSS px."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    sizes = page.evaluate(BASE_TEXT)
+    assert len(sizes) == bases, sizes
+    smallest = min(s["px"] for s in sizes)
+    assert smallest >= MIN_TEXT_PX, sizes
+    return float(smallest)
 
 def commit(page: Any) -> None:
     sync_api.expect(page.locator("#commit")).to_be_visible()
@@ -24,8 +53,9 @@ def commit(page: Any) -> None:
             page.wait_for_load_state()
 
 
-def offering(kind: str, *pages: Any) -> Any:
-    """The page that offers an action of ``kind`` (the other follows the battle by itself)."""
+def offering(kind: str | None, *pages: Any) -> Any:
+    """The page that offers an action of ``kind`` (any action when None; the other follows the battle by itself)."""
+    wanted = "a.btn.act" if kind is None else f"a.btn.act[data-kind={kind}]"
     for _ in range(TIMEOUT_MS // 100):
         for page in pages:
             if page.locator("#continue").count():  # the other side's roll: its Fate Screen
@@ -33,10 +63,10 @@ def offering(kind: str, *pages: Any) -> Any:
                     page.locator("#continue").click(timeout=1000)
                 except sync_api.TimeoutError:
                     pass
-            if page.locator(f"a.btn.act[data-kind={kind}]").count():
+            if page.locator(wanted).count():
                 return page
         pages[0].wait_for_timeout(100)
-    raise AssertionError(f"neither page offers a {kind}")
+    raise AssertionError(f"neither page offers {'an action' if kind is None else 'a ' + kind}")
 
 
 def lions_act_first(pa: Any, pb: Any) -> None:
@@ -48,4 +78,6 @@ def lions_act_first(pa: Any, pb: Any) -> None:
     # the winner's own side is offered first: the Lions' page takes the first choice, the Wolfen's the second
     winner.locator("a.btn.act[data-kind=lead]").nth(0 if winner is pa else 1).click()
     commit(winner)
-    sync_api.expect(pa.locator("a.btn.act").first).to_be_visible(timeout=TIMEOUT_MS)  # the Lions' activation
+    # the Lions' activation, on A's page: it may still show the roll's Fate Screen, kept there while the Wolfen chose
+    # (a live update never wipes revealed results), so go on from it as a player would
+    offering(None, pa)

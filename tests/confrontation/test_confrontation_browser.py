@@ -12,30 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from cf_browser import commit, lions_act_first
+from cf_browser import LAPTOP, PHONE, TIMEOUT_MS, commit, lions_act_first, offering, phone_and_laptop, table_fits
 
-from browser_kit import keeper_fixture, new_game_links, shot, sync_api
+from browser_kit import keeper_fixture, shot, sync_api
 
-TIMEOUT_MS = 10_000
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1366, "height": 900}
-MIN_TEXT_PX = 11
 #: Actions at most before a fight must have been fought (the Wolfen charge in round 1 or 2).
 MAX_ACTIONS = 16
 
-BASE_TEXT = """() => [...document.querySelectorAll('svg.cftable a.base text')].map(t => ({
-    text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a}))"""
-
 server = keeper_fixture("cf-browser")
-
-
-def check_fit(page: Any, width: int) -> float:
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-    sizes = page.evaluate(BASE_TEXT)
-    assert len(sizes) == 5, sizes
-    smallest = min(s["px"] for s in sizes)
-    assert smallest >= MIN_TEXT_PX, sizes
-    return float(smallest)
 
 
 def pick_on_table(page: Any, fighter: str) -> None:
@@ -58,40 +42,17 @@ def play_first(page: Any) -> str:
     return str(kinds[0])
 
 
-def whose_turn(*pages: Any) -> Any:
-    """The page that shows actions (the other follows the battle by itself), waiting for it to update."""
-    for _ in range(TIMEOUT_MS // 100):
-        for page in pages:
-            if page.locator("#continue").count():  # the other side's charge drew COU tests: its Fate Screen
-                try:  # the page follows the battle by itself: the screen may be gone before the tap lands
-                    page.locator("#continue").click(timeout=1000)
-                except sync_api.TimeoutError:
-                    pass
-            if page.locator("a.btn.act").count():
-                return page
-        pages[0].wait_for_timeout(100)
-    raise AssertionError("neither page offers an action")
-
-
 def test_a_short_skirmish_on_a_phone_and_a_laptop(server: str, browser: Any) -> None:
     expect = sync_api.expect
     expect.set_options(timeout=TIMEOUT_MS)
-    ctx_a = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    ctx_b = browser.new_context(viewport=LAPTOP)
-    links = new_game_links(ctx_a, server, "confrontation:the_ford")
-    pa, pb = ctx_a.new_page(), ctx_b.new_page()
-    errors: list[str] = []
-    for p in (pa, pb):
-        p.on("pageerror", lambda e: errors.append(str(e)))
-    pa.goto(links["A"])
-    pb.goto(links["B"])
+    pa, pb, errors = phone_and_laptop(browser, server, "confrontation:the_ford")
 
     # the phone: the whole table on the screen, readable marks, the obstacle and five bases with front arcs
     svg = pa.locator("svg.cftable")
     expect(svg).to_be_visible()
     box = svg.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5, box
-    phone_px = check_fit(pa, PHONE["width"])
+    phone_px = table_fits(pa, PHONE["width"], bases=5)
     expect(pa.locator("svg.cftable polygon.obstacle")).to_have_count(1)
     expect(pa.locator("svg.cftable path.front-arc")).to_have_count(5)
     shot(pa, "cf-table-phone")
@@ -120,7 +81,7 @@ def test_a_short_skirmish_on_a_phone_and_a_laptop(server: str, browser: Any) -> 
     for _ in range(MAX_ACTIONS):
         if "fight" in played:
             break
-        played.append(play_first(whose_turn(pa, pb)))
+        played.append(play_first(offering(None, pa, pb)))
     assert "fight" in played, played
     for p in (pa, pb):
         p.reload()
@@ -129,11 +90,11 @@ def test_a_short_skirmish_on_a_phone_and_a_laptop(server: str, browser: Any) -> 
                 p.locator("#continue").click()
                 expect(p.locator("#continue")).to_have_count(0)
         expect(p.locator("body")).to_contain_text("fights")
-    laptop_px = check_fit(pb, LAPTOP["width"])
+    laptop_px = table_fits(pb, LAPTOP["width"], bases=5)
     shot(pa, "cf-after-fight-phone")
     shot(pb, "cf-after-fight-laptop")
     print(f"\nconfrontation table: {played}; smallest base text {phone_px:.1f} px on the phone, "
           f"{laptop_px:.1f} px on the laptop")
     assert not errors, errors
-    ctx_a.close()
-    ctx_b.close()
+    pa.context.close()
+    pb.context.close()

@@ -9,13 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from cf_browser import commit, lions_act_first
+from cf_browser import TIMEOUT_MS, commit, lions_act_first, phone_and_laptop
 
-from browser_kit import keeper_fixture, new_game_links, shot, sync_api
+from browser_kit import keeper_fixture, shot, sync_api
 
-TIMEOUT_MS = 10_000
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1366, "height": 900}
 ALDO = "Swordsman Aldo"
 
 server = keeper_fixture("cf-flee-browser")
@@ -24,15 +21,7 @@ server = keeper_fixture("cf-flee-browser")
 def test_a_routed_swordsman_flees_on_a_phone_and_the_laptop_sees_it(server: str, browser: Any) -> None:
     expect = sync_api.expect
     expect.set_options(timeout=TIMEOUT_MS)
-    ctx_a = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    ctx_b = browser.new_context(viewport=LAPTOP)
-    links = new_game_links(ctx_a, server, "confrontation:the_broken_line")
-    pa, pb = ctx_a.new_page(), ctx_b.new_page()
-    errors: list[str] = []
-    for p in (pa, pb):
-        p.on("pageerror", lambda e: errors.append(str(e)))
-    pa.goto(links["A"])
-    pb.goto(links["B"])
+    pa, pb, errors = phone_and_laptop(browser, server, "confrontation:the_broken_line")
     expect(pa.locator("svg.cftable")).to_be_visible()
     lions_act_first(pa, pb)
     pa.locator(f"svg.cftable a.base[data-fighter='{ALDO}']").click()
@@ -49,5 +38,5 @@ def test_a_routed_swordsman_flees_on_a_phone_and_the_laptop_sees_it(server: str,
     expect(pb.locator("body")).to_contain_text(f"{ALDO} flees")
     shot(pb, "cf-after-flee-laptop")
     assert not errors, errors
-    ctx_a.close()
-    ctx_b.close()
+    pa.context.close()
+    pb.context.close()

@@ -10,46 +10,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from cf_browser import lions_act_first
+from cf_browser import LAPTOP, PHONE, TIMEOUT_MS, lions_act_first, phone_and_laptop, table_fits
 
-from browser_kit import keeper_fixture, new_game_links, shot, sync_api
+from browser_kit import keeper_fixture, shot, sync_api
 
-TIMEOUT_MS = 10_000
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1366, "height": 900}
-MIN_TEXT_PX = 11
 XBOW = "Alahan crossbowman"
 
-BASE_TEXT = """() => [...document.querySelectorAll('svg.cftable a.base text')].map(t => ({
-    text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a}))"""
-
 server = keeper_fixture("cf-shoot-browser")
-
-
-def fits(page: Any, width: int) -> float:
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-    sizes = page.evaluate(BASE_TEXT)
-    assert len(sizes) == 6, sizes
-    smallest = min(s["px"] for s in sizes)
-    assert smallest >= MIN_TEXT_PX, sizes
-    return float(smallest)
 
 
 def test_a_crossbowman_shoots_on_a_phone_and_the_laptop_sees_it(server: str, browser: Any) -> None:
     expect = sync_api.expect
     expect.set_options(timeout=TIMEOUT_MS)
-    ctx_a = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    ctx_b = browser.new_context(viewport=LAPTOP)
-    links = new_game_links(ctx_a, server, "confrontation:the_mill_race")
-    pa, pb = ctx_a.new_page(), ctx_b.new_page()
-    errors: list[str] = []
-    for p in (pa, pb):
-        p.on("pageerror", lambda e: errors.append(str(e)))
-    pa.goto(links["A"])
-    pb.goto(links["B"])
+    pa, pb, errors = phone_and_laptop(browser, server, "confrontation:the_mill_race")
+    board_b = pb.url  # B's link
     expect(pa.locator("svg.cftable")).to_be_visible()
     expect(pa.locator("svg.cftable polygon.obstacle")).to_have_count(2)
-    phone_px = fits(pa, PHONE["width"])
+    phone_px = table_fits(pa, PHONE["width"], bases=6)
     lions_act_first(pa, pb)  # the Tactical roll; its winner lets the Lions act first
 
     pa.locator(f"svg.cftable a.base[data-fighter='{XBOW}']").click()
@@ -80,12 +57,12 @@ def test_a_crossbowman_shoots_on_a_phone_and_the_laptop_sees_it(server: str, bro
     # the log line: the band, the difficulty and the AIM test's final result
     expect(pb.locator("body")).to_contain_text("(long range, ")
     expect(pb.locator("body")).to_contain_text("difficulty 7): AIM")
-    pb.goto(links["B"])
+    pb.goto(board_b)
     expect(pb.locator("svg.cftable")).to_be_visible()
-    laptop_px = fits(pb, LAPTOP["width"])
+    laptop_px = table_fits(pb, LAPTOP["width"], bases=6)
     shot(pa, "cf-after-shot-phone")
     shot(pb, "cf-after-shot-laptop")
     print(f"\nmill race shot: smallest base text {phone_px:.1f} px on the phone, {laptop_px:.1f} px on the laptop")
     assert not errors, errors
-    ctx_a.close()
-    ctx_b.close()
+    pa.context.close()
+    pb.context.close()
