@@ -144,7 +144,6 @@
   ["htmx:afterRequest", "htmx:responseError", "htmx:sendError", "htmx:sendAbort", "htmx:timeout"].forEach(function (n) {
     document.addEventListener(n, function (e) { if (navigation(e)) { arrived(); } });
   });
-  document.addEventListener("htmx:afterSwap", function (e) { if (e.detail && e.detail.target === document.body) { arrived(); } });
   function onItsWay() { return navigating > 0 && Date.now() - navigating < 20000; }
 
   document.addEventListener("htmx:beforeSwap", function (e) {
@@ -163,7 +162,7 @@
   /* a whole new page (a boosted link, Continue, Back) drops whatever was held for the old one */
   document.addEventListener("htmx:beforeHistorySave", function () { held = null; });
   document.addEventListener("htmx:afterSwap", function (e) {
-    if (e.detail && e.detail.target === document.body) { held = null; }
+    if (e.detail && e.detail.target === document.body) { held = null; arrived(); }
   });
 
   /* a form sent while an update waits: show the update first, with the player's choices kept */
