@@ -2,8 +2,9 @@
 rollouts by the game's shipped policy (see the package docstring for why this shape).
 
 1. **candidates**: the side's legal actions, the shipped policy's own choice first (asked in a determinised
-   world: the policy may not read what the side cannot see), then the others in a seeded order, as many as
-   the budget can give :data:`SAMPLES_PER_ARM` simulations each (2 to :data:`WIDTH`; a first *probe*
+   world: the policy may not read what the side cannot see), then the others in a seeded order, the first
+   :data:`SCREEN` of them *screened* (applied once in the first world and scored at once, best first), as many
+   as the budget can give :data:`SAMPLES_PER_ARM` simulations each (2 to :data:`WIDTH`; a first *probe*
    simulation of the policy's choice says what one costs): a side with 150 legal moves spends its
    simulations on a few it can compare, and a bot that can think little stays near the shipped policy;
 2. **a pass**: one world is drawn (``hooks.determiniser``: a fresh RNG state and the other sides' unrevealed
@@ -44,6 +45,10 @@ WIDTH = 12
 SAMPLES_PER_ARM = 6
 #: Passes over the candidates between two halvings.
 PASSES_PER_ROUND = 2
+#: Challengers screened at most: applied once in the first world and scored at once, to pick the ones to race.
+SCREEN = 24
+#: The share of a time budget the screen may spend.
+SCREEN_SHARE = 0.3
 #: Standard errors of the paired difference by which a challenger must beat the shipped policy's choice.
 MARGIN_Z = 1.0
 
@@ -103,6 +108,8 @@ def choose(game: Game, state: Any, side: str, *, budget: Budget, seed: int,
     probe = time.perf_counter()
     value, _ = _simulate(game, world, arms[0].legal.action, side, budget.horizon, evaluate, deadline)
     arms[0].add(0, value)
+    arms = [arms[0], *_screened(game, world, arms[1:], side, evaluate,
+                                None if budget.seconds is None else start + budget.seconds * SCREEN_SHARE)]
     arms = arms[:_width(budget, time.perf_counter() - probe, deadline, len(arms))]
     race, done, passes, first = list(arms), 1, 0, 1
 
@@ -161,6 +168,22 @@ def _width(budget: Budget, probe_seconds: float, deadline: float | None, total: 
         left = max(deadline - time.perf_counter(), 0.0)
         affordable = min(affordable, 1 + left / max(probe_seconds, 1e-6))
     return max(2, min(WIDTH, total, int(affordable // SAMPLES_PER_ARM)))
+
+
+def _screened(game: Game, world: Any, challengers: list[_Arm], side: str,
+              evaluate: Callable[[Any, str], float], until: float | None) -> list[_Arm]:
+    """The challengers in the order they enter the race: the first :data:`SCREEN` (in the seeded order), each
+    applied once in ``world`` and scored at once by the evaluation, best first (ties keep the seeded order),
+    then the rest. Why: a budget of a second races a handful of candidates out of tens (a Battle System turn
+    offers ~50); the ones whose immediate effect is best are likelier to be worth a rollout than random ones.
+    The screen's scores are not simulations (no visits): they only order the race."""
+    screened: list[tuple[float, int]] = []
+    for index, arm in enumerate(challengers[:SCREEN]):
+        if until is not None and time.perf_counter() >= until:
+            break
+        screened.append((-evaluate(game.apply(world, arm.legal.action).state, side), index))
+    order = [i for _, i in sorted(screened)] + list(range(len(screened), len(challengers)))
+    return [challengers[i] for i in order]
 
 
 def _draw(seeds: np.random.Generator) -> int:
