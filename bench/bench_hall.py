@@ -12,7 +12,9 @@ first legal action at the position it saw).  It reports:
   an event arriving before the answer counts as 0);
 * lost updates: streams whose last version differs from the battle's final position after a 3 s quiet
   period (must be 0);
-* throughput (actions answered per second) and the ratio 2 processes ÷ 1.
+* throughput (actions answered per second) and the ratio 2 processes ÷ 1;
+* the CPU seconds the bench's own client used (it shares the machine with the keeper it measures:
+  one asyncio process speaking HTTP/1.1 by hand, no thread per stream, no HTTP library).
 
 Run: ``PYTHONPATH=src python3 bench/bench_hall.py`` (full size: 200 battles x 3 streams, 16 clients,
 60 s per run); ``--battles 20 --seconds 30`` for a short check.
@@ -146,10 +148,10 @@ class Run:
 class Http:
     """One keep-alive HTTP/1.1 connection spoken by hand on asyncio streams.
 
-    Why not httpx: the bench shares the 2 cores with the keeper it measures; httpx spent about a
-    millisecond of CPU per request and per streamed event, which with 600 streams took the CPU the
-    second keeper process needed.  Writing a request line and reading a Content-Length body (or the
-    chunks of an event stream) costs a few microseconds.
+    Why not httpx: the bench shares the 2 cores with the keeper it measures, and an HTTP library's
+    per-request and per-event work (with 600 streams) took CPU the second keeper process needed.
+    Writing a request line and reading a Content-Length body (or the chunks of an event stream)
+    costs a few microseconds.
     """
 
     def __init__(self, host: str, port: int) -> None:
@@ -343,7 +345,9 @@ def main() -> None:
             url = new_database(server)
             battles = make_battles(url, args.battles)
             with keeper(url, n) as base:
+                cpu = time.process_time()
                 run, elapsed, lost = asyncio.run(play(base, battles, args.streams, args.clients, args.seconds))
+                cpu = time.process_time() - cpu
             results[n] = {
                 "processes": n, "battles": args.battles, "streams": args.battles * args.streams,
                 "clients": args.clients, "seconds": round(elapsed, 1), "acts": len(run.acts),
@@ -351,13 +355,14 @@ def main() -> None:
                 "act_p50_ms": round(pct(run.acts, 0.5) * 1000, 1), "act_p99_ms": round(pct(run.acts, 0.99) * 1000, 1),
                 "lag_p50_ms": round(pct(run.lags, 0.5) * 1000, 1), "lag_p99_ms": round(pct(run.lags, 0.99) * 1000, 1),
                 "lags": len(run.lags), "lost_updates": lost, "refused": run.refused, "errors": run.errors,
+                "reconnects": run.reconnects, "client_cpu_s": round(cpu, 1),
             }
             print(json.dumps(results[n]) if args.json else
                   f"{n} process(es): {results[n]['acts']} acts in {results[n]['seconds']} s = "
                   f"{results[n]['throughput']}/s; act p50 {results[n]['act_p50_ms']} ms p99 "
                   f"{results[n]['act_p99_ms']} ms; stream lag p50 {results[n]['lag_p50_ms']} ms p99 "
                   f"{results[n]['lag_p99_ms']} ms over {results[n]['lags']} deliveries; lost updates {lost}; "
-                  f"refused {run.refused}; errors {run.errors}", flush=True)
+                  f"refused {run.refused}; errors {run.errors}; the bench's client used {cpu:.1f} s of CPU", flush=True)
     if 1 in results and 2 in results and results[1]["throughput"]:
         ratio = results[2]["throughput"] / results[1]["throughput"]
         print(json.dumps({"ratio_2_to_1": round(ratio, 2)}) if args.json else f"throughput 2 processes / 1: {ratio:.2f}")
