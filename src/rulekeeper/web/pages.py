@@ -47,6 +47,7 @@ from .api import NOT_FOUND, STATUS, Keeper
 from .created import build_created, created_path, keep_links
 from .guards import require_last_actor, require_writer
 from .history import results_of_last
+from .isolation import BattleNames
 from .keeper_side import explained, keeper_of
 from .links import qr_svg
 from .live import version_events
@@ -211,9 +212,10 @@ class Pages:
         self.k = keeper
         self.presenters = Presenters()
         self.env = self.presenters.env
+        self.names = BattleNames(keeper.store.initial)
 
     def html(self, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
-        text = self.env.get_template(name).render(**ctx)
+        text = self.names.page(self.env.get_template(name).render(**ctx), ctx)
         return HTMLResponse(text, status_code=status, headers={"Referrer-Policy": "no-referrer",
                                                                 "Cache-Control": "no-store"})
 
@@ -481,7 +483,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
             view = p.view(bid, token)
             if not key:
                 return HTMLResponse("", headers={"Cache-Control": "no-store"})
-            html = view.r.unit_panel(view.board_state, key, view.links)
+            html = p.names.page(view.r.unit_panel(view.board_state, key, view.links), {"v": view})
         except RulekeeperError as exc:
             return p.refusal(exc)
         return HTMLResponse(html, headers={"Cache-Control": "no-store"})
