@@ -16,7 +16,6 @@ from rulekeeper.core.whole import WholeOdds
 from ..scenario_terms import unit_cost
 from .fighters import fighters, shipped_tables
 
-
 #: The lab is no preview: it lets the exact whole-odds kernel work this many outcomes before it samples.
 LAB_EXACT_WORK = 150_000
 
