@@ -41,6 +41,7 @@ def _odds(m: Matchup, work: float, monkeypatch: pytest.MonkeyPatch) -> WholeOdds
 @pytest.fixture(autouse=True)
 def _no_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(dist, "MAX_SECONDS", math.inf)
+    monkeypatch.setattr(dist, "MAX_WORK", math.inf)  # the preview's work allowance too: the tests check the numbers
 
 
 def test_the_stated_bound_is_the_95_percent_half_width() -> None:

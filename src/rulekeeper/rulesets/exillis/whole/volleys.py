@@ -139,7 +139,7 @@ class _Volleys:
         """The engine's own volley report on one outcome: the zone after morale, the shooter after Fatigue."""
         sp = self.sp
         shooter_recs, tgt, deaths, ff = st
-        v = _Volley(sp.setup, None)  # type: ignore[arg-type]
+        v = _Quiet(sp.setup, None)  # type: ignore[arg-type]
         v.shooter = rebuilt(sp.shooter, sp.s_unit, shooter_recs)
         v.everyone[v.shooter.key] = v.shooter
         for c in self._zone(st):
@@ -157,6 +157,15 @@ class _Volleys:
         _data, action = _check(sp.setup)
         report = v.report(action, sp.setup.data)
         return report.zone, report.shooter_after
+
+
+class _Quiet(_Volley):
+    """The engine's volley, its report worked out without the event log (a preview reads the zone, not the log)."""
+
+    def put(self, new: Combatant, cause: str) -> None:
+        self.everyone[new.key] = new
+        if new.key in self.zone:
+            self.zone[new.key] = new
 
 
 def _setup(state: BattleState, t: BattleTables, key: str, target: str, shot: str) -> ShotSetup:
