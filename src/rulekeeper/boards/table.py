@@ -193,17 +193,17 @@ def contact_position(charger: Base, target: Base) -> Base:
 
 
 def charge_reach(charger: Base, target: Base, movement: float, obstacles: Sequence[Obstacle] = (),
-                 others: Sequence[Base] = ()) -> ChargeReach:
+                 others: Sequence[Base] = (), sight: Sequence[Obstacle] | None = None) -> ChargeReach:
     """Whether ``charger`` can charge ``target`` with ``movement`` cm: he must see it (front arc and line of
-    sight), reach base contact within his movement, and sweep his base along the way without entering an
-    obstacle or another base."""
+    sight past ``sight``, the ``obstacles`` when not given: a low wall stops a charge but not the eye), reach base
+    contact within his movement, and sweep his base along the way without entering an obstacle or another base."""
     from shapely.geometry import LineString
 
     if not math.isfinite(movement) or movement < 0:
         raise InvalidStatError(f"movement must be a finite number of cm >= 0, got {movement}", field="movement")
     end = contact_position(charger, target)
     distance = math.hypot(end.x - charger.x, end.y - charger.y)
-    if not line_of_sight(charger, target, obstacles, others):
+    if not line_of_sight(charger, target, obstacles if sight is None else sight, others):
         return ChargeReach(distance, end, False, "the target is not in sight (front arc and line of sight)")
     if distance > movement + 1e-9:
         return ChargeReach(distance, end, False, f"contact is {distance:.1f} cm away, beyond {movement:g} cm")
@@ -213,3 +213,15 @@ def charge_reach(charger: Base, target: Base, movement: float, obstacles: Sequen
         if path.intersection(blocker).area > 1e-6:
             return ChargeReach(distance, end, False, "the path is blocked")
     return ChargeReach(distance, end, True, "in reach")
+
+
+def length_inside(points: Sequence[tuple[float, float]], areas: Sequence[Obstacle]) -> float:
+    """How many cm of the way through ``points`` (a polyline of centres) lie inside any of ``areas`` (overlapping
+    areas counted once): what a ruleset charges extra for slow ground."""
+    from shapely.geometry import LineString
+    from shapely.ops import unary_union  # type: ignore[import-untyped]
+
+    if not areas or len(points) < 2 or all(p == points[0] for p in points):
+        return 0.0
+    line = LineString(points)
+    return float(line.intersection(unary_union([a.shape() for a in areas])).length)

@@ -123,7 +123,7 @@ def _activation(state: SkirmishState, f: Fighter) -> list[LegalAction]:
         if shot_problem(state, f, t) is None:
             shot = shot_of(state, f, t)
             out.append(LegalAction({"kind": "shoot", "side": side, "fighter": f.key, "target": t.key},
-                                   f"{f.key} shoots {t.key} ({shot.band} range, {shot.distance:.1f} cm, difficulty "
+                                   f"{f.key} shoots {t.key} ({shot.where}, difficulty "
                                    f"{shot.difficulty})", side, round(shot.distance, 1), "", f"shoot {t.key}",
                                    f"{f.key}: shoot"))
     for to, why in _moves(state, f):

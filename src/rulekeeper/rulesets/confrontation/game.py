@@ -38,6 +38,7 @@ from rulekeeper.core.rng import RngState
 from . import actions, policy
 from .disengage import do_disengage, way_out
 from .flight import do_flee, do_pursue, do_stay, mark_pursuers, pursuers
+from .ground import Terrain
 from .reinforcement import do_choice
 from .scenario import read_scenario, shipped_scenarios
 from .shooting import do_shoot
@@ -131,7 +132,8 @@ class SkirmishGame(WithoutExtras):
                 str(sc["name"]), (str(sc["sides"]["A"]), str(sc["sides"]["B"])), float(sc["width"]),
                 float(sc["height"]), obstacles_from_json(sc["obstacles"]), fighters, 1, int(sc["round_limit"]),
                 "tactical", "A", "A", tuple((str(k), str(v)) for k, v in document.get("options", {}).items()),
-                False, None, "", RngState.from_seed(int(document["seed"])))
+                False, None, "", RngState.from_seed(int(document["seed"])),
+                terrain=tuple(Terrain.from_json(p) for p in sc.get("terrain", [])))
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             if isinstance(exc, RulekeeperError):
                 raise
