@@ -233,9 +233,13 @@ class Pages:
         return role, rec, last, last is not None and is_pending(last, rec)
 
     def version(self, bid: str, token: str | None) -> str:
-        with self.k.snapshot():
-            _, rec, _, pending = self._head(bid, token)
-        return f"{rec.position}.{int(pending)}"
+        """What a live stream compares (read on every wake-up): two statements, the battle with its last
+        entry (one moment) and the link, instead of a snapshot around four (the convention-hall bench)."""
+        if token is not None and len(token) > MAX_FIELD:
+            raise BattleNotFoundError(bid)
+        rec, last = self.k.store.get_with_last(bid)
+        self.k.role(bid, token, rec)
+        return f"{rec.position}.{int(last is not None and is_pending(last, rec))}"
 
     def refusal(self, exc: RulekeeperError) -> HTMLResponse:
         """A typed error as a page of its own (the common 404 for a missing battle or bad link)."""

@@ -16,6 +16,9 @@ from rulekeeper.core.whole import WholeOdds
 from ..scenario_terms import unit_cost
 from .fighters import fighters, shipped_tables
 
+#: The lab is no preview: it lets the exact whole-odds kernel work this many outcomes before it samples.
+LAB_EXACT_WORK = 150_000
+
 
 class ExIllisDuelKernel:
     """The lab's view of Ex illis duels (see :class:`rulekeeper.core.duels.DuelKernel`)."""
@@ -57,14 +60,17 @@ class ExIllisDuelKernel:
         from ..melee import MeleeContext
         from ..ranged import ShotSetup
         from ..whole.compute import round_odds, volley_odds
+        from ..whole.dist import more_exact
 
         f = fighters(request)
-        if request.mode == "shoot":
-            if f.first.stat("range") < 1:
-                return None
-            return volley_odds(ShotSetup(f.first, (f.second,), "fields", (), 1, "shot", f.tables.rules, f.options))
-        ctx = MeleeContext(f.tables.rules, f.options, "charge" if request.charge else "fight")
-        return round_odds((f.first, f.second), ctx)
+        with more_exact(LAB_EXACT_WORK):
+            if request.mode == "shoot":
+                if f.first.stat("range") < 1:
+                    return None
+                return volley_odds(ShotSetup(f.first, (f.second,), "fields", (), 1, "shot", f.tables.rules,
+                                             f.options))
+            ctx = MeleeContext(f.tables.rules, f.options, "charge" if request.charge else "fight")
+            return round_odds((f.first, f.second), ctx)
 
     def attack_probe(self, request: DuelRequest, attacks: int) -> dict[str, int]:
         """The kernel's draws of the first unit's opening attack (outcome → count, and "Retaliates")."""
