@@ -27,6 +27,7 @@ from .fray import MAX_FIGHTERS, Fray, resolve_fray
 from .maintenance import roll_maintenance, upkeep_of
 from .morale import without_active
 from .shooting import shot_problem
+from .splitting import component, fights, fought_block
 from .state import SIDES, Fighter, SkirmishState, bearing, other
 from .terrain import barriers, sight_scenery, way_cost
 from .wounds import load_wound_table
@@ -253,22 +254,16 @@ def pending(f: Fighter) -> bool:
 
 
 def groups(state: SkirmishState) -> list[tuple[tuple[Fighter, ...], tuple[Fighter, ...]]]:
-    """Each fray still to fight this round: a connected group of engagements, as (the Tactical roll winner's
-    fighters, the other side's: he orders the fights), in the order the fighters stand in the state. A group larger than a fray
-    can hold is cut down to its first fighter and his own opponents."""
+    """Each fray still to fight this round: a connected group of engagements still to fight (split frays apart:
+    splitting.py), as (the Tactical roll winner's fighters, the other side's: he orders the fights), in the order
+    the fighters stand in the state. A group larger than a fray can hold (``MAX_FIGHTERS``) is listed whole: it
+    must be split before it is fought."""
     out: list[tuple[tuple[Fighter, ...], tuple[Fighter, ...]]] = []
     seen: set[str] = set()
     for f in state.fighters:
         if f.side != state.leader or f.key in seen or not pending(f):
             continue
-        members, todo = {f.key}, [f.key]
-        while todo:
-            for e in state.fighter(todo.pop()).engaged:
-                if e not in members:
-                    members.add(e)
-                    todo.append(e)
-        if len(members) > MAX_FIGHTERS:
-            members = {f.key, *f.engaged}
+        members = component(state, f.key)
         seen |= members
         group = [g for g in state.fighters if g.key in members]
         out.append((tuple(g for g in group if g.side == state.leader),
@@ -280,11 +275,17 @@ def group_of(state: SkirmishState, lead: Fighter) -> tuple[tuple[Fighter, ...], 
     return next((g for g in groups(state) if lead.key in {f.key for f in g[0]}), None)
 
 
+def too_large(group: tuple[tuple[Fighter, ...], tuple[Fighter, ...]]) -> bool:
+    """More fighters than a fray holds: the group must be split before it is fought."""
+    return len(group[0]) + len(group[1]) > MAX_FIGHTERS
+
+
 def fray_of(group: tuple[tuple[Fighter, ...], tuple[Fighter, ...]], state: SkirmishState) -> Fray:
     """The fray of a group: who fights whom is who is engaged with whom."""
     flat = [*group[0], *group[1]]
     index = {f.key: i for i, f in enumerate(flat)}
-    pairs = frozenset((index[f.key], index[e]) for f in group[0] for e in f.engaged if e in index)
+    pairs = frozenset((index[f.key], index[e]) for f in group[0] for e in f.engaged if e in index
+                      and fights(state, f, e))
     return Fray((tuple(combatant(f, state) for f in group[0]), tuple(combatant(f, state) for f in group[1])),
                 load_wound_table(),
                 pairs)
@@ -313,7 +314,7 @@ def do_fight(state: SkirmishState, lead: Fighter, fate: Fate) -> tuple[SkirmishS
     healths = resolve_fray(fate, fray_of(group, state), report)
     flat = [*group[0], *group[1]]
     after = [after_fight(f, h) for f, h in zip(flat, healths, strict=True)]
-    state = state.with_fighters(*after)
+    state = fought_block(state.with_fighters(*after), {f.key for f in flat})
     for dead in after:
         if dead.killed:
             state = _forget(state, dead.key)
@@ -398,7 +399,7 @@ def next_round(state: SkirmishState, report: list[JsonDict]) -> SkirmishState:
     fresh = tuple(replace(f, activated=False, fought=(), charged=False, heartened=False, pursuing=False, pursued=0,
                           aiming=False, walked=False, fired=0)
                   for f in state.fighters)
-    state = replace(state, fighters=fresh, round=state.round + 1, phase="tactical", to_act=state.leader)
+    state = replace(state, fighters=fresh, round=state.round + 1, phase="tactical", to_act=state.leader, splits=())
     report.append({"text": f"Round {state.round}: the Tactical roll", "kind": "phase"})
     return rallying_cries(state, report)
 

@@ -132,6 +132,7 @@ class SkirmishState:
     rng: RngState
     leader: str = "A"  # who won this round's Tactical roll (he chooses who acts first and orders the fights)
     terrain: tuple[Terrain, ...] = ()  # encumbered ground, water, obstacles with a Size (terrain.py)
+    splits: tuple[tuple[str, ...], ...] = ()  # frays split off by the Tactical roll's winner (splitting.py)
 
     def name(self, side: str) -> str:
         return self.names[SIDES.index(side)]
@@ -187,6 +188,8 @@ def state_to_json(state: SkirmishState) -> JsonDict:
             "rng": state.rng.to_dict(), "leader": state.leader}
     if state.terrain:  # a skirmish without terrain is stored as before terrain existed
         doc["terrain"] = [p.to_json() for p in state.terrain]
+    if state.splits:  # only while the combat phase has split frays to fight
+        doc["splits"] = [list(b) for b in state.splits]
     return doc
 
 
@@ -203,7 +206,8 @@ def state_from_json(d: JsonDict) -> SkirmishState:
             int(d["round"]), int(d["round_limit"]), str(d["phase"]), str(d["first"]), str(d["to_act"]),
             tuple((str(k), str(v)) for k, v in d["options"].items()), bool(d["over"]),
             None if d["winner"] is None else str(d["winner"]), str(d["reason"]), RngState.from_dict(d["rng"]),
-            str(d.get("leader", d["first"])), tuple(Terrain.from_json(p) for p in d.get("terrain", [])))
+            str(d.get("leader", d["first"])), tuple(Terrain.from_json(p) for p in d.get("terrain", [])),
+            tuple(tuple(str(k) for k in b) for b in d.get("splits", [])))
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         if isinstance(exc, RulekeeperError):
             raise
