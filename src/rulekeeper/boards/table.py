@@ -24,6 +24,7 @@ Conventions (the ruleset documents its own readings on top of these):
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -65,9 +66,7 @@ class Base:
 
     def shape(self) -> Any:
         """The base as a shapely polygon (a circle of :data:`QUAD_SEGS` segments a quarter)."""
-        from shapely.geometry import Point  # type: ignore[import-untyped]
-
-        return Point(self.x, self.y).buffer(self.radius, quad_segs=QUAD_SEGS)
+        return _circle(self.x, self.y, self.radius)
 
     def moved_to(self, x: float, y: float, facing: float | None = None) -> Base:
         return Base(x, y, self.radius, self.facing if facing is None else facing, self.arc, self.name)
@@ -85,13 +84,31 @@ class Obstacle:
             raise InvalidStatError(f"obstacle {self.name!r}: needs at least three finite corners", field="corners")
 
     def shape(self) -> Any:
-        from shapely.geometry import Polygon
-
-        poly = Polygon(self.corners)
+        poly = _polygon(self.corners)
         if not poly.is_valid or poly.area <= 0:
             raise InvalidStatError(f"obstacle {self.name!r}: its corners do not make a simple polygon",
                                    field="corners")
         return poly
+
+
+#: Why the shapes are remembered: the legal moves, charges and lines of sight of one activation ask for
+#: the same bases and obstacles hundreds of times, and building a circle was a third of that work.
+#: Shapely geometries are immutable, so a shared one is safe.
+_SHAPES = 4096
+
+
+@functools.lru_cache(maxsize=_SHAPES)
+def _circle(x: float, y: float, radius: float) -> Any:
+    from shapely.geometry import Point  # type: ignore[import-untyped]
+
+    return Point(x, y).buffer(radius, quad_segs=QUAD_SEGS)
+
+
+@functools.lru_cache(maxsize=_SHAPES)
+def _polygon(corners: tuple[tuple[float, float], ...]) -> Any:
+    from shapely.geometry import Polygon
+
+    return Polygon(corners)
 
 
 def edge_distance(a: Base, b: Base) -> float:
