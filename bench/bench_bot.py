@@ -1,6 +1,7 @@
 """The search bot against the shipped policy, every shipped scenario of every game, sides swapped.
 
-    python bench/bench_bot.py [--battles 12] [--budget 0.2s] [--cap 24] [--timing 6] [--games exillis ...] [--json]
+    python bench/bench_bot.py [--battles 12] [--budget 0.2s] [--cap 24] [--horizon H] [--jobs 2] [--timing 6]
+                              [--games exillis ...] [--scenarios KEY ...] [--json]
 
 For each scenario:
 
@@ -12,8 +13,9 @@ For each scenario:
    shipped-policy playthrough, each decided by the bot at the default budget; every decision's time is kept and
    the p50/p95/max printed. A move with one legal action costs nothing and is left out.
 
-Peak memory is the process's peak resident set (``ru_maxrss``), printed at the end. Everything is single-process;
-the machine's load changes the time figures, never the win tallies of an iterations-capped run... except through
+Peak memory is the largest peak resident set (``ru_maxrss``) of the bench process and of its workers, printed
+at the end. ``--jobs N`` plays the battles in N worker processes (each battle is a pure function of its seeds,
+so the tallies do not depend on N); the move-time figures then include the other workers' load. The machine's load changes the time figures, never the win tallies of an iterations-capped run... except through
 ``--budget`` in seconds, which stops a search early on a loaded machine (say so when reporting).
 """
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import resource
 import statistics
 import sys
@@ -38,6 +41,8 @@ from rulekeeper.core.ruleset import game as game_named  # noqa: E402
 from rulekeeper.lab.play import battle_seed  # noqa: E402
 from rulekeeper.lab.stats import wilson  # noqa: E402
 
+#: Peak RSS (MB) of every process that played a battle.
+PEAKS: list[float] = []
 GAMES = ("exillis", "wartable", "wartable-campaign", "battlesystem", "dragonnoir", "confrontation")
 MAX_ACTIONS = 3000
 
@@ -85,18 +90,28 @@ def timing(g: Game, document: dict[str, Any], positions: int) -> list[float]:
     return out
 
 
-def bench_scenario(g: Game, key: str, path: Path, args: argparse.Namespace, budget: Budget) -> dict[str, Any]:
+def _battle(job: tuple[str, str, int, int, Budget]) -> tuple[str, list[float], float]:
+    """Battle ``i`` of a scenario (a worker's task): its outcome, the bot's move times and the worker's peak RSS."""
+    name, key, seed0, i, budget = job
+    g = game_named(name)
+    path = next(info.path for info in g.scenarios() if info.key == key)
+    document = g.setup(SetupRequest(scenario=path, seed=seed0)).document
+    seed = battle_seed(seed0, i)
+    outcome, times = play(g, g.reseeded(document, seed), g.roles(document)[i % 2], budget, seed)
+    return outcome, times, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def bench_scenario(g: Game, key: str, path: Path, args: argparse.Namespace, budget: Budget,
+                   pool: Any = None) -> dict[str, Any]:
     document = g.setup(SetupRequest(scenario=path, seed=args.seed)).document
-    roles = g.roles(document)
     tally = {"won": 0, "drawn": 0, "lost": 0, "unfinished": 0}
     move_times: list[float] = []
     started = time.perf_counter()
-    for i in range(args.battles):
-        bot_side = roles[i % 2]
-        seed = battle_seed(args.seed, i)
-        outcome, times = play(g, g.reseeded(document, seed), bot_side, budget, seed)
+    jobs = [(g.name, key, args.seed, i, budget) for i in range(args.battles)]
+    for outcome, times, peak in (pool.imap_unordered(_battle, jobs) if pool is not None else map(_battle, jobs)):
         tally[outcome] += 1
         move_times += times
+        PEAKS.append(peak)
     low, high = wilson(tally["won"], args.battles)
     default_times = timing(g, document, args.timing) if args.timing else []
     return {
@@ -122,6 +137,8 @@ def main() -> None:
     ap.add_argument("--budget", default="0.2s", help="the bot's budget in the win-rate battles (1s, 30, normal)")
     ap.add_argument("--cap", type=int, default=24, help="at most this many simulations per move (0: no cap)")
     ap.add_argument("--timing", type=int, default=6, help="positions timed at the default budget per scenario")
+    ap.add_argument("--horizon", type=int, default=None, help="the bot's rollout horizon (default: the budget's)")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes playing the battles (1: none)")
     ap.add_argument("--games", nargs="*", default=list(GAMES))
     ap.add_argument("--scenarios", nargs="*", default=None, help="only these scenario keys")
     ap.add_argument("--seed", type=int, default=0)
@@ -130,13 +147,16 @@ def main() -> None:
     budget = parse_budget(args.budget)
     if args.cap:
         budget = Budget(budget.seconds, min(budget.iterations or args.cap, args.cap), budget.horizon)
+    if args.horizon is not None:
+        budget = Budget(budget.seconds, budget.iterations, args.horizon)
+    pool = multiprocessing.get_context("fork").Pool(args.jobs) if args.jobs > 1 else None
     rows = []
     for name in args.games:
         g = game_named(name)
         for info in g.scenarios():
             if args.scenarios and info.key not in args.scenarios:
                 continue
-            row = bench_scenario(g, info.key, info.path, args, budget)
+            row = bench_scenario(g, info.key, info.path, args, budget, pool)
             rows.append(row)
             if not args.json:
                 print(f"{row['game']:18} {row['scenario']:30} bot W/D/L {row['won']}/{row['drawn']}/{row['lost']}"
@@ -145,7 +165,10 @@ def main() -> None:
                       f"bench move p95 {row['bench_move_p95']:.2f}s  default move p50/p95/max "
                       f"{row['default_move_p50']:.2f}/{row['default_move_p95']:.2f}/{row['default_move_max']:.2f}s "
                       f"({row['seconds']:.0f}s)", flush=True)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    if pool is not None:
+        pool.close()
+        pool.join()
+    peak = max([resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, *PEAKS])
     summary = {"budget": budget.describe(), "horizon": budget.horizon, "default": STRENGTHS["normal"].describe(),
                "peak_rss_mb": round(peak, 1), "rows": rows}
     if args.json:

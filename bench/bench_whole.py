@@ -5,7 +5,8 @@
 1. **preview time**: the Starter scenario played by the shipped policy for ``--steps`` actions; at each state
    ``whole_odds`` of every legal action is timed. Printed: p50/p95/max over all legal actions and over the
    actions with chance (charge, fight, shoot), and how many of those were computed or left to the per-draw odds
-   (over the one-second allowance).
+   (over the one-second allowance). Wall time and the process's CPU time (a machine shared with other work
+   stretches the wall time, not the CPU time); how many got ``exact``, ``grid`` or ``estimate`` (sampled) odds.
 2. **whole vs Monte Carlo**: for a few positions (a charge, a fight, a volley, a fight of wounded units) the
    computation's time and stated error bound, against the engine's ``apply`` timed over ``--samples`` plays and
    extrapolated to 10⁶ plays (said so in the output): 10⁶ plays estimate each probability to ±1e-3 (95 %),
@@ -49,20 +50,25 @@ def previews(steps: int) -> dict[str, Any]:
     state = g.initial_state(g.setup(SetupRequest(scenario=sc.path, seed=7)).document)
     every: list[float] = []
     chance: list[float] = []
+    cpu_every: list[float] = []
+    methods: dict[str, int] = {}
     computed = skipped = 0
     for _ in range(steps):
         acts = g.legal_actions(state)
         if not acts:
             break
         for lg in acts:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             odds = g.whole_odds(state, lg.action)
             dt = time.perf_counter() - t0
             every.append(dt)
+            cpu_every.append(time.process_time() - c0)
             if lg.action["kind"] in CHANCE:
                 chance.append(dt)
                 computed += odds is not None
                 skipped += odds is None
+                how = "left to the per-draw odds" if odds is None else odds.method
+                methods[how] = methods.get(how, 0) + 1
         pick = g.policy(state)
         if pick is None:
             break
@@ -71,7 +77,8 @@ def previews(steps: int) -> dict[str, Any]:
     return {"actions": len(every), "p50_ms": pct(every, .5) * ms, "p95_ms": pct(every, .95) * ms,
             "max_ms": max(every, default=0) * ms, "chance_actions": len(chance),
             "chance_p50_ms": pct(chance, .5) * ms, "chance_p95_ms": pct(chance, .95) * ms,
-            "chance_max_ms": max(chance, default=0) * ms, "computed": computed, "left_to_draws": skipped}
+            "chance_max_ms": max(chance, default=0) * ms, "computed": computed, "left_to_draws": skipped,
+            "cpu_p50_ms": pct(cpu_every, .5) * ms, "cpu_p95_ms": pct(cpu_every, .95) * ms, "methods": methods}
 
 
 def positions() -> list[tuple[str, Any, str, str | None, str | None]]:
@@ -93,14 +100,22 @@ def versus_mc(samples: int) -> list[dict[str, Any]]:
         lg = next(x for x in legal(state) if x.action.kind == kind and (target is None or x.action.target == target)
                   and (option is None or x.action.option == option))
         t0 = time.perf_counter()
-        odds = whole_action(state, tables(), lg)
+        preview = whole_action(state, tables(), lg)  # as a preview computes it (exact, or sampled past its allowance)
+        t_preview = time.perf_counter() - t0
+        saved, dist.MAX_WORK = dist.MAX_WORK, 10**9
+        t0 = time.perf_counter()
+        with dist.more_exact(10**9):  # the exact kernel: at least as accurate as 10^6 plays (±1e-3)
+            odds = whole_action(state, tables(), lg)
         t_whole = time.perf_counter() - t0
+        dist.MAX_WORK = saved
         t0 = time.perf_counter()
         for k in range(samples):
             apply(replace(state, rng=RngState.from_seed(k)), lg.action, tables(), lg)
         per_play = (time.perf_counter() - t0) / samples
         mc = per_play * 1_000_000
-        out.append({"position": name, "whole_s": t_whole, "method": None if odds is None else odds.method,
+        out.append({"position": name, "preview_s": t_preview,
+                    "preview_method": None if preview is None else preview.method,
+                    "preview_bound": None if preview is None else preview.error_bound, "whole_s": t_whole, "method": None if odds is None else odds.method,
                     "error_bound": None if odds is None else odds.error_bound, "apply_ms": per_play * 1000,
                     "mc_1e6_s_extrapolated": mc, "speedup": mc / t_whole})
     return out
@@ -119,12 +134,15 @@ def main() -> None:
     p = result["previews"]
     print(f"Starter, {a.steps} policy moves: {p['actions']} legal actions previewed; p50 {p['p50_ms']:.1f} ms, "
           f"p95 {p['p95_ms']:.1f} ms, max {p['max_ms']:.0f} ms")
+    print(f"  CPU time of the process (what the machine's other load does not stretch): p50 {p['cpu_p50_ms']:.1f} ms, "
+          f"p95 {p['cpu_p95_ms']:.1f} ms; methods: {p['methods']}")
     print(f"  with chance: {p['chance_actions']} (computed {p['computed']}, left to the per-draw odds "
           f"{p['left_to_draws']}); p50 {p['chance_p50_ms']:.0f} ms, p95 {p['chance_p95_ms']:.0f} ms, "
           f"max {p['chance_max_ms']:.0f} ms")
     print(f"Whole computation vs 10^6 plays of apply (extrapolated from {a.samples} plays):")
     for r in result["versus_mc"]:
-        print(f"  {r['position']}: whole {r['whole_s'] * 1000:.0f} ms ({r['method']}, ±{r['error_bound']:.1g}); "
+        print(f"  {r['position']}: preview {r['preview_s'] * 1000:.0f} ms ({r['preview_method']}, "
+              f"±{r['preview_bound'] or 0:.2g}); exact whole {r['whole_s'] * 1000:.0f} ms ({r['method']}, ±{r['error_bound']:.1g}); "
               f"apply {r['apply_ms']:.1f} ms/play → 10^6 plays {r['mc_1e6_s_extrapolated']:.0f} s; "
               f"{r['speedup']:.0f}× faster")
     print(f"median of the preview times over positions: {statistics.median(r['whole_s'] for r in result['versus_mc']):.2f} s")

@@ -22,6 +22,12 @@ _STARTED = time.time()
 # never the user's cache (inherited by the real-process smoke tests too)
 os.environ.setdefault("RULEKEEPER_CACHE_DIR", tempfile.mkdtemp(prefix="rulekeeper-cache-"))
 
+# the Ex illis lab kernel fights on its numpy fallback in the tests (inherited by their subprocesses): numba's
+# first compile costs about 80 s of CPU on a clean clone, paid in every xdist worker that fights first. The
+# fallback draws the numba kernel's numbers bit for bit, which tests/exillis/test_lab_kernel_fallback.py checks
+# with numba on, in one process of its own; ``RULEKEEPER_NUMBA=1 pytest …`` runs everything on numba.
+os.environ.setdefault("RULEKEEPER_NUMBA", "0")
+
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: Any) -> None:
     artifacts = Path(str(config.rootpath)) / "test-artifacts"

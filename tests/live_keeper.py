@@ -47,7 +47,7 @@ def running_keeper(db: Path | str, *, unlimited: bool = False) -> Iterator[str]:
     proc = subprocess.Popen([sys.executable, "-c", SERVER, str(db), str(fd), "unlimited" if unlimited else "-"],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, pass_fds=(fd,))
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # a loaded CI machine may take long to import the keeper
         while True:
             try:  # the socket accepts at once (the kernel queues it): wait for an answer
                 with socket.create_connection(("127.0.0.1", port), timeout=2) as c:

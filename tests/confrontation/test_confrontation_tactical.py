@@ -99,8 +99,8 @@ def test_the_winner_chooses_who_acts_first_a_legal_action_with_his_own_side_prop
 
 
 def test_the_winner_orders_the_fights_of_the_combat_phase(g: Game) -> None:
-    """Issue 24: the Tactical roll decides "who chooses which fray is fought first": the winner's fight actions,
-    whichever side acts first."""
+    """Issue 24: the Tactical roll decides "who splits the frays, who chooses which fray is fought first": the
+    winner's fight and split actions, whichever side acts first."""
     s = ford(g)
     for _ in range(60):
         if s.phase == "lead":
@@ -108,7 +108,8 @@ def test_the_winner_orders_the_fights_of_the_combat_phase(g: Game) -> None:
         elif s.phase == "combat":
             assert s.to_act == s.leader and s.first != s.leader
             fights = g.legal_actions(s)
-            assert fights and all(f.action["kind"] == "fight" and f.action["side"] == s.leader for f in fights)
+            assert fights and fights[0].action["kind"] == "fight"
+            assert all(f.action["kind"] in ("fight", "split") and f.action["side"] == s.leader for f in fights)
             return
         else:
             s = g.apply(s, g.policy(s)).state  # type: ignore[arg-type]

@@ -24,10 +24,10 @@ HOSTILE = sorted((Path(__file__).parent / "hostile").iterdir())
 
 @pytest.mark.parametrize("path", HOSTILE, ids=lambda p: p.name)
 def test_each_hostile_file_is_refused_quickly_with_a_short_message(path: Path) -> None:
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU, not wall: a loaded CI machine must not fail it, a slow reader must
     with pytest.raises(DataFileError) as info:
         read_data_file(path)
-    assert time.perf_counter() - t0 < 2.0
+    assert time.process_time() - t0 < 2.0
     assert str(path) in str(info.value) and len(info.value.message) <= LIMITS.message + len(str(path)) + 10
 
 
@@ -43,9 +43,9 @@ def test_the_cli_answers_exit_2_without_a_traceback(path: Path, tmp_path: Path, 
 def test_the_web_keeper_refuses_a_pasted_alias_bomb_at_once(tmp_path: Path) -> None:
     client = TestClient(create_app(tmp_path / "w.db"))
     bomb = (Path(__file__).parent / "hostile" / "alias_bomb.yaml").read_text()
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # the app runs in this process (TestClient): its CPU, whatever the machine's load
     r = client.post("/new", data={"from": "musters", "game": "exillis", "muster_a": bomb, "muster_b": bomb})
-    assert 400 <= r.status_code < 500 and time.perf_counter() - t0 < 2.0
+    assert 400 <= r.status_code < 500 and time.process_time() - t0 < 2.0
     assert len(r.content) < 50_000 and "limits" in r.text
 
 

@@ -143,7 +143,7 @@ def test_sigkill_inside_a_transaction_writes_nothing(tmp_path: Path) -> None:
         # the dead writer's lock is gone: the next append succeeds at once
         started = time.monotonic()
         assert fresh.append(bid, 1, {"n": 1}, {}) == 2
-        assert time.monotonic() - started < 2.0
+        assert time.monotonic() - started < 4.0  # under the 5 s busy timeout: no wait for a lock, even when loaded
 
 
 def test_failure_after_insert_before_commit_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -109,7 +109,7 @@ def test_it_never_moves_for_the_other_side(svc: BattleService, runner: BotRunner
     assert svc.status(bid).to_act == ("A",)
     for _ in range(3):
         runner.poke(bid)
-    assert runner.wait_idle(10)
+    assert runner.wait_idle(60)
     assert svc.record(bid).position == 0 and runner.counters.moves == 0
 
 
@@ -121,11 +121,11 @@ def test_it_waits_for_a_face_down_result_of_the_human(svc: BattleService, runner
     _, position = svc.act(bid, charge, shown=False, side="A")
     assert svc.status(bid).to_act == ("B",)
     runner.poke(bid)
-    assert runner.wait_idle(10)
+    assert runner.wait_idle(60)
     assert svc.record(bid).position == position  # waiting for the reveal
     svc.reveal(bid, position)
     runner.poke(bid)
-    assert runner.wait_idle(10)
+    assert runner.wait_idle(60)
     assert svc.record(bid).position > position
 
 
@@ -167,7 +167,7 @@ def test_a_late_move_is_cut_off_and_the_shipped_policy_plays(svc: BattleService,
         human_move(svc, bid)
         started = time.monotonic()
         runner.poke(bid)
-        assert runner.wait_idle(10)
+        assert runner.wait_idle(60)
         assert time.monotonic() - started < 1.5
         assert runner.counters.timeouts == 1 and runner.counters.moves == 1
         why = runner.explanation(bid)

@@ -83,9 +83,9 @@ def test_the_players_link_cannot_make_the_keeper_act_nor_act_for_it(client: Test
     # side A to act: opening pages (which look for a keeper move to resume) moves nobody
     for _ in range(3):
         page(client, bid, tokens["A"])
-    assert k.bots.wait_idle(10) and k.store.get(bid).position == 0
+    assert k.bots.wait_idle(60) and k.store.get(bid).position == 0
     play_a(client, bid, tokens["A"])
-    assert k.bots.wait_idle(10) and k.store.get(bid).position == 2
+    assert k.bots.wait_idle(60) and k.store.get(bid).position == 2
     # A's link acting as B: refused, nothing written
     state = k.service.state(bid)
     b_move = next(lg.action for lg in k.service.game(bid).legal_actions(state) if lg.side == "A")
@@ -163,7 +163,7 @@ def test_the_keeper_gives_hidden_orders_in_the_war_table_campaign(client: TestCl
     fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form.group(0)))
     r = client.post(form.group(1), data={**fields, "order:Hearthmere Guard": "reclaim"}, follow_redirects=False)
     assert r.status_code == 303
-    assert k.bots.wait_idle(10) and k.store.get(bid).position == 2  # waits for the report to be turned over
+    assert k.bots.wait_idle(60) and k.store.get(bid).position == 2  # waits for the report to be turned over
     client.post(f"/b/{bid}/reveal", data={"token": tokens["oathsworn"], "position": "2", "all": "1"})
     assert k.bots.wait_idle(60) and k.store.get(bid).position == 3
     log = client.get(f"/api/battles/{bid}/log", params={"token": tokens["oathsworn"]}).json()["entries"]

@@ -65,11 +65,20 @@ class Base:
                                    field="arc")
 
     def shape(self) -> Any:
-        """The base as a shapely polygon (a circle of :data:`QUAD_SEGS` segments a quarter)."""
-        return _circle(self.x, self.y, self.radius)
+        """The base as a shapely polygon (a circle of :data:`QUAD_SEGS` segments a quarter), built once per
+        place and size (:func:`_disc`): a search bot's rollouts ask for the same bases thousands of times."""
+        return _disc(self.x, self.y, self.radius)
 
     def moved_to(self, x: float, y: float, facing: float | None = None) -> Base:
         return Base(x, y, self.radius, self.facing if facing is None else facing, self.arc, self.name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _disc(x: float, y: float, radius: float) -> Any:
+    """A base's polygon; shapely 2 geometries are immutable, so one object may be shared by every caller."""
+    from shapely.geometry import Point  # type: ignore[import-untyped]
+
+    return Point(x, y).buffer(radius, quad_segs=QUAD_SEGS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,31 +93,13 @@ class Obstacle:
             raise InvalidStatError(f"obstacle {self.name!r}: needs at least three finite corners", field="corners")
 
     def shape(self) -> Any:
-        poly = _polygon(self.corners)
+        from shapely.geometry import Polygon
+
+        poly = Polygon(self.corners)
         if not poly.is_valid or poly.area <= 0:
             raise InvalidStatError(f"obstacle {self.name!r}: its corners do not make a simple polygon",
                                    field="corners")
         return poly
-
-
-#: Why the shapes are remembered: the legal moves, charges and lines of sight of one activation ask for
-#: the same bases and obstacles hundreds of times, and building a circle was a third of that work.
-#: Shapely geometries are immutable, so a shared one is safe.
-_SHAPES = 4096
-
-
-@functools.lru_cache(maxsize=_SHAPES)
-def _circle(x: float, y: float, radius: float) -> Any:
-    from shapely.geometry import Point  # type: ignore[import-untyped]
-
-    return Point(x, y).buffer(radius, quad_segs=QUAD_SEGS)
-
-
-@functools.lru_cache(maxsize=_SHAPES)
-def _polygon(corners: tuple[tuple[float, float], ...]) -> Any:
-    from shapely.geometry import Polygon
-
-    return Polygon(corners)
 
 
 def edge_distance(a: Base, b: Base) -> float:
@@ -202,17 +193,17 @@ def contact_position(charger: Base, target: Base) -> Base:
 
 
 def charge_reach(charger: Base, target: Base, movement: float, obstacles: Sequence[Obstacle] = (),
-                 others: Sequence[Base] = ()) -> ChargeReach:
+                 others: Sequence[Base] = (), sight: Sequence[Obstacle] | None = None) -> ChargeReach:
     """Whether ``charger`` can charge ``target`` with ``movement`` cm: he must see it (front arc and line of
-    sight), reach base contact within his movement, and sweep his base along the way without entering an
-    obstacle or another base."""
+    sight past ``sight``, the ``obstacles`` when not given: a low wall stops a charge but not the eye), reach base
+    contact within his movement, and sweep his base along the way without entering an obstacle or another base."""
     from shapely.geometry import LineString
 
     if not math.isfinite(movement) or movement < 0:
         raise InvalidStatError(f"movement must be a finite number of cm >= 0, got {movement}", field="movement")
     end = contact_position(charger, target)
     distance = math.hypot(end.x - charger.x, end.y - charger.y)
-    if not line_of_sight(charger, target, obstacles, others):
+    if not line_of_sight(charger, target, obstacles if sight is None else sight, others):
         return ChargeReach(distance, end, False, "the target is not in sight (front arc and line of sight)")
     if distance > movement + 1e-9:
         return ChargeReach(distance, end, False, f"contact is {distance:.1f} cm away, beyond {movement:g} cm")
@@ -222,3 +213,15 @@ def charge_reach(charger: Base, target: Base, movement: float, obstacles: Sequen
         if path.intersection(blocker).area > 1e-6:
             return ChargeReach(distance, end, False, "the path is blocked")
     return ChargeReach(distance, end, True, "in reach")
+
+
+def length_inside(points: Sequence[tuple[float, float]], areas: Sequence[Obstacle]) -> float:
+    """How many cm of the way through ``points`` (a polyline of centres) lie inside any of ``areas`` (overlapping
+    areas counted once): what a ruleset charges extra for slow ground."""
+    from shapely.geometry import LineString
+    from shapely.ops import unary_union  # type: ignore[import-untyped]
+
+    if not areas or len(points) < 2 or all(p == points[0] for p in points):
+        return 0.0
+    line = LineString(points)
+    return float(line.intersection(unary_union([a.shape() for a in areas])).length)

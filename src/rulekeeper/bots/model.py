@@ -9,7 +9,7 @@ from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.game import JsonDict
 
 #: Actions a simulation plays after the candidate before it is scored by the evaluation (see ``search``).
-DEFAULT_HORIZON = 10
+DEFAULT_HORIZON = 4
 
 
 class BotRequestError(RulekeeperError):

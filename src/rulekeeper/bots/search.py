@@ -2,8 +2,9 @@
 rollouts by the game's shipped policy (see the package docstring for why this shape).
 
 1. **candidates**: the side's legal actions, the shipped policy's own choice first (asked in a determinised
-   world: the policy may not read what the side cannot see), then the others in a seeded order, as many as
-   the budget can give :data:`SAMPLES_PER_ARM` simulations each (2 to :data:`WIDTH`; a first *probe*
+   world: the policy may not read what the side cannot see), then the others in a seeded order, the first
+   :data:`SCREEN` of them *screened* (applied once in the first world and scored at once, best first), as many
+   as the budget can give :data:`SAMPLES_PER_ARM` simulations each (2 to :data:`WIDTH`; a first *probe*
    simulation of the policy's choice says what one costs): a side with 150 legal moves spends its
    simulations on a few it can compare, and a bot that can think little stays near the shipped policy;
 2. **a pass**: one world is drawn (``hooks.determiniser``: a fresh RNG state and the other sides' unrevealed
@@ -11,18 +12,24 @@ rollouts by the game's shipped policy (see the package docstring for why this sh
    race is simulated in it: applied, then every side plays the shipped policy for at most ``budget.horizon``
    actions, and the end is scored (the result if the battle ended, else the game's ``evaluate``). The same
    worlds for every candidate (common random numbers) make their differences show with few simulations;
-3. **halving**: after every :data:`PASSES_PER_ROUND` passes the worse half of the candidates leaves the race
-   (sequential halving, the simple-regret bandit of Karnin et al. 2013), down to two;
+3. **halving**: after every :data:`PASSES_PER_ROUND` passes the worse half of the *challengers* leaves the race
+   (sequential halving, the simple-regret bandit of Karnin et al. 2013), down to two; the shipped policy's
+   choice (the *anchor*) never leaves it, so every challenger is compared with it on the same worlds;
 4. the budget (iterations or seconds) is checked after every simulation, and a time budget's deadline within
-   one too (a simulation cut short is left out); the choice is the candidate with the most simulations, then
-   the best mean, then the earlier in order (the shipped policy's choice wins ties).
+   one too (a simulation cut short is left out);
+5. **the choice**: the anchor, unless a challenger beats it *significantly* on the worlds both were played in:
+   the mean of the paired differences less :data:`MARGIN_Z` standard errors is above 0. Why: a budget of a
+   second gives each candidate a few dozen noisy simulations, and picking the best mean among many then picks
+   noise as often as insight (the winner's curse): measured, the bot that did so won no more than the shipped
+   policy it rolls out. Deviating only on evidence keeps the rollout algorithm's promise (no worse than the
+   policy) at a small budget, and lets the search correct the policy where the difference is plain.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -38,6 +45,12 @@ WIDTH = 12
 SAMPLES_PER_ARM = 6
 #: Passes over the candidates between two halvings.
 PASSES_PER_ROUND = 2
+#: Challengers screened at most: applied once in the first world and scored at once, to pick the ones to race.
+SCREEN = 24
+#: The share of a time budget the screen may spend.
+SCREEN_SHARE = 0.3
+#: Standard errors of the paired difference by which a challenger must beat the shipped policy's choice.
+MARGIN_Z = 1.0
 
 
 @dataclass
@@ -45,6 +58,13 @@ class _Arm:
     legal: LegalAction
     visits: int = 0
     total: float = 0.0
+    #: the score in each world (by pass number) this candidate was simulated in
+    scores: dict[int, float] = field(default_factory=dict)
+
+    def add(self, world: int, value: float) -> None:
+        self.visits += 1
+        self.total += value
+        self.scores[world] = value
 
     @property
     def mean(self) -> float:
@@ -87,7 +107,9 @@ def choose(game: Game, state: Any, side: str, *, budget: Budget, seed: int,
     world = determinise(state, side, _draw(seeds))
     probe = time.perf_counter()
     value, _ = _simulate(game, world, arms[0].legal.action, side, budget.horizon, evaluate, deadline)
-    arms[0].visits, arms[0].total = 1, value
+    arms[0].add(0, value)
+    arms = [arms[0], *_screened(game, world, arms[1:], side, evaluate,
+                                None if budget.seconds is None else start + budget.seconds * SCREEN_SHARE)]
     arms = arms[:_width(budget, time.perf_counter() - probe, deadline, len(arms))]
     race, done, passes, first = list(arms), 1, 0, 1
 
@@ -101,20 +123,39 @@ def choose(game: Game, state: Any, side: str, *, budget: Budget, seed: int,
             value, whole = _simulate(game, world, arm.legal.action, side, budget.horizon, evaluate, deadline)
             if not whole:  # cut by the deadline: not comparable with the others, left out
                 break
-            arm.total += value
-            arm.visits += 1
+            arm.add(passes, value)
             done += 1
             if spent():
                 break
         passes += 1
-        if passes % PASSES_PER_ROUND == 0 and len(race) > 2:
-            keep = sorted(race, key=lambda a: (-a.mean, arms.index(a)))[: (len(race) + 1) // 2]
-            race = [a for a in race if a in keep]
+        if passes % PASSES_PER_ROUND == 0 and len(race) > 3:
+            challengers = race[1:]
+            keep = sorted(challengers, key=lambda a: (-a.mean, arms.index(a)))[: (len(challengers) + 1) // 2]
+            race = [race[0], *(a for a in challengers if a in keep)]
         world, first = determinise(state, side, _draw(seeds)), 0
-    ranked = sorted(range(len(arms)), key=lambda i: (-arms[i].visits, -arms[i].mean, i))
+    chosen = _chosen(arms)
+    ranked = sorted(range(len(arms)), key=lambda i: (arms[i] is not chosen, -arms[i].visits, -arms[i].mean, i))
     candidates = tuple(Candidate(arms[i].legal.action, arms[i].legal.text, arms[i].mean, arms[i].visits)
                        for i in ranked)
     return Decision(candidates[0].action, candidates, done, time.perf_counter() - start)
+
+
+def _chosen(arms: list[_Arm]) -> _Arm:
+    """The anchor (``arms[0]``, the shipped policy's choice), or the challenger that beats it by the most on
+    the worlds both were played in, if the paired difference's lower bound (mean − :data:`MARGIN_Z` standard
+    errors, at least two shared worlds) is above 0."""
+    anchor, best, best_bound = arms[0], arms[0], 0.0
+    for arm in arms[1:]:
+        shared = [w for w in arm.scores if w in anchor.scores]
+        if len(shared) < 2:
+            continue
+        diffs = [arm.scores[w] - anchor.scores[w] for w in shared]
+        mean = sum(diffs) / len(diffs)
+        var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+        bound = mean - MARGIN_Z * (var / len(diffs)) ** 0.5
+        if bound > best_bound:
+            best, best_bound = arm, bound
+    return best
 
 
 def _width(budget: Budget, probe_seconds: float, deadline: float | None, total: int) -> int:
@@ -127,6 +168,22 @@ def _width(budget: Budget, probe_seconds: float, deadline: float | None, total: 
         left = max(deadline - time.perf_counter(), 0.0)
         affordable = min(affordable, 1 + left / max(probe_seconds, 1e-6))
     return max(2, min(WIDTH, total, int(affordable // SAMPLES_PER_ARM)))
+
+
+def _screened(game: Game, world: Any, challengers: list[_Arm], side: str,
+              evaluate: Callable[[Any, str], float], until: float | None) -> list[_Arm]:
+    """The challengers in the order they enter the race: the first :data:`SCREEN` (in the seeded order), each
+    applied once in ``world`` and scored at once by the evaluation, best first (ties keep the seeded order),
+    then the rest. Why: a budget of a second races a handful of candidates out of tens (a Battle System turn
+    offers ~50); the ones whose immediate effect is best are likelier to be worth a rollout than random ones.
+    The screen's scores are not simulations (no visits): they only order the race."""
+    screened: list[tuple[float, int]] = []
+    for index, arm in enumerate(challengers[:SCREEN]):
+        if until is not None and time.perf_counter() >= until:
+            break
+        screened.append((-evaluate(game.apply(world, arm.legal.action).state, side), index))
+    order = [i for _, i in sorted(screened)] + list(range(len(screened), len(challengers)))
+    return [challengers[i] for i in order]
 
 
 def _draw(seeds: np.random.Generator) -> int:

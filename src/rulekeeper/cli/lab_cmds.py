@@ -20,6 +20,7 @@ from .output import console, print_json
 
 if TYPE_CHECKING:
     from rulekeeper.core.duels import DuelRequest, DuelTally
+    from rulekeeper.core.whole import WholeOdds
     from rulekeeper.lab.backends import Progress, Runner
 
 lab_app = typer.Typer(help="The balance lab: simulate scenarios, duels and matchup sweeps at scale.",
@@ -40,6 +41,8 @@ Charge = Annotated[bool, typer.Option("--charge", help="Open the melee with the 
 HouseRule = Annotated[Path | None, typer.Option("--house-rule", help="YAML/TOML file overriding options and stats.")]
 Option = Annotated[list[str] | None, typer.Option("--option", help="Ruleset option NAME=VALUE.")]
 Json = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
+Whole = Annotated[bool, typer.Option("--whole", help="Also the whole distribution of the opening action (the first "
+                                     "unit's charge, fight or volley), computed by the game's whole-odds functions.")]
 Deployment = Annotated[str, typer.Option(
     "--deployment", help="Which unit was deployed first (it acts first on Initiative ties): random (a fair coin each "
                          "battle, so mirror matches are even) or first.")]
@@ -167,7 +170,7 @@ def duel(game: Game, first: Annotated[str, typer.Argument(help="The first unit (
          csv: Annotated[Path | None, typer.Option("--csv", help="Write the tally's histograms as CSV here.")] = None,
          seed: Seed = 0, backend: Backend = "process", workers: Workers = None, chunk: Chunk = None,
          scheduler: Scheduler = None, connect_timeout: Timeout = 10.0, house_rule: HouseRule = None,
-         option: Option = None, deployment: Deployment = "random", json: Json = False) -> None:
+         option: Option = None, deployment: Deployment = "random", json: Json = False, whole: Whole = False) -> None:
     """Fight one unit against another many times: win/rout/draw odds, rounds, survivors."""
     from rulekeeper.lab.backends import run_duel
     from rulekeeper.lab.duel import DuelSummary, duel_request, tally_csv
@@ -190,10 +193,32 @@ def duel(game: Game, first: Annotated[str, typer.Argument(help="The first unit (
 
         duel_histogram(plot, request, tally)
     summary = DuelSummary(tally)
+    opening = _whole_opening(kernel, request) if whole else None
     if json:
-        print_json({"game": ref.name, **summary.to_json(request)})
+        print_json({"game": ref.name, **summary.to_json(request),
+                    **({"whole": opening.to_dict() if opening is not None else None} if whole else {})})
         return
+    if whole:
+        _print_whole(request, opening)
     _print_duel(request, summary, tally, plot)
+
+
+def _whole_opening(kernel: object, request: DuelRequest) -> WholeOdds | None:
+    from rulekeeper.core.duels import whole_opening_of
+
+    return whole_opening_of(kernel, request)
+
+
+def _print_whole(request: DuelRequest, odds: WholeOdds | None) -> None:
+    """``--whole``: the opening action's whole distribution, as ``odds … --whole`` and the keeper's preview show it."""
+    from .whole_view import whole_table
+
+    what = "volley" if request.mode == "shoot" else "charge" if request.charge else "fight round"
+    title = f"The whole opening {what}: {request.first} against {request.second}"
+    if odds is None:
+        console.print(f"{title}: no whole-action odds (this game's kernel does not compute them for this action)")
+        return
+    console.print(whole_table(odds, title))
 
 
 def _method(how: str, method: str) -> str:
@@ -253,7 +278,7 @@ def sweep(game: Game, units: Annotated[str, typer.Option("--units", help="all, o
           levels: Levels = None, mode: Mode = "melee", charge: Charge = False, seed: Seed = 0,
           backend: Backend = "process", workers: Workers = None, chunk: Chunk = None, scheduler: Scheduler = None,
           connect_timeout: Timeout = 10.0, house_rule: HouseRule = None, option: Option = None,
-          deployment: Deployment = "random", json: Json = False) -> None:
+          deployment: Deployment = "random", json: Json = False, whole: Whole = False) -> None:
     """Every unit against every unit: the matchup matrix (resumable: finished cells are kept)."""
     from rulekeeper.lab.duel import duel_request
     from rulekeeper.lab.sweep import SweepPlan, output_folder, pick_units, run_sweep, write_outputs
@@ -278,6 +303,10 @@ def sweep(game: Game, units: Annotated[str, typer.Option("--units", help="all, o
                       "resume", style="yellow")
         raise typer.Exit(130) from None
     paths = write_outputs(folder, plan, cells)
+    if whole:
+        from rulekeeper.lab.whole import write_whole
+
+        paths["whole"] = write_whole(folder, kernel, [c.request for c in cells])
     reused = sum(c.reused for c in cells)
     if json:
         print_json({"game": ref.name, "cells": len(cells), "reused": reused,

@@ -23,6 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from .whole import WholeOdds
+
 #: How a duel ended, as counted in :attr:`DuelTally.outcomes`.
 FIRST_DESTROYS = "first destroys"
 FIRST_ROUTS = "first routs"
@@ -143,3 +145,19 @@ class DuelKernel(Protocol):
         """Fight the same battles with the reference rules engine (slow; for cross-checks and
         the benchmark's kernel ÷ reference ratio). Equal in distribution to :meth:`duel`."""
         ...
+
+
+def whole_opening_of(kernel: object, request: DuelRequest) -> WholeOdds | None:
+    """The whole-action odds of the duel's opening action (the first unit's charge, fight or volley), computed by
+    the game's own whole-odds functions when its kernel offers ``whole_opening(request)``; None otherwise.
+
+    Optional, like :func:`~rulekeeper.core.whole.whole_odds_of`: a kernel without it (or an action it does
+    not cover) gives None, and the lab says so instead of showing numbers it does not have.
+    """
+    method = getattr(kernel, "whole_opening", None)
+    if method is None:
+        return None
+    odds = method(request)
+    if odds is not None and not isinstance(odds, WholeOdds):
+        raise TypeError(f"whole_opening returned {type(odds).__name__}, not WholeOdds")
+    return odds

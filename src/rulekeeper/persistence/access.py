@@ -18,7 +18,7 @@ import secrets
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from sqlalchemy import Column, MetaData, String, Table, UniqueConstraint, select
+from sqlalchemy import Column, MetaData, String, Table, UniqueConstraint, bindparam, select
 
 from .sqlstore import SqlStore, StoreError
 
@@ -38,6 +38,9 @@ _access = Table(
     Column("created", String(40), nullable=False),
     UniqueConstraint("battle_id", "role", name="uq_access_battle_role"),
 )
+
+#: Which battle and role a token opens: every request asks, so the statement is built once (see store._GET).
+_ROLE = select(_access.c.battle_id, _access.c.role).where(_access.c.token_hash == bindparam("token_hash"))
 
 
 def _hash(token: str) -> str:
@@ -95,9 +98,7 @@ class AccessStore(SqlStore):
         if not token or len(token) > 200:
             return None
         with self._transaction(write=False) as conn:
-            row = conn.execute(
-                select(_access.c.battle_id, _access.c.role).where(_access.c.token_hash == _hash(token))
-            ).first()
+            row = conn.execute(_ROLE, {"token_hash": _hash(token)}).first()
         if row is None or not hmac.compare_digest(str(row.battle_id).encode("utf-8"), battle_id.encode("utf-8")):
             return None
         return str(row.role)

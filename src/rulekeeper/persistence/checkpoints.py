@@ -37,7 +37,7 @@ def _check_moment(battle_id: str, n: int, position: int) -> None:
         )
 
 
-def _with_position(battle_id: str, entry: Select[Any]) -> Select[Any]:
+def _with_position(battle_id: Any, entry: Select[Any]) -> Select[Any]:
     """The (at most one) log entry that ``entry`` selects, with the battle's position.
 
     One statement answers both "which entry" and "does the battle exist / how long is
@@ -45,7 +45,7 @@ def _with_position(battle_id: str, entry: Select[Any]) -> Select[Any]:
     battle without such an entry still yields one row, with NULL entry columns.  The
     entry is a subquery of its own, so its ``ORDER BY ... LIMIT 1`` runs as one probe
     of an index on SQLite and PostgreSQL alike (a plain join lets PostgreSQL sort every
-    matching entry first).
+    matching entry first).  ``battle_id``: the id, or a bound parameter standing for it.
     """
     found = entry.where(LogRow.battle_id == battle_id).subquery()
     return (

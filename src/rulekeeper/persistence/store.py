@@ -107,6 +107,14 @@ _WITH_LAST = (
     .outerjoin(LogRow, (LogRow.battle_id == BattleRow.id) & (LogRow.entry_index == BattleRow.position - 1))
 )
 
+# The hottest reads (every page, every act, every woken live stream), built once with bound parameters.
+# Why: building ``select(...).where(...)`` per call, its cache key, and SQLAlchemy adapting the cached
+# compiled form to each new statement object cost about as much CPU as the rest of a version check;
+# the same statement object each time skips all three (issue 23, the convention-hall bench).
+_GET = select(*RECORD_COLUMNS).where(BattleRow.id == bindparam("bid"))
+_GET_WITH_LAST = _WITH_LAST.where(BattleRow.id == bindparam("bid"))
+_ENTRY = _with_position(bindparam("bid"), select(*ENTRY_COLUMNS).where(LogRow.entry_index == bindparam("index")))
+
 
 def _moves_to(position: int, status: str | None, turn: int | None, snapshot: dict[str, Any] | None) -> dict[str, Any]:
     """The battle-row changes of an append or undo landing at ``position``."""
@@ -185,7 +193,7 @@ class BattleStore(BattleCheckpoints):
         if not is_text(battle_id):
             raise BattleNotFoundError(battle_id)
         with self._transaction(write=False) as conn:
-            row = conn.execute(select(*RECORD_COLUMNS).where(BattleRow.id == battle_id)).first()
+            row = conn.execute(_GET, {"bid": battle_id}).first()
         if row is None:
             raise BattleNotFoundError(battle_id)
         return record_from_row(row)
@@ -196,7 +204,7 @@ class BattleStore(BattleCheckpoints):
         if not is_text(battle_id):
             raise BattleNotFoundError(battle_id)
         with self._transaction(write=False) as conn:
-            row = conn.execute(_WITH_LAST.where(BattleRow.id == battle_id)).first()
+            row = conn.execute(_GET_WITH_LAST, {"bid": battle_id}).first()
         if row is None:
             raise BattleNotFoundError(battle_id)
         fields = row._asdict()
@@ -288,9 +296,8 @@ class BattleStore(BattleCheckpoints):
     def entry(self, battle_id: str, index: int) -> LogEntry:
         """Log entry ``index``; :class:`StoreError` if the log has no such entry."""
         check_int("index", index, minimum=0)
-        wanted = select(*ENTRY_COLUMNS).where(LogRow.entry_index == index)
         with self._transaction(write=False) as conn:
-            row = conn.execute(_with_position(battle_id, wanted)).first()
+            row = conn.execute(_ENTRY, {"bid": battle_id, "index": index}).first()
         if row is None:
             raise BattleNotFoundError(battle_id)
         fields = row._asdict()

@@ -97,6 +97,7 @@ class Visible:
 
     state: Any
     pending: LogEntry | None  # the last entry, while its chance results are face down
+    record: BattleRecord | None = None  # the battle's record at that same moment
 
 
 _T = TypeVar("_T")
@@ -252,11 +253,10 @@ class BattleService:
         the state after a face-down action with "nothing pending".
         """
         with self.store.reading():
-            rec = self.store.get(bid)
-            last = self.store.entry(bid, rec.position - 1) if rec.position else None
+            rec, last = self.store.get_with_last(bid)  # one statement: the record and its last entry
             if last is not None and is_pending(last, rec):
-                return Visible(self.state_at(bid, rec.position - 1), last)
-            return Visible(self._state_of(rec), None)
+                return Visible(self.state_at(bid, rec.position - 1), last, rec)
+            return Visible(self._state_of(rec), None, rec)
 
     def status(self, bid: str) -> Status:
         return self.game(bid).status(self.state(bid))

@@ -32,7 +32,7 @@ from rulekeeper.core.game import SPECTATOR, JsonDict, SetupRequest, concealed_ac
 from rulekeeper.persistence.access import AccessStore
 from rulekeeper.persistence.chain import fingerprint
 from rulekeeper.persistence.store import BattleNotFoundError, BattleRecord, BattleStore, StaleStateError
-from rulekeeper.service.battles import ActRequest, BattleService, GameOverError, NotYourTurnError
+from rulekeeper.service.battles import ActRequest, BattleService, GameOverError, NotYourTurnError, game_of
 from rulekeeper.service.bot_seat import new_seat, seat_of
 from rulekeeper.service.dice import Dice
 
@@ -164,11 +164,12 @@ class Keeper:
         """Where the links this keeper hands out point: the public URL, else the request's own address."""
         return self.public_url or str(request.base_url).rstrip("/")
 
-    def role(self, battle_id: str, token: str | None) -> str:
+    def role(self, battle_id: str, token: str | None, rec: BattleRecord | None = None) -> str:
+        """The role ``token`` opens ``battle_id`` with (``rec``: the battle's record, if the caller read it)."""
         role = self.access.role(battle_id, token)
         if role is None:
             raise BattleNotFoundError(battle_id)
-        seat = seat_of(self.store.get(battle_id).meta)
+        seat = seat_of((rec if rec is not None else self.store.get(battle_id)).meta)
         if seat is not None and role == seat.side:  # the keeper plays it: no link may act for it
             raise BattleNotFoundError(battle_id)
         return role
@@ -285,9 +286,10 @@ def build_router(k: Keeper) -> APIRouter:
     def actions(battle_id: str, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
         with k.snapshot():  # the list and its position: one moment
             role = k.role(battle_id, token)
-            rec = k.store.get(battle_id)
             visible = k.service.visible(battle_id)
-        g = k.service.game(battle_id)
+        rec = visible.record
+        assert rec is not None
+        g = game_of(rec.ruleset)
         status = g.status(visible.state)
         legal = [] if visible.pending is not None else g.legal_actions(visible.state)
         side = status.to_act[0] if status.to_act else None

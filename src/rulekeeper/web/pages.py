@@ -47,6 +47,7 @@ from .api import NOT_FOUND, STATUS, Keeper
 from .created import build_created, created_path, keep_links
 from .guards import require_last_actor, require_writer
 from .history import results_of_last
+from .isolation import BattleNames
 from .keeper_side import explained, keeper_of
 from .links import qr_svg
 from .live import version_events
@@ -211,9 +212,10 @@ class Pages:
         self.k = keeper
         self.presenters = Presenters()
         self.env = self.presenters.env
+        self.names = BattleNames(keeper.store.initial)
 
     def html(self, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
-        text = self.env.get_template(name).render(**ctx)
+        text = self.names.page(self.env.get_template(name).render(**ctx), ctx)
         return HTMLResponse(text, status_code=status, headers={"Referrer-Policy": "no-referrer",
                                                                 "Cache-Control": "no-store"})
 
@@ -231,9 +233,13 @@ class Pages:
         return role, rec, last, last is not None and is_pending(last, rec)
 
     def version(self, bid: str, token: str | None) -> str:
-        with self.k.snapshot():
-            _, rec, _, pending = self._head(bid, token)
-        return f"{rec.position}.{int(pending)}"
+        """What a live stream compares (read on every wake-up): two statements, the battle with its last
+        entry (one moment) and the link, instead of a snapshot around four (the convention-hall bench)."""
+        if token is not None and len(token) > MAX_FIELD:
+            raise BattleNotFoundError(bid)
+        rec, last = self.k.store.get_with_last(bid)
+        self.k.role(bid, token, rec)
+        return f"{rec.position}.{int(last is not None and is_pending(last, rec))}"
 
     def refusal(self, exc: RulekeeperError) -> HTMLResponse:
         """A typed error as a page of its own (the common 404 for a missing battle or bad link)."""
@@ -481,7 +487,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
             view = p.view(bid, token)
             if not key:
                 return HTMLResponse("", headers={"Cache-Control": "no-store"})
-            html = view.r.unit_panel(view.board_state, key, view.links)
+            html = p.names.page(view.r.unit_panel(view.board_state, key, view.links), {"v": view})
         except RulekeeperError as exc:
             return p.refusal(exc)
         return HTMLResponse(html, headers={"Cache-Control": "no-store"})

@@ -13,6 +13,14 @@ Why each piece:
   bound socket, so no other process can take the port between choosing and serving it.
 * **Several processes** (``--workers N``) share one PostgreSQL database; each builds its own
   app from the environment :func:`worker_app` reads.
+* **Fair accepting.**  The processes share one listening socket, and asyncio's loop accepts
+  up to its whole backlog (2048) each time the socket is readable: the first process awake
+  took whole bursts of connections, and since a browser keeps its connection (and its live
+  stream) open, one process served 4 of 5 of them while the other idled (the convention-hall
+  bench: 2 processes no faster than 1).  :class:`FairAcceptLoop` takes
+  :data:`ACCEPT_BURST` per look, leaving the rest to a process that is waiting.  Unlike
+  ``SO_REUSEPORT`` (one queue per process, connections hashed onto them), a stopped or
+  stuck process is handed no connection at all.
 """
 
 from __future__ import annotations
@@ -23,6 +31,9 @@ import socket
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+#: Connections one process accepts each time the shared listening socket is readable.
+ACCEPT_BURST = 1
 
 #: Seconds a request head (request line and headers) may take to arrive.
 HEADER_TIMEOUT = float(os.environ.get("RULEKEEPER_HEADER_TIMEOUT") or 10.0)
@@ -70,6 +81,16 @@ class TimedH11Protocol(H11Protocol):
         super().connection_lost(exc)
 
 
+class FairAcceptLoop(asyncio.SelectorEventLoop):
+    """asyncio's loop, accepting :data:`ACCEPT_BURST` connections per readiness of a listening socket
+    (uvicorn's ``loop`` option names it by import string, so every ``--workers`` process builds it)."""
+
+    def _accept_connection(self, protocol_factory: Any, sock: Any, sslcontext: Any = None, server: Any = None,
+                           backlog: int = 100, *args: Any) -> None:
+        super()._accept_connection(  # type: ignore[misc]
+            protocol_factory, sock, sslcontext, server, min(backlog, ACCEPT_BURST), *args)
+
+
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket on ``host:port`` (port 0: a free one, chosen by the kernel)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -83,7 +104,7 @@ def bind(host: str, port: int) -> socket.socket:
 
 def uvicorn_options(forwarded_allow_ips: str | None) -> dict[str, Any]:
     """What every way of serving the keeper passes to uvicorn (the tests' keeper included)."""
-    return {"http": TimedH11Protocol, "proxy_headers": forwarded_allow_ips is not None,
+    return {"http": TimedH11Protocol, "loop": "rulekeeper.web.server:FairAcceptLoop", "proxy_headers": forwarded_allow_ips is not None,
             "forwarded_allow_ips": forwarded_allow_ips or "", "timeout_keep_alive": 5,
             "h11_max_incomplete_event_size": 16 * 1024, "log_level": "warning"}
 

@@ -23,6 +23,7 @@ from exillis_whole_kit import agreement, observed
 
 from rulekeeper.rulesets.exillis.whole import dist
 from rulekeeper.rulesets.exillis.whole.compute import whole_action
+from rulekeeper.rulesets.exillis.whole.sampled import PARTICLES, half_width
 
 SAMPLES = 120
 
@@ -39,6 +40,8 @@ def test_at_least_twenty_matchups_of_every_kind() -> None:
 def _no_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     """The preview's one-second allowance depends on the machine's load: the tests check the numbers."""
     monkeypatch.setattr(dist, "MAX_SECONDS", math.inf)
+    monkeypatch.setattr(dist, "MAX_WORK", math.inf)  # the preview's work allowance too: the tests check the numbers
+    monkeypatch.setattr(dist, "EXACT_WORK", math.inf)  # the exact kernel here; the sampled one below
 
 
 @pytest.mark.parametrize("m", MATCHUPS, ids=[m.name for m in MATCHUPS])
@@ -50,5 +53,25 @@ def test_the_computed_distribution_agrees_with_the_engine(m: Matchup) -> None:
     odds = whole_action(state, tables(), lg)
     assert odds is not None, f"{m.name}: no whole-action odds"
     assert odds.error_bound < 1e-3
+    plays = [observed(state, tables(), lg, seed) for seed in range(SAMPLES)]
+    assert agreement(odds, plays) == []
+
+
+#: The sampled kernel (what a preview falls back to in a crowded zone) against the same plays of the engine.
+SAMPLED = [m for m in MATCHUPS if m.name in (
+    "knights charge peasants", "billmen fight peasants", "longbow volley", "swift shot")] + [
+    m for m in MATCHUPS if any(w in m.name for w in ("crowded", "flank", "rear", "wounded", "melee"))][:6]
+
+
+@pytest.mark.parametrize("m", SAMPLED, ids=[m.name for m in SAMPLED])
+def test_the_sampled_kernel_agrees_with_the_engine(m: Matchup, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dist, "EXACT_WORK", 0)  # every last round or volley sampled
+    state = m.build()
+    lg = next(lg for lg in legal(state) if lg.action.kind == m.kind and lg.action.unit == m.unit
+              and (m.target is None or lg.action.target == m.target)
+              and (m.option is None or lg.action.option == m.option))
+    odds = whole_action(state, tables(), lg)
+    assert odds is not None, f"{m.name}: no whole-action odds"
+    assert odds.method == "estimate" and odds.error_bound == pytest.approx(half_width(PARTICLES))
     plays = [observed(state, tables(), lg, seed) for seed in range(SAMPLES)]
     assert agreement(odds, plays) == []

@@ -18,7 +18,7 @@ from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
 from .disengage import allowed_tests, disengagement, out_problem, way_out
 from .fear import FearTest
 from .flight import fanaticism_test, flee_cm, flees, flight_of, pursuers, pursuit_cm, pursuit_targets
-from .fray import Fray, initiative_odds_of
+from .fray import MAX_FIGHTERS, Fray, initiative_odds_of
 from .fray_whole import fray_ends
 from .reinforcement import proposals, spot_problem, waiting_choice
 from .shooting import WOUNDS, shot_of, shot_problem
@@ -34,16 +34,18 @@ from .skirmish import (
     initiative_requests,
     move_problem,
     names,
+    too_large,
     walk_tests,
 )
+from .splitting import candidates, split_problem
 from .state import Fighter, SkirmishState
 from .tactical import general, lead_choices, request, win_odds
 from .wounds import load_wound_table
 
 KINDS = ("move", "charge", "shoot", "hold", "fight", "tactical", "lead", "flee", "pursue", "stay", "remove", "keep",
-         "return", "disengage")
+         "return", "disengage", "split")
 #: The phase each kind of action belongs to (the rest are the activation phase's).
-PHASE_OF = {"fight": "combat", "tactical": "tactical", "lead": "lead", "pursue": "combat", "stay": "combat",
+PHASE_OF = {"fight": "combat", "tactical": "tactical", "lead": "lead", "pursue": "combat", "stay": "combat", "split": "combat",
             "remove": "maintenance", "keep": "maintenance", "return": "maintenance"}
 #: A move toward an enemy stops this far (cm) short of his base: contact is a charge's.
 SHORT = 1.0
@@ -123,7 +125,7 @@ def _activation(state: SkirmishState, f: Fighter) -> list[LegalAction]:
         if shot_problem(state, f, t) is None:
             shot = shot_of(state, f, t)
             out.append(LegalAction({"kind": "shoot", "side": side, "fighter": f.key, "target": t.key},
-                                   f"{f.key} shoots {t.key} ({shot.band} range, {shot.distance:.1f} cm, difficulty "
+                                   f"{f.key} shoots {t.key} ({shot.where}, difficulty "
                                    f"{shot.difficulty})", side, round(shot.distance, 1), "", f"shoot {t.key}",
                                    f"{f.key}: shoot"))
     for to, why in _moves(state, f):
@@ -148,11 +150,7 @@ def legal_actions(state: SkirmishState) -> list[LegalAction]:
     if state.phase == "combat" and chasing:
         return _pursuit(chasing[0], state)
     if state.phase == "combat":
-        return [LegalAction({"kind": "fight", "side": side, "fighter": mine[0].key},
-                            f"{names(mine)} fight{'s' if len(mine) == 1 else ''} {names(theirs)}", side, None,
-                            "a duel" if len(mine) + len(theirs) == 2 else f"a fray of {len(mine) + len(theirs)}",
-                            f"{names(mine)} vs {names(theirs)}", "Fight")
-                for mine, theirs in groups(state)]
+        return _combat(state)
     aiming = [f for f in state.fighters if f.aiming and f.standing]
     if aiming:  # he walked: he may still shoot (at +1) or end his activation
         f = aiming[0]
@@ -164,6 +162,35 @@ def legal_actions(state: SkirmishState) -> list[LegalAction]:
         if f.side == side and can_activate(state, f):
             out += _activation(state, f)
     return out
+
+
+def _combat(state: SkirmishState) -> list[LegalAction]:
+    """The Tactical roll's winner's choices: which fray is fought next (each group's ``fight``, the keeper's proposal
+    first) and how to split a fray of more than two (``split``: splitting.py); a group too large for one fray offers
+    its splits in its fight's place, the keeper's (his first fighter with his own opponents, as before) first."""
+    side, out, splits = state.to_act, [], []
+    for mine, theirs in groups(state):
+        group = {f.key for f in (*mine, *theirs)}
+        blocks = candidates(state, group, mine[0].key) if len(group) > 2 else []
+        offered = [_split(state, mine[0], group, block) for block in blocks]
+        if too_large((mine, theirs)):
+            out += offered
+            continue
+        out.append(LegalAction({"kind": "fight", "side": side, "fighter": mine[0].key},
+                               f"{names(mine)} fight{'s' if len(mine) == 1 else ''} {names(theirs)}", side, None,
+                               "a duel" if len(mine) + len(theirs) == 2 else f"a fray of {len(mine) + len(theirs)}",
+                               f"{names(mine)} vs {names(theirs)}", "Fight"))
+        splits += offered
+    return [*out, *splits]
+
+
+def _split(state: SkirmishState, lead: Fighter, group: set[str], block: set[str]) -> LegalAction:
+    order = [f.key for f in state.fighters]
+    keys = [k for k in order if k in block]
+    rest = [k for k in order if k in group - block]
+    return LegalAction({"kind": "split", "side": lead.side, "fighter": lead.key, "apart": keys},
+                       f"split {' and '.join(keys)} off into a fray of their own (the rest: {' and '.join(rest)})",
+                       lead.side, None, "", f"split off {' and '.join(keys)}", f"{lead.key}: split the fray")
 
 
 def _tactical(state: SkirmishState) -> list[LegalAction]:
@@ -254,8 +281,15 @@ def check(state: SkirmishState, action: JsonDict) -> None:
     if kind == "fight" and pursuers(state):
         raise IllegalActionError(f"{pursuers(state)[0].key} makes his pursuit movement first", field="fighter")
     if kind == "fight":
-        if group_of(state, f) is None:
+        group = group_of(state, f)
+        if group is None:
             raise IllegalActionError(f"{f.key} has no fight left this round", field="fighter")
+        if too_large(group):
+            raise IllegalActionError(f"{f.key}'s fray holds {len(group[0]) + len(group[1])} fighters, more than "
+                                     f"{MAX_FIGHTERS}: split it first", field="fighter")
+        return
+    if kind == "split":
+        _check_split(state, f, action)
         return
     aiming = [g for g in state.fighters if g.aiming and g.standing]
     if aiming and (aiming[0].key != f.key or kind not in ("shoot", "hold")):
@@ -309,6 +343,20 @@ def check(state: SkirmishState, action: JsonDict) -> None:
         problem = move_problem(state, f, x, y)
         if problem is not None:
             raise IllegalActionError(f"{f.key} cannot walk to ({x:g}, {y:g}): {problem}", field="to")
+
+
+def _check_split(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    group = group_of(state, f)
+    if group is None:
+        raise IllegalActionError(f"{f.key} has no fight left this round", field="fighter")
+    apart = action.get("apart")
+    if not (isinstance(apart, list) and apart and all(isinstance(k, str) for k in apart)):
+        raise IllegalActionError(f"a split names the fighters it splits off, got {apart!r}", field="apart")
+    for k in apart:
+        _fighter(state, {"fighter": k})
+    problem = split_problem(state, {g.key for g in (*group[0], *group[1])}, set(apart))
+    if problem is not None:
+        raise IllegalActionError(f"cannot split {' and '.join(apart)} off {f.key}'s fray: {problem}", field="apart")
 
 
 def _pct(p: Fraction | float) -> float:

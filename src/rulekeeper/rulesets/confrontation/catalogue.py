@@ -27,11 +27,11 @@ NOT_YET: dict[str, tuple[str, str]] = {
     "Flight": ("board", BOARD),
     "Generation": ("mystic", MYSTIC),
     "Harassment": ("board", BOARD), 
-    "Icon": ("mystic", MYSTIC), "Iconoclast": ("mystic", MYSTIC), "Immersion": ("board", BOARD),
+    "Icon": ("mystic", MYSTIC), "Iconoclast": ("mystic", MYSTIC), 
     "Impact": ("damage", BOARD + " (War Machines)"),
     "Inalterable": ("mystic", MYSTIC), "Indirect fire": ("shooting", SHOOT),
     "Inviolable": ("army", ARMY), "Infiltration": ("board", BOARD), "Insensitive": ("mystic", MYSTIC),
-    "Instinctive firing": ("shooting", SHOOT), "Leap": ("board", BOARD), "Loyal": ("mystic", MYSTIC), 
+    "Leap": ("board", BOARD), "Loyal": ("mystic", MYSTIC), 
     "Mechanic": ("upkeep", "not yet: needs War Machines and Steam/Naphtha equipment (not in the seed)"), "Mercenary": ("army", ARMY),
     "Minelayer": ("board", BOARD), "Mowing": ("board", BOARD), "Mutagenic": ("army", ARMY + "; Mutagenic dice"),
     "Negation": ("mystic", MYSTIC), "Predictable": ("army", ARMY), 
@@ -113,8 +113,11 @@ ELSEWHERE: dict[str, tuple[str, str]] = {
                  "pushes)"),
     "Hostile": ("army", "implemented in part: its Bane/X in combat (not yet: capturing and Forcing a Nexus)"),
     "Immunity": ("damage", "implemented in combat for abilities (Bane, Ferocious, Toxic, Master strike, Assassin as "
-                 "Deadly blow) and Stunned; fear in skirmishes (not yet: elements, locations, exceptional wounds, "
-                 "terrain, magic, firing)"),
+                 "Deadly blow) and Stunned; fear and a kind of terrain (Immunity/Encumbered ground, Immunity/<a "
+                 "piece's name>) in skirmishes (not yet: elements, locations, exceptional wounds, magic, firing)"),
+    "Immersion": ("board", "implemented in skirmishes: water is open ground to him (others cannot enter it)"),
+    "Instinctive firing": ("shooting", "implemented in skirmishes: no cover penalty (not yet: Harassment's penalty, "
+                           "firing into a Fray)"),
     "Indestructible": ("damage", "implemented in combat: he loses no HP and has no wound penalties (a decision: "
                        "Killed outright neither)"),
     "Living-dead": ("morale", "implemented in part: Immunity/Toxic in combat, Immunity/Fear (not yet: Hyperian's "

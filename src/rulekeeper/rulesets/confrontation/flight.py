@@ -30,6 +30,8 @@ from .state import Fighter, SkirmishState, other
 
 #: The run is searched back from its full length in steps of this many cm for the farthest clear point.
 STEP = 0.5
+#: What rounding the run's end to the millimetre may add to its length (cm).
+ROUNDING = 0.1
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ def flight_of(state: SkirmishState, f: Fighter) -> Flight:
     run = min(full, edge)
     while run > 0:
         x, y = round(f.x + ux * run, 1), round(f.y + uy * run, 1)
-        if move_problem(state, f, x, y, full + STEP) is None:
+        if move_problem(state, f, x, y, full + ROUNDING) is None:
             return Flight(x, y, round(math.hypot(x - f.x, y - f.y), 1), False)
         run -= STEP
     return Flight(f.x, f.y, 0.0, False)

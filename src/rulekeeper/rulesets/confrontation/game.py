@@ -38,10 +38,12 @@ from rulekeeper.core.rng import RngState
 from . import actions, policy
 from .disengage import do_disengage, way_out
 from .flight import do_flee, do_pursue, do_stay, mark_pursuers, pursuers
+from .ground import Terrain
 from .reinforcement import do_choice
 from .scenario import read_scenario, shipped_scenarios
 from .shooting import do_shoot
 from .skirmish import advance, do_charge, do_fight, do_hold, do_lead, do_move, group_of, groups, waiting, worth
+from .splitting import do_split
 from .state import (
     SIDES,
     DamagedStateError,
@@ -60,7 +62,7 @@ KIND_WORDS = {"move": "move", "walk": "move", "charge": "charge", "hold": "hold"
               "fight": "fight", "melee": "fight", "combat": "fight", "shoot": "shoot", "shot": "shoot", "fire": "shoot",
               "tactical": "tactical", "roll": "tactical", "lead": "lead", "first": "lead", "flee": "flee",
               "pursue": "pursue", "stay": "stay", "remove": "remove", "keep": "keep", "return": "return",
-              "disengage": "disengage"}
+              "disengage": "disengage", "split": "split"}
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 
 
@@ -131,7 +133,8 @@ class SkirmishGame(WithoutExtras):
                 str(sc["name"]), (str(sc["sides"]["A"]), str(sc["sides"]["B"])), float(sc["width"]),
                 float(sc["height"]), obstacles_from_json(sc["obstacles"]), fighters, 1, int(sc["round_limit"]),
                 "tactical", "A", "A", tuple((str(k), str(v)) for k, v in document.get("options", {}).items()),
-                False, None, "", RngState.from_seed(int(document["seed"])))
+                False, None, "", RngState.from_seed(int(document["seed"])),
+                terrain=tuple(Terrain.from_json(p) for p in sc.get("terrain", [])))
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             if isinstance(exc, RulekeeperError):
                 raise
@@ -199,6 +202,12 @@ class SkirmishGame(WithoutExtras):
                 out["to"] = way
             else:
                 raise IllegalActionError(f"{f.key} has no way out of his fight: name one (X,Y)", field="to")
+        elif kind == "split":
+            apart = data.get("apart")
+            names = apart.split(",") if isinstance(apart, str) else apart if isinstance(apart, list) else []
+            out["apart"] = [self._fighter_name(state, str(n)) for n in names if str(n).strip()]
+            if not out["apart"]:
+                raise IllegalActionError("a split names the fighters it splits off: split NAME, NAME, …", field="apart")
         elif kind == "lead":
             first = str(data.get("first", "")).strip()
             out["first"] = next((s for s in SIDES if first.upper() == s or first.casefold() == state.name(s).casefold()),
@@ -220,6 +229,12 @@ class SkirmishGame(WithoutExtras):
             return self.parse_action(state, {"kind": kind})
         if kind == "lead":
             return self.parse_action(state, {"kind": kind, "first": " ".join(rest)})
+        if kind == "split":  # split NAME, NAME, …: the block split off (the Tactical roll's winner's first fighter)
+            named = [n for n in " ".join(rest).split(",") if n.strip()]
+            lead = next((mine[0].key for mine, theirs in groups(state)
+                         if named and self._fighter_name(state, named[0]) in {f.key for f in (*mine, *theirs)}), "")
+            return self.parse_action(state, {"kind": kind, "fighter": lead or (named[0] if named else ""),
+                                             "apart": named})
         if kind == "disengage":  # disengage FIGHTER [INI|STR] [X,Y]
             to = None
             if len(rest) >= 3 and all(_NUMBER.match(w.strip(",")) for w in rest[-2:]):
@@ -258,6 +273,8 @@ class SkirmishGame(WithoutExtras):
             group = [] if fray is None else [g.key for g in (*fray[0], *fray[1])]
             new, report = do_fight(state, f, fate)
             new = mark_pursuers(new, group)
+        elif kind == "split":
+            new, report = do_split(state, [str(k) for k in action["apart"]])
         elif kind == "flee":
             new, report = do_flee(state, f, fate)
         elif kind == "pursue":
@@ -274,7 +291,7 @@ class SkirmishGame(WithoutExtras):
             new, report = do_lead(state, str(action["first"]))
         else:
             new, report = do_hold(state, f)
-        if kind != "lead":  # the choice itself says who acts next
+        if kind not in ("lead", "split"):  # the choice itself says who acts next (a split: the leader again)
             new = advance(new, fate, report)
         new = replace(new, rng=fate.state)
         if new.over:
@@ -323,6 +340,8 @@ class SkirmishGame(WithoutExtras):
             return f"{who} comes back at ({action['to'][0]:g}, {action['to'][1]:g})"
         if kind == "lead":
             return f"side {action.get('side')} chooses: side {action.get('first')} acts first"
+        if kind == "split" and isinstance(action.get("apart"), list):
+            return f"side {action.get('side')} splits {' and '.join(str(k) for k in action['apart'])} off their fray"
         return f"side {action.get('side')}: {kind}"
 
     def evaluate(self, state: SkirmishState, side: str) -> float:

@@ -27,6 +27,7 @@ from rulekeeper.core.game import JsonDict
 
 from .skirmish import KEEP_APART, inside
 from .state import SIDES, Fighter, SkirmishState, bearing, other
+from .terrain import barriers
 
 #: "He must be placed within 10 cm of a friendly fighter".
 WITHIN = 10.0
@@ -81,7 +82,7 @@ def spot_problem(state: SkirmishState, f: Fighter, x: float, y: float) -> str | 
     if not (math.isfinite(x) and math.isfinite(y)) or not inside(state, x, y, f.radius):
         return f"({x:g}, {y:g}) puts his base off the table"
     base = f.base.moved_to(x, y)
-    if any(base.shape().intersection(o.shape()).area > 1e-6 for o in state.obstacles):
+    if any(base.shape().intersection(o.shape()).area > 1e-6 for o in barriers(state, f.card)):
         return f"({x:g}, {y:g}) is in the scenery"
     if any(edge_distance(base, g.base) <= KEEP_APART for g in state.standing()):
         return f"({x:g}, {y:g}) is in contact with another fighter"

@@ -1,7 +1,7 @@
 """A Confrontation skirmish in the terminal (the game's :class:`~rulekeeper.core.present.CliPresenter`).
 
 ``rulekeeper battle show|act`` draw the table as a coarse character map (one column per 2 cm, one
-row per 4 cm, ``#`` for an obstacle, each fighter's mark where his base's centre stands: digits for
+row per 4 cm, ``#`` for an obstacle, ``:`` encumbered ground, ``%`` hiding ground, ``~`` water, each fighter's mark where his base's centre stands: digits for
 side A, letters for side B), then what a player actually measures with: a table of positions in
 cm, facings, HP and engagements, and the edge-to-edge distance from every fighter to every enemy.
 """
@@ -25,6 +25,8 @@ from .state import SIDES, Fighter, SkirmishState, distance
 SIDE_STYLE = {"A": "bold cyan", "B": "bold red"}
 #: cm per column and per row of the character map (terminal cells are about twice as tall as wide).
 COL_CM, ROW_CM = 2.0, 4.0
+#: The map's mark of each kind of terrain piece (ground.py); hiding encumbered ground is ``%``.
+GROUND_MARK = {"obstacle": "#", "encumbered": ":", "water": "~"}
 LINE_STYLE = {"fight": "bold", "charge": "yellow", "maintenance": "magenta", "phase": "bold underline",
               "over": "bold green"}
 
@@ -39,12 +41,21 @@ def marks_of(state: SkirmishState) -> dict[str, str]:
 
 
 def map_text(state: SkirmishState) -> Text:
-    from shapely.geometry import Point  # type: ignore[import-untyped]
+    from shapely.geometry import Point, box  # type: ignore[import-untyped]
 
     cols, rows = math.ceil(state.width / COL_CM), math.ceil(state.height / ROW_CM)
-    shapes = [o.shape() for o in state.obstacles]
-    grid = [["#" if any(s.contains(Point((c + .5) * COL_CM, (r + .5) * ROW_CM)) for s in shapes) else "·"
-             for c in range(cols)] for r in range(rows)]
+    marks_at = [("#", o.shape()) for o in state.obstacles]
+    marks_at += [(GROUND_MARK[p.kind] if p.kind != "encumbered" or not p.cover else "%", p.outline.shape())
+                 for p in state.terrain]
+
+    def ground(c: int, r: int) -> str:
+        if not state.terrain:  # the map as it always was: a cell whose centre is in an obstacle
+            here = Point((c + .5) * COL_CM, (r + .5) * ROW_CM)
+            return next((m for m, s in marks_at if s.contains(here)), "·")
+        cell = box(c * COL_CM, r * ROW_CM, (c + 1) * COL_CM, (r + 1) * ROW_CM)  # thin walls show too
+        return next((m for m, s in marks_at if s.intersection(cell).area >= 0.15 * COL_CM * ROW_CM), "·")
+
+    grid = [[ground(c, r) for c in range(cols)] for r in range(rows)]
     marks = marks_of(state)
     places: dict[tuple[int, int], Fighter] = {}
     for f in state.standing():
@@ -60,6 +71,8 @@ def map_text(state: SkirmishState) -> Text:
         out.append("|\n")
     out.append("    +" + "-" * cols + f"+ x→ ({state.width:g} × {state.height:g} cm; a column {COL_CM:g} cm, "
                f"a row {ROW_CM:g} cm)")
+    if state.terrain:
+        out.append("\n     # obstacle  : slow ground (a cm costs 2)  % slow, gives cover  ~ water")
     return out
 
 

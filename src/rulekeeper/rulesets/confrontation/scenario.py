@@ -18,10 +18,12 @@ from rulekeeper.core.errors import DataFileError, RulekeeperError
 from rulekeeper.core.game import JsonDict, ScenarioInfo
 
 from .cards import WARBANDS, Warband, load_warband
+from .ground import KINDS, SIZES, Terrain
 from .state import RADIUS, SIDES, card_to_json
 
 SCENARIO_DIR = Path(__file__).resolve().parent / "data" / "scenarios"
-KEYS = {"ruleset", "name", "description", "table", "round_limit", "sides", "obstacles", "fighters"}
+KEYS = {"ruleset", "name", "description", "table", "round_limit", "sides", "obstacles", "terrain", "fighters"}
+TERRAIN_KEYS = {"name", "kind", "corners", "size", "cover"}
 MAX_TABLE = 400.0
 
 
@@ -77,6 +79,43 @@ def _obstacles(raw: dict[str, Any], problems: list[str]) -> list[JsonDict]:
             problems.append(f"{where}: a name and corners [[x, y], …] in cm are required")
             continue
         out.append({"name": str(o.get("name", "")), "corners": [list(c) for c in corners]})
+    return out
+
+
+def _terrain(raw: dict[str, Any], problems: list[str]) -> list[Terrain]:
+    """The terrain pieces (ground.py): a name, a kind, corners; a Size for an obstacle, ``cover`` for ground."""
+    rows = raw.get("terrain") or []
+    if not isinstance(rows, list):
+        problems.append("terrain: a list of pieces {name, kind, corners} is required")
+        return []
+    out = []
+    for i, row in enumerate(rows):
+        where = f"terrain[{i}]"
+        if not isinstance(row, dict) or set(row) - TERRAIN_KEYS:
+            problems.append(f"{where}: name, kind ({', '.join(KINDS)}), corners and an optional size (an obstacle's) "
+                            "and cover (encumbered ground's) are required")
+            continue
+        kind, size, cover = row.get("kind"), row.get("size"), row.get("cover", False)
+        if kind not in KINDS:
+            problems.append(f"{where}.kind: one of {', '.join(KINDS)} is required, got {kind!r}")
+            continue
+        if size is not None and (kind != "obstacle" or size not in SIZES):
+            problems.append(f"{where}.size: an obstacle's Size ({', '.join(SIZES)}), got {size!r} for {kind}")
+            continue
+        if not isinstance(cover, bool) or (cover and kind != "encumbered"):
+            problems.append(f"{where}.cover: true or false, for encumbered ground only, got {cover!r}")
+            continue
+        try:
+            corners = tuple((float(x), float(y)) for x, y in row["corners"])
+            piece = Terrain(str(row.get("name") or kind), corners, str(kind), size, cover)
+            piece.outline.shape()
+        except RulekeeperError as exc:
+            problems.append(f"{where}: {exc.message}")
+            continue
+        except (KeyError, TypeError, ValueError):
+            problems.append(f"{where}.corners: [[x, y], …] in cm are required")
+            continue
+        out.append(piece)
     return out
 
 
@@ -142,11 +181,13 @@ def _keys(fighters: list[JsonDict], problems: list[str]) -> None:
                 problems.append(f"fighters: {f['key']} and {g['key']} start in contact or overlapping")
 
 
-def _clear_of_obstacles(fighters: list[JsonDict], obstacles: list[JsonDict], problems: list[str]) -> None:
-    """No fighter may start on an obstacle (it blocks movement: he could never leave)."""
+def _clear_of_obstacles(fighters: list[JsonDict], obstacles: list[JsonDict], terrain: list[Terrain],
+                        problems: list[str]) -> None:
+    """No fighter may start on an obstacle or in water (they block movement: he could never leave)."""
     from rulekeeper.boards.table import Base
 
     shapes = [(o["name"], Obstacle(tuple((x, y) for x, y in o["corners"]), o["name"]).shape()) for o in obstacles]
+    shapes += [(p.name, p.outline.shape()) for p in terrain if p.kind != "encumbered"]
     for f in fighters:
         base = Base(f["x"], f["y"], RADIUS[f["size"]]).shape()
         for name, shape in shapes:
@@ -176,20 +217,24 @@ def read_scenario(path: Path) -> JsonDict:
         problems.append(f"round_limit: a whole number from 1 to 100 is required, got {limit!r}")
     names, bands = _sides(raw, path, problems)
     obstacles = _obstacles(raw, problems)
+    terrain = _terrain(raw, problems)
     fighters = _fighters(raw, bands, (width, height), problems)
     _keys(fighters, problems)
-    _clear_of_obstacles(fighters, obstacles, problems)
+    _clear_of_obstacles(fighters, obstacles, terrain, problems)
     for s in SIDES:
         if fighters and not any(f["side"] == s for f in fighters):
             problems.append(f"fighters: side {s} has no fighter")
     if problems:
         raise DataFileError(str(path), problems)
     cards = {(f["side"], f["card"]): bands[f["side"]].fighter(f["card"]) for f in fighters}
-    return {"name": raw["name"], "description": raw["description"], "width": width, "height": height,
-            "round_limit": limit, "sides": names, "obstacles": obstacles,
-            "cards": [card_to_json(c) for c in {c.name: c for c in cards.values()}.values()],
-            "fighters": [{**{k: f[k] for k in ("key", "side", "card", "x", "y", "facing")},
-                          **({"rout": f["rout"]} if f["rout"] else {})} for f in fighters]}
+    doc = {"name": raw["name"], "description": raw["description"], "width": width, "height": height,
+           "round_limit": limit, "sides": names, "obstacles": obstacles,
+           "cards": [card_to_json(c) for c in {c.name: c for c in cards.values()}.values()],
+           "fighters": [{**{k: f[k] for k in ("key", "side", "card", "x", "y", "facing")},
+                         **({"rout": f["rout"]} if f["rout"] else {})} for f in fighters]}
+    if terrain:  # a scenario without terrain is stored as before terrain existed
+        doc["terrain"] = [p.to_json() for p in terrain]
+    return doc
 
 
 def shipped_scenarios() -> list[ScenarioInfo]:

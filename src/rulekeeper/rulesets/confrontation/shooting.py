@@ -24,6 +24,7 @@ from .exchanges import Health, apply_wound
 from .fighters import Combatant
 from .rolls import odds_of_test, request_for_test, roll_test, succeeds
 from .state import Fighter, SkirmishState
+from .terrain import cover_difficulty, sight_scenery
 from .wounds import WOUND_LEVELS, DamageHook, WoundTable, damage_odds, damage_request, load_wound_table
 
 #: Third-edition rules: "short range difficulty 4"; medium and long **estimated** (two more a band).
@@ -50,6 +51,12 @@ class Shot:
     resilience: int
     hooks: tuple[DamageHook, ...]
     bulls_eye: bool
+    cover: str | None = None  # the scenery that covers the target (terrain.py)
+
+    @property
+    def where(self) -> str:
+        """The band, the distance and the cover, as the action and the log name them."""
+        return f"{self.band} range, {self.distance:.1f} cm" + (f", in cover of {self.cover}" if self.cover else "")
 
     @property
     def label(self) -> str:
@@ -88,8 +95,8 @@ def _health(f: Fighter) -> Health:
 
 
 def sight_blockers(state: SkirmishState, f: Fighter, t: Fighter) -> list[Fighter]:
-    """Bases that block the shot: "anything larger than both shooter and target" (the scenery always blocks: its
-    height is not in the scenarios, **estimated** taller than any fighter)."""
+    """Bases that block the shot: "anything larger than both shooter and target" (the scenery: terrain.py; a
+    scenario's ``obstacles`` have no Size, **estimated** taller than any fighter)."""
     tallest = max(SIZE_RANK[f.card.size], SIZE_RANK[t.card.size])
     return [g for g in state.standing() if g.key not in (f.key, t.key) and SIZE_RANK[g.card.size] > tallest]
 
@@ -113,7 +120,7 @@ def shot_problem(state: SkirmishState, f: Fighter, t: Fighter, table: WoundTable
     if t.engaged:
         return f"{t.key} is engaged in a fight (shooting into a fight is not modelled)"
     others = [g.base for g in sight_blockers(state, f, t)]
-    if not line_of_sight(f.base, t.base, state.obstacles, others):
+    if not line_of_sight(f.base, t.base, sight_scenery(state, f, t), others):
         return f"{t.key} is not in sight (front 180°, the scenery, bases larger than both)"
     distance = edge_distance(f.base, t.base)
     if band_of(f, distance) is None:
@@ -133,6 +140,8 @@ def shot_of(state: SkirmishState, f: Fighter, t: Fighter, table: WoundTable | No
     difficulty = DIFFICULTY[band] + (MOVED if f.walked else 0)  # "+1 to the difficulty after moving"
     if band != "short" and f.card.has("Precision"):
         difficulty -= 1  # "The difficulty of shooting at medium and long ranges decrease by 1"
+    covering, cover = cover_difficulty(state, f, t)
+    difficulty += covering  # terrain.py: a covered target (estimated +1; Instinctive firing ignores it)
     target_x = (t.card.value_of("Target") or "").strip()
     if target_x.lstrip("+-").isdigit():
         difficulty += int(target_x)  # Target/X: "difficulty of his AIM test is modified by X (according to its sign)"
@@ -141,7 +150,7 @@ def shot_of(state: SkirmishState, f: Fighter, t: Fighter, table: WoundTable | No
                 f.card.AIM - shooter.penalty(table, _health(f), "AIM"), shooter.shape("AIM", False),
                 weapon.STR - shooter.penalty(table, _health(f), "STR"),
                 t.card.RES - victim.penalty(table, _health(t), "RES"), shooter.damage_hooks(victim),
-                f.card.has("Bull's eye"))
+                f.card.has("Bull's eye"), cover)
 
 
 def do_shoot(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:
@@ -150,7 +159,7 @@ def do_shoot(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate) -> tuple[
     shot = shot_of(state, f, t, table)
     test = roll_test(fate, shot.label, shot.shape, shot.aim, shot.difficulty)
     shooter = replace(f, activated=True, aiming=False, fired=f.fired + 1)
-    head = f"{f.key} shoots {t.key} ({shot.band} range, {shot.distance:.1f} cm, difficulty {shot.difficulty}): " \
+    head = f"{f.key} shoots {t.key} ({shot.where}, difficulty {shot.difficulty}): " \
            f"AIM {test.final}"
     if not test.success:
         return again(state.with_fighters(shooter), shooter), [{"text": f"{head}, missed", "kind": "shot"}]

@@ -27,7 +27,9 @@ from .fray import MAX_FIGHTERS, Fray, resolve_fray
 from .maintenance import roll_maintenance, upkeep_of
 from .morale import without_active
 from .shooting import shot_problem
+from .splitting import component, fights, fought_block
 from .state import SIDES, Fighter, SkirmishState, bearing, other
+from .terrain import barriers, sight_scenery, way_cost
 from .wounds import load_wound_table
 
 #: A charge is a run: up to twice MOV in cm. **Estimated**, read from Rapidity's "a movement potential of MOV x 3
@@ -51,14 +53,16 @@ def move_problem(state: SkirmishState, f: Fighter, x: float, y: float, limit: fl
     if not (math.isfinite(x) and math.isfinite(y)):
         return "the destination must be two finite numbers of cm"
     length = math.hypot(x - f.x, y - f.y)
-    if length > (f.card.MOV if limit is None else limit) + 1e-9:
-        return f"{length:.1f} cm is beyond his MOV of {f.card.MOV} cm" if limit is None else \
-            f"{length:.1f} cm is beyond his {limit:g} cm"
+    cost = way_cost(state, f, [(f.x, f.y), (x, y)])
+    slow = f" ({cost:.1f} cm of movement: encumbered ground costs double)" if cost > length + 1e-9 else ""
+    if cost > (f.card.MOV if limit is None else limit) + 1e-9:
+        return f"{length:.1f} cm{slow} is beyond his MOV of {f.card.MOV} cm" if limit is None else \
+            f"{length:.1f} cm{slow} is beyond his {limit:g} cm"
     if not inside(state, x, y, f.radius):
         return f"({x:g}, {y:g}) puts his base off the {state.width:g} × {state.height:g} cm table"
     path = sweep(f, x, y)
     end = f.base.moved_to(x, y)
-    for o in state.obstacles:
+    for o in barriers(state, f.card):
         if not passes_through(f) and path.intersection(o.shape()).area > 1e-6:
             return f"the way crosses {o.name or 'an obstacle'}"
         if end.shape().intersection(o.shape()).area > 1e-6:
@@ -106,17 +110,31 @@ def charge_of(state: SkirmishState, f: Fighter, target: Fighter, movement: float
     (or ``movement`` cm: a pursuit movement)."""
     others = state.others(f.key, target.key)
     movement = float(charge_cm(f)) if movement is None else movement
-    reach = charge_reach(f.base, target.base, movement, state.obstacles, others)
+    walls = barriers(state, f.card)
+    reach = charge_reach(f.base, target.base, movement, walls, others, sight_scenery(state, f, target))
     if not reach.possible and reach.reason == "the path is blocked" and passes_through(f):
         end = reach.end.shape()
-        shapes = [o.shape() for o in state.obstacles] + [b.shape() for b in others]
+        shapes = [o.shape() for o in walls] + [b.shape() for b in others]
         if not any(end.intersection(shape).area > 1e-6 for shape in shapes):
             reach = replace(reach, possible=True, reason="in reach, passing through (Ethereal)")
     if reach.possible and not inside(state, reach.end.x, reach.end.y, f.radius):
         reach = replace(reach, possible=False, reason="contact would put his base off the table")
     if not reach.possible and reach.reason in ("the path is blocked", "contact would put his base off the table"):
         return _around(state, f, target, reach, movement)
-    return reach
+    return _slowed(state, f, reach, [(f.x, f.y), (reach.end.x, reach.end.y)], movement)
+
+
+def _slowed(state: SkirmishState, f: Fighter, reach: ChargeReach, points: list[tuple[float, float]],
+            movement: float) -> ChargeReach:
+    """A charge that reaches contact but crosses encumbered ground: out of reach when the ground's cost takes it
+    beyond his movement (terrain.py)."""
+    if not reach.possible:
+        return reach
+    cost = way_cost(state, f, points)
+    if cost <= movement + 1e-9:
+        return reach
+    return replace(reach, possible=False, reason=f"contact is {reach.distance:.1f} cm away, {cost:.1f} cm of movement "
+                                                 f"with the encumbered ground, beyond {movement:g} cm")
 
 
 def _around(state: SkirmishState, f: Fighter, target: Fighter, straight: ChargeReach, movement: float) -> ChargeReach:
@@ -124,12 +142,13 @@ def _around(state: SkirmishState, f: Fighter, target: Fighter, straight: ChargeR
     (:func:`~.charge_path.charge_route`) within his charge distance, or the straight charge's reason."""
     circles = tuple((g.x, g.y, g.radius) for g in state.fighters if g.standing and g.key not in (f.key, target.key))
     route = charge_route((f.x, f.y), f.radius, (target.x, target.y, target.radius), movement, circles,
-                         state.obstacles, (state.width, state.height))
+                         barriers(state, f.card), (state.width, state.height))
     if route is None:
         return straight
     x, y = route.end
     end = f.base.moved_to(x, y, bearing(x, y, target.x, target.y))
-    return ChargeReach(route.length, end, True, f"in reach, going around ({len(route.points) - 2} turns)")
+    reach = ChargeReach(route.length, end, True, f"in reach, going around ({len(route.points) - 2} turns)")
+    return _slowed(state, f, reach, list(route.points), movement)
 
 
 def can_charge(f: Fighter) -> bool:
@@ -235,22 +254,16 @@ def pending(f: Fighter) -> bool:
 
 
 def groups(state: SkirmishState) -> list[tuple[tuple[Fighter, ...], tuple[Fighter, ...]]]:
-    """Each fray still to fight this round: a connected group of engagements, as (the Tactical roll winner's
-    fighters, the other side's: he orders the fights), in the order the fighters stand in the state. A group larger than a fray
-    can hold is cut down to its first fighter and his own opponents."""
+    """Each fray still to fight this round: a connected group of engagements still to fight (split frays apart:
+    splitting.py), as (the Tactical roll winner's fighters, the other side's: he orders the fights), in the order
+    the fighters stand in the state. A group larger than a fray can hold (``MAX_FIGHTERS``) is listed whole: it
+    must be split before it is fought."""
     out: list[tuple[tuple[Fighter, ...], tuple[Fighter, ...]]] = []
     seen: set[str] = set()
     for f in state.fighters:
         if f.side != state.leader or f.key in seen or not pending(f):
             continue
-        members, todo = {f.key}, [f.key]
-        while todo:
-            for e in state.fighter(todo.pop()).engaged:
-                if e not in members:
-                    members.add(e)
-                    todo.append(e)
-        if len(members) > MAX_FIGHTERS:
-            members = {f.key, *f.engaged}
+        members = component(state, f.key)
         seen |= members
         group = [g for g in state.fighters if g.key in members]
         out.append((tuple(g for g in group if g.side == state.leader),
@@ -262,11 +275,17 @@ def group_of(state: SkirmishState, lead: Fighter) -> tuple[tuple[Fighter, ...], 
     return next((g for g in groups(state) if lead.key in {f.key for f in g[0]}), None)
 
 
+def too_large(group: tuple[tuple[Fighter, ...], tuple[Fighter, ...]]) -> bool:
+    """More fighters than a fray holds: the group must be split before it is fought."""
+    return len(group[0]) + len(group[1]) > MAX_FIGHTERS
+
+
 def fray_of(group: tuple[tuple[Fighter, ...], tuple[Fighter, ...]], state: SkirmishState) -> Fray:
     """The fray of a group: who fights whom is who is engaged with whom."""
     flat = [*group[0], *group[1]]
     index = {f.key: i for i, f in enumerate(flat)}
-    pairs = frozenset((index[f.key], index[e]) for f in group[0] for e in f.engaged if e in index)
+    pairs = frozenset((index[f.key], index[e]) for f in group[0] for e in f.engaged if e in index
+                      and fights(state, f, e))
     return Fray((tuple(combatant(f, state) for f in group[0]), tuple(combatant(f, state) for f in group[1])),
                 load_wound_table(),
                 pairs)
@@ -295,7 +314,7 @@ def do_fight(state: SkirmishState, lead: Fighter, fate: Fate) -> tuple[SkirmishS
     healths = resolve_fray(fate, fray_of(group, state), report)
     flat = [*group[0], *group[1]]
     after = [after_fight(f, h) for f, h in zip(flat, healths, strict=True)]
-    state = state.with_fighters(*after)
+    state = fought_block(state.with_fighters(*after), {f.key for f in flat})
     for dead in after:
         if dead.killed:
             state = _forget(state, dead.key)
@@ -380,7 +399,7 @@ def next_round(state: SkirmishState, report: list[JsonDict]) -> SkirmishState:
     fresh = tuple(replace(f, activated=False, fought=(), charged=False, heartened=False, pursuing=False, pursued=0,
                           aiming=False, walked=False, fired=0)
                   for f in state.fighters)
-    state = replace(state, fighters=fresh, round=state.round + 1, phase="tactical", to_act=state.leader)
+    state = replace(state, fighters=fresh, round=state.round + 1, phase="tactical", to_act=state.leader, splits=())
     report.append({"text": f"Round {state.round}: the Tactical roll", "kind": "phase"})
     return rallying_cries(state, report)
 

@@ -22,6 +22,7 @@ from rulekeeper.core.game import JsonDict
 from rulekeeper.core.rng import RngState
 
 from .cards import FighterCard
+from .ground import Terrain
 
 SIDES = ("A", "B")
 #: Base radius (cm) by size: 25 mm round bases for Small and Medium infantry, 37.5 mm for Large
@@ -130,6 +131,8 @@ class SkirmishState:
     reason: str
     rng: RngState
     leader: str = "A"  # who won this round's Tactical roll (he chooses who acts first and orders the fights)
+    terrain: tuple[Terrain, ...] = ()  # encumbered ground, water, obstacles with a Size (terrain.py)
+    splits: tuple[tuple[str, ...], ...] = ()  # frays split off by the Tactical roll's winner (splitting.py)
 
     def name(self, side: str) -> str:
         return self.names[SIDES.index(side)]
@@ -176,13 +179,18 @@ def cards_from_json(rows: list[Any]) -> dict[str, FighterCard]:
 
 def state_to_json(state: SkirmishState) -> JsonDict:
     cards = {f.card.name: f.card for f in state.fighters}
-    return {"scenario": state.scenario, "names": list(state.names), "width": state.width, "height": state.height,
+    doc = {"scenario": state.scenario, "names": list(state.names), "width": state.width, "height": state.height,
             "obstacles": [{"name": o.name, "corners": [list(c) for c in o.corners]} for o in state.obstacles],
             "cards": [card_to_json(c) for c in cards.values()],
             "fighters": [f.to_json() for f in state.fighters], "round": state.round,
             "round_limit": state.round_limit, "phase": state.phase, "first": state.first, "to_act": state.to_act,
             "options": dict(state.options), "over": state.over, "winner": state.winner, "reason": state.reason,
             "rng": state.rng.to_dict(), "leader": state.leader}
+    if state.terrain:  # a skirmish without terrain is stored as before terrain existed
+        doc["terrain"] = [p.to_json() for p in state.terrain]
+    if state.splits:  # only while the combat phase has split frays to fight
+        doc["splits"] = [list(b) for b in state.splits]
+    return doc
 
 
 def obstacles_from_json(rows: list[Any]) -> tuple[Obstacle, ...]:
@@ -198,7 +206,8 @@ def state_from_json(d: JsonDict) -> SkirmishState:
             int(d["round"]), int(d["round_limit"]), str(d["phase"]), str(d["first"]), str(d["to_act"]),
             tuple((str(k), str(v)) for k, v in d["options"].items()), bool(d["over"]),
             None if d["winner"] is None else str(d["winner"]), str(d["reason"]), RngState.from_dict(d["rng"]),
-            str(d.get("leader", d["first"])))
+            str(d.get("leader", d["first"])), tuple(Terrain.from_json(p) for p in d.get("terrain", [])),
+            tuple(tuple(str(k) for k in b) for b in d.get("splits", [])))
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         if isinstance(exc, RulekeeperError):
             raise

@@ -13,6 +13,7 @@ anywhere raise one :class:`DataFileError` listing every problem with its field p
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
@@ -290,8 +291,19 @@ def _load(path: Path) -> MustersData:
         raise _describe(str(path), exc) from None
 
 
-@functools.lru_cache(maxsize=1)
+_SHIPPED_LOCK = threading.Lock()
+
+
 def _shipped() -> MustersData:
+    """The shipped file, parsed once per process.  Why the lock: a keeper's first requests arrive on
+    many worker threads at once, and each of 16 parsed the file before the first had cached it
+    (1.8 s of CPU at every keeper start, in the convention-hall bench)."""
+    with _SHIPPED_LOCK:
+        return _shipped_once()
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped_once() -> MustersData:
     return _load(DATA_FILE)
 
 

@@ -125,9 +125,12 @@ class ConfrontationPresenter(GenericPresenter):
             focus = self._focus(state, state.fighter(picked), mine, links)
         obstacles = [{"name": o.name, "points": " ".join("{:g},{:g}".format(*_xy(state, x, y)) for x, y in o.corners)}
                      for o in state.obstacles]
+        terrain = [{"name": p.name, "kind": p.kind, "cover": p.cover, "title": f"{p.name}: {p.describe()}",
+                    "points": " ".join("{:g},{:g}".format(*_xy(state, x, y)) for x, y in p.corners)}
+                   for p in state.terrain]
         killed = [f.key for f in state.fighters if f.killed]
         return self._render("confrontation/board.html", width=state.width * SCALE, height=state.height * SCALE,
-                            cm=(state.width, state.height), obstacles=obstacles,
+                            cm=(state.width, state.height), obstacles=obstacles, terrain=terrain,
                             bases=self._bases(state, links, picked, acting), focus=focus, font=FONT,
                             caption=caption, names={"A": state.name("A"), "B": state.name("B")}, killed=killed,
                             colours=COLOURS, grid=range(10, int(state.width), 10),

@@ -11,9 +11,13 @@ from __future__ import annotations
 
 from rulekeeper.core.duels import DuelRequest, DuelTally
 from rulekeeper.core.errors import InvalidStatError
+from rulekeeper.core.whole import WholeOdds
 
 from ..scenario_terms import unit_cost
 from .fighters import fighters, shipped_tables
+
+#: The lab is no preview: it lets the exact whole-odds kernel work this many outcomes before it samples.
+LAB_EXACT_WORK = 150_000
 
 
 class ExIllisDuelKernel:
@@ -47,6 +51,26 @@ class ExIllisDuelKernel:
         from .reference import reference_tally
 
         return reference_tally(request)
+
+    def whole_opening(self, request: DuelRequest) -> WholeOdds | None:
+        """The whole distribution of the duel's opening action, from the keeper's own whole-odds functions
+        (:mod:`..whole`): the first unit's charge (``--charge``) or fight round against the second in melee,
+        its volley in shoot mode (open ground, range 1, as :mod:`.reference` shoots). None when the first
+        unit cannot shoot or the computation does not fit a preview's allowance."""
+        from ..melee import MeleeContext
+        from ..ranged import ShotSetup
+        from ..whole.compute import round_odds, volley_odds
+        from ..whole.dist import more_exact
+
+        f = fighters(request)
+        with more_exact(LAB_EXACT_WORK):
+            if request.mode == "shoot":
+                if f.first.stat("range") < 1:
+                    return None
+                return volley_odds(ShotSetup(f.first, (f.second,), "fields", (), 1, "shot", f.tables.rules,
+                                             f.options))
+            ctx = MeleeContext(f.tables.rules, f.options, "charge" if request.charge else "fight")
+            return round_odds((f.first, f.second), ctx)
 
     def attack_probe(self, request: DuelRequest, attacks: int) -> dict[str, int]:
         """The kernel's draws of the first unit's opening attack (outcome → count, and "Retaliates")."""

@@ -13,9 +13,10 @@ from ..melee import MeleeContext
 from ..ranged import ShotSetup
 from .dist import TooBig, Zones, start_work
 from .melee_actions import Unsupported, charge, fight, zone_key
-from .rounds import Unit, finished, round_distribution, settled, spec
+from .rounds import Unit, finished, spec
+from .sampled_round import last_round
 from .summary import whole_odds
-from .volleys import one_volley, volley
+from .volleys import last_volley, volley
 
 
 def whole_action(state: BattleState, t: BattleTables, lg: Legal) -> WholeOdds | None:
@@ -53,11 +54,11 @@ def round_odds(zone: tuple[Combatant, ...], ctx: MeleeContext) -> WholeOdds | No
     units = {c.key: Unit(c.key, c.side, True, tuple(c.alive())) for c in zone}
     try:
         s = spec(zone, att.key, ctx, None, units, last=True)
-        dist = settled(s, round_distribution(s))
+        dist = last_round(s)
     except TooBig:
         return None
     out = Zones()
-    out.dropped = dist.dropped
+    out.dropped, out.half = dist.dropped, dist.half
     for st, p in dist.states.items():
         after = finished(s, st, False)
         out.add(zone_key(after), after, p)
@@ -68,13 +69,13 @@ def volley_odds(setup: ShotSetup) -> WholeOdds | None:
     """One volley (the calculator's ``odds exillis shoot --whole``)."""
     start_work()
     try:
-        dist, finish = one_volley(setup)
+        dist, finish = last_volley(setup)
     except (TooBig, Unsupported):
         return None
     keys = [c.key for c in setup.target_zone]
     start = (*setup.target_zone, *(() if setup.shooter.key in keys else (setup.shooter,)))
     out = Zones()
-    out.dropped = dist.dropped
+    out.dropped, out.half = dist.dropped, dist.half
     for st, p in dist.states.items():
         zone, shooter = finish(st)
         after = tuple(shooter if c.key == shooter.key else c for c in zone)

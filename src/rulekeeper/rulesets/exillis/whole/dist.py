@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any, Generic, TypeVar
@@ -66,11 +67,12 @@ def wounds(hp: float, final: float, multiplier: float = 1.0, divisor: float = 1.
 TOO_MANY = 60000
 
 
-#: At most this many outcomes are worked out for one action, and for at most this long (seconds): a
-#: preview that would take longer is left to the per-draw odds.
-MAX_WORK = 400_000
+#: At most this many outcomes are worked out for one action (about 0.1 s of CPU), and for at most this long
+#: (seconds): a preview that would take longer is left to the per-draw odds.
+MAX_WORK = 25_000
 MAX_SECONDS = 1.0
 _work: ContextVar[list[float]] = ContextVar("whole_work")
+_exact_work: ContextVar[float | None] = ContextVar("whole_exact_work", default=None)
 
 
 class TooBig(Exception):
@@ -79,18 +81,68 @@ class TooBig(Exception):
 
 def start_work() -> None:
     """Start counting the states one action's computation works out (see :data:`MAX_WORK`)."""
-    _work.set([0.0, time.perf_counter() + MAX_SECONDS])
+    _work.set([0.0, time.perf_counter() + MAX_SECONDS, math.inf])
 
 
 def _check(pending: int) -> None:
     """Give up (:class:`TooBig`) past the work or time allowed to this action's computation."""
     done = _work.get(None)
-    if pending > MAX_WORK or (done is not None and (done[0] + pending > MAX_WORK or time.perf_counter() > done[1])):
+    most = max(MAX_WORK, _exact_work.get() or 0.0)  # the lab (:func:`more_exact`) allows more than a preview
+    if pending > most or (done is not None and (done[0] + pending > min(most, done[2])
+                                                or time.perf_counter() > done[1])):
         raise TooBig(pending)
 
 
-def check_time() -> None:
-    """Give up if the action's computation has run past its allowance (between rounds and aftermaths)."""
+#: The exact computation of an action's last round or volley may work out this many outcomes before the same
+#: draws are sampled instead (:mod:`.sampled`): a crowded zone's wounds make too many states to enumerate in
+#: a preview's time. A count, not a clock, so the same position gets the same numbers on any machine.
+EXACT_WORK = 2500
+
+
+def exact_work() -> float:
+    """The work allowed to the exact kernel before sampling: :data:`EXACT_WORK`, or what :func:`more_exact` set."""
+    set_to = _exact_work.get()
+    return EXACT_WORK if set_to is None else set_to
+
+
+@contextmanager
+def more_exact(work: float) -> Iterator[None]:
+    """Within the block, the exact kernel may work out ``work`` outcomes before sampling (the lab, which is not a
+    preview, waits for exact numbers where they take up to about a second)."""
+    token = _exact_work.set(work)
+    try:
+        yield
+    finally:
+        _exact_work.reset(token)
+
+
+@contextmanager
+def allowance(work: float) -> Iterator[None]:
+    """Within the block, the computation gives up (:class:`TooBig`) past ``work`` more outcomes (and within the
+    action's own allowance); the action's allowance is restored after it."""
+    done = _work.get(None)
+    if done is None:
+        yield
+        return
+    saved = done[2]
+    done[2] = min(saved, done[0] + work)
+    try:
+        yield
+    finally:
+        done[2] = saved
+
+
+#: One aftermath worked out by the engine (``finish_round``, a volley's report) counts as this many outcomes of
+#: work: it costs about as much CPU as that many states of the programme.
+AFTERMATH_WORK = 100
+
+
+def check_time(work: int = 0) -> None:
+    """Count ``work`` (outcomes' worth) and give up if the action's computation has run past its allowance
+    (between rounds and aftermaths)."""
+    done = _work.get(None)
+    if done is not None:
+        done[0] += work
     _check(0)
 
 
@@ -98,11 +150,13 @@ class Weighted(Generic[K]):
     """A set of states with their probabilities: equal states merge, negligible ones are dropped
     (and counted in ``dropped``, the bound on the absolute error of any probability read off it)."""
 
-    __slots__ = ("adds", "dropped", "states")
+    __slots__ = ("adds", "dropped", "half", "states")
 
     def __init__(self) -> None:
         self.states: dict[K, float] = {}
         self.dropped = 0.0
+        #: a sampled set (:mod:`.sampled`): the 95 % half-width of each probability; 0 when enumerated
+        self.half = 0.0
         self.adds = 0
 
     def add(self, key: K, p: float) -> None:
@@ -121,7 +175,7 @@ class Weighted(Generic[K]):
         if len(self.states) > TOO_MANY:
             raise TooBig(len(self.states))
         out: Weighted[K] = Weighted()
-        out.dropped = self.dropped
+        out.dropped, out.half = self.dropped, self.half
         if len(self.states) > budget:
             ranked = sorted(self.states.items(), key=lambda kv: kv[1], reverse=True)
             threshold = max(threshold, ranked[budget][1])
@@ -136,11 +190,12 @@ class Weighted(Generic[K]):
 class Zones:
     """Zones after an action (tuples of combatants, which do not hash) keyed by what tells them apart."""
 
-    __slots__ = ("dropped", "states")
+    __slots__ = ("dropped", "half", "states")
 
     def __init__(self) -> None:
         self.states: dict[Hashable, tuple[Any, float]] = {}
         self.dropped = 0.0
+        self.half = 0.0  # the 95 % half-width of sampled parts (see :class:`Weighted`)
 
     def add(self, key: Hashable, zone: Any, p: float) -> None:
         if p <= 0.0:

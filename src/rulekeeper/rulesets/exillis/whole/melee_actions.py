@@ -30,8 +30,9 @@ from ..combatants import Combatant
 from ..damage import bad_luck_damage
 from ..fastcopy import evolve
 from ..melee import _targets, duel_odds
-from .dist import Zones, check_time
-from .rounds import FloorBroken, Unit, finished, least_hurt, round_distribution, settled, spec
+from .dist import AFTERMATH_WORK, Zones, check_time
+from .rounds import FloorBroken, Unit, finished, least_hurt, round_distribution, spec
+from .sampled_round import last_round
 
 
 class Unsupported(Exception):
@@ -127,7 +128,7 @@ def play(seq: Sequence, start: tuple[Combatant, ...], weight: float, out: Zones)
 
 def _play(seq: Sequence, start: tuple[Combatant, ...], weight: float, out: Zones, units: dict[str, Unit]) -> None:
     states: dict[Hashable, tuple[tuple[Combatant, ...], float]] = {zone_key(start): (start, weight)}
-    dropped = 0.0
+    dropped = half = 0.0
     for n, step in enumerate(seq.steps):
         last = n == len(seq.steps) - 1
         nxt: dict[Hashable, tuple[tuple[Combatant, ...], float]] = {}
@@ -139,15 +140,15 @@ def _play(seq: Sequence, start: tuple[Combatant, ...], weight: float, out: Zones
                 continue
             ctx = melee_context(_battle(seq, zone), seq.t, seq.z, step.action, step.direction, step.reaction)
             s = spec(zone, step.attacker, ctx, step.only, units, last)
-            dist = round_distribution(s)
-            if last:
-                dist = settled(s, dist)
+            dist = last_round(s) if last else round_distribution(s)
             dropped += p * dist.dropped
+            half = max(half, dist.half)
             for st, q in dist.states.items():
-                check_time()
+                check_time(AFTERMATH_WORK)
                 _merge(nxt, finished(s, st, step.reaction), p * q)
         states = nxt
     out.dropped += dropped
+    out.half = max(out.half, half)
     for k, (zone, p) in states.items():
         out.add(k, zone, p)
 

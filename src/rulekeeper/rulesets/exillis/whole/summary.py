@@ -17,6 +17,7 @@ from rulekeeper.core.whole import WholeMeasure, WholeOdds
 from ..combatants import Combatant
 from ..morale import state_of
 from .dist import Zones
+from .sampled import PARTICLES
 
 #: Morale states in the order a player reads them, best first.
 MORALE_ORDER = ("Overconfident", "Confident", "Neutral", "Shaky", "Broken", "Fleeing", "Furious", "Disabled")
@@ -61,8 +62,11 @@ def whole_odds(start: tuple[Combatant, ...], after: Zones, side: str, note: str 
         measures.append(WholeMeasure.from_weights(f"morale:{key}", f"{key}: morale after", rows, numeric=False))
     events = (("an enemy unit routs", min(1.0, routs)), ("one of our units routs", min(1.0, ours_rout)),
               ("no enemy left standing in the zone", min(1.0, wiped)))
-    bound = after.dropped
-    method = "exact" if bound == 0.0 else "grid"
+    bound = after.dropped + after.half
+    method = "estimate" if after.half else "exact" if bound == 0.0 else "grid"
     how = ("each damage roll's whole-number law is exact; " +
-           (f"outcomes below 1e-10 dropped (total {bound:.1e})" if bound else "nothing dropped"))
+           (f"outcomes below 1e-10 dropped (total {after.dropped:.1e})" if after.dropped else "nothing dropped"))
+    if after.half:
+        how += (f"; the zone too crowded to enumerate in time: {PARTICLES} particles drawn with the same laws, each "
+                f"probability within ±{after.half:.2g} (95 %)")
     return WholeOdds(tuple(measures), events, method, bound, (note + "; " if note else "") + how)

@@ -27,7 +27,8 @@ from ..combatants import Combatant
 from ..damage import bad_luck_damage
 from ..morale import FRIENDLY_FIRE_PENALTY
 from ..ranged import ShotOdds, ShotSetup, _check, _space_one, _Volley, _volley_odds, exposed_ally, shot_odds
-from .dist import Weighted, Zones, check_time, wounds
+from . import dist as budget
+from .dist import AFTERMATH_WORK, TooBig, Weighted, Zones, allowance, check_time, wounds
 from .melee_actions import Unsupported, zone_key
 from .rounds import DEAD, Mini, Unit, least_hurt, rebuilt, records
 
@@ -138,7 +139,7 @@ class _Volleys:
         """The engine's own volley report on one outcome: the zone after morale, the shooter after Fatigue."""
         sp = self.sp
         shooter_recs, tgt, deaths, ff = st
-        v = _Volley(sp.setup, None)  # type: ignore[arg-type]
+        v = _Quiet(sp.setup, None)  # type: ignore[arg-type]
         v.shooter = rebuilt(sp.shooter, sp.s_unit, shooter_recs)
         v.everyone[v.shooter.key] = v.shooter
         for c in self._zone(st):
@@ -156,6 +157,15 @@ class _Volleys:
         _data, action = _check(sp.setup)
         report = v.report(action, sp.setup.data)
         return report.zone, report.shooter_after
+
+
+class _Quiet(_Volley):
+    """The engine's volley, its report worked out without the event log (a preview reads the zone, not the log)."""
+
+    def put(self, new: Combatant, cause: str) -> None:
+        self.everyone[new.key] = new
+        if new.key in self.zone:
+            self.zone[new.key] = new
 
 
 def _setup(state: BattleState, t: BattleTables, key: str, target: str, shot: str) -> ShotSetup:
@@ -184,15 +194,16 @@ def volley(state: BattleState, t: BattleTables, lg: Legal) -> tuple[tuple[Combat
     keys = [x.key for x in state.in_zone(z)] + [m.key for m in members if m.zone != z]
     start = tuple(state.unit(k).c for k in keys)
     states: dict[Hashable, tuple[BattleState, float]] = {zone_key(start): (state, 1.0)}
-    dropped = 0.0
+    dropped = half = 0.0
     for n, m in enumerate(members):
         nxt: dict[Hashable, tuple[BattleState, float]] = {}
         for st, p in states.values():
             setup = _setup(st, t, m.key, a.target or "", shot)
-            dist, finish = one_volley(setup)
+            dist, finish = last_volley(setup) if n == len(members) - 1 else one_volley(setup)
             dropped += p * dist.dropped
+            half = max(half, dist.half)
             for vs, q in dist.states.items():
-                check_time()
+                check_time(AFTERMATH_WORK)
                 zone, shooter = finish(vs)
                 after = st.with_units({c.key: replace(st.unit(c.key), c=c) for c in (*zone, shooter)})
                 cs = tuple(after.unit(k).c for k in keys)
@@ -200,9 +211,8 @@ def volley(state: BattleState, t: BattleTables, lg: Legal) -> tuple[tuple[Combat
                 have = nxt.get(k)
                 nxt[k] = (after, p * q + (have[1] if have else 0.0))
         states = nxt
-        del n
     out = Zones()
-    out.dropped = dropped
+    out.dropped, out.half = dropped, half
     for k, (st, p) in states.items():
         out.add(k, tuple(st.unit(x).c for x in keys), p)
     return start, out, u.side
@@ -214,7 +224,8 @@ def streak_bonus_of(state: BattleState, t: BattleTables, key: str, target: str) 
         m.has_rule("Artillery") and m.last_target == target) else 1.0
 
 
-def one_volley(setup: ShotSetup) -> tuple[Weighted[VState], Callable[[VState], tuple[tuple[Combatant, ...], Combatant]]]:
+def volley_spec(setup: ShotSetup) -> tuple[_Volleys, VState]:
+    """The volley's fixed parts and its starting state (shared by the exact and the sampled kernels)."""
     _data, action = _check(setup)
     s = setup.shooter
     o = shot_odds(setup)  # the damage of a shot depends on the two units' stats only, never on who is alive
@@ -223,9 +234,25 @@ def one_volley(setup: ShotSetup) -> tuple[Weighted[VState], Callable[[VState], t
     units = [(Unit(c.key, c.side, True, tuple(c.alive()), _least(o, c.key, setup.options.luck_multiplier)), c)
              for c in setup.target_zone if c.key != s.key]
     sp = _Spec(setup, s, s_unit, units, action.shots_per_miniature)
-    v = _Volleys(sp)
     start: VState = (records(s, s_unit), tuple(records(c, un) for un, c in units), (), (0,) * len(units))
+    return _Volleys(sp), start
+
+
+def one_volley(setup: ShotSetup) -> tuple[Weighted[VState], Callable[[VState], tuple[tuple[Combatant, ...], Combatant]]]:
+    v, start = volley_spec(setup)
     return v.run(start), v.finished
+
+
+def last_volley(setup: ShotSetup) -> tuple[Weighted[VState], Callable[[VState], tuple[tuple[Combatant, ...], Combatant]]]:
+    """The action's last volley: exact when it fits :data:`.dist.EXACT_WORK`, else sampled (an estimate)."""
+    try:
+        with allowance(budget.exact_work()):
+            return one_volley(setup)
+    except TooBig:
+        check_time()
+        from .sampled_volley import sampled_volley
+
+        return sampled_volley(setup)
 
 
 def _least(o: ShotOdds, key: str, luck: float) -> float:

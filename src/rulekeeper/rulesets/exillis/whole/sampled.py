@@ -1,0 +1,111 @@
+"""Shared pieces of the sampled (vectorised) whole-action kernels: particles, their draws, their outcomes.
+
+When the exact dynamic programme (:mod:`.rounds`, :mod:`.volleys`) does not fit a preview's
+allowance (crowded zones: the wounds of many miniatures make too many states), the same draws
+are played for :data:`PARTICLES` independent particles at once with numpy: each draw's law is
+the one the dynamic programme uses (the engine's ``shot_odds`` / ``duel_odds``, the exact
+damage law of :func:`.dist.damage_odds`), only sampled instead of enumerated. The outcomes
+(who died, in which order) are then merged and each distinct one goes through the engine's own
+aftermath, as in the exact path. The result is an ``estimate``: each probability within
+:func:`half_width` (95 %).
+
+The generator is seeded with a constant, so a preview shows the same numbers every time.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+from .dist import damage_odds
+
+#: Particles of a sampled preview: each probability within ±0.0098 (95 %), computed in tens of ms.
+PARTICLES = 10_000
+SEED = 27
+
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+
+
+def half_width(n: int) -> float:
+    """The 95 % half-width of a probability estimated from ``n`` independent particles (worst case p = ½)."""
+    return 1.96 * math.sqrt(0.25 / n)
+
+
+def generator() -> np.random.Generator:
+    return np.random.default_rng(SEED)
+
+
+def pick(cum: Floats, u: Floats) -> Ints:
+    """Index of the outcome each uniform ``u`` falls in, given cumulative weights ``cum`` (last = total)."""
+    out: Ints = np.minimum(np.searchsorted(cum, u * cum[-1], side="right"), len(cum) - 1).astype(np.int64)
+    return out
+
+
+def pick_rows(weights: Floats, u: Floats) -> Ints:
+    """Per row of ``weights`` (particles × choices), the choice ``u`` falls in (weights need not be normalised)."""
+    cum = np.cumsum(weights, axis=1)
+    out: Ints = np.minimum((cum < (u * cum[:, -1])[:, None]).sum(axis=1), weights.shape[1] - 1).astype(np.int64)
+    return out
+
+
+def damage(final: float, multiplier: float, u: Floats, divisor: float = 1.0) -> Floats:
+    """Whole damage drawn from :func:`.dist.damage_odds` (the exact law of ``damage.roll``) for each ``u``."""
+    law = damage_odds(final, multiplier, divisor)
+    values = np.array([k for k, _ in law], dtype=np.float64)
+    cum = np.cumsum([p for _, p in law])
+    return values[pick(np.asarray(cum, dtype=np.float64), u)]
+
+
+def nth_alive(hp: Floats, rows: Ints, u: Floats) -> Ints:
+    """For each particle in ``rows``, a living miniature of ``hp`` (particles × miniatures), uniformly."""
+    alive = hp[rows] > 0
+    n = alive.sum(axis=1)
+    r = np.minimum((u * n).astype(np.int64), np.maximum(n - 1, 0))
+    out: Ints = (np.cumsum(alive, axis=1) <= r[:, None]).sum(axis=1).astype(np.int64)
+    return out
+
+
+_MIX = np.random.default_rng(2027).integers(1, 2**62, size=4096, dtype=np.int64) | 1
+
+
+def row_groups(key: Ints) -> tuple[Ints, Ints, Ints]:
+    """The distinct rows of ``key`` (particles × columns of small ints): (index of each one's first particle,
+    each particle's group, particles per group). Rows are hashed to one int64 (wrapping products with odd
+    random multipliers), so grouping is a 1-d ``np.unique``; the grouping is then verified row by row and,
+    should two different rows ever share a hash, redone with ``np.unique(axis=0)``."""
+    if key.shape[1] > len(_MIX):
+        _rows, first, inverse, counts = np.unique(key, axis=0, return_index=True, return_inverse=True,
+                                                  return_counts=True)
+        return first.astype(np.int64), inverse.reshape(-1).astype(np.int64), counts.astype(np.int64)
+    with np.errstate(over="ignore"):
+        h = (key * _MIX[: key.shape[1]]).sum(axis=1)
+    _h, first, inverse, counts = np.unique(h, return_index=True, return_inverse=True, return_counts=True)
+    inverse = inverse.reshape(-1)
+    if not np.array_equal(key, key[first][inverse]):  # a hash collision (never seen): group exactly
+        _rows, first, inverse, counts = np.unique(key, axis=0, return_index=True, return_inverse=True,
+                                                  return_counts=True)
+        inverse = inverse.reshape(-1)
+    return first.astype(np.int64), inverse.astype(np.int64), counts.astype(np.int64)
+
+
+class DeathLog:
+    """The order of deaths per particle (unit index; -1 the shooter or attacker), as the morale rules need it."""
+
+    def __init__(self, particles: int, most: int) -> None:
+        self.order = np.full((particles, max(1, most)), -9, dtype=np.int64)
+        self.n = np.zeros(particles, dtype=np.int64)
+
+    def add(self, rows: Ints, who: int) -> None:
+        if len(rows):
+            self.order[rows, self.n[rows]] = who
+            self.n[rows] += 1
+
+    def used(self) -> Ints:
+        """The order columns any particle filled."""
+        return self.order[:, : max(1, int(self.n.max()))]
+
+    def of(self, row: npt.NDArray[np.int64]) -> tuple[int, ...]:
+        return tuple(int(x) for x in row if x != -9)

@@ -1,0 +1,173 @@
+"""An action's last melee round sampled for :data:`.sampled.PARTICLES` particles at once: :mod:`.rounds`, vectorised.
+
+Strike by strike, as :class:`.rounds._Round` enumerates them: each living miniature of the attacker
+in turn picks a target among the miniatures still able to receive an attack (alive, under their
+unit's Bulk cap, weighted by Aggressiveness), rolls to hit with the odds of ``duel_odds`` (the
+round's own, read through :class:`.rounds._Round`), deals the exact damage law of ``damage.roll``;
+after a defence the target retaliates once per round with its unit's chance, and Bad Luck hurts the
+one who rolled it. The outcomes (the attacker's dead, each target unit's living count, the order of
+the targets' deaths) are merged, each with its share of particles, and the engine's own
+``finish_round`` works out each distinct one (:func:`.rounds.finished`), as for the exact ones.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import dist as budget
+from .dist import TooBig, Weighted, allowance, check_time
+from .rounds import DEAD, DEFENDED, Mini, RoundSpec, State, _Round, records, round_distribution, settled
+from .sampled import PARTICLES, DeathLog, Floats, Ints, damage, generator, half_width, pick_rows, row_groups
+
+
+def last_round(s: RoundSpec) -> Weighted[State]:
+    """The action's last round, settled: exact when it fits :data:`.dist.EXACT_WORK`, else sampled (an estimate)."""
+    try:
+        with allowance(budget.exact_work()):
+            return settled(s, round_distribution(s))
+    except TooBig:
+        check_time()
+        return sampled_round(s)
+
+
+def sampled_round(s: RoundSpec, particles: int = PARTICLES) -> Weighted[State]:
+    """Like :func:`.rounds.settled` of :func:`.rounds.round_distribution`, sampled (``half`` set)."""
+    return _Sampler(s, particles).run()
+
+
+class _Sampler:
+    def __init__(self, s: RoundSpec, n: int) -> None:
+        self.s, self.n = s, n
+        self.r = _Round(s)  # the odds, shields, Bad Luck damage and retaliation chances of the exact path
+        self.rng = generator()
+        self.a0 = records(s.attacker, s.att_unit)
+        self.t0 = [records(c, u) for u, c, _, _ in s.targets]
+        self.a_hp = np.tile(np.array([r[0] for r in self.a0], dtype=np.float64), (n, 1))
+        self.t_hp = [np.tile(np.array([r[0] for r in recs], dtype=np.float64), (n, 1)) for recs in self.t0]
+        self.recv = [np.zeros((n, len(recs)), dtype=np.int64) for recs in self.t0]
+        self.ret = [np.zeros((n, len(recs)), dtype=bool) for recs in self.t0]
+        self.a_dead = np.zeros(n, dtype=np.int64)
+        self.deaths = DeathLog(n, sum(len(r) for r in self.t0))
+
+    def run(self) -> Weighted[State]:
+        # the miniatures alive when the round begins strike once each; a pooled unit's are alike, so any order
+        for ai in range(len(self.a0)):
+            if self.a0[ai][0] > 0:
+                self.strike(ai)
+        return self.outcomes()
+
+    def strike(self, ai: int) -> None:
+        s = self.s
+        rows = np.flatnonzero(self.a_hp[:, ai] > 0)
+        weights = np.zeros((len(rows), len(s.targets)), dtype=np.float64)
+        for j, (_u, _c, cap, agg) in enumerate(s.targets):
+            if agg > 0:
+                weights[:, j] = ((self.t_hp[j][rows] > 0) & (self.recv[j][rows] < cap)).sum(axis=1) * agg
+        some = weights.sum(axis=1) > 0  # no target left: a Miss
+        rows, weights = rows[some], weights[some]
+        if not len(rows):
+            return
+        unit = pick_rows(weights, self.rng.random(len(rows)))
+        for j in np.unique(unit):
+            self.assigned(rows[unit == j], ai, int(j))
+
+    def assigned(self, rows: Ints, ai: int, j: int) -> None:
+        s, r = self.s, self.r
+        cap = s.targets[j][2]
+        hp, recv = self.t_hp[j], self.recv[j]
+        open_ = (hp[rows] > 0) & (recv[rows] < cap)
+        mini = _nth(open_, self.rng.random(len(rows)))
+        recv[rows, mini] += 1
+        odds, final = r.odds(j, False)
+        names = [o for o, _ in odds]
+        got = pick_rows(np.array([[q for _, q in odds]], dtype=np.float64).repeat(len(rows), axis=0),
+                        self.rng.random(len(rows)))
+        a_hp0 = self.a_hp[rows, ai].copy()
+        for k, name in enumerate(names):
+            sel = got == k
+            if not sel.any():
+                continue
+            rk, mk = rows[sel], mini[sel]
+            if name == "Bad Luck":
+                self.hurt_attacker(rk, ai, np.full(len(rk), float(r.a_bad)))
+                continue
+            if name in ("Attack", "Luck", "Blocked"):
+                amount = damage(final, s.luck if name == "Luck" else 1.0, self.rng.random(len(rk)),
+                                r.t_shd[j] if name == "Blocked" else 1.0)
+                self.hurt_target(rk, j, mk, amount)
+            if name in DEFENDED and r.ret[j] > 0:
+                may = (hp[rk, mk] > 0) & (a_hp0[sel] > 0) & ~self.ret[j][rk, mk]
+                fires = may & (self.rng.random(len(rk)) < r.ret[j])
+                self.retaliate(rk[fires], ai, j, mk[fires])
+
+    def retaliate(self, rows: Ints, ai: int, j: int, mini: Ints) -> None:
+        s, r = self.s, self.r
+        if not len(rows):
+            return
+        self.ret[j][rows, mini] = True
+        odds, final = r.odds(j, True)
+        got = pick_rows(np.array([[q for _, q in odds]], dtype=np.float64).repeat(len(rows), axis=0),
+                        self.rng.random(len(rows)))
+        for k, (name, _q) in enumerate(odds):
+            sel = got == k
+            if not sel.any():
+                continue
+            if name == "Bad Luck":
+                self.hurt_target(rows[sel], j, mini[sel], np.full(int(sel.sum()), float(r.t_bad[j])))
+            elif name in ("Attack", "Luck", "Blocked"):
+                amount = damage(final, s.luck if name == "Luck" else 1.0, self.rng.random(int(sel.sum())),
+                                r.a_shd if name == "Blocked" else 1.0)
+                self.hurt_attacker(rows[sel], ai, amount)
+
+    def hurt_target(self, rows: Ints, j: int, mini: Ints, amount: Floats) -> None:
+        hp = self.t_hp[j]
+        new = hp[rows, mini] - amount
+        killed = (amount > 0) & (new <= 0) & (hp[rows, mini] > 0)
+        new[new <= 0] = 0.0
+        hp[rows, mini] = new
+        self.deaths.add(rows[killed], j)
+
+    def hurt_attacker(self, rows: Ints, ai: int, amount: Floats) -> None:
+        new = self.a_hp[rows, ai] - amount
+        killed = (amount > 0) & (new <= 0) & (self.a_hp[rows, ai] > 0)
+        new[new <= 0] = 0.0
+        self.a_hp[rows, ai] = new
+        self.a_dead[rows[killed]] += 1
+
+    def outcomes(self) -> Weighted[State]:
+        """Merge the particles by what the aftermath reads: who of the attacker died, each unit's living count,
+        the order of the targets' deaths (wounds forgotten, as :func:`.rounds.settled` does)."""
+        counts = [(h > 0).sum(axis=1) for h in self.t_hp]
+        key = np.concatenate([(self.a_hp > 0).astype(np.int64), np.stack(counts, axis=1) if counts else
+                              np.zeros((self.n, 0), dtype=np.int64), self.a_dead[:, None],
+                              self.deaths.n[:, None], self.deaths.used()], axis=1)
+        first, _group, share = row_groups(key)
+        out: Weighted[State] = Weighted()
+        na, nt = len(self.a0), len(self.t0)
+        pooled = self.s.att_unit.pooled
+        for i, c in zip(first, share, strict=True):
+            row = key[i]
+            alive = row[:na]
+            att = (_settled(self.a0, int(alive.sum())) if pooled else
+                   tuple((r[0], 0, False) if a else DEAD for r, a in zip(self.a0, alive, strict=True)))
+            tgt = tuple(_settled(recs, int(x)) for recs, x in zip(self.t0, row[na:na + nt], strict=True))
+            st: State = (att, tgt, self.deaths.of(row[na + nt + 2:]), int(row[na + nt]))
+            out.states[st] = out.states.get(st, 0.0) + float(c) / self.n
+        out.half = half_width(self.n)
+        return out
+
+
+def _nth(open_: np.ndarray, u: Floats) -> Ints:
+    """For each row of the mask ``open_``, one of its true columns, uniformly."""
+    n = open_.sum(axis=1)
+    k = np.minimum((u * n).astype(np.int64), np.maximum(n - 1, 0))
+    out: Ints = (np.cumsum(open_, axis=1) <= k[:, None]).sum(axis=1).astype(np.int64)
+    return out
+
+
+def _settled(before: tuple[Mini, ...], alive: int) -> tuple[Mini, ...]:
+    """A pooled unit with ``alive`` living, each at its hit points before the round (the healthiest kept)."""
+    kept = sorted((b for b in before if b[0] > 0), reverse=True)[:alive]
+    return tuple(sorted([DEAD] * (len(before) - len(kept)) + [(b[0], 0, False) for b in kept]))
+
+

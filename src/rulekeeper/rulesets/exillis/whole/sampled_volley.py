@@ -1,0 +1,180 @@
+"""A volley sampled for :data:`.sampled.PARTICLES` particles at once: the draws of :mod:`.volleys`, vectorised.
+
+Projectile by projectile, as :meth:`.volleys._Volleys.shot` enumerates them: where it falls (the
+engine's ``_volley_odds`` for the particle's living counts, grouped so each set of counts asks the
+engine once), the unit it lands on (by living miniatures × Bulk, enemies or exposed allies), Missile
+Block, a living miniature of that unit, the damage (:func:`.dist.damage_odds`), Bad Luck on the
+shooter. The outcomes (shooter's dead, each unit's living count, the order of deaths, friendly
+fire per unit) are merged, each with the share of particles that reached it, and handed to the
+engine's own volley report like the exact ones. Wounds are forgotten at the end (as
+:func:`.rounds.settled` does): only the last volley of an action is sampled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ..combatants import Combatant
+from ..ranged import ShotOdds, ShotSetup
+from .dist import Weighted
+from .rounds import DEAD, Mini
+from .sampled import PARTICLES, DeathLog, Floats, Ints, damage, generator, half_width, nth_alive, pick_rows, row_groups
+from .volleys import ENEMY_FALLS, VState, _Volleys, volley_spec
+
+# what a projectile does where it falls (the names of ``shot_odds``): nothing, Bad Luck, an enemy, Luck, an ally
+_BAD, _ENEMY, _LUCK, _ALLY = 1, 2, 3, 4
+_KIND = {"Bad Luck": _BAD, "Accurate Shot": _ENEMY, "Enemy space": _ENEMY, "Luck": _LUCK, "Allied space": _ALLY}
+assert set(ENEMY_FALLS) == {k for k, v in _KIND.items() if v in (_ENEMY, _LUCK)}
+
+
+def sampled_volley(setup: ShotSetup, particles: int = PARTICLES
+                   ) -> tuple[Weighted[VState], Callable[[VState], tuple[tuple[Combatant, ...], Combatant]]]:
+    """Like :func:`.volleys.one_volley`, sampled: outcomes with their share of particles (``half`` set)."""
+    v, start = volley_spec(setup)
+    return _Sampler(v, start, particles).run(), v.finished
+
+
+class _Sampler:
+    def __init__(self, v: _Volleys, start: VState, n: int) -> None:
+        self.v, self.start, self.n = v, start, n
+        self.rng = generator()
+        self.s_hp = np.tile(np.array([r[0] for r in start[0]], dtype=np.float64), (n, 1))
+        self.t_hp = [np.tile(np.array([r[0] for r in recs], dtype=np.float64), (n, 1)) for recs in start[1]]
+        self.ff = np.zeros((n, len(start[1])), dtype=np.int64)
+        self.deaths = DeathLog(n, len(start[0]) + sum(len(r) for r in start[1]))
+        self.alive: Ints | None = None
+
+    def counts(self) -> Ints:
+        """Living miniatures per particle: the shooter's, then each unit's (kept up to date as they die)."""
+        if self.alive is None:
+            cols = [(self.s_hp > 0).sum(axis=1)] + [(h > 0).sum(axis=1) for h in self.t_hp]
+            self.alive = np.stack(cols, axis=1).astype(np.int64)
+        return self.alive
+
+    def odds_for(self, counts: tuple[int, ...]) -> ShotOdds:
+        """The engine's odds of one projectile for these living counts (the records' first ones marked dead)."""
+        shooter = _with_count(self.start[0], counts[0], positional=True)
+        tgt = tuple(_with_count(recs, c, positional=False) for recs, c in zip(self.start[1], counts[1:], strict=True))
+        return self.v.odds((shooter, tgt, (), ()))
+
+    def run(self) -> Weighted[VState]:
+        sp = self.v.sp
+        for si in sp.shooter.alive():
+            for _ in range(sp.shots):
+                self.shot(si)
+        return self.outcomes()
+
+    def shot(self, si: int) -> None:
+        """One projectile of miniature ``si`` for every particle, each draw vectorised over the particles."""
+        v, n = self.v, self.n
+        counts = self.counts().copy()
+        alive = counts[:, 1:]
+        enemy = np.array(v.enemy, dtype=bool)
+        live = (alive[:, enemy].sum(axis=1) > 0) if enemy.any() else np.zeros(n, dtype=bool)
+        first, group, _n = row_groups(counts)
+        # the engine's odds, per set of living counts (none asked where no enemy is left: No target)
+        odds = [self.odds_for(tuple(int(x) for x in counts[i])) if live[i] else None for i in first]
+        names = sorted({w for o in odds if o is not None for w, _ in o.odds})
+        law = np.array([[dict(o.odds).get(w, 0.0) if o is not None else 0.0 for w in names] for o in odds],
+                       dtype=np.float64).reshape(len(odds), len(names))
+        if not names:
+            return
+        where = pick_rows(law[group], self.rng.random(n))
+        kinds = np.array([_KIND.get(w, 0) for w in names], dtype=np.int64)
+        kind = np.where(live, kinds[where], 0)
+        self.bad_luck(np.flatnonzero(kind == _BAD), si)
+        rows = np.flatnonzero(kind >= _ENEMY)
+        if not len(rows):
+            return
+        weight = np.array(v.weight, dtype=np.float64)
+        ally = np.array(v.ally, dtype=bool)
+        friendly = kind[rows] == _ALLY
+        side = np.where(friendly[:, None], ally[None, :], enemy[None, :]) & (weight > 0)[None, :]
+        weights = alive[rows] * weight[None, :] * side
+        some = weights.sum(axis=1) > 0  # nobody there: Missed
+        rows, weights, friendly = rows[some], weights[some], friendly[some]
+        if not len(rows):
+            return
+        unit = pick_rows(weights, self.rng.random(len(rows)))
+        np.add.at(self.ff, (rows[friendly], unit[friendly]), 1)
+        keys = [u.key for u, _c in v.sp.units]
+        block = np.array([[o.block.get(k, 0.0) if o else 0.0 for k in keys] for o in odds], dtype=np.float64)
+        final = np.array([[o.final.get(k, 0.0) if o else 0.0 for k in keys] for o in odds], dtype=np.float64)
+        luck = kind[rows] == _LUCK
+        b = np.where(luck, 0.0, block[group[rows], unit])
+        kept = self.rng.random(len(rows)) >= b
+        rows, unit, luck = rows[kept], unit[kept], luck[kept]
+        amount = np.zeros(len(rows), dtype=np.float64)
+        f = final[group[rows], unit]
+        u = self.rng.random(len(rows))
+        code = unit * 2 + luck  # the damage law depends on the unit's final damage (per living counts) and Luck
+        for c in np.unique(code):
+            sel = code == c
+            for fv in np.unique(f[sel]):
+                s2 = sel & (f == fv)
+                amount[s2] = damage(float(fv), v.luck if c % 2 else 1.0, u[s2])
+        for j in np.unique(unit):
+            sel = unit == j
+            self.lands(rows[sel], int(j), amount[sel])
+
+    def bad_luck(self, rows: Ints, si: int) -> None:
+        if not len(rows):
+            return
+        was = self.s_hp[rows, si] > 0
+        hp = self.s_hp[rows, si] - self.v.bad
+        hp[hp <= 0] = 0.0
+        self.s_hp[rows, si] = hp
+        died = rows[was & (hp <= 0)]
+        self.deaths.add(died, -1)
+        self.counts()[died, 0] -= 1
+
+    def lands(self, rows: Ints, j: int, amount: Floats) -> None:
+        """The projectiles that hit a living miniature of unit ``j`` (uniformly: a pooled unit's are alike)."""
+        hp = self.t_hp[j]
+        mini = nth_alive(hp, rows, self.rng.random(len(rows)))
+        new = hp[rows, mini] - amount
+        killed = (amount > 0) & (new <= 0)
+        new[new <= 0] = 0.0
+        hp[rows, mini] = new
+        self.deaths.add(rows[killed], j)
+        self.counts()[rows[killed], 1 + j] -= 1
+
+    def outcomes(self) -> Weighted[VState]:
+        """Merge the particles by what the report reads (dead shooters, living counts, deaths in order, friendly fire)."""
+        key = np.concatenate([(self.s_hp > 0).astype(np.int64), self.counts()[:, 1:], self.ff,
+                              self.deaths.n[:, None], self.deaths.used()], axis=1)
+        first, _inverse, share = row_groups(key)
+        rows = key[first]
+        out: Weighted[VState] = Weighted()
+        ns, nu = self.s_hp.shape[1], len(self.t_hp)
+        for row, c in zip(rows, share, strict=True):
+            shooter = tuple(r if alive else DEAD for r, alive in zip(self.start[0], row[:ns], strict=True))
+            tgt = tuple(_settled(recs, int(n)) for recs, n in zip(self.start[1], row[ns:ns + nu], strict=True))
+            ff = tuple(int(x) for x in row[ns + nu:ns + 2 * nu])
+            out.states[(shooter, tgt, self.deaths.of(row[ns + 2 * nu + 1:]), ff)] = float(c) / self.n
+        out.half = half_width(self.n)
+        return out
+
+
+def _with_count(recs: tuple[Mini, ...], alive: int, positional: bool) -> tuple[Mini, ...]:
+    """``recs`` with only ``alive`` living (the first living ones marked dead): what the odds read is the count."""
+    out = list(recs)
+    extra = sum(1 for r in recs if r[0] > 0) - alive
+    for i, r in enumerate(out):
+        if extra <= 0:
+            break
+        if r[0] > 0:
+            out[i] = DEAD
+            extra -= 1
+    return tuple(out) if positional else tuple(sorted(out))
+
+
+def _settled(before: tuple[Mini, ...], alive: int) -> tuple[Mini, ...]:
+    """A pooled unit with ``alive`` living, each at its hit points before the volley (the healthiest kept)."""
+    kept = sorted((b for b in before if b[0] > 0), reverse=True)[:alive]
+    return tuple(sorted([DEAD] * (len(before) - len(kept)) + [(b[0], 0, False) for b in kept]))
+
+
+__all__ = ["Floats", "sampled_volley"]

@@ -1,0 +1,69 @@
+"""The sampled kernel (``whole/sampled_round.py``, ``whole/sampled_volley.py``) against the exact one, outcome by outcome.
+
+When a crowded zone's wounds make too many states to enumerate within a preview's work allowance
+(``dist.EXACT_WORK``), the action's last round or volley is sampled for 10,000 particles with the same
+draw laws instead. Here both kernels work the same positions (the agreement test's, where the exact
+one finishes) and every probability they show must agree within 4.5 binomial standard errors of
+10,000 particles (±0.023 at worst): a missed retaliation, a cap ignored, a wrong damage law or a
+mis-ordered death would move whole outcomes by more. The bound each states (±0.0098, 95 %) is checked too.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from exillis_battle_kit import legal, tables
+from exillis_matchups import MATCHUPS, Matchup
+
+from rulekeeper.core.whole import WholeOdds
+from rulekeeper.rulesets.exillis.whole import dist
+from rulekeeper.rulesets.exillis.whole.compute import whole_action
+from rulekeeper.rulesets.exillis.whole.sampled import PARTICLES, half_width
+
+CHECKED = [m for m in MATCHUPS if m.name in (
+    "knights charge peasants", "billmen fight peasants", "peasants fight billmen", "flank charge",
+    "charge into a crowded zone", "fight wounded peasants", "longbow volley", "volley fire", "swift shot",
+    "volley into a melee", "volley at shielded knights")]
+
+
+def _odds(m: Matchup, work: float, monkeypatch: pytest.MonkeyPatch) -> WholeOdds:
+    monkeypatch.setattr(dist, "EXACT_WORK", work)
+    state = m.build()
+    lg = next(lg for lg in legal(state) if lg.action.kind == m.kind and lg.action.unit == m.unit
+              and (m.target is None or lg.action.target == m.target)
+              and (m.option is None or lg.action.option == m.option))
+    odds = whole_action(state, tables(), lg)
+    assert odds is not None
+    return odds
+
+
+@pytest.fixture(autouse=True)
+def _no_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dist, "MAX_SECONDS", math.inf)
+    monkeypatch.setattr(dist, "MAX_WORK", math.inf)  # the preview's work allowance too: the tests check the numbers
+
+
+def test_the_stated_bound_is_the_95_percent_half_width() -> None:
+    assert PARTICLES == 10_000
+    assert half_width(PARTICLES) == pytest.approx(1.96 * math.sqrt(0.25 / 10_000))
+    assert round(half_width(PARTICLES), 4) == 0.0098
+
+
+@pytest.mark.parametrize("m", CHECKED, ids=[m.name for m in CHECKED])
+def test_sampled_agrees_with_exact(m: Matchup, monkeypatch: pytest.MonkeyPatch) -> None:
+    exact = _odds(m, math.inf, monkeypatch)
+    sampled = _odds(m, 0, monkeypatch)
+    assert exact.error_bound < 1e-3 and sampled.method == "estimate"
+    assert "10000 particles" in sampled.note and "±0.0098 (95 %)" in sampled.note
+    bad = []
+    for e in exact.measures:
+        s = sampled.measure(e.key)
+        for outcome in {o for o, _ in e.outcomes} | {o for o, _ in s.outcomes}:
+            p, q = e.probability(outcome), s.probability(outcome)
+            if abs(p - q) > 4.5 * math.sqrt(max(p * (1 - p), 1 / PARTICLES) / PARTICLES) + exact.error_bound + 1e-9:
+                bad.append(f"{e.key}={outcome}: exact {p:.4f}, sampled {q:.4f}")
+    for (name, p), (_n, q) in zip(exact.events, sampled.events, strict=True):
+        if abs(p - q) > 4.5 * math.sqrt(max(p * (1 - p), 1 / PARTICLES) / PARTICLES) + exact.error_bound + 1e-9:
+            bad.append(f"{name}: exact {p:.4f}, sampled {q:.4f}")
+    assert bad == []
