@@ -183,6 +183,7 @@ def _shipped_wound_table() -> WoundTable:
     return parse_wound_table(read_data_file(WOUND_TABLE), str(WOUND_TABLE))
 
 
+@functools.cache
 def damage_die(table: WoundTable) -> tuple[tuple[int, Fraction], ...]:
     """The die read on the table: one d6, or the higher of 2d6 (each kept face opening as ``opens`` says)."""
     if table.dice == 1:
