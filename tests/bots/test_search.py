@@ -97,3 +97,25 @@ def test_the_search_corrects_the_policy_it_rolls_out(toy: None) -> None:
     assert decision.action == {"kind": "roll", "side": "A"}
     roll, hold = decision.candidates
     assert roll.value > 0.4 and hold.value < -0.4
+
+
+def test_the_bot_leaves_the_policys_choice_only_on_evidence() -> None:
+    """Issue 28: picking the best mean of a dozen noisy candidates picked noise (the bot won no more than the
+    policy it rolls out). A challenger replaces the shipped policy's choice (the anchor) only when the paired
+    difference on shared worlds, less two standard errors, is above 0."""
+    from rulekeeper.bots.search import _Arm, _chosen
+    from rulekeeper.core.game import LegalAction
+
+    def arm(name: str, scores: list[float]) -> _Arm:
+        a = _Arm(LegalAction({"kind": name}, name, "A"))
+        for world, value in enumerate(scores):
+            a.add(world, value)
+        return a
+
+    anchor = arm("policy", [0.0, 0.2, -0.2, 0.0])
+    lucky = arm("lucky", [0.6, -0.4, 0.2, 0.0])      # +0.1 over the anchor, standard error 0.26
+    assert _chosen([anchor, lucky]) is anchor
+    better = arm("better", [0.3, 0.4, 0.0, 0.4])     # +0.2 to +0.4 in every world: 0.275 - 2 × 0.048 > 0
+    assert _chosen([anchor, lucky, better]) is better
+    once = arm("once", [1.0])                         # one shared world is no evidence
+    assert _chosen([anchor, once]) is anchor

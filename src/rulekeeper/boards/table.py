@@ -24,6 +24,7 @@ Conventions (the ruleset documents its own readings on top of these):
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -64,13 +65,20 @@ class Base:
                                    field="arc")
 
     def shape(self) -> Any:
-        """The base as a shapely polygon (a circle of :data:`QUAD_SEGS` segments a quarter)."""
-        from shapely.geometry import Point  # type: ignore[import-untyped]
-
-        return Point(self.x, self.y).buffer(self.radius, quad_segs=QUAD_SEGS)
+        """The base as a shapely polygon (a circle of :data:`QUAD_SEGS` segments a quarter), built once per
+        place and size (:func:`_disc`): a search bot's rollouts ask for the same bases thousands of times."""
+        return _disc(self.x, self.y, self.radius)
 
     def moved_to(self, x: float, y: float, facing: float | None = None) -> Base:
         return Base(x, y, self.radius, self.facing if facing is None else facing, self.arc, self.name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _disc(x: float, y: float, radius: float) -> Any:
+    """A base's polygon; shapely 2 geometries are immutable, so one object may be shared by every caller."""
+    from shapely.geometry import Point  # type: ignore[import-untyped]
+
+    return Point(x, y).buffer(radius, quad_segs=QUAD_SEGS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,13 +93,25 @@ class Obstacle:
             raise InvalidStatError(f"obstacle {self.name!r}: needs at least three finite corners", field="corners")
 
     def shape(self) -> Any:
+        """The obstacle's polygon, checked; a valid one is built once per set of corners (lines of sight and
+        charges ask for every obstacle again and again; shapely 2 geometries are immutable)."""
+        known = _OBSTACLES.get(self.corners)
+        if known is not None:
+            return known
         from shapely.geometry import Polygon
 
         poly = Polygon(self.corners)
         if not poly.is_valid or poly.area <= 0:
             raise InvalidStatError(f"obstacle {self.name!r}: its corners do not make a simple polygon",
                                    field="corners")
+        if len(_OBSTACLES) >= 4096:
+            _OBSTACLES.clear()
+        _OBSTACLES[self.corners] = poly
         return poly
+
+
+#: Valid obstacle polygons by their corners (:meth:`Obstacle.shape`).
+_OBSTACLES: dict[tuple[tuple[float, float], ...], object] = {}
 
 
 def edge_distance(a: Base, b: Base) -> float:

@@ -50,7 +50,7 @@ SCREEN = 24
 #: The share of a time budget the screen may spend.
 SCREEN_SHARE = 0.3
 #: Standard errors of the paired difference by which a challenger must beat the shipped policy's choice.
-MARGIN_Z = 1.0
+MARGIN_Z = 2.0
 
 
 @dataclass

@@ -20,6 +20,7 @@ from .output import console, print_json
 
 if TYPE_CHECKING:
     from rulekeeper.core.duels import DuelRequest, DuelTally
+    from rulekeeper.core.whole import WholeOdds
     from rulekeeper.lab.backends import Progress, Runner
 
 lab_app = typer.Typer(help="The balance lab: simulate scenarios, duels and matchup sweeps at scale.",
@@ -202,13 +203,13 @@ def duel(game: Game, first: Annotated[str, typer.Argument(help="The first unit (
     _print_duel(request, summary, tally, plot)
 
 
-def _whole_opening(kernel: Any, request: DuelRequest) -> Any:
+def _whole_opening(kernel: object, request: DuelRequest) -> WholeOdds | None:
     from rulekeeper.core.duels import whole_opening_of
 
     return whole_opening_of(kernel, request)
 
 
-def _print_whole(request: DuelRequest, odds: Any) -> None:
+def _print_whole(request: DuelRequest, odds: WholeOdds | None) -> None:
     """``--whole``: the opening action's whole distribution, as ``odds … --whole`` and the keeper's preview show it."""
     from .whole_view import whole_table
 

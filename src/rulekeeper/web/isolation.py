@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Protocol, runtime_checkable
 
 from markupsafe import escape
 
@@ -53,11 +53,11 @@ def needs_isolation(text: str) -> bool:
     return bool(RTL.search(text)) and any(unicodedata.bidirectional(ch) in ("R", "AL", "AN") for ch in text)
 
 
-def names_in(*documents: Any) -> frozenset[str]:
+def names_in(*documents: object) -> frozenset[str]:
     """The right-to-left names set in ``documents`` (a battle's initial document, its title, its meta):
     every string value or key holding a right-to-left character, up to :data:`_LONGEST` characters."""
     found: set[str] = set()
-    stack: list[tuple[Any, int]] = [(d, 0) for d in documents]
+    stack: list[tuple[object, int]] = [(d, 0) for d in documents]
     while stack:
         node, depth = stack.pop()
         if isinstance(node, str):
@@ -134,15 +134,29 @@ def isolated(html: str, names: Iterable[str]) -> str:
     return Isolator(n for n in names if needs_isolation(n)).page(html)
 
 
+@runtime_checkable
+class TitledRecord(Protocol):
+    """What a battle record shows a page of itself (``persistence``'s record, read without importing it)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def meta(self) -> object: ...
+
+
 class BattleNames:
     """The right-to-left names of the battles a page shows: from each one's initial document (read once: it
     never changes), its title and its meta (players' names)."""
 
-    def __init__(self, initial: Callable[[str], dict[str, Any]], keep: int = 512) -> None:
+    def __init__(self, initial: Callable[[str], Mapping[str, object]], keep: int = 512) -> None:
         self.initial, self.keep = initial, keep
         self.documents: dict[str, frozenset[str]] = {}
 
-    def of(self, records: Iterable[Any]) -> frozenset[str]:
+    def of(self, records: Iterable[TitledRecord]) -> frozenset[str]:
         found: set[str] = set()
         for rec in records:
             if rec.id not in self.documents:
@@ -155,15 +169,17 @@ class BattleNames:
             found |= self.documents[rec.id] | names_in(rec.title, rec.meta)
         return frozenset(found)
 
-    def page(self, html: str, ctx: dict[str, Any]) -> str:
+    def page(self, html: str, ctx: Mapping[str, object]) -> str:
         """``html`` rendered with ``ctx``, its battles' right-to-left names isolated."""
         if not RTL.search(html):
             return html
         return isolated(html, self.of(records_in(ctx)))
 
 
-def records_in(ctx: dict[str, Any]) -> list[Any]:
+def records_in(ctx: Mapping[str, object]) -> list[TitledRecord]:
     """The battle records a page's context holds: its view's, its own, or each listed battle's."""
     found = [getattr(ctx.get("v"), "rec", None), ctx.get("rec")]
-    found += [row.get("rec") for row in ctx.get("battles") or () if isinstance(row, dict)]
-    return [rec for rec in found if rec is not None and hasattr(rec, "id") and hasattr(rec, "title")]
+    listed = ctx.get("battles")
+    if isinstance(listed, list | tuple):
+        found += [row.get("rec") for row in listed if isinstance(row, dict)]
+    return [rec for rec in found if isinstance(rec, TitledRecord)]

@@ -28,9 +28,14 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
-from typing import Any
+import ssl
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypedDict
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 #: Connections one process accepts each time the shared listening socket is readable.
 ACCEPT_BURST = 1
@@ -85,8 +90,9 @@ class FairAcceptLoop(asyncio.SelectorEventLoop):
     """asyncio's loop, accepting :data:`ACCEPT_BURST` connections per readiness of a listening socket
     (uvicorn's ``loop`` option names it by import string, so every ``--workers`` process builds it)."""
 
-    def _accept_connection(self, protocol_factory: Any, sock: Any, sslcontext: Any = None, server: Any = None,
-                           backlog: int = 100, *args: Any) -> None:
+    def _accept_connection(self, protocol_factory: Callable[[], asyncio.BaseProtocol], sock: socket.socket,
+                           sslcontext: ssl.SSLContext | None = None, server: asyncio.AbstractServer | None = None,
+                           backlog: int = 100, *args: object) -> None:
         super()._accept_connection(  # type: ignore[misc]
             protocol_factory, sock, sslcontext, server, min(backlog, ACCEPT_BURST), *args)
 
@@ -102,14 +108,26 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def uvicorn_options(forwarded_allow_ips: str | None) -> dict[str, Any]:
+class UvicornOptions(TypedDict):
+    """The keyword arguments :func:`uvicorn_options` gives ``uvicorn.Config`` / ``uvicorn.run``."""
+
+    http: type[TimedH11Protocol]
+    loop: str
+    proxy_headers: bool
+    forwarded_allow_ips: str
+    timeout_keep_alive: int
+    h11_max_incomplete_event_size: int
+    log_level: str
+
+
+def uvicorn_options(forwarded_allow_ips: str | None) -> UvicornOptions:
     """What every way of serving the keeper passes to uvicorn (the tests' keeper included)."""
     return {"http": TimedH11Protocol, "loop": "rulekeeper.web.server:FairAcceptLoop", "proxy_headers": forwarded_allow_ips is not None,
             "forwarded_allow_ips": forwarded_allow_ips or "", "timeout_keep_alive": 5,
             "h11_max_incomplete_event_size": 16 * 1024, "log_level": "warning"}
 
 
-def worker_app() -> Any:
+def worker_app() -> FastAPI:
     """The app of one worker process (``uvicorn`` factory): the parent's settings from the environment."""
     from .api import create_app
 

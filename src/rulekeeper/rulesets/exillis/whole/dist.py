@@ -132,8 +132,17 @@ def allowance(work: float) -> Iterator[None]:
         done[2] = saved
 
 
-def check_time() -> None:
-    """Give up if the action's computation has run past its allowance (between rounds and aftermaths)."""
+#: One aftermath worked out by the engine (``finish_round``, a volley's report) counts as this many outcomes of
+#: work: it costs about as much CPU as that many states of the programme.
+AFTERMATH_WORK = 100
+
+
+def check_time(work: int = 0) -> None:
+    """Count ``work`` (outcomes' worth) and give up if the action's computation has run past its allowance
+    (between rounds and aftermaths)."""
+    done = _work.get(None)
+    if done is not None:
+        done[0] += work
     _check(0)
 
 

@@ -30,7 +30,7 @@ from ..combatants import Combatant
 from ..damage import bad_luck_damage
 from ..fastcopy import evolve
 from ..melee import _targets, duel_odds
-from .dist import Zones, check_time
+from .dist import AFTERMATH_WORK, Zones, check_time
 from .rounds import FloorBroken, Unit, finished, least_hurt, round_distribution, spec
 from .sampled_round import last_round
 
@@ -144,7 +144,7 @@ def _play(seq: Sequence, start: tuple[Combatant, ...], weight: float, out: Zones
             dropped += p * dist.dropped
             half = max(half, dist.half)
             for st, q in dist.states.items():
-                check_time()
+                check_time(AFTERMATH_WORK)
                 _merge(nxt, finished(s, st, step.reaction), p * q)
         states = nxt
     out.dropped += dropped

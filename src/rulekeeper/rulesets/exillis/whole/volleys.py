@@ -28,7 +28,7 @@ from ..damage import bad_luck_damage
 from ..morale import FRIENDLY_FIRE_PENALTY
 from ..ranged import ShotOdds, ShotSetup, _check, _space_one, _Volley, _volley_odds, exposed_ally, shot_odds
 from . import dist as budget
-from .dist import TooBig, Weighted, Zones, allowance, check_time, wounds
+from .dist import AFTERMATH_WORK, TooBig, Weighted, Zones, allowance, check_time, wounds
 from .melee_actions import Unsupported, zone_key
 from .rounds import DEAD, Mini, Unit, least_hurt, rebuilt, records
 
@@ -203,7 +203,7 @@ def volley(state: BattleState, t: BattleTables, lg: Legal) -> tuple[tuple[Combat
             dropped += p * dist.dropped
             half = max(half, dist.half)
             for vs, q in dist.states.items():
-                check_time()
+                check_time(AFTERMATH_WORK)
                 zone, shooter = finish(vs)
                 after = st.with_units({c.key: replace(st.unit(c.key), c=c) for c in (*zone, shooter)})
                 cs = tuple(after.unit(k).c for k in keys)
