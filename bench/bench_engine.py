@@ -97,11 +97,11 @@ def units_yaml_ms(runs: int) -> dict[str, float | None]:
     """The strict loader on the C parser (None when this checkout has none) and on pure Python."""
     import yaml
 
-    from rulekeeper.core import datafiles
+    from rulekeeper.core import yamlfiles
 
     text = (ROOT / "src/rulekeeper/rulesets/exillis/data/units.yaml").read_text(encoding="utf-8")
-    pure = getattr(datafiles, "PureStrictLoader", datafiles.StrictLoader)
-    fast = datafiles.StrictLoader if getattr(datafiles, "C_LOADER", False) else None
+    pure = getattr(yamlfiles, "PureStrictLoader", yamlfiles.StrictLoader)
+    fast = yamlfiles.StrictLoader if getattr(yamlfiles, "C_LOADER", False) else None
 
     def parse(loader: Any) -> float:
         return median_time(lambda: yaml.load(text, Loader=loader), runs) * 1e3  # noqa: S506 - safe loaders

@@ -73,9 +73,9 @@ def test_a_walk_goes_up_to_mov_cm_around_obstacles_and_out_of_contact(g: Game) -
     near_wolf = placed(s, "Alahan guard", 25.0, 22.0)
     with pytest.raises(IllegalActionError, match="contact is made by a charge"):
         g.apply(near_wolf, {**guard, "to": [30.85, 22.0]})
-    out = g.apply(s, {**guard, "to": [15.0, 15.0]})
+    out = g.apply(s, {**guard, "to": [14.5, 15.0]})
     moved = out.state.fighter("Alahan guard")
-    assert (moved.x, moved.y, moved.facing, moved.activated) == (15.0, 15.0, 0.0, True)
+    assert (moved.x, moved.y, moved.facing, moved.activated) == (14.5, 15.0, 0.0, True)
     assert out.state.to_act == "B" and not out.chance
 
 
@@ -291,7 +291,7 @@ def test_a_players_own_cards_play(g: Game, tmp_path: Path) -> None:
     assert [f.key for f in s.fighters if f.side == "A"] == ["Kelt 1", "Kelt 2", "Kelt 3"]
     doc = json.loads(json.dumps(g.state_to_json(s)))
     assert g.state_to_json(g.state_from_json(doc)) == doc
-    assert g.apply(s, {"kind": "move", "side": "A", "fighter": "Kelt 3", "to": [15.0, 15.0]}).state
+    assert g.apply(s, {"kind": "move", "side": "A", "fighter": "Kelt 3", "to": [14.5, 15.0]}).state
 
 
 def test_views_keep_no_rng(g: Game) -> None:
@@ -334,7 +334,7 @@ def test_malformed_actions_are_typed_refusals(g: Game) -> None:
 
 def test_the_ephemeral_reading_is_an_option_checked_at_set_up(g: Game) -> None:
     doc = g.setup(SetupRequest(scenario=FORD, options=("ephemeral-vs-regeneration=ephemeral-wins",))).document
-    assert doc["options"] == {"ephemeral_vs_regeneration": "ephemeral-wins"}
+    assert doc["options"] == {"ephemeral_vs_regeneration": "ephemeral-wins", "move_steps": "2.5"}
     for bad in ("ephemeral_vs_regeneration=both", "no_such=1", "ephemeral_vs_regeneration"):
         with pytest.raises(RulekeeperError):
             g.setup(SetupRequest(scenario=FORD, options=(bad,)))

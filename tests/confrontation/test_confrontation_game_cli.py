@@ -38,8 +38,8 @@ def test_a_skirmish_in_the_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
     assert code == 0 and "Lions of Alahan act first" in out
     code, out, _ = run(monkeypatch, capsys, "battle", "actions", bid, "--db", db)
     assert code == 0 and re.search(r"Alahan guard walks [\d.]+ cm toward", out) and "holds" in out
-    code, out, _ = run(monkeypatch, capsys, "battle", "act", bid, "move", "Alahan", "guard", "15,15", "--db", db)
-    assert code == 0 and "Alahan guard walks 8.0 cm to (15, 15)" in out
+    code, out, _ = run(monkeypatch, capsys, "battle", "act", bid, "move", "Alahan", "guard", "14.5,15", "--db", db)
+    assert code == 0 and "Alahan guard walks 7.5 cm to (14.5, 15)" in out
     code, _, err = run(monkeypatch, capsys, "battle", "act", bid, "move", "Wolfen hunter", "10,22", "--db", db)
     assert code == 2 and "beyond his MOV of 15 cm" in err
     code, _, err = run(monkeypatch, capsys, "battle", "act", bid, "charge", "Wolfen hunter", "Nobody", "--db", db)

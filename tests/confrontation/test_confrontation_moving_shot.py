@@ -37,7 +37,7 @@ def test_a_marksman_who_walked_may_still_shoot_at_plus_1_difficulty(g: Game) -> 
     assert MOVED == 1
     s = mill(g)
     still = shot_of(s, s.fighter(XBOW), s.fighter(HUNTER))
-    walk = {"kind": "move", "side": "A", "fighter": XBOW, "to": [10.0, 20.0]}
+    walk = {"kind": "move", "side": "A", "fighter": XBOW, "to": [11.0, 20.0]}
     after = g.apply(s, walk).state
     xbow = after.fighter(XBOW)
     assert xbow.aiming and after.to_act == "A"  # his activation goes on
@@ -60,7 +60,7 @@ def test_a_marksman_who_walked_may_still_shoot_at_plus_1_difficulty(g: Game) -> 
 
 def test_a_walk_with_nothing_to_shoot_ends_the_activation(g: Game) -> None:
     s = mill(g)
-    out = g.apply(s, {"kind": "move", "side": "A", "fighter": SWORD, "to": [14.0, 28.0]}).state
+    out = g.apply(s, {"kind": "move", "side": "A", "fighter": SWORD, "to": [15.0, 28.0]}).state
     assert not out.fighter(SWORD).aiming and out.to_act == "B"  # a swordsman has no ranged weapon
 
 
@@ -83,5 +83,5 @@ def test_a_master_marksman_shoots_twice_in_one_activation(g: Game) -> None:
         assert shot_of(out, xbow, target).difficulty == plain.difficulty  # no walk: no +1
     done = g.apply(out, second[0].action).state
     assert not done.fighter(XBOW).aiming and done.fighter(XBOW).fired == 2 and done.to_act == "B"
-    walked = g.apply(mill(g), {"kind": "move", "side": "A", "fighter": XBOW, "to": [10.0, 20.0]}).state
+    walked = g.apply(mill(g), {"kind": "move", "side": "A", "fighter": XBOW, "to": [11.0, 20.0]}).state
     assert walked.fighter(XBOW).walked and walked.fighter(XBOW).fired == 0

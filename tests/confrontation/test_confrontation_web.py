@@ -66,20 +66,20 @@ def test_a_charge_in_reach_is_a_tappable_line_and_the_actions_are_the_picked_fig
     a = {"token": tokens["A"]}
     pos = client.get(f"/api/battles/{bid}", params=a).json()["position"]
     r = client.post(f"/api/battles/{bid}/actions", params=a,
-                    json={"kind": "move", "fighter": "Alahan guard", "to": "14,21", "position": pos})
+                    json={"kind": "move", "fighter": "Alahan guard", "to": "14.6,21.5", "position": pos})
     assert r.status_code == 200, r.text
     assert "rng" not in json.dumps(r.json())
     html = client.get(f"/b/{bid}", params={"token": tokens["B"], "unit": "Wolfen hunter"}).text
     svg = _svg(html)
     inreach = re.findall(r'<a class="charge-line in-reach" href="([^"]+)" data-target="([^"]+)" data-cm="([^"]+)"', svg)
     # the guard stands in the straight way to the swordsman: the hunter's charge goes around him (issue 24, point 9)
-    assert [(t, cm) for _, t, cm in inreach] == [("Alahan swordsman", "25.9"), ("Alahan guard", "16.9")]
+    assert [(t, cm) for _, t, cm in inreach] == [("Alahan swordsman", "25.9"), ("Alahan guard", "16.3")]
     assert "pick=" in inreach[1][0]
     actions = re.search(r'<div class="actions cf-actions">.*?</div>', html, re.S)
     assert actions is not None
     text = actions.group(0)
-    assert "Wolfen hunter charges Alahan guard (16.9 cm)" in text and "Wolfen predator walks" not in text
-    assert "Wolfen hunter charges Alahan swordsman (26.3 cm)" in text  # edge to edge 25.9 cm, the run around 26.3
+    assert "Wolfen hunter charges Alahan guard (16.3 cm)" in text and "Wolfen predator walks" not in text
+    assert "Wolfen hunter charges Alahan swordsman (26.4 cm)" in text  # edge to edge 25.9 cm, the run around 26.4
     assert 'data-kind="charge"' in text and 'data-fighter="Wolfen predator"' in text
 
 
@@ -122,7 +122,7 @@ def test_the_fate_screen_of_a_fight_lists_every_blow(tmp_path: Path) -> None:
 
 def test_an_engaged_fighter_shows_no_reach(tmp_path: Path) -> None:
     client, bid, tokens, _ = _battle(tmp_path)
-    for role, body in (("A", {"kind": "move", "fighter": "Alahan guard", "to": "14,21"}),
+    for role, body in (("A", {"kind": "move", "fighter": "Alahan guard", "to": "14.6,21.5"}),
                        ("B", {"kind": "charge", "fighter": "Wolfen hunter", "target": "Alahan guard"})):
         pos = client.get(f"/api/battles/{bid}", params={"token": tokens[role]}).json()["position"]
         r = client.post(f"/api/battles/{bid}/actions", params={"token": tokens[role]}, json={**body, "position": pos})

@@ -7,17 +7,18 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rulekeeper.core import datafiles
-from rulekeeper.core.datafiles import PureStrictLoader, StrictLoader, load_yaml, read_data_file
+from rulekeeper.core import datafiles, yamlfiles
+from rulekeeper.core.datafiles import read_data_file
 from rulekeeper.core.errors import DataFileError
+from rulekeeper.core.yamlfiles import PureStrictLoader, StrictLoader, load_yaml
 
 UNITS = Path(datafiles.__file__).resolve().parents[1] / "rulesets/exillis/data/units.yaml"
 LOADERS = [StrictLoader, PureStrictLoader]
 
 
 def test_uses_libyaml_when_pyyaml_has_it() -> None:
-    assert datafiles.C_LOADER is bool(getattr(yaml, "__with_libyaml__", False))
-    if datafiles.C_LOADER:
+    assert yamlfiles.C_LOADER is bool(getattr(yaml, "__with_libyaml__", False))
+    if yamlfiles.C_LOADER:
         assert issubclass(StrictLoader, yaml.CSafeLoader)
 
 

@@ -105,7 +105,7 @@ def test_an_unhashable_yaml_key_is_a_yaml_error_for_every_reader() -> None:
     """Was: a TypeError escaping ``load_yaml`` (the War Table's reader let it through as a traceback)."""
     import yaml
 
-    from rulekeeper.core.datafiles import load_yaml
+    from rulekeeper.core.yamlfiles import load_yaml
 
     with pytest.raises(yaml.YAMLError, match="cannot be a key"):
         load_yaml((CORE_HOSTILE / "unhashable_key.yaml").read_text())

@@ -93,13 +93,25 @@ class Obstacle:
             raise InvalidStatError(f"obstacle {self.name!r}: needs at least three finite corners", field="corners")
 
     def shape(self) -> Any:
+        """The obstacle's polygon, checked; a valid one is built once per set of corners (lines of sight and
+        charges ask for every obstacle again and again; shapely 2 geometries are immutable)."""
+        known = _OBSTACLES.get(self.corners)
+        if known is not None:
+            return known
         from shapely.geometry import Polygon
 
         poly = Polygon(self.corners)
         if not poly.is_valid or poly.area <= 0:
             raise InvalidStatError(f"obstacle {self.name!r}: its corners do not make a simple polygon",
                                    field="corners")
+        if len(_OBSTACLES) >= 4096:
+            _OBSTACLES.clear()
+        _OBSTACLES[self.corners] = poly
         return poly
+
+
+#: Valid obstacle polygons by their corners (:meth:`Obstacle.shape`).
+_OBSTACLES: dict[tuple[tuple[float, float], ...], object] = {}
 
 
 def edge_distance(a: Base, b: Base) -> float:

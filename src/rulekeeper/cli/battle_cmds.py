@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.progress import BarColumn, Progress, TextColumn
 from rich.text import Text
 
 from rulekeeper.core.game import ArmySource, Game, SetupRequest, check_data_files
@@ -154,6 +153,8 @@ def _autoplay(svc: BattleService, bid: str, sides: set[str] | None, max_actions:
               policy: Callable[[Any, int], dict[str, Any] | None] | None = None) -> Any:
     if quiet:
         return svc.autoplay(bid, sides, max_actions, policy=policy)
+    from rich.progress import BarColumn, Progress, TextColumn  # the bar only: every other command skips it
+
     g = svc.game(bid)
     with Progress(TextColumn("[bold]autoplay"), BarColumn(), TextColumn("{task.completed} actions, turn {task.fields[turn]}"),
                   console=console, transient=True) as bar:

@@ -39,7 +39,7 @@ def plug(name: str) -> bool:
         key = str(find_ruleset(name).name)
     except RulekeeperError:
         return False
-    if key not in _PLUGGED:
+    if key not in _PLUGGED and _HOOKS:  # unbound (an app of its own, as in tests): nothing to add to
         _PLUGGED.add(key)
         register = getattr(game(key), "register_cli", None)
         if register is not None:

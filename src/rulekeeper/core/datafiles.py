@@ -11,12 +11,10 @@ memory instead of a traceback or an exhausted machine.
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import yaml
-
+from . import parsed_cache
 from .errors import DataFileError
 from .limits import EXPORT_LIMITS, LIMITS, Limits
 
@@ -24,103 +22,6 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
 ModelT = TypeVar("ModelT", bound="BaseModel")
-
-if TYPE_CHECKING:
-    _FastSafeLoader = yaml.SafeLoader
-else:  # libyaml's C parser parses ~8× faster; PyYAML built without libyaml lacks it
-    _FastSafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-#: Whether :class:`StrictLoader` runs on libyaml's C parser.
-C_LOADER = _FastSafeLoader is not yaml.SafeLoader
-
-
-class StrictLoader(_FastSafeLoader):
-    """A safe YAML loader that refuses duplicate keys (libyaml's C parser when available).
-
-    The C parser reports the same line and column as the pure-Python one; only the wording
-    of some syntax errors differs.
-    """
-
-
-class PureStrictLoader(yaml.SafeLoader):
-    """:class:`StrictLoader` on the pure-Python parser, to check both give the same data."""
-
-
-def _no_duplicates(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-    seen: set[Any] = set()
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=deep)
-        try:
-            hash(key)
-        except TypeError:  # `? [a, b]: 1`: a YAML error (a TypeError escaped every caller of load_yaml)
-            raise yaml.constructor.ConstructorError(
-                None, None, f"found a key that cannot be a key ({type(key).__name__})", key_node.start_mark) from None
-        if key in seen:
-            raise yaml.constructor.ConstructorError(None, None, f"found duplicate key {key!r}", key_node.start_mark)
-        seen.add(key)
-    return loader.construct_mapping(node, deep=deep)
-
-
-StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _no_duplicates)
-PureStrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _no_duplicates)
-
-
-def load_yaml(text: str, loader: type[yaml.SafeLoader] = StrictLoader) -> Any:
-    """Parse YAML ``text`` with duplicate keys refused; ``yaml.YAMLError`` on any problem.
-
-    The events are scanned first (:func:`_scan_yaml`): depth, expanded size (an alias
-    counts as everything it stands for) and integer lengths are bounded before anything
-    is built.
-    """
-    _scan_yaml(text)
-    return yaml.load(text, Loader=loader)  # noqa: S506 - both loaders are safe loaders
-
-
-class LimitError(yaml.YAMLError):
-    """A document beyond :data:`~.limits.LIMITS` (its message says which limit, and its value)."""
-
-    def __init__(self, problem: str, mark: Any = None) -> None:
-        super().__init__(problem)
-        self.problem = problem
-        self.problem_mark = mark
-
-
-_OPEN = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
-_CLOSE = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
-
-
-def _scan_yaml(text: str) -> None:
-    """Refuse a YAML document too deep, too large once its aliases are expanded, or with a
-    number too long, from its parse events alone (libyaml's fast parser, nothing built)."""
-    parser = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    sizes: dict[str, int] = {}
-    stack: list[list[Any]] = [[0, None]]
-    total = 0
-    for event in yaml.parse(text, Loader=parser):
-        grown = 0
-        if isinstance(event, _OPEN):
-            if len(stack) > LIMITS.depth:
-                raise LimitError(f"nested deeper than {LIMITS.depth} levels", event.start_mark)
-            stack.append([1, event.anchor])
-            continue
-        if isinstance(event, _CLOSE):
-            size, anchor = stack.pop()
-            if anchor is not None:
-                sizes[anchor] = size
-            stack[-1][0] += size
-            continue
-        if isinstance(event, yaml.ScalarEvent):
-            _check_scalar(event)
-            grown = 1
-            if event.anchor is not None:
-                sizes[event.anchor] = 1
-        elif isinstance(event, yaml.AliasEvent):
-            grown = sizes.get(event.anchor or "", 1)
-        stack[-1][0] += grown
-        total += grown
-        if total > LIMITS.nodes:
-            raise LimitError(f"more than {LIMITS.nodes:,} values once its aliases are expanded", event.start_mark)
-
 
 #: Control characters a text may not hold (all of C0 and C1 but tab, newline and carriage return):
 #: an ESC in a unit's name would otherwise reach the player's terminal as a colour, a cleared
@@ -132,18 +33,6 @@ def control_character(text: str) -> str | None:
     """The first control character of ``text`` as ``U+001B``, or ``None`` when it has none."""
     found = _CONTROL.search(text)
     return None if found is None else f"U+{ord(found.group()):04X}"
-
-
-def _check_scalar(event: yaml.ScalarEvent) -> None:
-    value = event.value
-    if len(value) > LIMITS.text:
-        raise LimitError(f"a text longer than {LIMITS.text:,} characters", event.start_mark)
-    control = control_character(value)
-    if control is not None:
-        raise LimitError(f"a text holding the control character {control}", event.start_mark)
-    digits = value.lstrip("+-").replace("_", "")
-    if event.implicit[0] and len(digits) > LIMITS.digits and digits.isdigit():  # a plain integer
-        raise LimitError(f"a number longer than {LIMITS.digits} digits", event.start_mark)
 
 
 def check_tree(data: Any, where: str, limits: Limits = LIMITS) -> Any:
@@ -194,6 +83,8 @@ def parse_data_text(text: str, where: str, suffix: str) -> Any:
 
 def pasted_format(text: str) -> str:
     """The format of a document pasted without a file name: TOML if it reads as TOML, else YAML."""
+    import tomllib  # here and in _parse_toml: a command reading only YAML never imports it
+
     try:
         tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError, ValueError):
@@ -202,6 +93,8 @@ def pasted_format(text: str) -> str:
 
 
 def _parse_toml(text: str, where: str) -> Any:
+    import tomllib
+
     try:
         return check_tree(tomllib.loads(text), where)
     except DataFileError:  # check_tree's own refusal (a ValueError too): already names where
@@ -226,6 +119,10 @@ def _parse_json(text: str, where: str, limits: Limits = LIMITS) -> Any:
 
 
 def _parse_yaml(text: str, where: str) -> Any:
+    import yaml
+
+    from .yamlfiles import LimitError, load_yaml
+
     try:
         data = load_yaml(text)
     except yaml.YAMLError as exc:
@@ -241,12 +138,21 @@ def _parse_yaml(text: str, where: str) -> Any:
 
 
 def read_data_file(path: Path) -> Any:
-    """Parse ``path`` as YAML (``.yaml``/``.yml``) or TOML (``.toml``); empty YAML gives ``{}``."""
+    """Parse ``path`` as YAML (``.yaml``/``.yml``) or TOML (``.toml``); empty YAML gives ``{}``.
+
+    A large file parsed before (same text) comes from :mod:`.parsed_cache` instead of the parser.
+    """
     where = str(path)
     suffix = Path(path).suffix.lower()
     if suffix not in (".toml", ".yaml", ".yml"):
         raise DataFileError(where, [f"unsupported file type {suffix or '(none)'!r}: expected .yaml, .yml or .toml"])
-    return parse_data_text(read_text(Path(path), where), where, suffix)
+    text = read_text(Path(path), where)
+    known, tree = parsed_cache.recall(text, suffix)
+    if known:
+        return tree
+    tree = parse_data_text(text, where, suffix)
+    parsed_cache.keep(text, suffix, tree)
+    return tree
 
 
 def read_text(path: Path, where: str | None = None, limits: Limits = LIMITS) -> str:
@@ -283,3 +189,4 @@ def read_model(path: Path, model: type[ModelT]) -> ModelT:
     except ValidationError as exc:
         problems = [f"{'.'.join(str(p) for p in e['loc']) or '(top)'}: {e['msg']}" for e in exc.errors()]
         raise DataFileError(str(path), problems) from None
+

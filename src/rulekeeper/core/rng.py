@@ -10,11 +10,13 @@ No code in rulekeeper uses :mod:`random` or numpy's global generator.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from .errors import InvalidStatError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +44,8 @@ class RngState:
     def from_seed(cls, seed: int) -> RngState:
         if seed < 0:
             raise InvalidStatError(f"seed must be >= 0, got {seed}", field="seed")
+        import numpy as np  # imported at the first draw: a command that only computes odds never pays for numpy
+
         bg = np.random.PCG64(seed)
         st: dict[str, Any] = dict(bg.state)
         return cls._from_numpy(st)
@@ -64,7 +68,12 @@ class RngState:
         }
 
 
-_PLACEHOLDER_SEED = np.random.SeedSequence(0)
+@cache
+def _placeholder_seed() -> np.random.SeedSequence:
+    """A fixed seed sequence (not OS entropy, which is slower) for a generator whose state is set at once."""
+    import numpy as np
+
+    return np.random.SeedSequence(0)
 
 
 class Rng:
@@ -77,8 +86,9 @@ class Rng:
     __slots__ = ("_bg", "_gen")
 
     def __init__(self, state: RngState) -> None:
-        # seeded from a fixed sequence (not OS entropy, which is slower): the state is overwritten at once
-        self._bg = np.random.PCG64(_PLACEHOLDER_SEED)
+        import numpy as np
+
+        self._bg = np.random.PCG64(_placeholder_seed())
         self._bg.state = state._to_numpy()  # type: ignore[assignment]
         self._gen = np.random.Generator(self._bg)
 

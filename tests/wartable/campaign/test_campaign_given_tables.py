@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import rulekeeper.core.datafiles as datafiles
+import rulekeeper.core.yamlfiles as yamlfiles
 from rulekeeper.cli.app import app
 from rulekeeper.cli.app import main as cli_main
 from rulekeeper.core.chance import Fate
@@ -116,13 +116,13 @@ def test_a_dungeon_may_name_the_given_table_itself(tmp_path: Path) -> None:
 def test_the_bounded_loader_reads_every_data_file(monkeypatch: pytest.MonkeyPatch) -> None:
     """The one bounded loader (``core.datafiles``: size, depth, expanded size, numbers) scans the file."""
     scanned: list[str] = []
-    real = datafiles._scan_yaml
+    real = yamlfiles._scan_yaml
 
     def spy(text: str) -> None:
         scanned.append(text)
         real(text)
 
-    monkeypatch.setattr(datafiles, "_scan_yaml", spy)
+    monkeypatch.setattr(yamlfiles, "_scan_yaml", spy)
     WarTableCampaign().setup(SetupRequest(scenario=SHROUDFALL, data=(BARROW,)))
     assert BARROW.read_text(encoding="utf-8") in scanned
 

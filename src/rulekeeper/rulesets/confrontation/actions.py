@@ -23,6 +23,7 @@ from .fray_whole import fray_ends
 from .reinforcement import proposals, spot_problem, waiting_choice
 from .shooting import WOUNDS, shot_of, shot_problem
 from .skirmish import (
+    STEP_CM,
     can_activate,
     can_charge,
     charge_cm,
@@ -34,6 +35,8 @@ from .skirmish import (
     initiative_requests,
     move_problem,
     names,
+    step_problem,
+    stepped,
     too_large,
     walk_tests,
 )
@@ -72,12 +75,28 @@ def _moves(state: SkirmishState, f: Fighter) -> list[tuple[list[float], str]]:
         step = min(f.card.MOV * share, room if share == 1.0 else room / 2)
         for turn in DETOURS:
             angle = heading + math.radians(turn)
-            to = point(f.x + step * math.cos(angle), f.y + step * math.sin(angle))
-            if to not in [o for o, _ in out] and move_problem(state, f, to[0], to[1]) is None:
+            to = _walk_to(state, f, angle, step)
+            if to is not None and to not in [o for o, _ in out]:
                 detour = f" ({turn:+d}° detour)" if turn else ""
                 out.append((to, f"{word} {near.key}{detour}"))
                 break
     return out
+
+
+def _walk_to(state: SkirmishState, f: Fighter, angle: float, step: float) -> list[float] | None:
+    """The farthest legal destination at ``angle`` within ``step`` cm: the whole step when it is legal (rounded
+    down to a whole number of 2.5 cm steps when the option asks for them), else, in steps, shorter by 2.5 cm at a
+    time (encumbered ground costs double: terrain.py)."""
+    tries = [step]
+    if stepped(state):
+        whole = math.floor(step / STEP_CM + 1e-9)
+        tries = [STEP_CM * n for n in range(whole, 0, -1)]
+    for length in tries:
+        to = point(f.x + length * math.cos(angle), f.y + length * math.sin(angle))
+        if move_problem(state, f, to[0], to[1]) is None and \
+                step_problem(state, math.hypot(to[0] - f.x, to[1] - f.y)) is None:
+            return to
+    return None
 
 
 def _disengagements(state: SkirmishState, f: Fighter) -> list[LegalAction]:
@@ -340,7 +359,7 @@ def check(state: SkirmishState, action: JsonDict) -> None:
                                                                and math.isfinite(v) for v in to)):
             raise IllegalActionError(f"a move goes to [x, y] in cm, got {to!r}", field="to")
         x, y = float(to[0]), float(to[1])
-        problem = move_problem(state, f, x, y)
+        problem = move_problem(state, f, x, y) or step_problem(state, math.hypot(x - f.x, y - f.y))
         if problem is not None:
             raise IllegalActionError(f"{f.key} cannot walk to ({x:g}, {y:g}): {problem}", field="to")
 

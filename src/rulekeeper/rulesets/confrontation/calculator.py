@@ -31,6 +31,9 @@ OPTIONS = [
     OptionInfo("ephemeral_vs_regeneration", "cancel", ("cancel", "ephemeral-wins"),
                "Regeneration \"cancels out Ephemeral\" (default: neither rolls) or Ephemeral's \"In no way can a "
                "fighter with this ability benefit from Regeneration\" (Ephemeral rolls alone)."),
+    OptionInfo("move_steps", "2.5", ("2.5", "free"),
+               "Third-edition rules: \"movement in cm in 2.5 cm steps\" (default: a walk is a whole number of 2.5 cm "
+               "steps) or walks of any length to the millimetre (a battle stored before the rule reads this way)."),
 ]
 
 

@@ -17,8 +17,9 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from rulekeeper.core.datafiles import StrictLoader, parse_data_text, read_text
+from rulekeeper.core.datafiles import parse_data_text, read_text
 from rulekeeper.core.errors import DataFileError, UnknownNameError, closest
+from rulekeeper.core.yamlfiles import StrictLoader
 
 from .abilities import ABILITIES
 from .catalogue import ELSEWHERE, NOT_YET

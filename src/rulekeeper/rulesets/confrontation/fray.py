@@ -10,7 +10,9 @@ same distributions; :func:`fray_monte_carlo` repeats it when the state space is 
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import replace
 from fractions import Fraction
 from functools import cache
@@ -35,6 +37,9 @@ from .exchanges import (
 from .melee import MAX_FIGHTERS, End, Fray, IniTest, Melee
 from .strikes import Strike, toxic_follows
 from .wounds import DamageHook, WoundTable, damage_odds
+
+#: An initiative result as compared (:func:`.exchanges.ini_key`): not a natural fail, then the final score.
+IniKey = tuple[bool, int]
 
 #: Fighters in all above which ``auto`` gives way to Monte Carlo (a 2-against-2 fray of 13 dice: about 1 s exact).
 EXACT_FIGHTERS = 4
@@ -75,13 +80,31 @@ def _hits_of(fray: Fray, s: Melee, i: int, t: int, strike: Strike) -> list[tuple
     return list(out.items())
 
 
+def _by_key(pairs: Iterable[tuple[IniKey, Fraction]]) -> list[tuple[IniKey, Fraction]]:
+    """The results' probabilities summed per initiative key, in key order."""
+    out: defaultdict[IniKey, Fraction] = defaultdict(Fraction)
+    for key, p in pairs:
+        out[key] += p
+    return sorted(out.items())
+
+
+def _cumulative(pairs: list[tuple[IniKey, Fraction]]) -> tuple[list[IniKey], list[Fraction]]:
+    """The keys in order and, at each index ``i``, the chance of a key below ``keys[i]`` (the total last)."""
+    below = [Fraction(0)]
+    for _, p in pairs:
+        below.append(below[-1] + p)
+    return [k for k, _ in pairs], below
+
+
 def initiative_odds_of(fray: Fray) -> Fraction:
     """Exact chance that camp A wins initiative (ties rolled again, or won by the only leader with Reflexes)."""
     (_, add_a, odds_a), (_, add_b, odds_b) = fray.ini_test(0), fray.ini_test(1)
-    a = [(ini_key(n, n + add_a), p) for n, p in odds_a]
-    b = [(ini_key(n, n + add_b), p) for n, p in odds_b]
-    win = sum((pa * pb for ka, pa in a for kb, pb in b if ka > kb), Fraction(0))
-    lose = sum((pa * pb for ka, pa in a for kb, pb in b if ka < kb), Fraction(0))
+    a = _by_key((ini_key(n, n + add_a), p) for n, p in odds_a)
+    keys_b, below_b = _cumulative(_by_key((ini_key(n, n + add_b), p) for n, p in odds_b))
+    win = lose = Fraction(0)
+    for ka, pa in a:  # each of A's results against B's below and above it: exact, as every pair would be
+        win += pa * below_b[bisect_left(keys_b, ka)]
+        lose += pa * (below_b[-1] - below_b[bisect_right(keys_b, ka)])
     tie = 1 - win - lose
     reflexes = fray.reflexes()
     if reflexes == (True, False):

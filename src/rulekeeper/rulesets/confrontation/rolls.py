@@ -59,7 +59,16 @@ def kept_faces(shape: TestShape) -> Distribution:
 
 
 def natural_distribution(shape: TestShape, cap: int = OPENING_CAP) -> Distribution:
-    """The natural result of one roll of the test (before any re-roll), exactly."""
+    """The natural result of one roll of the test (before any re-roll), exactly.
+
+    Computed once per shape (a fight's preview asks for the same few shapes again and again);
+    each caller gets its own dict.
+    """
+    return dict(_natural_distribution(shape, cap))
+
+
+@cache
+def _natural_distribution(shape: TestShape, cap: int) -> tuple[tuple[int, Fraction], ...]:
     out: Distribution = {}
     for face, p in kept_faces(shape).items():
         read = min(6, max(1, face + shape.natural_bonus))
@@ -71,7 +80,7 @@ def natural_distribution(shape: TestShape, cap: int = OPENING_CAP) -> Distributi
                 _add(out, 1 - minus, p * SIXTH)
         else:
             _add(out, read, p)
-    return dict(sorted(out.items()))
+    return tuple(sorted(out.items()))
 
 
 def succeeds(natural: int, characteristic: int, shape: TestShape, difficulty: int) -> bool:

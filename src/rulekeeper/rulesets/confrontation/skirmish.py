@@ -38,6 +38,29 @@ CHARGE_FACTOR = 2
 RAPIDITY_FACTOR = 3
 #: A move may not end nearer than this to another base: contact is made by a charge only.
 KEEP_APART = CONTACT
+#: What keeping a destination to the millimetre may add to a walk's length (cm): a walk of MOV on a slant stays legal.
+ROUNDING = 0.075
+#: Third-edition rules: "movement in cm in 2.5 cm steps" (option ``move_steps``).
+STEP_CM = 2.5
+#: How far a walk's length may be from a whole number of steps: its destination is kept to the millimetre.
+STEP_SLACK = 0.1
+
+
+def stepped(state: SkirmishState) -> bool:
+    """Whether walks go in 2.5 cm steps: the option's default; a battle stored before the option walks freely."""
+    return state.option("move_steps", "free") == "2.5"
+
+
+def step_problem(state: SkirmishState, length: float) -> str | None:
+    """Why a walk of ``length`` cm is not a whole number of 2.5 cm steps (when the option asks for them)."""
+    if not stepped(state):
+        return None
+    steps = round(length / STEP_CM)
+    if abs(length - steps * STEP_CM) <= STEP_SLACK:
+        return None
+    lower = math.floor(length / STEP_CM) * STEP_CM
+    return f"{length:.1f} cm is not a whole number of 2.5 cm steps (third-edition rules: \"movement in cm in 2.5 cm " \
+           f"steps\"): walk {lower:g} or {lower + STEP_CM:g} cm"
 
 
 # -- geometry of moves and charges ---------------------------------------------------------------------
@@ -55,7 +78,7 @@ def move_problem(state: SkirmishState, f: Fighter, x: float, y: float, limit: fl
     length = math.hypot(x - f.x, y - f.y)
     cost = way_cost(state, f, [(f.x, f.y), (x, y)])
     slow = f" ({cost:.1f} cm of movement: encumbered ground costs double)" if cost > length + 1e-9 else ""
-    if cost > (f.card.MOV if limit is None else limit) + 1e-9:
+    if cost > (f.card.MOV if limit is None else limit) + ROUNDING:
         return f"{length:.1f} cm{slow} is beyond his MOV of {f.card.MOV} cm" if limit is None else \
             f"{length:.1f} cm{slow} is beyond his {limit:g} cm"
     if not inside(state, x, y, f.radius):

@@ -11,6 +11,7 @@ on the first or last line), then Ferocious ("Stunned (after applying modifiers)"
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -167,10 +168,22 @@ def parse_wound_table(data: Any, where: str) -> WoundTable:
 
 
 def load_wound_table(path: Path = WOUND_TABLE) -> WoundTable:
-    """The table in ``path`` (the shipped estimate by default), checked."""
+    """The table in ``path`` (the shipped estimate by default), checked.
+
+    The shipped table is read once per process: every fight's preview and roll asks for it, and
+    reading it each time cost about a fifth of the action list with odds. A table is immutable.
+    """
+    if path == WOUND_TABLE:
+        return _shipped_wound_table()
     return parse_wound_table(read_data_file(path), str(path))
 
 
+@functools.cache
+def _shipped_wound_table() -> WoundTable:
+    return parse_wound_table(read_data_file(WOUND_TABLE), str(WOUND_TABLE))
+
+
+@functools.cache
 def damage_die(table: WoundTable) -> tuple[tuple[int, Fraction], ...]:
     """The die read on the table: one d6, or the higher of 2d6 (each kept face opening as ``opens`` says)."""
     if table.dice == 1:

@@ -41,8 +41,9 @@ from pydantic import (
 )
 
 from rulekeeper.core.armylist import ArmyList, ListedUnit
-from rulekeeper.core.datafiles import StrictLoader, read_data_file
+from rulekeeper.core.datafiles import read_data_file
 from rulekeeper.core.errors import DataFileError, closest
+from rulekeeper.core.yamlfiles import StrictLoader
 
 __all__ = ["Muster", "MusterEntry", "load_muster", "muster_text", "save_muster"]
 

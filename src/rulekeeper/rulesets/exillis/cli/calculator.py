@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Group
@@ -20,10 +20,13 @@ from rulekeeper.rulesets.exillis.combatants import Combatant
 from rulekeeper.rulesets.exillis.melee import MeleeContext, MeleeReport, duel_odds, resolve_round, target_odds
 from rulekeeper.rulesets.exillis.morale import state_of
 from rulekeeper.rulesets.exillis.options import ExIllisOptions
-from rulekeeper.rulesets.exillis.ranged import Crossed, ShotSetup, resolve_volley, shot_odds
 from rulekeeper.rulesets.exillis.setup import Tables, UnitSpec, build, load_tables
-from rulekeeper.rulesets.exillis.spells import cast_odds, resolve_cast
-from rulekeeper.rulesets.exillis.whole.compute import round_odds, volley_odds
+
+if TYPE_CHECKING:  # shooting and casting are imported by their own commands (``odds exillis melee`` stays light)
+    from rich.table import Table
+
+    from rulekeeper.rulesets.exillis.aftermath import MoraleChange
+    from rulekeeper.rulesets.exillis.ranged import ShotSetup
 
 #: ``--whole``: the distribution of the whole round or volley, computed (see :mod:`..whole`).
 Whole = Annotated[bool, typer.Option("--whole", help="Also the whole round or volley: the distribution of enemy "
@@ -61,7 +64,7 @@ def _melee_zone(
     return tuple(zone)
 
 
-def _units_table(zone: tuple[Combatant, ...]) -> Any:
+def _units_table(zone: tuple[Combatant, ...]) -> Table:
     return rows_table(
         "Units in the zone", ["Unit", "Side", "Miniatures", "HP each", "Morale", "State", "Fatigue"],
         [
@@ -127,10 +130,24 @@ def melee(
         defender_morale, data, option, general,
     )
     if _mode(tctx) == "odds":
-        odds = round_odds(zone, ctx) if whole else None
+        odds = _whole_round(zone, ctx) if whole else None
         _melee_odds(zone, ctx, action, direction, json, odds)
     else:
         _melee_round(zone, ctx, seed, json)
+
+
+def _whole_round(zone: tuple[Combatant, ...], ctx: MeleeContext) -> WholeOdds | None:
+    """``--whole`` for a melee round; its computation (half the battle engine) is imported only when asked."""
+    from rulekeeper.rulesets.exillis.whole.compute import round_odds
+
+    return round_odds(zone, ctx)
+
+
+def _whole_volley(setup: ShotSetup) -> WholeOdds | None:
+    """``--whole`` for a volley, imported only when asked (as :func:`_whole_round`)."""
+    from rulekeeper.rulesets.exillis.whole.compute import volley_odds
+
+    return volley_odds(setup)
 
 
 def _melee_odds(zone: tuple[Combatant, ...], ctx: MeleeContext, action: str, direction: str, json: bool,
@@ -194,7 +211,7 @@ def _melee_round(zone: tuple[Combatant, ...], ctx: MeleeContext, seed: int, json
     console.print(Group(*parts))
 
 
-def _morale_table(changes: list[Any]) -> Any:
+def _morale_table(changes: list[MoraleChange]) -> Table:
     return rows_table(
         "Morale", ["Unit", "Before", "After", "State", "Why"],
         [[m.unit, f"{m.before:.0f}", f"{m.after:.0f}",
@@ -208,6 +225,8 @@ def _shot_setup(
     distance: int, action: str, fatigue: float, veil: float, size: int | None, level: int, moved_shooter: bool,
     data: Path | None, option: list[str] | None,
 ) -> ShotSetup:
+    from rulekeeper.rulesets.exillis.ranged import Crossed, ShotSetup
+
     opts = ExIllisOptions.parse(option)
     tables = load_tables(data)
     taken: set[str] = set()
@@ -255,9 +274,11 @@ def shoot(
     """Where each projectile may fall (``odds``), or every miniature shooting (``resolve``)."""
     setup = _shot_setup(shooter, target, ally_in_zone or [], over or [], over_terrain, terrain, range_, action,
                         fatigue, veil, size, level, False, data, option)
+    from rulekeeper.rulesets.exillis.ranged import resolve_volley, shot_odds
+
     if _mode(tctx) == "odds":
         o = shot_odds(setup)
-        volley = volley_odds(setup) if whole else None
+        volley = _whole_volley(setup) if whole else None
         if json:
             print_json({"ruleset": "exillis", "kind": "shoot", "action": action, "range": range_,
                         "options": setup.options.to_dict(), **o.to_dict(),
@@ -331,6 +352,8 @@ def cast(
     """A damage spell: resist chance, damage and chain (``odds``), or every caster casting (``resolve``)."""
     c, zone, tables, opts = _cast_setup(caster, target, with_ or [], size, level, veil, target_veil, chain_from,
                                         chain_count, data, option)
+    from rulekeeper.rulesets.exillis.spells import cast_odds, resolve_cast
+
     if _mode(tctx) == "odds":
         o = cast_odds(c, zone[0], spell, range_, tables.rules, opts)
         if json:

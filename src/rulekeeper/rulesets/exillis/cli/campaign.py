@@ -9,7 +9,6 @@ from rich.text import Text
 
 from rulekeeper.cli.fate_screen import rows_table
 from rulekeeper.cli.output import console, print_json
-from rulekeeper.rulesets.exillis import campaign as rules
 
 if TYPE_CHECKING:
     from rulekeeper.persistence.campaign import CampaignUnit, Player
@@ -25,6 +24,19 @@ Json = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
 
 def _to_next(value: int | None) -> str:
     return "max" if value is None else str(value)
+
+
+def _unit_to_next(u: CampaignUnit) -> int | None:
+    """BP to the unit's next level (the campaign rules, and the battle result they use, imported when shown)."""
+    from rulekeeper.rulesets.exillis.campaign import bp_to_next
+
+    return bp_to_next(u.level, u.bp, u.max_level)
+
+
+def _player_to_next(p: Player) -> int | None:
+    from rulekeeper.rulesets.exillis.campaign import PLAYER_MAX_LEVEL, bp_to_next
+
+    return bp_to_next(p.level, p.bp, PLAYER_MAX_LEVEL)
 
 
 @campaign_app.command("record")
@@ -70,11 +82,11 @@ def record(
 
 
 def _unit_dict(u: CampaignUnit) -> dict[str, Any]:
-    return u.to_dict() | {"bp_to_next": rules.bp_to_next(u.level, u.bp, u.max_level)}
+    return u.to_dict() | {"bp_to_next": _unit_to_next(u)}
 
 
 def _player_dict(p: Player) -> dict[str, Any]:
-    return p.to_dict() | {"bp_to_next": rules.bp_to_next(p.level, p.bp, rules.PLAYER_MAX_LEVEL)}
+    return p.to_dict() | {"bp_to_next": _player_to_next(p)}
 
 
 @campaign_app.command("show")
@@ -101,10 +113,10 @@ def show(
                                                 "Skill pts", "Battles"], [
         [u.muster, f"{u.entry}" + (" (hero)" if u.kind == "hero" else ""),
          u.unit + (f" ({u.label})" if u.label else "") + (" [named]" if u.named else ""), str(u.level),
-         str(u.max_level), str(u.bp), _to_next(rules.bp_to_next(u.level, u.bp, u.max_level)), str(u.skill_points),
+         str(u.max_level), str(u.bp), _to_next(_unit_to_next(u)), str(u.skill_points),
          str(u.battles)] for u in units]))
     console.print(rows_table("Players", ["Player", "Level", "BP", "To next", "Renown", "Battles"], [
-        [p.name, str(p.level), str(p.bp), _to_next(rules.bp_to_next(p.level, p.bp, rules.PLAYER_MAX_LEVEL)),
+        [p.name, str(p.level), str(p.bp), _to_next(_player_to_next(p)),
          str(p.renown), str(p.battles)] for p in players]))
     console.print(f"{len(battles)} battle(s) recorded.")
 
