@@ -15,7 +15,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "rulekeeper"
 #: Today's count (the goal is 150): lower it whenever a change brings the count down. Raised from 863 to 960 on
 #: 2026-12-01 by the new bots, keeper-side and whole-odds modules (their JSON boundaries: worker messages, CLI
 #: options, the lab's rows); the typed actions of the protocol issue are what must bring it down.
-BUDGET = 960
+BUDGET = 958
 
 
 def loose_annotations(source: str) -> int:

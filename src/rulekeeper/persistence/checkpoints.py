@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Connection, Select, select, true, update
+from sqlalchemy import BindParameter, Connection, Select, select, true, update
 
 from rulekeeper.core.errors import RulekeeperError
 
@@ -37,7 +37,7 @@ def _check_moment(battle_id: str, n: int, position: int) -> None:
         )
 
 
-def _with_position(battle_id: Any, entry: Select[Any]) -> Select[Any]:
+def _with_position(battle_id: str | BindParameter[str], entry: Select[Any]) -> Select[Any]:
     """The (at most one) log entry that ``entry`` selects, with the battle's position.
 
     One statement answers both "which entry" and "does the battle exist / how long is

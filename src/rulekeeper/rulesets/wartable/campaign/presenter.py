@@ -7,8 +7,6 @@ changes with their rule, battles, Delve rolls).
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -48,10 +46,10 @@ def history_table(state: CampaignGameState) -> Table:
 
 
 class CampaignCliPresenter:
-    def board(self, state: CampaignGameState) -> Any:
+    def board(self, state: CampaignGameState) -> Group:
         return Group(map_table(state), history_table(state))
 
-    def units(self, state: CampaignGameState) -> Any:
+    def units(self, state: CampaignGameState) -> Table:
         t = Table(title="Factions")
         for col in ("Faction", "Faith", "Orders"):
             t.add_column(col)
@@ -59,13 +57,13 @@ class CampaignCliPresenter:
             t.add_row(f, show(state.campaign.faction(f).faith), "given" if k in state.given() else "to give")
         return t
 
-    def outcome(self, report: list[JsonDict]) -> Any:
+    def outcome(self, report: list[JsonDict]) -> Group:
         return Group(*(Text(str(item.get("text", "")), style="bold" if item.get("kind") == "round" else "")
                        for item in report))
 
-    def result(self, state: CampaignGameState) -> Any:
+    def result(self, state: CampaignGameState) -> Group:
         return Group(Text("The campaign is over.", style="bold"), history_table(state))
 
-    def turn_bar(self, state: CampaignGameState) -> Any:
+    def turn_bar(self, state: CampaignGameState) -> Text:
         waiting = [f for k, f in state.sides if k not in state.given()]
         return Text(f"Round {state.round}: orders still to give — {', '.join(waiting) or 'none'}")
