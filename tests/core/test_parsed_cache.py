@@ -3,6 +3,7 @@ Ex illis profiles cost about a tenth of a second of every ``odds`` and ``battle 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -91,3 +92,20 @@ def test_small_files_are_not_kept(cache: Path, tmp_path: Path) -> None:
     small.write_text("a: 1\n", encoding="utf-8")
     assert datafiles.read_data_file(small) == {"a": 1}
     assert not (cache / "parsed").exists()
+
+
+def test_the_folder_keeps_only_the_newest_entries(cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A user who reads many different files over the years keeps at most ``MAX_ENTRIES`` of them cached."""
+    monkeypatch.setattr(parsed_cache, "MAX_ENTRIES", 3)
+    for i in range(5):
+        mine = tmp_path / f"units{i}.yaml"
+        mine.write_text(f"units:  # {i}\n" + "".join(f"  U{k}: {{miniatures: {k}}}\n" for k in range(300)))
+        assert datafiles.read_data_file(mine)["units"]["U7"] == {"miniatures": 7}
+        for entry in (cache / "parsed").glob("*.marshal"):  # one second apart, whatever the clock's grain
+            if entry.stat().st_mtime > 1_500_000_000:  # just written (the clock says 2026)
+                os.utime(entry, (1_000_000_000 + i, 1_000_000_000 + i))
+    assert len(list((cache / "parsed").glob("*.marshal"))) == 3
+    parsed = _counting(monkeypatch)
+    datafiles.read_data_file(tmp_path / "units4.yaml")  # the newest is still recalled
+    datafiles.read_data_file(tmp_path / "units0.yaml")  # the oldest was removed: parsed again
+    assert parsed == [str(tmp_path / "units0.yaml")]

@@ -26,6 +26,9 @@ from .limits import LIMITS
 CACHE_ENV = "RULEKEEPER_CACHE_DIR"
 #: Files shorter than this parse faster than their cache entry is found; they are not kept.
 MIN_BYTES = 4096
+#: Entries kept at most: writing one more removes the oldest, so the folder stays small (a few MB) however
+#: many different files a user reads over the years.
+MAX_ENTRIES = 64
 #: Part of every digest: a change to how files parse (or to this format) bumps it.
 VERSION = "1"
 
@@ -76,3 +79,15 @@ def keep(text: str, suffix: str, tree: object) -> None:
         os.replace(temporary, target)  # whole or absent: a reader never sees half an entry
     except OSError:
         Path(temporary).unlink(missing_ok=True)
+        return
+    _prune(target.parent)
+
+
+def _prune(folder: Path) -> None:
+    """Remove the oldest entries past :data:`MAX_ENTRIES` (only when an entry was written: rare)."""
+    try:
+        entries = sorted(folder.glob("*.marshal"), key=lambda entry: entry.stat().st_mtime_ns)
+        for old in entries[:-MAX_ENTRIES]:
+            old.unlink(missing_ok=True)
+    except OSError:  # another process pruned first, or the folder went away: nothing to keep small
+        return
