@@ -112,3 +112,41 @@ def test_muster_check_refuses_an_escape_in_a_name_without_printing_it(
     muster.write_text('name: "Evil\\e[31mRED\\e]0;pwned\\a"\ngame_type: Common\nunits:\n  - unit: Billmen\n')
     code, out = run_main(["muster", "check", str(muster)], capsys, monkeypatch)
     assert code == 2 and "control character U+001B" in out and "\x1b" not in out
+
+
+def _values(tree: object) -> int:
+    """What check_tree counts: every key and every value."""
+    stack, count = [tree], 0
+    while stack:
+        item = stack.pop()
+        count += 1
+        if isinstance(item, dict):
+            stack += [*item, *item.values()]
+        elif isinstance(item, list):
+            stack += item
+    return count
+
+
+def test_a_toml_file_of_too_many_tables_is_refused_before_it_is_parsed(tmp_path: Path) -> None:
+    """Was: 250,000 ``[[units]]`` tables (6.7 MB, within the size limit) took tomllib about 3 s of CPU before
+    check_tree refused them; the line count refuses them with the same message, in a tenth of that."""
+    path = tmp_path / "musters.toml"
+    path.write_text('name = "Huge"\n' + '[[units]]\nunit = "Billmen"\n' * 250_000, encoding="utf-8")
+    t0 = time.process_time()
+    with pytest.raises(DataFileError, match="more than 500,000 values"):
+        read_data_file(path)
+    assert time.process_time() - t0 < 1.0
+
+
+@pytest.mark.parametrize("text", [
+    'a = 1\nb.c.d = "x"\n[t]\ne = [\n  [1, 2],\n  [3],\n]\n[[u]]\nf = {g = 1, h = [2]}\n[[u]]\n',
+    'a = """\nb = 1\nc = 2\n[d]\n"""\n',  # key-like lines inside a multi-line string: counted as nothing
+    "# a = 1\n#[t]\nx = '''\ny = 2\n'''\n",
+    '"quoted key" = 1\n\'literal\' = [1, 2, 3]\nz = 0\n',
+])
+def test_the_toml_line_count_never_exceeds_the_values_parsed(text: str) -> None:
+    import tomllib
+
+    from rulekeeper.core.datafiles import toml_values_at_least
+
+    assert 0 <= toml_values_at_least(text) <= _values(tomllib.loads(text))
