@@ -15,12 +15,14 @@ exactness of each draw's law is the business of ``test_whole_kernel.py``. The be
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 from exillis_battle_kit import legal, tables
 from exillis_matchups import MATCHUPS, Matchup
 from exillis_whole_kit import agreement, observed
 
+from rulekeeper.rulesets.exillis.battle.state import BattleState
 from rulekeeper.rulesets.exillis.whole import dist
 from rulekeeper.rulesets.exillis.whole.compute import whole_action
 from rulekeeper.rulesets.exillis.whole.sampled import PARTICLES, half_width
@@ -44,12 +46,17 @@ def _no_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(dist, "EXACT_WORK", math.inf)  # the exact kernel here; the sampled one below
 
 
+def _legal_of(state: BattleState, m: Matchup) -> Any:
+    """The matchup's action among the position's legal ones."""
+    return next(lg for lg in legal(state) if lg.action.kind == m.kind and lg.action.unit == m.unit
+                and (m.target is None or lg.action.target == m.target)
+                and (m.option is None or lg.action.option == m.option))
+
+
 @pytest.mark.parametrize("m", MATCHUPS, ids=[m.name for m in MATCHUPS])
 def test_the_computed_distribution_agrees_with_the_engine(m: Matchup) -> None:
     state = m.build()
-    lg = next(lg for lg in legal(state) if lg.action.kind == m.kind and lg.action.unit == m.unit
-              and (m.target is None or lg.action.target == m.target)
-              and (m.option is None or lg.action.option == m.option))
+    lg = _legal_of(state, m)
     odds = whole_action(state, tables(), lg)
     assert odds is not None, f"{m.name}: no whole-action odds"
     assert odds.error_bound < 1e-3
@@ -67,9 +74,7 @@ SAMPLED = [m for m in MATCHUPS if m.name in (
 def test_the_sampled_kernel_agrees_with_the_engine(m: Matchup, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(dist, "EXACT_WORK", 0)  # every last round or volley sampled
     state = m.build()
-    lg = next(lg for lg in legal(state) if lg.action.kind == m.kind and lg.action.unit == m.unit
-              and (m.target is None or lg.action.target == m.target)
-              and (m.option is None or lg.action.option == m.option))
+    lg = _legal_of(state, m)
     odds = whole_action(state, tables(), lg)
     assert odds is not None, f"{m.name}: no whole-action odds"
     assert odds.method == "estimate" and odds.error_bound == pytest.approx(half_width(PARTICLES))
