@@ -14,19 +14,11 @@ from cf_start import past_tactical
 
 from rulekeeper.boards.table import Obstacle
 from rulekeeper.core.game import Game, SetupRequest
-from rulekeeper.core.ruleset import game
 from rulekeeper.rulesets.confrontation.charge_path import charge_route
 from rulekeeper.rulesets.confrontation.skirmish import charge_of
 from rulekeeper.rulesets.confrontation.state import SkirmishState
 
 FORD = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/confrontation/data/scenarios/the_ford.yaml"
-
-
-@pytest.fixture(scope="module")
-def g() -> Game:
-    found = game("confrontation")
-    assert isinstance(found, Game)
-    return found
 
 
 def test_the_guard_at_the_ford_seed_7_may_charge_the_engaged_hunter_around_the_swordsman(g: Game) -> None:

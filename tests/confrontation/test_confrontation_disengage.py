@@ -11,20 +11,12 @@ from cf_start import past_tactical
 
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import Game, SetupRequest
-from rulekeeper.core.ruleset import game
 from rulekeeper.rulesets.confrontation.core_rules import core_rules
 from rulekeeper.rulesets.confrontation.disengage import allowed_tests, disengagement
 from rulekeeper.rulesets.confrontation.state import SkirmishState
 
 FORD = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/confrontation/data/scenarios/the_ford.yaml"
 GUARD, HUNTER = "Alahan guard", "Wolfen hunter"
-
-
-@pytest.fixture(scope="module")
-def g() -> Game:
-    found = game("confrontation")
-    assert isinstance(found, Game)
-    return found
 
 
 def engaged(g: Game, seed: int = 7) -> SkirmishState:

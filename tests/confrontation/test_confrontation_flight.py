@@ -11,20 +11,12 @@ from cf_start import past_tactical
 
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import Game, SetupRequest
-from rulekeeper.core.ruleset import game
 from rulekeeper.rulesets.confrontation.core_rules import core_rules
 from rulekeeper.rulesets.confrontation.flight import flee_cm, flight_of, mark_pursuers, pursuit_cm
 from rulekeeper.rulesets.confrontation.state import SkirmishState
 
 FORD = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/confrontation/data/scenarios/the_ford.yaml"
 GUARD, HUNTER, PREDATOR = "Alahan guard", "Wolfen hunter", "Wolfen predator"
-
-
-@pytest.fixture(scope="module")
-def g() -> Game:
-    found = game("confrontation")
-    assert isinstance(found, Game)
-    return found
 
 
 def ford(g: Game) -> SkirmishState:

@@ -17,7 +17,6 @@ from cf_start import past_tactical
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import DataFileError, IllegalActionError, RulekeeperError
 from rulekeeper.core.game import Game, SetupRequest
-from rulekeeper.core.ruleset import game
 from rulekeeper.rulesets.confrontation.exchanges import Health
 from rulekeeper.rulesets.confrontation.fray import resolve_fray
 from rulekeeper.rulesets.confrontation.skirmish import fray_of, group_of
@@ -26,13 +25,6 @@ from rulekeeper.rulesets.confrontation.state import Fighter, SkirmishState
 SCENARIOS = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/confrontation/data/scenarios"
 FORD = SCENARIOS / "the_ford.yaml"
 WALL = SCENARIOS / "ruined_wall.yaml"
-
-
-@pytest.fixture(scope="module")
-def g() -> Game:
-    found = game("confrontation")
-    assert isinstance(found, Game)
-    return found
 
 
 def start(g: Game, path: Path = FORD, seed: int = 3, brave: bool = True) -> SkirmishState:

@@ -17,7 +17,6 @@ from cf_start import past_tactical
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import Game, SetupRequest
-from rulekeeper.core.ruleset import game
 from rulekeeper.rulesets.confrontation.cards import FighterCard
 from rulekeeper.rulesets.confrontation.effects import KeepOf2d6, compose
 from rulekeeper.rulesets.confrontation.fear import charge_tests, rally, rally_test
@@ -45,13 +44,6 @@ def card(name: str = "Plain", **kw: Any) -> FighterCard:
     if "FEAR" in kw:
         base.pop("COU")
     return FighterCard.model_validate(base)
-
-
-@pytest.fixture(scope="module")
-def g() -> Game:
-    found = game("confrontation")
-    assert isinstance(found, Game)
-    return found
 
 
 def start(g: Game, seed: int = 3) -> SkirmishState:

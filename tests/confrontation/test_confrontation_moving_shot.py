@@ -11,19 +11,11 @@ from cf_start import past_tactical
 
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import Game, SetupRequest
-from rulekeeper.core.ruleset import game
 from rulekeeper.rulesets.confrontation.shooting import MOVED, shot_of
 from rulekeeper.rulesets.confrontation.state import SkirmishState
 
 MILL = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/confrontation/data/scenarios/the_mill_race.yaml"
 XBOW, HUNTER, SWORD = "Alahan crossbowman", "Wolfen hunter", "Alahan swordsman"
-
-
-@pytest.fixture(scope="module")
-def g() -> Game:
-    found = game("confrontation")
-    assert isinstance(found, Game)
-    return found
 
 
 def mill(g: Game) -> SkirmishState:

@@ -11,20 +11,12 @@ import pytest
 from cf_start import past_tactical
 
 from rulekeeper.core.game import Game, SetupRequest
-from rulekeeper.core.ruleset import game
 from rulekeeper.rulesets.confrontation.fray import exact_fray_odds, fray_method, fray_monte_carlo
 from rulekeeper.rulesets.confrontation.fray_whole import fray_ends
 from rulekeeper.rulesets.confrontation.skirmish import fray_of, group_of
 from rulekeeper.rulesets.confrontation.state import SkirmishState
 
 FORD = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/confrontation/data/scenarios/the_ford.yaml"
-
-
-@pytest.fixture(scope="module")
-def g() -> Game:
-    found = game("confrontation")
-    assert isinstance(found, Game)
-    return found
 
 
 def fight_state(g: Game, pairs: list[tuple[str, str]]) -> SkirmishState:

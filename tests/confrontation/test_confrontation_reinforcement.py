@@ -12,20 +12,12 @@ from cf_start import past_tactical
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import Game, SetupRequest
-from rulekeeper.core.ruleset import game
 from rulekeeper.rulesets.confrontation.reinforcement import affected, roll_reinforcements, spot_problem
 from rulekeeper.rulesets.confrontation.skirmish import advance
 from rulekeeper.rulesets.confrontation.state import SkirmishState
 
 FORD = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/confrontation/data/scenarios/the_ford.yaml"
 SWORD, GUARD, PALADIN = "Alahan swordsman", "Alahan guard", "Alahan paladin"
-
-
-@pytest.fixture(scope="module")
-def g() -> Game:
-    found = game("confrontation")
-    assert isinstance(found, Game)
-    return found
 
 
 def fallen(g: Game) -> SkirmishState:

@@ -14,7 +14,6 @@ from cf_start import past_tactical
 
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import Game, SetupRequest
-from rulekeeper.core.ruleset import game
 from rulekeeper.rulesets.confrontation.shooting import DIFFICULTY, shot_of, shot_problem
 from rulekeeper.rulesets.confrontation.state import SkirmishState
 from rulekeeper.rulesets.confrontation.wounds import damage_odds, load_wound_table
@@ -22,13 +21,6 @@ from rulekeeper.rulesets.confrontation.wounds import damage_odds, load_wound_tab
 MILL = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/confrontation/data/scenarios/the_mill_race.yaml"
 TABLE = load_wound_table()
 XBOW, TRACKER, HUNTER, SWORD = "Alahan crossbowman", "Wolfen tracker", "Wolfen hunter", "Alahan swordsman"
-
-
-@pytest.fixture(scope="module")
-def g() -> Game:
-    found = game("confrontation")
-    assert isinstance(found, Game)
-    return found
 
 
 def mill(g: Game, seed: int = 3) -> SkirmishState:

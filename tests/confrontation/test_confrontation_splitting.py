@@ -11,7 +11,6 @@ from cf_start import past_tactical
 
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import Game, SetupRequest
-from rulekeeper.core.ruleset import game
 from rulekeeper.rulesets.confrontation.fray import MAX_FIGHTERS
 from rulekeeper.rulesets.confrontation.skirmish import fray_of, group_of, groups
 from rulekeeper.rulesets.confrontation.state import Fighter, SkirmishState, state_from_json, state_to_json
@@ -19,13 +18,6 @@ from rulekeeper.rulesets.confrontation.state import Fighter, SkirmishState, stat
 FORD = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/confrontation/data/scenarios/the_ford.yaml"
 SWORD, PALADIN, GUARD, HUNTER, PREDATOR = ("Alahan swordsman", "Alahan paladin", "Alahan guard", "Wolfen hunter",
                                            "Wolfen predator")
-
-
-@pytest.fixture(scope="module")
-def g() -> Game:
-    found = game("confrontation")
-    assert isinstance(found, Game)
-    return found
 
 
 def engaged_state(g: Game, pairs: list[tuple[str, str]], leader: str = "A", extra: tuple[Fighter, ...] = ()

@@ -12,19 +12,11 @@ from cf_start import past_tactical
 
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import Game, SetupRequest
-from rulekeeper.core.ruleset import game
 from rulekeeper.rulesets.confrontation.skirmish import STEP_CM
 from rulekeeper.rulesets.confrontation.state import SkirmishState
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/confrontation/data/scenarios"
 GUARD = {"kind": "move", "side": "A", "fighter": "Alahan guard"}  # at (7, 15) on the ford, MOV 10
-
-
-@pytest.fixture(scope="module")
-def g() -> Game:
-    found = game("confrontation")
-    assert isinstance(found, Game)
-    return found
 
 
 def start(g: Game, scenario: str = "the_ford", *options: str) -> SkirmishState:

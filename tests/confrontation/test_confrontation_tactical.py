@@ -13,19 +13,11 @@ import pytest
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import Game, SetupRequest
-from rulekeeper.core.ruleset import game
 from rulekeeper.rulesets.confrontation.core_rules import core_rules
 from rulekeeper.rulesets.confrontation.state import SkirmishState
 from rulekeeper.rulesets.confrontation.tactical import die_odds, general, win_odds
 
 FORD = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/confrontation/data/scenarios/the_ford.yaml"
-
-
-@pytest.fixture(scope="module")
-def g() -> Game:
-    found = game("confrontation")
-    assert isinstance(found, Game)
-    return found
 
 
 def ford(g: Game, seed: int = 7) -> SkirmishState:

@@ -12,7 +12,6 @@ from cf_start import past_tactical
 
 from rulekeeper.core.errors import DataFileError, IllegalActionError
 from rulekeeper.core.game import Game, SetupRequest
-from rulekeeper.core.ruleset import game
 from rulekeeper.rulesets.confrontation.core_rules import number
 from rulekeeper.rulesets.confrontation.flight import flight_of
 from rulekeeper.rulesets.confrontation.ground import Terrain
@@ -26,13 +25,6 @@ SCENARIOS = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/confr
 WOOD = SCENARIOS / "the_hunters_wood.yaml"
 XBOW, GUARD, PALADIN, ALDO = "Alahan crossbowman", "Alahan guard", "Alahan paladin", "Swordsman Aldo"
 TRACKER, HUNTER, PREDATOR = "Wolfen tracker", "Wolfen hunter", "Wolfen predator"
-
-
-@pytest.fixture(scope="module")
-def g() -> Game:
-    found = game("confrontation")
-    assert isinstance(found, Game)
-    return found
 
 
 def wood(g: Game, **at: tuple[float, float, float]) -> SkirmishState:

@@ -18,7 +18,6 @@ import pytest
 from cf_start import past_tactical
 
 from rulekeeper.core.game import Game, SetupRequest
-from rulekeeper.core.ruleset import game
 from rulekeeper.core.whole import WholeOdds, whole_odds_of
 from rulekeeper.rulesets.confrontation.cards import FighterCard, shipped_fighter
 from rulekeeper.rulesets.confrontation.fighters import Combatant
@@ -113,13 +112,6 @@ def test_a_fray_the_kernel_does_not_model_is_sampled_by_the_engine() -> None:
 
 
 # -- the skirmish's actions --------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def g() -> Game:
-    found = game("confrontation")
-    assert isinstance(found, Game)
-    return found
 
 
 def start(g: Game, scenario: Path = FORD) -> SkirmishState:
