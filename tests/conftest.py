@@ -15,6 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+from cpu_ledger import costliest_files, install
 
 _STARTED = time.time()
 
@@ -29,8 +32,22 @@ os.environ.setdefault("RULEKEEPER_CACHE_DIR", tempfile.mkdtemp(prefix="rulekeepe
 os.environ.setdefault("RULEKEEPER_NUMBA", "0")
 
 
+# hypothesis' timing checks (a slow example, a slow generation) measure the machine, not the code: on a
+# 2-core CI machine shared by three workers, browsers and servers they failed tests whose properties held
+settings.register_profile("rulekeeper", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("rulekeeper")
+
+
+def pytest_configure(config: Any) -> None:
+    install(config)
+
+
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: Any) -> None:
     artifacts = Path(str(config.rootpath)) / "test-artifacts"
+    if not hasattr(config, "workerinput"):
+        terminalreporter.section("CPU time by test file (tests/cpu_ledger.py)")
+        for line in costliest_files(artifacts, _STARTED):
+            terminalreporter.write_line(line)
     fresh = [p for p in sorted(artifacts.glob("fuzz-summary-*.txt")) if p.stat().st_mtime >= _STARTED]
     if not fresh:
         return

@@ -134,6 +134,20 @@ def _activation(state: SkirmishState, f: Fighter) -> list[LegalAction]:
         where = "off the field" if run.leaves else f"to ({run.x:g}, {run.y:g})"
         return [LegalAction({"kind": "flee", "side": side, "fighter": f.key}, f"{f.key} flees {run.distance:.1f} cm "
                             f"{where} (in rout)", side, run.distance, "", "flee", f"{f.key}: flee")]
+    out += strikes(state, f)
+    for to, why in _moves(state, f):
+        dist = math.hypot(to[0] - f.x, to[1] - f.y)
+        out.append(LegalAction({"kind": "move", "side": side, "fighter": f.key, "to": to},
+                               f"{f.key} walks {dist:.1f} cm {why}", side, round(dist, 1),
+                               "", f"{dist:.0f} cm {why}", f"{f.key}: move"))  # words, not "(15, 22)" (issue 26)
+    out.append(LegalAction({"kind": "hold", "side": side, "fighter": f.key}, f"{f.key} holds", side, 0.0, "",
+                           "hold", f"{f.key}: hold"))
+    return out
+
+
+def strikes(state: SkirmishState, f: Fighter) -> list[LegalAction]:
+    """A free fighter's charges in reach and shots he can take (what the shipped policy picks first)."""
+    side, out = f.side, []
     for t in state.standing("B" if side == "A" else "A") if can_charge(f) else ():
         reach = charge_of(state, f, t)
         if reach.possible:
@@ -147,13 +161,6 @@ def _activation(state: SkirmishState, f: Fighter) -> list[LegalAction]:
                                    f"{f.key} shoots {t.key} ({shot.where}, difficulty "
                                    f"{shot.difficulty})", side, round(shot.distance, 1), "", f"shoot {t.key}",
                                    f"{f.key}: shoot"))
-    for to, why in _moves(state, f):
-        dist = math.hypot(to[0] - f.x, to[1] - f.y)
-        out.append(LegalAction({"kind": "move", "side": side, "fighter": f.key, "to": to},
-                               f"{f.key} walks {dist:.1f} cm {why}", side, round(dist, 1),
-                               "", f"{dist:.0f} cm {why}", f"{f.key}: move"))  # words, not "(15, 22)" (issue 26)
-    out.append(LegalAction({"kind": "hold", "side": side, "fighter": f.key}, f"{f.key} holds", side, 0.0, "",
-                           "hold", f"{f.key}: hold"))
     return out
 
 

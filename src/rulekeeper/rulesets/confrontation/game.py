@@ -350,6 +350,12 @@ class SkirmishGame(WithoutExtras):
 
         return evaluate(state, side)
 
+    def rollout_policy(self, state: SkirmishState) -> JsonDict | None:
+        """The shipped policy's action, computed faster (the search bot's simulations, ``bot.rollout_policy``)."""
+        from .bot import rollout_policy
+
+        return rollout_policy(state)
+
     def result(self, state: SkirmishState) -> GameResult | None:
         if not state.over:
             return None
