@@ -31,7 +31,7 @@ NOT_YET: dict[str, tuple[str, str]] = {
     "Impact": ("damage", BOARD + " (War Machines)"),
     "Inalterable": ("mystic", MYSTIC), "Indirect fire": ("shooting", SHOOT),
     "Inviolable": ("army", ARMY), "Infiltration": ("board", BOARD), "Insensitive": ("mystic", MYSTIC),
-    "Leap": ("board", BOARD), "Loyal": ("mystic", MYSTIC), 
+    "Loyal": ("mystic", MYSTIC), 
     "Mechanic": ("upkeep", "not yet: needs War Machines and Steam/Naphtha equipment (not in the seed)"), "Mercenary": ("army", ARMY),
     "Minelayer": ("board", BOARD), "Mowing": ("board", BOARD), "Mutagenic": ("army", ARMY + "; Mutagenic dice"),
     "Negation": ("mystic", MYSTIC), "Predictable": ("army", ARMY), 
@@ -55,6 +55,7 @@ RESERVE = "implemented as reserve arithmetic (mystic.py): "
 NO_PHASE = " (not yet: the Mystic phase, spells and miracles)"
 
 ELSEWHERE: dict[str, tuple[str, str]] = {
+    "Leap": ("board", "implemented in skirmishes: a walk over scenery and fighters no taller than he is, two leaps a round (leap.py; not yet: in charges and pursuits)"),
     "Tall": ("board", "implemented in skirmishes: X cm tall for sight and cover (heights.py)"),
     "Bull's eye": ("shooting", "implemented in skirmishes: (final result − difficulty) added to the damage Strength "
                    "of his shots (third-edition rules)"),
