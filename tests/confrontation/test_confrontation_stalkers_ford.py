@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from cli_kit import run
 
 STALKERS = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/confrontation/data/scenarios/" \
