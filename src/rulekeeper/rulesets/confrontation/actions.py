@@ -20,6 +20,7 @@ from .fear import FearTest
 from .flight import fanaticism_test, flee_cm, flees, flight_of, pursuers, pursuit_cm, pursuit_targets
 from .fray import MAX_FIGHTERS, Fray, initiative_odds_of
 from .fray_whole import fray_ends
+from .leap import leap_offers, leap_problem, over_text
 from .reinforcement import proposals, spot_problem, waiting_choice
 from .shooting import WOUNDS, shot_of, shot_problem
 from .skirmish import (
@@ -46,7 +47,7 @@ from .tactical import general, lead_choices, request, win_odds
 from .wounds import load_wound_table
 
 KINDS = ("move", "charge", "shoot", "hold", "fight", "tactical", "lead", "flee", "pursue", "stay", "remove", "keep",
-         "return", "disengage", "split")
+         "return", "disengage", "split", "leap")
 #: The phase each kind of action belongs to (the rest are the activation phase's).
 PHASE_OF = {"fight": "combat", "tactical": "tactical", "lead": "lead", "pursue": "combat", "stay": "combat", "split": "combat",
             "remove": "maintenance", "keep": "maintenance", "return": "maintenance"}
@@ -134,6 +135,25 @@ def _activation(state: SkirmishState, f: Fighter) -> list[LegalAction]:
         where = "off the field" if run.leaves else f"to ({run.x:g}, {run.y:g})"
         return [LegalAction({"kind": "flee", "side": side, "fighter": f.key}, f"{f.key} flees {run.distance:.1f} cm "
                             f"{where} (in rout)", side, run.distance, "", "flee", f"{f.key}: flee")]
+    out += strikes(state, f)
+    for to, why in _moves(state, f):
+        dist = math.hypot(to[0] - f.x, to[1] - f.y)
+        out.append(LegalAction({"kind": "move", "side": side, "fighter": f.key, "to": to},
+                               f"{f.key} walks {dist:.1f} cm {why}", side, round(dist, 1),
+                               "", f"{dist:.0f} cm {why}", f"{f.key}: move"))  # words, not "(15, 22)" (issue 26)
+    for to, over in leap_offers(state, f):  # Leap: "move over them without any penalties"
+        dist = math.hypot(to[0] - f.x, to[1] - f.y)
+        out.append(LegalAction({"kind": "leap", "side": side, "fighter": f.key, "to": to}, f"{f.key} leaps over "
+                               f"{over_text(over)} ({dist:.1f} cm)", side, round(dist, 1), "", f"leap {dist:.0f} cm",
+                               f"{f.key}: move"))
+    out.append(LegalAction({"kind": "hold", "side": side, "fighter": f.key}, f"{f.key} holds", side, 0.0, "",
+                           "hold", f"{f.key}: hold"))
+    return out
+
+
+def strikes(state: SkirmishState, f: Fighter) -> list[LegalAction]:
+    """A free fighter's charges in reach and shots he can take (what the shipped policy picks first)."""
+    side, out = f.side, []
     for t in state.standing("B" if side == "A" else "A") if can_charge(f) else ():
         reach = charge_of(state, f, t)
         if reach.possible:
@@ -147,13 +167,6 @@ def _activation(state: SkirmishState, f: Fighter) -> list[LegalAction]:
                                    f"{f.key} shoots {t.key} ({shot.where}, difficulty "
                                    f"{shot.difficulty})", side, round(shot.distance, 1), "", f"shoot {t.key}",
                                    f"{f.key}: shoot"))
-    for to, why in _moves(state, f):
-        dist = math.hypot(to[0] - f.x, to[1] - f.y)
-        out.append(LegalAction({"kind": "move", "side": side, "fighter": f.key, "to": to},
-                               f"{f.key} walks {dist:.1f} cm {why}", side, round(dist, 1),
-                               "", f"{dist:.0f} cm {why}", f"{f.key}: move"))  # words, not "(15, 22)" (issue 26)
-    out.append(LegalAction({"kind": "hold", "side": side, "fighter": f.key}, f"{f.key} holds", side, 0.0, "",
-                           "hold", f"{f.key}: hold"))
     return out
 
 
@@ -353,15 +366,17 @@ def check(state: SkirmishState, action: JsonDict) -> None:
         problem = shot_problem(state, f, t)
         if problem is not None:
             raise IllegalActionError(f"{f.key} cannot shoot {t.key}: {problem}", field="target")
-    elif kind == "move":
+    elif kind in ("move", "leap"):
         to = action.get("to")
         if not (isinstance(to, list) and len(to) == 2 and all(isinstance(v, int | float) and not isinstance(v, bool)
                                                                and math.isfinite(v) for v in to)):
             raise IllegalActionError(f"a move goes to [x, y] in cm, got {to!r}", field="to")
         x, y = float(to[0]), float(to[1])
-        problem = move_problem(state, f, x, y) or step_problem(state, math.hypot(x - f.x, y - f.y))
+        problem = leap_problem(state, f, x, y) if kind == "leap" else \
+            move_problem(state, f, x, y) or step_problem(state, math.hypot(x - f.x, y - f.y))
         if problem is not None:
-            raise IllegalActionError(f"{f.key} cannot walk to ({x:g}, {y:g}): {problem}", field="to")
+            raise IllegalActionError(f"{f.key} cannot {'leap' if kind == 'leap' else 'walk'} to ({x:g}, {y:g}): "
+                                     f"{problem}", field="to")
 
 
 def _check_split(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
@@ -462,7 +477,7 @@ def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
     if kind == "pursue":
         reach = charge_of(state, f, state.fighter(str(action["target"])), pursuit_cm(f))
         return OddsPreview((("distance", f"{reach.distance:.1f} cm of {pursuit_cm(f):g}"),))
-    if kind == "move":
+    if kind in ("move", "leap"):
         x, y = action["to"]
         crossing = walk_tests(state, f, float(x), float(y))
         return OddsPreview((("distance", f"{math.hypot(x - f.x, y - f.y):.1f} cm of {f.card.MOV}"), *_odds(crossing)),

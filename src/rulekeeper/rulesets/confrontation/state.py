@@ -70,6 +70,7 @@ class Fighter:
     fired: int = 0  # shots made this activation (a Master marksman may make two)
     removed: bool = False  # removed from play (no longer in the area of losses: reinforcement.py)
     returning: str = ""  # a Reinforcement roll left his player a choice: "remove?" (1-2) or "place" (5-6)
+    leaps: int = 0  # leaps made this round (Leap: "up to two leaps per round"; leap.py)
 
     @property
     def radius(self) -> float:
@@ -96,7 +97,7 @@ class Fighter:
                 "fought": list(self.fought), "rout": self.rout, "braved": self.braved,
                 "cried": self.cried, "heartened": self.heartened, "fled": self.fled, "pursuing": self.pursuing,
                 "pursued": self.pursued, "aiming": self.aiming, "removed": self.removed, "walked": self.walked, "fired": self.fired,
-                "returning": self.returning}
+                "returning": self.returning, **({"leaps": self.leaps} if self.leaps else {})}
 
     @staticmethod
     def from_json(d: JsonDict, cards: dict[str, FighterCard]) -> Fighter:
@@ -107,7 +108,8 @@ class Fighter:
                        bool(d.get("cried", False)), bool(d.get("heartened", False)), bool(d.get("fled", False)),
                        bool(d.get("pursuing", False)), int(d.get("pursued", 0)), bool(d.get("aiming", False)),
                        walked=bool(d.get("walked", False)), fired=int(d.get("fired", 0)),
-                       removed=bool(d.get("removed", False)), returning=str(d.get("returning", "")))
+                       removed=bool(d.get("removed", False)), returning=str(d.get("returning", "")),
+                       leaps=int(d.get("leaps", 0)))
 
 
 @dataclass(frozen=True)
