@@ -15,6 +15,7 @@ from fractions import Fraction
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
 
+from .authority import holder
 from .disengage import allowed_tests, disengagement, out_problem, way_out
 from .fear import FearTest
 from .flight import fanaticism_test, flee_cm, flees, flight_of, pursuers, pursuit_cm, pursuit_targets
@@ -43,13 +44,13 @@ from .skirmish import (
 )
 from .splitting import candidates, split_problem
 from .state import Fighter, SkirmishState
-from .tactical import general, lead_choices, request, win_odds
+from .tactical import general, lead_choices, request, roll_odds, win_odds
 from .wounds import load_wound_table
 
 KINDS = ("move", "charge", "shoot", "hold", "fight", "tactical", "lead", "flee", "pursue", "stay", "remove", "keep",
-         "return", "disengage", "split", "leap")
+         "return", "disengage", "split", "leap", "authority")
 #: The phase each kind of action belongs to (the rest are the activation phase's).
-PHASE_OF = {"fight": "combat", "tactical": "tactical", "lead": "lead", "pursue": "combat", "stay": "combat", "split": "combat",
+PHASE_OF = {"fight": "combat", "tactical": "tactical", "authority": "tactical", "lead": "lead", "pursue": "combat", "stay": "combat", "split": "combat",
             "remove": "maintenance", "keep": "maintenance", "return": "maintenance"}
 #: A move toward an enemy stops this far (cm) short of his base: contact is a charge's.
 SHORT = 1.0
@@ -229,6 +230,12 @@ def _tactical(state: SkirmishState) -> list[LegalAction]:
     """The Tactical roll (one action: both Generals' dice), then its winner's choice of who acts first (his own
     side proposed first)."""
     side, g = state.to_act, general(state, state.to_act).key
+    if state.phase == "tactical" and state.drawn:  # Authority: the holder's choice after a draw
+        return [LegalAction({"kind": "authority", "side": side, "fighter": g}, "Spend an Authority token and win "
+                            "the Tactical roll (the keeper's proposal)", side, None, "", "Authority token",
+                            f"{g}: Tactical roll"),
+                LegalAction({"kind": "tactical", "side": side, "fighter": g}, "Roll the Tactical roll again, keeping "
+                            "the token", side, None, "", "roll again", f"{g}: Tactical roll")]
     if state.phase == "tactical":
         return [LegalAction({"kind": "tactical", "side": side, "fighter": g}, f"Round {state.round}: roll the Tactical "
                             "roll", side, None, "", "Tactical roll", f"{g}: Tactical roll")]
@@ -282,6 +289,11 @@ def check(state: SkirmishState, action: JsonDict) -> None:
     if PHASE_OF.get(str(kind), "activation") != state.phase:
         raise IllegalActionError(f"round {state.round} is in its {state.phase} phase: no {kind} now", kind=str(kind))
     if kind == "tactical":
+        return
+    if kind == "authority":
+        if not state.drawn:
+            raise IllegalActionError("an Authority token wins a Tactical roll that was a draw: no draw to break now",
+                                     kind="authority")
         return
     if kind in ("remove", "keep", "return"):
         chooser = waiting_choice(state)
@@ -429,6 +441,12 @@ def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
     """A fight's two INI tests (its first draws, exactly) and its exact odds when small enough; a move's or
     charge's measured distance."""
     kind = action.get("kind")
+    if kind == "tactical" and holder(state) is not None:  # a draw stops the roll: the token's holder chooses
+        a, b, draw = roll_odds(state)
+        return OddsPreview(((f"{state.name('A')} win the Tactical roll", _pct(a)),
+                            (f"{state.name('B')} win the Tactical roll", _pct(b)),
+                            (f"a draw: {state.name(str(holder(state)))} may spend an Authority token", _pct(draw))),
+                           (request(state, "A"), request(state, "B")))
     if kind == "tactical":
         return OddsPreview(((f"{state.name('A')} win the Tactical roll", _pct(win_odds(state, "A"))),
                             (f"{state.name('B')} win the Tactical roll", _pct(win_odds(state, "B")))),

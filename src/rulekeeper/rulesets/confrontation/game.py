@@ -36,6 +36,7 @@ from rulekeeper.core.present import CliPresenter, WebPresenter
 from rulekeeper.core.rng import RngState
 
 from . import actions, policy
+from .authority import do_authority
 from .disengage import do_disengage, way_out
 from .flight import do_flee, do_pursue, do_stay, mark_pursuers, pursuers
 from .ground import Terrain
@@ -63,7 +64,7 @@ KIND_WORDS = {"move": "move", "walk": "move", "charge": "charge", "hold": "hold"
               "fight": "fight", "melee": "fight", "combat": "fight", "shoot": "shoot", "shot": "shoot", "fire": "shoot",
               "tactical": "tactical", "roll": "tactical", "lead": "lead", "first": "lead", "flee": "flee",
               "pursue": "pursue", "stay": "stay", "remove": "remove", "keep": "keep", "return": "return",
-              "disengage": "disengage", "split": "split", "leap": "leap", "jump": "leap"}
+              "disengage": "disengage", "split": "split", "leap": "leap", "jump": "leap", "authority": "authority"}
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 
 
@@ -181,7 +182,7 @@ class SkirmishGame(WithoutExtras):
         side = state.to_act if side in (None, "") else str(side).strip().upper()
         if side not in SIDES:
             raise IllegalActionError(f"no side {side!r} in a skirmish (A or B)", side=str(side))
-        if kind in ("tactical", "lead"):  # made by the side's General: he need not be named
+        if kind in ("tactical", "lead", "authority"):  # made by the side's General: he need not be named
             if not state.standing(side):
                 raise IllegalActionError(f"side {side} has no fighter standing", side=side)
             data = {**data, "fighter": data.get("fighter") or general(state, side).key}
@@ -226,7 +227,7 @@ class SkirmishGame(WithoutExtras):
         if kind is None:
             raise IllegalActionError(f"not a Confrontation skirmish action: {words[0]!r} ({', '.join(actions.KINDS)})")
         rest = " ".join(words[1:]).split()
-        if kind == "tactical":
+        if kind in ("tactical", "authority"):
             return self.parse_action(state, {"kind": kind})
         if kind == "lead":
             return self.parse_action(state, {"kind": kind, "first": " ".join(rest)})
@@ -288,13 +289,15 @@ class SkirmishGame(WithoutExtras):
             new, report = do_disengage(state, f, str(action["test"]), list(action["to"]), fate)
         elif kind in ("remove", "keep", "return"):
             new, report = do_choice(state, f, str(kind), action.get("to"))
+        elif kind == "authority":
+            new, report = do_authority(state, str(action["side"]))
         elif kind == "tactical":
             new, report = do_tactical(state, fate)
         elif kind == "lead":
             new, report = do_lead(state, str(action["first"]))
         else:
             new, report = do_hold(state, f)
-        if kind not in ("lead", "split"):  # the choice itself says who acts next (a split: the leader again)
+        if kind not in ("lead", "split", "authority"):  # the choice itself says who acts next (a split: the leader again)
             new = advance(new, fate, report)
         new = replace(new, rng=fate.state)
         if new.over:

@@ -135,6 +135,7 @@ class SkirmishState:
     leader: str = "A"  # who won this round's Tactical roll (he chooses who acts first and orders the fights)
     terrain: tuple[Terrain, ...] = ()  # encumbered ground, water, obstacles with a Size (terrain.py)
     splits: tuple[tuple[str, ...], ...] = ()  # frays split off by the Tactical roll's winner (splitting.py)
+    drawn: bool = False  # the Tactical roll was a draw and a side holds Authority tokens (authority.py)
 
     def name(self, side: str) -> str:
         return self.names[SIDES.index(side)]
@@ -192,6 +193,8 @@ def state_to_json(state: SkirmishState) -> JsonDict:
         doc["terrain"] = [p.to_json() for p in state.terrain]
     if state.splits:  # only while the combat phase has split frays to fight
         doc["splits"] = [list(b) for b in state.splits]
+    if state.drawn:  # only while a drawn Tactical roll waits for an Authority token's holder
+        doc["drawn"] = True
     return doc
 
 
@@ -209,7 +212,7 @@ def state_from_json(d: JsonDict) -> SkirmishState:
             tuple((str(k), str(v)) for k, v in d["options"].items()), bool(d["over"]),
             None if d["winner"] is None else str(d["winner"]), str(d["reason"]), RngState.from_dict(d["rng"]),
             str(d.get("leader", d["first"])), tuple(Terrain.from_json(p) for p in d.get("terrain", [])),
-            tuple(tuple(str(k) for k in b) for b in d.get("splits", [])))
+            tuple(tuple(str(k) for k in b) for b in d.get("splits", [])), bool(d.get("drawn", False)))
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         if isinstance(exc, RulekeeperError):
             raise
