@@ -7,7 +7,8 @@ For each scenario:
 
 1. **win rate**: ``--battles`` battles (half with the bot as the first side, half as the second), the bot at
    ``--budget`` (capped at ``--cap`` simulations per move) against the game's shipped policy; wins, draws and
-   losses of the bot, and its win rate with Wilson's 95 % interval (draws count as not won). Battle ``i`` is
+   losses of the bot (in all, and by the side it played), and its win rate with Wilson's 95 % interval (draws
+   count as not won). Battle ``i`` is
    seeded by ``lab.play.battle_seed(seed, i)``, the bot's move ``k`` by ``bots.move_seed``.
 2. **move time at the default budget** (``bots.STRENGTHS["normal"]``): ``--timing`` positions along a
    shipped-policy playthrough, each decided by the bot at the default budget; every decision's time is kept and
@@ -90,32 +91,36 @@ def timing(g: Game, document: dict[str, Any], positions: int) -> list[float]:
     return out
 
 
-def _battle(job: tuple[str, str, int, int, Budget]) -> tuple[str, list[float], float]:
-    """Battle ``i`` of a scenario (a worker's task): its outcome, the bot's move times and the worker's peak RSS."""
+def _battle(job: tuple[str, str, int, int, Budget]) -> tuple[str, list[float], float, str]:
+    """Battle ``i`` of a scenario (a worker's task): its outcome, the bot's move times, the worker's peak RSS and
+    the bot's side."""
     name, key, seed0, i, budget = job
     g = game_named(name)
     path = next(info.path for info in g.scenarios() if info.key == key)
     document = g.setup(SetupRequest(scenario=path, seed=seed0)).document
     seed = battle_seed(seed0, i)
-    outcome, times = play(g, g.reseeded(document, seed), g.roles(document)[i % 2], budget, seed)
-    return outcome, times, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    side = g.roles(document)[i % 2]
+    outcome, times = play(g, g.reseeded(document, seed), side, budget, seed)
+    return outcome, times, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, side
 
 
 def bench_scenario(g: Game, key: str, path: Path, args: argparse.Namespace, budget: Budget,
                    pool: Any = None) -> dict[str, Any]:
     document = g.setup(SetupRequest(scenario=path, seed=args.seed)).document
     tally = {"won": 0, "drawn": 0, "lost": 0, "unfinished": 0}
+    by_side: dict[str, dict[str, int]] = {}
     move_times: list[float] = []
     started = time.perf_counter()
     jobs = [(g.name, key, args.seed, i, budget) for i in range(args.battles)]
-    for outcome, times, peak in (pool.imap_unordered(_battle, jobs) if pool is not None else map(_battle, jobs)):
+    for outcome, times, peak, side in (pool.imap_unordered(_battle, jobs) if pool is not None else map(_battle, jobs)):
         tally[outcome] += 1
+        by_side.setdefault(side, {"won": 0, "drawn": 0, "lost": 0, "unfinished": 0})[outcome] += 1
         move_times += times
         PEAKS.append(peak)
     low, high = wilson(tally["won"], args.battles)
     default_times = timing(g, document, args.timing) if args.timing else []
     return {
-        "game": g.name, "scenario": key, "battles": args.battles, **tally,
+        "game": g.name, "scenario": key, "battles": args.battles, **tally, "by_side": by_side,
         "win_rate": tally["won"] / args.battles, "low95": low, "high95": high,
         "bench_move_p95": _q(move_times, 0.95), "default_move_p50": _q(default_times, 0.5),
         "default_move_p95": _q(default_times, 0.95), "default_move_max": max(default_times, default=0.0),
@@ -165,6 +170,8 @@ def main() -> None:
                       f"bench move p95 {row['bench_move_p95']:.2f}s  default move p50/p95/max "
                       f"{row['default_move_p50']:.2f}/{row['default_move_p95']:.2f}/{row['default_move_max']:.2f}s "
                       f"({row['seconds']:.0f}s)", flush=True)
+                print("    the bot as " + "; as ".join(f"{side}: W/D/L {t['won']}/{t['drawn']}/{t['lost']}"
+                                                     for side, t in row["by_side"].items()), flush=True)
     if pool is not None:
         pool.close()
         pool.join()

@@ -8,6 +8,7 @@ a normal ``python -m pytest`` run.
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -15,12 +16,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+from cpu_ledger import costliest_files, install
 
 _STARTED = time.time()
 
 # the CLI remembers the games' command names for ``--help`` (cli/manifest.py): in a folder of the run's own,
 # never the user's cache (inherited by the real-process smoke tests too)
 os.environ.setdefault("RULEKEEPER_CACHE_DIR", tempfile.mkdtemp(prefix="rulekeeper-cache-"))
+
+# this machine sets PYTHONDONTWRITEBYTECODE=1, so every child process (a keeper server, a real CLI run, a fuzz
+# driver, an xdist worker) compiled rulekeeper's sources again: about 0.4 s of CPU each. The checkout's own
+# __pycache__ is ignored by git, and Python writes each file atomically, so parallel workers may share it.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 # the Ex illis lab kernel fights on its numpy fallback in the tests (inherited by their subprocesses): numba's
 # first compile costs about 80 s of CPU on a clean clone, paid in every xdist worker that fights first. The
@@ -29,8 +39,46 @@ os.environ.setdefault("RULEKEEPER_CACHE_DIR", tempfile.mkdtemp(prefix="rulekeepe
 os.environ.setdefault("RULEKEEPER_NUMBA", "0")
 
 
+# hypothesis' timing checks (a slow example, a slow generation) measure the machine, not the code: on a
+# 2-core CI machine shared by three workers, browsers and servers they failed tests whose properties held
+settings.register_profile("rulekeeper", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("rulekeeper")
+
+
+def pytest_configure(config: Any) -> None:
+    install(config)
+
+
+#: The costliest files, started first: xdist (``--dist loadfile``) hands files to its workers in collection
+#: order, and a long file handed out last kept one worker busy for minutes after the others had finished.
+#: Refresh from the "CPU time by test file" section a run prints (most costly first).
+COSTLIEST_FIRST = (
+    "tests/exillis/test_lab_kernel_fallback.py",
+    "tests/fuzz/test_fuzz_web.py",
+    "tests/fuzz/test_fuzz_cli.py",
+    "tests/test_typing.py",
+    "tests/persistence/test_races.py",
+    "tests/exillis/test_melee.py",
+    "tests/test_conformance.py",
+    "tests/confrontation/test_confrontation_duel.py",
+    "tests/service/test_campaign_cli.py",
+    "tests/cli_play/test_completion.py",
+    "tests/service/test_battle_cli.py",
+    "tests/web/test_browser.py",
+)
+
+
+def pytest_collection_modifyitems(config: Any, items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(COSTLIEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))  # stable: files keep their order
+
+
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: Any) -> None:
     artifacts = Path(str(config.rootpath)) / "test-artifacts"
+    if not hasattr(config, "workerinput"):
+        terminalreporter.section("CPU time by test file (tests/cpu_ledger.py)")
+        for line in costliest_files(artifacts, _STARTED):
+            terminalreporter.write_line(line)
     fresh = [p for p in sorted(artifacts.glob("fuzz-summary-*.txt")) if p.stat().st_mtime >= _STARTED]
     if not fresh:
         return

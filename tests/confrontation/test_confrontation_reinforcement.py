@@ -84,8 +84,8 @@ def test_five_or_six_brings_him_back_within_10_cm_of_a_friend_where_his_player_p
         g.apply(state, {"kind": "return", "side": "A", "fighter": f.key, "to": [37.0, 3.0]})
     with pytest.raises(IllegalActionError, match="does not allow"):
         g.apply(state, {"kind": "remove", "side": "A", "fighter": f.key})
-    back = g.apply(state, g.parse_words(state, ["return", *f.key.split(), "5", "12"])).state.fighter(f.key)
-    assert (back.x, back.y, back.standing, back.hp) == (5.0, 12.0, True, back.card.HP)
+    back = g.apply(state, g.parse_words(state, ["return", *f.key.split(), "5", "13"])).state.fighter(f.key)
+    assert (back.x, back.y, back.standing, back.hp) == (5.0, 13.0, True, back.card.HP)  # 2.5 cm from the paladin
 
 
 def test_a_skirmish_rolls_it_at_the_maintenance_phase(g: Game) -> None:

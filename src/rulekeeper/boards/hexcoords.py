@@ -8,6 +8,7 @@ so that the map, sight and coordinates each stay one readable module.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -133,7 +134,17 @@ def parse_hex_label(text: str) -> Hex:
     >>> parse_hex_label(" c4 ")
     Hex(q=1, r=3)
     """
-    m = _LABEL_RE.match(text) if isinstance(text, str) else None
+    if isinstance(text, str):
+        return _parsed_label(text)
+    raise InvalidStatError(f"{str(text)[:40]!r} is not a hex label: column letters then a row number from 1, e.g. "
+                           "'C4'.", label=str(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed_label(text: str) -> Hex:
+    """:func:`parse_hex_label` of a string, remembered: a Dragon Noir simulation parses the same few hundred labels
+    ~100 times each (a third of its line-of-fire cost, profiled for the search bot, issue 28); a Hex is frozen."""
+    m = _LABEL_RE.match(text)
     if m is None or int(m.group(2)) < 1:
         raise InvalidStatError(
             f"{str(text)[:40]!r} is not a hex label: column letters then a row number from 1, e.g. 'C4'.",

@@ -18,6 +18,7 @@ side (:data:`HAIR`), and something hides the far end only if it hides it on both
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -184,14 +185,21 @@ def segment_hexes(p: Point, q: Point) -> list[tuple[Hex, float]]:
     enter the hex; a segment along an edge is inside both hexes' closed outlines and lists both.
     """
     _check_points(p, q)
+    return list(_segment_hexes((float(p[0]), float(p[1])), (float(q[0]), float(q[1]))))
+
+
+@functools.lru_cache(maxsize=8192)
+def _segment_hexes(p: Point, q: Point) -> tuple[tuple[Hex, float], ...]:
+    """:func:`segment_hexes`, remembered: a Dragon Noir simulation judges the same lines of fire again and again (a
+    quarter of its cost, profiled for the search bot, issue 28); the answer depends on the two points only."""
     if math.hypot(q[0] - p[0], q[1] - p[1]) < MIN_INSIDE:
-        return [(pixel_to_hex(p), 0.0)]  # a point: the hex it lies in
+        return ((pixel_to_hex(p), 0.0),)  # a point: the hex it lies in
     found = []
     for h in _candidates(p, q):
         t, length = _inside_length(p, q, h)
         if length >= MIN_INSIDE:
             found.append((t, h, length))
-    return [(h, length) for _, h, length in sorted(found, key=lambda x: (x[0], x[1]))]
+    return tuple((h, length) for _, h, length in sorted(found, key=lambda x: (x[0], x[1])))
 
 
 def shifted(p: Point, q: Point, side: int, hair: float = HAIR) -> tuple[Point, Point]:

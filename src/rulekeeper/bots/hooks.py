@@ -8,6 +8,9 @@
 * ``evaluate(state, side) -> float``: how good an unfinished position is for ``side``, in [-1, 1]
   (material, morale, objectives: the game knows). The default is 0 (even) before the end; at the end the
   result decides (1 won, -1 lost, 0 a draw), whatever the game's hook says.
+* ``rollout_policy(state) -> action | None``: the shipped policy's action, computed faster where the game can
+  (Confrontation lists no disengagements its policy never picks). The simulations play it; the anchor is
+  still asked of ``policy``. The default is ``policy``.
 """
 
 from __future__ import annotations
@@ -88,6 +91,14 @@ def evaluator(game: Game) -> Callable[[Any, str], float]:
         return max(-1.0, min(1.0, float(hook(state, side))))
 
     return evaluate
+
+
+def roller(game: Game) -> Callable[[Any], JsonDict | None]:
+    """The game's ``rollout_policy`` hook, or its shipped ``policy``."""
+    hook = getattr(game, "rollout_policy", None)
+    if callable(hook):
+        return hook  # type: ignore[no-any-return]
+    return game.policy
 
 
 def policy_action(game: Game, state: Any) -> JsonDict | None:

@@ -36,7 +36,7 @@ import numpy as np
 
 from rulekeeper.core.game import Game, JsonDict, LegalAction
 
-from .hooks import determiniser, evaluator
+from .hooks import determiniser, evaluator, roller
 from .model import BotRequestError, Budget, Candidate, Decision
 
 #: Candidates compared at most (the shipped policy's choice and the first others in a seeded order).
@@ -204,13 +204,13 @@ def _simulate(game: Game, world: Any, action: JsonDict, side: str, horizon: int,
               evaluate: Callable[[Any, str], float], deadline: float | None) -> tuple[float, bool]:
     """Play ``action`` in ``world``, then the shipped policy for every side for up to ``horizon`` actions; the
     score, and whether the simulation ran its course (False: the deadline cut it short)."""
-    state = game.apply(world, action).state
+    state, follow_policy = game.apply(world, action).state, roller(game)
     for _ in range(horizon):
         if game.status(state).over:
             break
         if deadline is not None and time.perf_counter() >= deadline:
             return evaluate(state, side), False
-        follow = game.policy(state)
+        follow = follow_policy(state)
         if follow is None:
             break
         state = game.apply(state, follow).state

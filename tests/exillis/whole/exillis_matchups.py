@@ -54,6 +54,12 @@ def _crowd() -> BattleState:
     return act(s, "A:Franc Chevalers")
 
 
+def _with_hero(a: str, za: str, na: int, hero: str, b: str, zb: str, nb: int) -> Callable[[], BattleState]:
+    """``a`` led by ``hero`` (a group: each member strikes its own round in turn, wounds carried between them)."""
+    return lambda: act(battle([unit(a, za, miniatures=na, hero=hero)], [unit(b, zb, miniatures=nb)], terrain={}),
+                       f"A:{a}")
+
+
 def _into_melee() -> BattleState:
     s = battle([unit("Billmen", "C2", miniatures=3), unit("Longbowmen", "B2", miniatures=3)],
                [unit("Vileins", "C2", miniatures=4)], terrain={})
@@ -87,4 +93,16 @@ MATCHUPS = [
             "A:Longbowmen", "C2", "shot"),
     Matchup("wounded knights shot", _wounded(_two("Longbowmen", "B2", 3, "Franc Chevalers", "C2", 2),
                                              "B:Franc Chevalers", (20.0, 70.0)), "shoot", "A:Longbowmen", "C2", "shot"),
+    # actions of several rounds, each finding the zone as the one before left it (wounds, casualties, morale)
+    Matchup("group fight of a hero and retinue", _with_hero("Billmen", "C2", 2, "Dismounted Baneret", "Vileins", "C2", 3),
+            "fight", "A:Billmen"),
+    Matchup("charge meets a reaction striking first", _two("Serjants (Sword)", "B2", 2, "Serjants (Spear)", "C2", 3),
+            "charge", "A:Serjants (Sword)", "C2"),
+    Matchup("charge meets a reaction striking after", _two("Franc Chevalers", "B2", 2, "Serjants (Spear)", "C2", 3),
+            "charge", "A:Franc Chevalers", "C2"),
+    Matchup("group charge meets a reaction", _with_hero("Billmen", "B2", 2, "Dismounted Baneret", "Serjants (Spear)",
+                                                         "C2", 3), "charge", "A:Billmen", "C2"),
 ]
+
+#: The matchups of several rounds (a group's fight, a charge that meets reactions): sampled whole when too big.
+SEVERAL_ROUNDS = [m for m in MATCHUPS if m.name.startswith(("group ", "charge meets"))]

@@ -13,18 +13,20 @@ from __future__ import annotations
 import math
 
 import pytest
-from exillis_battle_kit import legal, tables
-from exillis_matchups import MATCHUPS, Matchup
+from exillis_battle_kit import act, battle, legal, tables, unit
+from exillis_matchups import MATCHUPS, SEVERAL_ROUNDS, Matchup
 
 from rulekeeper.core.whole import WholeOdds
-from rulekeeper.rulesets.exillis.whole import dist
+from rulekeeper.rulesets.exillis.whole import dist, sampled_action
 from rulekeeper.rulesets.exillis.whole.compute import whole_action
 from rulekeeper.rulesets.exillis.whole.sampled import PARTICLES, half_width
+from rulekeeper.rulesets.exillis.whole.summary import whole_odds
+from rulekeeper.rulesets.exillis.whole.volleys import _volleys
 
 CHECKED = [m for m in MATCHUPS if m.name in (
     "knights charge peasants", "billmen fight peasants", "peasants fight billmen", "flank charge",
     "charge into a crowded zone", "fight wounded peasants", "longbow volley", "volley fire", "swift shot",
-    "volley into a melee", "volley at shielded knights")]
+    "volley into a melee", "volley at shielded knights", "group fight of a hero and retinue")]
 
 
 def _odds(m: Matchup, work: float, monkeypatch: pytest.MonkeyPatch) -> WholeOdds:
@@ -67,3 +69,47 @@ def test_sampled_agrees_with_exact(m: Matchup, monkeypatch: pytest.MonkeyPatch) 
         if abs(p - q) > 4.5 * math.sqrt(max(p * (1 - p), 1 / PARTICLES) / PARTICLES) + exact.error_bound + 1e-9:
             bad.append(f"{name}: exact {p:.4f}, sampled {q:.4f}")
     assert bad == []
+
+
+def _agree(exact: WholeOdds, sampled: WholeOdds) -> list[str]:
+    """Every probability of ``sampled`` within 4.5 binomial standard errors of ``exact``'s (plus its bound)."""
+    bad = []
+    for e in exact.measures:
+        s = sampled.measure(e.key)
+        for outcome in {o for o, _ in e.outcomes} | {o for o, _ in s.outcomes}:
+            p, q = e.probability(outcome), s.probability(outcome)
+            if abs(p - q) > 4.5 * math.sqrt(max(p * (1 - p), 1 / PARTICLES) / PARTICLES) + exact.error_bound + 1e-9:
+                bad.append(f"{e.key}={outcome}: exact {p:.4f}, sampled {q:.4f}")
+    return bad
+
+
+@pytest.mark.parametrize("m", SEVERAL_ROUNDS, ids=[m.name for m in SEVERAL_ROUNDS])
+def test_an_action_of_several_rounds_is_sampled_whole(m: Matchup, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the exact allowance a group's fight or a charge that meets reactions is sampled round after round, each
+    particle carrying its wounds (``sampled_action.sampled_play``), not left to the per-draw odds."""
+    calls: list[int] = []
+    play = sampled_action.sampled_play
+
+    def spy(*args: object, **kw: object) -> None:
+        calls.append(len(args[0].steps))  # type: ignore[attr-defined]
+        play(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sampled_action, "sampled_play", spy)
+    odds = _odds(m, 0, monkeypatch)
+    assert odds.method == "estimate" and max(calls) >= 2
+
+
+def test_volleys_in_turn_carry_their_wounds_when_sampled() -> None:
+    """A group's volleys (each member's in turn, the second finding the wounds the first left): the sampled kernel
+    (``sampled_action.sampled_volleys``) against the exact one on longbowmen then crossbowmen into one zone."""
+    state = act(battle([unit("Longbowmen", "B2", miniatures=2), unit("Arbalestiers", "B2", miniatures=2)],
+                       [unit("Vileins", "C2", miniatures=3)], terrain={}), "A:Longbowmen")
+    lg = next(lg for lg in legal(state) if lg.action.kind == "shoot" and lg.action.option == "shot")
+    members = [state.unit("A:Longbowmen"), state.unit("A:Arbalestiers")]
+    keys = ["B:Vileins", "A:Longbowmen", "A:Arbalestiers"]
+    start = tuple(state.unit(k).c for k in keys)
+    exact = whole_odds(start, _volleys(state, tables(), lg.action, members, keys), "A")
+    sampled = whole_odds(start, sampled_action.sampled_volleys(state, tables(), lg.action, members, keys), "A")
+    assert exact.method == "exact" and sampled.method == "estimate"
+    assert exact.measure("enemy_killed").probability("0") < 0.9  # the volleys do hurt: the wounds carried matter
+    assert _agree(exact, sampled) == []

@@ -15,11 +15,13 @@ from fractions import Fraction
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
 
+from .authority import holder
 from .disengage import allowed_tests, disengagement, out_problem, way_out
 from .fear import FearTest
 from .flight import fanaticism_test, flee_cm, flees, flight_of, pursuers, pursuit_cm, pursuit_targets
 from .fray import MAX_FIGHTERS, Fray, initiative_odds_of
 from .fray_whole import fray_ends
+from .leap import leap_offers, leap_problem, over_text
 from .reinforcement import proposals, spot_problem, waiting_choice
 from .shooting import WOUNDS, shot_of, shot_problem
 from .skirmish import (
@@ -42,13 +44,13 @@ from .skirmish import (
 )
 from .splitting import candidates, split_problem
 from .state import Fighter, SkirmishState
-from .tactical import general, lead_choices, request, win_odds
+from .tactical import general, lead_choices, request, roll_odds, win_odds
 from .wounds import load_wound_table
 
 KINDS = ("move", "charge", "shoot", "hold", "fight", "tactical", "lead", "flee", "pursue", "stay", "remove", "keep",
-         "return", "disengage", "split")
+         "return", "disengage", "split", "leap", "authority")
 #: The phase each kind of action belongs to (the rest are the activation phase's).
-PHASE_OF = {"fight": "combat", "tactical": "tactical", "lead": "lead", "pursue": "combat", "stay": "combat", "split": "combat",
+PHASE_OF = {"fight": "combat", "tactical": "tactical", "authority": "tactical", "lead": "lead", "pursue": "combat", "stay": "combat", "split": "combat",
             "remove": "maintenance", "keep": "maintenance", "return": "maintenance"}
 #: A move toward an enemy stops this far (cm) short of his base: contact is a charge's.
 SHORT = 1.0
@@ -134,6 +136,25 @@ def _activation(state: SkirmishState, f: Fighter) -> list[LegalAction]:
         where = "off the field" if run.leaves else f"to ({run.x:g}, {run.y:g})"
         return [LegalAction({"kind": "flee", "side": side, "fighter": f.key}, f"{f.key} flees {run.distance:.1f} cm "
                             f"{where} (in rout)", side, run.distance, "", "flee", f"{f.key}: flee")]
+    out += strikes(state, f)
+    for to, why in _moves(state, f):
+        dist = math.hypot(to[0] - f.x, to[1] - f.y)
+        out.append(LegalAction({"kind": "move", "side": side, "fighter": f.key, "to": to},
+                               f"{f.key} walks {dist:.1f} cm {why}", side, round(dist, 1),
+                               "", f"{dist:.0f} cm {why}", f"{f.key}: move"))  # words, not "(15, 22)" (issue 26)
+    for to, over in leap_offers(state, f):  # Leap: "move over them without any penalties"
+        dist = math.hypot(to[0] - f.x, to[1] - f.y)
+        out.append(LegalAction({"kind": "leap", "side": side, "fighter": f.key, "to": to}, f"{f.key} leaps over "
+                               f"{over_text(over)} ({dist:.1f} cm)", side, round(dist, 1), "", f"leap {dist:.0f} cm",
+                               f"{f.key}: move"))
+    out.append(LegalAction({"kind": "hold", "side": side, "fighter": f.key}, f"{f.key} holds", side, 0.0, "",
+                           "hold", f"{f.key}: hold"))
+    return out
+
+
+def strikes(state: SkirmishState, f: Fighter) -> list[LegalAction]:
+    """A free fighter's charges in reach and shots he can take (what the shipped policy picks first)."""
+    side, out = f.side, []
     for t in state.standing("B" if side == "A" else "A") if can_charge(f) else ():
         reach = charge_of(state, f, t)
         if reach.possible:
@@ -147,13 +168,6 @@ def _activation(state: SkirmishState, f: Fighter) -> list[LegalAction]:
                                    f"{f.key} shoots {t.key} ({shot.where}, difficulty "
                                    f"{shot.difficulty})", side, round(shot.distance, 1), "", f"shoot {t.key}",
                                    f"{f.key}: shoot"))
-    for to, why in _moves(state, f):
-        dist = math.hypot(to[0] - f.x, to[1] - f.y)
-        out.append(LegalAction({"kind": "move", "side": side, "fighter": f.key, "to": to},
-                               f"{f.key} walks {dist:.1f} cm {why}", side, round(dist, 1),
-                               "", f"{dist:.0f} cm {why}", f"{f.key}: move"))  # words, not "(15, 22)" (issue 26)
-    out.append(LegalAction({"kind": "hold", "side": side, "fighter": f.key}, f"{f.key} holds", side, 0.0, "",
-                           "hold", f"{f.key}: hold"))
     return out
 
 
@@ -216,6 +230,12 @@ def _tactical(state: SkirmishState) -> list[LegalAction]:
     """The Tactical roll (one action: both Generals' dice), then its winner's choice of who acts first (his own
     side proposed first)."""
     side, g = state.to_act, general(state, state.to_act).key
+    if state.phase == "tactical" and state.drawn:  # Authority: the holder's choice after a draw
+        return [LegalAction({"kind": "authority", "side": side, "fighter": g}, "Spend an Authority token and win "
+                            "the Tactical roll (the keeper's proposal)", side, None, "", "Authority token",
+                            f"{g}: Tactical roll"),
+                LegalAction({"kind": "tactical", "side": side, "fighter": g}, "Roll the Tactical roll again, keeping "
+                            "the token", side, None, "", "roll again", f"{g}: Tactical roll")]
     if state.phase == "tactical":
         return [LegalAction({"kind": "tactical", "side": side, "fighter": g}, f"Round {state.round}: roll the Tactical "
                             "roll", side, None, "", "Tactical roll", f"{g}: Tactical roll")]
@@ -269,6 +289,11 @@ def check(state: SkirmishState, action: JsonDict) -> None:
     if PHASE_OF.get(str(kind), "activation") != state.phase:
         raise IllegalActionError(f"round {state.round} is in its {state.phase} phase: no {kind} now", kind=str(kind))
     if kind == "tactical":
+        return
+    if kind == "authority":
+        if not state.drawn:
+            raise IllegalActionError("an Authority token wins a Tactical roll that was a draw: no draw to break now",
+                                     kind="authority")
         return
     if kind in ("remove", "keep", "return"):
         chooser = waiting_choice(state)
@@ -353,15 +378,17 @@ def check(state: SkirmishState, action: JsonDict) -> None:
         problem = shot_problem(state, f, t)
         if problem is not None:
             raise IllegalActionError(f"{f.key} cannot shoot {t.key}: {problem}", field="target")
-    elif kind == "move":
+    elif kind in ("move", "leap"):
         to = action.get("to")
         if not (isinstance(to, list) and len(to) == 2 and all(isinstance(v, int | float) and not isinstance(v, bool)
                                                                and math.isfinite(v) for v in to)):
             raise IllegalActionError(f"a move goes to [x, y] in cm, got {to!r}", field="to")
         x, y = float(to[0]), float(to[1])
-        problem = move_problem(state, f, x, y) or step_problem(state, math.hypot(x - f.x, y - f.y))
+        problem = leap_problem(state, f, x, y) if kind == "leap" else \
+            move_problem(state, f, x, y) or step_problem(state, math.hypot(x - f.x, y - f.y))
         if problem is not None:
-            raise IllegalActionError(f"{f.key} cannot walk to ({x:g}, {y:g}): {problem}", field="to")
+            raise IllegalActionError(f"{f.key} cannot {'leap' if kind == 'leap' else 'walk'} to ({x:g}, {y:g}): "
+                                     f"{problem}", field="to")
 
 
 def _check_split(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
@@ -414,6 +441,12 @@ def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
     """A fight's two INI tests (its first draws, exactly) and its exact odds when small enough; a move's or
     charge's measured distance."""
     kind = action.get("kind")
+    if kind == "tactical" and holder(state) is not None:  # a draw stops the roll: the token's holder chooses
+        a, b, draw = roll_odds(state)
+        return OddsPreview(((f"{state.name('A')} win the Tactical roll", _pct(a)),
+                            (f"{state.name('B')} win the Tactical roll", _pct(b)),
+                            (f"a draw: {state.name(str(holder(state)))} may spend an Authority token", _pct(draw))),
+                           (request(state, "A"), request(state, "B")))
     if kind == "tactical":
         return OddsPreview(((f"{state.name('A')} win the Tactical roll", _pct(win_odds(state, "A"))),
                             (f"{state.name('B')} win the Tactical roll", _pct(win_odds(state, "B")))),
@@ -462,7 +495,7 @@ def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
     if kind == "pursue":
         reach = charge_of(state, f, state.fighter(str(action["target"])), pursuit_cm(f))
         return OddsPreview((("distance", f"{reach.distance:.1f} cm of {pursuit_cm(f):g}"),))
-    if kind == "move":
+    if kind in ("move", "leap"):
         x, y = action["to"]
         crossing = walk_tests(state, f, float(x), float(y))
         return OddsPreview((("distance", f"{math.hypot(x - f.x, y - f.y):.1f} cm of {f.card.MOV}"), *_odds(crossing)),

@@ -4,10 +4,22 @@ At the round limit the side whose standing fighters are worth more wins (``skirm
 with nobody standing loses at once; the score is the balance of those points, each fighter weighed by his
 hit points left (a hurt fighter is nearer the ground) and halved while he routs (an *estimate*), scaled by 0.8
 so that no unfinished skirmish counts as much as a won one.
+
+``rollout_policy`` is the shipped policy (``policy.choose``) computed without what it never picks: the policy
+leaves an engaged fighter in his fight, so his disengagements (a way out measured with shapely around every
+base: a third of a simulation's cost, profiled) are not listed, and it walks only the first fighter able to act,
+so the others' walks (another third) are not measured; the action is the same in every state
+(``tests/bots/test_rollout_policy.py`` checks it along playthroughs).
 """
 
 from __future__ import annotations
 
+from rulekeeper.core.game import JsonDict, LegalAction
+
+from . import policy
+from .actions import _activation, strikes
+from .flight import flees
+from .skirmish import can_activate
 from .state import Fighter, SkirmishState
 
 
@@ -26,3 +38,37 @@ def _health(f: Fighter) -> float:
     if f.fierce or f.card.HP <= 0:
         return 0.25
     return max(0.25, min(1.0, f.hp / f.card.HP))
+
+
+def rollout_policy(state: SkirmishState) -> JsonDict | None:
+    """``policy.choose(state)``, without listing the disengagements it never picks (see the module docstring).
+
+    In the activation phase the policy shoots if anyone can (the cheapest shot), else charges (the cheapest
+    charge), else the first fighter able to act walks toward his nearest enemy or holds (an engaged one stays
+    in his fight, a fleeing one flees): only free fighters can shoot or charge (``actions.strikes``), and the
+    first fighter's own list (his walks) is built only if nobody shoots or charges. Every other phase: the policy.
+    """
+    if state.over or state.phase in ("tactical", "lead", "maintenance", "combat") or \
+            any(f.aiming and f.standing for f in state.fighters):
+        return policy.choose(state)
+    ready = [f for f in state.fighters if f.side == state.to_act and can_activate(state, f)]
+    if not ready:
+        return policy.choose(state)
+    offered = [lg for f in ready if not f.engaged and not flees(f) for lg in strikes(state, f)]
+    for kind in ("shoot", "charge"):
+        picks = [lg for lg in offered if lg.action["kind"] == kind]
+        if picks:
+            return min(picks, key=_cheapest).action
+    first = ready[0]
+    if first.engaged:
+        return {"kind": "hold", "side": first.side, "fighter": first.key}
+    mine = _activation(state, first)
+    for kind in ("fight", "move", "hold"):
+        for lg in mine:
+            if lg.action["kind"] == kind:
+                return lg.action
+    return mine[0].action
+
+
+def _cheapest(lg: LegalAction) -> tuple[float, str]:
+    return (lg.cost or 0.0, lg.text)

@@ -29,7 +29,7 @@ WARBANDS = Path(__file__).parent / "data" / "warbands"
 CHARACTERISTICS = ("MOV", "INI", "ATT", "STR", "DEF", "RES", "AIM", "COU", "FEAR", "DIS", "POW", "FAI")
 SIZES = ("Small", "Medium", "Large", "Very Large")
 #: Abilities of the catalogue whose X a rule reads as a number (checked when a card is loaded).
-NUMERIC = frozenset({"Regeneration", "Ephemeral", "Repair", "Ruin", "Charging strength", "Sequence", "Cure",
+NUMERIC = frozenset({"Tall", "Regeneration", "Ephemeral", "Repair", "Ruin", "Charging strength", "Sequence", "Cure",
                      "War cry", "Leadership", "Emblem", "Piety", "Recovery", "Martyr", "Devotion", "Mana", "Faith"})
 #: "This is a fighter of Very Large Size; he has N HP": the sizes the seed fixes (Divine blood: "1 additional HP
 #: than what his size dictates").

@@ -18,7 +18,7 @@ SIZE = "not yet: the size table (page 11) is not in the seed; the card prints it
 NOT_YET: dict[str, tuple[str, str]] = {
     "Absorb": ("mystic", MYSTIC), "Alliance": ("army", ARMY),
     "Artefact": ("army", ARMY),
-    "Assault fire": ("shooting", SHOOT), "Attentive": ("board", BOARD), "Authority": ("army", ARMY), "Blood brother": ("army", ARMY), 
+    "Assault fire": ("shooting", SHOOT), "Attentive": ("board", BOARD), "Blood brother": ("army", ARMY), 
     "Chargeable": ("mystic", MYSTIC), 
     "Collect": ("mystic", MYSTIC), "Concentration": ("mystic", MYSTIC),
     "Consciousness": ("board", BOARD), "Disengagement": ("board", BOARD),
@@ -31,7 +31,7 @@ NOT_YET: dict[str, tuple[str, str]] = {
     "Impact": ("damage", BOARD + " (War Machines)"),
     "Inalterable": ("mystic", MYSTIC), "Indirect fire": ("shooting", SHOOT),
     "Inviolable": ("army", ARMY), "Infiltration": ("board", BOARD), "Insensitive": ("mystic", MYSTIC),
-    "Leap": ("board", BOARD), "Loyal": ("mystic", MYSTIC), 
+    "Loyal": ("mystic", MYSTIC), 
     "Mechanic": ("upkeep", "not yet: needs War Machines and Steam/Naphtha equipment (not in the seed)"), "Mercenary": ("army", ARMY),
     "Minelayer": ("board", BOARD), "Mowing": ("board", BOARD), "Mutagenic": ("army", ARMY + "; Mutagenic dice"),
     "Negation": ("mystic", MYSTIC), "Predictable": ("army", ARMY), 
@@ -42,7 +42,7 @@ NOT_YET: dict[str, tuple[str, str]] = {
     "Selenite": ("army", ARMY), "Shelter": ("board", BOARD),
     "Stateless": ("army", ARMY), "Steadfast": ("board", BOARD + " (charges, pushes)"),
     "Subjugated": ("army", ARMY), "Sustained defence": ("combat", CORE + " (sustained defence)"), "Summoner": ("army", ARMY),
-    "Tall": ("board", BOARD), "Thaumaturgist": ("mystic", MYSTIC), "Transportable": ("board", BOARD),
+    "Thaumaturgist": ("mystic", MYSTIC), "Transportable": ("board", BOARD),
     "Transport": ("board", BOARD), "Unbowed": ("mystic", MYSTIC), "Unstoppable": ("board", BOARD),
     
     "Warrior-mage": ("mystic", MYSTIC), "Warrior-monk": ("mystic", MYSTIC), "Watchful": ("board", BOARD),
@@ -55,6 +55,9 @@ RESERVE = "implemented as reserve arithmetic (mystic.py): "
 NO_PHASE = " (not yet: the Mystic phase, spells and miracles)"
 
 ELSEWHERE: dict[str, tuple[str, str]] = {
+    "Authority": ("army", "implemented in part: tokens before each Tactical roll (X + 1 at most, cancelled), a drawn roll won with one (not yet: splitting a fray with one; the activation sequence's uses)"),
+    "Leap": ("board", "implemented in skirmishes: a walk over scenery and fighters no taller than he is, two leaps a round (leap.py; not yet: in charges and pursuits)"),
+    "Tall": ("board", "implemented in skirmishes: X cm tall for sight and cover (heights.py)"),
     "Bull's eye": ("shooting", "implemented in skirmishes: (final result − difficulty) added to the damage Strength "
                    "of his shots (third-edition rules)"),
     "Target": ("shooting", "implemented in skirmishes: X added to the difficulty of a shot at him"),

@@ -7,8 +7,9 @@ size"; Ethereal "automatically succeed all their disengagement rolls (provided t
 "walk twice per activation (if he did not disengage)". **Estimated** (``data/core_rules.yaml``): an engaged fighter
 may spend his activation on a disengagement test, an INI test (or, larger than every opponent in contact, or of equal
 size with Disengagement, a STR test: his player's choice) against the opponents' best INI (or STR) + 3; passed, he
-walks up to MOV out of contact (where: his choice; the keeper proposes straight away from them); failed, he stays
-engaged. Either way his activation ends. Rules: docs/rules/confrontation.md, "Disengaging".
+walks up to MOV out of contact (where: his choice; the keeper proposes straight away from them), a walk like any
+other, so in whole 2.5 cm steps under option ``move_steps`` (third-edition rules: "movement in cm in 2.5 cm steps");
+failed, he stays engaged. Either way his activation ends. Rules: docs/rules/confrontation.md, "Disengaging".
 """
 
 from __future__ import annotations
@@ -24,11 +25,12 @@ from .exchanges import entry_health
 from .fighters import Combatant
 from .rolls import p_success, request_for_test, roll_test
 from .shooting import SIZE_RANK
-from .skirmish import move_problem
+from .skirmish import STEP_CM, move_problem, step_problem, stepped
 from .state import Fighter, SkirmishState
 from .wounds import load_wound_table
 
-#: The run out of contact is searched back from MOV in steps of this many cm.
+#: The run out of contact is searched back from MOV in steps of this many cm (a battle walking to the millimetre;
+#: in 2.5 cm steps, ``STEP_CM``).
 STEP = 0.5
 
 
@@ -83,26 +85,29 @@ def disengagement(state: SkirmishState, f: Fighter, test: str) -> Disengagement:
 
 
 def way_out(state: SkirmishState, f: Fighter) -> list[float] | None:
-    """The keeper's proposal: as far as MOV goes straight away from his opponents' centre, clear of everyone."""
+    """The keeper's proposal: as far as MOV goes straight away from his opponents' centre, clear of everyone (a whole
+    number of 2.5 cm steps when the option asks for them)."""
     foes = opponents(state, f)
     cx, cy = sum(o.x for o in foes) / len(foes), sum(o.y for o in foes) / len(foes)
     dx, dy = f.x - cx, f.y - cy
     norm = math.hypot(dx, dy) or 1.0
-    run = float(f.card.MOV)
+    step = STEP_CM if stepped(state) else STEP
+    run = math.floor(f.card.MOV / step + 1e-9) * step if stepped(state) else float(f.card.MOV)
     while run > 0:
         x, y = round(f.x + dx / norm * run, 1), round(f.y + dy / norm * run, 1)
         if out_problem(state, f, x, y) is None:
             return [x, y]
-        run -= STEP
+        run -= step
     return None
 
 
 def out_problem(state: SkirmishState, f: Fighter, x: float, y: float) -> str | None:
-    """Why he cannot walk out to (x, y): a walk's rules, his opponents' bases not in the way (he leaves them)."""
+    """Why he cannot walk out to (x, y): a walk's rules (its 2.5 cm steps included), his opponents' bases not in the
+    way (he leaves them)."""
     free = replace(f, engaged=())
     others = state.with_fighters(*[replace(o, engaged=tuple(e for e in o.engaged if e != f.key))
                                    for o in opponents(state, f)])
-    return move_problem(others.with_fighters(free), free, x, y)
+    return move_problem(others.with_fighters(free), free, x, y) or step_problem(state, math.hypot(x - f.x, y - f.y))
 
 
 def do_disengage(state: SkirmishState, f: Fighter, test: str, to: list[float], fate: Fate) -> tuple[

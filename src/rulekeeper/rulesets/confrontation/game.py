@@ -36,9 +36,11 @@ from rulekeeper.core.present import CliPresenter, WebPresenter
 from rulekeeper.core.rng import RngState
 
 from . import actions, policy
+from .authority import do_authority
 from .disengage import do_disengage, way_out
 from .flight import do_flee, do_pursue, do_stay, mark_pursuers, pursuers
 from .ground import Terrain
+from .leap import do_leap
 from .reinforcement import do_choice
 from .scenario import read_scenario, shipped_scenarios
 from .shooting import do_shoot
@@ -62,7 +64,7 @@ KIND_WORDS = {"move": "move", "walk": "move", "charge": "charge", "hold": "hold"
               "fight": "fight", "melee": "fight", "combat": "fight", "shoot": "shoot", "shot": "shoot", "fire": "shoot",
               "tactical": "tactical", "roll": "tactical", "lead": "lead", "first": "lead", "flee": "flee",
               "pursue": "pursue", "stay": "stay", "remove": "remove", "keep": "keep", "return": "return",
-              "disengage": "disengage", "split": "split"}
+              "disengage": "disengage", "split": "split", "leap": "leap", "jump": "leap", "authority": "authority"}
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 
 
@@ -180,7 +182,7 @@ class SkirmishGame(WithoutExtras):
         side = state.to_act if side in (None, "") else str(side).strip().upper()
         if side not in SIDES:
             raise IllegalActionError(f"no side {side!r} in a skirmish (A or B)", side=str(side))
-        if kind in ("tactical", "lead"):  # made by the side's General: he need not be named
+        if kind in ("tactical", "lead", "authority"):  # made by the side's General: he need not be named
             if not state.standing(side):
                 raise IllegalActionError(f"side {side} has no fighter standing", side=side)
             data = {**data, "fighter": data.get("fighter") or general(state, side).key}
@@ -191,7 +193,7 @@ class SkirmishGame(WithoutExtras):
             if data.get("target") in (None, ""):
                 raise IllegalActionError(f"a {kind} needs a target", field="target")
             out["target"] = self._fighter_name(state, str(data["target"]))
-        elif kind in ("move", "return"):
+        elif kind in ("move", "return", "leap"):
             out["to"] = _coords(data.get("to"))
         elif kind == "disengage":
             out["test"] = str(data.get("test") or "INI").strip().upper()
@@ -225,7 +227,7 @@ class SkirmishGame(WithoutExtras):
         if kind is None:
             raise IllegalActionError(f"not a Confrontation skirmish action: {words[0]!r} ({', '.join(actions.KINDS)})")
         rest = " ".join(words[1:]).split()
-        if kind == "tactical":
+        if kind in ("tactical", "authority"):
             return self.parse_action(state, {"kind": kind})
         if kind == "lead":
             return self.parse_action(state, {"kind": kind, "first": " ".join(rest)})
@@ -245,7 +247,7 @@ class SkirmishGame(WithoutExtras):
             return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest), "test": test, "to": to})
         if kind in ("hold", "fight", "flee", "stay", "remove", "keep"):
             return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest)})
-        if kind in ("move", "return"):
+        if kind in ("move", "return", "leap"):
             tail = 2 if len(rest) >= 3 and all(_NUMBER.match(w.strip(",")) for w in rest[-2:]) else 1
             return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest[:-tail]),
                                              "to": " ".join(rest[-tail:])})
@@ -264,6 +266,8 @@ class SkirmishGame(WithoutExtras):
         kind = action["kind"]
         if kind == "move":
             new, report = do_move(state, f, float(action["to"][0]), float(action["to"][1]), fate)
+        elif kind == "leap":
+            new, report = do_leap(state, f, float(action["to"][0]), float(action["to"][1]), fate)
         elif kind == "charge":
             new, report = do_charge(state, f, state.fighter(str(action["target"])), fate)
         elif kind == "shoot":
@@ -285,13 +289,15 @@ class SkirmishGame(WithoutExtras):
             new, report = do_disengage(state, f, str(action["test"]), list(action["to"]), fate)
         elif kind in ("remove", "keep", "return"):
             new, report = do_choice(state, f, str(kind), action.get("to"))
+        elif kind == "authority":
+            new, report = do_authority(state, str(action["side"]))
         elif kind == "tactical":
             new, report = do_tactical(state, fate)
         elif kind == "lead":
             new, report = do_lead(state, str(action["first"]))
         else:
             new, report = do_hold(state, f)
-        if kind not in ("lead", "split"):  # the choice itself says who acts next (a split: the leader again)
+        if kind not in ("lead", "split", "authority"):  # the choice itself says who acts next (a split: the leader again)
             new = advance(new, fate, report)
         new = replace(new, rng=fate.state)
         if new.over:
@@ -314,6 +320,8 @@ class SkirmishGame(WithoutExtras):
         kind, who = action.get("kind"), action.get("fighter")
         if kind == "move" and isinstance(action.get("to"), list) and len(action["to"]) == 2:
             return f"{who} walks to ({action['to'][0]:g}, {action['to'][1]:g})"
+        if kind == "leap" and isinstance(action.get("to"), list) and len(action["to"]) == 2:
+            return f"{who} leaps to ({action['to'][0]:g}, {action['to'][1]:g})"
         if kind == "charge":
             return f"{who} charges {action.get('target')}"
         if kind == "shoot":
@@ -349,6 +357,12 @@ class SkirmishGame(WithoutExtras):
         from .bot import evaluate
 
         return evaluate(state, side)
+
+    def rollout_policy(self, state: SkirmishState) -> JsonDict | None:
+        """The shipped policy's action, computed faster (the search bot's simulations, ``bot.rollout_policy``)."""
+        from .bot import rollout_policy
+
+        return rollout_policy(state)
 
     def result(self, state: SkirmishState) -> GameResult | None:
         if not state.over:

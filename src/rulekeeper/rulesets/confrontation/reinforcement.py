@@ -13,7 +13,9 @@ among the fighters with Reinforcement there (the first listed on a tie); one rol
 choices are the owning player's legal actions: on 1–2 ``remove`` or ``keep`` (the keeper proposes keep), on 5–6
 ``return`` to a spot within 10 cm of a friend (the keeper proposes spots; any legal one is accepted). **Estimated**
 (page 45 is not in the seed): he comes back with his card's HP, unwounded, not in rout, out of contact with every
-other fighter.
+other fighter. Under option ``move_steps`` (third-edition rules: "movement in cm in 2.5 cm steps") the placement is
+measured in the same steps: he stands a whole number of 2.5 cm steps (2.5, 5, 7.5 or 10 cm, edge to edge) from the
+friend he is placed by; a battle stored before the option places him anywhere within 10 cm.
 """
 
 from __future__ import annotations
@@ -25,13 +27,14 @@ from rulekeeper.boards.table import edge_distance
 from rulekeeper.core.chance import ChanceRequest, Fate, discrete
 from rulekeeper.core.game import JsonDict
 
-from .skirmish import KEEP_APART, inside
+from .skirmish import KEEP_APART, STEP_CM, STEP_SLACK, inside, stepped
 from .state import SIDES, Fighter, SkirmishState, bearing, other
 from .terrain import barriers
 
 #: "He must be placed within 10 cm of a friendly fighter".
 WITHIN = 10.0
-#: The keeper's proposed spots: this far (cm) edge to edge from a friend, in eight directions.
+#: The keeper's proposed spots: this far (cm) edge to edge from a friend, in eight directions (a battle placing to the
+#: millimetre; in 2.5 cm steps, one step: ``STEP_CM``).
 GAP = 2.0
 
 
@@ -86,18 +89,31 @@ def spot_problem(state: SkirmishState, f: Fighter, x: float, y: float) -> str | 
         return f"({x:g}, {y:g}) is in the scenery"
     if any(edge_distance(base, g.base) <= KEEP_APART for g in state.standing()):
         return f"({x:g}, {y:g}) is in contact with another fighter"
-    if not any(edge_distance(base, g.base) <= WITHIN for g in state.standing(f.side)):
+    near = [edge_distance(base, g.base) for g in state.standing(f.side)]
+    if not any(d <= WITHIN + (STEP_SLACK if stepped(state) else 0.0) for d in near):
         return f"({x:g}, {y:g}) is not within {WITHIN:g} cm of a friendly fighter"
+    if stepped(state) and not any(d <= WITHIN + STEP_SLACK and whole_steps(d) for d in near):
+        closest = min(near)
+        return f"({x:g}, {y:g}) is {closest:.1f} cm from the nearest friend: third-edition rules measure \"in 2.5 cm " \
+               f"steps\", so he is placed 2.5, 5, 7.5 or 10 cm (edge to edge) from a friendly fighter"
     return None
 
 
+def whole_steps(cm: float) -> bool:
+    """Whether a distance is a whole number (at least one) of 2.5 cm steps, to the millimetre's rounding."""
+    n = round(cm / STEP_CM)
+    return n >= 1 and abs(cm - n * STEP_CM) <= STEP_SLACK
+
+
 def proposals(state: SkirmishState, f: Fighter) -> list[list[float]]:
-    """Spots the keeper offers: 2 cm from each standing friend, in eight directions, the first legal ones."""
+    """Spots the keeper offers: one 2.5 cm step (2 cm in a battle without steps) from each standing friend, in eight
+    directions, the first legal ones."""
     out: list[list[float]] = []
+    gap = STEP_CM if stepped(state) else GAP
     for g in state.standing(f.side):
         for k in range(8):
             angle = math.radians(180 + 45 * k)
-            d = g.radius + f.radius + GAP
+            d = g.radius + f.radius + gap
             spot = [round(g.x + d * math.cos(angle), 1), round(g.y + d * math.sin(angle), 1)]
             if spot not in out and spot_problem(state, f, spot[0], spot[1]) is None:
                 out.append(spot)

@@ -22,6 +22,7 @@ from rulekeeper.core.game import JsonDict
 from .effects import TestShape
 from .exchanges import Health, apply_wound
 from .fighters import Combatant
+from .heights import fighter_height
 from .rolls import odds_of_test, request_for_test, roll_test, succeeds
 from .state import Fighter, SkirmishState
 from .terrain import cover_difficulty, sight_scenery
@@ -97,8 +98,8 @@ def _health(f: Fighter) -> Health:
 def sight_blockers(state: SkirmishState, f: Fighter, t: Fighter) -> list[Fighter]:
     """Bases that block the shot: "anything larger than both shooter and target" (the scenery: terrain.py; a
     scenario's ``obstacles`` have no Size, **estimated** taller than any fighter)."""
-    tallest = max(SIZE_RANK[f.card.size], SIZE_RANK[t.card.size])
-    return [g for g in state.standing() if g.key not in (f.key, t.key) and SIZE_RANK[g.card.size] > tallest]
+    tallest = max(fighter_height(f.card), fighter_height(t.card))  # Tall/X: "X cm tall instead of what his size states"
+    return [g for g in state.standing() if g.key not in (f.key, t.key) and fighter_height(g.card) > tallest]
 
 
 def band_of(f: Fighter, distance: float) -> str | None:

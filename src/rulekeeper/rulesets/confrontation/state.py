@@ -70,6 +70,7 @@ class Fighter:
     fired: int = 0  # shots made this activation (a Master marksman may make two)
     removed: bool = False  # removed from play (no longer in the area of losses: reinforcement.py)
     returning: str = ""  # a Reinforcement roll left his player a choice: "remove?" (1-2) or "place" (5-6)
+    leaps: int = 0  # leaps made this round (Leap: "up to two leaps per round"; leap.py)
 
     @property
     def radius(self) -> float:
@@ -96,7 +97,7 @@ class Fighter:
                 "fought": list(self.fought), "rout": self.rout, "braved": self.braved,
                 "cried": self.cried, "heartened": self.heartened, "fled": self.fled, "pursuing": self.pursuing,
                 "pursued": self.pursued, "aiming": self.aiming, "removed": self.removed, "walked": self.walked, "fired": self.fired,
-                "returning": self.returning}
+                "returning": self.returning, **({"leaps": self.leaps} if self.leaps else {})}
 
     @staticmethod
     def from_json(d: JsonDict, cards: dict[str, FighterCard]) -> Fighter:
@@ -107,7 +108,8 @@ class Fighter:
                        bool(d.get("cried", False)), bool(d.get("heartened", False)), bool(d.get("fled", False)),
                        bool(d.get("pursuing", False)), int(d.get("pursued", 0)), bool(d.get("aiming", False)),
                        walked=bool(d.get("walked", False)), fired=int(d.get("fired", 0)),
-                       removed=bool(d.get("removed", False)), returning=str(d.get("returning", "")))
+                       removed=bool(d.get("removed", False)), returning=str(d.get("returning", "")),
+                       leaps=int(d.get("leaps", 0)))
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,7 @@ class SkirmishState:
     leader: str = "A"  # who won this round's Tactical roll (he chooses who acts first and orders the fights)
     terrain: tuple[Terrain, ...] = ()  # encumbered ground, water, obstacles with a Size (terrain.py)
     splits: tuple[tuple[str, ...], ...] = ()  # frays split off by the Tactical roll's winner (splitting.py)
+    drawn: bool = False  # the Tactical roll was a draw and a side holds Authority tokens (authority.py)
 
     def name(self, side: str) -> str:
         return self.names[SIDES.index(side)]
@@ -190,6 +193,8 @@ def state_to_json(state: SkirmishState) -> JsonDict:
         doc["terrain"] = [p.to_json() for p in state.terrain]
     if state.splits:  # only while the combat phase has split frays to fight
         doc["splits"] = [list(b) for b in state.splits]
+    if state.drawn:  # only while a drawn Tactical roll waits for an Authority token's holder
+        doc["drawn"] = True
     return doc
 
 
@@ -207,7 +212,7 @@ def state_from_json(d: JsonDict) -> SkirmishState:
             tuple((str(k), str(v)) for k, v in d["options"].items()), bool(d["over"]),
             None if d["winner"] is None else str(d["winner"]), str(d["reason"]), RngState.from_dict(d["rng"]),
             str(d.get("leader", d["first"])), tuple(Terrain.from_json(p) for p in d.get("terrain", [])),
-            tuple(tuple(str(k) for k in b) for b in d.get("splits", [])))
+            tuple(tuple(str(k) for k in b) for b in d.get("splits", [])), bool(d.get("drawn", False)))
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         if isinstance(exc, RulekeeperError):
             raise

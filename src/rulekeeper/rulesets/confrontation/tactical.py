@@ -19,6 +19,7 @@ from fractions import Fraction
 from rulekeeper.core.chance import ChanceRequest, Fate, discrete
 from rulekeeper.core.game import JsonDict
 
+from .authority import holder
 from .core_rules import number, word
 from .state import SIDES, Fighter, SkirmishState, other
 
@@ -57,6 +58,15 @@ def request(state: SkirmishState, side: str) -> ChanceRequest:
                     (f"{how} + {g.key}'s DIS {bonus(state, side)}",))
 
 
+def roll_odds(state: SkirmishState) -> tuple[Fraction, Fraction, Fraction]:
+    """One roll's exact chances: A higher, B higher, a draw."""
+    mine, theirs = die_odds(state, "A"), die_odds(state, "B")
+    a, b = bonus(state, "A"), bonus(state, "B")
+    pairs = [(n + a - (m + b), p * q) for n, p in mine.items() for m, q in theirs.items()]
+    return (sum((p for d, p in pairs if d > 0), Fraction(0)), sum((p for d, p in pairs if d < 0), Fraction(0)),
+            sum((p for d, p in pairs if d == 0), Fraction(0)))
+
+
 def win_odds(state: SkirmishState, side: str = "A") -> Fraction:
     """The exact chance that ``side`` wins (a draw rolled again: the odds normalised)."""
     mine, theirs = die_odds(state, side), die_odds(state, other(side))
@@ -77,11 +87,16 @@ def do_tactical(state: SkirmishState, fate: Fate) -> tuple[SkirmishState, list[J
         text = ", ".join(f"{state.name(s)} {finals[s]}" for s in SIDES)
         if finals["A"] != finals["B"]:
             break
+        holding = holder(state)
+        if holding is not None:  # Authority: "If the Tactical Roll was a Draw, a player can use a token to win"
+            report.append({"text": f"Tactical roll: {text}, a draw: {state.name(holding)} may spend an Authority "
+                                   "token to win it, or roll again", "kind": "phase"})
+            return replace(state, phase="tactical", to_act=holding, drawn=True), report
         report.append({"text": f"Tactical roll: {text}, a draw: rolled again", "kind": "phase"})
     winner = "A" if finals["A"] > finals["B"] else "B"
     report.append({"text": f"Tactical roll: {text}; {state.name(winner)} win it and choose who acts first",
                    "kind": "phase"})
-    return replace(state, phase="lead", leader=winner, to_act=winner), report
+    return replace(state, phase="lead", leader=winner, to_act=winner, drawn=False), report
 
 
 def lead_choices(state: SkirmishState) -> list[str]:

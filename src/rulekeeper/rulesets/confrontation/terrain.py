@@ -28,6 +28,7 @@ from rulekeeper.boards.table import CONTACT, Obstacle, length_inside
 from .cards import FighterCard, canonical_ability
 from .core_rules import number
 from .ground import SIZES, Terrain
+from .heights import fighter_height, piece_height
 from .state import Fighter, SkirmishState
 
 #: Immunity/X values that spare a fighter encumbered ground (X as written on cards, lower case).
@@ -80,10 +81,11 @@ def size_rank(size: str) -> int:
 
 
 def blocks_sight(piece: Terrain, f: Fighter, t: Fighter) -> bool:
-    """Third-edition rules: sight is "blocked by anything larger than both shooter and target"."""
+    """Third-edition rules: sight is "blocked by anything larger than both shooter and target" (taller: Tall/X
+    "X cm tall instead of what his size states", heights.py)."""
     if piece.kind != "obstacle":
         return False
-    return piece.size is None or size_rank(piece.size) > max(size_rank(f.card.size), size_rank(t.card.size))
+    return piece_height(piece) > max(fighter_height(f.card), fighter_height(t.card))
 
 
 def sight_scenery(state: SkirmishState, f: Fighter, t: Fighter) -> list[Obstacle]:

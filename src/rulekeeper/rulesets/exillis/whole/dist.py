@@ -67,10 +67,11 @@ def wounds(hp: float, final: float, multiplier: float = 1.0, divisor: float = 1.
 TOO_MANY = 60000
 
 
-#: At most this many outcomes are worked out for one action (about 0.1 s of CPU), and for at most this long
-#: (seconds): a preview that would take longer is left to the per-draw odds.
+#: At most this many outcomes are worked out for one action (at most about 0.4 s of CPU): a preview that would
+#: take more is left to the per-draw odds. A count, so the same position gets the same odds on any machine;
+#: :data:`MAX_SECONDS` (wall) is only a safety net for an overloaded machine.
 MAX_WORK = 25_000
-MAX_SECONDS = 1.0
+MAX_SECONDS = 3.0
 _work: ContextVar[list[float]] = ContextVar("whole_work")
 _exact_work: ContextVar[float | None] = ContextVar("whole_exact_work", default=None)
 
@@ -135,6 +136,21 @@ def allowance(work: float) -> Iterator[None]:
 #: One aftermath worked out by the engine (``finish_round``, a volley's report) counts as this many outcomes of
 #: work: it costs about as much CPU as that many states of the programme.
 AFTERMATH_WORK = 100
+
+
+def room() -> float:
+    """The work (outcomes' worth) this action's computation may still do before it gives up (inf outside one)."""
+    done = _work.get(None)
+    if done is None:
+        return math.inf
+    return min(max(MAX_WORK, _exact_work.get() or 0.0), done[2]) - done[0]
+
+
+def aftermath_room(share: float = 1.0) -> int | None:
+    """How many sampled outcomes may still go through the engine's aftermath within ``share`` of the room left (the
+    rest kept for what follows); None when unbounded. The least likely beyond it are dropped into the error bound."""
+    left = room()
+    return None if left == math.inf else max(1, int(left * share / AFTERMATH_WORK) - 1)
 
 
 def check_time(work: int = 0) -> None:

@@ -30,8 +30,9 @@ from ..combatants import Combatant
 from ..damage import bad_luck_damage
 from ..fastcopy import evolve
 from ..melee import _targets, duel_odds
-from .dist import AFTERMATH_WORK, Zones, check_time
-from .rounds import FloorBroken, Unit, finished, least_hurt, round_distribution, spec
+from . import dist as budget
+from .dist import AFTERMATH_WORK, TooBig, Zones, allowance, check_time
+from .rounds import FloorBroken, Unit, finished, least_hurt, round_distribution, settled, spec
 from .sampled_round import last_round
 
 
@@ -118,12 +119,28 @@ def floors(seq: Sequence, start: tuple[Combatant, ...]) -> dict[str, float]:
     return out
 
 
+#: The exact programme of an action's rounds may work out this many times :data:`.dist.EXACT_WORK` outcomes before
+#: the whole sequence is sampled instead (:mod:`.sampled_action`: the wounds carried between rounds of a crowded
+#: zone make too many states to enumerate in a preview's time).
+SEQUENCE_WORK = 1
+
+
 def play(seq: Sequence, start: tuple[Combatant, ...], weight: float, out: Zones) -> None:
-    """Add to ``out`` the distribution of the zone after ``seq``'s rounds, starting from ``start``."""
+    """Add to ``out`` the distribution of the zone after ``seq``'s rounds, starting from ``start``: exact (or its
+    last round sampled) within the allowance, else the whole sequence sampled with the wounds carried."""
+    strikers = {s.attacker for s in seq.steps}
+    alone = len(seq.steps) == 1  # one round: exact, or its outcomes sampled (:func:`.sampled_round.last_round`)
     try:
-        _play(seq, start, weight, out, _units(start, {s.attacker for s in seq.steps}, floors(seq, start)))
-    except FloorBroken:  # a later round hurts less than the first ones promised: no merging of wounds
-        _play(seq, start, weight, out, _units(start, {s.attacker for s in seq.steps}, {}))
+        with allowance(math.inf if alone else budget.exact_work() * SEQUENCE_WORK):
+            try:
+                _play(seq, start, weight, out, _units(start, strikers, floors(seq, start)))
+            except FloorBroken:  # a later round hurts less than the first ones promised: no merging of wounds
+                _play(seq, start, weight, out, _units(start, strikers, {}))
+    except TooBig:
+        check_time()
+        from . import sampled_action
+
+        sampled_action.sampled_play(seq, start, weight, out)
 
 
 def _play(seq: Sequence, start: tuple[Combatant, ...], weight: float, out: Zones, units: dict[str, Unit]) -> None:
@@ -140,7 +157,9 @@ def _play(seq: Sequence, start: tuple[Combatant, ...], weight: float, out: Zones
                 continue
             ctx = melee_context(_battle(seq, zone), seq.t, seq.z, step.action, step.direction, step.reaction)
             s = spec(zone, step.attacker, ctx, step.only, units, last)
-            dist = last_round(s) if last else round_distribution(s)
+            # one round alone may have its last round sampled; several are sampled whole (:func:`play`)
+            dist = (last_round(s) if len(seq.steps) == 1 else settled(s, round_distribution(s))) if last else \
+                round_distribution(s)
             dropped += p * dist.dropped
             half = max(half, dist.half)
             for st, q in dist.states.items():

@@ -17,7 +17,20 @@ import numpy as np
 from . import dist as budget
 from .dist import TooBig, Weighted, allowance, check_time
 from .rounds import DEAD, DEFENDED, Mini, RoundSpec, State, _Round, records, round_distribution, settled
-from .sampled import PARTICLES, DeathLog, Floats, Ints, damage, generator, half_width, pick_rows, row_groups
+from .sampled import (
+    PARTICLES,
+    DeathLog,
+    Floats,
+    Ints,
+    damage,
+    generator,
+    half_width,
+    likeliest,
+    nth_true,
+    pick,
+    pick_rows,
+    row_groups,
+)
 
 
 def last_round(s: RoundSpec) -> Weighted[State]:
@@ -36,52 +49,64 @@ def sampled_round(s: RoundSpec, particles: int = PARTICLES) -> Weighted[State]:
 
 
 class _Sampler:
-    def __init__(self, s: RoundSpec, n: int) -> None:
+    """The round's strikes for ``n`` particles; ``hp``: each particle's hit points by unit key (particles × records,
+    for units kept positionally) when the particles enter the round with wounds of their own (:mod:`.sampled_action`)."""
+
+    def __init__(self, s: RoundSpec, n: int, hp: dict[str, Floats] | None = None,
+                 rng: np.random.Generator | None = None) -> None:
         self.s, self.n = s, n
         self.r = _Round(s)  # the odds, shields, Bad Luck damage and retaliation chances of the exact path
-        self.rng = generator()
+        self.rng = generator() if rng is None else rng
         self.a0 = records(s.attacker, s.att_unit)
         self.t0 = [records(c, u) for u, c, _, _ in s.targets]
-        self.a_hp = np.tile(np.array([r[0] for r in self.a0], dtype=np.float64), (n, 1))
-        self.t_hp = [np.tile(np.array([r[0] for r in recs], dtype=np.float64), (n, 1)) for recs in self.t0]
+        self.a_hp = _start(self.a0, n, None if hp is None else hp[s.attacker.key])
+        self.t_hp = [_start(recs, n, None if hp is None else hp[u.key]) for recs, (u, _c, _, _) in
+                     zip(self.t0, s.targets, strict=True)]
         self.recv = [np.zeros((n, len(recs)), dtype=np.int64) for recs in self.t0]
         self.ret = [np.zeros((n, len(recs)), dtype=bool) for recs in self.t0]
         self.a_dead = np.zeros(n, dtype=np.int64)
         self.deaths = DeathLog(n, sum(len(r) for r in self.t0))
 
     def run(self) -> Weighted[State]:
-        # the miniatures alive when the round begins strike once each; a pooled unit's are alike, so any order
-        for ai in range(len(self.a0)):
-            if self.a0[ai][0] > 0:
-                self.strike(ai)
+        self.strikes()
         return self.outcomes()
+
+    def strikes(self) -> None:
+        """The miniatures alive when the round begins strike once each, in order (a pooled unit's are alike)."""
+        for ai in range(self.a_hp.shape[1]):
+            if (self.a_hp[:, ai] > 0).any():
+                self.strike(ai)
 
     def strike(self, ai: int) -> None:
         s = self.s
-        rows = np.flatnonzero(self.a_hp[:, ai] > 0)
+        striking = self.a_hp[:, ai] > 0
+        every = bool(striking.all())  # the common case: no row selection to copy
+        rows = np.arange(self.n, dtype=np.int64) if every else np.flatnonzero(striking)
         weights = np.zeros((len(rows), len(s.targets)), dtype=np.float64)
+        opens = []
         for j, (_u, _c, cap, agg) in enumerate(s.targets):
+            hp, recv = (self.t_hp[j], self.recv[j]) if every else (self.t_hp[j][rows], self.recv[j][rows])
+            opens.append((hp > 0) & (recv < cap))
             if agg > 0:
-                weights[:, j] = ((self.t_hp[j][rows] > 0) & (self.recv[j][rows] < cap)).sum(axis=1) * agg
+                weights[:, j] = opens[j].sum(axis=1) * agg
         some = weights.sum(axis=1) > 0  # no target left: a Miss
-        rows, weights = rows[some], weights[some]
+        if not some.all():
+            rows, weights, opens = rows[some], weights[some], [o[some] for o in opens]
         if not len(rows):
             return
         unit = pick_rows(weights, self.rng.random(len(rows)))
         for j in np.unique(unit):
-            self.assigned(rows[unit == j], ai, int(j))
+            on = unit == j
+            self.assigned(rows[on], ai, int(j), opens[int(j)][on])
 
-    def assigned(self, rows: Ints, ai: int, j: int) -> None:
+    def assigned(self, rows: Ints, ai: int, j: int, open_: np.ndarray) -> None:
         s, r = self.s, self.r
-        cap = s.targets[j][2]
         hp, recv = self.t_hp[j], self.recv[j]
-        open_ = (hp[rows] > 0) & (recv[rows] < cap)
         mini = _nth(open_, self.rng.random(len(rows)))
         recv[rows, mini] += 1
         odds, final = r.odds(j, False)
         names = [o for o, _ in odds]
-        got = pick_rows(np.array([[q for _, q in odds]], dtype=np.float64).repeat(len(rows), axis=0),
-                        self.rng.random(len(rows)))
+        got = pick(_cumulative(odds), self.rng.random(len(rows)))
         a_hp0 = self.a_hp[rows, ai].copy()
         for k, name in enumerate(names):
             sel = got == k
@@ -106,8 +131,7 @@ class _Sampler:
             return
         self.ret[j][rows, mini] = True
         odds, final = r.odds(j, True)
-        got = pick_rows(np.array([[q for _, q in odds]], dtype=np.float64).repeat(len(rows), axis=0),
-                        self.rng.random(len(rows)))
+        got = pick(_cumulative(odds), self.rng.random(len(rows)))
         for k, (name, _q) in enumerate(odds):
             sel = got == k
             if not sel.any():
@@ -154,15 +178,24 @@ class _Sampler:
             st: State = (att, tgt, self.deaths.of(row[na + nt + 2:]), int(row[na + nt]))
             out.states[st] = out.states.get(st, 0.0) + float(c) / self.n
         out.half = half_width(self.n)
-        return out
+        return likeliest(out)
+
+
+def _cumulative(odds: list[tuple[str, float]]) -> Floats:
+    """The cumulative weights of one draw's outcomes (one law for every particle: :func:`.sampled.pick`)."""
+    return np.cumsum(np.array([q for _, q in odds], dtype=np.float64))
+
+
+def _start(recs: tuple[Mini, ...], n: int, given: Floats | None) -> Floats:
+    """Each particle's hit points as the round begins: the records' own, or the particles' (a copy)."""
+    if given is not None:
+        return np.array(given, dtype=np.float64, copy=True)
+    return np.tile(np.array([r[0] for r in recs], dtype=np.float64), (n, 1))
 
 
 def _nth(open_: np.ndarray, u: Floats) -> Ints:
-    """For each row of the mask ``open_``, one of its true columns, uniformly."""
-    n = open_.sum(axis=1)
-    k = np.minimum((u * n).astype(np.int64), np.maximum(n - 1, 0))
-    out: Ints = (np.cumsum(open_, axis=1) <= k[:, None]).sum(axis=1).astype(np.int64)
-    return out
+    """For each row of the mask ``open_``, one of its true columns, uniformly (the ``k``-th true one, ``k`` drawn)."""
+    return nth_true(open_, u)
 
 
 def _settled(before: tuple[Mini, ...], alive: int) -> tuple[Mini, ...]:

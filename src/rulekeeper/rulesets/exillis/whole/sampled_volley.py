@@ -20,7 +20,19 @@ from ..combatants import Combatant
 from ..ranged import ShotOdds, ShotSetup
 from .dist import Weighted
 from .rounds import DEAD, Mini
-from .sampled import PARTICLES, DeathLog, Floats, Ints, damage, generator, half_width, nth_alive, pick_rows, row_groups
+from .sampled import (
+    PARTICLES,
+    DeathLog,
+    Floats,
+    Ints,
+    damage,
+    generator,
+    half_width,
+    likeliest,
+    nth_alive,
+    pick_rows,
+    row_groups,
+)
 from .volleys import ENEMY_FALLS, VState, _Volleys, volley_spec
 
 # what a projectile does where it falls (the names of ``shot_odds``): nothing, Bad Luck, an enemy, Luck, an ally
@@ -37,11 +49,16 @@ def sampled_volley(setup: ShotSetup, particles: int = PARTICLES
 
 
 class _Sampler:
-    def __init__(self, v: _Volleys, start: VState, n: int) -> None:
+    """The volley's projectiles for ``n`` particles; ``hp``: each particle's hit points by unit key (particles ×
+    records, units kept positionally) when the particles enter it with wounds of their own (:mod:`.sampled_action`)."""
+
+    def __init__(self, v: _Volleys, start: VState, n: int, hp: dict[str, Floats] | None = None,
+                 rng: np.random.Generator | None = None) -> None:
         self.v, self.start, self.n = v, start, n
-        self.rng = generator()
-        self.s_hp = np.tile(np.array([r[0] for r in start[0]], dtype=np.float64), (n, 1))
-        self.t_hp = [np.tile(np.array([r[0] for r in recs], dtype=np.float64), (n, 1)) for recs in start[1]]
+        self.rng = generator() if rng is None else rng
+        self.s_hp = _start(start[0], n, None if hp is None else hp[v.sp.shooter.key])
+        self.t_hp = [_start(recs, n, None if hp is None else hp[u.key])
+                     for recs, (u, _c) in zip(start[1], v.sp.units, strict=True)]
         self.ff = np.zeros((n, len(start[1])), dtype=np.int64)
         self.deaths = DeathLog(n, len(start[0]) + sum(len(r) for r in start[1]))
         self.alive: Ints | None = None
@@ -60,11 +77,15 @@ class _Sampler:
         return self.v.odds((shooter, tgt, (), ()))
 
     def run(self) -> Weighted[VState]:
+        self.shots()
+        return self.outcomes()
+
+    def shots(self) -> None:
+        """Every miniature alive as the volley begins shoots (twice for a Swift Shot), as ``resolve_volley``."""
         sp = self.v.sp
         for si in sp.shooter.alive():
             for _ in range(sp.shots):
                 self.shot(si)
-        return self.outcomes()
 
     def shot(self, si: int) -> None:
         """One projectile of miniature ``si`` for every particle, each draw vectorised over the particles."""
@@ -141,10 +162,15 @@ class _Sampler:
         self.deaths.add(rows[killed], j)
         self.counts()[rows[killed], 1 + j] -= 1
 
+    def outcome_key(self) -> Ints:
+        """What the report reads, one row a particle: dead shooters, living counts, friendly fire, deaths in order."""
+        key: Ints = np.concatenate([(self.s_hp > 0).astype(np.int64), self.counts()[:, 1:], self.ff,
+                                    self.deaths.n[:, None], self.deaths.used()], axis=1)
+        return key
+
     def outcomes(self) -> Weighted[VState]:
         """Merge the particles by what the report reads (dead shooters, living counts, deaths in order, friendly fire)."""
-        key = np.concatenate([(self.s_hp > 0).astype(np.int64), self.counts()[:, 1:], self.ff,
-                              self.deaths.n[:, None], self.deaths.used()], axis=1)
+        key = self.outcome_key()
         first, _inverse, share = row_groups(key)
         rows = key[first]
         out: Weighted[VState] = Weighted()
@@ -155,7 +181,14 @@ class _Sampler:
             ff = tuple(int(x) for x in row[ns + nu:ns + 2 * nu])
             out.states[(shooter, tgt, self.deaths.of(row[ns + 2 * nu + 1:]), ff)] = float(c) / self.n
         out.half = half_width(self.n)
-        return out
+        return likeliest(out)
+
+
+def _start(recs: tuple[Mini, ...], n: int, given: Floats | None) -> Floats:
+    """Each particle's hit points as the volley begins: the records' own, or the particles' (a copy)."""
+    if given is not None:
+        return np.array(given, dtype=np.float64, copy=True)
+    return np.tile(np.array([r[0] for r in recs], dtype=np.float64), (n, 1))
 
 
 def _with_count(recs: tuple[Mini, ...], alive: int, positional: bool) -> tuple[Mini, ...]:

@@ -18,10 +18,10 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 
 from ..aftermath import Death, StaticModifier
-from ..battle.actions import Legal
+from ..battle.actions import Action, Legal
 from ..battle.moves import group_of
 from ..battle.shooting import crossed
-from ..battle.state import BattleState
+from ..battle.state import BattleState, BattleUnit
 from ..battle.tables import BattleTables
 from ..combatants import Combatant
 from ..damage import bad_luck_damage
@@ -168,7 +168,7 @@ class _Quiet(_Volley):
             self.zone[new.key] = new
 
 
-def _setup(state: BattleState, t: BattleTables, key: str, target: str, shot: str) -> ShotSetup:
+def setup_of(state: BattleState, t: BattleTables, key: str, target: str, shot: str) -> ShotSetup:
     m = state.unit(key)
     z = state.board.parse(target)
     assert m.zone is not None
@@ -193,13 +193,29 @@ def volley(state: BattleState, t: BattleTables, lg: Legal) -> tuple[tuple[Combat
             raise Unsupported("lightning, artillery")
     keys = [x.key for x in state.in_zone(z)] + [m.key for m in members if m.zone != z]
     start = tuple(state.unit(k).c for k in keys)
-    states: dict[Hashable, tuple[BattleState, float]] = {zone_key(start): (state, 1.0)}
+    if len(members) == 1:
+        return start, _volleys(state, t, a, members, keys), u.side
+    try:  # several volleys: exact within the allowance, else sampled whole with the wounds carried
+        with allowance(budget.exact_work()):
+            return start, _volleys(state, t, a, members, keys), u.side
+    except TooBig:
+        check_time()
+        from .sampled_action import sampled_volleys
+
+        return start, sampled_volleys(state, t, a, members, keys), u.side
+
+
+def _volleys(state: BattleState, t: BattleTables, a: Action, members: list[BattleUnit], keys: list[str]) -> Zones:
+    """The zone after each member's volley in turn, exact (the last volley sampled when alone and too big)."""
+    shot = a.option or "shot"
+    states: dict[Hashable, tuple[BattleState, float]] = {zone_key(tuple(state.unit(k).c for k in keys)): (state, 1.0)}
     dropped = half = 0.0
-    for n, m in enumerate(members):
+    for m in members:
         nxt: dict[Hashable, tuple[BattleState, float]] = {}
         for st, p in states.values():
-            setup = _setup(st, t, m.key, a.target or "", shot)
-            dist, finish = last_volley(setup) if n == len(members) - 1 else one_volley(setup)
+            setup = setup_of(st, t, m.key, a.target or "", shot)
+            alone = len(members) == 1  # a member's volley among several is exact or the whole group sampled
+            dist, finish = last_volley(setup) if alone else one_volley(setup)
             dropped += p * dist.dropped
             half = max(half, dist.half)
             for vs, q in dist.states.items():
@@ -215,7 +231,7 @@ def volley(state: BattleState, t: BattleTables, lg: Legal) -> tuple[tuple[Combat
     out.dropped, out.half = dropped, half
     for k, (st, p) in states.items():
         out.add(k, tuple(st.unit(x).c for x in keys), p)
-    return start, out, u.side
+    return out
 
 
 def streak_bonus_of(state: BattleState, t: BattleTables, key: str, target: str) -> float:
@@ -224,14 +240,16 @@ def streak_bonus_of(state: BattleState, t: BattleTables, key: str, target: str) 
         m.has_rule("Artillery") and m.last_target == target) else 1.0
 
 
-def volley_spec(setup: ShotSetup) -> tuple[_Volleys, VState]:
-    """The volley's fixed parts and its starting state (shared by the exact and the sampled kernels)."""
+def volley_spec(setup: ShotSetup, pooled: bool = True) -> tuple[_Volleys, VState]:
+    """The volley's fixed parts and its starting state (shared by the exact and the sampled kernels); ``pooled``
+    False: every unit kept positionally with its wounds as they are (particles carrying wounds between volleys)."""
     _data, action = _check(setup)
     s = setup.shooter
     o = shot_odds(setup)  # the damage of a shot depends on the two units' stats only, never on who is alive
-    bad = any(n == "Bad Luck" and q > 0 for n, q in o.odds)
+    bad = any(n == "Bad Luck" and q > 0 for n, q in o.odds) and pooled
     s_unit = Unit(s.key, s.side, False, tuple(s.alive()), float(bad_luck_damage(s.max_hp)) if bad else math.inf)
-    units = [(Unit(c.key, c.side, True, tuple(c.alive()), _least(o, c.key, setup.options.luck_multiplier)), c)
+    units = [(Unit(c.key, c.side, pooled, tuple(c.alive()),
+                   _least(o, c.key, setup.options.luck_multiplier) if pooled else math.inf), c)
              for c in setup.target_zone if c.key != s.key]
     sp = _Spec(setup, s, s_unit, units, action.shots_per_miniature)
     start: VState = (records(s, s_unit), tuple(records(c, un) for un, c in units), (), (0,) * len(units))

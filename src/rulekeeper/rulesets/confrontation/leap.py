@@ -1,0 +1,155 @@
+"""Leap (issue 24): a walk or a charge over the scenery and the fighters in the way.
+
+The seed: "A fighter endowed with this ability can make up to two leaps per round. Leap cannot be used when moving
+under cover. Leaps that are done must be declared alongside the other movements. When making a leap, a fighter can
+fully ignore the presence of certain obstacles (elements of the scenery or other fighters) and move over them without
+any penalties, depending on his Size: Clearable height: a fighter who moves up to his MOV rate can leap over fighters
+and scenery of height up to his Size. A fighter who moves up to his MOVx2 can leap over fighters and scenery of up to
+twice his height. Clearable distance: the distance to be cleared by the leap over the obstacle must be shorter than
+the MOV of the fighter who is leaping (MOV/2 when making a pursuit movement). The fighter must reach the other side of
+the obstacle with his full base. Limitations: leaping over an obstacle must never bring the fighter to exceed his
+movement potential."
+
+Read here (docs/rules/confrontation.md, "Leap"): a leap is declared with the movement (``leap FIGHTER X,Y``, or a
+charge with ``"leap": true``); each obstacle, water or base his straight way crosses is one leap; a walk (up to MOV)
+clears what is no taller than he is (heights.py), a charge longer than MOV what is no taller than twice his height;
+the distance cleared is the length of his way's centre line over the thing, shorter than his MOV; he ends clear of
+everything he leapt. Obstacles without a Size are taller than anyone.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rulekeeper.boards.table import edge_distance
+from rulekeeper.core.chance import Fate
+from rulekeeper.core.game import JsonDict
+
+from .heights import fighter_height, piece_height
+from .skirmish import KEEP_APART, STEP_CM, do_move, move_problem, step_problem, stepped, sweep
+from .state import Fighter, SkirmishState
+from .terrain import barriers
+
+#: "A fighter endowed with this ability can make up to two leaps per round."
+LEAPS_PER_ROUND = 2
+#: The keeper's offered leap stops this far (cm) short of the nearest enemy's base (contact is a charge's).
+SHORT = 1.0
+
+
+@dataclass(frozen=True)
+class Hurdle:
+    """One thing in the way: its name, its height (cm), the length of the way's centre line over it, its shape."""
+
+    name: str
+    height: float
+    across: float
+    shape: Any
+    fighter: str = ""  # the key of a fighter leapt over ("" for scenery)
+
+
+def hurdles(state: SkirmishState, f: Fighter, x: float, y: float) -> list[Hurdle]:
+    """What his straight way to (x, y) crosses: scenery he cannot walk through, and other standing bases."""
+    from shapely.geometry import LineString  # type: ignore[import-untyped]
+
+    path, line = sweep(f, x, y), LineString([(f.x, f.y), (x, y)])
+    heights = {p.outline.corners: piece_height(p) for p in state.terrain}
+    out = []
+    for o in barriers(state, f.card):
+        shape = o.shape()
+        if path.intersection(shape).area > 1e-6:
+            out.append(Hurdle(o.name or "an obstacle", heights.get(o.corners, math.inf), line.intersection(shape).length,
+                              shape))
+    for g in state.standing():
+        if g.key != f.key and path.intersection(g.base.shape()).area > 1e-6:
+            shape = g.base.shape()
+            out.append(Hurdle(g.key, fighter_height(g.card), line.intersection(shape).length, shape, g.key))
+    return out
+
+
+def clearable(f: Fighter, running: bool) -> float:
+    """Up to his MOV, "height up to his Size"; up to MOV × 2, "up to twice his height"."""
+    return fighter_height(f.card) * (2 if running else 1)
+
+
+def hurdle_problem(f: Fighter, found: list[Hurdle], running: bool) -> str | None:
+    """Why he cannot leap over ``found`` (heights, distances, leaps left), or None."""
+    if not f.card.has("Leap"):
+        return f"{f.key} has no Leap"
+    if not found:
+        return "there is nothing in the way to leap over (walk)"
+    left = LEAPS_PER_ROUND - f.leaps
+    if len(found) > left:
+        return f"it takes {len(found)} leaps and he has {left} left this round (Leap: \"up to two leaps per round\")"
+    top = clearable(f, running)
+    for h in found:
+        if h.height > top:
+            tall = "taller than anyone" if math.isinf(h.height) else f"{h.height:g} cm tall"
+            how = "twice his height, charging beyond his MOV" if running else "his height, moving up to his MOV"
+            return f"{h.name} is {tall}: he clears {top:g} cm ({how})"
+        if h.across >= f.card.MOV:
+            return f"{h.name} is {h.across:.1f} cm across: the distance cleared must be shorter than his MOV of " \
+                   f"{f.card.MOV} cm"
+    return None
+
+
+def without(state: SkirmishState, found: list[Hurdle]) -> SkirmishState:
+    """The table with what he leaps over taken away (its base or outline no longer in his way)."""
+    names = {h.name for h in found if not h.fighter}
+    keys = {h.fighter for h in found if h.fighter}
+    return replace(state, obstacles=tuple(o for o in state.obstacles if (o.name or "an obstacle") not in names),
+                   terrain=tuple(p for p in state.terrain if p.name not in names),
+                   fighters=tuple(g for g in state.fighters if g.key not in keys))
+
+
+def leap_problem(state: SkirmishState, f: Fighter, x: float, y: float) -> str | None:
+    """Why ``f`` cannot walk to (x, y) leaping over what is in the way, or None."""
+    if not (math.isfinite(x) and math.isfinite(y)):
+        return "the destination must be two finite numbers of cm"
+    found = hurdles(state, f, x, y)
+    problem = hurdle_problem(f, found, running=False)
+    if problem is not None:
+        return problem
+    end = f.base.moved_to(x, y)
+    for h in found:  # "The fighter must reach the other side of the obstacle with his full base"
+        if end.shape().intersection(h.shape).area > 1e-6 or (h.fighter and edge_distance(
+                end, state.fighter(h.fighter).base) <= KEEP_APART):
+            return f"he lands on {h.name}: he must reach the other side with his full base"
+    return move_problem(without(state, found), f, x, y) or step_problem(state, math.hypot(x - f.x, y - f.y))
+
+
+def over_text(found: list[Hurdle]) -> str:
+    return " and ".join(h.name for h in found)
+
+
+def leap_offers(state: SkirmishState, f: Fighter) -> list[tuple[list[float], list[Hurdle]]]:
+    """The keeper's offer: toward the nearest enemy, as far as a legal leap goes (whole steps when the option asks
+    for them), when something leapable stands in the straight way."""
+    near = state.nearest_enemy(f)
+    if near is None or not f.card.has("Leap") or f.leaps >= LEAPS_PER_ROUND:
+        return []
+    gap = math.hypot(near.x - f.x, near.y - f.y)
+    room = min(float(f.card.MOV), gap - f.radius - near.radius - SHORT)
+    heading = math.atan2(near.y - f.y, near.x - f.x)
+    unit = STEP_CM if stepped(state) else 0.5
+    n = math.floor(room / unit + 1e-9)
+    for k in range(n, 0, -1):
+        to = [round(f.x + k * unit * math.cos(heading), 1), round(f.y + k * unit * math.sin(heading), 1)]
+        found = hurdles(state, f, to[0], to[1])
+        if not found:
+            return []  # the walk gets there: nothing to leap
+        if leap_problem(state, f, to[0], to[1]) is None:
+            return [(to, found)]
+    return []
+
+
+def do_leap(state: SkirmishState, f: Fighter, x: float, y: float, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:
+    """The walk, over what he leaps (each one a leap of his round's two)."""
+    found = hurdles(state, f, x, y)
+    new, report = do_move(state, f, x, y, fate)
+    moved = new.fighter(f.key)
+    report[0] = {"text": f"{f.key} leaps over {over_text(found)}: {math.hypot(x - f.x, y - f.y):.1f} cm to "
+                         f"({x:g}, {y:g}) (leap {moved.leaps + len(found)} of {LEAPS_PER_ROUND} this round)",
+                 "kind": "move"}
+    return new.with_fighters(replace(moved, leaps=moved.leaps + len(found))), report

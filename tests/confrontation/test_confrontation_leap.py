@@ -1,0 +1,89 @@
+"""Leap (issue 24): a walk over the scenery and the fighters in the way; docs/rules/confrontation.md, "Leap". The
+field wall of *The hunters' wood* is a Small obstacle (2 cm, 1 cm across); the standing stone has no Size."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from test_confrontation_terrain import PALADIN, with_ability, wood
+
+from rulekeeper.core.errors import IllegalActionError
+from rulekeeper.core.game import Game
+from rulekeeper.rulesets.confrontation.ground import Terrain
+from rulekeeper.rulesets.confrontation.leap import LEAPS_PER_ROUND, hurdle_problem, hurdles, leap_problem
+from rulekeeper.rulesets.confrontation.skirmish import next_round
+from rulekeeper.rulesets.confrontation.state import SkirmishState
+
+LEAP = {"kind": "leap", "side": "A", "fighter": PALADIN}
+
+
+def leaper(g: Game, *abilities: str, at: tuple[float, float] = (15.0, 17.0)) -> SkirmishState:
+    """The paladin (Medium: 3 cm, MOV 10) west of the field wall, with Leap; the others out of his way."""
+    s = wood(g, Alahan_paladin=(*at, 0.0), Alahan_crossbowman=(5.0, 36.0, 0.0), Alahan_guard=(5.0, 4.0, 0.0))
+    return s.with_fighters(with_ability(s.fighter(PALADIN), "Leap", *abilities))
+
+
+def test_a_leap_clears_scenery_no_taller_than_he_is(g: Game) -> None:
+    """Leap: "a fighter who moves up to his MOV rate can leap over fighters and scenery of height up to his Size"
+    — the Small wall (2 cm) under a Medium paladin (3 cm)."""
+    s = leaper(g)
+    with pytest.raises(IllegalActionError, match="the way crosses the field wall"):
+        g.apply(s, {**LEAP, "kind": "move", "to": [22.5, 17.0]})
+    out = g.apply(s, {**LEAP, "to": [22.5, 17.0]})
+    paladin = out.state.fighter(PALADIN)
+    assert (paladin.x, paladin.y, paladin.leaps, paladin.activated) == (22.5, 17.0, 1, True)
+    assert out.chance == () and "leaps over the field wall" in str(out.report[0]["text"])
+    assert g.preview(s, {**LEAP, "to": [22.5, 17.0]}).draws == ()
+    plain = replace(s, fighters=tuple(replace(f, card=f.card.model_copy(update={"abilities": []})) if f.key == PALADIN
+                                      else f for f in s.fighters))
+    assert leap_problem(plain, plain.fighter(PALADIN), 22.5, 17.0) == f"{PALADIN} has no Leap"
+
+
+def test_what_is_taller_than_he_is_stops_the_leap(g: Game) -> None:
+    """"of height up to his Size": the standing stone has no Size (taller than anyone); a Large hunter is 4 cm."""
+    s = leaper(g, at=(13.5, 28.5))
+    assert "the standing stone is taller than anyone: he clears 3 cm" in str(
+        leap_problem(s, s.fighter(PALADIN), 13.5, 36.0))
+    s = leaper(g)
+    hunter = replace(s.fighter("Wolfen hunter"), x=15.0, y=21.5)
+    s = s.with_fighters(hunter)
+    assert "Wolfen hunter is 4 cm tall: he clears 3 cm" in str(leap_problem(s, s.fighter(PALADIN), 15.0, 27.0))
+    guard = replace(s.fighter("Alahan guard"), x=15.0, y=12.0)  # Medium, 3 cm: cleared
+    s = s.with_fighters(guard)
+    assert leap_problem(s, s.fighter(PALADIN), 15.0, 7.0) is None
+
+
+def test_the_distance_cleared_is_shorter_than_his_mov_and_he_lands_clear(g: Game) -> None:
+    """"the distance to be cleared by the leap over the obstacle must be shorter than the MOV of the fighter who is
+    leaping … The fighter must reach the other side of the obstacle with his full base"."""
+    s = leaper(g)
+    long_wall = Terrain("the long hedge", ((17.0, 10.0), (27.5, 10.0), (27.5, 12.0), (17.0, 12.0)), "obstacle", "Small")
+    s = replace(s, terrain=(long_wall,))
+    paladin = replace(s.fighter(PALADIN), x=16.0, y=11.0)
+    s = s.with_fighters(paladin)
+    assert "10.5 cm across: the distance cleared must be shorter than his MOV of 10 cm" in str(
+        hurdle_problem(paladin, hurdles(s, paladin, 30.0, 11.0), running=True))  # a run could carry him across
+    assert "he lands on the long hedge" in str(leap_problem(s, paladin, 26.0, 11.0))
+    s = leaper(g)
+    assert "he lands on the field wall" in str(leap_problem(s, s.fighter(PALADIN), 17.5, 17.0))
+
+
+def test_up_to_two_leaps_a_round(g: Game) -> None:
+    """Leap: "A fighter endowed with this ability can make up to two leaps per round"."""
+    assert LEAPS_PER_ROUND == 2
+    s = leaper(g)
+    tired = s.with_fighters(replace(s.fighter(PALADIN), leaps=2))
+    assert "he has 0 left this round" in str(leap_problem(tired, tired.fighter(PALADIN), 22.5, 17.0))
+    assert next_round(tired, []).fighter(PALADIN).leaps == 0
+
+
+def test_the_keeper_offers_a_leap_when_the_wall_is_in_the_way(g: Game) -> None:
+    s = leaper(g, at=(15.0, 20.0))
+    s = s.with_fighters(replace(s.fighter("Wolfen hunter"), x=30.0, y=20.0))
+    leaps = [lg for lg in g.legal_actions(s) if lg.action["kind"] == "leap"]
+    assert len(leaps) == 1 and "leaps over the field wall" in leaps[0].text
+    assert g.policy(s)["kind"] != "leap"  # the keeper's default stays a walk, a charge or holding
+    assert g.apply(s, leaps[0].action).state.fighter(PALADIN).leaps == 1
+    words = g.parse_words(s, ["leap", "Alahan", "paladin", "22.5,20"])
+    assert words == {**LEAP, "to": [22.5, 20.0]}
