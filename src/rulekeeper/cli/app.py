@@ -12,7 +12,7 @@ tests and completion) is built on first use.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rulekeeper.core.errors import RulekeeperError
 
@@ -52,7 +52,7 @@ def main() -> None:
         fail(exc, as_json="--json" in sys.argv)
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> typer.Typer:
     """``from rulekeeper.cli.app import app``: the Typer tree, built when first asked for."""
     if name == "app":
         from .root import app

@@ -10,6 +10,7 @@ SQLAlchemy unless a fallback needs the store.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -58,22 +59,33 @@ def draw(g: Game, state: Any, bid: str, heading: str | None = None) -> None:
         console.print(Text(f"Active: {' + '.join(status.acting)}", style="bold yellow"))
 
 
+@dataclass(frozen=True)
+class Shown:
+    """What ``battle show`` draws: the battle's whole id, its game, its current state and its chain head."""
+
+    battle: str
+    game: Game
+    state: object
+    head: str | None
+
+
 def show_battle(battle: str | None, db: str | None, json: bool) -> None:
     """``rulekeeper battle show``: the board, the units and the turn bar (``json``: the spectator's view)."""
-    battle, g, state, head = shown(db, battle)
+    found = shown(db, battle)
+    g, state, head = found.game, found.state, found.head
     from rulekeeper.persistence.chain import fingerprint
 
     if json:
-        print_json(doc(g, state, battle, fingerprint=head and fingerprint(head)))
+        print_json(doc(g, state, found.battle, fingerprint=head and fingerprint(head)))
         return
-    draw(g, state, battle)
+    draw(g, state, found.battle)
     console.print(presenter(g).units(state))
     if head:
         console.print(Text(f"Log fingerprint {fingerprint(head)} (note it: any edit of this battle changes it)",
                            style="dim"))
 
 
-def shown(db: str | None, given: str | None) -> tuple[str, Game, Any, str | None]:
+def shown(db: str | None, given: str | None) -> Shown:
     """The battle ``battle show`` draws: its id, game, current state and chain head.
 
     Why two paths: SQLAlchemy alone took about 2.8 times a numpy import, so a SQLite file at the
@@ -95,8 +107,8 @@ def shown(db: str | None, given: str | None) -> tuple[str, Game, Any, str | None
     return read_shown(service(db), given)
 
 
-def read_shown(svc: BattleReading, given: str | None) -> tuple[str, Game, Any, str | None]:
+def read_shown(svc: BattleReading, given: str | None) -> Shown:
     battle = resolve(svc, given)
     g = svc.game(battle)
     state = svc.state(battle)
-    return battle, g, state, svc.record(battle).head
+    return Shown(battle, g, state, svc.record(battle).head)

@@ -62,7 +62,7 @@ def _json(value: Any) -> Any:
     return None if value is None else json_loads(value)
 
 
-def _seed(value: Any) -> int:
+def _seed(value: object) -> int:
     """The seed column as :class:`~.schema.BigIntText` reads it (decimal text of any size)."""
     text = str(value).strip()
     if not (text.lstrip("-").isdigit() and len(text) <= 60):
@@ -77,7 +77,7 @@ def _record(row: tuple[Any, ...]) -> BattleRecord:
                         revision=revision, head=head)
 
 
-def _check_int(name: str, value: Any, minimum: int) -> int:
+def _check_int(name: str, value: object, minimum: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
         raise StoreError(f"{name} must be an integer >= {minimum}, got {value!r}", field=name)
     return value
