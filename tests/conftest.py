@@ -25,6 +25,10 @@ _STARTED = time.time()
 # the CLI remembers the games' command names for ``--help`` (cli/manifest.py): in a folder of the run's own,
 # never the user's cache (inherited by the real-process smoke tests too)
 os.environ.setdefault("RULEKEEPER_CACHE_DIR", tempfile.mkdtemp(prefix="rulekeeper-cache-"))
+# nor the user's database and "current battle" memory, for a test that runs a command without --db
+_OWN = tempfile.mkdtemp(prefix="rulekeeper-tests-")
+os.environ.setdefault("RULEKEEPER_DB", os.path.join(_OWN, "default.db"))
+os.environ.setdefault("RULEKEEPER_STATE_DIR", os.path.join(_OWN, "state"))
 
 # this machine sets PYTHONDONTWRITEBYTECODE=1, so every child process (a keeper server, a real CLI run, a fuzz
 # driver, an xdist worker) compiled rulekeeper's sources again: about 0.4 s of CPU each. The checkout's own

@@ -4,12 +4,13 @@ field wall of *The hunters' wood* is a Small obstacle (2 cm, 1 cm across); the s
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from test_confrontation_terrain import PALADIN, with_ability, wood
 
 from rulekeeper.core.errors import IllegalActionError
-from rulekeeper.core.game import Game
+from rulekeeper.core.game import Game, SetupRequest
 from rulekeeper.rulesets.confrontation.ground import Terrain
 from rulekeeper.rulesets.confrontation.leap import LEAPS_PER_ROUND, hurdle_problem, hurdles, leap_problem
 from rulekeeper.rulesets.confrontation.skirmish import next_round
@@ -87,3 +88,35 @@ def test_the_keeper_offers_a_leap_when_the_wall_is_in_the_way(g: Game) -> None:
     assert g.apply(s, leaps[0].action).state.fighter(PALADIN).leaps == 1
     words = g.parse_words(s, ["leap", "Alahan", "paladin", "22.5,20"])
     assert words == {**LEAP, "to": [22.5, 20.0]}
+
+
+STALKERS = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/confrontation/data/scenarios/" \
+    "the_stalkers_ford.yaml"
+
+
+def stalkers(g: Game) -> SkirmishState:
+    """*The stalker's ford*, side B to activate: the stalker (Large, 4 cm, MOV 15) east of the south stream."""
+    s = g.initial_state(g.setup(SetupRequest(scenario=STALKERS, seed=1)).document)
+    assert isinstance(s, SkirmishState)
+    return replace(s, phase="activation", first="B", to_act="B", leader="B",
+                   fighters=tuple(replace(f, braved=99) for f in s.fighters))
+
+
+def test_a_charge_leaps_up_to_twice_his_height(g: Game) -> None:
+    """Leap: "A fighter who moves up to his MOVx2 can leap over fighters and scenery of up to twice his height"."""
+    s = stalkers(g)
+    stalker = s.fighter("Wolfen stalker")
+    offered = [lg for lg in g.legal_actions(s) if lg.action.get("leap") and lg.action["kind"] == "charge"]
+    assert [lg.action["target"] for lg in offered] == ["Alahan guard", "Alahan paladin"]  # both across the stream
+    offered = offered[1:]
+    assert "leaping over the south stream (18.9 cm)" in offered[0].text
+    out = g.apply(s, offered[0].action)
+    after = out.state.fighter("Wolfen stalker")
+    assert after.engaged == ("Alahan paladin",) and after.leaps == 1 and after.charged and after.x < 28
+    rock = Terrain("a great rock", ((30.0, 6.0), (31.0, 6.0), (31.0, 10.0), (30.0, 10.0)), "obstacle", "Very Large")
+    found = hurdles(replace(s, terrain=(rock,)), stalker, 21.0, 8.0)
+    assert "a great rock is 6 cm tall: he clears 4 cm" in str(hurdle_problem(stalker, found, running=False))
+    assert hurdle_problem(stalker, found, running=True) is None  # 6 cm ≤ twice his 4 cm
+    with pytest.raises(IllegalActionError, match="cannot charge Alahan guard leaping"):
+        g.apply(s, {"kind": "charge", "side": "B", "fighter": "Wolfen hunter", "target": "Alahan guard", "leap": True})
+    assert g.parse_words(s, ["leap", "Wolfen", "stalker", "Alahan", "paladin"]) == offered[0].action

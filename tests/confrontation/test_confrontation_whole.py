@@ -82,20 +82,20 @@ def test_the_kernel_agrees_with_the_engines_resolutions_of_a_three_against_two()
     fray = shipped("Alahan swordsman", "Alahan guard", "Alahan paladin", "Wolfen hunter", "Wolfen predator",
                    camp_a=3)
     found = fray_ends(fray)
-    assert found.method == "estimate" and found.error_bound == pytest.approx(1.96 * math.sqrt(0.25 / 32_768))
+    assert found.method == "estimate" and found.error_bound == pytest.approx(1.96 * math.sqrt(0.25 / 10_000))
     runs = 1_500
     sampled = fray_monte_carlo(fray, runs, 11).odds
     for k in range(5):
         p = sum(q for e, q in found.odds.items() if e[k] == "killed")
         s = sum(q for e, q in sampled.items() if e[k] == "killed")
-        assert abs(p - s) <= 4 * math.sqrt(max(p * (1 - p), 1e-4) * (1 / runs + 1 / 32_768)), k
+        assert abs(p - s) <= 4 * math.sqrt(max(p * (1 - p), 1e-4) * (1 / runs + 1 / 10_000)), k
 
 
 def test_a_four_against_four_is_estimated_with_its_error() -> None:
     fray = shipped("Alahan swordsman", "Alahan guard", "Alahan paladin", "Alahan swordsman", "Wolfen hunter",
                    "Wolfen predator", "Wolfen warlord", "Wolfen tracker", camp_a=4)
     whole = fray_whole_odds(fray)
-    assert whole.method == "estimate" and 0.005 < whole.error_bound < 0.006
+    assert whole.method == "estimate" and 0.009 < whole.error_bound < 0.01
     assert [o for o, _ in whole.measure("enemies_killed").outcomes] == ["0", "1", "2", "3", "4"]
     losses = whole.measure("own_losses")
     assert losses.mean is not None and 0 < losses.mean < 4

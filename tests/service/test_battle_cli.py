@@ -6,12 +6,18 @@ import sys
 import time
 from pathlib import Path
 
+from cli_kit import run_captured
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def rk(db: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    p = subprocess.run([sys.executable, "-m", "rulekeeper", *args, "--db", str(db)], capture_output=True, text=True,
-                       timeout=300, env={"COLUMNS": "160", "PATH": "/usr/bin:/bin"})
+def rk(db: Path, *args: str, check: bool = True, real: bool = False) -> subprocess.CompletedProcess[str]:
+    """``rulekeeper ARGS --db DB`` in this process, or (``real``) in a fresh interpreter as the README types it."""
+    if real:
+        p = subprocess.run([sys.executable, "-m", "rulekeeper", *args, "--db", str(db)], capture_output=True,
+                           text=True, timeout=300, env={"COLUMNS": "160", "PATH": "/usr/bin:/bin"})
+    else:
+        p = run_captured(*args, "--db", str(db), width=160)
     if check:
         assert p.returncode == 0, p.stdout + p.stderr
     return p
@@ -20,7 +26,7 @@ def rk(db: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[
 def test_readme_autoplay_plays_a_full_battle_in_seconds(tmp_path: Path) -> None:
     db = tmp_path / "b.db"
     t0 = time.time()
-    p = rk(db, "battle", "new", str(ROOT / "examples/exillis/starter.toml"), "--autoplay", "--seed", "5")
+    p = rk(db, "battle", "new", str(ROOT / "examples/exillis/starter.toml"), "--autoplay", "--seed", "5", real=True)
     assert "Battle over" in p.stdout and "Battle Points" not in p.stderr
     assert time.time() - t0 < 60
     battles = json.loads(rk(db, "battle", "list", "--json").stdout)

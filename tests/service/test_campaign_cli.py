@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from campaign_musters import BREC_TOML, WING_YAML
+from cli_kit import run_captured
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTER = ROOT / "examples" / "exillis" / "starter.toml"
@@ -18,12 +18,9 @@ STARTER = ROOT / "examples" / "exillis" / "starter.toml"
 
 def rk(*args: str, db: Path | None = None, env_db: Path | None = None, check: bool = True,
        ) -> subprocess.CompletedProcess[str]:
-    env = {"COLUMNS": "200", "PATH": "/usr/bin:/bin"}
-    if env_db is not None:
-        env["RULEKEEPER_DB"] = str(env_db)
+    """``rulekeeper ARGS [--db DB]`` in this process (``tests/cli_kit.py``); ``env_db`` as ``RULEKEEPER_DB``."""
     extra = ("--db", str(db)) if db is not None else ()
-    p = subprocess.run([sys.executable, "-m", "rulekeeper", *args, *extra], capture_output=True, text=True,
-                       timeout=300, env=env)
+    p = run_captured(*args, *extra, env={"RULEKEEPER_DB": str(env_db)} if env_db is not None else None)
     if check:
         assert p.returncode == 0, p.stdout + p.stderr
     return p

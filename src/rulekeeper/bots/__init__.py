@@ -14,7 +14,8 @@ Public API (stable)::
     STRENGTHS, strength_named(name), parse_budget("1s" | "200" | "normal"), move_seed(seed, index)
 
 Optional game hooks (``hooks``): ``evaluate(state, side) -> float`` in [-1, 1] (material, morale,
-objectives) and ``determinise(state, side, seed) -> state`` (default: a fresh RNG state).
+objectives), ``determinise(state, side, seed) -> state`` (default: a fresh RNG state) and
+``rollout_policy(state) -> action`` (the shipped policy's action computed faster; default: ``policy``).
 
 **Why determinised Monte Carlo with policy rollouts, not expectimax.** Expectimax needs every chance node's
 outcomes and odds enumerated; the protocol gives a ``preview`` with the exact requests an action draws

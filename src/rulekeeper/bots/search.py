@@ -9,8 +9,8 @@ rollouts by the game's shipped policy (see the package docstring for why this sh
    simulations on a few it can compare, and a bot that can think little stays near the shipped policy;
 2. **a pass**: one world is drawn (``hooks.determiniser``: a fresh RNG state and the other sides' unrevealed
    orders drawn afresh, seeded by the bot's own seed, never by the battle) and *every* candidate still in the
-   race is simulated in it: applied, then every side plays the shipped policy for at most ``budget.horizon``
-   actions, and the end is scored (the result if the battle ended, else the game's ``evaluate``). The same
+   race is simulated in it: applied, then every side plays the shipped policy (``hooks.roller``: the game's
+   faster ``rollout_policy`` where it gives one) for at most ``budget.horizon`` actions, and the end is scored (the result if the battle ended, else the game's ``evaluate``). The same
    worlds for every candidate (common random numbers) make their differences show with few simulations;
 3. **halving**: after every :data:`PASSES_PER_ROUND` passes the worse half of the *challengers* leaves the race
    (sequential halving, the simple-regret bandit of Karnin et al. 2013), down to two; the shipped policy's

@@ -21,7 +21,7 @@ from .fear import FearTest
 from .flight import fanaticism_test, flee_cm, flees, flight_of, pursuers, pursuit_cm, pursuit_targets
 from .fray import MAX_FIGHTERS, Fray, initiative_odds_of
 from .fray_whole import fray_ends
-from .leap import leap_offers, leap_problem, over_text
+from .leap import charge_problem, leap_charge, leap_charges, leap_offers, leap_problem, over_text
 from .reinforcement import proposals, spot_problem, waiting_choice
 from .shooting import WOUNDS, shot_of, shot_problem
 from .skirmish import (
@@ -161,6 +161,7 @@ def strikes(state: SkirmishState, f: Fighter) -> list[LegalAction]:
             out.append(LegalAction({"kind": "charge", "side": side, "fighter": f.key, "target": t.key},
                                    f"{f.key} charges {t.key} ({reach.distance:.1f} cm)", side, round(reach.distance, 1),
                                    "", f"→ {t.key}", f"{f.key}: charge"))
+    out += leap_charges(state, f) if can_charge(f) else []  # Leap: "up to his MOVx2"
     for t in state.standing("B" if side == "A" else "A") if f.card.weapon is not None else ():
         if shot_problem(state, f, t) is None:
             shot = shot_of(state, f, t)
@@ -368,9 +369,10 @@ def check(state: SkirmishState, action: JsonDict) -> None:
             raise IllegalActionError(f"{t.key} is not a standing enemy of {f.key}", field="target")
         if not can_charge(f):
             raise IllegalActionError(f"{f.key} is in rout: he does not charge", field="fighter")
-        reach = charge_of(state, f, t)
-        if not reach.possible:
-            raise IllegalActionError(f"{f.key} cannot charge {t.key}: {reach.reason}", field="target")
+        problem = charge_problem(state, f, t, bool(action.get("leap")))
+        if problem is not None:
+            raise IllegalActionError(f"{f.key} cannot charge {t.key}{' leaping' * bool(action.get('leap'))}: "
+                                     f"{problem}", field="target")
     elif kind == "shoot":
         t = _fighter(state, action, "target")
         if t.side == f.side or not t.standing:
@@ -464,7 +466,7 @@ def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
         return OddsPreview((*headline, *fray_outlook(group, fray)), initiative_requests(fray))
     if kind == "charge":
         t = state.fighter(str(action["target"]))
-        reach = charge_of(state, f, t)
+        reach = (leap_charge(state, f, t)[0] if action.get("leap") else None) or charge_of(state, f, t)
         mine, passing, theirs = charge_draws(state, f, t)
         tests = [test for test in (mine, *passing, theirs) if test is not None]
         lines: list[tuple[str, float | str]] = [("distance", f"{reach.distance:.1f} cm of {charge_cm(f)}")]

@@ -56,7 +56,7 @@ NO_PHASE = " (not yet: the Mystic phase, spells and miracles)"
 
 ELSEWHERE: dict[str, tuple[str, str]] = {
     "Authority": ("army", "implemented in part: tokens before each Tactical roll (X + 1 at most, cancelled), a drawn roll won with one (not yet: splitting a fray with one; the activation sequence's uses)"),
-    "Leap": ("board", "implemented in skirmishes: a walk over scenery and fighters no taller than he is, two leaps a round (leap.py; not yet: in charges and pursuits)"),
+    "Leap": ("board", "implemented in skirmishes: walks over what is no taller than he is, charges over what is no taller than twice his height, two leaps a round (leap.py; not yet: pursuits)"),
     "Tall": ("board", "implemented in skirmishes: X cm tall for sight and cover (heights.py)"),
     "Bull's eye": ("shooting", "implemented in skirmishes: (final result − difficulty) added to the damage Strength "
                    "of his shots (third-edition rules)"),

@@ -82,6 +82,9 @@ class _Tables:
     healths: list[list[Health]]
     rows: dict[tuple[int, int, int, int, bool, bool, bool], int] = field(default_factory=dict)
     probs: list[list[float]] = field(default_factory=list)
+    #: the target's health after a hit, per (attacker, target, their health indices): shared by the rows that differ
+    #: only by Desperate or whether the target defends
+    after_hit: dict[tuple[int, int, int, int], list[tuple[int, float]]] = field(default_factory=dict)
 
     def index(self, f: int, h: Health) -> int:
         seen = self.healths[f]
@@ -93,11 +96,15 @@ class _Tables:
         """The target's health index after a hit not parried, with its odds (the engine's :func:`_hits`)."""
         from .fray import _hits
 
+        found = self.after_hit.get((i, t, hi, ht))
+        if found is not None:
+            return found
         fray = self.fray
         health = list(fray.opening(0).health)
         health[i], health[t] = self.healths[i][hi], self.healths[t][ht]
         s = replace(fray.opening(0), health=tuple(health))
-        return [(self.index(t, h), float(p)) for h, p in _hits(fray, s, i, t, PLAIN)]
+        found = self.after_hit[(i, t, hi, ht)] = [(self.index(t, h), float(p)) for h, p in _hits(fray, s, i, t, PLAIN)]
+        return found
 
     def row(self, key: tuple[int, int, int, int, bool, bool, bool]) -> int:
         """The outcome row of one attack (built once): probabilities over the outcome codes."""

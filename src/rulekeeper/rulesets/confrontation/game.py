@@ -40,7 +40,7 @@ from .authority import do_authority
 from .disengage import do_disengage, way_out
 from .flight import do_flee, do_pursue, do_stay, mark_pursuers, pursuers
 from .ground import Terrain
-from .leap import do_leap
+from .leap import do_leap, do_leap_charge
 from .reinforcement import do_choice
 from .scenario import read_scenario, shipped_scenarios
 from .shooting import do_shoot
@@ -193,6 +193,8 @@ class SkirmishGame(WithoutExtras):
             if data.get("target") in (None, ""):
                 raise IllegalActionError(f"a {kind} needs a target", field="target")
             out["target"] = self._fighter_name(state, str(data["target"]))
+            if kind == "charge" and data.get("leap"):
+                out["leap"] = True
         elif kind in ("move", "return", "leap"):
             out["to"] = _coords(data.get("to"))
         elif kind == "disengage":
@@ -247,6 +249,8 @@ class SkirmishGame(WithoutExtras):
             return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest), "test": test, "to": to})
         if kind in ("hold", "fight", "flee", "stay", "remove", "keep"):
             return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest)})
+        if kind == "leap" and not (rest and (_NUMBER.match(rest[-1].strip(",")) or "," in rest[-1])):
+            return {**self.parse_words(state, ["charge", *rest]), "leap": True}  # leap CHARGER TARGET: a charge
         if kind in ("move", "return", "leap"):
             tail = 2 if len(rest) >= 3 and all(_NUMBER.match(w.strip(",")) for w in rest[-2:]) else 1
             return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest[:-tail]),
@@ -268,6 +272,8 @@ class SkirmishGame(WithoutExtras):
             new, report = do_move(state, f, float(action["to"][0]), float(action["to"][1]), fate)
         elif kind == "leap":
             new, report = do_leap(state, f, float(action["to"][0]), float(action["to"][1]), fate)
+        elif kind == "charge" and action.get("leap"):
+            new, report = do_leap_charge(state, f, state.fighter(str(action["target"])), fate)
         elif kind == "charge":
             new, report = do_charge(state, f, state.fighter(str(action["target"])), fate)
         elif kind == "shoot":

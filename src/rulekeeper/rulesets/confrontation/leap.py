@@ -23,14 +23,27 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rulekeeper.boards.table import edge_distance
+from rulekeeper.boards.table import ChargeReach, charge_reach, edge_distance
 from rulekeeper.core.chance import Fate
-from rulekeeper.core.game import JsonDict
+from rulekeeper.core.game import JsonDict, LegalAction
 
 from .heights import fighter_height, piece_height
-from .skirmish import KEEP_APART, STEP_CM, do_move, move_problem, step_problem, stepped, sweep
+from .skirmish import (
+    KEEP_APART,
+    ROUNDING,
+    STEP_CM,
+    charge_cm,
+    charge_of,
+    do_charge,
+    do_move,
+    inside,
+    move_problem,
+    step_problem,
+    stepped,
+    sweep,
+)
 from .state import Fighter, SkirmishState
-from .terrain import barriers
+from .terrain import barriers, sight_scenery, way_cost
 
 #: "A fighter endowed with this ability can make up to two leaps per round."
 LEAPS_PER_ROUND = 2
@@ -153,3 +166,76 @@ def do_leap(state: SkirmishState, f: Fighter, x: float, y: float, fate: Fate) ->
                          f"({x:g}, {y:g}) (leap {moved.leaps + len(found)} of {LEAPS_PER_ROUND} this round)",
                  "kind": "move"}
     return new.with_fighters(replace(moved, leaps=moved.leaps + len(found))), report
+
+
+def leap_charge(state: SkirmishState, f: Fighter, t: Fighter) -> tuple[ChargeReach | None, list[Hurdle], str | None]:
+    """A charge straight at ``t`` leaping what is in its way: (its reach, what it leaps, why not). Up to MOV he clears
+    his height; beyond it, up to 2 × MOV, "up to twice his height"."""
+    movement = float(charge_cm(f))
+    first = charge_reach(f.base, t.base, movement, barriers(state, f.card), state.others(f.key, t.key),
+                         sight_scenery(state, f, t))
+    if first.possible:
+        return None, [], "the straight way is clear: charge"
+    if first.reason != "the path is blocked":
+        return None, [], first.reason
+    end = first.end
+    found = [h for h in hurdles(state, f, end.x, end.y) if h.fighter != t.key]
+    problem = hurdle_problem(f, found, running=first.distance > f.card.MOV + ROUNDING)
+    if problem is not None:
+        return None, found, problem
+    for h in found:  # he must land clear of what he leapt
+        if end.shape().intersection(h.shape).area > 1e-6 or (h.fighter and edge_distance(
+                end, state.fighter(h.fighter).base) <= KEEP_APART):
+            return None, found, f"contact with {t.key} would land him on {h.name}"
+    clear = without(state, found)
+    reach = charge_reach(f.base, t.base, movement, barriers(clear, f.card), clear.others(f.key, t.key),
+                         sight_scenery(state, f, t))
+    if not reach.possible:
+        return None, found, reach.reason
+    if not inside(state, end.x, end.y, f.radius):
+        return None, found, "contact would put his base off the table"
+    if way_cost(state, f, [(f.x, f.y), (end.x, end.y)]) > movement + ROUNDING:
+        return None, found, "encumbered ground on the way makes it longer than his charge"
+    return reach, found, None
+
+
+def leap_charge_offers(state: SkirmishState, f: Fighter) -> list[tuple[Fighter, ChargeReach, list[Hurdle]]]:
+    """The keeper's offers: each enemy a leap reaches straight, shorter than the charge around (or where none goes)."""
+    if not f.card.has("Leap") or f.leaps >= LEAPS_PER_ROUND:
+        return []
+    out = []
+    for t in state.standing("B" if f.side == "A" else "A"):
+        reach, found, problem = leap_charge(state, f, t)
+        if reach is not None and problem is None:
+            around = charge_of(state, f, t)
+            if not around.possible or around.distance > reach.distance + 0.05:
+                out.append((t, reach, found))
+    return out
+
+
+def do_leap_charge(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:
+    reach, found, _ = leap_charge(state, f, t)
+    assert reach is not None
+    new, report = do_charge(state, f, t, fate, reach)
+    moved = new.fighter(f.key)
+    if moved.charged:  # he charged (a failed COU test stops him where he is: no leap)
+        new = new.with_fighters(replace(moved, leaps=moved.leaps + len(found)))
+        report.append({"text": f"{f.key} leapt over {over_text(found)} (leap {moved.leaps + len(found)} of "
+                               f"{LEAPS_PER_ROUND} this round)", "kind": "move"})
+    return new, report
+
+
+def leap_charges(state: SkirmishState, f: Fighter) -> list[LegalAction]:
+    """The offered leaping charges as legal actions (``{"kind": "charge", …, "leap": true}``)."""
+    return [LegalAction({"kind": "charge", "side": f.side, "fighter": f.key, "target": t.key, "leap": True},
+                        f"{f.key} charges {t.key}, leaping over {over_text(over)} ({reach.distance:.1f} cm)", f.side,
+                        round(reach.distance, 1), "", f"→ {t.key} (leap)", f"{f.key}: charge")
+            for t, reach, over in leap_charge_offers(state, f)]
+
+
+def charge_problem(state: SkirmishState, f: Fighter, t: Fighter, leaping: bool) -> str | None:
+    """Why ``f`` cannot charge ``t`` (straight or around; or leaping, straight over what is in the way), or None."""
+    if leaping:
+        return leap_charge(state, f, t)[2]
+    reach = charge_of(state, f, t)
+    return None if reach.possible else reach.reason

@@ -223,7 +223,8 @@ def do_move(state: SkirmishState, f: Fighter, x: float, y: float, fate: Fate) ->
     return state, report
 
 
-def do_charge(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:
+def do_charge(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate,
+              reach: ChargeReach | None = None) -> tuple[SkirmishState, list[JsonDict]]:
     """The charge: the charger's COU test first if ``t`` frightens him (failed: he does not charge, stays where he
     is and his activation ends), then base contact, then the charged fighter's COU test if the charger frightens
     him (failed: he is in rout). Both through :mod:`.fear`."""
@@ -235,7 +236,7 @@ def do_charge(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate) -> tuple
             return state.with_fighters(replace(f, activated=True)), [{"text": text, "kind": "morale"}]
         report.append({"text": f"{f.key} passes his COU test against {t.key}'s FEAR {mine.fear}", "kind": "morale"})
         f = braved(f, mine)
-    reach = charge_of(state, f, t)
+    reach = reach or charge_of(state, f, t)  # a leaping charge brings its own straight way (leap.py)
     end = reach.end
     charger = replace(f, x=end.x, y=end.y, facing=round(end.facing, 1), activated=True, charged=True,
                       engaged=(*f.engaged, t.key))
