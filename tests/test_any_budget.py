@@ -16,7 +16,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "rulekeeper"
 #: 2026-12-01 by the new bots, keeper-side and whole-odds modules (their JSON boundaries: worker messages, CLI
 #: options, the lab's rows); the typed actions of the protocol issue are what must bring it down. Main stood at
 #: 963 on 2026-12-02; the stdlib read path of ``battle show`` (persistence/sqlite_reads.py, the reads protocol
-#: of service/reading.py: JSON columns and game states at the store's boundary) added 9: 972.
+#: of service/reading.py: JSON columns and game states at the store's boundary) added 9, main 1 more: 972.
 BUDGET = 972
 
 

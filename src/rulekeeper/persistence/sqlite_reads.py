@@ -57,7 +57,7 @@ _NEAREST = ("SELECT b.position, c.entry_index, c.state FROM rk_battles AS b LEFT
 _ENTRIES = "SELECT entry_index, action, result, shown, created FROM rk_log WHERE battle_id = ? AND entry_index >= ?"
 
 
-def _json(value: Any) -> Any:
+def _json(value: str | bytes | None) -> Any:
     """A JSON column as SQLAlchemy's ``JSON(none_as_null=True)`` reads it."""
     return None if value is None else json_loads(value)
 
