@@ -5,7 +5,7 @@
 1. **preview time**: the Starter scenario played by the shipped policy for ``--steps`` actions; at each state
    ``whole_odds`` of every legal action is timed. Printed: p50/p95/max over all legal actions and over the
    actions with chance (charge, fight, shoot), and how many of those were computed or left to the per-draw odds
-   (over the one-second allowance). Wall time and the process's CPU time (a machine shared with other work
+   (over the allowance of 25,000 outcomes of work). Wall time and the process's CPU time (a machine shared with other work
    stretches the wall time, not the CPU time); how many got ``exact``, ``grid`` or ``estimate`` (sampled) odds.
 2. **whole vs Monte Carlo**: for a few positions (a charge, a fight, a volley, a fight of wounded units) the
    computation's time and stated error bound, against the engine's ``apply`` timed over ``--samples`` plays and

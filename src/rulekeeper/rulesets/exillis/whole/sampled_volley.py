@@ -62,6 +62,7 @@ class _Sampler:
         self.ff = np.zeros((n, len(start[1])), dtype=np.int64)
         self.deaths = DeathLog(n, len(start[0]) + sum(len(r) for r in start[1]))
         self.alive: Ints | None = None
+        self.entries: dict[bytes, tuple[dict[str, float], Floats, Floats]] = {}
 
     def counts(self) -> Ints:
         """Living miniatures per particle: the shooter's, then each unit's (kept up to date as they die)."""
@@ -69,6 +70,18 @@ class _Sampler:
             cols = [(self.s_hp > 0).sum(axis=1)] + [(h > 0).sum(axis=1) for h in self.t_hp]
             self.alive = np.stack(cols, axis=1).astype(np.int64)
         return self.alive
+
+    def entry(self, counts: Ints) -> tuple[dict[str, float], Floats, Floats]:
+        """The engine's odds for one set of living counts (asked once per set): where a projectile falls, and per
+        unit its Missile Block chance and final damage."""
+        key = counts.tobytes()
+        found = self.entries.get(key)
+        if found is None:
+            o = self.odds_for(tuple(int(x) for x in counts))
+            keys = [u.key for u, _c in self.v.sp.units]
+            found = self.entries[key] = (dict(o.odds), np.array([o.block.get(k, 0.0) for k in keys], dtype=np.float64),
+                                         np.array([o.final.get(k, 0.0) for k in keys], dtype=np.float64))
+        return found
 
     def odds_for(self, counts: tuple[int, ...]) -> ShotOdds:
         """The engine's odds of one projectile for these living counts (the records' first ones marked dead)."""
@@ -96,9 +109,9 @@ class _Sampler:
         live = (alive[:, enemy].sum(axis=1) > 0) if enemy.any() else np.zeros(n, dtype=bool)
         first, group, _n = row_groups(counts)
         # the engine's odds, per set of living counts (none asked where no enemy is left: No target)
-        odds = [self.odds_for(tuple(int(x) for x in counts[i])) if live[i] else None for i in first]
-        names = sorted({w for o in odds if o is not None for w, _ in o.odds})
-        law = np.array([[dict(o.odds).get(w, 0.0) if o is not None else 0.0 for w in names] for o in odds],
+        odds = [self.entry(counts[i]) if live[i] else None for i in first]
+        names = sorted({w for o in odds if o is not None for w in o[0]})
+        law = np.array([[o[0].get(w, 0.0) if o is not None else 0.0 for w in names] for o in odds],
                        dtype=np.float64).reshape(len(odds), len(names))
         if not names:
             return
@@ -120,9 +133,9 @@ class _Sampler:
             return
         unit = pick_rows(weights, self.rng.random(len(rows)))
         np.add.at(self.ff, (rows[friendly], unit[friendly]), 1)
-        keys = [u.key for u, _c in v.sp.units]
-        block = np.array([[o.block.get(k, 0.0) if o else 0.0 for k in keys] for o in odds], dtype=np.float64)
-        final = np.array([[o.final.get(k, 0.0) if o else 0.0 for k in keys] for o in odds], dtype=np.float64)
+        nothing = np.zeros(len(v.sp.units), dtype=np.float64)
+        block = np.stack([nothing if o is None else o[1] for o in odds])
+        final = np.stack([nothing if o is None else o[2] for o in odds])
         luck = kind[rows] == _LUCK
         b = np.where(luck, 0.0, block[group[rows], unit])
         kept = self.rng.random(len(rows)) >= b
