@@ -17,7 +17,8 @@ from rulekeeper.cli.app import app
 result = CliRunner().invoke(app, {args!r})
 assert result.exit_code == 0, result.output
 print(json.dumps({{"games": sorted({{m.split(".")[2] for m in sys.modules if m.startswith("rulekeeper.rulesets.")}}),
-                  "numpy": "numpy" in sys.modules, "output": result.output}}))
+                  "numpy": "numpy" in sys.modules, "sqlalchemy": "sqlalchemy" in sys.modules,
+                  "output": result.output}}))
 """
 
 
@@ -63,3 +64,42 @@ def test_a_games_own_top_level_command_runs_without_a_manifest(tmp_path: Path) -
     first = sorted(muster.glob("*.yaml"))[0]
     ran = run(["muster", "cost", str(first), "--json"], tmp_path)
     assert "exillis" in ran["games"]  # type: ignore[operator]
+
+
+MAIN = """
+import contextlib, io, json, sys
+sys.argv = ["rulekeeper", *{args!r}]
+from rulekeeper.cli.app import main
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    try:
+        main()
+    except SystemExit as done:
+        code = done.code
+print(json.dumps({{"code": code, "output": out.getvalue(), "modules": sorted(
+    {{m.split(".")[0] for m in sys.modules}} | {{m for m in sys.modules if m.startswith("rulekeeper.rulesets.")}})}}))
+"""
+
+
+def test_battle_show_imports_neither_typer_nor_sqlalchemy(tmp_path: Path) -> None:
+    """``battle show`` on the default kind of store (a SQLite file at the current schema) is read with the
+    standard library (``persistence/sqlite_reads.py``) and run without the Typer tree (``cli/fast.py``):
+    SQLAlchemy alone cost 2.8 times a numpy import, Typer and its pydantic about as much (issue 22)."""
+    from rulekeeper.persistence.store import BattleStore
+    from rulekeeper.service.battles import BattleService
+
+    db = tmp_path / "battles.db"
+    with BattleStore(db) as store:
+        svc = BattleService(store)
+        bid = svc.new(Path(__file__).resolve().parents[1] / "examples" / "exillis" / "starter.toml", seed=3)
+        svc.autoplay(bid, max_actions=5)
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    env = {**os.environ, "RULEKEEPER_CACHE_DIR": str(tmp_path), "RULEKEEPER_STATE_DIR": str(tmp_path),
+           "COLUMNS": "100", "PYTHONPATH": os.pathsep.join(filter(None, [src, os.environ.get("PYTHONPATH")]))}
+    out = subprocess.run([sys.executable, "-c", MAIN.format(args=["battle", "show", bid[:8], "--db", str(db)])],
+                         capture_output=True, text=True, timeout=180, env=env)
+    assert out.returncode == 0, out.stderr
+    shown = json.loads(out.stdout.strip().splitlines()[-1])
+    assert shown["code"] == 0 and "Log fingerprint" in shown["output"]
+    assert not {"sqlalchemy", "typer", "numpy", "alembic"} & set(shown["modules"]), shown["modules"]
+    assert [m for m in shown["modules"] if m.startswith("rulekeeper.rulesets.")][0] == "rulekeeper.rulesets.exillis"

@@ -1,53 +1,27 @@
-"""Entry point of the ``rulekeeper`` command.
+"""Entry point of the ``rulekeeper`` command: the plain forms of ``battle show`` at once, the rest through Typer.
 
-The command line is assembled from what every installed game registers: the neutral
-commands (``battle``, ``serve``, ``units``) live here, and each game found through the
-``rulekeeper.rulesets`` entry points adds its own (``odds``/``resolve`` subcommands, and
-more) through ``register_cli``. Every :class:`RulekeeperError` becomes a clean message and
-exit code 2 (never a traceback).
+Every :class:`RulekeeperError` becomes a clean message and exit code 2 (never a traceback).
+
+Why this module builds nothing: it is what the console script imports, and building the Typer tree
+(:mod:`.root`) imports Typer, the pydantic it validates parameters with, and every neutral command,
+which cost ``battle show`` more than twice a numpy import before it drew anything (issue 22, point 6).
+:mod:`.fast` runs ``battle show [ID] [--db DB] [--json]`` without them; ``app`` (the Typer app, for
+tests and completion) is built on first use.
 """
 
 from __future__ import annotations
 
 import sys
-
-import typer
+from typing import TYPE_CHECKING
 
 from rulekeeper.core.errors import RulekeeperError
 
-from .lazy import RootGroup
 from .output import fail
 
-app = typer.Typer(
-    cls=RootGroup,
-    name="rulekeeper",
-    help="A rule keeper for tabletop wargames: exact odds, seeded fate, explained modifiers.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=True,
-)
+if TYPE_CHECKING:
+    import typer
 
-
-def _register_all() -> None:
-    """The neutral commands; the games add theirs when a command line names them (``cli/lazy.py``)."""
-    from . import battle_cmds, games_cmd, lab_cmds, play, serve_cmd, units
-    from .groups import odds_app, resolve_app
-    from .hooks import CliHooks
-    from .lazy import bind, plugged_app
-
-    battle_cmds.register(app)
-    play.register(app)
-    games_cmd.register(app)
-    serve_cmd.register(app)
-    lab_cmds.register(app)
-    hooks = CliHooks(plugged_app, odds_app, resolve_app)
-    bind(hooks)
-    units.register(app, hooks.units)
-    app.add_typer(odds_app, name="odds")
-    app.add_typer(resolve_app, name="resolve")
-
-
-_register_all()
+    app: typer.Typer
 
 
 def tolerant_streams() -> None:
@@ -67,9 +41,24 @@ def tolerant_streams() -> None:
 def main() -> None:
     tolerant_streams()
     try:
+        from . import fast
+
+        if fast.run(sys.argv[1:]):
+            raise SystemExit(0)  # as Click ends a command that returns
+        from .root import app
+
         app(prog_name="rulekeeper")  # also under python -m: the completion script completes "rulekeeper"
     except RulekeeperError as exc:
         fail(exc, as_json="--json" in sys.argv)
+
+
+def __getattr__(name: str) -> typer.Typer:
+    """``from rulekeeper.cli.app import app``: the Typer tree, built when first asked for."""
+    if name == "app":
+        from .root import app
+
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 if __name__ == "__main__":

@@ -15,17 +15,23 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.text import Text
 
-from rulekeeper.core.game import ArmySource, Game, SetupRequest, check_data_files
+from rulekeeper.core.game import ArmySource, SetupRequest, check_data_files
 
+from . import battle_view
 from .battle_ids import make_current, resolve
+from .battle_view import show_battle
 from .completion import complete_battle
 from .fate_screen import rows_table
-from .generic_view import GenericCliPresenter
 from .output import console, print_json
 
 if TYPE_CHECKING:
-    from rulekeeper.core.present import CliPresenter
     from rulekeeper.service.battles import BattleService
+
+# what the other battle commands (act_cmds, play, dice_cmds) and the games' own commands call them
+_service = battle_view.service
+_doc = battle_view.doc
+_show = battle_view.draw
+presenter = battle_view.presenter
 
 battle_app = typer.Typer(help="Play a whole battle of any installed game, stored in a database.", no_args_is_help=True)
 
@@ -39,37 +45,6 @@ BattleArg = Annotated[str | None, typer.Argument(
     autocompletion=complete_battle)]
 #: A battle id or any unique prefix of it (commands whose later arguments make the id impossible to leave out).
 BattleIdArg = Annotated[str, typer.Argument(help="Battle id or any unique prefix of it.", autocompletion=complete_battle)]
-
-
-def _service(db: str | None) -> BattleService:
-    from rulekeeper.persistence.store import BattleStore
-    from rulekeeper.service.battles import BattleService
-
-    return BattleService(BattleStore(db))
-
-
-def presenter(g: Game) -> CliPresenter:
-    return g.cli_presenter() or GenericCliPresenter(g)
-
-
-def _doc(g: Game, state: Any, bid: str, **extra: Any) -> dict[str, Any]:
-    """A battle for machines: the spectator's view (never the RNG state) and the result."""
-    result = g.result(state)
-    return {"id": bid, "ruleset": g.name, "state": g.view(state, "spectator"),
-            "result": None if result is None else result.summary, **extra}
-
-
-def _show(g: Game, state: Any, bid: str, heading: str | None = None) -> None:
-    """The board, then the result or the turn bar and who acts (``battle show`` and the play loop)."""
-    p = presenter(g)
-    console.print(Text(heading or f"Battle {bid}", style="bold"))
-    console.print(p.board(state))
-    status = g.status(state)
-    if status.over:
-        console.print(p.result(state))
-    else:
-        console.print(p.turn_bar(state))
-        console.print(Text(f"Active: {' + '.join(status.acting)}", style="bold yellow"))
 
 
 @battle_app.command("new")
@@ -182,21 +157,7 @@ def list_(db: Db = None, json: Json = False) -> None:
 @battle_app.command("show")
 def show(battle: BattleArg = None, db: Db = None, json: Json = False) -> None:
     """Draw the board, the units and the turn bar."""
-    svc = _service(db)
-    battle = resolve(svc, battle)
-    g = svc.game(battle)
-    state = svc.state(battle)
-    head = svc.record(battle).head
-    from rulekeeper.persistence.chain import fingerprint
-
-    if json:
-        print_json(_doc(g, state, battle, fingerprint=head and fingerprint(head)))
-        return
-    _show(g, state, battle)
-    console.print(presenter(g).units(state))
-    if head:
-        console.print(Text(f"Log fingerprint {fingerprint(head)} (note it: any edit of this battle changes it)",
-                           style="dim"))
+    show_battle(battle, db, json)
 
 
 @battle_app.command("undo")

@@ -16,6 +16,7 @@ from . import current
 
 if TYPE_CHECKING:
     from rulekeeper.service.battles import BattleService
+    from rulekeeper.service.reading import BattleReading
 
 #: Candidates named in an ambiguity message (a prefix such as "b" matches every battle).
 SHOWN = 8
@@ -40,7 +41,7 @@ def matches(ids: list[str], prefix: str) -> list[str]:
     return [i for i in ids if prefix and i.startswith(prefix)]
 
 
-def resolve(svc: BattleService, given: str | None) -> str:
+def resolve(svc: BattleReading, given: str | None) -> str:
     """The whole id of the battle ``given`` names (None: the current battle); typed errors otherwise."""
     from rulekeeper.persistence.errors import BattleNotFoundError
 
@@ -57,7 +58,7 @@ def resolve(svc: BattleService, given: str | None) -> str:
     return found[0]
 
 
-def current_battle(svc: BattleService) -> str:
+def current_battle(svc: BattleReading) -> str:
     from rulekeeper.persistence.errors import BattleNotFoundError
 
     bid = current.current(svc.store.url)

@@ -10,9 +10,20 @@ per action, optimistic check on the log position, crash safety, checkpoints) and
 
 from __future__ import annotations
 
-from .location import default_db_url, normalise_url
-from .schema import BattleRecord, LogEntry
-from .store import BattleNotFoundError, BattleStore, StaleStateError, StoreError
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .errors import BattleNotFoundError, StaleStateError, StoreError
+    from .records import BattleRecord, LogEntry
+    from .store import BattleStore
+    from .urls import default_db_url, normalise_url
+
+#: Where each name lives: imported on first use, so that a submodule without SQLAlchemy
+#: (``.sqlite_reads``, the read path of ``battle show``) does not pull it in through this package.
+_HOMES = {"BattleNotFoundError": ".errors", "StaleStateError": ".errors", "StoreError": ".errors",
+          "BattleRecord": ".records", "LogEntry": ".records", "BattleStore": ".store",
+          "default_db_url": ".urls", "normalise_url": ".urls"}
 
 __all__ = [
     "BattleNotFoundError",
@@ -24,3 +35,10 @@ __all__ = [
     "default_db_url",
     "normalise_url",
 ]
+
+
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(home, __name__), name)

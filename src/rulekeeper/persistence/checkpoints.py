@@ -16,6 +16,7 @@ from rulekeeper.core.errors import RulekeeperError
 
 from .documents import check_int, encoded
 from .errors import BattleNotFoundError, StaleStateError
+from .records import stored_object
 from .schema import BattleRow, LogRow
 from .sqlstore import StoreError
 from .transfer import BattleTransfers
@@ -88,7 +89,7 @@ class BattleCheckpoints(BattleTransfers):
         if row is None:
             raise BattleNotFoundError(battle_id)
         _check_moment(battle_id, n, row.position)
-        return None if row.state is None else dict(row.state)
+        return None if row.state is None else stored_object(row.state, battle_id, f"the checkpoint after entry {n - 1}")
 
     def nearest_checkpoint(self, battle_id: str, n: int) -> tuple[int, dict[str, Any]] | None:
         """The latest checkpoint at or before moment ``n``: ``(k, state after k entries)``.
@@ -110,7 +111,9 @@ class BattleCheckpoints(BattleTransfers):
         if row is None:
             raise BattleNotFoundError(battle_id)
         _check_moment(battle_id, n, row.position)
-        return None if row.entry_index is None else (row.entry_index + 1, dict(row.state))
+        if row.entry_index is None:
+            return None
+        return row.entry_index + 1, stored_object(row.state, battle_id, f"the checkpoint after entry {row.entry_index}")
 
     def set_checkpoint(self, battle_id: str, n: int, state: dict[str, Any]) -> None:
         """Store (or replace) the checkpoint after the first ``n`` entries, on entry ``n - 1``.

@@ -1,7 +1,7 @@
 """Where battles live, and how to connect to them.
 
-``default_db_url``/``normalise_url`` turn what a user typed (or nothing) into a
-database URL; ``make_engine`` opens it with the settings the store's guarantees rely
+``default_db_url``/``normalise_url`` (in :mod:`.urls`, which imports no SQLAlchemy) turn
+what a user typed (or nothing) into a database URL; ``make_engine`` opens it with the settings the store's guarantees rely
 on (for SQLite: WAL with ``synchronous = NORMAL``, foreign keys, busy timeout,
 ``BEGIN IMMEDIATE`` for writers).
 
@@ -15,106 +15,19 @@ tests, clubs with a shared PostgreSQL server and portable installs point elsewhe
 
 from __future__ import annotations
 
-import json
-import os
-import re
 import sqlite3
 import time
-from functools import partial
-from pathlib import Path
 from typing import Any
 
-import platformdirs
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-from .errors import DamagedStoreError, StoreError
+from .jsontext import Encoded, encode, json_dumps, json_loads
+from .urls import DB_FILENAME, ENV_VAR, default_db_url, is_url, normalise_url, sqlite_url
 
-#: Environment variable that overrides the default database (a URL or a file path).
-ENV_VAR = "RULEKEEPER_DB"
-
-#: File name of the default SQLite database inside the user data directory.
-DB_FILENAME = "rulekeeper.db"
-
-# ``scheme://`` or ``dialect+driver://``; a Windows path such as ``C:\x`` does not match.
-_URL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*://")
-
-
-def is_url(text: str) -> bool:
-    """True when ``text`` is a database URL rather than a file path."""
-    return bool(_URL_RE.match(text))
-
-
-def sqlite_url(path: str | os.PathLike[str]) -> str:
-    """The ``sqlite:///`` URL of a file path, made absolute so the cwd does not matter."""
-    resolved = Path(path).expanduser().resolve()
-    return f"sqlite:///{resolved}"
-
-
-def _ensure_parent(path: Path) -> None:
-    """Create the directory that will hold the database, with a clear error if we cannot."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise StoreError(
-            f"cannot create the directory {str(path.parent)!r} for the battle database: {exc.strerror or exc}",
-            path=str(path),
-        ) from exc
-
-
-def default_db_url() -> str:
-    """The database used when none is given: ``$RULEKEEPER_DB`` or the user data directory.
-
-    A path (from the environment or the default) has its directory created, so the
-    first battle of a fresh install just works; a URL is passed through untouched.
-    """
-    override = os.environ.get(ENV_VAR, "").strip()
-    if override:
-        if is_url(override):
-            return override
-        path = Path(override).expanduser().resolve()
-    else:
-        path = Path(platformdirs.user_data_dir("rulekeeper")) / DB_FILENAME
-    _ensure_parent(path)
-    return sqlite_url(path)
-
-
-def normalise_url(db: str | os.PathLike[str] | None) -> str:
-    """Turn what a user typed into a SQLAlchemy URL.
-
-    ``None`` (or an empty string) means the default; a URL (``sqlite:///...``,
-    ``postgresql://...``, ``postgresql+psycopg://...``) passes through; anything else
-    is a file path and becomes an absolute ``sqlite:///`` URL.
-    """
-    if db is None:
-        return default_db_url()
-    if isinstance(db, os.PathLike):
-        return sqlite_url(os.fspath(db))
-    text = db.strip()
-    if not text:
-        return default_db_url()
-    _refuse_unwritable_name(text)
-    if is_url(text):
-        return text
-    return sqlite_url(text)
-
-
-def _refuse_unwritable_name(text: str) -> None:
-    """Refuse a database name no file system or server can hold, before a driver chokes on it.
-
-    Why here: a NUL byte (typed, or URL-escaped as ``%00``, which SQLAlchemy unescapes) makes
-    sqlite3 raise a bare ``ValueError``, and an argument that is not UTF-8 (Python keeps its
-    bytes as lone surrogates) a ``UnicodeEncodeError`` — both tracebacks rather than an answer.
-    """
-    if "\x00" in text or "%00" in text:
-        raise StoreError(f"the database name {text!r} holds a NUL byte, which no file name or URL may hold",
-                         url=text)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise StoreError(f"the database name {text!r} is not valid UTF-8 text", url=text) from None
-
+__all__ = ["DB_FILENAME", "ENV_VAR", "Encoded", "default_db_url", "encode", "is_url", "json_dumps", "json_loads",
+           "make_engine", "normalise_url", "safe_url", "sqlite_url", "use_wal"]
 
 # ------------------------------------------------------------------- connecting
 
@@ -136,42 +49,6 @@ POOL_OVERFLOW = 16
 
 #: Seconds to wait for a PostgreSQL server to accept the connection.
 CONNECT_TIMEOUT_S = 10
-
-#: Strict JSON: NaN/Infinity are not JSON and PostgreSQL's json type rejects them.
-_strict_dumps = partial(json.dumps, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
-
-
-class Encoded:
-    """A document already encoded (by :func:`encode`, which also checked it): a JSON column
-    stores its text as is instead of encoding the document a second time."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-
-def encode(value: Any) -> Encoded:
-    """Encode once, strictly (raises ``ValueError``/``TypeError`` for what JSON cannot hold)."""
-    return Encoded(_strict_dumps(value))
-
-
-def json_dumps(value: Any) -> str:
-    """The engines' JSON serializer: strict, and an :class:`Encoded` document is kept as it is."""
-    return value.text if type(value) is Encoded else _strict_dumps(value)
-
-
-def json_loads(text: str | bytes) -> Any:
-    """The engines' JSON reader: a column that is not JSON (edited by hand, corrupted) is a
-    :class:`~.errors.DamagedStoreError` naming the problem, never a ``JSONDecodeError``."""
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise DamagedStoreError(
-            f"the database holds a value that is not valid JSON ({str(exc)[:200]}); it was changed outside "
-            "rulekeeper — restore a backup or import the battle from an export"
-        ) from None
-
 
 def safe_url(url: str) -> str:
     """The URL with any password hidden, for messages."""

@@ -34,7 +34,6 @@ Why these shapes:
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any, Literal
 
@@ -56,6 +55,9 @@ from sqlalchemy.engine import Row
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from .errors import DamagedStoreError
+from .records import BattleRecord, LogEntry, checked_entry
+
+__all__ = ["BattleRecord", "LogEntry", "checked_entry"]  # re-exported: their home is .records (no SQLAlchemy)
 
 #: ``rk_meta.schema_version`` at the head revision.  Since migrations, the Alembic
 #: revision is what a store checks; this marker only keeps rulekeepers from before
@@ -185,45 +187,7 @@ class DiceRow(Base):
 
 # ------------------------------------------------------------------ what callers get
 #
-# Plain frozen dataclasses rather than ORM objects: they outlive the transaction,
-# cannot lazily hit the database, and carry no SQLAlchemy into the engine or CLI.
-
-
-@dataclass(frozen=True)
-class BattleRecord:
-    """What the store knows about a battle, without its (possibly large) documents.
-
-    ``revision`` changes with every write to the battle or its log (see
-    :meth:`~.store.BattleStore.revision`); it is not part of an export.
-    """
-
-    id: str
-    ruleset: str
-    scenario: str
-    seed: int
-    created: str
-    updated: str
-    position: int
-    status: str
-    turn: int
-    title: str
-    meta: dict[str, Any]
-    revision: int = 0
-    head: str | None = None  # the last link of the log's hash chain (see .chain): its fingerprint
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    """One logged action; ``index`` is its 0-based position in the battle's log."""
-
-    index: int
-    action: dict[str, Any]
-    result: dict[str, Any]
-    shown: bool
-    created: str
+# BattleRecord and LogEntry (in .records): plain frozen dataclasses rather than ORM objects.
 
 
 RECORD_COLUMNS = (
@@ -256,18 +220,6 @@ def record_from_row(row: Row[Any]) -> BattleRecord:
 
 def entry_from_row(row: Row[Any]) -> LogEntry:
     return checked_entry(row._asdict())
-
-
-def checked_entry(fields: dict[str, Any]) -> LogEntry:
-    """A log entry from its column values, refusing an action or result that is not a JSON object."""
-    for name in ("action", "result"):
-        if not isinstance(fields[name], dict):
-            raise DamagedStoreError(
-                f"log entry {fields['index']}: its {name} in the database is not a JSON object; it was changed "
-                "outside rulekeeper — restore a backup or import the battle from an export",
-                index=fields["index"],
-            )
-    return LogEntry(**fields)
 
 
 # ------------------------------------------------------------- the export document

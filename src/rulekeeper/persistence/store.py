@@ -48,6 +48,7 @@ from . import chain
 from .checkpoints import BattleCheckpoints, _no_entry, _with_position
 from .documents import check_int, check_json, check_text, encoded
 from .errors import BattleNotFoundError, StaleStateError
+from .records import stored_object
 from .schema import (
     ENTRY_COLUMNS,
     MAX_ID_LENGTH,
@@ -217,7 +218,7 @@ class BattleStore(BattleCheckpoints):
             row = conn.execute(select(BattleRow.initial).where(BattleRow.id == battle_id)).first()
         if row is None:
             raise BattleNotFoundError(battle_id)
-        return dict(row[0])
+        return stored_object(row[0], battle_id, "its initial document")
 
     def list(self) -> builtins.list[BattleRecord]:
         """Every battle, most recently updated first."""

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import builtins
 import json
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from rulekeeper.core.errors import IllegalActionError, ReplayMismatchError, RulekeeperError, UnknownNameError
 from rulekeeper.core.game import (
@@ -34,10 +33,7 @@ from rulekeeper.core.game import (
     face_down,
 )
 from rulekeeper.core.names import check_text
-from rulekeeper.core.ruleset import game as find_game
-from rulekeeper.core.ruleset import game_refusal
 from rulekeeper.core.size import BATTLE_LIMITS, BattleTooLargeError, check_size
-from rulekeeper.persistence.errors import DamagedStoreError
 from rulekeeper.persistence.store import BattleRecord, BattleStore, LogEntry, StaleStateError
 
 from .acting import (
@@ -53,14 +49,11 @@ from .acting import (
     require_dice,
 )
 from .diff import json_diff
+from .reading import DAMAGE, BattleReading, NotABattleGameError, game_of, read_stored
 
 __all__ = ["BattleService", "DiceNotReadyError", "GameOverError", "NotABattleGameError", "NotYourSideError",
            "NotYourTurnError", "ActRequest", "Played", "Replay", "ResultsPendingError", "Visible", "game_of", "guess_ruleset", "is_pending",
            "require_dice"]
-
-
-class NotABattleGameError(RulekeeperError):
-    code = "unknown_name"
 
 
 class HasJson(Protocol):
@@ -100,56 +93,19 @@ class Visible:
     record: BattleRecord | None = None  # the battle's record at that same moment
 
 
-_T = TypeVar("_T")
-
-#: What a game's reader may raise on a document it did not write (the store keeps any JSON).
-_DAMAGE = (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError)
-
-
-def read_stored(bid: str, what: str, read: Callable[[], _T]) -> _T:
-    """``read()`` of a document kept in the store; a document the game cannot read is a typed error.
-
-    The store checks that what it reads back is JSON; whether it is a state, an action or
-    an initial document of the battle's game only the game can tell, and a hand-edited
-    database must get "damaged" naming the battle and the document, never a traceback.
-    """
-    try:
-        return read()
-    except RulekeeperError:
-        raise
-    except _DAMAGE as exc:
-        raise DamagedStoreError(
-            f"battle {bid!r}: {what} in the database cannot be read ({type(exc).__name__}: {str(exc)[:200]}); "
-            "it was changed outside rulekeeper — restore a backup or import the battle from an export",
-            battle_id=bid,
-        ) from None
-
-
-def game_of(ruleset: str) -> Game:
-    """The game that plays battles of ``ruleset`` (a typed error if it plays none)."""
-    g = find_game(ruleset)
-    if not isinstance(g, Game):
-        why = game_refusal(str(g.name)) or "has no whole battles (only its calculator)"
-        raise NotABattleGameError(f"{g.title} {why}", ruleset=ruleset)
-    return g
-
-
 def _json_of(action: ActionLike) -> JsonDict:
     return dict(action) if isinstance(action, Mapping) else action.to_dict()
 
 
-class BattleService:
+class BattleService(BattleReading):
     """Battles of every registered game kept in a :class:`BattleStore`."""
 
+    store: BattleStore
+
     def __init__(self, store: BattleStore) -> None:
-        self.store = store
-        self._cache: dict[str, tuple[int, int, Any]] = {}  # battle → (position, revision, state)
-        self._lock = threading.Lock()
+        super().__init__(store)
 
     # -- games -----------------------------------------------------------------------------------
-
-    def game(self, bid: str) -> Game:
-        return game_of(self.store.get(bid).ruleset)
 
     # -- creating ------------------------------------------------------------------------------
 
@@ -192,58 +148,7 @@ class BattleService:
 
     # -- reading -------------------------------------------------------------------------------
 
-    def record(self, bid: str) -> BattleRecord:
-        return self.store.get(bid)
-
-    def list(self) -> builtins.list[BattleRecord]:
-        return self.store.list()
-
-    def state(self, bid: str) -> Any:
-        """The current state: from memory when current, else from the last checkpoint."""
-        with self.store.reading():
-            return self._state_of(self.store.get(bid))
-
-    def _state_of(self, rec: BattleRecord) -> Any:
-        bid = rec.id
-        with self._lock:
-            hit = self._cache.get(bid)
-        if hit is not None and hit[0] == rec.position and hit[1] == rec.revision:
-            return hit[2]
-        state = self.state_at(bid, rec.position)
-        self._remember(bid, rec, state)
-        return state
-
-    def _remember(self, bid: str, rec: BattleRecord, state: Any) -> None:
-        self._keep(bid, rec.position, rec.revision, state)
-
-    def _keep(self, bid: str, position: int, revision: int, state: Any) -> None:
-        with self._lock:
-            self._cache[bid] = (position, revision, state)
-
-    def state_at(self, bid: str, n: int) -> Any:
-        """The battle after its first ``n`` actions: the nearest checkpoint, folded forward.
-
-        A checkpoint the game cannot read (changed outside rulekeeper) is only a cache:
-        the state is then folded from the initial document instead.  An initial document
-        or a logged action the game cannot read is a :class:`DamagedStoreError`.
-        """
-        with self.store.reading():  # the checkpoint and the entries after it: one moment
-            return self._state_at(bid, n)
-
-    def _state_at(self, bid: str, n: int) -> Any:
-        g = self.game(bid)
-        found = self.store.nearest_checkpoint(bid, n) if n > 0 else None
-        start, state = 0, None
-        if found is not None:
-            try:
-                start, state = found[0], g.state_from_json(found[1])
-            except _DAMAGE:  # the game's own typed refusal included: a checkpoint is only a cache
-                start, state = 0, None
-        if state is None:
-            state = read_stored(bid, "its initial document", lambda: g.initial_state(self.store.initial(bid)))
-        for e in self.store.entries(bid, start, n) if start < n else []:
-            state = read_stored(bid, f"action {e.index}", lambda: g.apply(state, e.action).state)  # noqa: B023
-        return state
+    # -- reading (the rest is BattleReading's) ----------------------------------------------
 
     def visible(self, bid: str) -> Visible:
         """The state players may see: before the last action while its results are face down.
@@ -275,7 +180,7 @@ class BattleService:
         for e in self.store.entries(bid, 0, upto):
             try:
                 out = g.apply(state, e.action)
-            except _DAMAGE as exc:
+            except DAMAGE as exc:
                 reason = str(exc) if isinstance(exc, RulekeeperError) else f"{type(exc).__name__}: {exc}"
                 problems.append(f"action {e.index}: the logged action cannot be played ({reason[:300]})")
                 break

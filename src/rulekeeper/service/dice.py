@@ -50,8 +50,9 @@ from rulekeeper.persistence.dice_store import DiceRecord, NotVerifiableError, co
 from rulekeeper.persistence.schema import ExportDoc, validate_export
 from rulekeeper.persistence.store import BattleStore
 
-from .battles import _DAMAGE, BattleService, game_of, is_pending
+from .battles import BattleService, game_of, is_pending
 from .diff import json_diff
+from .reading import DAMAGE
 
 SCHEME = "rulekeeper-dice/2"
 #: The seed's hash label (unchanged from scheme ``/1``: only the commitments are new).
@@ -264,7 +265,7 @@ def _check_dice(g: Game, parsed: ExportDoc) -> int | None:
         raise _Mismatch("dice.commitment", "the commitment is not the one sealed with the battle's set-up")
     try:
         roles = tuple(g.roles(parsed.initial))
-    except _DAMAGE as exc:
+    except DAMAGE as exc:
         raise _Mismatch("initial", f"the initial document cannot be read ({str(exc)[:200]})") from None
     if tuple(dice.roles) != roles:
         raise _Mismatch("dice.roles", f"the dice's sides {dice.roles} are not the battle's {list(roles)}")
@@ -311,13 +312,13 @@ def _replay(g: Game, parsed: ExportDoc) -> int:
     """Every action played again from the initial document; the first one whose results differ is named."""
     try:
         state = g.initial_state(parsed.initial)
-    except _DAMAGE as exc:
+    except DAMAGE as exc:
         raise _Mismatch("initial", f"the initial document cannot be read ({str(exc)[:200]})") from None
     for i, entry in enumerate(parsed.log):
         what = f"action {i + 1} ({_text(g, entry.action)})"
         try:
             out = g.apply(state, entry.action)
-        except _DAMAGE as exc:
+        except DAMAGE as exc:
             raise _Mismatch(f"log.{i}.action", f"{what} cannot be played: {str(exc)[:300]}", i) from None
         if chain.canonical(out.record) != chain.canonical(entry.result):
             diffs = json_diff(out.record, entry.result)
@@ -334,7 +335,7 @@ def _replay(g: Game, parsed: ExportDoc) -> int:
 def _text(g: Game, action: Mapping[str, Any]) -> str:
     try:
         return g.action_text(dict(action))[:120]
-    except _DAMAGE:
+    except DAMAGE:
         return json.dumps(action)[:120]
 
 

@@ -267,12 +267,12 @@ class ExIllisBattles:
     # -- JSON and views --------------------------------------------------------------------------
 
     def state_to_json(self, state: BattleState) -> JsonDict:
-        from .battle.setup import state_to_dict
+        from .battle.stored import state_to_dict
 
         return state_to_dict(state)
 
     def state_from_json(self, document: JsonDict) -> BattleState:
-        from .battle.setup import state_from_dict
+        from .battle.stored import state_from_dict
 
         try:
             return state_from_dict(document, self.t)

@@ -7,7 +7,6 @@ their effect as :class:`~rulekeeper.rulesets.exillis.melee.UnitMods` multipliers
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from rulekeeper.boards.zones import Coord
 from rulekeeper.core.events import Event
@@ -17,6 +16,7 @@ from ..combatants import round_half_up
 from ..events import diff
 from ..fastcopy import evolve
 from ..melee import UnitMods
+from .disabused import disabused as disabused  # where handlers and tests find it
 from .state import BattleState, BattleUnit
 from .tables import BattleTables
 
@@ -155,14 +155,3 @@ def _drained(max_hp: float, drain: float, reading: str) -> float:
     return float(max(1, round_half_up(max_hp * drain))) if reading == "whole-hp" else max_hp * drain
 
 
-def disabused(profile: Any, kills: int, per_kill: float) -> Any:
-    """Disabused: "Lucifer's Intimidation increases proportionally to his number of kills".
-
-    ``profile`` is the unit's profile at its level without the bonus; returns a copy with
-    Intimidation × (1 + per_kill × kills).
-    """
-    if not kills or not str(profile.heroic_power or "").lower() == "disabused":
-        return profile
-    sv = profile.stats["intimidation"]
-    stats = {**profile.stats, "intimidation": sv.model_copy(update={"value": sv.value * (1 + per_kill * kills)})}
-    return profile.model_copy(update={"stats": stats})

@@ -1,0 +1,114 @@
+"""A stored battle drawn in the terminal, and ``battle show`` itself, without Typer.
+
+Why apart from :mod:`.battle_cmds`: ``battle show`` is the command a player runs most, to see where a
+battle stands, and its start-up was 5 to 6 times a numpy import (issue 22, point 6: the goal is 3).
+Typer (and the pydantic it now validates parameters with) and the tree of every command cost more than
+the drawing itself, so :mod:`.fast` runs the plain forms of ``battle show`` straight here, and the Typer
+command in :mod:`.battle_cmds` calls the same :func:`show_battle`. Nothing here imports Typer or
+SQLAlchemy unless a fallback needs the store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+
+from rulekeeper.core.game import Game
+
+from .battle_ids import resolve
+from .generic_view import GenericCliPresenter
+from .output import console, print_json
+
+if TYPE_CHECKING:
+    from rulekeeper.core.present import CliPresenter
+    from rulekeeper.service.battles import BattleService
+    from rulekeeper.service.reading import BattleReading
+
+
+def service(db: str | None) -> BattleService:
+    """The battles of the store at ``db`` (SQLAlchemy and the service are imported only here)."""
+    from rulekeeper.persistence.store import BattleStore
+    from rulekeeper.service.battles import BattleService
+
+    return BattleService(BattleStore(db))
+
+
+def presenter(g: Game) -> CliPresenter:
+    return g.cli_presenter() or GenericCliPresenter(g)
+
+
+def doc(g: Game, state: Any, bid: str, **extra: Any) -> dict[str, Any]:
+    """A battle for machines: the spectator's view (never the RNG state) and the result."""
+    result = g.result(state)
+    return {"id": bid, "ruleset": g.name, "state": g.view(state, "spectator"),
+            "result": None if result is None else result.summary, **extra}
+
+
+def draw(g: Game, state: Any, bid: str, heading: str | None = None) -> None:
+    """The board, then the result or the turn bar and who acts (``battle show`` and the play loop)."""
+    p = presenter(g)
+    console.print(Text(heading or f"Battle {bid}", style="bold"))
+    console.print(p.board(state))
+    status = g.status(state)
+    if status.over:
+        console.print(p.result(state))
+    else:
+        console.print(p.turn_bar(state))
+        console.print(Text(f"Active: {' + '.join(status.acting)}", style="bold yellow"))
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What ``battle show`` draws: the battle's whole id, its game, its current state and its chain head."""
+
+    battle: str
+    game: Game
+    state: object
+    head: str | None
+
+
+def show_battle(battle: str | None, db: str | None, json: bool) -> None:
+    """``rulekeeper battle show``: the board, the units and the turn bar (``json``: the spectator's view)."""
+    found = shown(db, battle)
+    g, state, head = found.game, found.state, found.head
+    from rulekeeper.persistence.chain import fingerprint
+
+    if json:
+        print_json(doc(g, state, found.battle, fingerprint=head and fingerprint(head)))
+        return
+    draw(g, state, found.battle)
+    console.print(presenter(g).units(state))
+    if head:
+        console.print(Text(f"Log fingerprint {fingerprint(head)} (note it: any edit of this battle changes it)",
+                           style="dim"))
+
+
+def shown(db: str | None, given: str | None) -> Shown:
+    """The battle ``battle show`` draws: its id, game, current state and chain head.
+
+    Why two paths: SQLAlchemy alone took about 2.8 times a numpy import, so a SQLite file at the
+    current schema is read with the standard library (:mod:`rulekeeper.persistence.sqlite_reads`)
+    by the service's own reading code (:class:`~rulekeeper.service.reading.BattleReading`). Anything
+    else — PostgreSQL, an older schema to upgrade, and *any* failure of those reads — goes through
+    the store, so a damaged database gets the store's typed error, word for word.
+    """
+    from rulekeeper.persistence.sqlite_reads import open_reads
+    from rulekeeper.service.reading import BattleReading
+
+    reads = open_reads(db)
+    if reads is not None:
+        try:
+            with reads:
+                return read_shown(BattleReading(reads), given)
+        except Exception:  # noqa: BLE001 (read again by the store, which names what is wrong)
+            pass
+    return read_shown(service(db), given)
+
+
+def read_shown(svc: BattleReading, given: str | None) -> Shown:
+    battle = resolve(svc, given)
+    g = svc.game(battle)
+    state = svc.state(battle)
+    return Shown(battle, g, state, svc.record(battle).head)

@@ -1,0 +1,85 @@
+"""``rulekeeper battle show [ID] [--db DB] [--json]`` run without building the Typer tree.
+
+Why: a player runs ``battle show`` all evening, and half of its start-up was Typer itself, the pydantic
+it validates parameters with, and every other command's module (issue 22, point 6: ``battle show`` at
+5.5 times a numpy import, the goal 3 times). The forms below are read here exactly as Click reads them
+and run :func:`.battle_view.show_battle`, the body of the Typer command; anything else — ``--help``, an
+option given twice, ``--db`` followed by something that looks like an option, ``--``, another
+command, shell completion — returns ``False`` and goes through Typer as before.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+#: Click's shell-completion switch for the ``rulekeeper`` program: Typer must answer it.
+COMPLETE_VAR = "_RULEKEEPER_COMPLETE"
+
+
+@dataclass(frozen=True)
+class ShowArgs:
+    battle: str | None
+    db: str | None
+    json: bool
+
+
+def parse_show(args: Sequence[str]) -> ShowArgs | None:
+    """The arguments of a plain ``battle show`` command line, or ``None`` for anything Typer must read."""
+    if len(args) < 2 or args[0] != "battle" or args[1] != "show":
+        return None
+    battle: str | None = None
+    db: str | None = None
+    json = False
+    rest = list(args[2:])
+    while rest:
+        token = rest.pop(0)
+        if token == "--json" and not json:
+            json = True
+        elif token == "--db" and db is None and rest and not rest[0].startswith("-"):
+            db = rest.pop(0)
+        elif token.startswith("--db=") and db is None:
+            db = token[len("--db="):]
+        elif not token.startswith("-") and battle is None:
+            battle = token
+        else:
+            return None
+    return ShowArgs(battle, db, json)
+
+
+def run(args: Sequence[str]) -> bool:
+    """Run ``args`` here if they are a plain ``battle show`` (True), else leave them to Typer (False).
+
+    A Ctrl-C and a closed pipe end as Typer ends them (exit 130; exit 1, quietly); a typed error is
+    raised to :func:`rulekeeper.cli.app.main`, which reports it as for every command.
+    """
+    if COMPLETE_VAR in os.environ:
+        return False
+    parsed = parse_show(args)
+    if parsed is None:
+        return False
+    from .battle_view import show_battle
+
+    try:
+        show_battle(parsed.battle, parsed.db, parsed.json)
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+    except OSError as exc:
+        if exc.errno != errno.EPIPE:
+            raise
+        _quiet_streams()
+        raise SystemExit(1) from None
+    return True
+
+
+def _quiet_streams() -> None:
+    """After a closed pipe, flushing at exit must not raise again: Click's own wrapper, as Typer does."""
+    from typing import TextIO, cast
+
+    from typer._click.utils import PacifyFlushWrapper
+
+    sys.stdout = cast(TextIO, PacifyFlushWrapper(sys.stdout))
+    sys.stderr = cast(TextIO, PacifyFlushWrapper(sys.stderr))

@@ -1,0 +1,19 @@
+"""Lucifer's heroic power Disabused, on a unit's profile (a module of its own: a stored state is read with it
+without loading the rest of the specials, see :mod:`.stored`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def disabused(profile: Any, kills: int, per_kill: float) -> Any:
+    """Disabused: "Lucifer's Intimidation increases proportionally to his number of kills".
+
+    ``profile`` is the unit's profile at its level without the bonus; returns a copy with
+    Intimidation × (1 + per_kill × kills).
+    """
+    if not kills or not str(profile.heroic_power or "").lower() == "disabused":
+        return profile
+    sv = profile.stats["intimidation"]
+    stats = {**profile.stats, "intimidation": sv.model_copy(update={"value": sv.value * (1 + per_kill * kills)})}
+    return profile.model_copy(update={"stats": stats})
