@@ -13,7 +13,7 @@ horse cost one movement point more").
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from rulekeeper.boards.hexedges import Edge, EdgeFeature, EdgeMap
@@ -184,11 +184,13 @@ class DNState:
             return str(self.placing[0].side)
         return self.pending.side if self.pending is not None else self.side
 
-    @property
+    @cached_property
     def board(self) -> HexMap:
+        """Kept on the state: looking it up in :func:`board_of` hashes the whole terrain tuple, and the
+        rules ask for the board dozens of times per action (a third of a playthrough's time, profiled)."""
         return board_of(self.width, self.height, self.terrain)
 
-    @property
+    @cached_property
     def edge_map(self) -> EdgeMap:
         return edges_of(self.edges)
 

@@ -6,6 +6,8 @@ When the exact programme cannot enumerate the wounds carried between rounds with
 allowance, the whole sequence is played for :data:`.sampled.PARTICLES` particles at once:
 
 * every particle keeps the hit points of each miniature of the zone (particles × miniatures);
+* groups whose rounds strike alike (:func:`strike_key`: the same odds, caps, Aggressiveness,
+  retaliation; zones that differ only in what the aftermath reads) draw their strikes together;
 * particles whose zone reads the same to the rules (living miniatures per unit, morale, modifiers,
   Fleeing, Fatigue: what the roll-to-hit odds, the targets and the morale rules read; never a
   miniature's wounds) form a group; each round is set up once per group with the engine's own
@@ -32,8 +34,8 @@ from ..battle.state import BattleState, BattleUnit
 from ..battle.tables import BattleTables
 from ..combatants import Combatant
 from .dist import AFTERMATH_WORK, Zones, check_time
-from .melee_actions import Sequence, Step, _battle, _can_strike
-from .rounds import Mini, State, Unit, finished, spec
+from .melee_actions import Sequence, _battle, _can_strike
+from .rounds import Mini, RoundSpec, State, Unit, _Round, finished, spec
 from .sampled import PARTICLES, Floats, Ints, generator, half_width, likeliest_groups, row_groups
 from .sampled_round import _Sampler
 from .sampled_volley import _Sampler as _VSampler
@@ -73,11 +75,17 @@ def sampled_play(seq: Sequence, start: tuple[Combatant, ...], weight: float, out
     groups: list[Group] = [(start, np.arange(particles, dtype=np.int64))]
     for step in seq.steps:
         nxt: list[Group] = []
+        batches: dict[Hashable, list[tuple[tuple[Combatant, ...], Ints, RoundSpec]]] = {}
         for zone, rows in groups:
             if _can_strike(seq, {c.key: c for c in zone}, step):
-                nxt += _round(seq, step, zone, rows, hp, rng)
+                ctx = melee_context(_battle(seq, zone), seq.t, seq.z, step.action, step.direction, step.reaction)
+                units = {c.key: Unit(c.key, c.side, False, tuple(c.alive())) for c in zone}  # kept positionally
+                rs = spec(zone, step.attacker, ctx, step.only, units)
+                batches.setdefault(strike_key(rs), []).append((zone, rows, rs))
             else:
                 nxt.append((zone, rows))
+        for batch in batches.values():
+            nxt += _round(batch, step.reaction, hp, rng)
         groups = merged(nxt)
     kept = sum(len(rows) for _zone, rows in groups)
     out.dropped += weight * (particles - kept) / particles
@@ -86,12 +94,24 @@ def sampled_play(seq: Sequence, start: tuple[Combatant, ...], weight: float, out
     out.half = max(out.half, half_width(particles))
 
 
-def _round(seq: Sequence, step: Step, zone: tuple[Combatant, ...], rows: Ints, hp: dict[str, Floats],
+def strike_key(s: RoundSpec) -> Hashable:
+    """What a round's strikes read (who strikes whom, caps, Aggressiveness, each roll to hit's odds and damage, the
+    retaliation chances, shields, Bad Luck): groups whose zones differ only in what the aftermath reads (morale,
+    say) draw their strikes together, each keeping its own aftermath."""
+    r = _Round(s)
+    return (s.attacker.key, s.luck, r.a_bad, r.a_shd, tuple(
+        (u.key, cap, agg, tuple(r.odds(j, False)[0]), r.odds(j, False)[1], r.ret[j], r.t_shd[j], r.t_bad[j],
+         (tuple(r.odds(j, True)[0]), r.odds(j, True)[1]) if r.ret[j] > 0 else None)
+        for j, (u, _c, cap, agg) in enumerate(s.targets)))
+
+
+def _round(batch: list[tuple[tuple[Combatant, ...], Ints, RoundSpec]], free: bool, hp: dict[str, Floats],
            rng: np.random.Generator) -> list[Group]:
-    """One round for the particles ``rows`` of one group; their hit points are updated in ``hp``."""
-    ctx = melee_context(_battle(seq, zone), seq.t, seq.z, step.action, step.direction, step.reaction)
-    units = {c.key: Unit(c.key, c.side, False, tuple(c.alive())) for c in zone}  # kept positionally
-    s = spec(zone, step.attacker, ctx, step.only, units)
+    """One round for the particles of the groups in ``batch`` (alike in :func:`strike_key`), drawn together; their
+    hit points are updated in ``hp``; each outcome's aftermath worked out with its own group's zone and context."""
+    s = batch[0][2]
+    rows = np.concatenate([r for _z, r, _s in batch])
+    which = np.concatenate([np.full(len(r), b, dtype=np.int64) for b, (_z, r, _s) in enumerate(batch)])
     smp = _Sampler(s, len(rows), {k: hp[k][rows] for k in (s.attacker.key, *(u.key for u, _, _, _ in s.targets))},
                    rng)
     smp.strikes()
@@ -99,7 +119,7 @@ def _round(seq: Sequence, step: Step, zone: tuple[Combatant, ...], rows: Ints, h
     for (u, _c, _cap, _agg), h in zip(s.targets, smp.t_hp, strict=True):
         hp[u.key][rows] = h
     counts = [(smp.a_hp > 0).sum(axis=1), *((h > 0).sum(axis=1) for h in smp.t_hp)]
-    key = np.concatenate([np.stack(counts, axis=1), smp.a_dead[:, None], smp.deaths.n[:, None],
+    key = np.concatenate([which[:, None], np.stack(counts, axis=1), smp.a_dead[:, None], smp.deaths.n[:, None],
                           smp.deaths.used()], axis=1).astype(np.int64)
     first, group, share = row_groups(key)
     out: list[Group] = []
@@ -108,7 +128,7 @@ def _round(seq: Sequence, step: Step, zone: tuple[Combatant, ...], rows: Ints, h
         check_time(AFTERMATH_WORK)
         st: State = (_recs(smp.a_hp[i]), tuple(_recs(h[i]) for h in smp.t_hp), smp.deaths.of(smp.deaths.order[i]),
                      int(smp.a_dead[i]))
-        out.append((finished(s, st, step.reaction), rows[group == g]))
+        out.append((finished(batch[int(which[i])][2], st, free), rows[group == g]))
     return out
 
 
