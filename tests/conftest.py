@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from cpu_ledger import costliest_files, install
+from suite_order import COSTLIEST_FIRST
 
 _STARTED = time.time()
 
@@ -51,32 +52,6 @@ settings.load_profile("rulekeeper")
 
 def pytest_configure(config: Any) -> None:
     install(config)
-
-
-#: The costliest files, started first: xdist (``--dist loadfile``) hands files to its workers in collection
-#: order, and a long file handed out last kept one worker busy for minutes after the others had finished.
-#: Refresh from the "CPU time by test file" section a run prints (most costly first).
-COSTLIEST_FIRST = (
-    "tests/test_conformance.py",
-    "tests/exillis/test_lab_kernel_fallback.py",
-    "tests/fuzz/test_fuzz_cli.py",
-    "tests/cli_play/test_play_terminal.py",
-    "tests/test_typing.py",
-    "tests/exillis/test_melee.py",
-    "tests/web/test_schemathesis.py",
-    "tests/fuzz/test_fuzz_web.py",
-    "tests/persistence/test_store.py",
-    "tests/web/test_table_walk.py",
-    "tests/confrontation/test_confrontation_duel.py",
-    "tests/web/test_fairness_walk.py",
-    "tests/exillis/test_lab_kernel.py",
-    "tests/web/test_keeper_side.py",
-    "tests/web/test_walk_regressions.py",
-    "tests/persistence/test_races.py",
-    "tests/web/test_web_dice.py",
-    "tests/web/test_browser.py",
-    "tests/confrontation/test_confrontation_browser.py",
-)
 
 
 def pytest_collection_modifyitems(config: Any, items: list[pytest.Item]) -> None:

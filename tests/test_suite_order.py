@@ -1,9 +1,9 @@
-"""The costliest test files named in ``tests/conftest.py`` exist: a renamed one would quietly go back to
+"""The costliest test files named in ``tests/suite_order.py`` exist: a renamed one would quietly go back to
 being handed out last, and keep one xdist worker busy after the others finish."""
 
 from pathlib import Path
 
-from conftest import COSTLIEST_FIRST
+from suite_order import COSTLIEST_FIRST
 
 ROOT = Path(__file__).resolve().parents[1]
 
