@@ -33,9 +33,11 @@ def run_main(args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: p
     return code, out + err
 
 
-def run_captured(*args: str, env: Mapping[str, str] | None = None, width: int = 200) -> subprocess.CompletedProcess[str]:
+def run_captured(*args: str, env: Mapping[str, str] | None = None,
+                 width: int | None = 200) -> subprocess.CompletedProcess[str]:
     """``rulekeeper ARGS`` in this process, its result shaped as :func:`subprocess.run`'s (exit code, stdout,
-    stderr), with ``env`` set for this run only and the consoles ``width`` wide.
+    stderr), with ``env`` set for this run only and the consoles ``width`` wide (``None``: as they are).
+    The consoles write to the captured streams themselves (a progress bar keeps the file it started on).
 
     Why: a fresh interpreter costs 1–2 s of CPU per command, and the CI has 15 minutes on two cores; the
     developers' guide asks for CLI tests in-process and only a few real-process smoke tests. An exception
@@ -45,12 +47,15 @@ def run_captured(*args: str, env: Mapping[str, str] | None = None, width: int = 
 
     consoles = (output.console, output.err_console)
     saved_env = {key: os.environ.get(key) for key in (env or {})}
-    saved_streams, saved_widths = (sys.stdin, sys.stdout, sys.stderr, sys.argv), [c._width for c in consoles]
+    saved_streams = (sys.stdin, sys.stdout, sys.stderr, sys.argv)
+    saved_consoles = [(c._width, c._file) for c in consoles]  # _file None: follow sys.stdout/err
     out, err = io.StringIO(), io.StringIO()
     os.environ.update(env or {})
     sys.stdin, sys.stdout, sys.stderr, sys.argv = io.StringIO(), out, err, ["rulekeeper", *args]
-    for console in consoles:
-        console._width = width
+    for console, stream in zip(consoles, (out, err), strict=True):
+        console.file = stream
+        if width is not None:
+            console._width = width
     code = 0
     try:
         main()
@@ -58,8 +63,8 @@ def run_captured(*args: str, env: Mapping[str, str] | None = None, width: int = 
         code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
     finally:
         sys.stdin, sys.stdout, sys.stderr, sys.argv = saved_streams
-        for console, saved in zip(consoles, saved_widths, strict=True):
-            console._width = saved
+        for console, (saved_width, saved_file) in zip(consoles, saved_consoles, strict=True):
+            console._width, console._file = saved_width, saved_file
             del console._buffer[:]
         for key, value in saved_env.items():
             if value is None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import io
-import sys
 from dataclasses import dataclass
+
+from cli_kit import run_captured
 
 
 @dataclass(frozen=True)
@@ -16,21 +16,5 @@ class Ran:
 
 def run_cli(*argv: str) -> Ran:
     """``rulekeeper ARGV`` in this process through ``main()``, as the installed script runs it."""
-    from rulekeeper.cli import output
-    from rulekeeper.cli.app import main
-
-    saved = sys.stdout, sys.stderr, sys.argv
-    out, err = io.StringIO(), io.StringIO()
-    # the consoles' own streams (None: follow sys.stdout/err), not .file, which reads whatever is current
-    consoles = output.console._file, output.err_console._file
-    sys.stdout, sys.stderr, sys.argv = out, err, ["rulekeeper", *argv]
-    output.console.file, output.err_console.file = out, err
-    code = 0
-    try:
-        main()
-    except SystemExit as done:
-        code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
-    finally:
-        sys.stdout, sys.stderr, sys.argv = saved
-        output.console._file, output.err_console._file = consoles
-    return Ran(code, out.getvalue(), err.getvalue())
+    done = run_captured(*argv, width=None)
+    return Ran(done.returncode, done.stdout, done.stderr)
