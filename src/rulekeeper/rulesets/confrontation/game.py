@@ -1,7 +1,7 @@
 """Confrontation skirmishes on the game protocol (:class:`rulekeeper.core.game.Game`).
 
 :class:`SkirmishGame` holds the protocol's battle half; the registered class
-:class:`~.calculator.Confrontation` (entry point ``confrontation``) is the calculator plus this, so
+:class:`~.calculator.Confrontation` (entry point ``confrontation``, re-exported here) is the calculator plus this, so
 ``rulekeeper battle new confrontation …`` and the web keeper reach whole skirmishes through the same
 plug-in as ``rulekeeper odds confrontation``. A scenario file becomes the stored initial document
 (cards included), an action a protocol :class:`~rulekeeper.core.game.Outcome` whose every die comes
@@ -404,3 +404,16 @@ class SkirmishGame(WithoutExtras):
 
         return ConfrontationCliPresenter()
 
+
+
+def __getattr__(name: str) -> type[SkirmishGame]:
+    """``Confrontation``, the registered class (entry point ``rulekeeper.rulesets.confrontation.game:Confrontation``).
+
+    It is defined in :mod:`.calculator` as the calculator plus :class:`SkirmishGame`, so it is re-exported here
+    lazily (PEP 562): an import at the top would be circular, since :mod:`.calculator` imports this module.
+    """
+    if name == "Confrontation":
+        from .calculator import Confrontation
+
+        return Confrontation
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
