@@ -11,7 +11,7 @@ from rulekeeper.core.game import JsonDict
 from .disengage import allowed_tests, out_problem
 from .flight import flees, pursuers, pursuit_cm, pursuit_targets
 from .fray import MAX_FIGHTERS
-from .leap import charge_problem, leap_problem
+from .leap import charge_problem, leap_problem, leap_pursuit
 from .reinforcement import proposals, spot_problem, waiting_choice
 from .shooting import shot_problem
 from .skirmish import can_activate, can_charge, group_of, move_problem, step_problem, too_large
@@ -88,7 +88,13 @@ def _check_lead(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
 def _check_pursuit(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
     if not f.pursuing:
         raise IllegalActionError(f"{f.key} has no pursuit movement to make now", field="fighter")
-    if action.get("kind") == "pursue":
+    if action.get("kind") == "pursue" and action.get("leap"):
+        t = _fighter(state, action, "target")
+        problem = None if t.side != f.side and t.standing and not t.engaged else f"{t.key} is not a free enemy"
+        problem = problem or leap_pursuit(state, f, t)[2]
+        if problem is not None:
+            raise IllegalActionError(f"{f.key} cannot pursue {t.key} leaping: {problem}", field="target")
+    elif action.get("kind") == "pursue":
         t = _fighter(state, action, "target")
         if t.key not in {e.key for e, _ in pursuit_targets(state, f)}:
             raise IllegalActionError(f"{f.key} cannot pursue {t.key}: a pursuit movement of {pursuit_cm(f):g} cm "

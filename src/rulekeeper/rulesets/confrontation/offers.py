@@ -14,7 +14,7 @@ from rulekeeper.core.game import LegalAction
 
 from .disengage import allowed_tests, disengagement, way_out
 from .flight import flees, flight_of, pursuit_cm, pursuit_targets
-from .leap import leap_charges, leap_offers, over_text
+from .leap import leap_charges, leap_offers, leap_pursuit_offers, over_text
 from .shooting import shot_of, shot_problem
 from .skirmish import STEP_CM, can_charge, charge_of, move_problem, step_problem, stepped
 from .state import Fighter, SkirmishState
@@ -88,6 +88,11 @@ def pursuit_offers(f: Fighter, state: SkirmishState) -> list[LegalAction]:
                        f"{f.key} pursues {t.key} ({reach.distance:.1f} cm of {pursuit_cm(f):g})", f.side,
                        round(reach.distance, 1), "", f"pursue {t.key}", f"{f.key}: pursuit")
            for t, reach in pursuit_targets(state, f)]
+    out += [LegalAction({"kind": "pursue", "side": f.side, "fighter": f.key, "target": t.key, "leap": True},
+                        f"{f.key} pursues {t.key}, leaping over {over_text(over)} ({reach.distance:.1f} cm of "
+                        f"{pursuit_cm(f):g})", f.side, round(reach.distance, 1), "", f"pursue {t.key} (leap)",
+                        f"{f.key}: pursuit")
+            for t, reach, over in leap_pursuit_offers(state, f)]  # Leap: "MOV/2 when making a pursuit movement"
     return [*out, LegalAction({"kind": "stay", "side": f.side, "fighter": f.key}, f"{f.key} does not pursue", f.side,
                               0.0, "", "no pursuit", f"{f.key}: pursuit")]
 

@@ -13,7 +13,7 @@ from .fear import FearTest
 from .flight import fanaticism_test, flee_cm, flight_of, pursuit_cm
 from .fray import Fray, initiative_odds_of
 from .fray_whole import fray_ends
-from .leap import leap_charge
+from .leap import leap_charge, leap_pursuit
 from .shooting import WOUNDS, shot_of
 from .skirmish import charge_cm, charge_draws, charge_of, fray_of, group_of, initiative_requests, walk_tests
 from .state import Fighter, SkirmishState
@@ -109,7 +109,8 @@ def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
             return OddsPreview((("disengages", 1.0),))
         return OddsPreview(((f"disengages ({d.test} {d.value} vs {d.difficulty})", d.chance()),), (d.request(),))
     if kind == "pursue":
-        reach = charge_of(state, f, state.fighter(str(action["target"])), pursuit_cm(f))
+        t = state.fighter(str(action["target"]))
+        reach = (leap_pursuit(state, f, t)[0] if action.get("leap") else None) or charge_of(state, f, t, pursuit_cm(f))
         return OddsPreview((("distance", f"{reach.distance:.1f} cm of {pursuit_cm(f):g}"),))
     if kind in ("move", "leap"):
         x, y = action["to"]
