@@ -131,6 +131,6 @@ def test_the_toy_game_shows_the_minimum() -> None:
     lines = code_lines(TOY)
     print(f"tests/toygame/game.py: {lines} code lines")
     assert lines <= 120
-    assert [s.key for s in ToyGame().scenarios()] == sorted(p.stem for p in SCENARIO_DIR.glob("*.toml"))
+    assert [s.key for s in ToyGame().scenarios()] == sorted(p.stem for p in SCENARIO_DIR.glob("*.yaml"))
     written = {n for n, v in vars(ToyGame).items() if callable(v) and not n.startswith("_")}
     assert set(REQUIRED) - {"name", "title", "state_type"} <= written

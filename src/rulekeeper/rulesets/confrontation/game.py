@@ -1,7 +1,7 @@
 """Confrontation skirmishes on the game protocol (:class:`rulekeeper.core.game.Game`).
 
 :class:`SkirmishGame` holds the protocol's battle half; the registered class
-:class:`~.calculator.Confrontation` (entry point ``confrontation``) is the calculator plus this, so
+:class:`~.calculator.Confrontation` (entry point ``confrontation``, re-exported here) is the calculator plus this, so
 ``rulekeeper battle new confrontation …`` and the web keeper reach whole skirmishes through the same
 plug-in as ``rulekeeper odds confrontation``. A scenario file becomes the stored initial document
 (cards included), an action a protocol :class:`~rulekeeper.core.game.Outcome` whose every die comes
@@ -40,7 +40,7 @@ from .authority import do_authority
 from .disengage import do_disengage, way_out
 from .flight import do_flee, do_pursue, do_stay, mark_pursuers, pursuers
 from .ground import Terrain
-from .leap import do_leap, do_leap_charge
+from .leap import do_leap, do_leap_charge, leaping_pursuit
 from .reinforcement import do_choice
 from .scenario import read_scenario, shipped_scenarios
 from .shooting import do_shoot
@@ -193,7 +193,7 @@ class SkirmishGame(WithoutExtras):
             if data.get("target") in (None, ""):
                 raise IllegalActionError(f"a {kind} needs a target", field="target")
             out["target"] = self._fighter_name(state, str(data["target"]))
-            if kind == "charge" and data.get("leap"):
+            if kind in ("charge", "pursue") and data.get("leap"):
                 out["leap"] = True
         elif kind in ("move", "return", "leap"):
             out["to"] = _coords(data.get("to"))
@@ -250,7 +250,8 @@ class SkirmishGame(WithoutExtras):
         if kind in ("hold", "fight", "flee", "stay", "remove", "keep"):
             return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest)})
         if kind == "leap" and not (rest and (_NUMBER.match(rest[-1].strip(",")) or "," in rest[-1])):
-            return {**self.parse_words(state, ["charge", *rest]), "leap": True}  # leap CHARGER TARGET: a charge
+            chase = "pursue" if state.phase == "combat" else "charge"  # leap CHARGER TARGET: a charge (a pursuit)
+            return {**self.parse_words(state, [chase, *rest]), "leap": True}
         if kind in ("move", "return", "leap"):
             tail = 2 if len(rest) >= 3 and all(_NUMBER.match(w.strip(",")) for w in rest[-2:]) else 1
             return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest[:-tail]),
@@ -288,7 +289,7 @@ class SkirmishGame(WithoutExtras):
         elif kind == "flee":
             new, report = do_flee(state, f, fate)
         elif kind == "pursue":
-            new, report = do_pursue(state, f, state.fighter(str(action["target"])))
+            new, report = do_pursue(state, f, *leaping_pursuit(state, f, action))
         elif kind == "stay":
             new, report = do_stay(state, f)
         elif kind == "disengage":
@@ -341,7 +342,7 @@ class SkirmishGame(WithoutExtras):
         if kind == "flee":
             return f"{who} flees"
         if kind == "pursue":
-            return f"{who} pursues {action.get('target')}"
+            return f"{who} pursues {action.get('target')}" + (", leaping" if action.get("leap") else "")
         if kind == "stay":
             return f"{who} does not pursue"
         if kind == "disengage":
@@ -404,3 +405,16 @@ class SkirmishGame(WithoutExtras):
 
         return ConfrontationCliPresenter()
 
+
+
+def __getattr__(name: str) -> type[SkirmishGame]:
+    """``Confrontation``, the registered class (entry point ``rulekeeper.rulesets.confrontation.game:Confrontation``).
+
+    It is defined in :mod:`.calculator` as the calculator plus :class:`SkirmishGame`, so it is re-exported here
+    lazily (PEP 562): an import at the top would be circular, since :mod:`.calculator` imports this module.
+    """
+    if name == "Confrontation":
+        from .calculator import Confrontation
+
+        return Confrontation
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

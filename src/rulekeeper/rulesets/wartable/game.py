@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError, ImpossibleRequestError, RulekeeperError
 from rulekeeper.core.game import (
     BattleSetup,
@@ -33,10 +34,13 @@ from rulekeeper.core.game import (
     SetupRequest,
     Status,
 )
+from rulekeeper.core.ruleset import OptionInfo, Resolution
 
 from .attack_log import _events, combat_from_items, holder, report_items, stability_text
 from .codec import SIDES, enc
+from .combat import default_data, resolve_combat
 from .model import (
+    OPTION_INFO,
     Battle,
     ModifierDef,
     SideName,
@@ -74,7 +78,7 @@ class WarTableSetupError(RulekeeperError):
 
 
 class WarTableBattles:
-    """The battle half of the War Table (mixed into :class:`rulekeeper.rulesets.wartable.WarTable`)."""
+    """The battle half of the War Table (mixed into :class:`WarTable`)."""
 
     name: ClassVar[str] = NAME
 
@@ -395,7 +399,46 @@ def describe(battle: Battle) -> str:
     return f"{side('attackers')} {battle.action} {side('defenders')}{where}{enclave}"
 
 
+class WarTable(WarTableBattles):
+    """The War Table rule system: the calculator here, one engagement on the game protocol
+    (:class:`rulekeeper.core.game.Game`) in :class:`.game.WarTableBattles`."""
+
+    name: ClassVar[str] = "wartable"
+    aliases: ClassVar[tuple[str, ...]] = ("war-table", "war table", "wt")
+    title: ClassVar[str] = "War Table"
+    deterministic: ClassVar[bool] = True
+
+    def options(self) -> list[OptionInfo]:
+        """The readings of contradictory or unclear rules, with their defaults."""
+        return list(OPTION_INFO)
+
+    def roster(self) -> list[dict[str, Any]]:
+        """Every shipped unit profile."""
+        return [u.to_dict() for u in default_data().units]
+
+    def register_cli(self, hooks: Any) -> None:
+        """``rulekeeper resolve wartable`` (the six-step combat and its Stability effects)."""
+        from .cli import register
+
+        register(hooks.app)
+
+    def sample_resolution(self, fate: Fate) -> Resolution:
+        """The seed's worked example: Oathsworn Vanguard attack a Bloodless Horde in a Ruin.
+
+        War Table combat draws no chance, so ``fate`` is left untouched.
+        """
+        data = default_data()
+        report = resolve_combat(
+            [data.unit("Oathsworn Vanguard")],
+            [data.unit("Bloodless Horde")],
+            ["Ruin"],
+            title="Oathsworn Vanguard attack a Bloodless Horde in a Ruin (seed example)",
+        )
+        return Resolution(ruleset=self.name, kind="combat", summary=report.to_dict(), chance=fate.record_dicts())
+
+
 __all__ = [
+    "WarTable",
     "WarTableActionError",
     "WarTableBattles",
     "WarTableSetupError",
