@@ -26,11 +26,13 @@ from .sampled import (
     DeathLog,
     Floats,
     Ints,
+    count_groups,
     damage,
     generator,
     half_width,
     likeliest,
     nth_alive,
+    pick_grouped,
     pick_rows,
     row_groups,
 )
@@ -111,7 +113,7 @@ class _Sampler:
         alive = counts[:, 1:]
         enemy = np.array(v.enemy, dtype=bool)
         live = (alive[:, enemy].sum(axis=1) > 0) if enemy.any() else np.zeros(n, dtype=bool)
-        first, group, _n = row_groups(counts)
+        first, group = count_groups(counts)
         # the engine's odds, per set of living counts (none asked where no enemy is left: No target)
         odds = [self.entry(counts[i]) if live[i] else None for i in first]
         names = sorted({w for o in odds if o is not None for w in o[0]})
@@ -119,7 +121,7 @@ class _Sampler:
                        dtype=np.float64).reshape(len(odds), len(names))
         if not names:
             return
-        where = pick_rows(law[group], self.rng.random(n))
+        where = pick_grouped(law, group, self.rng.random(n))
         kinds = np.array([_KIND.get(w, 0) for w in names], dtype=np.int64)
         kind = np.where(live, kinds[where], 0)
         self.bad_luck(np.flatnonzero(kind == _BAD), si)
