@@ -83,7 +83,7 @@ class ExIllisBattles:
         from .scenario import load_scenario
 
         out = []
-        for p in sorted(SCENARIO_DIR.glob("*.toml")):
+        for p in sorted(SCENARIO_DIR.glob("*.yaml")):
             sc = load_scenario(p, self.t.roster, self.t.rules)
             out.append(ScenarioInfo(p.stem, sc.name, sc.description, p))
         return out
