@@ -134,3 +134,13 @@ def test_the_toy_game_shows_the_minimum() -> None:
     assert [s.key for s in ToyGame().scenarios()] == sorted(p.stem for p in SCENARIO_DIR.glob("*.yaml"))
     written = {n for n, v in vars(ToyGame).items() if callable(v) and not n.startswith("_")}
     assert set(REQUIRED) - {"name", "title", "state_type"} <= written
+
+
+def test_legal_side_names_the_side_of_a_legal_action_and_refuses_any_other() -> None:
+    g = Stacking()
+    state = stack()
+    assert g.legal_side(state, {"kind": "raise", "column": 1, "side": "A"}) == "A"
+    with pytest.raises(IllegalActionError, match="not a legal action of Stacking now"):
+        g.legal_side(state, {"kind": "raise", "column": 2, "side": "A"})
+    with pytest.raises(IllegalActionError):
+        g.legal_side(state, {"kind": "raise", "column": [1], "side": "A"})  # unhashable: refused, no TypeError

@@ -166,6 +166,16 @@ class BaseGame(Generic[StateT]):
                 return self.parse_action(state, dict(zip(keys, words, strict=True)))
         raise IllegalActionError(f"not a legal action here: {typed!r:.120}", legal=[c.text for c in legal][:20])
 
+    def legal_side(self, state: StateT, action: JsonDict) -> str:
+        """The side playing ``action`` when it is one of the state's legal actions, else an
+        ``IllegalActionError`` naming it: the check ``apply`` and ``preview`` make first (the legal list
+        and its index built once per state, ``core.memo.allows``)."""
+        from .memo import allows
+
+        if not allows(state, action, self.legal_actions):
+            raise IllegalActionError(f"not a legal action of {self.title} now: {action!r:.200}")
+        return self.side_of(action)
+
     def preview(self, state: StateT, action: JsonDict) -> OddsPreview:
         return OddsPreview()
 

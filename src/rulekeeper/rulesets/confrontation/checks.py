@@ -8,6 +8,7 @@ from collections.abc import Callable
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import JsonDict
 
+from .authority_uses import may_pass, token_chooser, token_frays
 from .disengage import allowed_tests, out_problem
 from .flight import flees, pursuers, pursuit_cm, pursuit_targets
 from .fray import MAX_FIGHTERS
@@ -16,14 +17,14 @@ from .reinforcement import proposals, spot_problem, waiting_choice
 from .shooting import shot_problem
 from .skirmish import can_activate, can_charge, group_of, move_problem, step_problem, too_large
 from .splitting import split_problem
-from .state import Fighter, SkirmishState
+from .state import Fighter, SkirmishState, other
 from .tactical import lead_choices
 
 KINDS = ("move", "charge", "shoot", "hold", "fight", "tactical", "lead", "flee", "pursue", "stay", "remove", "keep",
-         "return", "disengage", "split", "leap", "authority")
+         "return", "disengage", "split", "leap", "authority", "authority_split", "decline", "pass", "allow", "force")
 #: The phase each kind of action belongs to (the rest are the activation phase's).
 PHASE_OF = {"fight": "combat", "tactical": "tactical", "authority": "tactical", "lead": "lead", "pursue": "combat",
-            "stay": "combat", "split": "combat", "remove": "maintenance", "keep": "maintenance", "return": "maintenance"}
+            "stay": "combat", "split": "combat", "authority_split": "combat", "decline": "combat", "remove": "maintenance", "keep": "maintenance", "return": "maintenance"}
 
 
 def _fighter(state: SkirmishState, action: JsonDict, key: str = "fighter") -> Fighter:
@@ -178,6 +179,40 @@ def _check_shoot(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
         raise IllegalActionError(f"{f.key} cannot shoot {t.key}: {problem}", field="target")
 
 
+def _check_token_split(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    """A token spent on a fray of his: at the beginning of the combat phase, a split the keeper could offer."""
+    if token_chooser(state) != f.side:
+        raise IllegalActionError(f"side {f.side} has no Authority token to spend on a fray now", kind="authority_split")
+    group = next((g for g in token_frays(state, f.side) if f.key in {h.key for h in (*g[0], *g[1])}), None)
+    if group is None:
+        raise IllegalActionError(f"{f.key} is in no fray of three or more left to split", field="fighter")
+    apart = action.get("apart")
+    if not (isinstance(apart, list) and all(isinstance(k, str) for k in apart)):
+        raise IllegalActionError(f"a split names the fighters it splits off, got {apart!r}", field="apart")
+    keys = {h.key for h in (*group[0], *group[1])}
+    problem = split_problem(state, keys, set(apart)) if apart else \
+        f"{len(keys)} fighters are too many for one fray" if too_large(group) else None
+    if problem is not None:
+        raise IllegalActionError(f"cannot split {' and '.join(apart) or 'nothing'} off {f.key}'s fray: {problem}",
+                                 field="apart")
+
+
+def _check_decline(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    if token_chooser(state) != f.side:
+        raise IllegalActionError(f"side {f.side} has no Authority token to decline now", kind="decline")
+
+
+def _check_pass(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    if state.phase != "activation" or not may_pass(state, f.side):
+        raise IllegalActionError(f"side {f.side} cannot pass now (the other side has no fighter waiting, or it just "
+                                 "passed, or it was forced to play)", kind="pass")
+
+
+def _check_answer(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    if state.asking != other(f.side):
+        raise IllegalActionError(f"no pass of side {other(f.side)} waits for an answer", kind=str(action.get("kind")))
+
+
 def _check_walk(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
     leap = action.get("kind") == "leap"
     x, y = _to(action, "a move goes")
@@ -197,6 +232,8 @@ def _check_split(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
         raise IllegalActionError(f"a split names the fighters it splits off, got {apart!r}", field="apart")
     for k in apart:
         _fighter(state, {"fighter": k})
+    if any(g.key in state.settled for g in (*group[0], *group[1])):
+        raise IllegalActionError(f"an Authority token chose how {f.key}'s fray is split", field="fighter")
     problem = split_problem(state, {g.key for g in (*group[0], *group[1])}, set(apart))
     if problem is not None:
         raise IllegalActionError(f"cannot split {' and '.join(apart)} off {f.key}'s fray: {problem}", field="apart")
@@ -206,7 +243,9 @@ def _check_split(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
 CHECKS: dict[str, Check] = {"tactical": _check_nothing, "authority": _check_authority, "lead": _check_lead,
                             "remove": _check_reinforcement, "keep": _check_reinforcement,
                             "return": _check_reinforcement, "pursue": _check_pursuit, "stay": _check_pursuit,
-                            "fight": _check_fight, "split": _check_split}
+                            "fight": _check_fight, "split": _check_split, "authority_split": _check_token_split,
+                            "decline": _check_decline, "pass": _check_pass, "allow": _check_answer,
+                            "force": _check_answer}
 #: The checks of an activation's kinds, once it is his turn (hold and flee need nothing more).
 ACTIVATION_CHECKS: dict[str, Check] = {"charge": _check_charge, "shoot": _check_shoot, "move": _check_walk,
                                        "leap": _check_walk}

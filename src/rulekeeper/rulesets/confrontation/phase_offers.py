@@ -19,7 +19,7 @@ def combat_offers(state: SkirmishState) -> list[LegalAction]:
     side, out, splits = state.to_act, [], []
     for mine, theirs in groups(state):
         group = {f.key for f in (*mine, *theirs)}
-        blocks = candidates(state, group, mine[0].key) if len(group) > 2 else []
+        blocks = candidates(state, group, mine[0].key) if len(group) > 2 and not group & set(state.settled) else []
         offered = [_split(state, mine[0], group, block) for block in blocks]
         if too_large((mine, theirs)):
             out += offered
