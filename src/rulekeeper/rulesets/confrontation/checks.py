@@ -9,6 +9,7 @@ from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import JsonDict
 
 from .authority_uses import may_pass, token_chooser, token_frays
+from .cover_move import cover_problem, declaring
 from .disengage import allowed_tests, out_problem
 from .flight import flees, pursuers, pursuit_cm, pursuit_targets
 from .fray import MAX_FIGHTERS
@@ -21,10 +22,12 @@ from .state import Fighter, SkirmishState, other
 from .tactical import lead_choices
 
 KINDS = ("move", "charge", "shoot", "hold", "fight", "tactical", "lead", "flee", "pursue", "stay", "remove", "keep",
-         "return", "disengage", "split", "leap", "authority", "authority_split", "decline", "pass", "allow", "force")
+         "return", "disengage", "split", "leap", "authority", "authority_split", "decline", "pass", "allow", "force",
+         "cover", "ready")
 #: The phase each kind of action belongs to (the rest are the activation phase's).
 PHASE_OF = {"fight": "combat", "tactical": "tactical", "authority": "tactical", "lead": "lead", "pursue": "combat",
-            "stay": "combat", "split": "combat", "authority_split": "combat", "decline": "combat", "remove": "maintenance", "keep": "maintenance", "return": "maintenance"}
+            "stay": "combat", "split": "combat", "authority_split": "combat", "decline": "combat",
+            "cover": "tactical", "ready": "tactical", "remove": "maintenance", "keep": "maintenance", "return": "maintenance"}
 
 
 def _fighter(state: SkirmishState, action: JsonDict, key: str = "fighter") -> Fighter:
@@ -57,7 +60,26 @@ def check(state: SkirmishState, action: JsonDict) -> None:
 
 
 def _check_nothing(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
-    """The Tactical roll: always legal in its phase."""
+    """Nothing more to check (holding, fleeing)."""
+
+
+def _check_tactical(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    """The Tactical roll waits for the moves under cover declared before it."""
+    side = declaring(state)
+    if side is not None:
+        raise IllegalActionError(f"side {side} declares its moves under cover before the Tactical roll (cover "
+                                 "FIGHTER X,Y, or ready)", kind="tactical")
+
+
+def _check_cover(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    if action.get("kind") == "ready":
+        if declaring(state) != f.side:
+            raise IllegalActionError(f"side {f.side} is not declaring moves under cover now", kind="ready")
+        return
+    x, y = _to(action, "a move under cover goes")
+    problem = cover_problem(state, f, x, y)
+    if problem is not None:
+        raise IllegalActionError(f"{f.key} cannot move under cover to ({x:g}, {y:g}): {problem}", field="to")
 
 
 def _check_authority(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
@@ -132,7 +154,11 @@ def _check_activation(state: SkirmishState, f: Fighter, action: JsonDict) -> Non
     if not aiming and not can_activate(state, f):
         why = "is engaged (he fights in the combat phase)" if f.engaged else "has already acted this round"
         raise IllegalActionError(f"{f.key} {why}" if f.standing else f"{f.key} is dead", field="fighter")
+    if f.covered and not f.activated and kind not in ("shoot", "hold"):
+        raise IllegalActionError(f"{f.key} moved under cover with Dodge: his activation allows only cumulative actions "
+                                 "(a shot) or holding", kind=kind)
     if f.engaged and kind not in ("disengage", "hold"):
+
         raise IllegalActionError(f"{f.key} is engaged: he may try to disengage or stay in his fight", field="fighter")
     if kind == "disengage":
         _check_disengage(state, f, action)
@@ -240,7 +266,7 @@ def _check_split(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
 
 
 #: The checks of the phases' kinds (the rest are activations: :func:`_check_activation`).
-CHECKS: dict[str, Check] = {"tactical": _check_nothing, "authority": _check_authority, "lead": _check_lead,
+CHECKS: dict[str, Check] = {"tactical": _check_tactical, "cover": _check_cover, "ready": _check_cover, "authority": _check_authority, "lead": _check_lead,
                             "remove": _check_reinforcement, "keep": _check_reinforcement,
                             "return": _check_reinforcement, "pursue": _check_pursuit, "stay": _check_pursuit,
                             "fight": _check_fight, "split": _check_split, "authority_split": _check_token_split,

@@ -38,6 +38,7 @@ from rulekeeper.core.rng import RngState
 from . import actions, policy
 from .authority import do_authority
 from .authority_uses import do_answer, do_decline, do_pass, do_token_split
+from .cover_move import after_cover, do_cover, do_ready, settle_turn
 from .disengage import do_disengage, way_out
 from .flight import do_flee, do_pursue, do_stay, mark_pursuers, pursuers
 from .ground import Terrain
@@ -67,7 +68,7 @@ KIND_WORDS = {"move": "move", "walk": "move", "charge": "charge", "hold": "hold"
               "pursue": "pursue", "stay": "stay", "remove": "remove", "keep": "keep", "return": "return",
               "disengage": "disengage", "split": "split", "leap": "leap", "jump": "leap", "authority": "authority",
               "authority_split": "authority_split", "decline": "decline", "pass": "pass", "allow": "allow",
-              "force": "force"}
+              "force": "force", "cover": "cover", "ready": "ready"}
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 
 
@@ -149,6 +150,7 @@ class SkirmishGame(WithoutExtras):
                 "tactical", "A", "A", tuple((str(k), str(v)) for k, v in document.get("options", {}).items()),
                 False, None, "", RngState.from_seed(int(document["seed"])),
                 terrain=tuple(Terrain.from_json(p) for p in sc.get("terrain", [])))
+            state = settle_turn(state)
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             if isinstance(exc, RulekeeperError):
                 raise
@@ -194,7 +196,7 @@ class SkirmishGame(WithoutExtras):
         side = state.to_act if side in (None, "") else str(side).strip().upper()
         if side not in SIDES:
             raise IllegalActionError(f"no side {side!r} in a skirmish (A or B)", side=str(side))
-        if kind in ("tactical", "lead", "authority", "decline", "pass", "allow", "force"):  # the side's General's
+        if kind in ("tactical", "lead", "authority", "decline", "pass", "allow", "force", "ready"):  # the side's General's
             if not state.standing(side):
                 raise IllegalActionError(f"side {side} has no fighter standing", side=side)
             data = {**data, "fighter": data.get("fighter") or general(state, side).key}
@@ -207,7 +209,7 @@ class SkirmishGame(WithoutExtras):
             out["target"] = self._fighter_name(state, str(data["target"]))
             if kind in ("charge", "pursue") and data.get("leap"):
                 out["leap"] = True
-        elif kind in ("move", "return", "leap"):
+        elif kind in ("move", "return", "leap", "cover"):
             out["to"] = _coords(data.get("to"))
         elif kind == "disengage":
             out["test"] = str(data.get("test") or "INI").strip().upper()
@@ -243,7 +245,7 @@ class SkirmishGame(WithoutExtras):
         rest = " ".join(words[1:]).split()
         if kind == "authority" and rest and rest[0].lower() in ("split", "whole"):
             return self._token_split(state, rest)
-        if kind in ("tactical", "authority", "decline", "pass", "allow", "force"):
+        if kind in ("tactical", "authority", "decline", "pass", "allow", "force", "ready"):
             return self.parse_action(state, {"kind": kind})
         if kind == "lead":
             return self.parse_action(state, {"kind": kind, "first": " ".join(rest)})
@@ -266,7 +268,7 @@ class SkirmishGame(WithoutExtras):
         if kind == "leap" and not (rest and (_NUMBER.match(rest[-1].strip(",")) or "," in rest[-1])):
             chase = "pursue" if state.phase == "combat" else "charge"  # leap CHARGER TARGET: a charge (a pursuit)
             return {**self.parse_words(state, [chase, *rest]), "leap": True}
-        if kind in ("move", "return", "leap"):
+        if kind in ("move", "return", "leap", "cover"):
             tail = 2 if len(rest) >= 3 and all(_NUMBER.match(w.strip(",")) for w in rest[-2:]) else 1
             return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest[:-tail]),
                                              "to": " ".join(rest[-tail:])})
@@ -323,6 +325,11 @@ class SkirmishGame(WithoutExtras):
             new, report = do_choice(state, f, str(kind), action.get("to"))
         elif kind == "authority":
             new, report = do_authority(state, str(action["side"]))
+        elif kind == "cover":
+            new, report = do_cover(state, f, float(action["to"][0]), float(action["to"][1]))
+            new = after_cover(new)
+        elif kind == "ready":
+            new, report = do_ready(state, f.side)
         elif kind in AUTHORITY_USES:
             new, report = AUTHORITY_USES[str(kind)](state, f, action)
         elif kind == "tactical":
@@ -335,9 +342,9 @@ class SkirmishGame(WithoutExtras):
             new = replace(new, held=(0, 0))
         if state.phase == "activation" and kind not in ("pass", "allow", "force"):
             new = replace(new, no_pass="")  # a fighter was activated: either side may pass again
-        if kind not in ("lead", "split", "authority", *AUTHORITY_USES):  # the choice itself says who acts next
+        if kind not in ("lead", "split", "authority", "cover", "ready", *AUTHORITY_USES):  # the choice itself says who acts next
             new = advance(new, fate, report)
-        new = replace(new, rng=fate.state)
+        new = replace(settle_turn(new), rng=fate.state)
         if new.over:
             winner = "a draw" if new.winner is None else f"{new.name(new.winner)} win"
             report.append({"text": f"The skirmish is over, {winner}: {new.reason}", "kind": "over"})
@@ -386,6 +393,10 @@ class SkirmishGame(WithoutExtras):
             return f"{who} comes back at ({action['to'][0]:g}, {action['to'][1]:g})"
         if kind == "lead":
             return f"side {action.get('side')} chooses: side {action.get('first')} acts first"
+        if kind == "cover" and isinstance(action.get("to"), list) and len(action["to"]) == 2:
+            return f"{who} moves under cover to ({action['to'][0]:g}, {action['to'][1]:g})"
+        if kind == "ready":
+            return f"side {action.get('side')} is ready (no more moves under cover)"
         if kind in ("pass", "allow", "force", "decline"):
             return {"pass": f"side {action.get('side')} passes", "allow": f"side {action.get('side')} lets them pass",
                     "force": f"side {action.get('side')} forces them to play (Authority)",
