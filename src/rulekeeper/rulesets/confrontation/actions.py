@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from rulekeeper.core.game import LegalAction
 
+from .authority_uses import answer_offers, pass_offer, split_offers, token_chooser
 from .checks import KINDS, PHASE_OF, check
 from .flight import pursuers
 from .offers import activation, point, pursuit_offers, strikes
@@ -34,8 +35,12 @@ def legal_actions(state: SkirmishState) -> list[LegalAction]:
     chasing = pursuers(state)
     if state.phase == "combat" and chasing:
         return pursuit_offers(chasing[0], state)
+    if state.phase == "combat" and token_chooser(state) == side:  # Authority: a token at the beginning of combat
+        return split_offers(state, side)
     if state.phase == "combat":
         return combat_offers(state)
+    if state.asking:  # a pass waits for the token holder's answer
+        return answer_offers(state)
     aiming = [f for f in state.fighters if f.aiming and f.standing]
     if aiming:  # he walked: he may still shoot (at +1) or end his activation
         f = aiming[0]
@@ -46,4 +51,4 @@ def legal_actions(state: SkirmishState) -> list[LegalAction]:
     for f in state.fighters:
         if f.side == side and can_activate(state, f):
             out += activation(state, f)
-    return out
+    return [*out, *pass_offer(state, side)]

@@ -8,6 +8,8 @@ from collections.abc import Callable
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import JsonDict
 
+from .authority_uses import may_pass, token_chooser, token_frays
+from .cover_move import cover_problem, declaring
 from .disengage import allowed_tests, out_problem
 from .flight import flees, pursuers, pursuit_cm, pursuit_targets
 from .fray import MAX_FIGHTERS
@@ -16,14 +18,16 @@ from .reinforcement import proposals, spot_problem, waiting_choice
 from .shooting import shot_problem
 from .skirmish import can_activate, can_charge, group_of, move_problem, step_problem, too_large
 from .splitting import split_problem
-from .state import Fighter, SkirmishState
+from .state import Fighter, SkirmishState, other
 from .tactical import lead_choices
 
 KINDS = ("move", "charge", "shoot", "hold", "fight", "tactical", "lead", "flee", "pursue", "stay", "remove", "keep",
-         "return", "disengage", "split", "leap", "authority")
+         "return", "disengage", "split", "leap", "authority", "authority_split", "decline", "pass", "allow", "force",
+         "cover", "ready")
 #: The phase each kind of action belongs to (the rest are the activation phase's).
 PHASE_OF = {"fight": "combat", "tactical": "tactical", "authority": "tactical", "lead": "lead", "pursue": "combat",
-            "stay": "combat", "split": "combat", "remove": "maintenance", "keep": "maintenance", "return": "maintenance"}
+            "stay": "combat", "split": "combat", "authority_split": "combat", "decline": "combat",
+            "cover": "tactical", "ready": "tactical", "remove": "maintenance", "keep": "maintenance", "return": "maintenance"}
 
 
 def _fighter(state: SkirmishState, action: JsonDict, key: str = "fighter") -> Fighter:
@@ -56,7 +60,26 @@ def check(state: SkirmishState, action: JsonDict) -> None:
 
 
 def _check_nothing(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
-    """The Tactical roll: always legal in its phase."""
+    """Nothing more to check (holding, fleeing)."""
+
+
+def _check_tactical(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    """The Tactical roll waits for the moves under cover declared before it."""
+    side = declaring(state)
+    if side is not None:
+        raise IllegalActionError(f"side {side} declares its moves under cover before the Tactical roll (cover "
+                                 "FIGHTER X,Y, or ready)", kind="tactical")
+
+
+def _check_cover(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    if action.get("kind") == "ready":
+        if declaring(state) != f.side:
+            raise IllegalActionError(f"side {f.side} is not declaring moves under cover now", kind="ready")
+        return
+    x, y = _to(action, "a move under cover goes")
+    problem = cover_problem(state, f, x, y)
+    if problem is not None:
+        raise IllegalActionError(f"{f.key} cannot move under cover to ({x:g}, {y:g}): {problem}", field="to")
 
 
 def _check_authority(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
@@ -131,7 +154,11 @@ def _check_activation(state: SkirmishState, f: Fighter, action: JsonDict) -> Non
     if not aiming and not can_activate(state, f):
         why = "is engaged (he fights in the combat phase)" if f.engaged else "has already acted this round"
         raise IllegalActionError(f"{f.key} {why}" if f.standing else f"{f.key} is dead", field="fighter")
+    if f.covered and not f.activated and kind not in ("shoot", "hold"):
+        raise IllegalActionError(f"{f.key} moved under cover with Dodge: his activation allows only cumulative actions "
+                                 "(a shot) or holding", kind=kind)
     if f.engaged and kind not in ("disengage", "hold"):
+
         raise IllegalActionError(f"{f.key} is engaged: he may try to disengage or stay in his fight", field="fighter")
     if kind == "disengage":
         _check_disengage(state, f, action)
@@ -178,6 +205,40 @@ def _check_shoot(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
         raise IllegalActionError(f"{f.key} cannot shoot {t.key}: {problem}", field="target")
 
 
+def _check_token_split(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    """A token spent on a fray of his: at the beginning of the combat phase, a split the keeper could offer."""
+    if token_chooser(state) != f.side:
+        raise IllegalActionError(f"side {f.side} has no Authority token to spend on a fray now", kind="authority_split")
+    group = next((g for g in token_frays(state, f.side) if f.key in {h.key for h in (*g[0], *g[1])}), None)
+    if group is None:
+        raise IllegalActionError(f"{f.key} is in no fray of three or more left to split", field="fighter")
+    apart = action.get("apart")
+    if not (isinstance(apart, list) and all(isinstance(k, str) for k in apart)):
+        raise IllegalActionError(f"a split names the fighters it splits off, got {apart!r}", field="apart")
+    keys = {h.key for h in (*group[0], *group[1])}
+    problem = split_problem(state, keys, set(apart)) if apart else \
+        f"{len(keys)} fighters are too many for one fray" if too_large(group) else None
+    if problem is not None:
+        raise IllegalActionError(f"cannot split {' and '.join(apart) or 'nothing'} off {f.key}'s fray: {problem}",
+                                 field="apart")
+
+
+def _check_decline(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    if token_chooser(state) != f.side:
+        raise IllegalActionError(f"side {f.side} has no Authority token to decline now", kind="decline")
+
+
+def _check_pass(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    if state.phase != "activation" or not may_pass(state, f.side):
+        raise IllegalActionError(f"side {f.side} cannot pass now (the other side has no fighter waiting, or it just "
+                                 "passed, or it was forced to play)", kind="pass")
+
+
+def _check_answer(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    if state.asking != other(f.side):
+        raise IllegalActionError(f"no pass of side {other(f.side)} waits for an answer", kind=str(action.get("kind")))
+
+
 def _check_walk(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
     leap = action.get("kind") == "leap"
     x, y = _to(action, "a move goes")
@@ -197,16 +258,20 @@ def _check_split(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
         raise IllegalActionError(f"a split names the fighters it splits off, got {apart!r}", field="apart")
     for k in apart:
         _fighter(state, {"fighter": k})
+    if any(g.key in state.settled for g in (*group[0], *group[1])):
+        raise IllegalActionError(f"an Authority token chose how {f.key}'s fray is split", field="fighter")
     problem = split_problem(state, {g.key for g in (*group[0], *group[1])}, set(apart))
     if problem is not None:
         raise IllegalActionError(f"cannot split {' and '.join(apart)} off {f.key}'s fray: {problem}", field="apart")
 
 
 #: The checks of the phases' kinds (the rest are activations: :func:`_check_activation`).
-CHECKS: dict[str, Check] = {"tactical": _check_nothing, "authority": _check_authority, "lead": _check_lead,
+CHECKS: dict[str, Check] = {"tactical": _check_tactical, "cover": _check_cover, "ready": _check_cover, "authority": _check_authority, "lead": _check_lead,
                             "remove": _check_reinforcement, "keep": _check_reinforcement,
                             "return": _check_reinforcement, "pursue": _check_pursuit, "stay": _check_pursuit,
-                            "fight": _check_fight, "split": _check_split}
+                            "fight": _check_fight, "split": _check_split, "authority_split": _check_token_split,
+                            "decline": _check_decline, "pass": _check_pass, "allow": _check_answer,
+                            "force": _check_answer}
 #: The checks of an activation's kinds, once it is his turn (hold and flee need nothing more).
 ACTIVATION_CHECKS: dict[str, Check] = {"charge": _check_charge, "shoot": _check_shoot, "move": _check_walk,
                                        "leap": _check_walk}

@@ -108,6 +108,10 @@ def activation(state: SkirmishState, f: Fighter) -> list[LegalAction]:
         where = "off the field" if run.leaves else f"to ({run.x:g}, {run.y:g})"
         return [LegalAction({"kind": "flee", "side": side, "fighter": f.key}, f"{f.key} flees {run.distance:.1f} cm "
                             f"{where} (in rout)", side, run.distance, "", "flee", f"{f.key}: flee")]
+    if f.covered:  # Dodge: after moving under cover, only cumulative actions (a shot) or holding
+        return [*(lg for lg in strikes(state, f) if lg.action["kind"] == "shoot"),
+                LegalAction({"kind": "hold", "side": side, "fighter": f.key}, f"{f.key} holds", side, 0.0, "",
+                            "hold", f"{f.key}: hold")]
     out += strikes(state, f)
     for to, why in _moves(state, f):
         dist = math.hypot(to[0] - f.x, to[1] - f.y)

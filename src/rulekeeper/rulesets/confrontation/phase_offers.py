@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rulekeeper.core.game import LegalAction
 
+from .cover_move import cover_offers, declaring
 from .reinforcement import proposals, waiting_choice
 from .skirmish import groups, names, too_large
 from .splitting import candidates
@@ -19,7 +20,7 @@ def combat_offers(state: SkirmishState) -> list[LegalAction]:
     side, out, splits = state.to_act, [], []
     for mine, theirs in groups(state):
         group = {f.key for f in (*mine, *theirs)}
-        blocks = candidates(state, group, mine[0].key) if len(group) > 2 else []
+        blocks = candidates(state, group, mine[0].key) if len(group) > 2 and not group & set(state.settled) else []
         offered = [_split(state, mine[0], group, block) for block in blocks]
         if too_large((mine, theirs)):
             out += offered
@@ -45,6 +46,8 @@ def tactical_offers(state: SkirmishState) -> list[LegalAction]:
     """The Tactical roll (one action: both Generals' dice), then its winner's choice of who acts first (his own
     side proposed first)."""
     side, g = state.to_act, general(state, state.to_act).key
+    if declaring(state) == side:  # moves under cover come before the roll
+        return cover_offers(state, side)
     if state.phase == "tactical" and state.drawn:  # Authority: the holder's choice after a draw
         return [LegalAction({"kind": "authority", "side": side, "fighter": g}, "Spend an Authority token and win "
                             "the Tactical roll (the keeper's proposal)", side, None, "", "Authority token",

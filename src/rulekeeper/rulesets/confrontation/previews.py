@@ -8,6 +8,8 @@ from fractions import Fraction
 from rulekeeper.core.game import JsonDict, OddsPreview
 
 from .authority import holder
+from .core_rules import number
+from .cover_move import cover_cm
 from .disengage import disengagement
 from .fear import FearTest
 from .flight import fanaticism_test, flee_cm, flight_of, pursuit_cm
@@ -112,6 +114,10 @@ def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
         t = state.fighter(str(action["target"]))
         reach = (leap_pursuit(state, f, t)[0] if action.get("leap") else None) or charge_of(state, f, t, pursuit_cm(f))
         return OddsPreview((("distance", f"{reach.distance:.1f} cm of {pursuit_cm(f):g}"),))
+    if kind == "cover":
+        x, y = action["to"]
+        return OddsPreview((("distance", f"{math.hypot(x - f.x, y - f.y):.1f} cm of {cover_cm(f):g}"),
+                            ("shots at him this round", f"+{number('under_cover', 'shot_difficulty')} difficulty")))
     if kind in ("move", "leap"):
         x, y = action["to"]
         crossing = walk_tests(state, f, float(x), float(y))

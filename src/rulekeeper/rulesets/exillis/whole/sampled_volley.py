@@ -26,11 +26,13 @@ from .sampled import (
     DeathLog,
     Floats,
     Ints,
+    count_groups,
     damage,
     generator,
     half_width,
     likeliest,
     nth_alive,
+    pick_grouped,
     pick_rows,
     row_groups,
 )
@@ -110,8 +112,8 @@ class _Sampler:
         counts = self.counts().copy()
         alive = counts[:, 1:]
         enemy = np.array(v.enemy, dtype=bool)
-        live = (alive[:, enemy].sum(axis=1) > 0) if enemy.any() else np.zeros(n, dtype=bool)
-        first, group, _n = row_groups(counts)
+        live = (alive @ enemy.astype(np.int64)) > 0
+        first, group = count_groups(counts)
         # the engine's odds, per set of living counts (none asked where no enemy is left: No target)
         odds = [self.entry(counts[i]) if live[i] else None for i in first]
         names = sorted({w for o in odds if o is not None for w in o[0]})
@@ -119,7 +121,7 @@ class _Sampler:
                        dtype=np.float64).reshape(len(odds), len(names))
         if not names:
             return
-        where = pick_rows(law[group], self.rng.random(n))
+        where = pick_grouped(law, group, self.rng.random(n))
         kinds = np.array([_KIND.get(w, 0) for w in names], dtype=np.int64)
         kind = np.where(live, kinds[where], 0)
         self.bad_luck(np.flatnonzero(kind == _BAD), si)
@@ -153,14 +155,15 @@ class _Sampler:
         amount = np.zeros(len(rows), dtype=np.float64)
         u = self.rng.random(len(rows))
         code = unit * 2 + luck  # the damage law depends on the unit's final damage (per living counts) and Luck
-        for c in np.unique(code):
+        for c in np.flatnonzero(np.bincount(code, minlength=2)):
             sel = code == c
-            for fv in np.unique(f[sel]):
-                s2 = sel & (f == fv)
+            fs = f[sel]
+            for fv in ((fs[0],) if fs.min() == fs.max() else np.unique(fs)):
+                s2 = sel if len(fs) and fs.min() == fs.max() else sel & (f == fv)
                 amount[s2] = damage(float(fv), v.luck if c % 2 else 1.0, u[s2])
         if self.chain is not None:
             self.chain[rows[amount > 0], unit[amount > 0]] = True
-        for j in np.unique(unit):
+        for j in np.flatnonzero(np.bincount(unit)):
             sel = unit == j
             self.lands(rows[sel], int(j), amount[sel])
 

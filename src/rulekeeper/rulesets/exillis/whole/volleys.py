@@ -214,6 +214,10 @@ def volley(state: BattleState, t: BattleTables, lg: Legal) -> tuple[tuple[Combat
             raise Unsupported("artillery")
     keys = [x.key for x in state.in_zone(z)] + [m.key for m in members if m.zone != z]
     start = tuple(state.unit(k).c for k in keys)
+    if len(members) == 1 and _crowded(setup_of(state, t, members[0].key, a.target or "", shot)):
+        from .sampled_volley import sampled_volley
+
+        return start, _volleys(state, t, a, members, keys, sampled_volley), u.side
     if len(members) == 1:
         return start, _volleys(state, t, a, members, keys), u.side
     try:  # several volleys: exact within the allowance, else sampled whole with the wounds carried
@@ -226,33 +230,50 @@ def volley(state: BattleState, t: BattleTables, lg: Legal) -> tuple[tuple[Combat
         return start, sampled_volleys(state, t, a, members, keys), u.side
 
 
-def _volleys(state: BattleState, t: BattleTables, a: Action, members: list[BattleUnit], keys: list[str]) -> Zones:
-    """The zone after each member's volley in turn, exact (the last volley sampled when alone and too big)."""
+def _volleys(state: BattleState, t: BattleTables, a: Action, members: list[BattleUnit], keys: list[str],
+             kernel: Callable[[ShotSetup], Kernel] | None = None) -> Zones:
+    """The zone after each member's volley in turn, exact (the last volley sampled when alone and too big);
+    ``kernel``: the one volley's kernel when it is known to be too big for the exact one (:func:`_crowded`)."""
     shot = a.option or "shot"
     states: dict[Hashable, tuple[BattleState, float]] = {zone_key(tuple(state.unit(k).c for k in keys)): (state, 1.0)}
-    dropped = half = 0.0
-    for m in members:
+    out = Zones()
+    for n, m in enumerate(members):
         nxt: dict[Hashable, tuple[BattleState, float]] = {}
         for st, p in states.values():
             setup = setup_of(st, t, m.key, a.target or "", shot)
             alone = len(members) == 1  # a member's volley among several is exact or the whole group sampled
-            dist, finish = last_volley(setup) if alone else one_volley(setup)
-            dropped += p * dist.dropped
-            half = max(half, dist.half)
+            dist, finish = kernel(setup) if kernel is not None else last_volley(setup) if alone else one_volley(setup)
+            out.dropped += p * dist.dropped
+            out.half = max(out.half, dist.half)
             for vs, q in dist.states.items():
                 check_time(AFTERMATH_WORK)
                 zone, shooter = finish(vs)
+                if n == len(members) - 1:  # the last volley: its zones are the result (no battle state needed)
+                    by = {c.key: c for c in (*zone, shooter)}
+                    cs = tuple(by[k] if k in by else st.unit(k).c for k in keys)
+                    out.add(zone_key(cs), cs, p * q)
+                    continue
                 after = st.with_units({c.key: replace(st.unit(c.key), c=c) for c in (*zone, shooter)})
-                cs = tuple(after.unit(k).c for k in keys)
-                k = zone_key(cs)
+                k = zone_key(tuple(after.unit(x).c for x in keys))
                 have = nxt.get(k)
                 nxt[k] = (after, p * q + (have[1] if have else 0.0))
         states = nxt
-    out = Zones()
-    out.dropped, out.half = dropped, half
-    for k, (st, p) in states.items():
-        out.add(k, tuple(st.unit(x).c for x in keys), p)
     return out
+
+
+#: A volley whose projectiles × living miniatures in the target zone reach this is sampled without trying the exact
+#: programme first: in the Starter every such volley (8 to 16 projectiles into 4 to 18 miniatures) outgrew the exact
+#: allowance (:data:`.dist.EXACT_WORK`), and each try cost as much as the sampling. A count of the position, so the
+#: same position gets the same numbers on any machine; the lab (:func:`.dist.more_exact`) always tries.
+CROWDED = 32
+
+
+def _crowded(setup: ShotSetup) -> bool:
+    if budget.exact_work() != budget.EXACT_WORK or math.isinf(budget.EXACT_WORK):
+        return False  # the lab's (or a test's) exact allowance: the exact programme is tried
+    _data, action = _check(setup)
+    projectiles = setup.shooter.count * action.shots_per_miniature
+    return projectiles * sum(c.count for c in setup.target_zone if c.key != setup.shooter.key) >= CROWDED
 
 
 def streak_bonus_of(state: BattleState, t: BattleTables, key: str, target: str) -> float:
@@ -281,7 +302,10 @@ def volley_spec(setup: ShotSetup, pooled: bool = True) -> tuple[_Volleys, VState
     return _Volleys(sp), start
 
 
-def one_volley(setup: ShotSetup) -> tuple[Weighted[VState], Callable[[VState], tuple[tuple[Combatant, ...], Combatant]]]:
+Kernel = tuple[Weighted[VState], Callable[[VState], tuple[tuple[Combatant, ...], Combatant]]]
+
+
+def one_volley(setup: ShotSetup) -> Kernel:
     v, start = volley_spec(setup)
     if not v.exact_ok():
         raise TooBig("a bolt changes what a later one does (the elemental chain): its particles carry it")
