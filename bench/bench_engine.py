@@ -4,7 +4,7 @@
 
 Prints, each as the median of ``--runs`` runs:
 
-1. autoplayed starter battles per second, engine alone (``examples/exillis/starter.toml``,
+1. autoplayed starter battles per second, engine alone (``examples/exillis/starter.yaml``,
    seeds 1..``--battles``, policy + engine, no database);
 2. ``state_from_dict`` of the starter battle's initial state, in µs;
 3. parsing ``units.yaml`` with the strict loader on libyaml's C parser and on the pure-Python one, in ms.
@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-STARTER = ROOT / "examples/exillis/starter.toml"
+STARTER = ROOT / "examples/exillis/starter.yaml"
 
 
 def median_time(fn: Callable[[], object], runs: int) -> float:

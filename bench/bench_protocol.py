@@ -32,7 +32,7 @@ from rulekeeper.service.battles import BattleService
 from rulekeeper.web.api import create_app
 
 ROOT = Path(__file__).resolve().parents[1]
-STARTER = ROOT / "examples" / "exillis" / "starter.toml"
+STARTER = ROOT / "examples" / "exillis" / "starter.yaml"
 _EXILLIS = game("exillis")
 INITIAL = _EXILLIS.initial_state(_EXILLIS.setup(SetupRequest(scenario=STARTER, seed=5)).document)
 

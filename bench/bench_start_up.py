@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-STARTER = ROOT / "examples" / "exillis" / "starter.toml"
+STARTER = ROOT / "examples" / "exillis" / "starter.yaml"
 GOALS = {"help": 2.0, "odds": 3.0, "show": 3.0}
 
 

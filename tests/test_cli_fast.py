@@ -16,7 +16,7 @@ from rulekeeper.cli.fast import ShowArgs, parse_show
 from rulekeeper.persistence.store import BattleStore
 from rulekeeper.service.battles import BattleService
 
-STARTER = Path(__file__).resolve().parents[1] / "examples" / "exillis" / "starter.toml"
+STARTER = Path(__file__).resolve().parents[1] / "examples" / "exillis" / "starter.yaml"
 
 
 @pytest.mark.parametrize(("args", "parsed"), [

@@ -91,7 +91,7 @@ def test_battle_show_imports_neither_typer_nor_sqlalchemy(tmp_path: Path) -> Non
     db = tmp_path / "battles.db"
     with BattleStore(db) as store:
         svc = BattleService(store)
-        bid = svc.new(Path(__file__).resolve().parents[1] / "examples" / "exillis" / "starter.toml", seed=3)
+        bid = svc.new(Path(__file__).resolve().parents[1] / "examples" / "exillis" / "starter.yaml", seed=3)
         svc.autoplay(bid, max_actions=5)
     src = str(Path(__file__).resolve().parents[1] / "src")
     env = {**os.environ, "RULEKEEPER_CACHE_DIR": str(tmp_path), "RULEKEEPER_STATE_DIR": str(tmp_path),

@@ -191,14 +191,14 @@ def test_the_first_unit_is_picked_by_default_then_the_one_already_busy() -> None
 def test_counter_text_is_at_least_11_css_px_on_a_390_px_phone() -> None:
     """The map fills the phone's width less the page's margins (2 × .3rem); counters use :data:`FONT` units."""
     for name in ("river_crossing", "hill_road"):
-        sc = read_scenario(SCENARIOS / f"{name}.toml")
+        sc = read_scenario(SCENARIOS / f"{name}.yaml")
         width = float(view_box(int(sc["width"]), int(sc["height"])).split()[2])
         assert FONT * (390 - 2 * 4.8) / width >= 11, (name, width)
 
 
 def test_counter_tags_are_unique_in_the_shipped_battles() -> None:
     for name in ("river_crossing", "hill_road"):
-        doc = {"ruleset": "battlesystem", "scenario": read_scenario(SCENARIOS / f"{name}.toml"), "seed": 1}
+        doc = {"ruleset": "battlesystem", "scenario": read_scenario(SCENARIOS / f"{name}.yaml"), "seed": 1}
         state = G.initial_state(doc)
         short = tags(state)
         assert len(set(short.values())) == len(state.units) and all(len(t) <= 3 for t in short.values()), short

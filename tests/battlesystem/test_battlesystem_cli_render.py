@@ -17,7 +17,7 @@ from rich.console import Console
 from cli_kit import run
 from rulekeeper.rulesets.battlesystem.render import CELL, BattleSystemCliPresenter, fate_line
 
-RIVER = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/battlesystem/data/scenarios/river_crossing.toml"
+RIVER = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/battlesystem/data/scenarios/river_crossing.yaml"
 
 
 def column_of(col: int, row: int) -> int:

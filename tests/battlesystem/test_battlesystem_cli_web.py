@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from cli_kit import run
 from rulekeeper.web.api import create_app
 
-RIVER = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/battlesystem/data/scenarios/river_crossing.toml"
+RIVER = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/battlesystem/data/scenarios/river_crossing.yaml"
 
 
 def test_odds_attack_light_infantry_on_heavy_infantry(monkeypatch: pytest.MonkeyPatch,

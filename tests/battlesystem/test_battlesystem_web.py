@@ -18,7 +18,7 @@ from rulekeeper.core.game import SetupRequest
 from rulekeeper.rulesets.battlesystem.scenario import read_scenario
 from rulekeeper.web.api import create_app
 
-RIVER = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/battlesystem/data/scenarios/river_crossing.toml"
+RIVER = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/battlesystem/data/scenarios/river_crossing.yaml"
 UNITS = ("Riverguard Foot", "Ford Pikes", "Bank Archers", "Old Guard", "Raider Horse")
 
 
@@ -63,8 +63,8 @@ def test_the_unit_panel_shows_the_card(tmp_path: Path) -> None:
 
 def test_a_hostile_unit_name_is_escaped(tmp_path: Path) -> None:
     hostile = '<script>alert("x")</script>&'
-    text = RIVER.read_text(encoding="utf-8").replace('name = "Old Guard"', f"name = '{hostile}'")
-    path = tmp_path / "hostile.toml"
+    text = RIVER.read_text(encoding="utf-8").replace("name: Old Guard,", f"name: '{hostile}',")
+    path = tmp_path / "hostile.yaml"
     path.write_text(text, encoding="utf-8")
     html = _page(tmp_path, path)
     assert "<script>alert(" not in html

@@ -15,7 +15,7 @@ from rulekeeper.persistence.store import BattleStore
 from rulekeeper.service.battles import BattleService
 
 ROOT = Path(__file__).resolve().parents[2]
-STARTER = ROOT / "examples" / "exillis" / "starter.toml"
+STARTER = ROOT / "examples" / "exillis" / "starter.yaml"
 
 
 def two_battles(ids: tuple[str, str] = ("b-0c41ee6800000001", "b-0c41ff6800000002")) -> BattleService:

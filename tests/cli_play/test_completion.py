@@ -11,7 +11,7 @@ from rulekeeper.persistence.store import BattleStore
 from rulekeeper.service.battles import BattleService
 
 ROOT = Path(__file__).resolve().parents[2]
-STARTER = ROOT / "examples" / "exillis" / "starter.toml"
+STARTER = ROOT / "examples" / "exillis" / "starter.yaml"
 
 
 def bash_complete(tmp: Path, line: str) -> list[str]:

@@ -87,7 +87,7 @@ def test_acting_by_number_and_by_words_in_the_cli_logs_the_same_battle(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """Two battles of one seed: one played by numbers, the other by the listed texts; their logs are identical."""
     svc = BattleService(BattleStore(None))
-    starter = ROOT / "examples" / "exillis" / "starter.toml"
+    starter = ROOT / "examples" / "exillis" / "starter.yaml"
     by_number, by_words = svc.new(starter, seed=7), svc.new(starter, seed=7)
     rng = random.Random(3)
     for _ in range(6):

@@ -85,7 +85,7 @@ def test_the_loop_plays_the_scenario_to_its_end_by_numbers(tmp_path: Path, game:
 
 
 def test_a_move_made_by_another_process_appears_within_a_second(tmp_path: Path) -> None:
-    starter = ROOT / "examples" / "exillis" / "starter.toml"
+    starter = ROOT / "examples" / "exillis" / "starter.yaml"
     svc = BattleService(BattleStore(str(tmp_path / "battles.db")))
     bid = svc.new(starter, seed=1)
     child = spawn(tmp_path, bid, "--side", "B")

@@ -69,8 +69,19 @@ def offering(kind: str | None, *pages: Any) -> Any:
     raise AssertionError(f"neither page offers {'an action' if kind is None else 'a ' + kind}")
 
 
+def ready_up(*pages: Any) -> None:
+    """Before the Tactical roll, each side asked to declare moves under cover (a marksman faces it) taps ready."""
+    for _ in range(2):
+        page = offering(None, *pages)
+        if not page.locator("a.btn.act[data-kind=ready]").count():
+            return
+        page.locator("a.btn.act[data-kind=ready]").click()
+        commit(page)
+
+
 def lions_act_first(pa: Any, pb: Any) -> None:
     """The Tactical roll, tapped on A's page; its winner, on his own page, chooses that the Lions act first."""
+    ready_up(pa, pb)
     roll = offering("tactical", pa, pb)
     roll.locator("a.btn.act[data-kind=tactical]").click()
     commit(roll)

@@ -37,7 +37,7 @@ def test_a_skirmish_in_the_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
     code, out, _ = run(monkeypatch, capsys, "battle", "act", bid, "lead", "A", "--db", db)
     assert code == 0 and "Lions of Alahan act first" in out
     code, out, _ = run(monkeypatch, capsys, "battle", "actions", bid, "--db", db)
-    assert code == 0 and re.search(r"Alahan guard walks [\d.]+ cm toward", out) and "holds" in out
+    assert code == 0 and re.search(r"Alahan guard walks [\d.]+ cm", out) and "Pass: Wolfen" in out and "holds" in out
     code, out, _ = run(monkeypatch, capsys, "battle", "act", bid, "move", "Alahan", "guard", "14.5,15", "--db", db)
     assert code == 0 and "Alahan guard walks 7.5 cm to (14.5, 15)" in out
     code, _, err = run(monkeypatch, capsys, "battle", "act", bid, "move", "Wolfen hunter", "10,22", "--db", db)

@@ -12,7 +12,7 @@ from test_confrontation_terrain import PALADIN, with_ability, wood
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import Game, SetupRequest
 from rulekeeper.rulesets.confrontation.ground import Terrain
-from rulekeeper.rulesets.confrontation.leap import LEAPS_PER_ROUND, hurdle_problem, hurdles, leap_problem
+from rulekeeper.rulesets.confrontation.leap import LEAPS_PER_ROUND, hurdle_problem, hurdles, leap_problem, leap_pursuit
 from rulekeeper.rulesets.confrontation.skirmish import next_round
 from rulekeeper.rulesets.confrontation.state import SkirmishState
 
@@ -120,3 +120,43 @@ def test_a_charge_leaps_up_to_twice_his_height(g: Game) -> None:
     with pytest.raises(IllegalActionError, match="cannot charge Alahan guard leaping"):
         g.apply(s, {"kind": "charge", "side": "B", "fighter": "Wolfen hunter", "target": "Alahan guard", "leap": True})
     assert g.parse_words(s, ["leap", "Wolfen", "stalker", "Alahan", "paladin"]) == offered[0].action
+
+
+def pursuer(g: Game, *abilities: str, hunter_x: float = 24.5) -> SkirmishState:
+    """The paladin (MOV 10: a pursuit movement of 5 cm) just west of the field wall, pursuing after a fight; the
+    hunter free east of it."""
+    s = leaper(g, *abilities, at=(16.5, 20.0))
+    s = s.with_fighters(replace(s.fighter("Wolfen hunter"), x=hunter_x, y=20.0),
+                        replace(s.fighter(PALADIN), pursuing=True, activated=True))
+    return replace(s, phase="combat", to_act="A")
+
+
+def test_a_pursuit_movement_leaps_what_is_shorter_across_than_mov_over_two(g: Game) -> None:
+    """Leap: "the distance to be cleared by the leap over the obstacle must be shorter than the MOV of the fighter
+    who is leaping (MOV/2 when making a pursuit movement)" — the wall (1 cm across) in a pursuit of 5 cm."""
+    s = pursuer(g)
+    legal = g.legal_actions(s)
+    assert [(lg.action["kind"], lg.action.get("leap")) for lg in legal] == [("pursue", True), ("stay", None)]
+    assert "leaping over the field wall (4.9 cm of 5)" in legal[0].text
+    assert g.policy(s) == legal[0].action  # the keeper's proposal: the pursuit, as without a leap
+    assert g.preview(s, legal[0].action).headline[0] == ("distance", "4.9 cm of 5")
+    with pytest.raises(IllegalActionError, match="cannot pursue Wolfen hunter: a pursuit movement of 5 cm"):
+        g.apply(s, {**legal[0].action, "leap": False})
+    out = g.apply(s, legal[0].action)
+    paladin = out.state.fighter(PALADIN)
+    assert paladin.engaged == ("Wolfen hunter",) and paladin.leaps == 1 and paladin.x > 19.0
+    assert "leaping over the field wall (leap 1 of 2 this round)" in str(out.report[0]["text"])
+    assert g.parse_words(s, ["leap", "Alahan", "paladin", "Wolfen", "hunter"]) == legal[0].action
+
+
+def test_a_frenetic_pursuit_leaps_no_wider_than_mov_over_two(g: Game) -> None:
+    """Frenetic "can pursue using his whole MOV rate", and still "MOV/2 when making a pursuit movement": a wall 6 cm
+    across stops his leap, where a walk (shorter than his MOV of 10) would clear it."""
+    s = pursuer(g, "Frenetic", hunter_x=29.5)
+    thick = Terrain("the thick hedge", ((18.0, 14.0), (24.0, 14.0), (24.0, 26.0), (18.0, 26.0)), "obstacle", "Small")
+    s = replace(s, terrain=(thick,))
+    problem = leap_pursuit(s, s.fighter(PALADIN), s.fighter("Wolfen hunter"))[2]
+    assert problem == "the thick hedge is 6.0 cm across: the distance cleared must be shorter than MOV/2 (5 cm) in a " \
+                      "pursuit movement"
+    assert hurdle_problem(s.fighter(PALADIN), hurdles(s, s.fighter(PALADIN), 26.0, 20.0), running=False) is None
+    assert [lg.action["kind"] for lg in g.legal_actions(s)] == ["stay"]

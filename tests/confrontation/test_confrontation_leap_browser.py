@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cf_browser import LAPTOP, PHONE, TIMEOUT_MS, commit, offering, phone_and_laptop, table_fits
+from cf_browser import LAPTOP, PHONE, TIMEOUT_MS, commit, offering, phone_and_laptop, ready_up, table_fits
 
 from browser_kit import keeper_fixture, shot, sync_api
 
@@ -27,6 +27,7 @@ def test_the_stalker_leaps_the_stream_from_a_laptop_and_the_phone_sees_it(server
     expect(pa.locator(".cf-legend")).to_contain_text("the south stream: water")
     table_fits(pa, PHONE["width"], 7)
     table_fits(pb, LAPTOP["width"], 7)
+    ready_up(pa, pb)
     roll = offering("tactical", pa, pb)
     roll.locator("a.btn.act[data-kind=tactical]").click()
     commit(roll)

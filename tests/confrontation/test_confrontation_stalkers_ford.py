@@ -23,7 +23,7 @@ def test_the_stalkers_ford_plays_shooting_terrain_fleeing_and_a_leap_in_the_cli(
     bid = str(json.loads(out).get("id") or json.loads(out)["battle"]["id"])
     code, out, _ = run(monkeypatch, capsys, "battle", "show", bid, "--db", db)
     assert code == 0 and "The stalker's ford" in out and "~" in out and "%" in out and "#" in out
-    for words in (["tactical"], ["lead", "B"]):
+    for words in (["ready"], ["ready"], ["tactical"], ["lead", "B"]):  # no move under cover
         code, out, _ = run(monkeypatch, capsys, "battle", "act", bid, *words, "--db", db)
         assert code == 0, out
     code, out, _ = run(monkeypatch, capsys, "battle", "actions", bid, "--db", db, "--json")

@@ -29,7 +29,7 @@ def test_the_starter_musters_are_valid_and_about_250_points(name: str) -> None:
 
 
 def test_the_starter_musters_are_the_battle_scenarios_armies() -> None:
-    scenario = load_scenario(ROOT / "examples" / "exillis" / "starter.toml")
+    scenario = load_scenario(ROOT / "examples" / "exillis" / "starter.yaml")
     for side, name in (("A", "broken_wing.yaml"), ("B", "brec_helean.toml")):
         muster, army = load_muster(MUSTERS / name), scenario.army(side)
         assert muster.name == army.name and muster.general == army.general[0]

@@ -28,7 +28,7 @@ from rulekeeper.rulesets.exillis.scenario import (
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "exillis"
-SHIPPED = ["starter.toml", "hastings.toml", "forest_fence.toml", "skirmish.toml"]
+SHIPPED = ["starter.yaml", "hastings.yaml", "forest_fence.yaml", "skirmish.yaml"]
 ROSTER = load_profiles()
 RULES = load_rules_data()
 
@@ -101,7 +101,7 @@ def test_shipped_scenarios_load_and_validate(name: str) -> None:
 
 
 def test_starter_splits_the_starter_box_into_two_250_point_halves() -> None:
-    scenario = load_scenario(EXAMPLES / "starter.toml")
+    scenario = load_scenario(EXAMPLES / "starter.yaml")
     points = scenario.points(ROSTER)
     assert all(230 <= p <= 270 for p in points.values()), points
     assert abs(points["A"] - points["B"]) <= 5
@@ -118,7 +118,7 @@ def test_starter_splits_the_starter_box_into_two_250_point_halves() -> None:
 
 
 def test_hastings_pairs_cavalry_with_missile_troops_against_infantry() -> None:
-    scenario = load_scenario(EXAMPLES / "hastings.toml")
+    scenario = load_scenario(EXAMPLES / "hastings.yaml")
     by_zone: dict[str, list[str]] = {}
     for u in scenario.army("A").units:
         by_zone.setdefault(u.zone, []).append(u.unit)
@@ -131,7 +131,7 @@ def test_hastings_pairs_cavalry_with_missile_troops_against_infantry() -> None:
 
 
 def test_forest_fence_has_forests_and_fence_lines_in_the_middle() -> None:
-    scenario = load_scenario(EXAMPLES / "forest_fence.toml")
+    scenario = load_scenario(EXAMPLES / "forest_fence.yaml")
     middle = Counter(t.feature for t in scenario.terrain if t.zone[0] == "C")
     assert middle["forests"] >= 2 and middle["fences"] >= 2
     forest_units = Counter(u.zone for a in scenario.armies for u in a.units if scenario.feature_at(u.zone) == "forests")
@@ -167,10 +167,10 @@ def test_zone_names() -> None:
 
 
 def test_deployment_order_alternates_from_the_first_side() -> None:
-    scenario = load_scenario(EXAMPLES / "hastings.toml")  # first = "B", 4 units against 5
+    scenario = load_scenario(EXAMPLES / "hastings.yaml")  # first = "B", 4 units against 5
     order = scenario.deployment_order()
     assert order == [("B", 0), ("A", 0), ("B", 1), ("A", 1), ("B", 2), ("A", 2), ("B", 3), ("A", 3), ("B", 4)]
-    starter = load_scenario(EXAMPLES / "starter.toml").deployment_order()
+    starter = load_scenario(EXAMPLES / "starter.yaml").deployment_order()
     assert [side for side, _ in starter] == ["A", "B"] * 4
 
 
@@ -496,11 +496,11 @@ def test_loading_normalises_names_and_zones(tmp_path: Path) -> None:
 
 
 def test_to_dict_is_json_and_in_file_shape() -> None:
-    scenario = load_scenario(EXAMPLES / "starter.toml")
+    scenario = load_scenario(EXAMPLES / "starter.yaml")
     data = json.loads(json.dumps(scenario.to_dict()))
     assert data["armies"][0]["general"] == "Decurion" and "miniatures" not in data["armies"][0]["units"][0]
     assert Scenario.from_dict(data) == scenario
-    skirmish = load_scenario(EXAMPLES / "skirmish.toml").to_dict()
+    skirmish = load_scenario(EXAMPLES / "skirmish.yaml").to_dict()
     assert "general" not in skirmish["armies"][0]
 
 

@@ -372,7 +372,7 @@ def make_env(tmp: Path) -> tuple[Env, Path]:
     from rulekeeper.persistence.store import BattleStore
     from rulekeeper.service.battles import BattleService
 
-    scen = ROOT / "src" / "rulekeeper" / "rulesets" / "exillis" / "data" / "scenarios" / "duel.toml"
+    scen = ROOT / "src" / "rulekeeper" / "rulesets" / "exillis" / "data" / "scenarios" / "duel.yaml"
     wt = ROOT / "examples" / "wartable" / "oathsworn_vs_bloodless.yaml"
     db = tmp / "fuzz.db"
     svc = BattleService(BattleStore(str(db)))
@@ -472,7 +472,7 @@ def _seeds(export: Path) -> list[tuple[str, Any]]:
     from rulekeeper.core.datafiles import read_data_file
 
     valid = [ROOT / "examples" / "exillis" / "musters" / "broken_wing.yaml",
-             ROOT / "examples" / "exillis" / "musters" / "brec_helean.toml", ROOT / "examples" / "exillis" / "starter.toml",
+             ROOT / "examples" / "exillis" / "musters" / "brec_helean.toml", ROOT / "examples" / "exillis" / "starter.yaml",
              ROOT / "examples" / "wartable" / "oathsworn_vs_bloodless.yaml",
              ROOT / "examples" / "wartable" / "custom_units.yaml"]
     return [(p.suffix, read_data_file(p)) for p in valid] + [(".json", json.loads(export.read_text()))]

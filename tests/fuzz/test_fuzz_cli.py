@@ -77,7 +77,7 @@ def test_a_file_name_that_is_not_utf8_is_printed_escaped(monkeypatch: pytest.Mon
 
     db = tmp_path / "b.db"
     svc = BattleService(BattleStore(str(db)))
-    bid = svc.new(ROOT / "src" / "rulekeeper" / "rulesets" / "exillis" / "data" / "scenarios" / "duel.toml", seed=1)
+    bid = svc.new(ROOT / "src" / "rulekeeper" / "rulesets" / "exillis" / "data" / "scenarios" / "duel.yaml", seed=1)
     code, out, _ = run_main(["battle", "export", bid, str(tmp_path / "x\udcff.json"), "--db", str(db)], monkeypatch)
     assert code == 0 and "x\\udcff.json" in out
     code, out, _ = run_main(["battle", "autoplay", bid, "--side", "\udcff", "--db", str(db), "--json"], monkeypatch)

@@ -20,7 +20,7 @@ except ImportError:  # run as a script: python tests/golden/battlesystem_playthr
 
 HERE = Path(__file__).resolve().parent
 SCENARIO_DIR = "src/rulekeeper/rulesets/battlesystem/data/scenarios"
-GOLDEN = [(f"{SCENARIO_DIR}/river_crossing.toml", 7)]
+GOLDEN = [(f"{SCENARIO_DIR}/river_crossing.yaml", 7)]
 
 
 def start(scenario: str, seed: int) -> Any:

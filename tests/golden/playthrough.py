@@ -28,7 +28,7 @@ from rulekeeper.rulesets.exillis.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
-GOLDEN = [("examples/exillis/starter.toml", 5), ("examples/exillis/hastings.toml", 11)]
+GOLDEN = [("examples/exillis/starter.yaml", 5), ("examples/exillis/hastings.yaml", 11)]
 
 
 def digest(d: dict[str, Any]) -> str:

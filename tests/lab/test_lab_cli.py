@@ -66,7 +66,7 @@ def dead_address() -> str:
     (("lab", "duel", "toy", "Pikes", "Knights", "--option", "fog=thick"), "Unknown option of toy"),
     (("lab", "play", "toy", "race", "--sims", "0"), "--sims must be at least 1"),
     (("lab", "play", "toy", "marathon"), "Unknown scenario of toy 'marathon'"),
-    (("lab", "play", "toy", "nowhere/race.toml"), "scenario file 'nowhere/race.toml' not found"),
+    (("lab", "play", "toy", "nowhere/race.yaml"), "scenario file 'nowhere/race.yaml' not found"),
     (("lab", "play", "toy", "race", "--seed", "-1"), "--seed must be 0 or more"),
     (("lab", "sweep", "toy", "--out", "/no/such/parent/sweep"), "'/no/such/parent' does not exist"),
     (("lab", "sweep", "toy", "--units", "Pikes,Dragons", "--out", "unused"), "Unknown unit 'Dragons'"),

@@ -26,7 +26,7 @@ def rk(db: Path, *args: str, check: bool = True, real: bool = False) -> subproce
 def test_readme_autoplay_plays_a_full_battle_in_seconds(tmp_path: Path) -> None:
     db = tmp_path / "b.db"
     t0 = time.time()
-    p = rk(db, "battle", "new", str(ROOT / "examples/exillis/starter.toml"), "--autoplay", "--seed", "5", real=True)
+    p = rk(db, "battle", "new", str(ROOT / "examples/exillis/starter.yaml"), "--autoplay", "--seed", "5", real=True)
     assert "Battle over" in p.stdout and "Battle Points" not in p.stderr
     assert time.time() - t0 < 60
     battles = json.loads(rk(db, "battle", "list", "--json").stdout)
@@ -37,7 +37,7 @@ def test_readme_autoplay_plays_a_full_battle_in_seconds(tmp_path: Path) -> None:
 
 def test_act_show_actions_undo_and_errors(tmp_path: Path) -> None:
     db = tmp_path / "b.db"
-    bid = json.loads(rk(db, "battle", "new", str(ROOT / "examples/exillis/starter.toml"), "--json").stdout)["id"]
+    bid = json.loads(rk(db, "battle", "new", str(ROOT / "examples/exillis/starter.yaml"), "--json").stdout)["id"]
     acts = json.loads(rk(db, "battle", "actions", bid, "--json").stdout)
     assert acts["active"] == ["A:Billmen", "A:Decurion"]
     assert {"kind": "move", "unit": "A:Billmen", "target": "C3"} in [
@@ -56,7 +56,7 @@ def test_act_show_actions_undo_and_errors(tmp_path: Path) -> None:
 
 def test_export_import_via_cli(tmp_path: Path) -> None:
     db, other = tmp_path / "a.db", tmp_path / "b.db"
-    bid = json.loads(rk(db, "battle", "new", str(ROOT / "examples/exillis/hastings.toml"), "--json").stdout)["id"]
+    bid = json.loads(rk(db, "battle", "new", str(ROOT / "examples/exillis/hastings.yaml"), "--json").stdout)["id"]
     rk(db, "battle", "autoplay", bid, "--max-actions", "10")
     f = tmp_path / "x.json"
     rk(db, "battle", "export", bid, str(f))

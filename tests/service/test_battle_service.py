@@ -21,7 +21,7 @@ from rulekeeper.service.battles import BattleService, GameOverError, NotYourTurn
 EXILLIS = _game("exillis")
 
 ROOT = Path(__file__).resolve().parents[2]
-STARTER = ROOT / "examples" / "exillis" / "starter.toml"
+STARTER = ROOT / "examples" / "exillis" / "starter.yaml"
 
 
 @pytest.fixture()
@@ -141,7 +141,7 @@ def test_export_import_round_trip_and_a_forged_log_is_refused(svc: BattleService
 def test_killed_mid_autoplay_resumes_at_the_last_committed_action(tmp_path: Path) -> None:
     db = tmp_path / "kill.db"
     svc = BattleService(BattleStore(db))
-    bid = svc.new(ROOT / "examples" / "exillis" / "forest_fence.toml", seed=2)
+    bid = svc.new(ROOT / "examples" / "exillis" / "forest_fence.yaml", seed=2)
     env = {**os.environ, "RULEKEEPER_DB": str(db)}
     script = (
         "from rulekeeper.persistence.store import BattleStore\n"

@@ -12,7 +12,7 @@ from campaign_musters import BREC_TOML, WING_YAML
 from cli_kit import run_captured
 
 ROOT = Path(__file__).resolve().parents[2]
-STARTER = ROOT / "examples" / "exillis" / "starter.toml"
+STARTER = ROOT / "examples" / "exillis" / "starter.yaml"
 
 
 

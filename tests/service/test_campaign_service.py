@@ -32,7 +32,7 @@ from rulekeeper.service.battles import BattleService
 EXILLIS = _game("exillis")
 
 ROOT = Path(__file__).resolve().parents[2]
-STARTER = ROOT / "examples" / "exillis" / "starter.toml"
+STARTER = ROOT / "examples" / "exillis" / "starter.yaml"
 
 
 def U(unit: str, miniatures: int | None = None, level: int = 1, hero: str | None = None,

@@ -24,7 +24,7 @@ from rulekeeper.service.battles import BattleService
 from rulekeeper.web.api import create_app
 from toygame.game import SCENARIO_DIR, ToyGame
 
-SCENARIO = SCENARIO_DIR / "race.toml"
+SCENARIO = SCENARIO_DIR / "race.yaml"
 
 Run = Callable[..., tuple[int, str]]
 

@@ -37,7 +37,7 @@ def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> 
 @pytest.fixture
 def exported(tmp_path: Path, run: Run) -> Path:
     db = str(tmp_path / "b.db")
-    code, out = run("battle", "new", str(SCENARIO_DIR / "race.toml"), "--ruleset", "toy", "--verifiable", "--db", db,
+    code, out = run("battle", "new", str(SCENARIO_DIR / "race.yaml"), "--ruleset", "toy", "--verifiable", "--db", db,
                     "--json")
     assert code == 0, out
     bid = json.loads(out)["id"]
@@ -99,6 +99,6 @@ def test_what_is_not_an_export_exits_2(run: Run, tmp_path: Path) -> None:
 
 def test_verifiable_refuses_a_seed_and_autoplay(run: Run, tmp_path: Path) -> None:
     for extra in (("--seed", "3"), ("--autoplay",)):
-        code, out = run("battle", "new", str(SCENARIO_DIR / "race.toml"), "--ruleset", "toy", "--verifiable", *extra,
+        code, out = run("battle", "new", str(SCENARIO_DIR / "race.yaml"), "--ruleset", "toy", "--verifiable", *extra,
                         "--db", str(tmp_path / "b.db"))
         assert code == 2 and "--verifiable" in out

@@ -13,7 +13,7 @@ from rulekeeper.persistence.store import BattleNotFoundError, BattleStore
 from rulekeeper.service.battles import BattleService
 
 ROOT = Path(__file__).resolve().parents[2]
-DUEL = ROOT / "src" / "rulekeeper" / "rulesets" / "exillis" / "data" / "scenarios" / "duel.toml"
+DUEL = ROOT / "src" / "rulekeeper" / "rulesets" / "exillis" / "data" / "scenarios" / "duel.yaml"
 
 
 @pytest.fixture()

@@ -29,12 +29,12 @@ from toygame.game import SCENARIO_DIR, ToyGame
 RULESETS = Path(__file__).resolve().parents[2] / "src" / "rulekeeper" / "rulesets"
 #: One shipped scenario of each game (and the toy), played a few actions in by its own policy.
 BATTLES = {
-    "exillis": RULESETS / "exillis" / "data" / "scenarios" / "starter.toml",
-    "battlesystem": RULESETS / "battlesystem" / "data" / "scenarios" / "hill_road.toml",
+    "exillis": RULESETS / "exillis" / "data" / "scenarios" / "starter.yaml",
+    "battlesystem": RULESETS / "battlesystem" / "data" / "scenarios" / "hill_road.yaml",
     "confrontation": RULESETS / "confrontation" / "data" / "scenarios" / "ruined_wall.yaml",
     "dragonnoir": RULESETS / "dragonnoir" / "data" / "scenarios" / "the_ford.yaml",
     "wartable": RULESETS / "wartable" / "data" / "scenarios" / "oathsworn_vs_bloodless.yaml",
-    "toy": SCENARIO_DIR / "race.toml",
+    "toy": SCENARIO_DIR / "race.yaml",
 }
 
 

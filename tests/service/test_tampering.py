@@ -31,7 +31,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[BattleS
     try:
         folder = tmp_path_factory.mktemp("tamper")
         svc = BattleService(BattleStore(folder / "b.db"))
-        bid = svc.new(SCENARIO_DIR / "race.toml", seed=4, title="Thursday race")
+        bid = svc.new(SCENARIO_DIR / "race.yaml", seed=4, title="Thursday race")
         svc.autoplay(bid, max_actions=6)
         path = folder / "b.json"
         svc.export(bid, path)
@@ -122,7 +122,7 @@ def test_an_edit_inside_the_database_is_found_by_replay(tmp_path: Path, sql: str
     try:
         db = tmp_path / "b.db"
         svc = BattleService(BattleStore(db))
-        bid = svc.new(SCENARIO_DIR / "race.toml", seed=4, title="Thursday race")
+        bid = svc.new(SCENARIO_DIR / "race.yaml", seed=4, title="Thursday race")
         svc.autoplay(bid, max_actions=6)
         assert svc.replay(bid).identical
         raw = sqlite3.connect(db)
@@ -141,7 +141,7 @@ def test_the_chain_follows_undo_and_reveal(tmp_path: Path) -> None:
     try:
         store = BattleStore(tmp_path / "b.db")
         svc = BattleService(store)
-        bid = svc.new(SCENARIO_DIR / "race.toml", seed=4)
+        bid = svc.new(SCENARIO_DIR / "race.yaml", seed=4)
         heads = [store.get(bid).head]
         for _ in range(3):
             svc.autoplay(bid, max_actions=1)
@@ -172,7 +172,7 @@ def test_the_web_log_shows_the_fingerprint_only_once_every_result_is_revealed(tm
         db = tmp_path / "b.db"
         store = BattleStore(db)
         svc = BattleService(store)
-        bid = svc.new(SCENARIO_DIR / "race.toml", seed=4)
+        bid = svc.new(SCENARIO_DIR / "race.yaml", seed=4)
         svc.autoplay(bid, max_actions=2)  # autoplay leaves its results face down
         token = AccessStore(db).issue(bid, ["A", "B", "spectator"])["spectator"]
         client = TestClient(create_app(db))

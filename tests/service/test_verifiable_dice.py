@@ -26,7 +26,7 @@ from rulekeeper.service.battles import BattleService, DiceNotReadyError
 from rulekeeper.service.dice import BadContributionError, BadExportError, Dice, dice_seed, verify_export
 from toygame.game import SCENARIO_DIR, ToyGame
 
-DUEL = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/exillis/data/scenarios/duel.toml"
+DUEL = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/exillis/data/scenarios/duel.yaml"
 A, B = "a1" * 32, "b2" * 32
 
 
@@ -153,7 +153,7 @@ def test_every_game_takes_a_new_seed_without_changing_its_input(svc: BattleServi
 
 @pytest.fixture()
 def export(svc: BattleService) -> dict[str, Any]:
-    bid = finished(svc, SCENARIO_DIR / "race.toml")
+    bid = finished(svc, SCENARIO_DIR / "race.yaml")
     doc = svc.store.export(bid)
     assert doc["dice"]["secret"] is not None and len(doc["log"]) >= 3
     return doc
@@ -235,7 +235,7 @@ def test_an_edited_time_is_caught_by_the_chain(export: dict[str, Any]) -> None:
 
 
 def test_an_export_made_before_the_end_cannot_be_verified_yet(svc: BattleService) -> None:
-    bid = svc.new(SCENARIO_DIR / "race.toml", verifiable=True)
+    bid = svc.new(SCENARIO_DIR / "race.yaml", verifiable=True)
     Dice(svc).contribute(bid, "A", A)
     Dice(svc).contribute(bid, "B", B)
     svc.autoplay(bid, max_actions=2)
@@ -246,7 +246,7 @@ def test_an_export_made_before_the_end_cannot_be_verified_yet(svc: BattleService
 
 
 def test_a_plain_battle_replays_but_is_not_called_verifiable(svc: BattleService) -> None:
-    bid = svc.new(SCENARIO_DIR / "race.toml", seed=4)
+    bid = svc.new(SCENARIO_DIR / "race.yaml", seed=4)
     svc.autoplay(bid, max_actions=4)
     result = verify_export(svc.store.export(bid))
     assert result.ok and not result.verifiable and "plain seed" in result.message
@@ -259,7 +259,7 @@ def test_what_is_not_an_export_is_refused_as_such() -> None:
 
 
 def test_an_export_with_dice_imports_and_keeps_its_dice(svc: BattleService, tmp_path: Path) -> None:
-    bid = finished(svc, SCENARIO_DIR / "race.toml")
+    bid = finished(svc, SCENARIO_DIR / "race.yaml")
     path = tmp_path / "e.json"
     svc.export(bid, path)
     other = BattleService(BattleStore(tmp_path / "other.db"))

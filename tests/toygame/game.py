@@ -22,7 +22,6 @@ from pydantic import BaseModel, Field
 
 from rulekeeper.core.base import BaseGame
 from rulekeeper.core.chance import ChanceRequest, Fate, discrete
-from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import GameResult, JsonDict, LegalAction, OddsPreview, Outcome, Status
 from rulekeeper.core.rng import RngState
 from rulekeeper.core.ruleset import OptionInfo, Resolution
@@ -106,7 +105,7 @@ class ToyGame(BaseGame[ToyState]):
                                                   kind.title(), group) for kind, group in (("roll", "Dice"), ("hold", "Pass"))]
 
     def apply(self, state: ToyState, action: JsonDict) -> Outcome:
-        side = self._checked(state, action)
+        side = self.legal_side(state, action)
         fate, scores, i = Fate.from_state(state.rng), list(state.scores), SIDES.index(side)
         name = state.names[i]
         if action["kind"] == "roll":
@@ -126,13 +125,8 @@ class ToyGame(BaseGame[ToyState]):
         report = [{"text": text}] + ([{"text": f"The race is over: {new.reason}"}] if new.over else [])
         return Outcome.made(new, action, side, fate.records, report)
 
-    def _checked(self, state: ToyState, action: JsonDict) -> str:
-        if state.over or action not in [a.action for a in self.legal_actions(state)]:
-            raise IllegalActionError(f"not a legal action of the toy race now: {action!r}")
-        return str(action["side"])
-
     def preview(self, state: ToyState, action: JsonDict) -> OddsPreview:
-        side = self._checked(state, action)
+        side = self.legal_side(state, action)
         if action["kind"] == "hold":
             return OddsPreview((("reach the target", 0.0),))
         need, busts = state.target - state.scores[SIDES.index(side)], state.bust == "one"

@@ -28,8 +28,8 @@ from rulekeeper.web.presenters import GenericPresenter, Presenters
 
 from .game import PICKS, SCENARIO_DIR, ToyGame
 
-RACE = SCENARIO_DIR / "race.toml"
-SPRINT = SCENARIO_DIR / "sprint.toml"
+RACE = SCENARIO_DIR / "race.yaml"
+SPRINT = SCENARIO_DIR / "sprint.yaml"
 
 
 @pytest.fixture()

@@ -23,7 +23,7 @@ from rulekeeper.web.api import create_app
 from rulekeeper.web.isolation import FSI, PDI, READ_ATTRIBUTES, isolated
 from rulekeeper.web.presenters import make_env
 
-DUEL = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/exillis/data/scenarios/duel.toml"
+DUEL = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/exillis/data/scenarios/duel.yaml"
 TITLE, ARMY, LABEL = "קרב הגשר 3", "כנף שבורה", "ירדן"
 
 
@@ -43,8 +43,8 @@ def _in_tag_or_title(before: str) -> bool:
 
 
 def test_a_right_to_left_title_and_army_name_are_isolated_on_the_pages(tmp_path: Path) -> None:
-    scenario = tmp_path / "duel.toml"
-    scenario.write_text(DUEL.read_text().replace('name = "Broken Wing"', f'name = "{ARMY}"'))
+    scenario = tmp_path / "duel.yaml"
+    scenario.write_text(DUEL.read_text().replace("name: Broken Wing", f"name: {ARMY}"))
     client = TestClient(create_app(tmp_path / "web.db"), follow_redirects=False)
     keeper = client.app.state.keeper  # type: ignore[attr-defined]
     bid, tokens = keeper.create(SetupRequest(scenario=scenario, seed=5), title=TITLE)
@@ -75,9 +75,9 @@ def _setups() -> dict[str, tuple[str, Callable[[str], str]]]:
     """Each game's shipped scenario, its army A (and a unit, where the file names units) renamed in Hebrew;
     the War Table's files name no army (its sides are factions): the battle's title is the name there."""
     return {
-        "exillis": ("exillis/data/scenarios/duel.toml", lambda t: t.replace('name = "Broken Wing"', f'name = "{ARMY}"')),
-        "battlesystem": ("battlesystem/data/scenarios/hill_road.toml", lambda t: t.replace(
-            '"Wardens of the Road"', f'"{ARMY}"').replace('"Road Bows"', f'"{UNIT}"')),
+        "exillis": ("exillis/data/scenarios/duel.yaml", lambda t: t.replace("name: Broken Wing", f"name: {ARMY}")),
+        "battlesystem": ("battlesystem/data/scenarios/hill_road.yaml", lambda t: t.replace(
+            "{name: Wardens of the Road}", f"{{name: {ARMY}}}").replace("name: Road Bows,", f"name: {UNIT},")),
         "confrontation": ("confrontation/data/scenarios/the_ford.yaml", lambda t: t.replace(
             "name: Lions of Alahan", f"name: {ARMY}").replace(
             "{side: A, card: Alahan swordsman,", f"{{side: A, card: Alahan swordsman, name: {UNIT},")),

@@ -178,7 +178,7 @@ def test_a_game_without_a_campaign_says_so(tmp_path: Path) -> None:
     register_for_tests(ToyGame)
     try:
         k = web.state.keeper
-        race = Path(__file__).resolve().parents[1] / "toygame" / "scenarios" / "race.toml"
+        race = Path(__file__).resolve().parents[1] / "toygame" / "scenarios" / "race.yaml"
         bid, tokens = k.create(SetupRequest(scenario=race, seed=3, db=k.store.url), ruleset="toy")
         client = TestClient(web, follow_redirects=False)
         page = client.get(f"/b/{bid}/campaign", params={"token": tokens["A"]})

@@ -29,12 +29,12 @@ class CountingToy(ToyGame):
 
     def scenarios(self) -> list[ScenarioInfo]:
         CountingToy.reads += 1
-        return [ScenarioInfo(p.stem, p.stem, "", p) for p in sorted(self.folder.glob("*.toml"))]
+        return [ScenarioInfo(p.stem, p.stem, "", p) for p in sorted(self.folder.glob("*.yaml"))]
 
 
 @pytest.fixture
 def counting(tmp_path: Path) -> Iterator[Path]:
-    shutil.copy(next(SCENARIOS.glob("*.toml")), tmp_path / "race.toml")
+    shutil.copy(next(SCENARIOS.glob("*.yaml")), tmp_path / "race.yaml")
     CountingToy.folder, CountingToy.reads = tmp_path, 0
     register_for_tests(CountingToy)
     yield tmp_path
@@ -46,14 +46,14 @@ def test_a_list_is_read_once_until_a_file_changes(counting: Path) -> None:
     first = [s.key for s in scenarios_of(g)]
     assert [s.key for s in scenarios_of(g)] == first == ["toycount:race"]
     assert CountingToy.reads == 1
-    later = os.stat(counting / "race.toml").st_mtime_ns + 5_000_000_000
-    os.utime(counting / "race.toml", ns=(later, later))  # edited
+    later = os.stat(counting / "race.yaml").st_mtime_ns + 5_000_000_000
+    os.utime(counting / "race.yaml", ns=(later, later))  # edited
     scenarios_of(g)
     assert CountingToy.reads == 2
-    shutil.copy(counting / "race.toml", counting / "sprint.toml")  # a file added: the folder changed
+    shutil.copy(counting / "race.yaml", counting / "sprint.yaml")  # a file added: the folder changed
     os.utime(counting, ns=(later + 1, later + 1))
     assert [s.key for s in scenarios_of(g)] == ["toycount:race", "toycount:sprint"]
     assert CountingToy.reads == 3
-    (counting / "sprint.toml").unlink()
+    (counting / "sprint.yaml").unlink()
     os.utime(counting, ns=(later + 2, later + 2))
     assert [s.key for s in scenarios_of(g)] == ["toycount:race"] and CountingToy.reads == 4

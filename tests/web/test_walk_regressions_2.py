@@ -153,7 +153,7 @@ def broken_games(tmp_path: Path) -> Iterator[Path]:
     """Both broken toys registered; the broken one's folder holds a good race and a broken file."""
     folder = tmp_path / "scenarios"
     folder.mkdir()
-    shutil.copy(SCENARIO_DIR / "race.toml", folder / "race.toml")
+    shutil.copy(SCENARIO_DIR / "race.yaml", folder / "race.yaml")
     (folder / "broken.toml").write_text('name = "Broken\ntarget = ', encoding="utf-8")
     BrokenScenarioToy.scenario_folder = folder
     register_for_tests(FaultyPresenterToy)

@@ -50,7 +50,7 @@ BattleIdArg = Annotated[str, typer.Argument(help="Battle id or any unique prefix
 @battle_app.command("new")
 def new(
     scenario: Annotated[Path | None, typer.Argument(
-        help="Scenario file, e.g. examples/exillis/starter.toml (or give two --muster instead).")] = None,
+        help="Scenario file, e.g. examples/exillis/starter.yaml (or give two --muster instead).")] = None,
     muster: Annotated[list[Path] | None, typer.Option(
         "--muster", "--army", help="An army list (an Ex illis muster), YAML or TOML; give two: side A, then side B.")] = None,
     board: Annotated[str | None, typer.Option(

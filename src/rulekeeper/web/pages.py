@@ -43,6 +43,7 @@ from rulekeeper.persistence.store import BattleNotFoundError, BattleRecord, LogE
 from rulekeeper.service.battles import ActRequest, is_pending
 from rulekeeper.service.bot_seat import DEFAULT_STRENGTH, STRENGTH_WORDS
 
+from .action_form import fields_of_form
 from .api import NOT_FOUND, STATUS, Keeper
 from .created import build_created, created_path, keep_links
 from .guards import require_last_actor, require_writer
@@ -517,7 +518,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
     @r.post("/b/{bid}/act")
     async def act(bid: str, request: Request, token: str | None = None) -> Response:
         def change(form: dict[str, str], token: str | None) -> Response:
-            fields = {key: value for key, value in form.items() if key not in ("token", "position") and value}
+            fields = fields_of_form(form)  # text fields as they are, lists and numbers from their JSON
             with k.snapshot():  # the link and the battle read at one moment; the append is a compare-and-set on it
                 role = k.writer(bid, token, "act")
                 position = _int(form.get("position"), "position")

@@ -105,7 +105,7 @@ def test_longbowmen_led_by_the_broken_wing_receive_15():
     from rulekeeper.rulesets.exillis.scenario import __file__ as scenario_py
     from rulekeeper.rulesets.exillis.scenario import load_scenario
 
-    path = scenario_py.replace("scenario.py", "data/scenarios/starter.toml")
+    path = scenario_py.replace("scenario.py", "data/scenarios/starter.yaml")
     s = initial_state(load_scenario(path), 5, tables())
     assert s.unit("A:Longbowmen").leadership == 15.0  # the Decurion, General of the Broken Wing
     assert s.unit("A:Billmen").leadership == 10.0  # no printed Affinity: the Basic Motive

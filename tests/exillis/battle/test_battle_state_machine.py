@@ -29,7 +29,7 @@ class BattleMachine(RuleBasedStateMachine):
 
     @initialize(scenario=st.sampled_from(SCENARIOS), seed=st.integers(0, 2**32 - 1))
     def start(self, scenario: str, seed: int) -> None:
-        sc = load_scenario(ROOT / "examples" / "exillis" / f"{scenario}.toml", T.roster, T.rules)
+        sc = load_scenario(ROOT / "examples" / "exillis" / f"{scenario}.yaml", T.roster, T.rules)
         self.initial = initial_state(sc, seed, T)
         self.state = self.initial
         self.actions: list = []

@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[3]
 
 def start(name: str = "starter", seed: int = 5) -> BattleState:
     t = tables()
-    return initial_state(load_scenario(ROOT / f"examples/exillis/{name}.toml", t.roster, t.rules), seed, t)
+    return initial_state(load_scenario(ROOT / f"examples/exillis/{name}.yaml", t.roster, t.rules), seed, t)
 
 
 def chance_rows(records: tuple[ChanceResult, ...]) -> list[dict[str, Any]]:

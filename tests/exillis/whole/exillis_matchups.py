@@ -23,6 +23,8 @@ class Matchup:
     unit: str
     target: str | None = None
     option: str | None = None
+    #: plays of ``apply`` the agreement test compares with (more where the error it must catch is smaller)
+    plays: int = 120
 
 
 def _two(a: str, za: str, na: int, b: str, zb: str, nb: int, **kw: object) -> Callable[[], BattleState]:
@@ -66,6 +68,21 @@ def _into_melee() -> BattleState:
     return act(s, "A:Longbowmen")
 
 
+def _lightning_into_melee() -> BattleState:
+    """Ympes throw lightning into a melee of Billmen (medium armour: twice the pull) and Vileins: friendly fire."""
+    s = battle([unit("Billmen", "C2", miniatures=2), unit("Ympes", "B2", miniatures=4)],
+               [unit("Vileins", "C2", miniatures=3)], terrain={})
+    return act(s, "A:Ympes")
+
+
+def _equal_priority() -> BattleState:
+    """Hobelars (CP 4) charge wounded Billmen in a defensive stance (RP 3 + 1): a reaction of equal priority, half
+    the time; the Billmen the charge cuts down still strike back (the casualties are removed after both rounds)."""
+    s = battle([unit("Hobelars", "B2", miniatures=3)], [unit("Billmen", "C2", miniatures=4)], terrain={})
+    s = setc(s, "B:Billmen", stance="defensive", hp=(20.0, 20.0, 20.0, 20.0))
+    return act(s, "A:Hobelars")
+
+
 MATCHUPS = [
     Matchup("knights charge peasants", _two("Franc Chevalers", "B2", 2, "Vileins", "C2", 4), "charge", "A:Franc Chevalers", "C2"),
     Matchup("billmen fight peasants", _two("Billmen", "C2", 4, "Vileins", "C2", 4), "fight", "A:Billmen"),
@@ -93,6 +110,14 @@ MATCHUPS = [
             "A:Longbowmen", "C2", "shot"),
     Matchup("wounded knights shot", _wounded(_two("Longbowmen", "B2", 3, "Franc Chevalers", "C2", 2),
                                              "B:Franc Chevalers", (20.0, 70.0)), "shoot", "A:Longbowmen", "C2", "shot"),
+    # a long action: the volley it will shoot when its time comes (the agreement test resolves it as the engine does)
+    Matchup("aimed volley resolved later", _wounded(_two("Longbowmen", "B2", 4, "Vileins", "C2", 2), "B:Vileins",
+                                                     (9.0, 9.0)), "shoot", "A:Longbowmen", "C2", "aim",
+            400),  # 400: a plain shot's odds instead of Aim's (P(2 killed) 0.59 against 0.73) fail it
+    # lightning's own draws: Bulk × Armour, cover, the resist roll, friendly fire
+    Matchup("lightning bolts", _two("Ympes", "B2", 4, "Vileins", "C2", 3), "shoot", "A:Ympes", "C2", "lightning"),
+    Matchup("lightning into a melee", _lightning_into_melee, "shoot", "A:Ympes", "C2", "lightning",
+            plays=400),  # 400: a Luck without its × 1.5 (P(none killed) 0.68 against 0.59) fails it
     # actions of several rounds, each finding the zone as the one before left it (wounds, casualties, morale)
     Matchup("group fight of a hero and retinue", _with_hero("Billmen", "C2", 2, "Dismounted Baneret", "Vileins", "C2", 3),
             "fight", "A:Billmen"),
@@ -103,6 +128,10 @@ MATCHUPS = [
     Matchup("group charge meets a reaction", _with_hero("Billmen", "B2", 2, "Dismounted Baneret", "Serjants (Spear)",
                                                          "C2", 3), "charge", "A:Billmen", "C2"),
 ]
+
+#: A charge met by a reaction of equal priority (CP 1 against RP 1): the simultaneous exchange, always sampled whole.
+SIMULTANEOUS = [Matchup("simultaneous exchange at equal priority", _equal_priority, "charge", "A:Hobelars", "C2")]
+MATCHUPS += SIMULTANEOUS
 
 #: The matchups of several rounds (a group's fight, a charge that meets reactions): sampled whole when too big.
 SEVERAL_ROUNDS = [m for m in MATCHUPS if m.name.startswith(("group ", "charge meets"))]

@@ -1,7 +1,8 @@
 """Shared by the whole-action tests (not a test module): the same measures read off the engine's ``apply``.
 
 A seeded Monte Carlo plays the action with the engine itself (``engine.apply`` on the state
-reseeded) and reads what the whole-action odds predict from the resolution's own report: the
+reseeded; a long action then resolved by the engine's own ``_resolve_pending``, as when the group's time
+comes) and reads what the whole-action odds predict from the resolution's own report: the
 casualties of its melee rounds or volleys by side, the morale state each enemy unit is left in
 by the last of them, and which units turned Fleeing.
 """
@@ -12,10 +13,11 @@ import math
 from dataclasses import replace
 from typing import Any
 
+from rulekeeper.core.chance import Fate
 from rulekeeper.core.rng import RngState
 from rulekeeper.core.whole import WholeOdds
 from rulekeeper.rulesets.exillis.battle.actions import Legal
-from rulekeeper.rulesets.exillis.battle.engine import apply
+from rulekeeper.rulesets.exillis.battle.engine import Run, _resolve_pending, apply
 from rulekeeper.rulesets.exillis.battle.state import BattleState
 from rulekeeper.rulesets.exillis.battle.tables import BattleTables
 
@@ -25,11 +27,17 @@ RESOLUTIONS = ("melee", "shoot")
 def observed(state: BattleState, t: BattleTables, lg: Legal, seed: int) -> dict[str, Any]:
     """One play of ``lg`` by the engine, read as the whole-action measures."""
     out = apply(replace(state, rng=RngState.from_seed(seed)), lg.action, t, lg)
+    report = list(out.report)
+    group = tuple(k for k in (m.key for m in out.state.units) if out.state.unit(k).pending is not None)
+    if group:  # a long action (Aim): resolved as the engine does when the group's time comes
+        run = Run(out.state, t, Fate.from_state(RngState.from_seed(seed + 1_000_003)))
+        _resolve_pending(run, group)
+        report += run.report
     side = state.unit(lg.action.unit).side
     killed = lost = 0
     last: dict[str, str] = {}
     fled: set[str] = set()
-    for r in out.report:
+    for r in report:
         if r.get("kind") not in RESOLUTIONS:
             continue
         for mini in r["casualties"]:

@@ -9,14 +9,20 @@
 
 from __future__ import annotations
 
+import json
 import math
+from html import escape
 from pathlib import Path
 
 import pytest
 from exillis_battle_kit import act, battle, legal, tables, unit
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
+from rulekeeper.cli.app import app
+from rulekeeper.core.game import SetupRequest
 from rulekeeper.core.ruleset import game
+from rulekeeper.core.whole import percent
 from rulekeeper.rulesets.exillis import damage as dmg
 from rulekeeper.rulesets.exillis.battle.charging import melee_context
 from rulekeeper.rulesets.exillis.melee import duel_odds
@@ -96,7 +102,8 @@ def test_no_whole_odds_for_an_action_without_chance() -> None:
 
 
 def test_the_web_preview_leads_with_the_whole_action(tmp_path: Path) -> None:
-    """The keeper's preview panel shows the whole action's bars above the per-draw odds."""
+    """The keeper's preview panel shows the whole action's bars above the per-draw odds: a volley, and an Aim of the
+    Starter (the volley it will shoot later, said so), the very numbers of the game's ``whole_odds``."""
     client = TestClient(create_app(tmp_path / "web.db"), follow_redirects=False)
     b = client.post("/api/battles", json={"scenario": "forest_fence", "seed": 3}).json()
     token = b["tokens"]["A"]
@@ -105,3 +112,47 @@ def test_the_web_preview_leads_with_the_whole_action(tmp_path: Path) -> None:
     page = client.get(f"/b/{b['id']}", params={"token": token, "pick": str(n), "at": "0"}).text
     assert 'id="whole-odds"' in page and "enemy miniatures killed" in page
     assert page.index('id="whole-odds"') < page.index("Commit:")
+    # the Starter, seed 7, two policy moves in: the Longbowmen may Aim at C2 (the coverage test's walk)
+    g = game("exillis")
+    b = client.post("/api/battles", json={"scenario": "starter", "seed": 7}).json()
+    state = g.initial_state(g.setup(SetupRequest(scenario=next(s for s in g.scenarios() if s.key == "starter").path,
+                                                 seed=7)).document)
+    for position in range(2):
+        pick = g.policy(state)
+        assert pick is not None
+        side = state.unit(str(pick["unit"])).side
+        r = client.post(f"/api/battles/{b['id']}/actions", params={"token": b["tokens"][side]},
+                        json={"position": position, **pick})
+        assert r.status_code == 200, r.text
+        state = g.apply(state, pick).state
+    token = b["tokens"]["A"]
+    acts = client.get(f"/api/battles/{b['id']}/actions", params={"token": token}).json()["actions"]
+    n = next(i for i, a in enumerate(acts) if a.get("option") == "aim" and a["target"] == "C2")
+    page = client.get(f"/b/{b['id']}", params={"token": token, "pick": str(n), "at": "2"}).text
+    assert page.index('id="whole-odds"') < page.index("Commit:") and "resolved later" in page
+    odds = g.whole_odds(state, {"kind": "shoot", "unit": "A:Longbowmen", "target": "C2", "option": "aim"})
+    assert odds is not None
+    shown = [escape(percent(p)) for m in odds.measures if len(m.outcomes) > 1 for _o, p in m.outcomes if p > 0]
+    assert len(shown) >= 4 and all(f'<span class="whole-p">{p}</span>' in page for p in shown)
+
+
+@pytest.mark.parametrize(("position", "cli"), [
+    (lambda: act(battle([unit("Ympes", "B2", miniatures=4)], [unit("Vileins", "C2", miniatures=3)], terrain={}),
+                 "A:Ympes"), ["Ympes", "--size", "4", "--target", "Vileins:3", "--action", "lightning"]),
+    (lambda: act(battle([unit("Longbowmen", "B2", miniatures=3)], [unit("Vileins", "C2", miniatures=4)], terrain={}),
+                 "A:Longbowmen"), ["Longbowmen", "--size", "3", "--target", "Vileins:4", "--action", "aim"]),
+], ids=["lightning", "aim"])
+def test_the_cli_whole_odds_are_the_keeper_s(position: object, cli: list[str]) -> None:
+    """``odds exillis shoot … --whole`` shows the numbers the keeper previews for the same position."""
+    state = position()  # type: ignore[operator]
+    option = cli[cli.index("--action") + 1]
+    keeper = game("exillis").whole_odds(state, {"kind": "shoot", "unit": state.active[0], "target": "C2",
+                                                 "option": option})
+    res = CliRunner().invoke(app, ["odds", "exillis", "shoot", *cli, "--whole", "--json"])
+    assert res.exit_code == 0, res.output
+    shown = json.loads(res.output)["whole"]
+    assert keeper is not None and shown["method"] == keeper.method
+    mine = {m["key"]: m["outcomes"] for m in shown["measures"]}
+    for key in ("enemy_killed", "own_losses"):
+        assert mine[key] == [[o, p] for o, p in keeper.measure(key).outcomes]
+    assert [list(e) for e in keeper.events] == [list(e) for e in shown["events"]]

@@ -101,7 +101,7 @@ class BattleSystem(WithoutExtras):
                                          "army lists or a board")
         if request.scenario is None:
             raise BattleSystemSetupError("give a Battle System scenario, e.g. "
-                                         "src/rulekeeper/rulesets/battlesystem/data/scenarios/river_crossing.toml")
+                                         "src/rulekeeper/rulesets/battlesystem/data/scenarios/river_crossing.yaml")
         sc = read_scenario(request.scenario)
         opts = BattleSystemOptions.parse(list(request.options))
         options = {o.name: str(getattr(opts, o.name)) for o in option_infos()}

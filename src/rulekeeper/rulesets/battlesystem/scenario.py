@@ -191,7 +191,7 @@ def read_scenario(path: Path) -> JsonDict:
 
 def shipped_scenarios() -> list[ScenarioInfo]:
     out = []
-    for p in sorted(SCENARIO_DIR.glob("*.toml")):
+    for p in sorted(SCENARIO_DIR.glob("*.yaml")):
         sc = read_scenario(p)
         out.append(ScenarioInfo(p.stem, sc["name"], sc["description"], p))
     return out

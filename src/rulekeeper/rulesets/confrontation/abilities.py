@@ -60,7 +60,7 @@ def _fixed(*hooks: AnyHook) -> Callable[[int], tuple[AnyHook, ...]]:
 _IMPLEMENTED = (
     Ability("Bravery", "test", _fixed(NoNegativeOpening(_t("COU")), Opens(FIVE, _t("COU")))),
     Ability("Brutal", "test", _fixed(Opens(FIVE, _t("ATT"))), partial="its Force +1 for pushes and charge penalties"),
-    Ability("Dodge", "test", _fixed(Opens(FIVE, _t("DEF"))), partial="moving under cover as a cumulative action"),
+    Ability("Dodge", "test", _fixed(Opens(FIVE, _t("DEF")))),  # moving under cover as a cumulative action: cover_move.py
     Ability("Enlightened", "test", _fixed(Opens(FIVE, _t("FAI"))), partial="not losing focus when censured"),
     Ability("Exalted", "test", _fixed(NoNegativeOpening(_t("FAI")))),
     Ability("Fine blade", "test", _fixed(NoNegativeOpening(_t("ATT")))),

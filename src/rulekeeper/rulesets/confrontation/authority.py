@@ -10,9 +10,9 @@ the end of the activation phase."
 Played here: the tokens are counted before each Tactical roll from the standing fighters (a Pure Warrior Character
 is a Character with neither POW nor FAI); after the cancelling, at most one side holds any. When the roll is a draw
 and a side holds a token, the roll stops and that side chooses (its legal actions): ``authority`` (spend a token and
-win: the keeper's proposal) or ``tactical`` (roll again, keeping the token). The other uses are not played: the
-activation sequence's cards (reserve, passing) are not modelled, and splitting a fray with a token needs the other
-side to act at the start of the combat phase (docs/rules/confrontation.md, "Authority").
+win: the keeper's proposal) or ``tactical`` (roll again, keeping the token). The tokens are generated once a round,
+kept in the state, and spent there; their other uses (preventing a pass, choosing how a fray is split) are
+:mod:`.authority_uses` (docs/rules/confrontation.md, "The Tactical roll" and "Authority's other uses").
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from dataclasses import replace
 
 from rulekeeper.core.game import JsonDict
 
-from .state import Fighter, SkirmishState, other
+from .state import SIDES, Fighter, SkirmishState, other
 
 
 def pure_warrior_character(f: Fighter) -> bool:
@@ -41,13 +41,35 @@ def tokens(state: SkirmishState, side: str) -> int:
     return max(0, generated(state, side) - generated(state, other(side)))
 
 
+def held(state: SkirmishState, side: str) -> int:
+    """The tokens ``side`` holds: those it is about to generate before the round's Tactical roll, then what is left
+    of those generated (kept in the state: fighters killed later in the round do not take them back)."""
+    if state.phase == "tactical" and not state.drawn:
+        return tokens(state, side)
+    return state.held[SIDES.index(side)]
+
+
+def generate(state: SkirmishState) -> SkirmishState:
+    """"Before any Tactical Roll, a fighter endowed with this capacity generates an "authority" token" (once a round:
+    a roll again after a draw is the same round's, and "An army cannot have more than X+1 such tokens during the same
+    round")."""
+    return replace(state, held=(tokens(state, "A"), tokens(state, "B")))
+
+
+def spend(state: SkirmishState, side: str) -> SkirmishState:
+    """One of ``side``'s tokens spent."""
+    a, b = state.held
+    return replace(state, held=(a - (side == "A"), b - (side == "B")))
+
+
 def holder(state: SkirmishState) -> str | None:
     """The side holding Authority tokens this round, if any."""
-    return next((s for s in ("A", "B") if tokens(state, s) > 0), None)
+    return next((s for s in SIDES if held(state, s) > 0), None)
 
 
 def do_authority(state: SkirmishState, side: str) -> tuple[SkirmishState, list[JsonDict]]:
     """"If the Tactical Roll was a Draw, a player can use a token to win the Tactical Roll"."""
-    text = f"{state.name(side)} spend an Authority token ({tokens(state, side)} held) and win the Tactical roll; " \
+    text = f"{state.name(side)} spend an Authority token ({held(state, side)} held) and win the Tactical roll; " \
            "they choose who acts first"
-    return replace(state, phase="lead", leader=side, to_act=side, drawn=False), [{"text": text, "kind": "phase"}]
+    return replace(spend(state, side), phase="lead", leader=side, to_act=side, drawn=False), \
+        [{"text": text, "kind": "phase"}]

@@ -17,8 +17,9 @@ from __future__ import annotations
 from rulekeeper.core.game import JsonDict, LegalAction
 
 from . import policy
-from .actions import _activation, strikes
 from .flight import flees
+from .offers import activation as _activation
+from .offers import strikes
 from .skirmish import can_activate
 from .state import Fighter, SkirmishState
 

@@ -34,6 +34,10 @@ OPTIONS = [
     OptionInfo("move_steps", "2.5", ("2.5", "free"),
                "Third-edition rules: \"movement in cm in 2.5 cm steps\" (default: a walk is a whole number of 2.5 cm "
                "steps) or walks of any length to the millimetre (a battle stored before the rule reads this way)."),
+    OptionInfo("authority_tokens", "combat", ("combat", "discarded"),
+               "Authority's tokens \"can be used at the beginning of the Combat Phase\" to split a fray (default: kept "
+               "until then) or \"All unused tokens are discarded at the end of the activation phase\" first (no split "
+               "with a token)."),
 ]
 
 

@@ -55,12 +55,12 @@ RESERVE = "implemented as reserve arithmetic (mystic.py): "
 NO_PHASE = " (not yet: the Mystic phase, spells and miracles)"
 
 ELSEWHERE: dict[str, tuple[str, str]] = {
-    "Authority": ("army", "implemented in part: tokens before each Tactical roll (X + 1 at most, cancelled), a drawn roll won with one (not yet: splitting a fray with one; the activation sequence's uses)"),
-    "Leap": ("board", "implemented in skirmishes: walks over what is no taller than he is, charges over what is no taller than twice his height, two leaps a round (leap.py; not yet: pursuits)"),
+    "Authority": ("army", "implemented in skirmishes: tokens before each Tactical roll (X + 1 at most, cancelled), a drawn roll won with one, a pass forced to play, a fray's split chosen (authority.py, authority_uses.py; not yet: a card in reserve)"),
+    "Leap": ("board", "implemented in skirmishes: walks and pursuits over what is no taller than he is, charges over what is no taller than twice his height, two leaps a round, none under cover (leap.py)"),
     "Tall": ("board", "implemented in skirmishes: X cm tall for sight and cover (heights.py)"),
     "Bull's eye": ("shooting", "implemented in skirmishes: (final result − difficulty) added to the damage Strength "
                    "of his shots (third-edition rules)"),
-    "Target": ("shooting", "implemented in skirmishes: X added to the difficulty of a shot at him"),
+    "Target": ("shooting", "implemented in skirmishes: X added to the difficulty of a shot at him, not cumulated with moving under cover when both are bonuses"),
     "Piety": ("mystic", RESERVE + "the T.F. kept at the beginning of the Mystic phase" + NO_PHASE),
     "Recovery": ("mystic", RESERVE + "X more Gems after the mana recovery roll, within the reserve limit" + NO_PHASE),
     "Martyr": ("mystic", RESERVE + "the exact odds of what an offering of T.F. yields (STR 5 per T.F., RES 0; one "

@@ -137,18 +137,24 @@ def pursuit_targets(state: SkirmishState, f: Fighter) -> list[tuple[Fighter, Cha
 
 
 def may_pursue(state: SkirmishState, f: Fighter) -> bool:
-    """After a fight that killed every opponent: free, not in rout, pursuits left, an enemy in reach."""
+    """After a fight that killed every opponent: free, not in rout, pursuits left, an enemy in reach (going round, or
+    leaping: leap.py)."""
+    from .leap import leap_pursuit_offers
+
     return (f.standing and not f.engaged and not f.rout and f.pursued < pursuits_allowed(f)
-            and bool(pursuit_targets(state, f)))
+            and bool(pursuit_targets(state, f) or leap_pursuit_offers(state, f)))
 
 
-def do_pursue(state: SkirmishState, f: Fighter, t: Fighter) -> tuple[SkirmishState, list[JsonDict]]:
-    reach = charge_of(state, f, t, pursuit_cm(f))
+def do_pursue(state: SkirmishState, f: Fighter, t: Fighter, reach: ChargeReach | None = None,
+              leapt: tuple[str, ...] = ()) -> tuple[SkirmishState, list[JsonDict]]:
+    """Into base contact with ``t`` (around what is in the way, or straight over ``leapt``: leap.py)."""
+    reach = reach or charge_of(state, f, t, pursuit_cm(f))
     end = reach.end
     pursuer = replace(f, x=end.x, y=end.y, facing=round(end.facing, 1), pursuing=False, pursued=f.pursued + 1,
-                      engaged=(*f.engaged, t.key))
+                      engaged=(*f.engaged, t.key), leaps=f.leaps + len(leapt))
     caught = replace(t, engaged=(*t.engaged, f.key))
-    text = f"{f.key} pursues {t.key}: {reach.distance:.1f} cm into base contact (they fight this combat phase)"
+    over = f", leaping over {' and '.join(leapt)} (leap {pursuer.leaps} of 2 this round)" if leapt else ""
+    text = f"{f.key} pursues {t.key}: {reach.distance:.1f} cm into base contact{over} (they fight this combat phase)"
     return state.with_fighters(pursuer, caught), [{"text": text, "kind": "charge"}]
 
 

@@ -1,7 +1,7 @@
 """Confrontation skirmishes on the game protocol (:class:`rulekeeper.core.game.Game`).
 
 :class:`SkirmishGame` holds the protocol's battle half; the registered class
-:class:`~.calculator.Confrontation` (entry point ``confrontation``) is the calculator plus this, so
+:class:`~.calculator.Confrontation` (entry point ``confrontation``, re-exported here) is the calculator plus this, so
 ``rulekeeper battle new confrontation …`` and the web keeper reach whole skirmishes through the same
 plug-in as ``rulekeeper odds confrontation``. A scenario file becomes the stored initial document
 (cards included), an action a protocol :class:`~rulekeeper.core.game.Outcome` whose every die comes
@@ -37,10 +37,12 @@ from rulekeeper.core.rng import RngState
 
 from . import actions, policy
 from .authority import do_authority
+from .authority_uses import do_answer, do_decline, do_pass, do_token_split
+from .cover_move import after_cover, do_cover, do_ready, settle_turn
 from .disengage import do_disengage, way_out
 from .flight import do_flee, do_pursue, do_stay, mark_pursuers, pursuers
 from .ground import Terrain
-from .leap import do_leap, do_leap_charge
+from .leap import do_leap, do_leap_charge, leaping_pursuit
 from .reinforcement import do_choice
 from .scenario import read_scenario, shipped_scenarios
 from .shooting import do_shoot
@@ -60,12 +62,23 @@ from .state import (
 from .tactical import do_tactical, general
 
 NAME = "confrontation"
-KIND_WORDS = {"move": "move", "walk": "move", "charge": "charge", "hold": "hold", "wait": "hold", "pass": "hold",
+KIND_WORDS = {"move": "move", "walk": "move", "charge": "charge", "hold": "hold", "wait": "hold",
               "fight": "fight", "melee": "fight", "combat": "fight", "shoot": "shoot", "shot": "shoot", "fire": "shoot",
               "tactical": "tactical", "roll": "tactical", "lead": "lead", "first": "lead", "flee": "flee",
               "pursue": "pursue", "stay": "stay", "remove": "remove", "keep": "keep", "return": "return",
-              "disengage": "disengage", "split": "split", "leap": "leap", "jump": "leap", "authority": "authority"}
+              "disengage": "disengage", "split": "split", "leap": "leap", "jump": "leap", "authority": "authority",
+              "authority_split": "authority_split", "decline": "decline", "pass": "pass", "allow": "allow",
+              "force": "force", "cover": "cover", "ready": "ready"}
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
+
+
+AUTHORITY_USES = {
+    "authority_split": lambda s, f, a: do_token_split(s, f.side, f, [str(k) for k in a["apart"]]),
+    "decline": lambda s, f, a: do_decline(s, f.side),
+    "pass": lambda s, f, a: do_pass(s, f.side),
+    "allow": lambda s, f, a: do_answer(s, f.side, False),
+    "force": lambda s, f, a: do_answer(s, f.side, True),
+}
 
 
 class SkirmishSetupError(RulekeeperError):
@@ -137,6 +150,7 @@ class SkirmishGame(WithoutExtras):
                 "tactical", "A", "A", tuple((str(k), str(v)) for k, v in document.get("options", {}).items()),
                 False, None, "", RngState.from_seed(int(document["seed"])),
                 terrain=tuple(Terrain.from_json(p) for p in sc.get("terrain", [])))
+            state = settle_turn(state)
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             if isinstance(exc, RulekeeperError):
                 raise
@@ -182,7 +196,7 @@ class SkirmishGame(WithoutExtras):
         side = state.to_act if side in (None, "") else str(side).strip().upper()
         if side not in SIDES:
             raise IllegalActionError(f"no side {side!r} in a skirmish (A or B)", side=str(side))
-        if kind in ("tactical", "lead", "authority"):  # made by the side's General: he need not be named
+        if kind in ("tactical", "lead", "authority", "decline", "pass", "allow", "force", "ready"):  # the side's General's
             if not state.standing(side):
                 raise IllegalActionError(f"side {side} has no fighter standing", side=side)
             data = {**data, "fighter": data.get("fighter") or general(state, side).key}
@@ -193,9 +207,9 @@ class SkirmishGame(WithoutExtras):
             if data.get("target") in (None, ""):
                 raise IllegalActionError(f"a {kind} needs a target", field="target")
             out["target"] = self._fighter_name(state, str(data["target"]))
-            if kind == "charge" and data.get("leap"):
+            if kind in ("charge", "pursue") and data.get("leap"):
                 out["leap"] = True
-        elif kind in ("move", "return", "leap"):
+        elif kind in ("move", "return", "leap", "cover"):
             out["to"] = _coords(data.get("to"))
         elif kind == "disengage":
             out["test"] = str(data.get("test") or "INI").strip().upper()
@@ -206,11 +220,11 @@ class SkirmishGame(WithoutExtras):
                 out["to"] = way
             else:
                 raise IllegalActionError(f"{f.key} has no way out of his fight: name one (X,Y)", field="to")
-        elif kind == "split":
+        elif kind in ("split", "authority_split"):
             apart = data.get("apart")
             names = apart.split(",") if isinstance(apart, str) else apart if isinstance(apart, list) else []
             out["apart"] = [self._fighter_name(state, str(n)) for n in names if str(n).strip()]
-            if not out["apart"]:
+            if not out["apart"] and kind == "split":
                 raise IllegalActionError("a split names the fighters it splits off: split NAME, NAME, …", field="apart")
         elif kind == "lead":
             first = str(data.get("first", "")).strip()
@@ -229,7 +243,9 @@ class SkirmishGame(WithoutExtras):
         if kind is None:
             raise IllegalActionError(f"not a Confrontation skirmish action: {words[0]!r} ({', '.join(actions.KINDS)})")
         rest = " ".join(words[1:]).split()
-        if kind in ("tactical", "authority"):
+        if kind == "authority" and rest and rest[0].lower() in ("split", "whole"):
+            return self._token_split(state, rest)
+        if kind in ("tactical", "authority", "decline", "pass", "allow", "force", "ready"):
             return self.parse_action(state, {"kind": kind})
         if kind == "lead":
             return self.parse_action(state, {"kind": kind, "first": " ".join(rest)})
@@ -250,8 +266,9 @@ class SkirmishGame(WithoutExtras):
         if kind in ("hold", "fight", "flee", "stay", "remove", "keep"):
             return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest)})
         if kind == "leap" and not (rest and (_NUMBER.match(rest[-1].strip(",")) or "," in rest[-1])):
-            return {**self.parse_words(state, ["charge", *rest]), "leap": True}  # leap CHARGER TARGET: a charge
-        if kind in ("move", "return", "leap"):
+            chase = "pursue" if state.phase == "combat" else "charge"  # leap CHARGER TARGET: a charge (a pursuit)
+            return {**self.parse_words(state, [chase, *rest]), "leap": True}
+        if kind in ("move", "return", "leap", "cover"):
             tail = 2 if len(rest) >= 3 and all(_NUMBER.match(w.strip(",")) for w in rest[-2:]) else 1
             return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest[:-tail]),
                                              "to": " ".join(rest[-tail:])})
@@ -262,6 +279,17 @@ class SkirmishGame(WithoutExtras):
                 return self.parse_action(state, {"kind": kind, "fighter": a, "target": b})
         raise IllegalActionError(f"{kind} takes two fighters' names: CHARGER TARGET "
                                  f"(known: {', '.join(f.key for f in state.fighters)})")
+
+    def _token_split(self, state: SkirmishState, rest: list[str]) -> JsonDict:
+        """``authority split NAME, NAME, …`` (the block split off with a token) or ``authority whole NAME``."""
+        named = [n for n in " ".join(rest[1:]).split(",") if n.strip()]
+        if rest[0].lower() == "whole":
+            return self.parse_action(state, {"kind": "authority_split", "fighter": " ".join(rest[1:]), "apart": []})
+        keys = {self._fighter_name(state, n) for n in named}
+        lead = next((f.key for mine, theirs in groups(state) for f in (*mine, *theirs)
+                     if f.side == state.to_act and keys & {g.key for g in (*mine, *theirs)}), "")
+        return self.parse_action(state, {"kind": "authority_split", "fighter": lead or (named[0] if named else ""),
+                                         "apart": named})
 
     def apply(self, state: SkirmishState, action: JsonDict) -> Outcome:
         actions.check(state, action)
@@ -288,7 +316,7 @@ class SkirmishGame(WithoutExtras):
         elif kind == "flee":
             new, report = do_flee(state, f, fate)
         elif kind == "pursue":
-            new, report = do_pursue(state, f, state.fighter(str(action["target"])))
+            new, report = do_pursue(state, f, *leaping_pursuit(state, f, action))
         elif kind == "stay":
             new, report = do_stay(state, f)
         elif kind == "disengage":
@@ -297,15 +325,26 @@ class SkirmishGame(WithoutExtras):
             new, report = do_choice(state, f, str(kind), action.get("to"))
         elif kind == "authority":
             new, report = do_authority(state, str(action["side"]))
+        elif kind == "cover":
+            new, report = do_cover(state, f, float(action["to"][0]), float(action["to"][1]))
+            new = after_cover(new)
+        elif kind == "ready":
+            new, report = do_ready(state, f.side)
+        elif kind in AUTHORITY_USES:
+            new, report = AUTHORITY_USES[str(kind)](state, f, action)
         elif kind == "tactical":
             new, report = do_tactical(state, fate)
         elif kind == "lead":
             new, report = do_lead(state, str(action["first"]))
         else:
             new, report = do_hold(state, f)
-        if kind not in ("lead", "split", "authority"):  # the choice itself says who acts next (a split: the leader again)
+        if kind in ("fight", "split"):  # the winner orders the fights: no token is spent after that
+            new = replace(new, held=(0, 0))
+        if state.phase == "activation" and kind not in ("pass", "allow", "force"):
+            new = replace(new, no_pass="")  # a fighter was activated: either side may pass again
+        if kind not in ("lead", "split", "authority", "cover", "ready", *AUTHORITY_USES):  # the choice itself says who acts next
             new = advance(new, fate, report)
-        new = replace(new, rng=fate.state)
+        new = replace(settle_turn(new), rng=fate.state)
         if new.over:
             winner = "a draw" if new.winner is None else f"{new.name(new.winner)} win"
             report.append({"text": f"The skirmish is over, {winner}: {new.reason}", "kind": "over"})
@@ -341,7 +380,7 @@ class SkirmishGame(WithoutExtras):
         if kind == "flee":
             return f"{who} flees"
         if kind == "pursue":
-            return f"{who} pursues {action.get('target')}"
+            return f"{who} pursues {action.get('target')}" + (", leaping" if action.get("leap") else "")
         if kind == "stay":
             return f"{who} does not pursue"
         if kind == "disengage":
@@ -354,6 +393,16 @@ class SkirmishGame(WithoutExtras):
             return f"{who} comes back at ({action['to'][0]:g}, {action['to'][1]:g})"
         if kind == "lead":
             return f"side {action.get('side')} chooses: side {action.get('first')} acts first"
+        if kind == "cover" and isinstance(action.get("to"), list) and len(action["to"]) == 2:
+            return f"{who} moves under cover to ({action['to'][0]:g}, {action['to'][1]:g})"
+        if kind == "ready":
+            return f"side {action.get('side')} is ready (no more moves under cover)"
+        if kind in ("pass", "allow", "force", "decline"):
+            return {"pass": f"side {action.get('side')} passes", "allow": f"side {action.get('side')} lets them pass",
+                    "force": f"side {action.get('side')} forces them to play (Authority)",
+                    "decline": f"side {action.get('side')} spends no Authority token"}[str(kind)]
+        if kind == "authority_split" and isinstance(action.get("apart"), list):
+            return f"side {action.get('side')} spends an Authority token on {who}'s fray"
         if kind == "split" and isinstance(action.get("apart"), list):
             return f"side {action.get('side')} splits {' and '.join(str(k) for k in action['apart'])} off their fray"
         return f"side {action.get('side')}: {kind}"
@@ -404,3 +453,16 @@ class SkirmishGame(WithoutExtras):
 
         return ConfrontationCliPresenter()
 
+
+
+def __getattr__(name: str) -> type[SkirmishGame]:
+    """``Confrontation``, the registered class (entry point ``rulekeeper.rulesets.confrontation.game:Confrontation``).
+
+    It is defined in :mod:`.calculator` as the calculator plus :class:`SkirmishGame`, so it is re-exported here
+    lazily (PEP 562): an import at the top would be circular, since :mod:`.calculator` imports this module.
+    """
+    if name == "Confrontation":
+        from .calculator import Confrontation
+
+        return Confrontation
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

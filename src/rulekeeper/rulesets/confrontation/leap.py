@@ -86,8 +86,9 @@ def clearable(f: Fighter, running: bool) -> float:
     return fighter_height(f.card) * (2 if running else 1)
 
 
-def hurdle_problem(f: Fighter, found: list[Hurdle], running: bool) -> str | None:
-    """Why he cannot leap over ``found`` (heights, distances, leaps left), or None."""
+def hurdle_problem(f: Fighter, found: list[Hurdle], running: bool, across: float | None = None) -> str | None:
+    """Why he cannot leap over ``found`` (heights, distances, leaps left), or None; ``across``: the longest distance
+    he may clear (his MOV, "MOV/2 when making a pursuit movement")."""
     if not f.card.has("Leap"):
         return f"{f.key} has no Leap"
     if not found:
@@ -101,9 +102,10 @@ def hurdle_problem(f: Fighter, found: list[Hurdle], running: bool) -> str | None
             tall = "taller than anyone" if math.isinf(h.height) else f"{h.height:g} cm tall"
             how = "twice his height, charging beyond his MOV" if running else "his height, moving up to his MOV"
             return f"{h.name} is {tall}: he clears {top:g} cm ({how})"
-        if h.across >= f.card.MOV:
-            return f"{h.name} is {h.across:.1f} cm across: the distance cleared must be shorter than his MOV of " \
-                   f"{f.card.MOV} cm"
+        limit = float(f.card.MOV) if across is None else across
+        if h.across >= limit:
+            what = f"his MOV of {f.card.MOV} cm" if across is None else f"MOV/2 ({limit:g} cm) in a pursuit movement"
+            return f"{h.name} is {h.across:.1f} cm across: the distance cleared must be shorter than {what}"
     return None
 
 
@@ -171,16 +173,32 @@ def do_leap(state: SkirmishState, f: Fighter, x: float, y: float, fate: Fate) ->
 def leap_charge(state: SkirmishState, f: Fighter, t: Fighter) -> tuple[ChargeReach | None, list[Hurdle], str | None]:
     """A charge straight at ``t`` leaping what is in its way: (its reach, what it leaps, why not). Up to MOV he clears
     his height; beyond it, up to 2 × MOV, "up to twice his height"."""
-    movement = float(charge_cm(f))
+    return leap_into(state, f, t, float(charge_cm(f)), float(f.card.MOV), "charge")
+
+
+def leap_pursuit(state: SkirmishState, f: Fighter, t: Fighter) -> tuple[ChargeReach | None, list[Hurdle], str | None]:
+    """A pursuit movement straight at ``t`` leaping what is in its way: the distance cleared "must be shorter than the
+    MOV of the fighter who is leaping (MOV/2 when making a pursuit movement)"; it moves at most his MOV (MOV/2, or
+    Frenetic's whole MOV), so he clears what is no taller than he is."""
+    from .flight import pursuit_cm  # flight.py reads skirmish.py, as this module does
+
+    return leap_into(state, f, t, pursuit_cm(f), f.card.MOV / 2, "pursue")
+
+
+def leap_into(state: SkirmishState, f: Fighter, t: Fighter, movement: float, across: float,
+              word: str) -> tuple[ChargeReach | None, list[Hurdle], str | None]:
+    """Straight into contact with ``t`` within ``movement`` cm over what is in the way, each thing shorter across
+    than ``across`` cm: (its reach, what it leaps, why not)."""
     first = charge_reach(f.base, t.base, movement, barriers(state, f.card), state.others(f.key, t.key),
                          sight_scenery(state, f, t))
     if first.possible:
-        return None, [], "the straight way is clear: charge"
+        return None, [], f"the straight way is clear: {word}"
     if first.reason != "the path is blocked":
         return None, [], first.reason
     end = first.end
     found = [h for h in hurdles(state, f, end.x, end.y) if h.fighter != t.key]
-    problem = hurdle_problem(f, found, running=first.distance > f.card.MOV + ROUNDING)
+    problem = hurdle_problem(f, found, first.distance > f.card.MOV + ROUNDING,
+                             None if across == f.card.MOV else across)
     if problem is not None:
         return None, found, problem
     for h in found:  # he must land clear of what he leapt
@@ -195,7 +213,7 @@ def leap_charge(state: SkirmishState, f: Fighter, t: Fighter) -> tuple[ChargeRea
     if not inside(state, end.x, end.y, f.radius):
         return None, found, "contact would put his base off the table"
     if way_cost(state, f, [(f.x, f.y), (end.x, end.y)]) > movement + ROUNDING:
-        return None, found, "encumbered ground on the way makes it longer than his charge"
+        return None, found, f"encumbered ground on the way makes it longer than his {movement:g} cm"
     return reach, found, None
 
 
@@ -211,6 +229,35 @@ def leap_charge_offers(state: SkirmishState, f: Fighter) -> list[tuple[Fighter, 
             if not around.possible or around.distance > reach.distance + 0.05:
                 out.append((t, reach, found))
     return out
+
+
+def leap_pursuit_offers(state: SkirmishState, f: Fighter) -> list[tuple[Fighter, ChargeReach, list[Hurdle]]]:
+    """The keeper's offers of a leaping pursuit: each free enemy a leap reaches straight, shorter than the pursuit
+    around (or where none goes)."""
+    from .flight import pursuit_cm
+
+    if not f.card.has("Leap") or f.leaps >= LEAPS_PER_ROUND:
+        return []
+    out = []
+    for t in state.standing("B" if f.side == "A" else "A"):
+        if t.engaged:
+            continue
+        reach, found, problem = leap_pursuit(state, f, t)
+        if reach is not None and problem is None:
+            around = charge_of(state, f, t, pursuit_cm(f))
+            if not around.possible or around.distance > reach.distance + 0.05:
+                out.append((t, reach, found))
+    return out
+
+
+def leaping_pursuit(state: SkirmishState, f: Fighter, action: JsonDict) -> tuple[Fighter, ChargeReach | None,
+                                                                                 tuple[str, ...]]:
+    """A ``pursue`` action's target, and, when it leaps, its straight reach and what it leaps over."""
+    t = state.fighter(str(action["target"]))
+    if not action.get("leap"):
+        return t, None, ()
+    reach, found, _ = leap_pursuit(state, f, t)
+    return t, reach, tuple(h.name for h in found)
 
 
 def do_leap_charge(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:

@@ -19,6 +19,7 @@ from rulekeeper.boards.table import edge_distance, line_of_sight
 from rulekeeper.core.chance import ChanceRequest, Fate
 from rulekeeper.core.game import JsonDict
 
+from .core_rules import number
 from .effects import TestShape
 from .exchanges import Health, apply_wound
 from .fighters import Combatant
@@ -143,15 +144,27 @@ def shot_of(state: SkirmishState, f: Fighter, t: Fighter, table: WoundTable | No
         difficulty -= 1  # "The difficulty of shooting at medium and long ranges decrease by 1"
     covering, cover = cover_difficulty(state, f, t)
     difficulty += covering  # terrain.py: a covered target (estimated +1; Instinctive firing ignores it)
-    target_x = (t.card.value_of("Target") or "").strip()
-    if target_x.lstrip("+-").isdigit():
-        difficulty += int(target_x)  # Target/X: "difficulty of his AIM test is modified by X (according to its sign)"
+    difficulty += target_and_cover(f, t)
     shooter, victim = _combatant(f), _combatant(t)
     return Shot(f.key, t.key, distance, band, difficulty,
                 f.card.AIM - shooter.penalty(table, _health(f), "AIM"), shooter.shape("AIM", False),
                 weapon.STR - shooter.penalty(table, _health(f), "STR"),
                 t.card.RES - victim.penalty(table, _health(t), "RES"), shooter.damage_hooks(victim),
                 f.card.has("Bull's eye"), cover)
+
+
+def target_and_cover(f: Fighter, t: Fighter) -> int:
+    """Target/X: "difficulty of his AIM test is modified by X (according to its sign). This does not cumulate with
+    moving under cover (when they're both bonuses, they of course cumulate when this is a penalty)": a target who
+    moved under cover this round (cover_move.py) adds the estimated ``under_cover.shot_difficulty``, the larger of
+    the two when X is a bonus too, both when X is a penalty; Instinctive firing "does not suffer the penalties due to
+    … cover" (read: moving under cover too)."""
+    written = (t.card.value_of("Target") or "").strip()
+    x = int(written) if written.lstrip("+-").isdigit() else 0
+    under = number("under_cover", "shot_difficulty") if t.covered and not f.card.has("Instinctive firing") else 0
+    if under and x > 0:
+        return max(under, x)
+    return under + x
 
 
 def do_shoot(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:

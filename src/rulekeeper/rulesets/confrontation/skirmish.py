@@ -380,7 +380,9 @@ def advance(state: SkirmishState, fate: Fate, report: list[JsonDict]) -> Skirmis
     if state.phase == "combat" and chasing:  # a pursuit movement comes before the next fight
         return replace(state, to_act=chasing[0].side)
     if state.phase == "combat" and groups(state):
-        return replace(state, to_act=state.leader)
+        from .authority_uses import token_chooser  # authority_uses.py reads this module's fray groups
+
+        return replace(state, to_act=token_chooser(state) or state.leader)
     from .reinforcement import roll_reinforcements  # reinforcement.py reads this module's geometry
 
     return after_maintenance(roll_reinforcements(maintenance(state, fate, report), fate, report), fate, report)
@@ -421,9 +423,10 @@ def next_round(state: SkirmishState, report: list[JsonDict]) -> SkirmishState:
     if state.round >= state.round_limit:
         return by_points(state)
     fresh = tuple(replace(f, activated=False, fought=(), charged=False, heartened=False, pursuing=False, pursued=0,
-                          aiming=False, walked=False, fired=0, leaps=0)
+                          aiming=False, walked=False, fired=0, leaps=0, covered=False)
                   for f in state.fighters)
-    state = replace(state, fighters=fresh, round=state.round + 1, phase="tactical", to_act=state.leader, splits=())
+    state = replace(state, fighters=fresh, round=state.round + 1, phase="tactical", to_act=state.leader, splits=(),
+                    held=(0, 0), settled=(), no_pass="", asking="", declared="")  # unused tokens are discarded
     report.append({"text": f"Round {state.round}: the Tactical roll", "kind": "phase"})
     return rallying_cries(state, report)
 

@@ -71,6 +71,7 @@ class Fighter:
     removed: bool = False  # removed from play (no longer in the area of losses: reinforcement.py)
     returning: str = ""  # a Reinforcement roll left his player a choice: "remove?" (1-2) or "place" (5-6)
     leaps: int = 0  # leaps made this round (Leap: "up to two leaps per round"; leap.py)
+    covered: bool = False  # he moved under cover before this round's Tactical roll (cover_move.py)
 
     @property
     def radius(self) -> float:
@@ -97,7 +98,8 @@ class Fighter:
                 "fought": list(self.fought), "rout": self.rout, "braved": self.braved,
                 "cried": self.cried, "heartened": self.heartened, "fled": self.fled, "pursuing": self.pursuing,
                 "pursued": self.pursued, "aiming": self.aiming, "removed": self.removed, "walked": self.walked, "fired": self.fired,
-                "returning": self.returning, **({"leaps": self.leaps} if self.leaps else {})}
+                "returning": self.returning, **({"leaps": self.leaps} if self.leaps else {}),
+                **({"covered": True} if self.covered else {})}
 
     @staticmethod
     def from_json(d: JsonDict, cards: dict[str, FighterCard]) -> Fighter:
@@ -109,7 +111,7 @@ class Fighter:
                        bool(d.get("pursuing", False)), int(d.get("pursued", 0)), bool(d.get("aiming", False)),
                        walked=bool(d.get("walked", False)), fired=int(d.get("fired", 0)),
                        removed=bool(d.get("removed", False)), returning=str(d.get("returning", "")),
-                       leaps=int(d.get("leaps", 0)))
+                       leaps=int(d.get("leaps", 0)), covered=bool(d.get("covered", False)))
 
 
 @dataclass(frozen=True)
@@ -136,6 +138,11 @@ class SkirmishState:
     terrain: tuple[Terrain, ...] = ()  # encumbered ground, water, obstacles with a Size (terrain.py)
     splits: tuple[tuple[str, ...], ...] = ()  # frays split off by the Tactical roll's winner (splitting.py)
     drawn: bool = False  # the Tactical roll was a draw and a side holds Authority tokens (authority.py)
+    held: tuple[int, int] = (0, 0)  # Authority tokens held this round by A and B, after the cancelling (authority.py)
+    settled: tuple[str, ...] = ()  # fighters of frays whose split a token chose this round (authority_uses.py)
+    no_pass: str = ""  # the side that may not pass now: its opponent just passed, or a token forced it to play
+    asking: str = ""  # the side whose pass waits for the opponent's answer (allow, or force with a token)
+    declared: str = ""  # the sides done declaring moves under cover before this round's Tactical roll (cover_move.py)
 
     def name(self, side: str) -> str:
         return self.names[SIDES.index(side)]
@@ -195,6 +202,11 @@ def state_to_json(state: SkirmishState) -> JsonDict:
         doc["splits"] = [list(b) for b in state.splits]
     if state.drawn:  # only while a drawn Tactical roll waits for an Authority token's holder
         doc["drawn"] = True
+    if state.held != (0, 0):  # only while a side holds Authority tokens
+        doc["held"] = list(state.held)
+    for name in ("settled", "no_pass", "asking", "declared"):  # Authority's other uses and passing (authority_uses.py)
+        if getattr(state, name):
+            doc[name] = list(state.settled) if name == "settled" else getattr(state, name)
     return doc
 
 
@@ -212,11 +224,18 @@ def state_from_json(d: JsonDict) -> SkirmishState:
             tuple((str(k), str(v)) for k, v in d["options"].items()), bool(d["over"]),
             None if d["winner"] is None else str(d["winner"]), str(d["reason"]), RngState.from_dict(d["rng"]),
             str(d.get("leader", d["first"])), tuple(Terrain.from_json(p) for p in d.get("terrain", [])),
-            tuple(tuple(str(k) for k in b) for b in d.get("splits", [])), bool(d.get("drawn", False)))
+            tuple(tuple(str(k) for k in b) for b in d.get("splits", [])), bool(d.get("drawn", False)),
+            _pair(d.get("held", [0, 0])), tuple(str(k) for k in d.get("settled", [])), str(d.get("no_pass", "")),
+            str(d.get("asking", "")), str(d.get("declared", "")))
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         if isinstance(exc, RulekeeperError):
             raise
         raise DamagedStateError(f"a stored Confrontation skirmish state is damaged: {exc!r}") from None
+
+
+def _pair(value: Any) -> tuple[int, int]:
+    a, b = value
+    return int(a), int(b)
 
 
 def distance(a: Fighter, b: Fighter) -> float:

@@ -19,7 +19,7 @@ from fractions import Fraction
 from rulekeeper.core.chance import ChanceRequest, Fate, discrete
 from rulekeeper.core.game import JsonDict
 
-from .authority import holder
+from .authority import generate, holder
 from .core_rules import number, word
 from .state import SIDES, Fighter, SkirmishState, other
 
@@ -79,6 +79,8 @@ def win_odds(state: SkirmishState, side: str = "A") -> Fraction:
 def do_tactical(state: SkirmishState, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:
     """Both sides roll (A's die first) until one is higher; the winner then chooses who acts first."""
     report: list[JsonDict] = []
+    if not state.drawn:  # the round's tokens, before its first roll
+        state = generate(state)
     for _ in range(MAX_DRAWS):
         finals = {}
         for side in SIDES:

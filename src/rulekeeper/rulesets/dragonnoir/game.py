@@ -1,7 +1,7 @@
 """Dragon Noir battles on the game protocol (:class:`rulekeeper.core.game.Game`).
 
-:class:`DragonNoirBattles` is the battle half of the registered class :class:`rulekeeper.rulesets.dragonnoir.DragonNoir`
-(the calculator half stays in ``__init__``): a scenario file becomes the stored initial document, an
+:class:`DragonNoirBattles` is the battle half of the registered class :class:`DragonNoir` below
+(entry point ``rulekeeper.rulesets.dragonnoir.game:DragonNoir``, which adds the calculator half): a scenario file becomes the stored initial document, an
 action an :class:`~rulekeeper.core.game.Outcome` (every die drawn through the
 :class:`~rulekeeper.core.chance.Fate` of the RNG state kept in the battle's state, from the very request
 :meth:`preview` shows), the state a view without its RNG. Rules decisions: ``docs/rules/dragonnoir.md``,
@@ -11,7 +11,7 @@ action an :class:`~rulekeeper.core.game.Outcome` (every die drawn through the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError, RulekeeperError, UnknownNameError
@@ -30,6 +30,7 @@ from rulekeeper.core.game import (
 )
 from rulekeeper.core.present import CliPresenter, WebPresenter
 from rulekeeper.core.rng import RngState
+from rulekeeper.core.ruleset import OptionInfo, Resolution
 from rulekeeper.core.whole import WholeOdds
 
 if TYPE_CHECKING:
@@ -86,8 +87,6 @@ def spell_name(text: str) -> str:
 
 def parse_options(words: list[str]) -> dict[str, str]:
     """``name=value`` options checked against the ruleset's options, every one given its default."""
-    from . import OPTION_INFO
-
     out = {o.name: o.default for o in OPTION_INFO}
     for w in words:
         name, _, value = w.partition("=")
@@ -323,5 +322,61 @@ class DragonNoirBattles(WithoutExtras):
         return DragonNoirCliPresenter()
 
 
+OPTION_INFO = (
+    OptionInfo("dwarves", "instead", ("instead", "plus"),
+               "Dwarves attacking together: one column per dwarf in place of the one column for attacking "
+               "together (instead), or on top of it (plus)."),
+    OptionInfo("errare", "off", ("off", "on"),
+               "The optional rule 'Errare humanum est': a missed shot may wound a character around the target."),
+    OptionInfo("dragon_horsemen", "stop", ("stop", "push"),
+               "A horseman in the Black Dragon's way: he stops its step (stop, the keeper's former reading), or, as "
+               "the seed says 'It can therefore never be blocked', he is pushed aside whole (push)."),
+    OptionInfo("crossing", "refused", ("refused", "friends"),
+               "Friendly characters in the way: never crossed (refused, the keeper's former reading), or, as the seed "
+               "says 'Crossing hexes containing friendly characters ... poses no problem', passed over on foot when "
+               "nothing can stop the mover on the friend's hex (friends)."),
+    OptionInfo("advance_infiltration", "off", ("off", "on"),
+               "The advance after combat and the infiltration of enemy lines: no roll (off, the keeper's former "
+               "reading), or, as the seed says 'the advance after combat must take into account the stacking and "
+               "infiltration of enemy lines rules', a roll on leaving a hex next to an enemy not engaged (on)."),
+)
 
-__all__ = ["DragonNoirBattles"]
+
+class DragonNoir(DragonNoirBattles):
+    """Dragon Noir: the calculator (combat and fire odds, movement arithmetic) and whole battles."""
+
+    name: ClassVar[str] = "dragonnoir"
+    aliases: ClassVar[tuple[str, ...]] = ("dragon noir", "dragon-noir", "dn", "l'exil")
+    title: ClassVar[str] = "Dragon Noir 1: L'Exil"
+    deterministic: ClassVar[bool] = False
+
+    def options(self) -> list[OptionInfo]:
+        return list(OPTION_INFO)
+
+    def roster(self) -> list[dict[str, Any]]:
+        """Every character's counters, each side as attack/movement/defence, and where the numbers come from."""
+        from .roster import roster
+
+        return roster()
+
+    def register_cli(self, hooks: Any) -> None:
+        """``odds dragonnoir combat|fire``, ``resolve dragonnoir combat|fire`` and ``units dragonnoir``."""
+        from .cli import register
+
+        register(hooks)
+
+    def sample_resolution(self, fate: Fate) -> Resolution:
+        """Grast and Thrug attack Crazy Ork together on flat ground; one d10 through ``fate``."""
+        from .combat import combat_odds, resolve_combat
+        from .data import shipped_sheet
+        from .fighters import Fighter
+
+        sheet = shipped_sheet()
+        fighters = [Fighter(*sheet.character(n)) for n in ("Grast", "Thrug", "Crazy Ork")]
+        odds = combat_odds(sheet, fighters[:2], fighters[2:])
+        roll = resolve_combat(fate, odds)
+        summary = {**odds.to_dict(), "die": roll.die, "result": roll.letter, "meaning": roll.meaning}
+        return Resolution(ruleset=self.name, kind="combat", summary=summary, chance=fate.record_dicts())
+
+
+__all__ = ["OPTION_INFO", "DragonNoir", "DragonNoirBattles"]

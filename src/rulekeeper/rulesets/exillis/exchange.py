@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from rulekeeper.core.chance import Fate
 
-from .aftermath import Death, add_fatigue, apply_morale
+from .aftermath import Death, FatigueChange, MoraleChange, add_fatigue, apply_morale
 from .combatants import Combatant
 from .events import diff
 from .fastcopy import evolve
@@ -65,6 +65,26 @@ def _merged(zone: tuple[Combatant, ...], hits: list[tuple[Blow, Strikes]], space
     return merged, deaths
 
 
+def settle(zone: tuple[Combatant, ...], struck: Sequence[Blow], merged: dict[str, Combatant], deaths: list[Death],
+           ) -> tuple[tuple[Combatant, ...], list[MoraleChange], list[FatigueChange]]:
+    """The exchange's aftermath, once for all its rounds: the casualties ``deaths`` removed from the zone ``merged``
+    (every round's lost Hit Points taken), morale (casualties, Intimidation, the charge's static penalties), then
+    each attacker's Fatigue (none for a free reaction). Also the whole-action odds' (:mod:`.whole.exchange`)."""
+    before = {c.key: c for c in zone}
+    options = struck[0].ctx.options
+    space = options.space_bulk_key()
+    statics = [s for b in struck for s in charge_statics(before[b.attacker], zone, b.ctx)]
+    charge = any(b.ctx.action == "charge" for b in struck)
+    after, morale = apply_morale(zone, tuple(merged[c.key] for c in zone), deaths, statics, options, space, charge)
+    units = {c.key: c for c in after}
+    tired = []
+    for b in struck:
+        action = b.ctx.data.action(b.ctx.action)
+        units[b.attacker], change = add_fatigue(units[b.attacker], 0.0 if b.free else action.fatigue.value)
+        tired.append(change)
+    return tuple(units[c.key] for c in zone), morale, tired
+
+
 def resolve_exchange(zone: tuple[Combatant, ...], blows: Sequence[Blow], fate: Fate) -> list[MeleeReport]:
     """Strike every round of ``blows`` on ``zone`` as it stands, then remove the casualties together.
 
@@ -75,19 +95,8 @@ def resolve_exchange(zone: tuple[Combatant, ...], blows: Sequence[Blow], fate: F
     hits = [(b, strike_round(zone, b.attacker, b.ctx, fate, b.only)) for b in blows if _can_strike(before, b)]
     if not hits:
         return []
-    options = hits[0][0].ctx.options
-    space = options.space_bulk_key()
-    merged, deaths = _merged(zone, hits, space)
-    statics = [s for b, _ in hits for s in charge_statics(before[b.attacker], zone, b.ctx)]
-    charge = any(b.ctx.action == "charge" for b, _ in hits)
-    after, morale = apply_morale(zone, tuple(merged[c.key] for c in zone), deaths, statics, options, space, charge)
-    units = {c.key: c for c in after}
-    tired = []
-    for b, _ in hits:
-        action = b.ctx.data.action(b.ctx.action)
-        units[b.attacker], change = add_fatigue(units[b.attacker], 0.0 if b.free else action.fatigue.value)
-        tired.append(change)
-    final = tuple(units[c.key] for c in zone)
+    merged, deaths = _merged(zone, hits, hits[0][0].ctx.options.space_bulk_key())
+    final, morale, tired = settle(zone, [b for b, _ in hits], merged, deaths)
     events = tuple(e for c in final for e in diff(before[c.key], c, "simultaneous exchange"))
     reports = []
     for n, ((b, hit), fatigue) in enumerate(zip(hits, tired, strict=True)):

@@ -14,6 +14,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError, RulekeeperError
 from rulekeeper.core.game import (
     ArmySource,
@@ -28,6 +29,9 @@ from rulekeeper.core.game import (
     Status,
 )
 from rulekeeper.core.memo import remembered
+from rulekeeper.core.ruleset import OptionInfo, Resolution
+
+from .options import ExIllisOptions, option_infos
 
 if TYPE_CHECKING:
     from rulekeeper.core.armies import ArmyBuilder, CampaignBook
@@ -52,7 +56,7 @@ KIND_TITLES = {
 
 
 class ExIllisBattles:
-    """The battle half of the Ex illis game (mixed into :class:`rulekeeper.rulesets.exillis.ExIllis`)."""
+    """The battle half of the Ex illis game (mixed into :class:`ExIllis`)."""
 
     name: ClassVar[str] = "exillis"
 
@@ -79,7 +83,7 @@ class ExIllisBattles:
         from .scenario import load_scenario
 
         out = []
-        for p in sorted(SCENARIO_DIR.glob("*.toml")):
+        for p in sorted(SCENARIO_DIR.glob("*.yaml")):
             sc = load_scenario(p, self.t.roster, self.t.rules)
             out.append(ScenarioInfo(p.stem, sc.name, sc.description, p))
         return out
@@ -355,3 +359,43 @@ def muster_from_source(src: ArmySource) -> Muster:
         raise RulekeeperError(f"{where} is empty: paste a muster file (YAML or TOML)")
     suffix = src.suffix or pasted_format(text)
     return Muster.from_dict(parse_data_text(text, where, suffix), where=where, text=text, suffix=suffix)
+
+
+class ExIllis(ExIllisBattles):
+    """The Ex illis rule keeper: the calculator here, whole battles in :class:`.game.ExIllisBattles`."""
+
+    name: ClassVar[str] = "exillis"
+    aliases: ClassVar[tuple[str, ...]] = ("ex illis", "ex-illis", "ei")
+    title: ClassVar[str] = "Ex illis"
+    deterministic: ClassVar[bool] = False
+    #: draws whose preview the conformance test must have compared with the roll (never vacuous)
+    previewed_draws: ClassVar[tuple[str, ...]] = ("charge reaction", "target assignment", "roll to hit", "where the shot falls")
+    #: Battles can start from two army lists, which Ex illis calls musters.
+    army_list_noun: ClassVar[str] = "muster"
+
+    def __init__(self, options: ExIllisOptions | None = None) -> None:
+        self.opts = options or ExIllisOptions()
+
+    def options(self) -> list[OptionInfo]:
+        return option_infos()
+
+    def roster(self) -> list[dict[str, Any]]:
+        from .profiles import load_profiles
+
+        return [p.to_json() for p in load_profiles()]
+
+    def sample_resolution(self, fate: Fate) -> Resolution:
+        """A round of Billmen fighting Franc Chevalers, every draw through ``fate``."""
+        from .melee import MeleeContext, resolve_round
+        from .setup import UnitSpec, build, load_tables
+
+        tables = load_tables()
+        taken: set[str] = set()
+        zone = (
+            build(tables, UnitSpec("Billmen"), "A", taken, options=self.opts),
+            build(tables, UnitSpec("Franc Chevalers"), "B", taken, options=self.opts),
+            build(tables, UnitSpec("Vileins"), "B", taken, options=self.opts),
+        )
+        ctx = MeleeContext(tables.rules, self.opts)
+        report = resolve_round(zone, "Billmen", ctx, fate)
+        return Resolution(self.name, "melee", report.to_dict(), fate.record_dicts())

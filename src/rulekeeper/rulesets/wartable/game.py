@@ -18,9 +18,9 @@ See ``docs/rules/wartable.md`` ("Whole battles") for the design choices.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError, ImpossibleRequestError, RulekeeperError
 from rulekeeper.core.game import (
     BattleSetup,
@@ -33,10 +33,14 @@ from rulekeeper.core.game import (
     SetupRequest,
     Status,
 )
+from rulekeeper.core.ruleset import OptionInfo, Resolution
 
+from .actions import ATTACK, DECLINE_WORDS, DEFEND, KIND_SIDE, action_text, side_of
 from .attack_log import _events, combat_from_items, holder, report_items, stability_text
 from .codec import SIDES, enc
+from .combat import default_data, resolve_combat
 from .model import (
+    OPTION_INFO,
     Battle,
     ModifierDef,
     SideName,
@@ -44,20 +48,15 @@ from .model import (
     parse_option_pairs,
     parse_options,
 )
+from .policy import choose
 from .rounding import show
+from .scenario import describe, shipped_scenarios
 from .state import NAME, WarTableState, _state_of, state_document
 
 if TYPE_CHECKING:
     from rulekeeper.core.game import Game
     from rulekeeper.core.present import CliPresenter, WebPresenter
 
-ATTACK: JsonDict = {"kind": "attack"}
-DEFEND: JsonDict = {"kind": "defend"}
-#: Each action's kind and the side that plays it: the attackers attack, the defenders answer.
-KIND_SIDE: dict[str, SideName] = {"attack": "attackers", "defend": "defenders"}
-SCENARIO_DIR = Path(__file__).resolve().parent / "data" / "scenarios"
-#: Words a player may try for leaving a battle; the seed has no such rule.
-DECLINE_WORDS = ("withdraw", "decline", "retreat", "flee", "pass", "wait")
 
 
 class WarTableActionError(IllegalActionError):
@@ -74,20 +73,14 @@ class WarTableSetupError(RulekeeperError):
 
 
 class WarTableBattles:
-    """The battle half of the War Table (mixed into :class:`rulekeeper.rulesets.wartable.WarTable`)."""
+    """The battle half of the War Table (mixed into :class:`WarTable`)."""
 
     name: ClassVar[str] = NAME
 
     # -- setting a battle up -------------------------------------------------------------------
 
     def scenarios(self) -> list[ScenarioInfo]:
-        from .battle import load_battle
-
-        out = []
-        for p in sorted(SCENARIO_DIR.glob("*.yaml")):
-            battle, _ = load_battle(p)
-            out.append(ScenarioInfo(p.stem, battle.title or p.stem, battle.about or describe(battle), p))
-        return out
+        return shipped_scenarios()
 
     def setup(self, request: SetupRequest) -> BattleSetup:
         """A battle file (``request.scenario``) checked whole: one typed error lists every problem."""
@@ -286,14 +279,13 @@ class WarTableBattles:
         return OddsPreview(tuple(headline), ())
 
     def policy(self, state: WarTableState) -> JsonDict | None:
-        return None if state.over else dict(DEFEND if state.declared else ATTACK)
+        return choose(state)
 
     def action_text(self, action: JsonDict) -> str:
-        words = {"attack": "the attackers attack", "defend": "the defenders meet the attack"}
-        return words.get(str(action.get("kind")), " ".join(str(v) for v in action.values()))
+        return action_text(action)
 
     def side_of(self, action: JsonDict) -> str:
-        return str(action.get("side") or KIND_SIDE.get(str(action.get("kind")), "attackers"))
+        return side_of(action)
 
     def result(self, state: WarTableState) -> GameResult | None:
         if state.report is None:
@@ -383,19 +375,46 @@ class WarTableBattles:
         return None  # the lab's generic path only
 
 
-def describe(battle: Battle) -> str:
-    """``oathsworn (Oathsworn Vanguard) attack bloodless (Bloodless Horde) in a Ruin region``."""
+class WarTable(WarTableBattles):
+    """The War Table rule system: the calculator here, one engagement on the game protocol
+    (:class:`rulekeeper.core.game.Game`) in :class:`.game.WarTableBattles`."""
 
-    def side(s: SideName) -> str:
-        units = battle.attackers if s == "attackers" else battle.defenders
-        return f"{battle.side_name(s)} ({', '.join(c.label or c.unit.name for c in units) or 'nobody'})"
+    name: ClassVar[str] = "wartable"
+    aliases: ClassVar[tuple[str, ...]] = ("war-table", "war table", "wt")
+    title: ClassVar[str] = "War Table"
+    deterministic: ClassVar[bool] = True
 
-    where = f" in a region with {', '.join(battle.region_traits)}" if battle.region_traits else ""
-    enclave = f"; Enclave {battle.enclave.name} held by the {battle.enclave.side}" if battle.enclave else ""
-    return f"{side('attackers')} {battle.action} {side('defenders')}{where}{enclave}"
+    def options(self) -> list[OptionInfo]:
+        """The readings of contradictory or unclear rules, with their defaults."""
+        return list(OPTION_INFO)
+
+    def roster(self) -> list[dict[str, Any]]:
+        """Every shipped unit profile."""
+        return [u.to_dict() for u in default_data().units]
+
+    def register_cli(self, hooks: Any) -> None:
+        """``rulekeeper resolve wartable`` (the six-step combat and its Stability effects)."""
+        from .cli import register
+
+        register(hooks.app)
+
+    def sample_resolution(self, fate: Fate) -> Resolution:
+        """The seed's worked example: Oathsworn Vanguard attack a Bloodless Horde in a Ruin.
+
+        War Table combat draws no chance, so ``fate`` is left untouched.
+        """
+        data = default_data()
+        report = resolve_combat(
+            [data.unit("Oathsworn Vanguard")],
+            [data.unit("Bloodless Horde")],
+            ["Ruin"],
+            title="Oathsworn Vanguard attack a Bloodless Horde in a Ruin (seed example)",
+        )
+        return Resolution(ruleset=self.name, kind="combat", summary=report.to_dict(), chance=fate.record_dicts())
 
 
 __all__ = [
+    "WarTable",
     "WarTableActionError",
     "WarTableBattles",
     "WarTableSetupError",

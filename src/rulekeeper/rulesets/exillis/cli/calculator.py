@@ -261,7 +261,7 @@ def shoot(
     over_terrain: Annotated[str, typer.Option(help="Terrain of the crossed zone.")] = "fields",
     terrain: Annotated[str, typer.Option(help="Terrain of the target zone (cover).")] = "fields",
     range_: Annotated[int, typer.Option("--range", help="Zones to the target; 0 = own zone.")] = 1,
-    action: Annotated[str, typer.Option(help="shot, aim, swift_shot, volley_fire, firebolt.")] = "shot",
+    action: Annotated[str, typer.Option(help="shot, aim, swift_shot, volley_fire, firebolt, lightning.")] = "shot",
     fatigue: Annotated[float, typer.Option(help="Shooter's Fatigue Points.")] = 0.0,
     veil: Annotated[float, typer.Option(help="Shooter's Veil Points.")] = 0.0,
     size: Annotated[int | None, typer.Option(help="Miniatures shooting.")] = None,
@@ -274,11 +274,15 @@ def shoot(
     """Where each projectile may fall (``odds``), or every miniature shooting (``resolve``)."""
     setup = _shot_setup(shooter, target, ally_in_zone or [], over or [], over_terrain, terrain, range_, action,
                         fatigue, veil, size, level, False, data, option)
-    from rulekeeper.rulesets.exillis.ranged import resolve_volley, shot_odds
+    from rulekeeper.rulesets.exillis.ranged import shot_odds
+    from rulekeeper.rulesets.exillis.shots import resolve_shot
 
     if _mode(tctx) == "odds":
-        o = shot_odds(setup)
         volley = _whole_volley(setup) if whole else None
+        if setup.data is not None and setup.data.action(action).resolution == "lightning":
+            _bolts(setup, action, range_, json, volley)
+            return
+        o = shot_odds(setup)
         if json:
             print_json({"ruleset": "exillis", "kind": "shoot", "action": action, "range": range_,
                         "options": setup.options.to_dict(), **o.to_dict(),
@@ -295,7 +299,7 @@ def shoot(
         ))
         return
     fate = Fate.from_seed(seed)
-    report = resolve_volley(setup, fate)
+    report = resolve_shot(setup, fate)  # by the action's own resolution (arrows, lightning, artillery)
     if json:
         print_json({"ruleset": "exillis", "kind": "shoot", "seed": seed, "options": setup.options.to_dict(),
                     **report.to_dict(), "chance": fate.record_dicts()})
@@ -315,6 +319,22 @@ def shoot(
         f"{'Veil' if setup.data and setup.data.action(action).spell else 'Fatigue'}: {f.unit} +{f.gained:g} ({f.before:g} → {f.after:g})",
         _units_table(report.zone),
     ))
+
+
+def _bolts(setup: ShotSetup, action: str, range_: int, json: bool, volley: WholeOdds | None) -> None:
+    """``odds exillis shoot --action lightning``: where each bolt falls (``bolt_odds``), the whole volley above."""
+    from rulekeeper.rulesets.exillis.lightning import bolt_odds
+
+    law, lines = bolt_odds(setup)
+    if json:
+        print_json({"ruleset": "exillis", "kind": "shoot", "action": action, "range": range_,
+                    "options": setup.options.to_dict(), "odds": dict(law), "explain": lines,
+                    **({"whole": volley.to_dict()} if volley is not None else {})})
+        return
+    if volley is not None:
+        console.print(whole_table(volley, "The whole volley"))
+    console.print(Group(odds_table(f"Fate Screen: where each bolt of {setup.shooter.key} falls, range {range_}", law),
+                        explain_panel(lines)))
 
 
 def _cast_setup(caster: str, target: str, others: list[str], size: int | None, level: int, veil: float,

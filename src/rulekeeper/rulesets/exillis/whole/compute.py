@@ -6,9 +6,11 @@ from rulekeeper.core.whole import WholeOdds
 
 from ..battle.actions import Legal
 from ..battle.draws import acting_state
+from ..battle.moves import group_of
 from ..battle.state import BattleState
 from ..battle.tables import BattleTables
 from ..combatants import Combatant
+from ..fastcopy import evolve
 from ..melee import MeleeContext
 from ..ranged import ShotSetup
 from .dist import TooBig, Zones, start_work
@@ -23,7 +25,7 @@ def whole_action(state: BattleState, t: BattleTables, lg: Legal) -> WholeOdds | 
     """What ``lg`` will do as a whole, computed from the rules' own functions (see the package docstring)."""
     state = acting_state(state)
     kind = lg.action.kind
-    if kind not in ("fight", "charge", "shoot") or _long(state, t, lg):
+    if kind not in ("fight", "charge", "shoot"):
         return None
     start_work()
     try:
@@ -33,6 +35,9 @@ def whole_action(state: BattleState, t: BattleTables, lg: Legal) -> WholeOdds | 
         elif kind == "charge":
             start, after, side = charge(state, t, lg)
             note = "charge reactions, the chargers' rounds, the morale that follows"
+        elif _long(state, t, lg):
+            start, after, side = volley(aimed(state, t, lg), t, lg)
+            note = AIMED
         else:
             start, after, side = volley(state, t, lg)
             note = "every projectile of the volley, then the morale check"
@@ -45,6 +50,20 @@ def whole_action(state: BattleState, t: BattleTables, lg: Legal) -> WholeOdds | 
 
 def _long(state: BattleState, t: BattleTables, lg: Legal) -> bool:
     return lg.action.kind == "shoot" and bool(t.rules.action(lg.action.option or "shot").long)
+
+
+#: What a long action's whole odds are (Aim: "Long action +25%"): the volley it will shoot when its time comes.
+AIMED = ("a long action, resolved later, when the unit's time comes again: every projectile of the volley as it "
+         "will then be resolved (on the position as it stands now; a shooter that takes direct damage meanwhile "
+         "is interrupted), then the morale check")
+
+
+def aimed(state: BattleState, t: BattleTables, lg: Legal) -> BattleState:
+    """The battle as the long action's resolution finds its shooters (``long_actions.resolve``): each member that
+    prepares it shoots with its stance back to none (the ``preparing`` stance is dropped just before)."""
+    shot = lg.action.option or "shot"
+    members = [m for m in group_of(state, state.unit(lg.action.unit)) if m.on_board and shot in m.c.profile.shots]
+    return state.with_units({m.key: evolve(m, pending=None, c=evolve(m.c, stance="none")) for m in members})
 
 
 def round_odds(zone: tuple[Combatant, ...], ctx: MeleeContext) -> WholeOdds | None:

@@ -7,8 +7,11 @@ strike first, the chargers, the reactions that strike after. Each round's contex
 :func:`..battle.charging.melee_context` on the state as that round finds it, each round's
 strikes by :mod:`.rounds`, its aftermath by the engine's ``finish_round``.
 
-Not covered (None, the per-draw odds remain): a reaction of equal priority (the simultaneous
-exchange), a unit whose profile grows with its kills (Disabused).
+A reaction of equal priority strikes at the same time as the chargers (the simultaneous exchange:
+a :class:`Step` whose ``together`` lists the rounds struck on the zone as it stood, the casualties
+removed after all of them): such a charge is sampled whole (:mod:`.exchange`).
+
+Not covered (None, the per-draw odds remain): a unit whose profile grows with its kills (Disabused).
 """
 
 from __future__ import annotations
@@ -50,6 +53,9 @@ class Step:
     direction: str
     only: frozenset[str] | None = None
     reaction: bool = False  # a charge reaction: free, strikes only the chargers
+    #: the simultaneous exchange (``exchange.resolve_exchange``): these rounds (the chargers', then the reactions of
+    #: equal priority) all strike the zone as it stands, and the casualties are removed after them all
+    together: tuple[Step, ...] = ()
 
 
 def zone_key(zone: tuple[Combatant, ...]) -> Hashable:
@@ -128,6 +134,11 @@ SEQUENCE_WORK = 1
 def play(seq: Sequence, start: tuple[Combatant, ...], weight: float, out: Zones) -> None:
     """Add to ``out`` the distribution of the zone after ``seq``'s rounds, starting from ``start``: exact (or its
     last round sampled) within the allowance, else the whole sequence sampled with the wounds carried."""
+    if any(s.together for s in seq.steps):  # the simultaneous exchange: its rounds' wounds add up, sampled whole
+        from . import sampled_action
+
+        sampled_action.sampled_play(seq, start, weight, out)
+        return
     strikers = {s.attacker for s in seq.steps}
     alone = len(seq.steps) == 1  # one round: exact, or its outcomes sampled (:func:`.sampled_round.last_round`)
     try:
@@ -229,10 +240,11 @@ def charge(state: BattleState, t: BattleTables, lg: Legal) -> tuple[tuple[Combat
         if p <= 0:
             continue
         react = [r for r, yes in zip(live, fired, strict=True) if yes]
-        if any(r.simultaneous for r in react):
-            raise Unsupported("a charge reaction of equal priority (the simultaneous exchange)")
         steps = [Step(r.defender, "fight", "front", chargers, True) for r in react if r.first]
-        steps += [Step(m.key, "charge", direction) for m in members]
-        steps += [Step(r.defender, "fight", "front", chargers, True) for r in react if not r.first]
+        blows = [Step(m.key, "charge", direction) for m in members]
+        same = [Step(r.defender, "fight", "front", chargers, True) for r in react if r.simultaneous]
+        steps += [Step(members[0].key, "charge", direction, together=(*blows, *same))] if same else blows
+        steps += [Step(r.defender, "fight", "front", chargers, True) for r in react
+                  if not r.first and not r.simultaneous]
         play(Sequence(landed, t, dest, steps), start, p, out)
     return start, out, u.side

@@ -24,7 +24,8 @@ from ..combatants import Combatant
 from ..damage import bad_luck_damage, bounds
 from ..fastcopy import evolve
 from ..melee import MeleeContext, Strikes, _targets, duel_odds, finish_round
-from .dist import Weighted, wounds
+from . import dist as budget
+from .dist import TooBig, Weighted, exact_work, wounds
 
 #: A miniature during a round: hit points, attacks received this round, retaliated this round.
 Mini = tuple[float, int, bool]
@@ -305,8 +306,23 @@ def _norm(rec: Mini, cap: int, last: bool = False) -> Mini:
     return rec
 
 
+#: A round whose striking miniatures × living miniatures it may strike reach this is left to the particles without
+#: trying the exact programme (the caller's :class:`.dist.TooBig` path): in the Starter every such round (7 to 10
+#: strikers into 4 to 10 miniatures) outgrew the exact allowance, each try costing as much as the sampling. A count
+#: of the position, so the same position gets the same numbers on any machine; the lab (``more_exact``) always tries.
+CROWDED = 33
+
+
+def crowded(s: RoundSpec) -> bool:
+    if exact_work() != budget.EXACT_WORK or math.isinf(budget.EXACT_WORK):
+        return False
+    return s.attacker.count * sum(c.count for _u, c, _cap, _agg in s.targets) >= CROWDED
+
+
 def round_distribution(s: RoundSpec) -> Weighted[State]:
     """Every outcome of the round: (attacker records, target records, target deaths in order, attacker dead)."""
+    if crowded(s):
+        raise TooBig("a crowded round: sampled")
     att = s.attacker
     a_recs = records(att, s.att_unit)
     start: State = (a_recs, tuple(records(c, u) for u, c, _, _ in s.targets), (), 0)

@@ -51,6 +51,34 @@ def pick_rows(weights: Floats, u: Floats) -> Ints:
     return out
 
 
+def count_groups(counts: Ints) -> tuple[Ints, Ints]:
+    """The distinct rows of ``counts`` (particles × small non-negative counts): (index of each one's first particle,
+    each particle's group). Each row is one mixed-radix code (exact: no hash), so grouping is a 1-d ``np.unique``,
+    skipped when every particle has the same counts (a volley's first projectiles)."""
+    n = len(counts)
+    if not counts.shape[1]:
+        return np.zeros(min(1, n), dtype=np.int64), np.zeros(n, dtype=np.int64)
+    radix = np.concatenate([[1], np.cumprod(counts.max(axis=0)[:-1] + 1)]).astype(np.int64)
+    code = counts @ radix
+    if not n or code.min() == code.max():
+        return np.zeros(min(1, n), dtype=np.int64), np.zeros(n, dtype=np.int64)
+    _codes, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+    return first.astype(np.int64), inverse.reshape(-1).astype(np.int64)
+
+
+def pick_grouped(law: Floats, group: Ints, u: Floats) -> Ints:
+    """:func:`pick_rows` of ``law[group]`` without building it: each group's cumulative law, normalised and offset
+    by the group's number, searched once for all particles (``u + group``)."""
+    groups, k = law.shape
+    cum = np.cumsum(law, axis=1)
+    total = cum[:, -1:]
+    norm = np.divide(cum, total, out=np.ones_like(cum), where=total > 0)
+    flat = (norm + np.arange(groups, dtype=np.float64)[:, None]).ravel()
+    at = np.searchsorted(flat, u + group, side="left") - group * k
+    out: Ints = np.clip(at, 0, k - 1).astype(np.int64)
+    return out
+
+
 def damage(final: float, multiplier: float, u: Floats, divisor: float = 1.0) -> Floats:
     """Whole damage drawn from :func:`.dist.damage_odds` (the exact law of ``damage.roll``) for each ``u``."""
     law = damage_odds(final, multiplier, divisor)

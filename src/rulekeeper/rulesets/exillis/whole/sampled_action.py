@@ -34,7 +34,7 @@ from ..battle.state import BattleState, BattleUnit
 from ..battle.tables import BattleTables
 from ..combatants import Combatant
 from .dist import AFTERMATH_WORK, Zones, check_time
-from .melee_actions import Sequence, _battle, _can_strike
+from .melee_actions import Sequence, Step, _battle, _can_strike
 from .rounds import Mini, RoundSpec, State, Unit, _Round, finished, spec
 from .sampled import PARTICLES, Floats, Ints, generator, half_width, likeliest_groups, row_groups
 from .sampled_round import _Sampler
@@ -74,24 +74,35 @@ def sampled_play(seq: Sequence, start: tuple[Combatant, ...], weight: float, out
     hp = starting_hp(start, particles)
     groups: list[Group] = [(start, np.arange(particles, dtype=np.int64))]
     for step in seq.steps:
-        nxt: list[Group] = []
-        batches: dict[Hashable, list[tuple[tuple[Combatant, ...], Ints, RoundSpec]]] = {}
-        for zone, rows in groups:
-            if _can_strike(seq, {c.key: c for c in zone}, step):
-                ctx = melee_context(_battle(seq, zone), seq.t, seq.z, step.action, step.direction, step.reaction)
-                units = {c.key: Unit(c.key, c.side, False, tuple(c.alive())) for c in zone}  # kept positionally
-                rs = spec(zone, step.attacker, ctx, step.only, units)
-                batches.setdefault(strike_key(rs), []).append((zone, rows, rs))
-            else:
-                nxt.append((zone, rows))
-        for batch in batches.values():
-            nxt += _round(batch, step.reaction, hp, rng)
-        groups = merged(nxt)
+        if step.together:
+            from .exchange import exchange
+
+            groups = merged(exchange(seq, step, groups, hp, rng))
+        else:
+            groups = one_step(seq, step, groups, hp, rng)
     kept = sum(len(rows) for _zone, rows in groups)
     out.dropped += weight * (particles - kept) / particles
     for zone, rows in groups:
         out.add(rules_key(zone), zone, weight * len(rows) / particles)
     out.half = max(out.half, half_width(particles))
+
+
+def one_step(seq: Sequence, step: Step, groups: list[Group], hp: dict[str, Floats],
+             rng: np.random.Generator) -> list[Group]:
+    """One round of ``seq`` for the particles of every group (those whose attacker cannot strike are left as they are)."""
+    nxt: list[Group] = []
+    batches: dict[Hashable, list[tuple[tuple[Combatant, ...], Ints, RoundSpec]]] = {}
+    for zone, rows in groups:
+        if _can_strike(seq, {c.key: c for c in zone}, step):
+            ctx = melee_context(_battle(seq, zone), seq.t, seq.z, step.action, step.direction, step.reaction)
+            units = {c.key: Unit(c.key, c.side, False, tuple(c.alive())) for c in zone}  # kept positionally
+            rs = spec(zone, step.attacker, ctx, step.only, units)
+            batches.setdefault(strike_key(rs), []).append((zone, rows, rs))
+        else:
+            nxt.append((zone, rows))
+    for batch in batches.values():
+        nxt += _round(batch, step.reaction, hp, rng)
+    return merged(nxt)
 
 
 def strike_key(s: RoundSpec) -> Hashable:

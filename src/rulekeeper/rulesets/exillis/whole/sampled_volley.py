@@ -18,6 +18,7 @@ import numpy as np
 
 from ..combatants import Combatant
 from ..ranged import ShotOdds, ShotSetup
+from .bolts import Bolts
 from .dist import Weighted
 from .rounds import DEAD, Mini
 from .sampled import (
@@ -25,11 +26,13 @@ from .sampled import (
     DeathLog,
     Floats,
     Ints,
+    count_groups,
     damage,
     generator,
     half_width,
     likeliest,
     nth_alive,
+    pick_grouped,
     pick_rows,
     row_groups,
 )
@@ -37,8 +40,9 @@ from .volleys import ENEMY_FALLS, VState, _Volleys, volley_spec
 
 # what a projectile does where it falls (the names of ``shot_odds``): nothing, Bad Luck, an enemy, Luck, an ally
 _BAD, _ENEMY, _LUCK, _ALLY = 1, 2, 3, 4
-_KIND = {"Bad Luck": _BAD, "Accurate Shot": _ENEMY, "Enemy space": _ENEMY, "Luck": _LUCK, "Allied space": _ALLY}
-assert set(ENEMY_FALLS) == {k for k, v in _KIND.items() if v in (_ENEMY, _LUCK)}
+_KIND = {"Bad Luck": _BAD, "Accurate Shot": _ENEMY, "Enemy space": _ENEMY, "Luck": _LUCK, "Allied space": _ALLY,
+         "Bulk hit": _ENEMY, "Friendly fire": _ALLY}  # the last two: lightning's (:mod:`.bolts`)
+assert set(ENEMY_FALLS) | set(Bolts.enemy_falls) == {k for k, v in _KIND.items() if v in (_ENEMY, _LUCK)}
 
 
 def sampled_volley(setup: ShotSetup, particles: int = PARTICLES
@@ -62,6 +66,8 @@ class _Sampler:
         self.ff = np.zeros((n, len(start[1])), dtype=np.int64)
         self.deaths = DeathLog(n, len(start[0]) + sum(len(r) for r in start[1]))
         self.alive: Ints | None = None
+        #: lightning: which units a bolt has hurt, per particle (their elemental chain set: :mod:`.bolts`)
+        self.chain = np.zeros((n, len(start[1])), dtype=bool) if any(v.chain_matters) else None
         self.entries: dict[bytes, tuple[dict[str, float], Floats, Floats]] = {}
 
     def counts(self) -> Ints:
@@ -106,8 +112,8 @@ class _Sampler:
         counts = self.counts().copy()
         alive = counts[:, 1:]
         enemy = np.array(v.enemy, dtype=bool)
-        live = (alive[:, enemy].sum(axis=1) > 0) if enemy.any() else np.zeros(n, dtype=bool)
-        first, group, _n = row_groups(counts)
+        live = (alive @ enemy.astype(np.int64)) > 0
+        first, group = count_groups(counts)
         # the engine's odds, per set of living counts (none asked where no enemy is left: No target)
         odds = [self.entry(counts[i]) if live[i] else None for i in first]
         names = sorted({w for o in odds if o is not None for w in o[0]})
@@ -115,7 +121,7 @@ class _Sampler:
                        dtype=np.float64).reshape(len(odds), len(names))
         if not names:
             return
-        where = pick_rows(law[group], self.rng.random(n))
+        where = pick_grouped(law, group, self.rng.random(n))
         kinds = np.array([_KIND.get(w, 0) for w in names], dtype=np.int64)
         kind = np.where(live, kinds[where], 0)
         self.bad_luck(np.flatnonzero(kind == _BAD), si)
@@ -137,19 +143,27 @@ class _Sampler:
         block = np.stack([nothing if o is None else o[1] for o in odds])
         final = np.stack([nothing if o is None else o[2] for o in odds])
         luck = kind[rows] == _LUCK
-        b = np.where(luck, 0.0, block[group[rows], unit])
+        b, f = block[group[rows], unit], final[group[rows], unit]
+        if self.chain is not None:  # a unit a bolt has hurt reads its new chain
+            hurt = self.chain[rows, unit]
+            later = np.array([v.chained(j) if m else (0.0, 0.0) for j, m in enumerate(v.chain_matters)],
+                             dtype=np.float64).reshape(len(v.chain_matters), 2)
+            b, f = np.where(hurt, later[unit, 0], b), np.where(hurt, later[unit, 1], f)
+        b = np.where(luck & ~np.array(v.immune, dtype=bool)[unit], 0.0, b)  # an immune unit resists even a Luck
         kept = self.rng.random(len(rows)) >= b
-        rows, unit, luck = rows[kept], unit[kept], luck[kept]
+        rows, unit, luck, f = rows[kept], unit[kept], luck[kept], f[kept]
         amount = np.zeros(len(rows), dtype=np.float64)
-        f = final[group[rows], unit]
         u = self.rng.random(len(rows))
         code = unit * 2 + luck  # the damage law depends on the unit's final damage (per living counts) and Luck
-        for c in np.unique(code):
+        for c in np.flatnonzero(np.bincount(code, minlength=2)):
             sel = code == c
-            for fv in np.unique(f[sel]):
-                s2 = sel & (f == fv)
+            fs = f[sel]
+            for fv in ((fs[0],) if fs.min() == fs.max() else np.unique(fs)):
+                s2 = sel if len(fs) and fs.min() == fs.max() else sel & (f == fv)
                 amount[s2] = damage(float(fv), v.luck if c % 2 else 1.0, u[s2])
-        for j in np.unique(unit):
+        if self.chain is not None:
+            self.chain[rows[amount > 0], unit[amount > 0]] = True
+        for j in np.flatnonzero(np.bincount(unit)):
             sel = unit == j
             self.lands(rows[sel], int(j), amount[sel])
 

@@ -48,6 +48,10 @@ class _Spec:
 
 
 class _Volleys:
+    #: where a projectile falls on an enemy (``shot_odds``' names), and on an ally (lightning's are :mod:`.bolts`')
+    enemy_falls: tuple[str, ...] = ENEMY_FALLS
+    ally_fall = "Allied space"
+
     def __init__(self, sp: _Spec) -> None:
         self.sp = sp
         self.seen: dict[tuple[int, ...], tuple[ShotOdds, object]] = {}
@@ -59,6 +63,8 @@ class _Volleys:
         self.enemy = [c.side != s.side for _, c in sp.units]
         self.ally = [exposed_ally(s, c, sp.setup.own_zone) for _, c in sp.units]
         self.luck = sp.setup.options.luck_multiplier
+        self.immune = [False] * len(sp.units)
+        self.chain_matters = [False] * len(sp.units)
 
     def odds(self, st: VState) -> ShotOdds:
         counts = (sum(1 for r in st[0] if r[0] > 0), *(sum(1 for r in recs if r[0] > 0) for recs in st[1]))
@@ -100,14 +106,14 @@ class _Volleys:
                 hp = self.sp.s_unit.canon(shooter[si][0] - self.bad)
                 s2 = shooter[:si] + ((hp, 0, False) if hp > 0 else DEAD,) + shooter[si + 1:]
                 out.add((s2, tgt, deaths + ((-1,) if hp <= 0 else ()), ff), pq)
-            elif where in ENEMY_FALLS or where == "Allied space":
+            elif where in self.enemy_falls or where == self.ally_fall:
                 self._falls(st, pq, o, where, out)
             else:
                 out.add(st, pq)  # free space, cover
 
     def _falls(self, st: VState, p: float, o: ShotOdds, where: str, out: Weighted[VState]) -> None:
         shooter, tgt, deaths, ff = st
-        friendly = where == "Allied space"
+        friendly = where == self.ally_fall
         pool = []
         for j, recs in enumerate(tgt):
             if (self.ally[j] if friendly else self.enemy[j]) and self.weight[j] > 0:
@@ -122,11 +128,13 @@ class _Volleys:
             pw = p * w / total
             key = self.sp.units[j][0].key
             ff2 = ff[:j] + (ff[j] + 1,) + ff[j + 1:] if friendly else ff
-            if where != "Luck":
+            if where != "Luck" or self.blocked_on_luck(j):
                 block = o.block.get(key, 0.0)
                 if block > 0:
                     out.add((shooter, tgt, deaths, ff2), pw * block)
                     pw *= 1.0 - block
+                if pw <= 0:
+                    continue
             mult = self.luck if where == "Luck" else 1.0
             unit = self.sp.units[j][0]
             for hp, killed, q in wounds(r[0], o.final[key], mult):
@@ -134,6 +142,18 @@ class _Volleys:
                 changed[changed.index(r)] = (unit.canon(hp), 0, False) if hp > 0 else DEAD
                 t2 = tgt[:j] + (tuple(sorted(changed)),) + tgt[j + 1:]
                 out.add((shooter, t2, deaths + ((j,) if killed else ()), ff2), pw * q)
+
+    def exact_ok(self) -> bool:
+        """Whether the exact programme's state holds all a later projectile reads (see :mod:`.bolts`)."""
+        return True
+
+    def chained(self, j: int) -> tuple[float, float]:
+        """Unit ``j``'s block chance and final damage once a projectile has hurt it (lightning's chain only)."""
+        raise NotImplementedError
+
+    def blocked_on_luck(self, j: int) -> bool:
+        """Whether unit ``j`` stops even a Luck (never for an arrow: "leaving the miniature no chance to block")."""
+        return False
 
     def finished(self, st: VState) -> tuple[tuple[Combatant, ...], Combatant]:
         """The engine's own volley report on one outcome: the zone after morale, the shooter after Fatigue."""
@@ -189,10 +209,15 @@ def volley(state: BattleState, t: BattleTables, lg: Legal) -> tuple[tuple[Combat
     for m in members:
         if m.has_rule("Psychological Weapon"):
             raise Unsupported("Psychological Weapon")
-        if t.rules.action(shot).resolution != "bow" or streak_bonus_of(state, t, m.key, a.target or "") != 1.0:
-            raise Unsupported("lightning, artillery")
+        if t.rules.action(shot).resolution not in ("bow", "lightning") or streak_bonus_of(
+                state, t, m.key, a.target or "") != 1.0:
+            raise Unsupported("artillery")
     keys = [x.key for x in state.in_zone(z)] + [m.key for m in members if m.zone != z]
     start = tuple(state.unit(k).c for k in keys)
+    if len(members) == 1 and _crowded(setup_of(state, t, members[0].key, a.target or "", shot)):
+        from .sampled_volley import sampled_volley
+
+        return start, _volleys(state, t, a, members, keys, sampled_volley), u.side
     if len(members) == 1:
         return start, _volleys(state, t, a, members, keys), u.side
     try:  # several volleys: exact within the allowance, else sampled whole with the wounds carried
@@ -205,33 +230,50 @@ def volley(state: BattleState, t: BattleTables, lg: Legal) -> tuple[tuple[Combat
         return start, sampled_volleys(state, t, a, members, keys), u.side
 
 
-def _volleys(state: BattleState, t: BattleTables, a: Action, members: list[BattleUnit], keys: list[str]) -> Zones:
-    """The zone after each member's volley in turn, exact (the last volley sampled when alone and too big)."""
+def _volleys(state: BattleState, t: BattleTables, a: Action, members: list[BattleUnit], keys: list[str],
+             kernel: Callable[[ShotSetup], Kernel] | None = None) -> Zones:
+    """The zone after each member's volley in turn, exact (the last volley sampled when alone and too big);
+    ``kernel``: the one volley's kernel when it is known to be too big for the exact one (:func:`_crowded`)."""
     shot = a.option or "shot"
     states: dict[Hashable, tuple[BattleState, float]] = {zone_key(tuple(state.unit(k).c for k in keys)): (state, 1.0)}
-    dropped = half = 0.0
-    for m in members:
+    out = Zones()
+    for n, m in enumerate(members):
         nxt: dict[Hashable, tuple[BattleState, float]] = {}
         for st, p in states.values():
             setup = setup_of(st, t, m.key, a.target or "", shot)
             alone = len(members) == 1  # a member's volley among several is exact or the whole group sampled
-            dist, finish = last_volley(setup) if alone else one_volley(setup)
-            dropped += p * dist.dropped
-            half = max(half, dist.half)
+            dist, finish = kernel(setup) if kernel is not None else last_volley(setup) if alone else one_volley(setup)
+            out.dropped += p * dist.dropped
+            out.half = max(out.half, dist.half)
             for vs, q in dist.states.items():
                 check_time(AFTERMATH_WORK)
                 zone, shooter = finish(vs)
+                if n == len(members) - 1:  # the last volley: its zones are the result (no battle state needed)
+                    by = {c.key: c for c in (*zone, shooter)}
+                    cs = tuple(by[k] if k in by else st.unit(k).c for k in keys)
+                    out.add(zone_key(cs), cs, p * q)
+                    continue
                 after = st.with_units({c.key: replace(st.unit(c.key), c=c) for c in (*zone, shooter)})
-                cs = tuple(after.unit(k).c for k in keys)
-                k = zone_key(cs)
+                k = zone_key(tuple(after.unit(x).c for x in keys))
                 have = nxt.get(k)
                 nxt[k] = (after, p * q + (have[1] if have else 0.0))
         states = nxt
-    out = Zones()
-    out.dropped, out.half = dropped, half
-    for k, (st, p) in states.items():
-        out.add(k, tuple(st.unit(x).c for x in keys), p)
     return out
+
+
+#: A volley whose projectiles × living miniatures in the target zone reach this is sampled without trying the exact
+#: programme first: in the Starter every such volley (8 to 16 projectiles into 4 to 18 miniatures) outgrew the exact
+#: allowance (:data:`.dist.EXACT_WORK`), and each try cost as much as the sampling. A count of the position, so the
+#: same position gets the same numbers on any machine; the lab (:func:`.dist.more_exact`) always tries.
+CROWDED = 32
+
+
+def _crowded(setup: ShotSetup) -> bool:
+    if budget.exact_work() != budget.EXACT_WORK or math.isinf(budget.EXACT_WORK):
+        return False  # the lab's (or a test's) exact allowance: the exact programme is tried
+    _data, action = _check(setup)
+    projectiles = setup.shooter.count * action.shots_per_miniature
+    return projectiles * sum(c.count for c in setup.target_zone if c.key != setup.shooter.key) >= CROWDED
 
 
 def streak_bonus_of(state: BattleState, t: BattleTables, key: str, target: str) -> float:
@@ -244,6 +286,10 @@ def volley_spec(setup: ShotSetup, pooled: bool = True) -> tuple[_Volleys, VState
     """The volley's fixed parts and its starting state (shared by the exact and the sampled kernels); ``pooled``
     False: every unit kept positionally with its wounds as they are (particles carrying wounds between volleys)."""
     _data, action = _check(setup)
+    if action.resolution == "lightning":
+        from .bolts import bolts_spec
+
+        return bolts_spec(setup, pooled)
     s = setup.shooter
     o = shot_odds(setup)  # the damage of a shot depends on the two units' stats only, never on who is alive
     bad = any(n == "Bad Luck" and q > 0 for n, q in o.odds) and pooled
@@ -256,8 +302,13 @@ def volley_spec(setup: ShotSetup, pooled: bool = True) -> tuple[_Volleys, VState
     return _Volleys(sp), start
 
 
-def one_volley(setup: ShotSetup) -> tuple[Weighted[VState], Callable[[VState], tuple[tuple[Combatant, ...], Combatant]]]:
+Kernel = tuple[Weighted[VState], Callable[[VState], tuple[tuple[Combatant, ...], Combatant]]]
+
+
+def one_volley(setup: ShotSetup) -> Kernel:
     v, start = volley_spec(setup)
+    if not v.exact_ok():
+        raise TooBig("a bolt changes what a later one does (the elemental chain): its particles carry it")
     return v.run(start), v.finished
 
 

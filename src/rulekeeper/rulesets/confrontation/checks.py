@@ -1,0 +1,277 @@
+"""Why an action is refused: a typed error naming what and where, for every kind of skirmish action."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from rulekeeper.core.errors import IllegalActionError
+from rulekeeper.core.game import JsonDict
+
+from .authority_uses import may_pass, token_chooser, token_frays
+from .cover_move import cover_problem, declaring
+from .disengage import allowed_tests, out_problem
+from .flight import flees, pursuers, pursuit_cm, pursuit_targets
+from .fray import MAX_FIGHTERS
+from .leap import charge_problem, leap_problem, leap_pursuit
+from .reinforcement import proposals, spot_problem, waiting_choice
+from .shooting import shot_problem
+from .skirmish import can_activate, can_charge, group_of, move_problem, step_problem, too_large
+from .splitting import split_problem
+from .state import Fighter, SkirmishState, other
+from .tactical import lead_choices
+
+KINDS = ("move", "charge", "shoot", "hold", "fight", "tactical", "lead", "flee", "pursue", "stay", "remove", "keep",
+         "return", "disengage", "split", "leap", "authority", "authority_split", "decline", "pass", "allow", "force",
+         "cover", "ready")
+#: The phase each kind of action belongs to (the rest are the activation phase's).
+PHASE_OF = {"fight": "combat", "tactical": "tactical", "authority": "tactical", "lead": "lead", "pursue": "combat",
+            "stay": "combat", "split": "combat", "authority_split": "combat", "decline": "combat",
+            "cover": "tactical", "ready": "tactical", "remove": "maintenance", "keep": "maintenance", "return": "maintenance"}
+
+
+def _fighter(state: SkirmishState, action: JsonDict, key: str = "fighter") -> Fighter:
+    name = str(action.get(key, ""))
+    try:
+        return state.fighter(name)
+    except LookupError:
+        raise IllegalActionError(f"no fighter {name!r} in this skirmish", field=key) from None
+
+
+Check = Callable[[SkirmishState, Fighter, JsonDict], None]
+
+
+def check(state: SkirmishState, action: JsonDict) -> None:
+    """Refuse (typed error naming what and why) an action that is not legal now."""
+    kind = action.get("kind")
+    if kind not in KINDS:
+        raise IllegalActionError(f"not a Confrontation skirmish action: {kind!r} ({', '.join(KINDS)})", kind=str(kind))
+    if state.over:
+        raise IllegalActionError("the skirmish is over")
+    if action.get("side") != state.to_act:
+        raise IllegalActionError(f"it is side {state.to_act}'s turn to act, not {action.get('side')!r}",
+                                 side=str(action.get("side")))
+    f = _fighter(state, action)
+    if f.side != state.to_act:
+        raise IllegalActionError(f"{f.key} is not side {state.to_act}'s", field="fighter")
+    if PHASE_OF.get(str(kind), "activation") != state.phase:
+        raise IllegalActionError(f"round {state.round} is in its {state.phase} phase: no {kind} now", kind=str(kind))
+    CHECKS.get(str(kind), _check_activation)(state, f, action)
+
+
+def _check_nothing(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    """Nothing more to check (holding, fleeing)."""
+
+
+def _check_tactical(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    """The Tactical roll waits for the moves under cover declared before it."""
+    side = declaring(state)
+    if side is not None:
+        raise IllegalActionError(f"side {side} declares its moves under cover before the Tactical roll (cover "
+                                 "FIGHTER X,Y, or ready)", kind="tactical")
+
+
+def _check_cover(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    if action.get("kind") == "ready":
+        if declaring(state) != f.side:
+            raise IllegalActionError(f"side {f.side} is not declaring moves under cover now", kind="ready")
+        return
+    x, y = _to(action, "a move under cover goes")
+    problem = cover_problem(state, f, x, y)
+    if problem is not None:
+        raise IllegalActionError(f"{f.key} cannot move under cover to ({x:g}, {y:g}): {problem}", field="to")
+
+
+def _check_authority(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    if not state.drawn:
+        raise IllegalActionError("an Authority token wins a Tactical roll that was a draw: no draw to break now",
+                                 kind="authority")
+
+
+def _check_reinforcement(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    kind = action.get("kind")
+    chooser = waiting_choice(state)
+    if chooser is None or chooser.key != f.key:
+        raise IllegalActionError(f"{f.key} has no Reinforcement choice to make", field="fighter")
+    if (kind == "return" and f.returning != "place") or (kind == "remove" and f.returning != "remove?") or \
+            (kind == "keep" and f.returning == "place" and proposals(state, f)):
+        raise IllegalActionError(f"{f.key}'s Reinforcement roll does not allow a {kind}", kind=str(kind))
+    if kind == "return":
+        x, y = _to(action, "a return goes")
+        problem = spot_problem(state, f, x, y)
+        if problem is not None:
+            raise IllegalActionError(f"{f.key} cannot come back there: {problem}", field="to")
+
+
+def _check_lead(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    if action.get("first") not in lead_choices(state):
+        raise IllegalActionError(f"the side that acts first is A or B, got {action.get('first')!r}", field="first")
+
+
+def _check_pursuit(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    if not f.pursuing:
+        raise IllegalActionError(f"{f.key} has no pursuit movement to make now", field="fighter")
+    if action.get("kind") == "pursue" and action.get("leap"):
+        t = _fighter(state, action, "target")
+        problem = None if t.side != f.side and t.standing and not t.engaged else f"{t.key} is not a free enemy"
+        problem = problem or leap_pursuit(state, f, t)[2]
+        if problem is not None:
+            raise IllegalActionError(f"{f.key} cannot pursue {t.key} leaping: {problem}", field="target")
+    elif action.get("kind") == "pursue":
+        t = _fighter(state, action, "target")
+        if t.key not in {e.key for e, _ in pursuit_targets(state, f)}:
+            raise IllegalActionError(f"{f.key} cannot pursue {t.key}: a pursuit movement of {pursuit_cm(f):g} cm "
+                                     "goes into contact with a free enemy in sight", field="target")
+
+
+def _check_fight(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    if pursuers(state):
+        raise IllegalActionError(f"{pursuers(state)[0].key} makes his pursuit movement first", field="fighter")
+    group = group_of(state, f)
+    if group is None:
+        raise IllegalActionError(f"{f.key} has no fight left this round", field="fighter")
+    if too_large(group):
+        raise IllegalActionError(f"{f.key}'s fray holds {len(group[0]) + len(group[1])} fighters, more than "
+                                 f"{MAX_FIGHTERS}: split it first", field="fighter")
+
+
+def _to(action: JsonDict, what: str) -> tuple[float, float]:
+    """The action's ``to``: two finite numbers of cm."""
+    to = action.get("to")
+    if not (isinstance(to, list) and len(to) == 2 and all(isinstance(v, int | float) and not isinstance(v, bool)
+                                                           and math.isfinite(v) for v in to)):
+        raise IllegalActionError(f"{what} to [x, y] in cm, got {to!r}", field="to")
+    return float(to[0]), float(to[1])
+
+
+def _check_activation(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    """An activation's action: his turn, then the rules of its kind."""
+    kind = str(action.get("kind"))
+    aiming = [g for g in state.fighters if g.aiming and g.standing]
+    if aiming and (aiming[0].key != f.key or kind not in ("shoot", "hold")):
+        raise IllegalActionError(f"{aiming[0].key} walked and may still shoot: his activation is not over",
+                                 field="fighter")
+    if not aiming and not can_activate(state, f):
+        why = "is engaged (he fights in the combat phase)" if f.engaged else "has already acted this round"
+        raise IllegalActionError(f"{f.key} {why}" if f.standing else f"{f.key} is dead", field="fighter")
+    if f.covered and not f.activated and kind not in ("shoot", "hold"):
+        raise IllegalActionError(f"{f.key} moved under cover with Dodge: his activation allows only cumulative actions "
+                                 "(a shot) or holding", kind=kind)
+    if f.engaged and kind not in ("disengage", "hold"):
+
+        raise IllegalActionError(f"{f.key} is engaged: he may try to disengage or stay in his fight", field="fighter")
+    if kind == "disengage":
+        _check_disengage(state, f, action)
+        return
+    if flees(f) != (kind == "flee"):
+        why = "is in rout: his activation is his flight" if flees(f) else "is not in rout: he does not flee"
+        raise IllegalActionError(f"{f.key} {why}", field="fighter")
+    ACTIVATION_CHECKS.get(kind, _check_nothing)(state, f, action)
+
+
+def _check_disengage(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    if not f.engaged:
+        raise IllegalActionError(f"{f.key} is not engaged: he has nothing to disengage from", field="fighter")
+    if action.get("test") not in allowed_tests(state, f):
+        raise IllegalActionError(f"{f.key} disengages with {' or '.join(allowed_tests(state, f))}, not "
+                                 f"{action.get('test')!r}", field="test")
+    x, y = _to(action, "a disengagement walks")
+    problem = out_problem(state, f, x, y)
+    if problem is not None:
+        raise IllegalActionError(f"{f.key} cannot walk out to ({x:g}, {y:g}): {problem}", field="to")
+
+
+def _enemy(state: SkirmishState, f: Fighter, action: JsonDict) -> Fighter:
+    t = _fighter(state, action, "target")
+    if t.side == f.side or not t.standing:
+        raise IllegalActionError(f"{t.key} is not a standing enemy of {f.key}", field="target")
+    return t
+
+
+def _check_charge(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    t = _enemy(state, f, action)
+    if not can_charge(f):
+        raise IllegalActionError(f"{f.key} is in rout: he does not charge", field="fighter")
+    problem = charge_problem(state, f, t, bool(action.get("leap")))
+    if problem is not None:
+        raise IllegalActionError(f"{f.key} cannot charge {t.key}{' leaping' * bool(action.get('leap'))}: "
+                                 f"{problem}", field="target")
+
+
+def _check_shoot(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    t = _enemy(state, f, action)
+    problem = shot_problem(state, f, t)
+    if problem is not None:
+        raise IllegalActionError(f"{f.key} cannot shoot {t.key}: {problem}", field="target")
+
+
+def _check_token_split(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    """A token spent on a fray of his: at the beginning of the combat phase, a split the keeper could offer."""
+    if token_chooser(state) != f.side:
+        raise IllegalActionError(f"side {f.side} has no Authority token to spend on a fray now", kind="authority_split")
+    group = next((g for g in token_frays(state, f.side) if f.key in {h.key for h in (*g[0], *g[1])}), None)
+    if group is None:
+        raise IllegalActionError(f"{f.key} is in no fray of three or more left to split", field="fighter")
+    apart = action.get("apart")
+    if not (isinstance(apart, list) and all(isinstance(k, str) for k in apart)):
+        raise IllegalActionError(f"a split names the fighters it splits off, got {apart!r}", field="apart")
+    keys = {h.key for h in (*group[0], *group[1])}
+    problem = split_problem(state, keys, set(apart)) if apart else \
+        f"{len(keys)} fighters are too many for one fray" if too_large(group) else None
+    if problem is not None:
+        raise IllegalActionError(f"cannot split {' and '.join(apart) or 'nothing'} off {f.key}'s fray: {problem}",
+                                 field="apart")
+
+
+def _check_decline(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    if token_chooser(state) != f.side:
+        raise IllegalActionError(f"side {f.side} has no Authority token to decline now", kind="decline")
+
+
+def _check_pass(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    if state.phase != "activation" or not may_pass(state, f.side):
+        raise IllegalActionError(f"side {f.side} cannot pass now (the other side has no fighter waiting, or it just "
+                                 "passed, or it was forced to play)", kind="pass")
+
+
+def _check_answer(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    if state.asking != other(f.side):
+        raise IllegalActionError(f"no pass of side {other(f.side)} waits for an answer", kind=str(action.get("kind")))
+
+
+def _check_walk(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    leap = action.get("kind") == "leap"
+    x, y = _to(action, "a move goes")
+    problem = leap_problem(state, f, x, y) if leap else \
+        move_problem(state, f, x, y) or step_problem(state, math.hypot(x - f.x, y - f.y))
+    if problem is not None:
+        raise IllegalActionError(f"{f.key} cannot {'leap' if leap else 'walk'} to ({x:g}, {y:g}): {problem}",
+                                 field="to")
+
+
+def _check_split(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    group = group_of(state, f)
+    if group is None:
+        raise IllegalActionError(f"{f.key} has no fight left this round", field="fighter")
+    apart = action.get("apart")
+    if not (isinstance(apart, list) and apart and all(isinstance(k, str) for k in apart)):
+        raise IllegalActionError(f"a split names the fighters it splits off, got {apart!r}", field="apart")
+    for k in apart:
+        _fighter(state, {"fighter": k})
+    if any(g.key in state.settled for g in (*group[0], *group[1])):
+        raise IllegalActionError(f"an Authority token chose how {f.key}'s fray is split", field="fighter")
+    problem = split_problem(state, {g.key for g in (*group[0], *group[1])}, set(apart))
+    if problem is not None:
+        raise IllegalActionError(f"cannot split {' and '.join(apart)} off {f.key}'s fray: {problem}", field="apart")
+
+
+#: The checks of the phases' kinds (the rest are activations: :func:`_check_activation`).
+CHECKS: dict[str, Check] = {"tactical": _check_tactical, "cover": _check_cover, "ready": _check_cover, "authority": _check_authority, "lead": _check_lead,
+                            "remove": _check_reinforcement, "keep": _check_reinforcement,
+                            "return": _check_reinforcement, "pursue": _check_pursuit, "stay": _check_pursuit,
+                            "fight": _check_fight, "split": _check_split, "authority_split": _check_token_split,
+                            "decline": _check_decline, "pass": _check_pass, "allow": _check_answer,
+                            "force": _check_answer}
+#: The checks of an activation's kinds, once it is his turn (hold and flee need nothing more).
+ACTIVATION_CHECKS: dict[str, Check] = {"charge": _check_charge, "shoot": _check_shoot, "move": _check_walk,
+                                       "leap": _check_walk}

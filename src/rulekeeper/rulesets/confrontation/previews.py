@@ -1,0 +1,126 @@
+"""The odds a skirmish action shows before it is made: exactly the draws its resolution makes (preview = roll)."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from rulekeeper.core.game import JsonDict, OddsPreview
+
+from .authority import holder
+from .core_rules import number
+from .cover_move import cover_cm
+from .disengage import disengagement
+from .fear import FearTest
+from .flight import fanaticism_test, flee_cm, flight_of, pursuit_cm
+from .fray import Fray, initiative_odds_of
+from .fray_whole import fray_ends
+from .leap import leap_charge, leap_pursuit
+from .shooting import WOUNDS, shot_of
+from .skirmish import charge_cm, charge_draws, charge_of, fray_of, group_of, initiative_requests, walk_tests
+from .state import Fighter, SkirmishState
+from .tactical import request, roll_odds, win_odds
+from .wounds import load_wound_table
+
+
+def _pct(p: Fraction | float) -> float:
+    return float(p)
+
+
+def _odds(tests: list[FearTest]) -> list[tuple[str, float | str]]:
+    return [(f"{test.tester} passes COU {test.characteristic} vs FEAR {test.fear}", _pct(test.chance()))
+            for test in tests]
+
+
+def fray_outlook(group: tuple[tuple[Fighter, ...], tuple[Fighter, ...]], fray: Fray) -> list[tuple[str, float | str]]:
+    """The whole fray's outcome (issue 24: "the preview of a fight shows the kill odds, not only the initiative
+    dice"): each side's chance of killing every enemy in it, of no one being killed, and each fighter's chance of
+    being killed (the enemies first); :func:`~.fray_whole.fray_ends`: exact when small, else the numpy kernel's
+    estimate with its error (the seed is fixed, so the preview of one state is always the same)."""
+    flat = [*group[0], *group[1]]
+    camp_a = len(group[0])
+    found = fray_ends(fray)  # the whole fray, fast (issue 27): exact when small, else the numpy kernel
+    ends: dict[tuple[str, ...], float] = found.odds
+    how: list[tuple[str, float | str]] = [("odds", "exact" if found.method == "exact" else
+                                           f"estimate, ±{100 * found.error_bound:.1f} % ({found.note})")]
+    out = list(how)
+    first, second = flat[0].side, flat[camp_a].side
+    for side, enemies in ((first, range(camp_a, len(flat))), (second, range(camp_a))):
+        won = sum(p for e, p in ends.items() if all(e[k] == "killed" for k in enemies))
+        out.append((f"side {side} kills every enemy in the fight", _pct(won)))
+    out.append(("no one killed", _pct(sum(p for e, p in ends.items() if "killed" not in e))))
+    for at in [*range(camp_a, len(flat)), *range(camp_a)]:  # the enemies first
+        killed = sum(p for e, p in ends.items() if e[at] == "killed")
+        out.append((f"{flat[at].key} killed", _pct(killed)))
+    return out
+
+
+def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
+    """A fight's two INI tests (its first draws, exactly) and its exact odds when small enough; a move's or
+    charge's measured distance."""
+    kind = action.get("kind")
+    if kind == "tactical" and holder(state) is not None:  # a draw stops the roll: the token's holder chooses
+        a, b, draw = roll_odds(state)
+        return OddsPreview(((f"{state.name('A')} win the Tactical roll", _pct(a)),
+                            (f"{state.name('B')} win the Tactical roll", _pct(b)),
+                            (f"a draw: {state.name(str(holder(state)))} may spend an Authority token", _pct(draw))),
+                           (request(state, "A"), request(state, "B")))
+    if kind == "tactical":
+        return OddsPreview(((f"{state.name('A')} win the Tactical roll", _pct(win_odds(state, "A"))),
+                            (f"{state.name('B')} win the Tactical roll", _pct(win_odds(state, "B")))),
+                           (request(state, "A"), request(state, "B")))
+    try:
+        f = state.fighter(str(action.get("fighter")))
+    except LookupError:
+        return OddsPreview()
+    if kind == "fight":
+        group = group_of(state, f)
+        if group is None:
+            return OddsPreview()
+        fray = fray_of(group, state)
+        headline: list[tuple[str, float | str]] = [("wins initiative", _pct(initiative_odds_of(fray)))]
+        return OddsPreview((*headline, *fray_outlook(group, fray)), initiative_requests(fray))
+    if kind == "charge":
+        t = state.fighter(str(action["target"]))
+        reach = (leap_charge(state, f, t)[0] if action.get("leap") else None) or charge_of(state, f, t)
+        mine, passing, theirs = charge_draws(state, f, t)
+        tests = [test for test in (mine, *passing, theirs) if test is not None]
+        lines: list[tuple[str, float | str]] = [("distance", f"{reach.distance:.1f} cm of {charge_cm(f)}")]
+        return OddsPreview((*lines, *_odds(tests)), tuple(test.request() for test in tests))
+    if kind == "shoot":
+        shot = shot_of(state, f, state.fighter(str(action["target"])))
+        ends = shot.outcomes(load_wound_table())
+        wounded = sum((p for line, p in ends.items() if line in WOUNDS), Fraction(0))
+        return OddsPreview((("distance", f"{shot.distance:.1f} cm, {shot.band} range"),
+                            ("difficulty", f"AIM {shot.aim} vs {shot.difficulty}"),
+                            ("hits", _pct(1 - ends.get("miss", Fraction(0)))), ("wounds", _pct(wounded)),
+                            (f"{shot.target} killed", _pct(ends.get("Killed outright", Fraction(0))))),
+                           (shot.request(),))
+    if kind == "flee":
+        test = fanaticism_test(f)
+        run = flight_of(state, f)
+        ran: tuple[str, float | str] = ("run", f"{run.distance:.1f} cm of {flee_cm(f):g}"
+                                             + (", off the field" if run.leaves else ""))
+        if test is None:
+            return OddsPreview((ran,))
+        return OddsPreview((ran, (f"{f.key} passes DIS {test.characteristic} vs {test.fear} and does not flee",
+                                     _pct(test.chance()))), (test.request(),))
+    if kind == "disengage":
+        d = disengagement(state, f, str(action.get("test")))
+        if d.difficulty is None:
+            return OddsPreview((("disengages", 1.0),))
+        return OddsPreview(((f"disengages ({d.test} {d.value} vs {d.difficulty})", d.chance()),), (d.request(),))
+    if kind == "pursue":
+        t = state.fighter(str(action["target"]))
+        reach = (leap_pursuit(state, f, t)[0] if action.get("leap") else None) or charge_of(state, f, t, pursuit_cm(f))
+        return OddsPreview((("distance", f"{reach.distance:.1f} cm of {pursuit_cm(f):g}"),))
+    if kind == "cover":
+        x, y = action["to"]
+        return OddsPreview((("distance", f"{math.hypot(x - f.x, y - f.y):.1f} cm of {cover_cm(f):g}"),
+                            ("shots at him this round", f"+{number('under_cover', 'shot_difficulty')} difficulty")))
+    if kind in ("move", "leap"):
+        x, y = action["to"]
+        crossing = walk_tests(state, f, float(x), float(y))
+        return OddsPreview((("distance", f"{math.hypot(x - f.x, y - f.y):.1f} cm of {f.card.MOV}"), *_odds(crossing)),
+                           tuple(test.request() for test in crossing))
+    return OddsPreview()
