@@ -31,8 +31,8 @@ from toygame.game import SCENARIO_DIR, ToyGame
 RULESETS = Path(__file__).resolve().parents[2] / "src" / "rulekeeper" / "rulesets"
 BATTLES = {
     "wartable-campaign": None,  # its first shipped campaign: the bench's
-    "exillis": RULESETS / "exillis" / "data" / "scenarios" / "starter.toml",
-    "toy": SCENARIO_DIR / "race.toml",
+    "exillis": RULESETS / "exillis" / "data" / "scenarios" / "starter.yaml",
+    "toy": SCENARIO_DIR / "race.yaml",
 }
 
 
