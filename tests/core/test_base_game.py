@@ -11,10 +11,18 @@ from pathlib import Path
 import pytest
 
 from rulekeeper.core.base import REQUIRED, BaseGame
+from rulekeeper.core.capabilities import army_builder_of, capabilities, duel_kernel_of, web_presenter_of
 from rulekeeper.core.errors import IllegalActionError, UnknownNameError
 from rulekeeper.core.game import Game, JsonDict, LegalAction, Outcome, Status
 from rulekeeper.core.rng import RngState
-from rulekeeper.core.ruleset import protocol_members
+from rulekeeper.core.ruleset import (
+    game_refusal,
+    games,
+    missing_members,
+    protocol_members,
+    register_for_tests,
+    unregister_for_tests,
+)
 from rulekeeper.core.statecodec import DamagedStateError, from_json, to_json
 from toygame.game import SCENARIO_DIR, ToyGame
 
@@ -102,7 +110,33 @@ def test_a_game_of_the_required_members_is_a_whole_game() -> None:
     assert g.reseeded({"x": 2}, 9) == {"x": 2}  # no chance, no seed: unchanged
     assert g.policy(state) == {"kind": "raise", "column": 0, "side": "A"}
     assert g.side_of({"kind": "raise", "side": "A"}) == "A" and g.result(state) is None
-    assert g.web_presenter() is None and g.army_builder() is None and g.duel_kernel() is None
+    assert missing_members(g) == () and capabilities(g) == ("chance",)  # no optional part, no option
+    assert web_presenter_of(g) is None and army_builder_of(g) is None and duel_kernel_of(g) is None
+
+
+def test_a_base_game_that_leaves_a_required_member_out_is_refused_naming_it() -> None:
+    """The base declares ``status`` and the other rules abstract, and ``state_type`` has no value: a
+    subclass that forgets one still has the attribute, yet registration names it as missing."""
+
+    class Forgetful(BaseGame[Stack]):
+        name, title = "forgetful", "Forgetful"
+
+        def legal_actions(self, state: Stack) -> list[LegalAction]:
+            return []
+
+        def initial_state(self, document: JsonDict) -> Stack:
+            return stack()
+
+        def apply(self, state: Stack, action: JsonDict) -> Outcome:
+            return Outcome.made(state, action, "A", (), ())
+
+    assert missing_members(Forgetful) == ("status", "state_type")
+    register_for_tests(Forgetful)
+    try:
+        assert game_refusal("forgetful") == "is not a whole game: it lacks `status`, `state_type`"
+        assert "forgetful" not in [g.name for g in games()]
+    finally:
+        unregister_for_tests("forgetful")
 
 
 def test_default_parsing_reads_forms_words_labels_and_listed_texts() -> None:

@@ -29,7 +29,8 @@ from rulekeeper.rulesets.wartable import (
 )
 from rulekeeper.rulesets.wartable.battle import BattleFileError
 from rulekeeper.rulesets.wartable.codec import dec, enc
-from rulekeeper.rulesets.wartable.game import SCENARIO_DIR, state_document
+from rulekeeper.rulesets.wartable.game import state_document
+from rulekeeper.rulesets.wartable.scenario import SCENARIO_DIR
 from rulekeeper.service.battles import BattleService, GameOverError, NotYourTurnError, guess_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]

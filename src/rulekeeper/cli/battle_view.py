@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
+from rulekeeper.core.capabilities import cli_presenter_of
 from rulekeeper.core.game import Game
 
 from .battle_ids import resolve
@@ -36,7 +37,7 @@ def service(db: str | None) -> BattleService:
 
 
 def presenter(g: Game) -> CliPresenter:
-    return g.cli_presenter() or GenericCliPresenter(g)
+    return cli_presenter_of(g) or GenericCliPresenter(g)
 
 
 def doc(g: Game, state: Any, bid: str, **extra: Any) -> dict[str, Any]:

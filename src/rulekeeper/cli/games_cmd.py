@@ -15,6 +15,7 @@ from rich import box
 from rich.markup import escape
 from rich.table import Table
 
+from rulekeeper.core.capabilities import capabilities
 from rulekeeper.core.ruleset import find_ruleset, game, game_refusal, registered
 
 from .output import console, print_json
@@ -34,27 +35,8 @@ class GameEntry:
 
 
 def _capabilities(name: str) -> tuple[str, ...]:
-    """The optional parts a whole game offers (each a small protocol it opted into)."""
-    g = game(name)
-    found: list[str] = []
-    checks = (
-        ("army lists", "army_builder"), ("campaign", "campaign"), ("duel kernel", "duel_kernel"),
-        ("web presenter", "web_presenter"), ("terminal presenter", "cli_presenter"),
-    )
-    for label, member in checks:
-        method = getattr(g, member, None)
-        if callable(method) and method() is not None:
-            found.append(label)
-    if getattr(g, "reads_data_files", False):
-        found.append("data files")
-    if callable(getattr(g, "conceals", None)):
-        found.append("hidden orders")
-    if not getattr(g, "deterministic", False):
-        found.append("chance")
-    options = getattr(g, "options", None)
-    if callable(options) and options():
-        found.append(f"{len(options())} options")
-    return tuple(found)
+    """The optional parts a whole game offers (each a small protocol it opted into: ``core.capabilities``)."""
+    return capabilities(game(name))
 
 
 def entry(name: str) -> GameEntry:

@@ -1,20 +1,23 @@
 """A base class that gives a new game every optional member of the protocol.
 
-:class:`~rulekeeper.core.game.Game` has 31 members because the keeper, the CLI and the lab ask
+:class:`~rulekeeper.core.game.Game` has 25 members because the keeper, the CLI and the lab ask
 many things of a game. Most have one sensible answer for a simple game: its sides are ``A`` and
 ``B``, a typed state goes to JSON by its fields, an action is one of the legal ones, a logged
-action names its side, there is no presenter of its own (the generic ones draw it), no CLI
-command, no army list, no campaign. :class:`BaseGame` supplies those answers, so a game writes
-only the :data:`REQUIRED` members — the rules themselves — and overrides a default only where
-its rules differ (python-chess's variants override four methods the same way).
+action names its side, the first legal action is a policy. :class:`BaseGame` supplies those
+answers, so a game writes only the :data:`REQUIRED` members — the rules themselves — and
+overrides a default only where its rules differ (python-chess's variants override four methods
+the same way). Presenters, CLI commands, army lists, a campaign and a duel kernel are not
+members at all: a game that has one writes its method (:mod:`rulekeeper.core.capabilities`).
 """
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
+from .actioncodec import ActionCodec
 from .datafiles import read_model
 from .errors import IllegalActionError, ImpossibleRequestError, UnknownNameError
 from .game import (
@@ -23,6 +26,7 @@ from .game import (
     JsonDict,
     LegalAction,
     OddsPreview,
+    Outcome,
     ScenarioInfo,
     SetupRequest,
     Status,
@@ -39,8 +43,9 @@ if TYPE_CHECKING:
 
 StateT = TypeVar("StateT")
 
-#: What a game must write itself: its names, its state and its rules (every other member has a default here;
-#: ``setup`` too, for a game whose battles start from a scenario file read by ``scenario_model``).
+#: What a game must write itself: its names, its state and its rules (every other member of the protocol has a
+#: default here; ``setup`` too, for a game whose battles start from a scenario file read by ``scenario_model``).
+#: A subclass that leaves one out is refused at registration naming it (``core.ruleset.missing_members``).
 REQUIRED = ("name", "title", "state_type", "initial_state", "status", "legal_actions", "apply")
 
 
@@ -61,6 +66,11 @@ class BaseGame(Generic[StateT]):
     option_infos: ClassVar[tuple[OptionInfo, ...]] = ()
     scenario_folder: ClassVar[Path | None] = None
     scenario_model: ClassVar[type[BaseModel] | None] = None
+    #: The JSON codec of the game's typed actions (``core.actioncodec``): ``parse_action`` decodes a form or
+    #: a request through it first, so its fields arrive typed (numbers as numbers) before they meet the list.
+    action_codec: ClassVar[ActionCodec[Any] | None] = None
+    #: What a subclass must write (``core.ruleset.missing_members`` refuses it naming any it left out).
+    required_members: ClassVar[tuple[str, ...]] = REQUIRED
 
     # -- the calculator side and set-up -----------------------------------------------------------
 
@@ -96,7 +106,7 @@ class BaseGame(Generic[StateT]):
         if self.scenario_model is None or request.scenario is None or request.armies or request.board is not None:
             raise ImpossibleRequestError(f"{self.title} starts from a scenario file (no army lists, no board)",
                                          game=self.name)
-        check_data_files(self, request)  # type: ignore[arg-type]
+        check_data_files(self, request)
         scenario = read_model(request.scenario, self.scenario_model).model_dump(mode="json")
         title = str(scenario.get("name") or request.scenario.stem)
         document: JsonDict = {"ruleset": self.name, "scenario": scenario, "seed": request.seed,
@@ -126,15 +136,30 @@ class BaseGame(Generic[StateT]):
 
     # -- playing ----------------------------------------------------------------------------------------
 
-    def status(self, state: StateT) -> Status:
-        raise NotImplementedError
+    @abstractmethod
+    def initial_state(self, document: JsonDict) -> StateT:
+        """The state before the first action, from the stored initial document (required)."""
 
+    @abstractmethod
+    def status(self, state: StateT) -> Status:
+        """Who must act now, whether it is over (required)."""
+
+    @abstractmethod
     def legal_actions(self, state: StateT) -> list[LegalAction]:
-        raise NotImplementedError
+        """Every legal action of the side(s) to act, in a stable order (required)."""
+
+    @abstractmethod
+    def apply(self, state: StateT, action: JsonDict) -> Outcome:
+        """The pure step of the fold: the new state and every chance record (required)."""
 
     def parse_action(self, state: StateT, data: Mapping[str, Any]) -> JsonDict:
         """The legal action ``data`` names: equal to one listed, once its words are folded and the
-        side filled in (a form sends numbers as text, so ``"3"`` matches ``3``)."""
+        side filled in (a form sends numbers as text, so ``"3"`` matches ``3``; with an ``action_codec``
+        the fields are decoded by their types first)."""
+        if self.action_codec is not None:
+            to_act = self.status(state).to_act
+            codec = self.action_codec
+            data = codec.encode(codec.decode(data, {"side": to_act[0]} if to_act else None))
         wanted = {str(k): _folded(v) for k, v in data.items() if v not in (None, "")}
         legal = self.legal_actions(state)
         for candidate in legal:
@@ -216,26 +241,6 @@ class BaseGame(Generic[StateT]):
         shown = self.state_to_json(state)
         shown.pop("rng", None)
         return shown
-
-    # -- presentation and optional parts: none ------------------------------------------------------------
-
-    def web_presenter(self) -> None:
-        return None
-
-    def cli_presenter(self) -> None:
-        return None
-
-    def register_cli(self, hooks: Any) -> None:
-        return None
-
-    def army_builder(self) -> None:
-        return None
-
-    def campaign(self) -> None:
-        return None
-
-    def duel_kernel(self) -> Any:
-        return None
 
 
 def _folded(value: Any) -> Any:

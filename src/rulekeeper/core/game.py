@@ -28,6 +28,10 @@ Why this shape (after OpenSpiel's ``Game``/``State`` and boardgame.io's moves):
 * **Presentation belongs to the rule system.** A game may ship a web presenter (Jinja2
   templates in its own folder) and a CLI presenter; without them the keeper falls back to
   generic ones built from the view and the report lines.
+* **Optional parts are opted into.** Presenters, CLI commands, army lists, a campaign book and a
+  duel kernel are small protocols of their own (:mod:`.capabilities`), not members of
+  :class:`Game`; :class:`~rulekeeper.core.base.BaseGame` supplies every member of :class:`Game` but
+  the few a game must write (:data:`~rulekeeper.core.base.REQUIRED`).
 """
 
 from __future__ import annotations
@@ -38,11 +42,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from .armies import ArmyBuilder, CampaignBook
     from .chance import ChanceRequest, ChanceResult, Fate
-    from .duels import DuelKernel
     from .events import Event
-    from .present import CliPresenter, WebPresenter
     from .ruleset import OptionInfo, Resolution
 
 #: The role of a link that may only watch.
@@ -290,43 +291,11 @@ class Game(Protocol):
         """What the holder of ``role``'s link may see: never the RNG state or a secret."""
         ...
 
-    # -- presentation ----------------------------------------------------------------------------
-
-    def web_presenter(self) -> WebPresenter | None:
-        """The game's board, actions and Fate Screen for the web keeper (None: generic)."""
-        ...
-
-    def cli_presenter(self) -> CliPresenter | None:
-        """The game's board and Fate Screen for the terminal (None: generic)."""
-        ...
-
-    def register_cli(self, hooks: Any) -> None:
-        """Add the game's own CLI subcommands (``odds``/``resolve``/``units`` and more)."""
-        ...
-
-    # -- army lists and the campaign (optional: None when the game has none) ---------------------
-
-    def army_builder(self) -> ArmyBuilder | None:
-        """The game's army lists for the browser (catalog, pricing, text form), or None."""
-        ...
-
-    def campaign(self) -> CampaignBook | None:
-        """The game's campaign, which records finished battles, or None."""
-        ...
-
-    # -- the balance lab (optional) ----------------------------------------------------------------
-
-    def duel_kernel(self) -> DuelKernel | None:
-        """The game's unit-against-unit fights for ``rulekeeper lab duel``/``sweep``, or None
-        (the lab's generic path, whole scenarios autoplayed, works for every game)."""
-        ...
-
-
 
 class WithoutExtras:
-    """The optional parts of :class:`Game` for a game that has none of them: no army lists, no campaign book,
-    no duel kernel (the lab's generic path still plays it). A game inherits this instead of writing three
-    ``return None`` methods; one that has some of them overrides those."""
+    """No army lists, no campaign book, no duel kernel, said in so many words (the lab's generic path still
+    plays the game). Not needed: these are optional capabilities (:mod:`rulekeeper.core.capabilities`) and a
+    game without the methods has none of them; games written before that inherit this."""
 
     def army_builder(self) -> None:
         return None

@@ -146,7 +146,7 @@ def games() -> list[Game]:
     out: list[Game] = []
     for name in sorted(registered()):
         g = game(name)
-        if isinstance(g, Game):
+        if isinstance(g, Game) and not missing_members(g):
             out.append(g)
     return out
 
@@ -165,8 +165,16 @@ BATTLE_MEMBERS = ("initial_state", "apply", "legal_actions", "setup")
 
 
 def missing_members(candidate: object) -> tuple[str, ...]:
-    """The protocol members ``candidate`` (a ruleset class or instance) lacks, by name."""
-    return tuple(m for m in protocol_members() if not hasattr(candidate, m))
+    """The protocol members ``candidate`` (a ruleset class or instance) lacks, by name.
+
+    A :class:`~rulekeeper.core.base.BaseGame` subclass has a default for every member but its
+    ``required_members`` (``core.base.REQUIRED``), which it must write: one left to the base's
+    abstract declaration, or a class attribute never given (``state_type``), is missing too.
+    """
+    wanted = list(protocol_members())
+    wanted += [m for m in getattr(candidate, "required_members", ()) if m not in wanted]
+    return tuple(m for m in wanted
+                 if not hasattr(candidate, m) or getattr(getattr(candidate, m), "__isabstractmethod__", False))
 
 
 def game_refusal(name: str) -> str | None:

@@ -13,6 +13,7 @@ import pickle
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
+from rulekeeper.core.capabilities import duel_kernel_of as offered_kernel
 from rulekeeper.core.duels import DuelKernel, DuelRequest, DuelTally
 from rulekeeper.core.errors import RulekeeperError
 
@@ -71,16 +72,15 @@ class GameRef:
 
 def duel_kernel_of(game: Any, name: str) -> DuelKernel:
     """``game.duel_kernel()``, refused with a typed error when the game has none (yet)."""
-    offer = getattr(game, "duel_kernel", None)
     try:
-        kernel = None if offer is None else offer()
+        kernel = offered_kernel(game)
     except NotImplementedError as exc:
         raise LabRequestError(f"the {name} duel kernel is not available yet ({exc}); "
                               f"'rulekeeper lab play {name} SCENARIO' plays whole scenarios", game=name) from None
     if kernel is None:
         raise LabRequestError(f"{name} has no duel kernel: 'rulekeeper lab play {name} SCENARIO' plays whole "
                               "scenarios of it instead", game=name)
-    return kernel  # type: ignore[no-any-return]
+    return kernel
 
 
 @dataclass(frozen=True)
@@ -129,8 +129,7 @@ def _offering_game(kernel: DuelKernel) -> GameRef | None:
     for name, cls in sorted(registered().items(), key=lambda item: (shared(item[1]), item[0])):
         ref = GameRef(name, cls)
         try:
-            offer = getattr(ref.game(), "duel_kernel", None)
-            offered = None if offer is None else offer()
+            offered = offered_kernel(ref.game())
         except (NotImplementedError, RulekeeperError):
             continue
         if offered is not None and type(offered) is type(kernel):

@@ -83,7 +83,7 @@ def _check_int(name: str, value: object, minimum: int) -> int:
     return value
 
 
-def _plain_path(url: str) -> str | None:
+def plain_path(url: str) -> str | None:
     """The file a ``sqlite:///`` URL names, when SQLAlchemy would spell the URL and the path the same."""
     prefix = "sqlite:///"
     if not url.startswith(prefix):
@@ -97,7 +97,7 @@ def _plain_path(url: str) -> str | None:
 def open_reads(db: str | os.PathLike[str] | None) -> SqliteReads | None:
     """Reads of the store at ``db`` without SQLAlchemy, or ``None`` when only the store may open it."""
     url = normalise_url(db)
-    path = _plain_path(url)
+    path = plain_path(url)
     if path is None or not os.path.isfile(path):
         return None
     try:

@@ -15,7 +15,8 @@ undo a misclick, resume tomorrow, replay afterwards"):
   leaves the last commit intact), foreign keys on, a 5 s busy timeout, and write
   transactions opened with ``BEGIN IMMEDIATE`` so two writers queue on the lock rather
   than one failing on an upgraded read lock.  Everything else is portable SQL, so a
-  ``postgresql://`` URL works unchanged.
+  ``postgresql://`` URL works unchanged.  On a plain SQLite file the appends are sent
+  through the standard library, same statements, same guarantees (:mod:`.stdlib_paths`).
 * **Constant-time moments.**  An entry may carry a *checkpoint*, the game state after
   it; :meth:`BattleStore.nearest_checkpoint` finds the latest one at or before any
   moment in one index probe and :meth:`BattleStore.entries` reads just the slice
@@ -61,7 +62,9 @@ from .schema import (
     entry_from_row,
     record_from_row,
 )
+from .sqlite_writes import Append, Fallback
 from .sqlstore import StoreError, is_text
+from .stdlib_paths import StdlibPaths
 from .transfer import insert_battle
 
 __all__ = ["BattleNotFoundError", "BattleRecord", "BattleStore", "LogEntry", "StaleStateError", "StoreError"]
@@ -144,7 +147,7 @@ def _link_before(conn: Connection, battle_id: str, index: int) -> str:
 # --------------------------------------------------------------------------- store
 
 
-class BattleStore(BattleCheckpoints):
+class BattleStore(BattleCheckpoints, StdlibPaths):
     """Battles in a SQL database (SQLite file by default, PostgreSQL by URL).
 
     Every public method is one transaction.  A store may be shared by threads; several
@@ -153,7 +156,6 @@ class BattleStore(BattleCheckpoints):
     """
 
     kind = "battle store"
-
     # -- battles -----------------------------------------------------------------
 
     def create(
@@ -368,6 +370,14 @@ class BattleStore(BattleCheckpoints):
             check_text("status", status)
         if turn is not None:
             check_int("turn", turn)
+        fast = self._fast_appends() if snapshot is None else None
+        if fast is not None:
+            try:
+                return expected_position + 1, fast.append(Append(
+                    battle_id, expected_position, action_text.text, result_text.text, None if state is None else
+                    state.text, shown, now, sealed, status, turn, expected_revision, expected_head))
+            except Fallback:  # nothing written: the store's own statements, and their own errors
+                self._stop_fast_appends()
         with self._transaction(write=True) as conn:
             previous = expected_head if expected_revision is not None and expected_head is not None else \
                 conn.execute(select(func.coalesce(BattleRow.head, "")).where(BattleRow.id == battle_id)).scalar()

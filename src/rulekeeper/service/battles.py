@@ -217,14 +217,16 @@ class BattleService(BattleReading):
             state = self._state_of(rec)
         g = game_of(rec.ruleset)
         data = checked(g, rec, last, state, _json_of(action), ask)
-        out, at = self._commit(bid, g, state, data, At.of(rec), shown)
+        out, at, _ = self._commit(bid, g, state, data, At.of(rec), shown)
         return Played(out, at.position, g, rec)
 
-    def _commit(self, bid: str, g: Game, state: Any, action: JsonDict, at: At, shown: bool) -> tuple[Outcome, At]:
+    def _commit(self, bid: str, g: Game, state: Any, action: JsonDict, at: At,
+                shown: bool) -> tuple[Outcome, At, Status]:
         """Apply a checked action and store it with its checkpoint in one transaction.
 
         The append itself refuses a log that moved since ``at`` (nothing written). Returns the
-        outcome and the moment after it (new position, revision and chain head).
+        outcome, the moment after it (new position, revision and chain head) and the status after it
+        (autoplay decides its next action on it: the status of a state is computed once).
         """
         if at.position >= BATTLE_LIMITS.actions:
             raise BattleTooLargeError(f"battle {bid!r} has {at.position:,} actions, the most one battle may log "
@@ -237,7 +239,7 @@ class BattleService(BattleReading):
         # every write moves the revision on by one: a cache entry another writer outdates just misses
         moved = At(new_pos, at.revision + 1, head)
         self._keep(bid, moved.position, moved.revision, out.state)
-        return out, moved
+        return out, moved, after
 
     def undo(self, bid: str, expected_position: int | None = None, side: str | None = None) -> Any:
         """Take back the last action, unless a random result of it has been shown.
@@ -304,18 +306,19 @@ class BattleService(BattleReading):
         a writer that got in between makes the next append fail as stale, changing nothing.
         ``policy(state, position)`` replaces the game's shipped policy (``autoplay --policy search``).
         """
-        rec = self.store.get(bid)
-        require_dice(rec)
-        g = game_of(rec.ruleset)
-        if sides is not None:
-            roles = g.roles(self.store.initial(bid))
-            unknown = sorted(set(sides) - set(roles))
-            if unknown:
-                raise UnknownNameError("side of this battle", unknown[0], list(roles))
-        state = self._state_of(rec)
+        with self.store.reading():  # the record and the state it starts from: one read transaction
+            rec = self.store.get(bid)
+            require_dice(rec)
+            g = game_of(rec.ruleset)
+            if sides is not None:
+                roles = g.roles(self.store.initial(bid))
+                unknown = sorted(set(sides) - set(roles))
+                if unknown:
+                    raise UnknownNameError("side of this battle", unknown[0], list(roles))
+            state = self._state_of(rec)
         at = At.of(rec)
+        status = g.status(state)
         for _ in range(max_actions):
-            status = g.status(state)
             if status.over or not status.to_act:
                 break
             if sides is not None and not set(status.to_act) & sides:
@@ -323,7 +326,7 @@ class BattleService(BattleReading):
             action = g.policy(state) if policy is None else policy(state, at.position)
             if action is None:
                 break
-            out, at = self._commit(bid, g, state, action, at, shown=False)
+            out, at, status = self._commit(bid, g, state, action, at, shown=False)
             state = out.state
             if progress is not None:
                 progress(state)

@@ -111,7 +111,8 @@ class BattleReading:
             hit = self._cache.get(bid)
         if hit is not None and hit[0] == rec.position and hit[1] == rec.revision:
             return hit[2]
-        state = self.state_at(bid, rec.position)
+        with self.store.reading():  # the checkpoint and the entries after it: one moment
+            state = self._state_at(bid, rec.position, game_of(rec.ruleset))  # the record names the game
         self._remember(bid, rec, state)
         return state
 
@@ -132,8 +133,9 @@ class BattleReading:
         with self.store.reading():  # the checkpoint and the entries after it: one moment
             return self._state_at(bid, n)
 
-    def _state_at(self, bid: str, n: int) -> Any:
-        g = self.game(bid)
+    def _state_at(self, bid: str, n: int, g: Game | None = None) -> Any:
+        """:meth:`state_at`; ``g``: the battle's game when the caller already knows it (one read less)."""
+        g = self.game(bid) if g is None else g
         found = self.store.nearest_checkpoint(bid, n) if n > 0 else None
         start, state = 0, None
         if found is not None:

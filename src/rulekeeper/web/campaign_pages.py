@@ -27,6 +27,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from rulekeeper.core.armies import CampaignBook, CampaignReport
+from rulekeeper.core.capabilities import campaign_of
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.game import SPECTATOR, Game
 from rulekeeper.persistence.store import BattleNotFoundError
@@ -46,9 +47,7 @@ MAX_PLAYER = 60
 
 
 def book_of(game: Game) -> CampaignBook | None:
-    hook = getattr(game, "campaign", None)  # a plugin written before the hook: no campaign
-    book = hook() if callable(hook) else None
-    return book if book is not None else None
+    return campaign_of(game)  # an optional capability: a game without it has no campaign page
 
 
 def record_in(k: Keeper, v: View, form: dict[str, str]) -> CampaignReport:

@@ -29,6 +29,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 
 from rulekeeper.core.armies import ArmyBuilder, PricedArmy
+from rulekeeper.core.capabilities import army_builder_of
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.game import Game
 from rulekeeper.core.ruleset import games
@@ -49,9 +50,8 @@ def builders() -> list[tuple[Game, ArmyBuilder]]:
     """Every installed game that builds army lists, with its builder (a game without one is left out)."""
     out = []
     for g in games():
-        hook = getattr(g, "army_builder", None)  # a plugin written before the hook plays on without it
         try:
-            builder = hook() if callable(hook) else None
+            builder = army_builder_of(g)  # an optional capability: a game without it plays on
         except Exception as exc:  # one game's broken module: that game has no builder, the others keep theirs
             log.warning("the army builder of %s cannot be built (%s: %s)", g.name, type(exc).__name__, exc)
             builder = None

@@ -18,6 +18,7 @@ from typing import Any
 from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined
 from markupsafe import Markup
 
+from rulekeeper.core.capabilities import campaign_of, web_presenter_of
 from rulekeeper.core.game import SPECTATOR, Game, JsonDict, LegalAction, OddsPreview
 from rulekeeper.core.present import FateScreen, Header, Links, WebPresenter
 from rulekeeper.core.ruleset import games
@@ -91,6 +92,7 @@ def make_env(game_dirs: dict[str, Path] | None = None) -> Environment:
     env.globals["pct"] = pct
     env.globals["side_label"] = side_label  # plain text: attributes, <title>
     env.globals["side_html"] = side_html  # page text: the name in <bdi>
+    env.globals["campaign_of"] = campaign_of  # an optional capability: None for a game without a campaign
     env.filters["slug"] = slug
     env.filters["bdi"] = bdi
     env.filters["side_name"] = lambda role, sides=None: side_label(role, sides, False)
@@ -106,7 +108,7 @@ def own_presenter(game: Game) -> tuple[WebPresenter, Path | None]:
     the whole keeper starting. Now that game is drawn generically, and the log says why.
     """
     try:
-        presenter = game.web_presenter()
+        presenter = web_presenter_of(game)
         if presenter is None:
             return GenericPresenter(game), None
         where = presenter.template_dir()

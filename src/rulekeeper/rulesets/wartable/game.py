@@ -18,7 +18,6 @@ See ``docs/rules/wartable.md`` ("Whole battles") for the design choices.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rulekeeper.core.chance import Fate
@@ -36,6 +35,7 @@ from rulekeeper.core.game import (
 )
 from rulekeeper.core.ruleset import OptionInfo, Resolution
 
+from .actions import ATTACK, DECLINE_WORDS, DEFEND, KIND_SIDE, action_text, side_of
 from .attack_log import _events, combat_from_items, holder, report_items, stability_text
 from .codec import SIDES, enc
 from .combat import default_data, resolve_combat
@@ -48,20 +48,15 @@ from .model import (
     parse_option_pairs,
     parse_options,
 )
+from .policy import choose
 from .rounding import show
+from .scenario import describe, shipped_scenarios
 from .state import NAME, WarTableState, _state_of, state_document
 
 if TYPE_CHECKING:
     from rulekeeper.core.game import Game
     from rulekeeper.core.present import CliPresenter, WebPresenter
 
-ATTACK: JsonDict = {"kind": "attack"}
-DEFEND: JsonDict = {"kind": "defend"}
-#: Each action's kind and the side that plays it: the attackers attack, the defenders answer.
-KIND_SIDE: dict[str, SideName] = {"attack": "attackers", "defend": "defenders"}
-SCENARIO_DIR = Path(__file__).resolve().parent / "data" / "scenarios"
-#: Words a player may try for leaving a battle; the seed has no such rule.
-DECLINE_WORDS = ("withdraw", "decline", "retreat", "flee", "pass", "wait")
 
 
 class WarTableActionError(IllegalActionError):
@@ -85,13 +80,7 @@ class WarTableBattles:
     # -- setting a battle up -------------------------------------------------------------------
 
     def scenarios(self) -> list[ScenarioInfo]:
-        from .battle import load_battle
-
-        out = []
-        for p in sorted(SCENARIO_DIR.glob("*.yaml")):
-            battle, _ = load_battle(p)
-            out.append(ScenarioInfo(p.stem, battle.title or p.stem, battle.about or describe(battle), p))
-        return out
+        return shipped_scenarios()
 
     def setup(self, request: SetupRequest) -> BattleSetup:
         """A battle file (``request.scenario``) checked whole: one typed error lists every problem."""
@@ -290,14 +279,13 @@ class WarTableBattles:
         return OddsPreview(tuple(headline), ())
 
     def policy(self, state: WarTableState) -> JsonDict | None:
-        return None if state.over else dict(DEFEND if state.declared else ATTACK)
+        return choose(state)
 
     def action_text(self, action: JsonDict) -> str:
-        words = {"attack": "the attackers attack", "defend": "the defenders meet the attack"}
-        return words.get(str(action.get("kind")), " ".join(str(v) for v in action.values()))
+        return action_text(action)
 
     def side_of(self, action: JsonDict) -> str:
-        return str(action.get("side") or KIND_SIDE.get(str(action.get("kind")), "attackers"))
+        return side_of(action)
 
     def result(self, state: WarTableState) -> GameResult | None:
         if state.report is None:
@@ -385,18 +373,6 @@ class WarTableBattles:
 
     def duel_kernel(self) -> None:
         return None  # the lab's generic path only
-
-
-def describe(battle: Battle) -> str:
-    """``oathsworn (Oathsworn Vanguard) attack bloodless (Bloodless Horde) in a Ruin region``."""
-
-    def side(s: SideName) -> str:
-        units = battle.attackers if s == "attackers" else battle.defenders
-        return f"{battle.side_name(s)} ({', '.join(c.label or c.unit.name for c in units) or 'nobody'})"
-
-    where = f" in a region with {', '.join(battle.region_traits)}" if battle.region_traits else ""
-    enclave = f"; Enclave {battle.enclave.name} held by the {battle.enclave.side}" if battle.enclave else ""
-    return f"{side('attackers')} {battle.action} {side('defenders')}{where}{enclave}"
 
 
 class WarTable(WarTableBattles):

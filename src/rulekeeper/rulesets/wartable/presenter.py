@@ -17,10 +17,11 @@ from rich.text import Text
 from rulekeeper.core.game import JsonDict
 
 from .codec import SIDES
-from .game import combat_from_items, describe
+from .game import combat_from_items
 from .model import fold
 from .render import report_renderables
 from .rounding import show
+from .scenario import describe
 
 if TYPE_CHECKING:
     from .game import WarTableBattles, WarTableState

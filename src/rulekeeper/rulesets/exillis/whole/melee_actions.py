@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import zlib
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
 
@@ -70,6 +71,13 @@ class Sequence:
     t: BattleTables
     z: Coord
     steps: list[Step]
+
+    def stream(self) -> int:
+        """A number of its own for this branch's particles (:func:`.sampled.generator`): the same on every run (no
+        ``hash``, which Python randomises per process), different for each combination of reactions."""
+        text = "|".join(f"{s.attacker},{s.action},{s.direction},{s.reaction},{sorted(s.only or ())},"
+                        f"{[(b.attacker, b.reaction) for b in s.together]}" for s in self.steps)
+        return zlib.crc32(text.encode()) or 1
 
 
 def _battle(seq: Sequence, zone: tuple[Combatant, ...]) -> BattleState:
@@ -169,7 +177,7 @@ def _play(seq: Sequence, start: tuple[Combatant, ...], weight: float, out: Zones
             ctx = melee_context(_battle(seq, zone), seq.t, seq.z, step.action, step.direction, step.reaction)
             s = spec(zone, step.attacker, ctx, step.only, units, last)
             # one round alone may have its last round sampled; several are sampled whole (:func:`play`)
-            dist = (last_round(s) if len(seq.steps) == 1 else settled(s, round_distribution(s))) if last else \
+            dist = (last_round(s, p, seq.stream() if p < 1.0 else 0) if len(seq.steps) == 1 else settled(s, round_distribution(s))) if last else \
                 round_distribution(s)
             dropped += p * dist.dropped
             half = max(half, dist.half)

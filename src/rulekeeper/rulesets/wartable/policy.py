@@ -1,0 +1,16 @@
+"""The War Table's default policy (the one ruleset layout's ``policy.py``): attack, then defend.
+
+An engagement offers each side one action in turn and nothing to choose, so the policy plays it.
+"""
+
+from __future__ import annotations
+
+from rulekeeper.core.game import JsonDict
+
+from .actions import ATTACK, DEFEND
+from .state import WarTableState
+
+
+def choose(state: WarTableState) -> JsonDict | None:
+    """The side to act's one action, or None once the engagement is resolved."""
+    return None if state.over else dict(DEFEND if state.declared else ATTACK)
