@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
+from .actioncodec import ActionCodec
 from .datafiles import read_model
 from .errors import IllegalActionError, ImpossibleRequestError, UnknownNameError
 from .game import (
@@ -65,6 +66,9 @@ class BaseGame(Generic[StateT]):
     option_infos: ClassVar[tuple[OptionInfo, ...]] = ()
     scenario_folder: ClassVar[Path | None] = None
     scenario_model: ClassVar[type[BaseModel] | None] = None
+    #: The JSON codec of the game's typed actions (``core.actioncodec``): ``parse_action`` decodes a form or
+    #: a request through it first, so its fields arrive typed (numbers as numbers) before they meet the list.
+    action_codec: ClassVar[ActionCodec[Any] | None] = None
     #: What a subclass must write (``core.ruleset.missing_members`` refuses it naming any it left out).
     required_members: ClassVar[tuple[str, ...]] = REQUIRED
 
@@ -150,7 +154,12 @@ class BaseGame(Generic[StateT]):
 
     def parse_action(self, state: StateT, data: Mapping[str, Any]) -> JsonDict:
         """The legal action ``data`` names: equal to one listed, once its words are folded and the
-        side filled in (a form sends numbers as text, so ``"3"`` matches ``3``)."""
+        side filled in (a form sends numbers as text, so ``"3"`` matches ``3``; with an ``action_codec``
+        the fields are decoded by their types first)."""
+        if self.action_codec is not None:
+            to_act = self.status(state).to_act
+            codec = self.action_codec
+            data = codec.encode(codec.decode(data, {"side": to_act[0]} if to_act else None))
         wanted = {str(k): _folded(v) for k, v in data.items() if v not in (None, "")}
         legal = self.legal_actions(state)
         for candidate in legal:
