@@ -139,10 +139,25 @@ def floors(seq: Sequence, start: tuple[Combatant, ...]) -> dict[str, float]:
 SEQUENCE_WORK = 1
 
 
+#: Several rounds in which one attacker's strikers × the living miniatures of the other side reach this are sampled
+#: whole without trying the exact programme: every such action of the Starter (and of the agreement test, from two
+#: Billmen and a Baneret against three Vileins up) outgrew the exact allowance. A count of the position, so the
+#: same position gets the same numbers on any machine; the lab (``more_exact``) always tries.
+SEQUENCE_CROWDED = 6
+
+
+def _crowded(seq: Sequence, start: tuple[Combatant, ...]) -> bool:
+    if len(seq.steps) < 2 or budget.exact_work() != budget.EXACT_WORK or math.isinf(budget.EXACT_WORK):
+        return False
+    by_key = {c.key: c for c in start}
+    return max(by_key[s.attacker].count * sum(c.count for c in start if c.side != by_key[s.attacker].side)
+               for s in seq.steps) >= SEQUENCE_CROWDED
+
+
 def play(seq: Sequence, start: tuple[Combatant, ...], weight: float, out: Zones) -> None:
     """Add to ``out`` the distribution of the zone after ``seq``'s rounds, starting from ``start``: exact (or its
     last round sampled) within the allowance, else the whole sequence sampled with the wounds carried."""
-    if any(s.together for s in seq.steps):  # the simultaneous exchange: its rounds' wounds add up, sampled whole
+    if any(s.together for s in seq.steps) or _crowded(seq, start):  # sampled whole without trying the exact one
         from . import sampled_action
 
         sampled_action.sampled_play(seq, start, weight, out)
