@@ -136,21 +136,24 @@ class BaseGame(Generic[StateT]):
 
     # -- playing ----------------------------------------------------------------------------------------
 
-    @abstractmethod
-    def initial_state(self, document: JsonDict) -> StateT:
-        """The state before the first action, from the stored initial document (required)."""
+    if TYPE_CHECKING:  # declared for the type checker only: a subclass that leaves one out has no such attribute,
+        # so the protocol check (``isinstance(g, Game)``, ``core.ruleset.missing_members``) refuses it naming it
 
-    @abstractmethod
-    def status(self, state: StateT) -> Status:
-        """Who must act now, whether it is over (required)."""
+        @abstractmethod
+        def initial_state(self, document: JsonDict) -> StateT:
+            """The state before the first action, from the stored initial document (required)."""
 
-    @abstractmethod
-    def legal_actions(self, state: StateT) -> list[LegalAction]:
-        """Every legal action of the side(s) to act, in a stable order (required)."""
+        @abstractmethod
+        def status(self, state: StateT) -> Status:
+            """Who must act now, whether it is over (required)."""
 
-    @abstractmethod
-    def apply(self, state: StateT, action: JsonDict) -> Outcome:
-        """The pure step of the fold: the new state and every chance record (required)."""
+        @abstractmethod
+        def legal_actions(self, state: StateT) -> list[LegalAction]:
+            """Every legal action of the side(s) to act, in a stable order (required)."""
+
+        @abstractmethod
+        def apply(self, state: StateT, action: JsonDict) -> Outcome:
+            """The pure step of the fold: the new state and every chance record (required)."""
 
     def parse_action(self, state: StateT, data: Mapping[str, Any]) -> JsonDict:
         """The legal action ``data`` names: equal to one listed, once its words are folded and the
@@ -233,6 +236,8 @@ class BaseGame(Generic[StateT]):
         return encoded
 
     def state_from_json(self, document: JsonDict) -> StateT:
+        if getattr(type(self), "state_type", None) is None:
+            raise ImpossibleRequestError(f"{self.title} is not a whole game: it lacks `state_type`", game=self.name)
         decoded: StateT = from_json(self.state_type, document)
         return decoded
 

@@ -200,8 +200,8 @@ def do_counter(state: SkirmishState, e: Fighter, fate: Fate) -> tuple[SkirmishSt
         return take_effect(state, f, card, t, fate, [{"text": f"{head}: he fails", "kind": "magic"}])
     keeps = f.card.has(KEEPS_FOCUS[card.miracle]) or f.card.has("Unbowed")
     caster = f if keeps else replace(state.fighter(f.key), unfocused=True)
-    lost = "he keeps his focus" if keeps else f"he loses his focus (-{mystic_rules().focus_penalty} to his POW and FAI " \
-                                              "tests this round)"
+    lost = "keeps his focus" if keeps else f"loses his focus (-{mystic_rules().focus_penalty} to his POW and FAI tests " \
+                                           "this round)"
     return state.with_fighters(caster), [{"text": f"{head}: {card.name} does nothing; {f.key} {lost}",
                                           "kind": "magic"}]
 
