@@ -7,13 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rulekeeper.rulesets.dragonnoir import bot as dragonnoir_bot
-from rulekeeper.rulesets.dragonnoir.state import DNState
 
 from .conftest import started
-
-
-def _moved(state: DNState, name: str, hexes: tuple[str, ...]) -> DNState:
-    return state.with_men(replace(state.man(name), hexes=hexes))
 
 
 def test_dragonnoir_a_wounded_enemy_is_worth_less_than_a_healthy_one() -> None:
@@ -26,17 +21,21 @@ def test_dragonnoir_a_wounded_enemy_is_worth_less_than_a_healthy_one() -> None:
 
 
 def test_dragonnoir_a_strong_character_counts_more_than_a_weak_one() -> None:
-    """Material weighed by strength: losing Crazy Ork (attack 8, defence 4) costs more than losing a goblin (3, 3)."""
+    """Material weighed by strength: Crazy Ork (attack 8, defence 4, movement 6) is worth more than a goblin (3, 3, 7),
+    and a wounded goblin (2, 2, 3) less than a healthy one."""
     _, state = started("dragonnoir", "the_mill_house")
-    no_ork = state.with_men(replace(state.man("Crazy Ork"), health="dead"))
-    no_goblin = state.with_men(replace(state.man("Goblin 1"), health="dead"))
-    assert dragonnoir_bot.evaluate(no_ork, "A") > dragonnoir_bot.evaluate(no_goblin, "A")
+    wounded = state.with_men(replace(state.man("Goblin 2"), health="wounded"))
+    stats = {m.name: dragonnoir_bot.strength(wounded, m) for m in wounded.men}
+    assert stats["Crazy Ork"] == (8, 4, 15.0) and stats["Goblin 1"] == (3, 3, 9.5) and stats["Goblin 2"] == (2, 2, 5.5)
+    worth = {name: dragonnoir_bot.worth(wounded, wounded.man(name)) for name in stats}
+    assert worth["Crazy Ork"] > worth["Goblin 1"] > worth["Goblin 2"]
 
 
-def test_dragonnoir_a_character_within_the_enemy_s_reach_is_at_risk() -> None:
-    """Threat: Jon next to Crazy Ork (his side to act next) scores worse for the Archers than Jon out of reach."""
-    _, state = started("dragonnoir", "the_mill_house")
-    state = replace(state, side="B")
-    far = _moved(_moved(state, "Crazy Ork", ("G5",)), "Jon", ("A1",))
-    near = _moved(_moved(state, "Crazy Ork", ("G5",)), "Jon", ("F5",))
-    assert dragonnoir_bot.evaluate(near, "A") < dragonnoir_bot.evaluate(far, "A")
+def test_dragonnoir_a_wizard_s_energy_left_is_worth_something() -> None:
+    """Magic points left: the same duel scores lower for a side whose wizard has spent his energy."""
+    _, state = started("dragonnoir", "the_wizards_duel")
+    wizard = state.wizards[0]
+    side = state.man(wizard.name).side
+    spent = replace(state, wizards=(replace(wizard, energy=0), *state.wizards[1:]))
+    assert wizard.energy > 0
+    assert dragonnoir_bot.evaluate(spent, side) < dragonnoir_bot.evaluate(state, side)
