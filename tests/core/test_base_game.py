@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from rulekeeper.core import ruleset as ruleset_module
 from rulekeeper.core.base import REQUIRED, BaseGame
 from rulekeeper.core.capabilities import army_builder_of, capabilities, duel_kernel_of, web_presenter_of
-from rulekeeper.core.errors import IllegalActionError, UnknownNameError
+from rulekeeper.core.errors import IllegalActionError, RulekeeperError, UnknownNameError
 from rulekeeper.core.game import Game, JsonDict, LegalAction, Outcome, Status
 from rulekeeper.core.rng import RngState
 from rulekeeper.core.ruleset import (
@@ -20,10 +21,13 @@ from rulekeeper.core.ruleset import (
     games,
     missing_members,
     protocol_members,
+    refusals,
     register_for_tests,
+    registered,
     unregister_for_tests,
 )
 from rulekeeper.core.statecodec import DamagedStateError, from_json, to_json
+from rulekeeper.service.reading import game_of
 from toygame.game import SCENARIO_DIR, ToyGame
 
 TOY = Path(__file__).resolve().parents[1] / "toygame" / "game.py"
@@ -131,12 +135,27 @@ def test_a_base_game_that_leaves_a_required_member_out_is_refused_naming_it() ->
             return Outcome.made(state, action, "A", (), ())
 
     assert missing_members(Forgetful) == ("status", "state_type")
+    assert not hasattr(Forgetful, "status") and not isinstance(Forgetful(), Game)  # type: ignore[abstract]
     register_for_tests(Forgetful)
     try:
         assert game_refusal("forgetful") == "is not a whole game: it lacks `status`, `state_type`"
         assert "forgetful" not in [g.name for g in games()]
+        with pytest.raises(RulekeeperError, match="Forgetful is not a whole game: it lacks `status`, `state_type`"):
+            game_of("forgetful")  # what battle new answers
     finally:
         unregister_for_tests("forgetful")
+
+
+def test_a_plugin_without_its_name_is_refused_naming_it_not_a_crash() -> None:
+    nameless = type("Nameless", (), {"title": "Nameless"})
+    registered()
+    ruleset_module._LOADED["nameless"] = nameless  # the way an entry point registers: under its own key
+    try:
+        assert refusals()["nameless"] == "has no whole battles (only its calculator)"
+        assert missing_members(nameless)[:1] == ("name",)
+        assert "nameless" not in [g.name for g in games()]
+    finally:
+        unregister_for_tests("nameless")
 
 
 def test_default_parsing_reads_forms_words_labels_and_listed_texts() -> None:

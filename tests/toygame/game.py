@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
+from rulekeeper.core.actioncodec import ActionCodec
 from rulekeeper.core.base import BaseGame
 from rulekeeper.core.chance import ChanceRequest, Fate, discrete
 from rulekeeper.core.game import GameResult, JsonDict, LegalAction, OddsPreview, Outcome, Status
@@ -35,10 +36,6 @@ FACES, DIE = [(str(f), 1.0) for f in range(1, 7)], ("a fair six-sided die: each 
 BUST = OptionInfo("bust", "one", ("one", "none"), "what a roll of 1 does: 'one' busts the score to 0, 'none' adds 1")
 
 
-class Side(BaseModel, extra="forbid"):
-    name: str = Field(min_length=1)
-
-
 class Scenario(BaseModel, extra="forbid"):
     """A race as its file writes it (every problem listed at once by ``core.datafiles.read_model``)."""
 
@@ -47,7 +44,18 @@ class Scenario(BaseModel, extra="forbid"):
     description: str = Field(min_length=1)
     target: int = Field(ge=2, le=1000, strict=True)
     turn_limit: int = Field(ge=1, le=1000, strict=True)
-    sides: dict[Literal["A", "B"], Side] = Field(min_length=2)
+    sides: dict[Literal["A", "B"], dict[Literal["name"], Annotated[str, Field(min_length=1)]]] = Field(min_length=2)
+
+
+@dataclass(frozen=True)
+class Move:
+    """A side's action, typed: roll the die or hold (``ACTIONS`` is its one JSON codec)."""
+
+    kind: Literal["roll", "hold"]
+    side: str
+
+
+ACTIONS = ActionCodec(Move)
 
 
 @dataclass(frozen=True)
@@ -81,6 +89,7 @@ class ToyGame(BaseGame[ToyState]):
     scenario_folder: ClassVar[Path | None] = SCENARIO_DIR
     scenario_model: ClassVar[type[BaseModel] | None] = Scenario
     previewed_draws: ClassVar[tuple[str, ...]] = ("roll",)
+    action_codec = ACTIONS
 
     def sample_resolution(self, fate: Fate) -> Resolution:
         """Five rolls of the die (the calculator side: what ``lab``'s and the conformance test's replays check)."""
@@ -101,14 +110,14 @@ class ToyGame(BaseGame[ToyState]):
 
     def legal_actions(self, state: ToyState) -> list[LegalAction]:
         side, name = state.to_act, state.names[SIDES.index(state.to_act)]
-        return [] if state.over else [LegalAction({"kind": kind, "side": side}, f"{kind} ({name})", side, None, "",
-                                                  kind.title(), group) for kind, group in (("roll", "Dice"), ("hold", "Pass"))]
+        return [LegalAction(ACTIONS.encode(m), f"{m.kind} ({name})", side, None, "", m.kind.title(), group)
+                for m, group in ((Move("roll", side), "Dice"), (Move("hold", side), "Pass")) if not state.over]
 
     def apply(self, state: ToyState, action: JsonDict) -> Outcome:
         side = self.legal_side(state, action)
         fate, scores, i = Fate.from_state(state.rng), list(state.scores), SIDES.index(side)
         name = state.names[i]
-        if action["kind"] == "roll":
+        if ACTIONS.decode(action).kind == "roll":
             face = int(fate.draw(roll_request(state, side)).outcome)
             busts = face == 1 and state.bust == "one"
             scores[i] = 0 if busts else scores[i] + face
@@ -127,7 +136,7 @@ class ToyGame(BaseGame[ToyState]):
 
     def preview(self, state: ToyState, action: JsonDict) -> OddsPreview:
         side = self.legal_side(state, action)
-        if action["kind"] == "hold":
+        if ACTIONS.decode(action).kind == "hold":
             return OddsPreview((("reach the target", 0.0),))
         need, busts = state.target - state.scores[SIDES.index(side)], state.bust == "one"
         p_win = sum(1 for face in range(1, 7) if face >= need and not (face == 1 and busts)) / 6
@@ -138,7 +147,7 @@ class ToyGame(BaseGame[ToyState]):
         """Roll, unless ahead with two turns or fewer left (a bust could lose it)."""
         side, i = state.to_act, SIDES.index(state.to_act)
         hold = state.scores[i] > state.scores[1 - i] and state.turn_limit - state.turn <= 2
-        return None if state.over else {"kind": "hold" if hold else "roll", "side": side}
+        return None if state.over else ACTIONS.encode(Move("hold" if hold else "roll", side))
 
     def result(self, state: ToyState) -> GameResult | None:
         summary = {"scores": dict(zip(SIDES, state.scores, strict=True)), "turns": state.turn, "winner": state.winner}
@@ -163,5 +172,4 @@ class ToyGame(BaseGame[ToyState]):
 
 def roll_request(state: ToyState, side: str) -> ChanceRequest:
     """The one draw of the race: a fair d6 (the preview shows exactly this request)."""
-    label = f"roll: {side} ({state.names[SIDES.index(side)]}), turn {state.turn + 1}"
-    return discrete(label, FACES, DIE)
+    return discrete(f"roll: {side} ({state.names[SIDES.index(side)]}), turn {state.turn + 1}", FACES, DIE)

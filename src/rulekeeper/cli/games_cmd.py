@@ -45,7 +45,8 @@ def entry(name: str) -> GameEntry:
     plays = not refusal
     scenarios = len(game(name).scenarios()) if plays else 0
     return GameEntry(
-        name=str(cls.name), title=str(cls.title), aliases=tuple(str(a) for a in cls.aliases), battles=plays,
+        name=str(getattr(cls, "name", name)), title=str(getattr(cls, "title", name)),
+        aliases=tuple(str(a) for a in getattr(cls, "aliases", ())), battles=plays,
         refusal=refusal, capabilities=_capabilities(name) if plays else (), scenarios=scenarios,
     )
 

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
+from .actioncodec import ActionCodec
 from .datafiles import read_model
 from .errors import IllegalActionError, ImpossibleRequestError, UnknownNameError
 from .game import (
@@ -65,6 +66,9 @@ class BaseGame(Generic[StateT]):
     option_infos: ClassVar[tuple[OptionInfo, ...]] = ()
     scenario_folder: ClassVar[Path | None] = None
     scenario_model: ClassVar[type[BaseModel] | None] = None
+    #: The JSON codec of the game's typed actions (``core.actioncodec``): ``parse_action`` decodes a form or
+    #: a request through it first, so its fields arrive typed (numbers as numbers) before they meet the list.
+    action_codec: ClassVar[ActionCodec[Any] | None] = None
     #: What a subclass must write (``core.ruleset.missing_members`` refuses it naming any it left out).
     required_members: ClassVar[tuple[str, ...]] = REQUIRED
 
@@ -132,25 +136,33 @@ class BaseGame(Generic[StateT]):
 
     # -- playing ----------------------------------------------------------------------------------------
 
-    @abstractmethod
-    def initial_state(self, document: JsonDict) -> StateT:
-        """The state before the first action, from the stored initial document (required)."""
+    if TYPE_CHECKING:  # declared for the type checker only: a subclass that leaves one out has no such attribute,
+        # so the protocol check (``isinstance(g, Game)``, ``core.ruleset.missing_members``) refuses it naming it
 
-    @abstractmethod
-    def status(self, state: StateT) -> Status:
-        """Who must act now, whether it is over (required)."""
+        @abstractmethod
+        def initial_state(self, document: JsonDict) -> StateT:
+            """The state before the first action, from the stored initial document (required)."""
 
-    @abstractmethod
-    def legal_actions(self, state: StateT) -> list[LegalAction]:
-        """Every legal action of the side(s) to act, in a stable order (required)."""
+        @abstractmethod
+        def status(self, state: StateT) -> Status:
+            """Who must act now, whether it is over (required)."""
 
-    @abstractmethod
-    def apply(self, state: StateT, action: JsonDict) -> Outcome:
-        """The pure step of the fold: the new state and every chance record (required)."""
+        @abstractmethod
+        def legal_actions(self, state: StateT) -> list[LegalAction]:
+            """Every legal action of the side(s) to act, in a stable order (required)."""
+
+        @abstractmethod
+        def apply(self, state: StateT, action: JsonDict) -> Outcome:
+            """The pure step of the fold: the new state and every chance record (required)."""
 
     def parse_action(self, state: StateT, data: Mapping[str, Any]) -> JsonDict:
         """The legal action ``data`` names: equal to one listed, once its words are folded and the
-        side filled in (a form sends numbers as text, so ``"3"`` matches ``3``)."""
+        side filled in (a form sends numbers as text, so ``"3"`` matches ``3``; with an ``action_codec``
+        the fields are decoded by their types first)."""
+        if self.action_codec is not None:
+            to_act = self.status(state).to_act
+            codec = self.action_codec
+            data = codec.encode(codec.decode(data, {"side": to_act[0]} if to_act else None))
         wanted = {str(k): _folded(v) for k, v in data.items() if v not in (None, "")}
         legal = self.legal_actions(state)
         for candidate in legal:
@@ -224,6 +236,8 @@ class BaseGame(Generic[StateT]):
         return encoded
 
     def state_from_json(self, document: JsonDict) -> StateT:
+        if getattr(type(self), "state_type", None) is None:
+            raise ImpossibleRequestError(f"{self.title} is not a whole game: it lacks `state_type`", game=self.name)
         decoded: StateT = from_json(self.state_type, document)
         return decoded
 

@@ -128,7 +128,7 @@ def unregister_for_tests(name: str) -> None:
 def game(name: str) -> Any:
     """The (shared) instance of the ruleset called ``name`` or one of its aliases."""
     cls = find_ruleset(name)
-    key = str(cls.name)
+    key = str(getattr(cls, "name", name))  # a class without its name is refused by name, not a crash
     if key not in _GAMES:
         _GAMES[key] = cls()
     return _GAMES[key]
@@ -203,9 +203,11 @@ def refusals() -> dict[str, str]:
     return out
 
 
-def _names(cls: type[Any]) -> Iterator[str]:
-    yield str(cls.name)
-    yield from (str(a) for a in cls.aliases)
+def _names(cls: type[Any], key: str) -> Iterator[str]:
+    """The names ``cls`` answers to; one that forgot its ``name`` answers to its registry key (and is refused
+    for lacking it, by :func:`missing_members`, instead of breaking every lookup)."""
+    yield str(getattr(cls, "name", key))
+    yield from (str(a) for a in getattr(cls, "aliases", ()))
 
 
 def _folded(name: str) -> str:
@@ -231,11 +233,11 @@ def find_ruleset(name: str) -> type[Any]:
     """
     wanted = _folded(name)
     direct = _by_entry_point(wanted)
-    if direct is not None and _folded(str(direct.name)) == wanted:
+    if direct is not None and _folded(str(getattr(direct, "name", wanted))) == wanted:
         return direct
     all_names: list[str] = []
-    for cls in registered().values():
-        for n in _names(cls):
+    for key, cls in registered().items():
+        for n in _names(cls, key):
             all_names.append(n)
             if _folded(n) == wanted:
                 return cls

@@ -19,7 +19,8 @@ from exillis_matchups import MATCHUPS, SEVERAL_ROUNDS, Matchup
 from rulekeeper.core.whole import WholeOdds
 from rulekeeper.rulesets.exillis.whole import dist, sampled_action
 from rulekeeper.rulesets.exillis.whole.compute import whole_action
-from rulekeeper.rulesets.exillis.whole.sampled import PARTICLES, half_width
+from rulekeeper.rulesets.exillis.whole.melee_actions import Sequence
+from rulekeeper.rulesets.exillis.whole.sampled import MIN_SHARE, PARTICLES, half_width, share
 from rulekeeper.rulesets.exillis.whole.summary import whole_odds
 from rulekeeper.rulesets.exillis.whole.volleys import _volleys
 
@@ -113,3 +114,21 @@ def test_volleys_in_turn_carry_their_wounds_when_sampled() -> None:
     assert exact.method == "exact" and sampled.method == "estimate"
     assert exact.measure("enemy_killed").probability("0") < 0.9  # the volleys do hurt: the wounds carried matter
     assert _agree(exact, sampled) == []
+
+
+def test_each_branch_of_a_charge_draws_its_share_from_a_stream_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The combinations of charge reactions (drawn before any strike) split the particles in proportion to their
+    chances (stratified: the stated bound holds) and draw independent random numbers (one shared stream would
+    correlate their errors and the bound would not hold)."""
+    assert share(1.0) == PARTICLES and share(0.5) + share(0.5) == PARTICLES and share(1e-6) == MIN_SHARE
+    seen: list[tuple[float, int]] = []
+    play = sampled_action.sampled_play
+
+    def spy(seq: Sequence, start: object, weight: float, out: object, *args: object) -> None:
+        seen.append((weight, seq.stream()))
+        play(seq, start, weight, out, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sampled_action, "sampled_play", spy)
+    m = next(m for m in SEVERAL_ROUNDS if m.name == "charge meets a reaction striking first")
+    _odds(m, 0, monkeypatch)
+    assert seen and all(w < 1 and s != 0 for w, s in seen) and len({s for _w, s in seen}) == len(seen)

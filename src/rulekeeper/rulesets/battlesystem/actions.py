@@ -1,6 +1,8 @@
 """The actions of a side's turn: what is legal, what each one does, and its odds beforehand.
 
-Actions are plain JSON dicts (the log, the API and the command line share them):
+Actions are typed (:class:`Move`, :class:`Targeted`, :class:`AtHex`, :class:`EndTurn`) with one JSON
+codec, :data:`ACTIONS` (``core.actioncodec``): the log, the API, the web form and the command line
+share its JSON objects, and ``parse_action`` reads every one through it:
 ``move`` (``unit``, ``to``), ``attack`` (a normal attack on an adjacent ``target``), ``shoot``
 (a missile attack on a ``target`` in range and in sight), ``barrage`` (``unit`` chooses a
 ``hex`` in range; it fires at the start of the side's next turn), ``pursue`` (an adjacent
@@ -13,10 +15,12 @@ a few hexes, then perform a missile attack, and then move again").
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import ClassVar, Literal
 
 from rulekeeper.boards.hexes import HexCell, hex_distance
+from rulekeeper.core.actioncodec import ActionCodec
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
@@ -37,6 +41,50 @@ from .turns import barrage_draws, under_fire
 from .units import NO_AMMUNITION, AttackKind
 
 KINDS = ("move", "attack", "shoot", "barrage", "pursue", "rally", "tend", "resupply", "bridge", "end_turn")
+
+
+@dataclass(frozen=True)
+class Move:
+    """A unit moves to a hex, within its movement rating (movement.py)."""
+
+    kind: Literal["move"]
+    side: str
+    unit: str
+    to: str
+
+
+@dataclass(frozen=True)
+class Targeted:
+    """A unit acts on another: attacks, shoots at, pursues, rallies, tends or resupplies it."""
+
+    kind: Literal["attack", "shoot", "pursue", "rally", "tend", "resupply"]
+    side: str
+    unit: str
+    target: str
+
+
+@dataclass(frozen=True)
+class AtHex:
+    """A unit chooses a hex: a barrage's target, or the river hex its engineers bridge."""
+
+    kind: Literal["barrage", "bridge"]
+    side: str
+    unit: str
+    hex: str
+
+
+@dataclass(frozen=True)
+class EndTurn:
+    """The side to act ends its turn."""
+
+    kind: ClassVar[str] = "end_turn"
+    side: str
+
+
+#: The one JSON codec of the Battle System's actions.
+ACTIONS: ActionCodec[Move | Targeted | AtHex | EndTurn] = ActionCodec(Move, Targeted, AtHex, EndTurn)
+#: Each kind's fields after its side, in order (the command line's words: ``move UNIT TO``).
+FIELDS = {kind: ACTIONS.fields_of(kind)[1:] for kind in KINDS}
 KIND_OF: dict[str, AttackKind] = {"attack": "melee", "shoot": "missile"}
 
 
@@ -182,18 +230,18 @@ def action_text(action: JsonDict) -> str:
         return f"side {side}: {kind}"
 
 
-def do_move(state: BattleState, action: JsonDict) -> tuple[BattleState, list[JsonDict]]:
-    p = state.piece(str(action["unit"]))
-    cost = moves(state, p)[str(action["to"])]
-    moved = replace(p, hex=str(action["to"]), spent=p.spent + cost)
+def do_move(state: BattleState, action: Move) -> tuple[BattleState, list[JsonDict]]:
+    p = state.piece(action.unit)
+    cost = moves(state, p)[action.to]
+    moved = replace(p, hex=action.to, spent=p.spent + cost)
     text = f"{p.name} move {p.hex} → {moved.hex} ({cost} points, {left(moved)} left)"
     return state.with_pieces(moved), [{"text": text, "kind": "move"}]
 
 
-def do_attack(state: BattleState, action: JsonDict, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
+def do_attack(state: BattleState, action: Targeted, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
     """A normal or missile attack: casualties, a failed attack's losses, morale damage (combat.py)."""
-    a, d = state.piece(str(action["unit"])), state.piece(str(action["target"]))
-    kind = KIND_OF[str(action["kind"])]
+    a, d = state.piece(action.unit), state.piece(action.target)
+    kind = KIND_OF[action.kind]
     reach = Reach(distance(state, a.hex, d.hex), True)
     res = resolve_attack(fate, a.unit(), d.unit(), reach, ground_bonus(state, a, d, kind), state.rules, kind)
     lines: list[JsonDict] = [{"text": f"{a.name} {'attack' if kind == 'melee' else 'shoot at'} {d.name}: "
@@ -223,11 +271,11 @@ def do_attack(state: BattleState, action: JsonDict, fate: Fate) -> tuple[BattleS
     return state.with_pieces(attacker, d.took(res.defender)), lines
 
 
-def do_barrage(state: BattleState, action: JsonDict) -> tuple[BattleState, list[JsonDict]]:
-    p = state.piece(str(action["unit"]))
+def do_barrage(state: BattleState, action: AtHex) -> tuple[BattleState, list[JsonDict]]:
+    p = state.piece(action.unit)
     # the guns are laid: the unit stays where it is until the barrage fires
-    chosen = replace(p, barrage=str(action["hex"]), attacked=True, spent=p.type.movement)
-    text = (f"{p.name} target {action['hex']} with a barrage: it fires at the start of "
+    chosen = replace(p, barrage=action.hex, attacked=True, spent=p.type.movement)
+    text = (f"{p.name} target {action.hex} with a barrage: it fires at the start of "
             f"{possessive(state.name(p.side))} next turn")
     return state.with_pieces(chosen), [{"text": text, "kind": "note"}]
 

@@ -47,9 +47,7 @@ KIND_WORDS = {"move": "move", "attack": "attack", "melee": "attack", "shoot": "s
               "end-turn": "end_turn", "pass": "end_turn", "pursue": "pursue", "pursuit": "pursue",
               "chase": "pursue", "rally": "rally", "tend": "tend", "heal": "tend", "resupply": "resupply",
               "supply": "resupply", "bridge": "bridge"}
-FIELDS = {"move": ("unit", "to"), "attack": ("unit", "target"), "shoot": ("unit", "target"),
-          "barrage": ("unit", "hex"), "pursue": ("unit", "target"), "rally": ("unit", "target"),
-          "tend": ("unit", "target"), "resupply": ("unit", "target"), "bridge": ("unit", "hex"), "end_turn": ()}
+FIELDS = actions.FIELDS
 
 
 def _home(sc: JsonDict) -> tuple[str, str]:
@@ -149,12 +147,11 @@ class BattleSystem(WithoutExtras):
         side = state.to_act if side in (None, "") else str(side).strip().upper()
         if side not in SIDES:
             raise IllegalActionError(f"no side {side!r} in a Battle System battle (A or B)", side=side)
-        out: JsonDict = {"kind": kind, "side": side}
+        typed = actions.ACTIONS.decode({"kind": kind, "side": side, **{k: data.get(k) for k in FIELDS[kind]}})
+        out = actions.ACTIONS.encode(typed)  # the shape checked by type; names and hexes in their canonical case
         for key in FIELDS[kind]:
-            value = data.get(key)
-            if value is None or str(value).strip() == "":
-                raise IllegalActionError(f"a {kind} needs a {key}", field=key)
-            out[key] = self._unit_name(state, str(value)) if key in ("unit", "target") else str(value).strip().upper()
+            value = str(out[key])
+            out[key] = self._unit_name(state, value) if key in ("unit", "target") else value.upper()
         return out
 
     @staticmethod
@@ -185,9 +182,7 @@ class BattleSystem(WithoutExtras):
         if new.over:
             winner = "a draw" if new.winner is None else f"{new.name(new.winner)} win"
             report.append({"text": f"The battle is over, {winner}: {new.reason}", "kind": "over"})
-        chance = tuple(fate.records)
-        record: JsonDict = {"chance": [c.to_dict() for c in chance], "report": list(report)}
-        return Outcome(new, dict(action), str(action["side"]), chance, (), tuple(report), record)
+        return Outcome.made(new, action, str(action["side"]), fate.records, report)
 
     def whole_odds(self, state: BattleState, action: JsonDict) -> WholeOdds | None:
         """The whole result of an attack, a pursuit, a rally or tending (:mod:`.whole`)."""

@@ -20,6 +20,7 @@ hex wargames expect it:
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from rulekeeper.core.chance import ChanceRequest, Fate
 from rulekeeper.core.game import JsonDict
@@ -27,6 +28,9 @@ from rulekeeper.core.game import JsonDict
 from .combat import modifier
 from .rolls import ATTACK_DICE, SIDES, drawn, roll_request, simply, written
 from .state import BattleState, Piece
+
+if TYPE_CHECKING:
+    from .actions import Targeted
 
 
 def may_pursue(state: BattleState, piece: Piece, target: Piece) -> bool:
@@ -58,8 +62,8 @@ def pursuit_casualties(total: int, soldiers: int) -> int:
     return min(max(total, 0), soldiers)
 
 
-def do_pursue(state: BattleState, action: JsonDict, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
-    p, t = state.piece(str(action["unit"])), state.piece(str(action["target"]))
+def do_pursue(state: BattleState, action: Targeted, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
+    p, t = state.piece(action.unit), state.piece(action.target)
     request = pursuit_request(p, t)
     total = drawn(fate.draw(request))
     lost = pursuit_casualties(total, t.soldiers)

@@ -12,6 +12,7 @@ action of the turn; it may move before or after. A fleeing or destroyed general 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from rulekeeper.boards.hexes import hex_distance
 from rulekeeper.core.chance import ChanceRequest, Fate
@@ -20,6 +21,9 @@ from rulekeeper.core.game import JsonDict
 from .command import command
 from .rolls import drawn, roll_request
 from .state import BattleState, Piece
+
+if TYPE_CHECKING:
+    from .actions import Targeted
 
 
 def may_rally(state: BattleState, general: Piece, unit: Piece) -> bool:
@@ -49,8 +53,8 @@ def restored(total: int, unit: Piece) -> int:
     return min(total, unit.type.morale)
 
 
-def do_rally(state: BattleState, action: JsonDict, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
-    g, u = state.piece(str(action["unit"])), state.piece(str(action["target"]))
+def do_rally(state: BattleState, action: Targeted, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
+    g, u = state.piece(action.unit), state.piece(action.target)
     request = rally_request(g, u)
     total = drawn(fate.draw(request))
     morale = restored(total, u)

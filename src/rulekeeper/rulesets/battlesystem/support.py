@@ -15,6 +15,7 @@ attack; it may move before and after), numbers in data/support.yaml (estimated):
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from rulekeeper.boards.hexes import hex_distance
 from rulekeeper.core.chance import ChanceRequest, Fate
@@ -24,6 +25,9 @@ from .rolls import drawn, roll_request
 from .state import BattleState, Piece
 from .support_data import support_numbers
 from .units import BRIDGES, RESUPPLIES, TENDS
+
+if TYPE_CHECKING:
+    from .actions import AtHex, Targeted
 
 #: A river hex the Engineers bridged: no longer slows (state.SLOW_TERRAINS does not list it).
 BRIDGE = "bridge"
@@ -72,8 +76,8 @@ def tended(total: int, unit: Piece) -> int:
     return min(total, unit.type.soldiers - unit.soldiers)
 
 
-def do_tend(state: BattleState, action: JsonDict, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
-    m, u = state.piece(str(action["unit"])), state.piece(str(action["target"]))
+def do_tend(state: BattleState, action: Targeted, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
+    m, u = state.piece(action.unit), state.piece(action.target)
     request = tend_request(m, u)
     total = drawn(fate.draw(request))
     back = tended(total, u)
@@ -83,16 +87,16 @@ def do_tend(state: BattleState, action: JsonDict, fate: Fate) -> tuple[BattleSta
     return state.with_pieces(replace(m, attacked=True), replace(u, soldiers=u.soldiers + back)), lines
 
 
-def do_resupply(state: BattleState, action: JsonDict) -> tuple[BattleState, list[JsonDict]]:
-    s, u = state.piece(str(action["unit"])), state.piece(str(action["target"]))
+def do_resupply(state: BattleState, action: Targeted) -> tuple[BattleState, list[JsonDict]]:
+    s, u = state.piece(action.unit), state.piece(action.target)
     given = min(support_numbers().resupply, u.type.ammunition - u.ammunition)
     text = f"{s.name} resupply {u.name}: +{given} ammunition ({u.ammunition} → {u.ammunition + given})"
     return (state.with_pieces(replace(s, attacked=True), replace(u, ammunition=u.ammunition + given)),
             [{"text": text, "kind": "rally"}])
 
 
-def do_bridge(state: BattleState, action: JsonDict) -> tuple[BattleState, list[JsonDict]]:
-    e, label = state.piece(str(action["unit"])), str(action["hex"])
+def do_bridge(state: BattleState, action: AtHex) -> tuple[BattleState, list[JsonDict]]:
+    e, label = state.piece(action.unit), action.hex
     terrain = tuple((lb, BRIDGE if lb == label else k, lv) for lb, k, lv in state.terrain)
     text = f"{e.name} bridge the river at {label}: entering it now costs 1 point"
     return replace(state, terrain=terrain).with_pieces(replace(e, attacked=True)), [{"text": text, "kind": "note"}]

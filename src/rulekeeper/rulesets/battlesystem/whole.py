@@ -37,23 +37,23 @@ ONE_DIE = ("pursue", "rally", "tend")
 
 def play(state: BattleState, action: JsonDict, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
     """One legal action resolved through ``fate`` (what ``apply`` records), the battle decided after it."""
-    kind = action["kind"]
-    if kind == "move":
-        new, report = actions.do_move(state, action)
-    elif kind in actions.KIND_OF:
-        new, report = actions.do_attack(state, action, fate)
-    elif kind == "barrage":
-        new, report = actions.do_barrage(state, action)
-    elif kind == "pursue":
-        new, report = do_pursue(state, action, fate)
-    elif kind == "rally":
-        new, report = do_rally(state, action, fate)
-    elif kind == "tend":
-        new, report = do_tend(state, action, fate)
-    elif kind == "resupply":
-        new, report = do_resupply(state, action)
-    elif kind == "bridge":
-        new, report = do_bridge(state, action)
+    act = actions.ACTIONS.decode(action)  # typed once: each rule below reads its fields, not a dict
+    if isinstance(act, actions.Move):
+        new, report = actions.do_move(state, act)
+    elif isinstance(act, actions.Targeted) and act.kind in actions.KIND_OF:
+        new, report = actions.do_attack(state, act, fate)
+    elif isinstance(act, actions.Targeted) and act.kind == "pursue":
+        new, report = do_pursue(state, act, fate)
+    elif isinstance(act, actions.Targeted) and act.kind == "rally":
+        new, report = do_rally(state, act, fate)
+    elif isinstance(act, actions.Targeted) and act.kind == "tend":
+        new, report = do_tend(state, act, fate)
+    elif isinstance(act, actions.Targeted):
+        new, report = do_resupply(state, act)
+    elif isinstance(act, actions.AtHex) and act.kind == "barrage":
+        new, report = actions.do_barrage(state, act)
+    elif isinstance(act, actions.AtHex):
+        new, report = do_bridge(state, act)
     else:
         new, report = end_turn(state, fate)
     return decided(replace(new, rng=fate.state)), report

@@ -61,10 +61,10 @@ _IMPLEMENTED = (
     Ability("Bravery", "test", _fixed(NoNegativeOpening(_t("COU")), Opens(FIVE, _t("COU")))),
     Ability("Brutal", "test", _fixed(Opens(FIVE, _t("ATT"))), partial="its Force +1 for pushes and charge penalties"),
     Ability("Dodge", "test", _fixed(Opens(FIVE, _t("DEF")))),  # moving under cover as a cumulative action: cover_move.py
-    Ability("Enlightened", "test", _fixed(Opens(FIVE, _t("FAI"))), partial="not losing focus when censured"),
+    Ability("Enlightened", "test", _fixed(Opens(FIVE, _t("FAI")))),  # keeping his focus when censured: magic.py
     Ability("Exalted", "test", _fixed(NoNegativeOpening(_t("FAI")))),
     Ability("Fine blade", "test", _fixed(NoNegativeOpening(_t("ATT")))),
-    Ability("Focus", "test", _fixed(Opens(FIVE, _t("POW"))), partial="not losing focus to counter-magic"),
+    Ability("Focus", "test", _fixed(Opens(FIVE, _t("POW")))),  # keeping his focus against counter-magic: magic.py
     Ability("Hardened", "test", _fixed(Opens(FIVE, SIX_TESTS))),
     Ability("Loved by the gods", "test", _fixed(Opens(frozenset({4, 5}), SIX_TESTS))),
     Ability("Parade", "test", _fixed(NoNegativeOpening(_t("DEF")))),

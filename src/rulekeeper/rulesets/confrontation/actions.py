@@ -15,6 +15,7 @@ from rulekeeper.core.game import LegalAction
 from .authority_uses import answer_offers, pass_offer, split_offers, token_chooser
 from .checks import KINDS, PHASE_OF, check
 from .flight import pursuers
+from .magic_offers import counter_offers
 from .offers import activation, point, pursuit_offers, strikes
 from .phase_offers import combat_offers, reinforcement_offers, tactical_offers
 from .previews import fray_outlook, preview
@@ -41,6 +42,8 @@ def legal_actions(state: SkirmishState) -> list[LegalAction]:
         return combat_offers(state)
     if state.asking:  # a pass waits for the token holder's answer
         return answer_offers(state)
+    if state.casting:  # a spell that worked waits for the enemy's counter
+        return counter_offers(state)
     aiming = [f for f in state.fighters if f.aiming and f.standing]
     if aiming:  # he walked: he may still shoot (at +1) or end his activation
         f = aiming[0]

@@ -43,7 +43,7 @@ NOT_YET: dict[str, tuple[str, str]] = {
     "Stateless": ("army", ARMY), "Steadfast": ("board", BOARD + " (charges, pushes)"),
     "Subjugated": ("army", ARMY), "Sustained defence": ("combat", CORE + " (sustained defence)"), "Summoner": ("army", ARMY),
     "Thaumaturgist": ("mystic", MYSTIC), "Transportable": ("board", BOARD),
-    "Transport": ("board", BOARD), "Unbowed": ("mystic", MYSTIC), "Unstoppable": ("board", BOARD),
+    "Transport": ("board", BOARD), "Unstoppable": ("board", BOARD),
     
     "Warrior-mage": ("mystic", MYSTIC), "Warrior-monk": ("mystic", MYSTIC), "Watchful": ("board", BOARD),
 }
@@ -55,6 +55,7 @@ RESERVE = "implemented as reserve arithmetic (mystic.py): "
 NO_PHASE = " (not yet: the Mystic phase, spells and miracles)"
 
 ELSEWHERE: dict[str, tuple[str, str]] = {
+    "Unbowed": ("mystic", "implemented in skirmishes: a countered or censured Mystic keeps his focus (magic.py)"),
     "Authority": ("army", "implemented in skirmishes: tokens before each Tactical roll (X + 1 at most, cancelled), a drawn roll won with one, a pass forced to play, a fray's split chosen (authority.py, authority_uses.py; not yet: a card in reserve)"),
     "Leap": ("board", "implemented in skirmishes: walks and pursuits over what is no taller than he is, charges over what is no taller than twice his height, two leaps a round, none under cover (leap.py)"),
     "Tall": ("board", "implemented in skirmishes: X cm tall for sight and cover (heights.py)"),

@@ -14,16 +14,18 @@ from .disengage import allowed_tests, out_problem
 from .flight import flees, pursuers, pursuit_cm, pursuit_targets
 from .fray import MAX_FIGHTERS
 from .leap import charge_problem, leap_problem, leap_pursuit
+from .magic import cast_problem, counterers, pending
 from .reinforcement import proposals, spot_problem, waiting_choice
 from .shooting import shot_problem
 from .skirmish import can_activate, can_charge, group_of, move_problem, step_problem, too_large
+from .spells import mystic_rules
 from .splitting import split_problem
 from .state import Fighter, SkirmishState, other
 from .tactical import lead_choices
 
 KINDS = ("move", "charge", "shoot", "hold", "fight", "tactical", "lead", "flee", "pursue", "stay", "remove", "keep",
          "return", "disengage", "split", "leap", "authority", "authority_split", "decline", "pass", "allow", "force",
-         "cover", "ready")
+         "cover", "ready", "cast", "counter", "let")
 #: The phase each kind of action belongs to (the rest are the activation phase's).
 PHASE_OF = {"fight": "combat", "tactical": "tactical", "authority": "tactical", "lead": "lead", "pursue": "combat",
             "stay": "combat", "split": "combat", "authority_split": "combat", "decline": "combat",
@@ -239,6 +241,27 @@ def _check_answer(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
         raise IllegalActionError(f"no pass of side {other(f.side)} waits for an answer", kind=str(action.get("kind")))
 
 
+def _check_cast(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    card = mystic_rules().card(str(action.get("spell", "")))
+    if card is None:
+        names = ", ".join(c.name for c in mystic_rules().cards)
+        raise IllegalActionError(f"no spell or miracle {action.get('spell')!r} (known: {names})", field="spell")
+    t = _fighter(state, action, "target")
+    problem = cast_problem(state, f, card, t)
+    if problem is not None:
+        raise IllegalActionError(f"{f.key} cannot {card.verb[:-1]} {card.name} on {t.key}: {problem}", field="target")
+
+
+def _check_counter(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+    found = pending(state)
+    if found is None or found[0].side == f.side:
+        raise IllegalActionError(f"no spell or miracle of side {other(f.side)} waits for a counter", field="fighter")
+    if action.get("kind") == "counter" and f.key not in {e.key for e in counterers(state, found[0], found[1])}:
+        raise IllegalActionError(f"{f.key} cannot counter {found[1].name} (a Mystic of its kind within "
+                                 f"{mystic_rules().counter_range:g} cm of the caster, with {found[1].cost} "
+                                 f"{found[1].reserve})", field="fighter")
+
+
 def _check_walk(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
     leap = action.get("kind") == "leap"
     x, y = _to(action, "a move goes")
@@ -271,7 +294,7 @@ CHECKS: dict[str, Check] = {"tactical": _check_tactical, "cover": _check_cover, 
                             "return": _check_reinforcement, "pursue": _check_pursuit, "stay": _check_pursuit,
                             "fight": _check_fight, "split": _check_split, "authority_split": _check_token_split,
                             "decline": _check_decline, "pass": _check_pass, "allow": _check_answer,
-                            "force": _check_answer}
+                            "force": _check_answer, "counter": _check_counter, "let": _check_counter}
 #: The checks of an activation's kinds, once it is his turn (hold and flee need nothing more).
-ACTIVATION_CHECKS: dict[str, Check] = {"charge": _check_charge, "shoot": _check_shoot, "move": _check_walk,
+ACTIVATION_CHECKS: dict[str, Check] = {"cast": _check_cast, "charge": _check_charge, "shoot": _check_shoot, "move": _check_walk,
                                        "leap": _check_walk}

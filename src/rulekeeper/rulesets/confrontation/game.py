@@ -36,6 +36,7 @@ from rulekeeper.core.present import CliPresenter, WebPresenter
 from rulekeeper.core.rng import RngState
 
 from . import actions, policy
+from .action_words import action_text
 from .authority import do_authority
 from .authority_uses import do_answer, do_decline, do_pass, do_token_split
 from .cover_move import after_cover, do_cover, do_ready, settle_turn
@@ -43,10 +44,13 @@ from .disengage import do_disengage, way_out
 from .flight import do_flee, do_pursue, do_stay, mark_pursuers, pursuers
 from .ground import Terrain
 from .leap import do_leap, do_leap_charge, leaping_pursuit
+from .magic import refresh
+from .magic_step import magic_step
 from .reinforcement import do_choice
 from .scenario import read_scenario, shipped_scenarios
 from .shooting import do_shoot
 from .skirmish import advance, do_charge, do_fight, do_hold, do_lead, do_move, group_of, groups, waiting, worth
+from .spells import mystic_rules
 from .splitting import do_split
 from .state import (
     SIDES,
@@ -55,6 +59,7 @@ from .state import (
     SkirmishState,
     cards_from_json,
     obstacles_from_json,
+    other,
     state_from_json,
     state_to_json,
     view_of,
@@ -68,7 +73,8 @@ KIND_WORDS = {"move": "move", "walk": "move", "charge": "charge", "hold": "hold"
               "pursue": "pursue", "stay": "stay", "remove": "remove", "keep": "keep", "return": "return",
               "disengage": "disengage", "split": "split", "leap": "leap", "jump": "leap", "authority": "authority",
               "authority_split": "authority_split", "decline": "decline", "pass": "pass", "allow": "allow",
-              "force": "force", "cover": "cover", "ready": "ready"}
+              "force": "force", "cover": "cover", "ready": "ready", "cast": "cast", "call": "cast",
+              "counter": "counter", "censure": "counter", "let": "let"}
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 
 
@@ -150,7 +156,7 @@ class SkirmishGame(WithoutExtras):
                 "tactical", "A", "A", tuple((str(k), str(v)) for k, v in document.get("options", {}).items()),
                 False, None, "", RngState.from_seed(int(document["seed"])),
                 terrain=tuple(Terrain.from_json(p) for p in sc.get("terrain", [])))
-            state = settle_turn(state)
+            state = settle_turn(refresh(state))
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             if isinstance(exc, RulekeeperError):
                 raise
@@ -196,14 +202,16 @@ class SkirmishGame(WithoutExtras):
         side = state.to_act if side in (None, "") else str(side).strip().upper()
         if side not in SIDES:
             raise IllegalActionError(f"no side {side!r} in a skirmish (A or B)", side=str(side))
-        if kind in ("tactical", "lead", "authority", "decline", "pass", "allow", "force", "ready"):  # the side's General's
+        if kind in ("tactical", "lead", "authority", "decline", "pass", "allow", "force", "ready", "let"):  # General's
             if not state.standing(side):
                 raise IllegalActionError(f"side {side} has no fighter standing", side=side)
             data = {**data, "fighter": data.get("fighter") or general(state, side).key}
         if data.get("fighter") in (None, ""):
             raise IllegalActionError(f"a {kind} needs a fighter", field="fighter")
         out: JsonDict = {"kind": kind, "side": side, "fighter": self._fighter_name(state, str(data["fighter"]))}
-        if kind in ("charge", "shoot", "pursue"):
+        if kind == "cast":
+            out["spell"] = str(data.get("spell", "")).strip()
+        if kind in ("charge", "shoot", "pursue", "cast"):
             if data.get("target") in (None, ""):
                 raise IllegalActionError(f"a {kind} needs a target", field="target")
             out["target"] = self._fighter_name(state, str(data["target"]))
@@ -245,8 +253,10 @@ class SkirmishGame(WithoutExtras):
         rest = " ".join(words[1:]).split()
         if kind == "authority" and rest and rest[0].lower() in ("split", "whole"):
             return self._token_split(state, rest)
-        if kind in ("tactical", "authority", "decline", "pass", "allow", "force", "ready"):
+        if kind in ("tactical", "authority", "decline", "pass", "allow", "force", "ready", "let"):
             return self.parse_action(state, {"kind": kind})
+        if kind == "cast":
+            return self._cast_words(state, rest)
         if kind == "lead":
             return self.parse_action(state, {"kind": kind, "first": " ".join(rest)})
         if kind == "split":  # split NAME, NAME, …: the block split off (the Tactical roll's winner's first fighter)
@@ -263,7 +273,7 @@ class SkirmishGame(WithoutExtras):
                 to, rest = rest[-1], rest[:-1]
             test = rest.pop().upper() if rest and rest[-1].upper() in ("INI", "STR") else "INI"
             return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest), "test": test, "to": to})
-        if kind in ("hold", "fight", "flee", "stay", "remove", "keep"):
+        if kind in ("hold", "fight", "flee", "stay", "remove", "keep", "counter"):
             return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest)})
         if kind == "leap" and not (rest and (_NUMBER.match(rest[-1].strip(",")) or "," in rest[-1])):
             chase = "pursue" if state.phase == "combat" else "charge"  # leap CHARGER TARGET: a charge (a pursuit)
@@ -279,6 +289,18 @@ class SkirmishGame(WithoutExtras):
                 return self.parse_action(state, {"kind": kind, "fighter": a, "target": b})
         raise IllegalActionError(f"{kind} takes two fighters' names: CHARGER TARGET "
                                  f"(known: {', '.join(f.key for f in state.fighters)})")
+
+    def _cast_words(self, state: SkirmishState, rest: list[str]) -> JsonDict:
+        """``cast CASTER CARD TARGET`` (``call`` for a miracle): names need no quotes."""
+        keys = {f.key.casefold() for f in state.fighters}
+        cards = {c.name.casefold() for c in mystic_rules().cards}
+        for i in range(1, len(rest)):
+            for j in range(i + 1, len(rest)):
+                a, b, c = " ".join(rest[:i]), " ".join(rest[i:j]), " ".join(rest[j:])
+                if a.casefold() in keys and b.casefold() in cards and c.casefold() in keys:
+                    return self.parse_action(state, {"kind": "cast", "fighter": a, "spell": b, "target": c})
+        raise IllegalActionError("cast takes CASTER CARD TARGET (cards: "
+                                 f"{', '.join(c.name for c in mystic_rules().cards)})", field="spell")
 
     def _token_split(self, state: SkirmishState, rest: list[str]) -> JsonDict:
         """``authority split NAME, NAME, …`` (the block split off with a token) or ``authority whole NAME``."""
@@ -330,19 +352,27 @@ class SkirmishGame(WithoutExtras):
             new = after_cover(new)
         elif kind == "ready":
             new, report = do_ready(state, f.side)
+        elif kind in ("cast", "counter", "let"):
+            new, report = magic_step(state, f, action, fate)
         elif kind in AUTHORITY_USES:
             new, report = AUTHORITY_USES[str(kind)](state, f, action)
         elif kind == "tactical":
             new, report = do_tactical(state, fate)
         elif kind == "lead":
             new, report = do_lead(state, str(action["first"]))
+            if new.phase == "combat":  # no one left to activate (all moved under cover): on to the fights
+                new = advance(new, fate, report)
         else:
             new, report = do_hold(state, f)
+        if new.casting:  # a spell that worked waits for the enemy's counter
+            new = replace(new, to_act=other(f.side))
+        elif kind in ("counter", "let"):  # the caster's activation is over: the round goes on from his side
+            new = replace(new, to_act=other(f.side))
         if kind in ("fight", "split"):  # the winner orders the fights: no token is spent after that
             new = replace(new, held=(0, 0))
         if state.phase == "activation" and kind not in ("pass", "allow", "force"):
             new = replace(new, no_pass="")  # a fighter was activated: either side may pass again
-        if kind not in ("lead", "split", "authority", "cover", "ready", *AUTHORITY_USES):  # the choice itself says who acts next
+        if kind not in ("lead", "split", "authority", "cover", "ready", *AUTHORITY_USES) and not new.casting:  # the choice itself says who acts next
             new = advance(new, fate, report)
         new = replace(settle_turn(new), rng=fate.state)
         if new.over:
@@ -362,50 +392,7 @@ class SkirmishGame(WithoutExtras):
         return str(action.get("side", ""))
 
     def action_text(self, action: JsonDict) -> str:
-        kind, who = action.get("kind"), action.get("fighter")
-        if kind == "move" and isinstance(action.get("to"), list) and len(action["to"]) == 2:
-            return f"{who} walks to ({action['to'][0]:g}, {action['to'][1]:g})"
-        if kind == "leap" and isinstance(action.get("to"), list) and len(action["to"]) == 2:
-            return f"{who} leaps to ({action['to'][0]:g}, {action['to'][1]:g})"
-        if kind == "charge":
-            return f"{who} charges {action.get('target')}"
-        if kind == "shoot":
-            return f"{who} shoots {action.get('target')}"
-        if kind == "fight":
-            return f"{who} fights"
-        if kind == "hold":
-            return f"{who} holds"
-        if kind == "tactical":
-            return f"side {action.get('side')} rolls the Tactical roll"
-        if kind == "flee":
-            return f"{who} flees"
-        if kind == "pursue":
-            return f"{who} pursues {action.get('target')}" + (", leaping" if action.get("leap") else "")
-        if kind == "stay":
-            return f"{who} does not pursue"
-        if kind == "disengage":
-            return f"{who} tries to disengage ({action.get('test')} test)"
-        if kind == "remove":
-            return f"{who} is removed from play"
-        if kind == "keep":
-            return f"{who} stays in the area of losses"
-        if kind == "return" and isinstance(action.get("to"), list) and len(action["to"]) == 2:
-            return f"{who} comes back at ({action['to'][0]:g}, {action['to'][1]:g})"
-        if kind == "lead":
-            return f"side {action.get('side')} chooses: side {action.get('first')} acts first"
-        if kind == "cover" and isinstance(action.get("to"), list) and len(action["to"]) == 2:
-            return f"{who} moves under cover to ({action['to'][0]:g}, {action['to'][1]:g})"
-        if kind == "ready":
-            return f"side {action.get('side')} is ready (no more moves under cover)"
-        if kind in ("pass", "allow", "force", "decline"):
-            return {"pass": f"side {action.get('side')} passes", "allow": f"side {action.get('side')} lets them pass",
-                    "force": f"side {action.get('side')} forces them to play (Authority)",
-                    "decline": f"side {action.get('side')} spends no Authority token"}[str(kind)]
-        if kind == "authority_split" and isinstance(action.get("apart"), list):
-            return f"side {action.get('side')} spends an Authority token on {who}'s fray"
-        if kind == "split" and isinstance(action.get("apart"), list):
-            return f"side {action.get('side')} splits {' and '.join(str(k) for k in action['apart'])} off their fray"
-        return f"side {action.get('side')}: {kind}"
+        return action_text(action)
 
     def evaluate(self, state: SkirmishState, side: str) -> float:
         """The search bot's score of an unfinished battle for ``side`` in [-1, 1] (``rulekeeper.bots``)."""

@@ -15,6 +15,7 @@ from rulekeeper.core.game import LegalAction
 from .disengage import allowed_tests, disengagement, way_out
 from .flight import flees, flight_of, pursuit_cm, pursuit_targets
 from .leap import leap_charges, leap_offers, leap_pursuit_offers, over_text
+from .magic_offers import cast_offers
 from .shooting import shot_of, shot_problem
 from .skirmish import STEP_CM, can_charge, charge_of, move_problem, step_problem, stepped
 from .state import Fighter, SkirmishState
@@ -113,6 +114,7 @@ def activation(state: SkirmishState, f: Fighter) -> list[LegalAction]:
                 LegalAction({"kind": "hold", "side": side, "fighter": f.key}, f"{f.key} holds", side, 0.0, "",
                             "hold", f"{f.key}: hold")]
     out += strikes(state, f)
+    out += cast_offers(state, f)  # spells and miracles (magic.py)
     for to, why in _moves(state, f):
         dist = math.hypot(to[0] - f.x, to[1] - f.y)
         out.append(LegalAction({"kind": "move", "side": side, "fighter": f.key, "to": to},

@@ -16,6 +16,7 @@ from .flight import fanaticism_test, flee_cm, flight_of, pursuit_cm
 from .fray import Fray, initiative_odds_of
 from .fray_whole import fray_ends
 from .leap import leap_charge, leap_pursuit
+from .magic_preview import magic_preview
 from .shooting import WOUNDS, shot_of
 from .skirmish import charge_cm, charge_draws, charge_of, fray_of, group_of, initiative_requests, walk_tests
 from .state import Fighter, SkirmishState
@@ -114,6 +115,8 @@ def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
         t = state.fighter(str(action["target"]))
         reach = (leap_pursuit(state, f, t)[0] if action.get("leap") else None) or charge_of(state, f, t, pursuit_cm(f))
         return OddsPreview((("distance", f"{reach.distance:.1f} cm of {pursuit_cm(f):g}"),))
+    if kind in ("cast", "counter", "let"):
+        return magic_preview(state, f, action)
     if kind == "cover":
         x, y = action["to"]
         return OddsPreview((("distance", f"{math.hypot(x - f.x, y - f.y):.1f} cm of {cover_cm(f):g}"),

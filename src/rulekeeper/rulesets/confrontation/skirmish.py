@@ -428,7 +428,9 @@ def next_round(state: SkirmishState, report: list[JsonDict]) -> SkirmishState:
     state = replace(state, fighters=fresh, round=state.round + 1, phase="tactical", to_act=state.leader, splits=(),
                     held=(0, 0), settled=(), no_pass="", asking="", declared="")  # unused tokens are discarded
     report.append({"text": f"Round {state.round}: the Tactical roll", "kind": "phase"})
-    return rallying_cries(state, report)
+    from .magic import refresh  # the Mystics' reserves at the start of a round (magic.py reads shooting.py)
+
+    return rallying_cries(refresh(state), report)
 
 
 def do_lead(state: SkirmishState, first: str) -> tuple[SkirmishState, list[JsonDict]]:

@@ -72,6 +72,9 @@ class Fighter:
     returning: str = ""  # a Reinforcement roll left his player a choice: "remove?" (1-2) or "place" (5-6)
     leaps: int = 0  # leaps made this round (Leap: "up to two leaps per round"; leap.py)
     covered: bool = False  # he moved under cover before this round's Tactical roll (cover_move.py)
+    gems: int = 0  # a Magician's mana Gems (magic.py)
+    faith: int = 0  # a Faithful's T.F. (magic.py)
+    unfocused: bool = False  # a Mystic who lost his focus this round (a spell of his countered: magic.py)
 
     @property
     def radius(self) -> float:
@@ -99,7 +102,8 @@ class Fighter:
                 "cried": self.cried, "heartened": self.heartened, "fled": self.fled, "pursuing": self.pursuing,
                 "pursued": self.pursued, "aiming": self.aiming, "removed": self.removed, "walked": self.walked, "fired": self.fired,
                 "returning": self.returning, **({"leaps": self.leaps} if self.leaps else {}),
-                **({"covered": True} if self.covered else {})}
+                **({"covered": True} if self.covered else {}),
+                **{k: v for k, v in (("gems", self.gems), ("faith", self.faith), ("unfocused", self.unfocused)) if v}}
 
     @staticmethod
     def from_json(d: JsonDict, cards: dict[str, FighterCard]) -> Fighter:
@@ -111,7 +115,9 @@ class Fighter:
                        bool(d.get("pursuing", False)), int(d.get("pursued", 0)), bool(d.get("aiming", False)),
                        walked=bool(d.get("walked", False)), fired=int(d.get("fired", 0)),
                        removed=bool(d.get("removed", False)), returning=str(d.get("returning", "")),
-                       leaps=int(d.get("leaps", 0)), covered=bool(d.get("covered", False)))
+                       leaps=int(d.get("leaps", 0)), covered=bool(d.get("covered", False)),
+                       gems=int(d.get("gems", 0)), faith=int(d.get("faith", 0)),
+                       unfocused=bool(d.get("unfocused", False)))
 
 
 @dataclass(frozen=True)
@@ -143,6 +149,7 @@ class SkirmishState:
     no_pass: str = ""  # the side that may not pass now: its opponent just passed, or a token forced it to play
     asking: str = ""  # the side whose pass waits for the opponent's answer (allow, or force with a token)
     declared: str = ""  # the sides done declaring moves under cover before this round's Tactical roll (cover_move.py)
+    casting: tuple[str, ...] = ()  # a spell waiting for the enemy's counter: (caster, card, target) (magic.py)
 
     def name(self, side: str) -> str:
         return self.names[SIDES.index(side)]
@@ -204,9 +211,10 @@ def state_to_json(state: SkirmishState) -> JsonDict:
         doc["drawn"] = True
     if state.held != (0, 0):  # only while a side holds Authority tokens
         doc["held"] = list(state.held)
-    for name in ("settled", "no_pass", "asking", "declared"):  # Authority's other uses and passing (authority_uses.py)
-        if getattr(state, name):
-            doc[name] = list(state.settled) if name == "settled" else getattr(state, name)
+    for name in ("settled", "no_pass", "asking", "declared", "casting"):  # only while set (authority_uses.py,
+        value = getattr(state, name)  # cover_move.py, magic.py)
+        if value:
+            doc[name] = list(value) if isinstance(value, tuple) else value
     return doc
 
 
@@ -226,7 +234,7 @@ def state_from_json(d: JsonDict) -> SkirmishState:
             str(d.get("leader", d["first"])), tuple(Terrain.from_json(p) for p in d.get("terrain", [])),
             tuple(tuple(str(k) for k in b) for b in d.get("splits", [])), bool(d.get("drawn", False)),
             _pair(d.get("held", [0, 0])), tuple(str(k) for k in d.get("settled", [])), str(d.get("no_pass", "")),
-            str(d.get("asking", "")), str(d.get("declared", "")))
+            str(d.get("asking", "")), str(d.get("declared", "")), tuple(str(k) for k in d.get("casting", [])))
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         if isinstance(exc, RulekeeperError):
             raise

@@ -63,7 +63,9 @@ def aimed(state: BattleState, t: BattleTables, lg: Legal) -> BattleState:
     prepares it shoots with its stance back to none (the ``preparing`` stance is dropped just before)."""
     shot = lg.action.option or "shot"
     members = [m for m in group_of(state, state.unit(lg.action.unit)) if m.on_board and shot in m.c.profile.shots]
-    return state.with_units({m.key: evolve(m, pending=None, c=evolve(m.c, stance="none")) for m in members})
+    changed = [m for m in members if m.pending is not None or m.c.stance != "none"]
+    return state.with_units({m.key: evolve(m, pending=None, c=evolve(m.c, stance="none")) for m in changed}) \
+        if changed else state
 
 
 def round_odds(zone: tuple[Combatant, ...], ctx: MeleeContext) -> WholeOdds | None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import zlib
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
 
@@ -70,6 +71,13 @@ class Sequence:
     t: BattleTables
     z: Coord
     steps: list[Step]
+
+    def stream(self) -> int:
+        """A number of its own for this branch's particles (:func:`.sampled.generator`): the same on every run (no
+        ``hash``, which Python randomises per process), different for each combination of reactions."""
+        text = "|".join(f"{s.attacker},{s.action},{s.direction},{s.reaction},{sorted(s.only or ())},"
+                        f"{[(b.attacker, b.reaction) for b in s.together]}" for s in self.steps)
+        return zlib.crc32(text.encode()) or 1
 
 
 def _battle(seq: Sequence, zone: tuple[Combatant, ...]) -> BattleState:
@@ -131,10 +139,25 @@ def floors(seq: Sequence, start: tuple[Combatant, ...]) -> dict[str, float]:
 SEQUENCE_WORK = 1
 
 
+#: Several rounds in which one attacker's strikers × the living miniatures of the other side reach this are sampled
+#: whole without trying the exact programme: every such action of the Starter (and of the agreement test, from two
+#: Billmen and a Baneret against three Vileins up) outgrew the exact allowance. A count of the position, so the
+#: same position gets the same numbers on any machine; the lab (``more_exact``) always tries.
+SEQUENCE_CROWDED = 6
+
+
+def _crowded(seq: Sequence, start: tuple[Combatant, ...]) -> bool:
+    if len(seq.steps) < 2 or budget.exact_work() != budget.EXACT_WORK or math.isinf(budget.EXACT_WORK):
+        return False
+    by_key = {c.key: c for c in start}
+    return max(by_key[s.attacker].count * sum(c.count for c in start if c.side != by_key[s.attacker].side)
+               for s in seq.steps) >= SEQUENCE_CROWDED
+
+
 def play(seq: Sequence, start: tuple[Combatant, ...], weight: float, out: Zones) -> None:
     """Add to ``out`` the distribution of the zone after ``seq``'s rounds, starting from ``start``: exact (or its
     last round sampled) within the allowance, else the whole sequence sampled with the wounds carried."""
-    if any(s.together for s in seq.steps):  # the simultaneous exchange: its rounds' wounds add up, sampled whole
+    if any(s.together for s in seq.steps) or _crowded(seq, start):  # sampled whole without trying the exact one
         from . import sampled_action
 
         sampled_action.sampled_play(seq, start, weight, out)
@@ -169,7 +192,7 @@ def _play(seq: Sequence, start: tuple[Combatant, ...], weight: float, out: Zones
             ctx = melee_context(_battle(seq, zone), seq.t, seq.z, step.action, step.direction, step.reaction)
             s = spec(zone, step.attacker, ctx, step.only, units, last)
             # one round alone may have its last round sampled; several are sampled whole (:func:`play`)
-            dist = (last_round(s) if len(seq.steps) == 1 else settled(s, round_distribution(s))) if last else \
+            dist = (last_round(s, p, seq.stream() if p < 1.0 else 0) if len(seq.steps) == 1 else settled(s, round_distribution(s))) if last else \
                 round_distribution(s)
             dropped += p * dist.dropped
             half = max(half, dist.half)

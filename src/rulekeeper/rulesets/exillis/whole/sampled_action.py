@@ -36,7 +36,7 @@ from ..combatants import Combatant
 from .dist import AFTERMATH_WORK, Zones, check_time
 from .melee_actions import Sequence, Step, _battle, _can_strike
 from .rounds import Mini, RoundSpec, State, Unit, _Round, finished, spec
-from .sampled import PARTICLES, Floats, Ints, generator, half_width, likeliest_groups, row_groups
+from .sampled import PARTICLES, Floats, Ints, generator, half_width, likeliest_groups, row_groups, share
 from .sampled_round import _Sampler
 from .sampled_volley import _Sampler as _VSampler
 from .volleys import VState, setup_of, volley_spec
@@ -68,9 +68,12 @@ def merged(groups: list[Group]) -> list[Group]:
 
 
 def sampled_play(seq: Sequence, start: tuple[Combatant, ...], weight: float, out: Zones,
-                 particles: int = PARTICLES) -> None:
-    """Add to ``out`` the distribution of the zone after ``seq``'s rounds, sampled (see the module docstring)."""
-    rng = generator()
+                 particles: int | None = None) -> None:
+    """Add to ``out`` the distribution of the zone after ``seq``'s rounds, sampled (see the module docstring); a
+    branch of chance ``weight`` draws its :func:`.sampled.share` of the particles unless ``particles`` is given."""
+    stated = half_width(PARTICLES if particles is None else particles)
+    particles = share(weight) if particles is None else particles
+    rng = generator(seq.stream() if weight < 1.0 else 0)
     hp = starting_hp(start, particles)
     groups: list[Group] = [(start, np.arange(particles, dtype=np.int64))]
     for step in seq.steps:
@@ -84,7 +87,7 @@ def sampled_play(seq: Sequence, start: tuple[Combatant, ...], weight: float, out
     out.dropped += weight * (particles - kept) / particles
     for zone, rows in groups:
         out.add(rules_key(zone), zone, weight * len(rows) / particles)
-    out.half = max(out.half, half_width(particles))
+    out.half = max(out.half, stated)
 
 
 def one_step(seq: Sequence, step: Step, groups: list[Group], hp: dict[str, Floats],

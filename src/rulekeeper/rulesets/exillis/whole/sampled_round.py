@@ -30,17 +30,22 @@ from .sampled import (
     pick,
     pick_rows,
     row_groups,
+    share,
 )
 
 
-def last_round(s: RoundSpec) -> Weighted[State]:
-    """The action's last round, settled: exact when it fits :data:`.dist.EXACT_WORK`, else sampled (an estimate)."""
+def last_round(s: RoundSpec, weight: float = 1.0, stream: int = 0) -> Weighted[State]:
+    """The action's last round, settled: exact when it fits :data:`.dist.EXACT_WORK`, else sampled (an estimate; a
+    branch of chance ``weight`` with its :func:`.sampled.share` of the particles and its own ``stream`` of random numbers,
+    the whole action's bound stated)."""
     try:
         with allowance(budget.exact_work()):
             return settled(s, round_distribution(s))
     except TooBig:
         check_time()
-        return sampled_round(s)
+        out = _Sampler(s, share(weight), rng=generator(stream)).run()
+        out.half = half_width(PARTICLES)
+        return out
 
 
 def sampled_round(s: RoundSpec, particles: int = PARTICLES) -> Weighted[State]:
@@ -88,16 +93,16 @@ class _Sampler:
             hp, recv = (self.t_hp[j], self.recv[j]) if every else (self.t_hp[j][rows], self.recv[j][rows])
             opens.append((hp > 0) & (recv < cap))
             if agg > 0:
-                weights[:, j] = opens[j].sum(axis=1) * agg
+                weights[:, j] = np.count_nonzero(opens[j], axis=1) * agg
         some = weights.sum(axis=1) > 0  # no target left: a Miss
         if not some.all():
             rows, weights, opens = rows[some], weights[some], [o[some] for o in opens]
         if not len(rows):
             return
         unit = pick_rows(weights, self.rng.random(len(rows)))
-        for j in np.unique(unit):
+        for j in np.flatnonzero(np.bincount(unit)).tolist():
             on = unit == j
-            self.assigned(rows[on], ai, int(j), opens[int(j)][on])
+            self.assigned(rows[on], ai, j, opens[j][on])
 
     def assigned(self, rows: Ints, ai: int, j: int, open_: np.ndarray) -> None:
         s, r = self.s, self.r

@@ -19,7 +19,7 @@ import numpy as np
 from ..combatants import Combatant
 from ..ranged import ShotOdds, ShotSetup
 from .bolts import Bolts
-from .dist import Weighted
+from .dist import Weighted, aftermath_room
 from .rounds import DEAD, Mini
 from .sampled import (
     PARTICLES,
@@ -199,16 +199,25 @@ class _Sampler:
         """Merge the particles by what the report reads (dead shooters, living counts, deaths in order, friendly fire)."""
         key = self.outcome_key()
         first, _inverse, share = row_groups(key)
-        rows = key[first]
+        kept = _kept(share)  # only the outcomes the aftermath has room for are built (:func:`.sampled.likeliest`)
+        rows = key[first[kept]]
         out: Weighted[VState] = Weighted()
+        out.dropped = float(share.sum() - share[kept].sum()) / self.n
         ns, nu = self.s_hp.shape[1], len(self.t_hp)
-        for row, c in zip(rows, share, strict=True):
+        for row, c in zip(rows, share[kept], strict=True):
             shooter = tuple(r if alive else DEAD for r, alive in zip(self.start[0], row[:ns], strict=True))
             tgt = tuple(_settled(recs, int(n)) for recs, n in zip(self.start[1], row[ns:ns + nu], strict=True))
             ff = tuple(int(x) for x in row[ns + nu:ns + 2 * nu])
             out.states[(shooter, tgt, self.deaths.of(row[ns + 2 * nu + 1:]), ff)] = float(c) / self.n
         out.half = half_width(self.n)
         return likeliest(out)
+
+
+def _kept(share: Ints) -> Ints:
+    """The groups of particles whose outcomes the aftermath has room for, likeliest first (ties in their order)."""
+    order: Ints = np.argsort(-share, kind="stable").astype(np.int64)
+    room = aftermath_room()
+    return order if room is None else order[:room]
 
 
 def _start(recs: tuple[Mini, ...], n: int, given: Floats | None) -> Floats:

@@ -8,7 +8,8 @@ damage (:func:`.dist.wounds`), Bad Luck on the shooter; then the engine's own vo
 (``_Volley.report``: casualty and friendly-fire morale, the shot's own morale effect) on every
 outcome. Every unit in the target zone is a target only, so its miniatures are pooled.
 
-Not covered (None): lightning and artillery (their own resolutions), Psychological Weapon.
+Lightning goes through the same bookkeeping with its own draws (:mod:`.bolts`). Not covered (None): artillery (its
+own resolution), Psychological Weapon.
 """
 
 from __future__ import annotations

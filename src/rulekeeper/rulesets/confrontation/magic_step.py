@@ -1,0 +1,21 @@
+"""A spell's, a miracle's or a counter's resolution as the game applies it (magic.py holds the rules)."""
+
+from __future__ import annotations
+
+from rulekeeper.core.chance import Fate
+from rulekeeper.core.game import JsonDict
+
+from .magic import do_cast, do_counter, do_let
+from .spells import mystic_rules
+from .state import Fighter, SkirmishState
+
+
+def magic_step(state: SkirmishState, f: Fighter, action: JsonDict, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:
+    kind = action["kind"]
+    if kind == "cast":
+        card = mystic_rules().card(str(action["spell"]))
+        assert card is not None  # checked
+        return do_cast(state, f, card, state.fighter(str(action["target"])), fate)
+    if kind == "counter":
+        return do_counter(state, f, fate)
+    return do_let(state, fate)
