@@ -1,6 +1,6 @@
 """Stored ÷ engine per action, for every game (issue 22: keep ≤ 2× where it is, the War Table campaign ≤ 2×).
 
-    python bench/bench_stored.py [--rounds 5] [--games exillis,wartable-campaign] [--json]
+    python bench/bench_stored.py [--rounds 5] [--games exillis,wartable-campaign] [--json] [--sqlalchemy]
 
 For each game, its first shipped scenario (seed 1) is autoplayed by the game's policy: once in
 memory through the protocol (``policy`` then ``apply``: the engine alone), once by the service on
@@ -8,7 +8,9 @@ a SQLite file (``BattleService.autoplay``: each action its own transaction, with
 the state after it). The two run side by side in alternating rounds (a new battle each round); the
 ratio is the median of the rounds' ratios of CPU time (this thread's, SQLite's work included; with
 WAL and ``synchronous = NORMAL`` a commit waits for no disk), so a busy shared machine inflates neither
-side; the wall-time ratio is printed beside it.
+side; the wall-time ratio is printed beside it. ``--sqlalchemy`` also runs, in the same rounds, a store
+whose appends and reads all go through SQLAlchemy (``BattleStore.fast_sqlite = False``, as before the
+stdlib statements of :mod:`rulekeeper.persistence.sqlite_writes`): one more row per game, marked ``(sqla)``.
 """
 
 from __future__ import annotations
@@ -38,27 +40,35 @@ def engine(g: Game, document: dict[str, Any]) -> int:
     return n
 
 
-def rounds_of(g: Game, scenario: Path, rounds: int, folder: Path) -> dict[str, Any]:
+def rounds_of(g: Game, scenario: Path, rounds: int, folder: Path, sqla: bool = False) -> list[dict[str, Any]]:
     setup = g.setup(SetupRequest(scenario=scenario, seed=1))
-    svc = BattleService(BattleStore(folder / f"{g.name}.db"))
-    pairs, walls = [], []
+    services = [BattleService(BattleStore(folder / f"{g.name}.db"))]
+    if sqla:
+        services.append(BattleService(BattleStore(folder / f"{g.name}-sqla.db")))
+        services[1].store.fast_sqlite = False
+    pairs: list[list[tuple[float, float]]] = [[] for _ in services]
+    walls: list[list[float]] = [[] for _ in services]
     actions = 0
     for _ in range(rounds):
         t0, c0 = time.perf_counter(), time.thread_time()
         actions = engine(g, setup.document)
         e, ew = time.thread_time() - c0, time.perf_counter() - t0
-        bid = svc.new(setup)
-        t0, c0 = time.perf_counter(), time.thread_time()
-        svc.autoplay(bid, max_actions=MOST)
-        pairs.append((e, time.thread_time() - c0))
-        walls.append((time.perf_counter() - t0) / ew)
-    svc.store.close()
-    ratios = [s / e for e, s in pairs]
-    return {"game": g.name, "scenario": scenario.stem, "actions": actions,
-            "engine_ms_per_action": round(statistics.median(e for e, _ in pairs) / actions * 1000, 3),
-            "stored_ms_per_action": round(statistics.median(s for _, s in pairs) / actions * 1000, 3),
-            "ratio": round(statistics.median(ratios), 2), "ratio_min": round(min(ratios), 2),
-            "ratio_max": round(max(ratios), 2), "wall_ratio": round(statistics.median(walls), 2)}
+        for i, svc in enumerate(services):
+            bid = svc.new(setup)
+            t0, c0 = time.perf_counter(), time.thread_time()
+            svc.autoplay(bid, max_actions=MOST)
+            pairs[i].append((e, time.thread_time() - c0))
+            walls[i].append((time.perf_counter() - t0) / ew)
+    out = []
+    for i, svc in enumerate(services):
+        svc.store.close()
+        ratios = [s / e for e, s in pairs[i]]
+        out.append({"game": g.name + (" (sqla)" if i else ""), "scenario": scenario.stem, "actions": actions,
+                    "engine_ms_per_action": round(statistics.median(e for e, _ in pairs[i]) / actions * 1000, 3),
+                    "stored_ms_per_action": round(statistics.median(s for _, s in pairs[i]) / actions * 1000, 3),
+                    "ratio": round(statistics.median(ratios), 2), "ratio_min": round(min(ratios), 2),
+                    "ratio_max": round(max(ratios), 2), "wall_ratio": round(statistics.median(walls[i]), 2)})
+    return out
 
 
 def main() -> None:
@@ -67,6 +77,7 @@ def main() -> None:
     parser.add_argument("--games", default="")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--all", action="store_true", help="every shipped scenario, not each game's first")
+    parser.add_argument("--sqlalchemy", action="store_true", help="also a store with every statement through SQLAlchemy")
     args = parser.parse_args()
     wanted = {n for n in args.games.split(",") if n}
     folder = Path(tempfile.mkdtemp(prefix="rk-stored-"))
@@ -76,7 +87,7 @@ def main() -> None:
             continue
         infos = sorted(g.scenarios(), key=lambda i: i.key != "starter")  # Ex illis: the starter battle
         for info in infos if args.all else infos[:1]:
-            out.append(rounds_of(g, info.path, args.rounds, folder))
+            out += rounds_of(g, info.path, args.rounds, folder, args.sqlalchemy)
     if args.json:
         print(json.dumps(out, indent=1))
         return

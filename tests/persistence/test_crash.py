@@ -176,10 +176,10 @@ def test_failure_after_insert_before_commit_writes_nothing(tmp_path: Path, monke
 
 def test_failing_driver_commit_rolls_back(tmp_path: Path) -> None:
     """Same, with the failure raised from SQLAlchemy's own commit machinery (the stdlib appends have their own
-    test: tests/persistence/test_fast_appends.py)."""
+    test: tests/service/test_fast_appends.py)."""
     db = tmp_path / "fail2.db"
     store = BattleStore(db)
-    store.fast_appends = False  # this append goes through SQLAlchemy
+    store.fast_sqlite = False  # this append goes through SQLAlchemy
     bid = store.create(ruleset="exillis", scenario="fail", seed=1, initial={})
     engine = store._engine
     assert engine is not None

@@ -2,7 +2,7 @@
 statements write, with the same guarantees (issue 22: War Table campaign stored ÷ engine at most 2×).
 
 Each comparison plays the same battle into two files, one store appending through
-:mod:`rulekeeper.persistence.sqlite_writes` and one with ``fast_appends = False`` (SQLAlchemy), on a
+:mod:`rulekeeper.persistence.sqlite_writes` and one with ``fast_sqlite = False`` (SQLAlchemy), on a
 fixed clock and fixed ids, and compares every column of every row as SQLite's ``quote()`` prints it (the
 type and the bytes).
 """
@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import event
 
 from rulekeeper.core import ids
 from rulekeeper.core.ruleset import register_for_tests, unregister_for_tests
@@ -81,7 +82,7 @@ def _sql(db: Path, statement: str) -> None:
 
 def _store(db: Path, fast: bool) -> BattleStore:
     store = BattleStore(db)
-    store.fast_appends = fast
+    store.fast_sqlite = fast
     return store
 
 
@@ -239,3 +240,32 @@ def test_a_damaged_file_falls_back_to_the_stores_own_error(tmp_path: Path) -> No
                 store.append("b-gone", 0, {}, {})
     assert errors[0] == errors[1]
     assert "chain" in errors[0][2]
+
+
+def test_the_stores_stdlib_reads_give_what_its_sqlalchemy_reads_give(tmp_path: Path, fixed: None) -> None:
+    """The reads a state is rebuilt from, outside and inside a snapshot; the stdlib ones send SQLAlchemy nothing
+    but the snapshot's BEGIN, and read the snapshot's moment even after another writer moved the battle on."""
+    db = tmp_path / "b.db"
+    bid = _played(db, True, "exillis", actions=8)
+
+    def everything(store: BattleStore) -> tuple[Any, ...]:
+        return (store.get(bid), store.initial(bid), store.entries(bid), store.entries(bid, 2, 5),
+                store.nearest_checkpoint(bid, 5), store.nearest_checkpoint(bid, 0), store.nearest_checkpoint(bid, 8))
+
+    sent: list[str] = []
+    with _store(db, True) as fast, _store(db, False) as slow:
+        fast.append(bid, 8, {"warm": "up"}, {})  # the stdlib path opens at the first append
+        assert fast._engine is not None
+        event.listen(fast._engine, "before_cursor_execute", lambda *a: sent.append(a[2]))
+        assert everything(fast) == everything(slow) and sent == []
+        with fast.reading():
+            inside = everything(fast)
+            slow.append(bid, 9, {"late": True}, {})
+            assert fast.get(bid).position == 9 and len(fast.entries(bid)) == 9  # the snapshot's moment
+        assert inside[0].position == 9 and inside[2] == everything(slow)[2][:9]
+        assert [s.split()[0] for s in sent] == ["BEGIN"]
+        assert fast.get(bid).position == 10 and everything(fast) == everything(slow)
+        with pytest.raises(BattleNotFoundError):
+            fast.get("b-none")
+        with pytest.raises(StoreError, match="no moment 11"):
+            fast.nearest_checkpoint(bid, 11)

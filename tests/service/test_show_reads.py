@@ -63,6 +63,7 @@ def _both(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *
     """``rulekeeper ARGS`` through the store, then through the stdlib reads (``fast``: the store must not open)."""
     with monkeypatch.context() as m:
         m.setattr(sqlite_reads, "open_reads", lambda db: None)
+        m.setattr(BattleStore, "fast_sqlite", False)  # the store's own SQLAlchemy reads, not its stdlib ones
         by_store = run(monkeypatch, capsys, *args)
     with monkeypatch.context() as m:
         if fast:
@@ -153,18 +154,20 @@ def test_a_damaged_store_fails_or_falls_back_the_same_way(tmp_path: Path, monkey
     raw.execute(DAMAGES[damage])
     raw.close()  # the last connection: the WAL is folded into the file
     results = []
-    for way in ("store", "reads"):  # each on a copy: the store may upgrade (write) what it opens
+    # each on a copy: the store may upgrade (write) what it opens; "stdlib": the store with its own stdlib reads
+    for way in ("store", "stdlib", "reads"):
         db = tmp_path / way / "b.db"
         db.parent.mkdir()
         shutil.copy(damaged, db)
         with monkeypatch.context() as m:
-            if way == "store":
+            if way != "reads":
                 m.setattr(sqlite_reads, "open_reads", lambda db: None)
+            m.setattr(BattleStore, "fast_sqlite", way != "store")
             code, out, err = run(monkeypatch, capsys, "battle", "show", bid, "--db", str(db))
         assert "Traceback" not in out + err
         results.append((code, (out + err).replace(str(db.parent), "DIR")))
     assert results[0][0] in (0, 2), results[0]
-    assert results[1] == results[0]
+    assert results[1] == results[0] and results[2] == results[0]
 
 
 def test_an_old_schema_is_upgraded_by_the_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -195,6 +198,7 @@ def test_the_reads_give_the_stores_records_and_entries(tmp_path: Path) -> None:
     reads = sqlite_reads.open_reads(db)
     assert reads is not None
     with BattleStore(db) as store, reads:
+        store.fast_sqlite = False  # its SQLAlchemy reads
         assert reads.url == store.url
         assert reads.list() == store.list()
         assert reads.get(bid) == store.get(bid)

@@ -226,19 +226,31 @@ def _by_entry_point(wanted: str) -> type[Any] | None:
     return None
 
 
+#: Folded name → (registry key, class) found for it. Why: every act and read of a stored battle asks for its
+#: game by name, and walking every ruleset's names took half a millisecond; an entry stands while the
+#: registry still holds that class under that key (a test's toy game replaced or removed: looked up again).
+_FOUND: dict[str, tuple[str, type[Any]]] = {}
+
+
 def find_ruleset(name: str) -> type[Any]:
     """The ruleset class called ``name`` or one of its aliases (case-insensitive).
 
     A name that is a ruleset's own (its entry point's) loads only that ruleset; an alias loads them all.
     """
     wanted = _folded(name)
+    known = _FOUND.get(wanted)
+    if known is not None and _LOADED.get(known[0]) is known[1]:
+        return known[1]
     direct = _by_entry_point(wanted)
     if direct is not None and _folded(str(getattr(direct, "name", wanted))) == wanted:
+        key = next(k for k, c in _LOADED.items() if c is direct)
+        _FOUND[wanted] = (key, direct)
         return direct
     all_names: list[str] = []
     for key, cls in registered().items():
         for n in _names(cls, key):
             all_names.append(n)
             if _folded(n) == wanted:
+                _FOUND[wanted] = (key, cls)
                 return cls
     raise UnknownNameError("ruleset", name, all_names)

@@ -19,6 +19,7 @@ from .errors import BattleNotFoundError, StaleStateError
 from .records import stored_object
 from .schema import BattleRow, LogRow
 from .sqlstore import StoreError
+from .stdlib_paths import Miss
 from .transfer import BattleTransfers
 
 
@@ -100,6 +101,8 @@ class BattleCheckpoints(BattleTransfers):
         from the initial document.  One query, answered from the checkpoint index.
         """
         check_int("n", n, minimum=0)
+        if not isinstance(fast := self._fast_read(lambda r: r.nearest_checkpoint(battle_id, n)), Miss):
+            return fast
         latest = (
             select(LogRow.entry_index, LogRow.state)
             .where(LogRow.entry_index < n, LogRow.state.is_not(None))

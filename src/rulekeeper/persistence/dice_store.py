@@ -33,7 +33,7 @@ from . import chain
 from .documents import check_json
 from .errors import BattleNotFoundError, StoreError
 from .schema import BattleRow, DiceRow
-from .sqlstore import SqlStore
+from .stdlib_paths import StdlibPaths
 
 #: 32 bytes as lower-case hex: a secret, a commitment, a contribution.
 HEX_LENGTH = 64
@@ -143,7 +143,7 @@ _COLUMNS = (DiceRow.battle_id, DiceRow.commitment, DiceRow.secret, DiceRow.roles
             DiceRow.created, DiceRow.commitments)
 
 
-class BattleDice(SqlStore):
+class BattleDice(StdlibPaths):
     """The dice tables of a :class:`~.store.BattleStore` (it inherits these methods)."""
 
     def add_dice(self, battle_id: str, *, commitment: str, secret: str | None, roles: Sequence[str],

@@ -120,10 +120,11 @@ class SqliteReads:
 
     kind = "battle store"
 
-    def __init__(self, conn: sqlite3.Connection, url: str) -> None:
+    def __init__(self, conn: sqlite3.Connection, url: str, *, within: bool = False) -> None:
+        """``within``: ``conn`` is inside a read transaction already (the battle store's pinned snapshot)."""
         self._conn = conn
         self._url = url
-        self._depth = 0
+        self._depth = 1 if within else 0
 
     @property
     def url(self) -> str:

@@ -18,7 +18,7 @@ keeps each guarantee of the store's own append:
 * **the unique index** ``UNIQUE(battle_id, entry_index)``: a second entry at the same index is
   refused as stale, the move rolled back with it;
 * **the hash chain**: the link is computed inside the transaction from the head it checks;
-* **the very same rows** as the store's statements write (``tests/persistence/test_fast_appends.py``
+* **the very same rows** as the store's statements write (``tests/service/test_fast_appends.py``
   compares them byte for byte), with the connection settings of :mod:`.location` (WAL with
   ``synchronous = NORMAL``, foreign keys, a 5 s busy timeout).
 
@@ -35,7 +35,8 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -144,6 +145,18 @@ class SqliteAppends:
             if self._idle:
                 return self._idle.pop()
         return self.connect()
+
+    @contextmanager
+    def borrowed(self) -> Iterator[sqlite3.Connection]:
+        """A connection for a read outside any transaction (the store's reads, :mod:`.stdlib_paths`)."""
+        conn = self._checkout()
+        try:
+            yield conn
+        except BaseException:
+            if _rolled_back(conn):
+                self.checkin(conn)
+            raise
+        self.checkin(conn)
 
     def close(self) -> None:
         """Close every idle connection now, and each busy one when its append ends."""

@@ -64,7 +64,7 @@ from .schema import (
 )
 from .sqlite_writes import Append, Fallback
 from .sqlstore import StoreError, is_text
-from .stdlib_paths import StdlibPaths
+from .stdlib_paths import Miss
 from .transfer import insert_battle
 
 __all__ = ["BattleNotFoundError", "BattleRecord", "BattleStore", "LogEntry", "StaleStateError", "StoreError"]
@@ -147,7 +147,7 @@ def _link_before(conn: Connection, battle_id: str, index: int) -> str:
 # --------------------------------------------------------------------------- store
 
 
-class BattleStore(BattleCheckpoints, StdlibPaths):
+class BattleStore(BattleCheckpoints):
     """Battles in a SQL database (SQLite file by default, PostgreSQL by URL).
 
     Every public method is one transaction.  A store may be shared by threads; several
@@ -195,6 +195,8 @@ class BattleStore(BattleCheckpoints, StdlibPaths):
         """The battle's record; :class:`BattleNotFoundError` if there is none."""
         if not is_text(battle_id):
             raise BattleNotFoundError(battle_id)
+        if not isinstance(fast := self._fast_read(lambda r: r.get(battle_id)), Miss):
+            return fast
         with self._transaction(write=False) as conn:
             row = conn.execute(_GET, {"bid": battle_id}).first()
         if row is None:
@@ -216,6 +218,8 @@ class BattleStore(BattleCheckpoints, StdlibPaths):
 
     def initial(self, battle_id: str) -> dict[str, Any]:
         """The battle's initial document, as given to :meth:`create`."""
+        if not isinstance(fast := self._fast_read(lambda r: r.initial(battle_id)), Miss):
+            return fast
         with self._transaction(write=False) as conn:
             row = conn.execute(select(BattleRow.initial).where(BattleRow.id == battle_id)).first()
         if row is None:
@@ -288,6 +292,8 @@ class BattleStore(BattleCheckpoints, StdlibPaths):
         moment cheap: the entries after its nearest checkpoint, not the whole log.
         """
         check_int("start", start, minimum=0)
+        if not isinstance(fast := self._fast_read(lambda r: r.entries(battle_id, start, stop)), Miss):
+            return fast
         query = select(*ENTRY_COLUMNS).where(LogRow.battle_id == battle_id, LogRow.entry_index >= start)
         if stop is not None:
             query = query.where(LogRow.entry_index < check_int("stop", stop, minimum=0))

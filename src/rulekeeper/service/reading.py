@@ -12,7 +12,7 @@ import builtins
 import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.game import Game
@@ -72,13 +72,22 @@ def read_stored(bid: str, what: str, read: Callable[[], _T]) -> _T:
         ) from None
 
 
+#: Game instance id → (the instance, whether it plays battles). Why: ``isinstance`` against the
+#: runtime-checkable protocol looks up each of its members, about a millisecond, and every act and read
+#: asks (11 % of a short battle's autoplay). The instance is kept with its answer, so its id is never reused.
+_PLAYS: dict[int, tuple[object, bool]] = {}
+
+
 def game_of(ruleset: str) -> Game:
     """The game that plays battles of ``ruleset`` (a typed error if it plays none)."""
     g = find_game(ruleset)
-    if not isinstance(g, Game):
+    known = _PLAYS.get(id(g))
+    if known is None or known[0] is not g:
+        known = _PLAYS[id(g)] = (g, isinstance(g, Game))
+    if not known[1]:
         why = game_refusal(str(g.name)) or "has no whole battles (only its calculator)"
         raise NotABattleGameError(f"{g.title} {why}", ruleset=ruleset)
-    return g
+    return cast(Game, g)  # checked once, above
 
 
 class BattleReading:

@@ -14,6 +14,7 @@ side concerned who decides which of his characters takes the blow" (a ``victim``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from itertools import combinations
 
@@ -98,7 +99,15 @@ def combats(state: DNState) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
         near = [e.name for e in foes if touching(state, m, e)]
         groups = [list(g) for size in range(2, len(near) + 1) for g in combinations(near, size)]
         out += [((m.name,), tuple(obliged(state, g))) for g in groups if _possible(state, [m.name], obliged(state, g))]
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys((in_order(state, a), in_order(state, d)) for a, d in out))
+
+
+def in_order(state: DNState, names: Sequence[str]) -> tuple[str, ...]:
+    """Names in the battle's own order of characters: the canonical order ``parse_action`` gives a list of names,
+    so that a legal attack is listed exactly as it will be read back (Lucifer added after Godiva, or a ``via``
+    character named before those already beside the centre, used to break that)."""
+    order = {m.name: i for i, m in enumerate(state.men)}
+    return tuple(sorted(names, key=order.__getitem__))
 
 
 def centre_combats(state: DNState) -> list[tuple[tuple[str, ...], list[str]]]:
@@ -111,7 +120,7 @@ def centre_combats(state: DNState) -> list[tuple[tuple[str, ...], list[str]]]:
     out = []
     for attackers, via in via_combats(state, mine, around):
         if _possible(staged(state, {"via": via}), list(attackers), [BODY]):
-            out.append((attackers, via))
+            out.append((in_order(state, attackers), via))
     return out
 
 
