@@ -9,8 +9,8 @@ energy points left (``ENERGY`` per point: his spells are strength too). Every we
 
 Tried and dropped (issue 28, measured on the_mill_house, docs/bots.md): a *threat* term (each character's worst
 threat next, from a shooter with a line of fire to him or an enemy within reach, weighed by attack against his
-defence) made the bot worse: it steered away from danger instead of shooting, and lost battles as the Archers
-that the shipped policy wins.
+defence) did not help: 20-57 % against 56 % for the old score, and draws and losses as the Archers, the side the
+shipped policy wins with (most likely steering away from danger instead of shooting).
 """
 
 from __future__ import annotations
