@@ -43,7 +43,14 @@ class Action:
     def from_dict(cls, d: dict[str, Any]) -> Action:
         if d.get("kind") not in KINDS:
             raise IllegalActionError(f"unknown action kind {d.get('kind')!r}; kinds are {', '.join(KINDS)}")
-        return cls(str(d["kind"]), str(d["unit"]), d.get("target"), d.get("option"))
+        unit, target, option = d.get("unit"), d.get("target"), d.get("option")
+        for key, value in (("unit", unit), ("target", target), ("option", option)):
+            # a name or a zone is text: a number, a list or a yes/no from the API or a hand-made form is refused
+            # here, naming the field, before any rule reads it (a cast at target 7 was an AttributeError: a 500)
+            if not isinstance(value, str) and (key == "unit" or value is not None):
+                raise IllegalActionError(f"an action's {key} is a name or a zone written as text, not {value!r:.40}",
+                                         field=key)
+        return cls(str(d["kind"]), str(unit), target, option)
 
     def text(self) -> str:
         parts = [self.kind, self.unit]
