@@ -125,3 +125,18 @@ def test_the_property_is_not_vacuous() -> None:
             total += check_lifetimes(state)
             seen |= {m.cause for u in state.units for m in u.c.modifiers}
     assert seen == {"intimidation", "verse", "leadership"} and total > 100
+
+
+def test_a_hero_whose_retinue_is_gone_keeps_no_leadership_drawn_from_himself() -> None:
+    """Regression (found by the property above, 2026-12-02): on Hastings, seed 5, the Franc Chevalers are destroyed
+    at the 32nd action and the Knight Baneret, alone, kept the +10 Leadership his Retinue drew from him. "Heroes do
+    not have a morale value: they use their Retinue's morale instead": alone, he keeps its last morale without that
+    modifier, whose cause is gone (not the leader's-death penalty: no leader died)."""
+    state = _start("hastings", 5)
+    rnd = random.Random(5)
+    for _ in range(32):
+        state = G.apply(state, _choose(G.legal_actions(state), rnd)).state
+    baneret = state.unit("A:Knight Baneret")
+    assert state.unit(baneret.retinue or "").status != "active" and baneret.status == "active"
+    assert baneret.leadership == 0.0
+    check_lifetimes(state)

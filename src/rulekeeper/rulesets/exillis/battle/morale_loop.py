@@ -280,7 +280,12 @@ def sync_heroes(state: BattleState) -> BattleState:
     units = {u.key: u for u in state.units}
     changed = False
     for h in state.units:
-        if h.is_hero and h.retinue and units[h.retinue].status == "active" and h.status == "active":
+        if h.is_hero and h.retinue and units[h.retinue].status != "active" and h.status == "active" and h.leadership:
+            # his Retinue gone, he keeps its last morale but not the Leadership it drew from him: no modifier
+            # outlives its cause (a Knight Baneret kept +10 from himself once his Franc Chevalers were destroyed)
+            units[h.key] = evolve(h, c=put(h.c, Modifier("morale", 0.0, "leadership")))
+            changed = True
+        elif h.is_hero and h.retinue and units[h.retinue].status == "active" and h.status == "active":
             r = units[h.retinue]
             if _same(h.c.morale_base, r.c.morale_base) and h.c.modifiers == r.c.modifiers and h.c.fleeing is r.c.fleeing:
                 continue
