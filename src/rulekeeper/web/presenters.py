@@ -20,8 +20,8 @@ from markupsafe import Markup
 
 from rulekeeper.core.capabilities import campaign_of, web_presenter_of
 from rulekeeper.core.game import SPECTATOR, Game, JsonDict, LegalAction, OddsPreview
-from rulekeeper.core.registered import as_game
 from rulekeeper.core.present import FateScreen, Header, Links, WebPresenter
+from rulekeeper.core.registered import as_game
 from rulekeeper.core.ruleset import games
 
 HERE = Path(__file__).resolve().parent
