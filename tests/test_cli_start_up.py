@@ -38,6 +38,10 @@ def test_a_game_command_imports_that_game_only(tmp_path: Path) -> None:
     odds = run(["odds", "exillis", "melee", "Billmen", "Franc Chevalers"], tmp_path)
     assert odds["games"] == ["exillis"]
     assert odds["numpy"] is False  # odds draw nothing: the generator (numpy) is imported at the first draw
+    script = run_main(["odds", "exillis", "melee", "Billmen", "Franc Chevalers"], tmp_path)  # cli/fast.py: no Typer
+    assert script["code"] == 0 and script["output"] == odds["output"]
+    assert {m.split(".")[2] for m in script["modules"] if m.startswith("rulekeeper.rulesets.")} == {"exillis"}
+    assert not {"typer", "click", "numpy", "sqlalchemy"} & set(script["modules"]), script["modules"]
     assert run(["resolve", "wartable", "--attacker", "Oathsworn Vanguard", "--defender", "Bloodless Horde"],
                tmp_path)["games"] == ["wartable"]
     assert run(["units", "battlesystem"], tmp_path)["games"] == ["battlesystem"]

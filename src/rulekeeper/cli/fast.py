@@ -65,6 +65,15 @@ def run(args: Sequence[str]) -> bool:
         from . import fast_help
 
         return _guarded(fast_help.run)
+    quick = _game_command(args)
+    if quick is not None:
+        command = quick
+
+        def run_game_command() -> bool:
+            command()
+            return True
+
+        return _guarded(run_game_command)
     parsed = parse_show(args)
     if parsed is None:
         return False
@@ -76,6 +85,29 @@ def run(args: Sequence[str]) -> bool:
         return True
 
     return _guarded(show)
+
+
+#: The groups whose first word names a game (``odds exillis ...``, ``resolve dragonnoir ...``).
+GAME_GROUPS = ("odds", "resolve")
+
+
+def _game_command(args: Sequence[str]) -> Callable[[], None] | None:
+    """What the game named after ``odds``/``resolve`` runs itself for ``args`` (its ``quick_command``), or None.
+
+    The game is found through the registry as Typer's groups find it (only that one is imported); a name
+    no game answers to is left to Typer, which says so.
+    """
+    if len(args) < 3 or args[0] not in GAME_GROUPS or args[1].startswith("-"):
+        return None
+    from rulekeeper.core.capabilities import quick_command_of
+    from rulekeeper.core.errors import RulekeeperError
+    from rulekeeper.core.ruleset import game
+
+    try:
+        named = game(args[1])
+    except RulekeeperError:
+        return None
+    return quick_command_of(named, args)
 
 
 def _guarded(step: Callable[[], bool]) -> bool:
