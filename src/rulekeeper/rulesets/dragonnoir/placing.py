@@ -15,9 +15,9 @@ from typing import Any
 
 from rulekeeper.core.game import JsonDict, LegalAction
 
+from .action_types import ToHex, offered
+from .report import Lines
 from .state import DNState
-
-Lines = list[JsonDict]
 
 
 @dataclass(frozen=True)
@@ -59,11 +59,9 @@ def place_actions(state: DNState) -> list[LegalAction]:
         if not _free(state, p.unit, spot) and spot != m.hexes:
             continue
         default = i == 0
-        out.append(LegalAction({"kind": "place", "side": p.side, "unit": p.unit, "to": spot[0]},
-                               f"{p.unit} {p.why} to {'-'.join(spot)}" + (" (the keeper's proposal)" if default
-                                                                          else ""),
-                               p.side, None, "proposed" if default else "", f"→ {'-'.join(spot)}",
-                               f"{p.unit}: {p.why}"))
+        out.append(offered(ToHex("place", p.side, p.unit, spot[0]),
+                           f"{p.unit} {p.why} to {'-'.join(spot)}" + (" (the keeper's proposal)" if default else ""),
+                           None, "proposed" if default else "", f"→ {'-'.join(spot)}", f"{p.unit}: {p.why}"))
     return out
 
 
