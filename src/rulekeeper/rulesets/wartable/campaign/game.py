@@ -46,9 +46,10 @@ from .actions import (
     policy_orders,
     side_choices,
 )
+from .checkpoint import state_from_json, state_to_json
 from .report import round_report
 from .rounds import resolve_round
-from .session import NAME, CampaignGameState, SideOrders, snapshot, state_from_json, state_to_json
+from .session import COMPACT_MARK, NAME, CampaignGameState, SideOrders, snapshot, state_json
 from .setup import CAMPAIGN_OPTIONS, setup_campaign
 
 if TYPE_CHECKING:
@@ -330,8 +331,9 @@ class WarTableCampaign:
 
     def view(self, state: CampaignGameState, role: str) -> JsonDict:
         """The campaign without the RNG; another side's orders only as "given"."""
-        doc = state_to_json(state)
+        doc = state_json(state)  # the full form, whatever form the checkpoints take
         doc.pop("rng")
+        doc.pop(COMPACT_MARK[0], None)
         doc["pending"] = [p if p["side"] == role else {"side": p["side"], "given": True} for p in doc["pending"]]
         return doc
 

@@ -80,6 +80,7 @@ class CampaignGameState:
     pending: tuple[SideOrders, ...] = ()
     history: tuple[tuple[int, Snapshot], ...] = ()
     last_log: tuple[str, ...] = ()
+    compact: bool = False  # its checkpoints keep the unchanging parts as one JSON text (:mod:`.checkpoint`)
 
     @property
     def round(self) -> int:
@@ -113,8 +114,18 @@ def pending_json(p: SideOrders, round_: int) -> JsonDict:
     return p.action(round_)
 
 
-def state_to_json(s: CampaignGameState) -> JsonDict:
-    return {
+def history_json(history: tuple[tuple[int, Snapshot], ...]) -> list[JsonDict]:
+    return [{"round": r, "enclaves": _snap_json(snap)} for r, snap in history]
+
+
+#: The initial document's mark of a campaign whose checkpoints are compact (set up since issue 22); a
+#: campaign stored without it keeps writing the full form, so its replay compares byte for byte.
+COMPACT_MARK = ("checkpoint", "compact")
+
+
+def state_json(s: CampaignGameState) -> JsonDict:
+    """The full form: every part of the campaign as plain JSON (the initial document, views, older checkpoints)."""
+    doc: JsonDict = {
         "ruleset": NAME,
         "campaign": campaign_to_json(s.campaign),
         "rng": s.rng.to_dict(),
@@ -124,9 +135,12 @@ def state_to_json(s: CampaignGameState) -> JsonDict:
         "last_round": s.last_round,
         "sides": [{"side": k, "faction": f} for k, f in s.sides],
         "pending": [pending_json(p, s.round) for p in s.pending],
-        "history": [{"round": r, "enclaves": _snap_json(snap)} for r, snap in s.history],
+        "history": history_json(s.history),
         "last_log": list(s.last_log),
     }
+    if s.compact:
+        doc[COMPACT_MARK[0]] = COMPACT_MARK[1]
+    return doc
 
 
 def _orders_from(d: Mapping[str, Any]) -> SideOrders:
@@ -135,8 +149,8 @@ def _orders_from(d: Mapping[str, Any]) -> SideOrders:
     return SideOrders(side, orders, tuple(FaithOrder("", str(e)) for e in d["faith"]))
 
 
-def state_from_json(doc: Mapping[str, Any]) -> CampaignGameState:
-    """The state back from :func:`state_to_json`; anything it cannot read is a typed error."""
+def state_from_full(doc: Mapping[str, Any]) -> CampaignGameState:
+    """The state back from :func:`state_json`; anything it cannot read is a typed error."""
     try:
         if doc.get("ruleset") != NAME:
             raise RulekeeperError(f"ruleset: expected {NAME!r}, got {doc.get('ruleset')!r}")
@@ -159,8 +173,12 @@ def state_from_json(doc: Mapping[str, Any]) -> CampaignGameState:
             faction = state.faction_of(orders.side)
             pending.append(SideOrders(orders.side, orders.orders,
                                       tuple(FaithOrder(faction, f.enclave) for f in orders.faith)))
+        mark = doc.get(COMPACT_MARK[0])
+        if mark not in (None, COMPACT_MARK[1]):
+            raise RulekeeperError(f"{COMPACT_MARK[0]}: expected {COMPACT_MARK[1]!r}, got {mark!r}")
         return CampaignGameState(state.campaign, state.rng, state.options, state.battle_options, state.tables,
-                                 state.last_round, state.sides, tuple(pending), state.history, state.last_log)
+                                 state.last_round, state.sides, tuple(pending), state.history, state.last_log,
+                                 mark is not None)
     except RulekeeperError as exc:
         raise RulekeeperError(f"the stored War Table campaign is damaged: {exc.message}") from None
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
