@@ -176,25 +176,29 @@ class BattleSystem(WithoutExtras):
         return self.parse_action(state, {"kind": kind, **dict(zip(keys, words[1:], strict=True))})
 
     def apply(self, state: BattleState, action: JsonDict) -> Outcome:
-        actions.check(state, action)
+        typed = actions.checked(state, action)
         fate = Fate.from_state(state.rng)
-        new, report = play(state, action, fate)
+        new, report = play(state, typed, fate)
         if new.over:
             winner = "a draw" if new.winner is None else f"{new.name(new.winner)} win"
             report.append({"text": f"The battle is over, {winner}: {new.reason}", "kind": "over"})
-        return Outcome.made(new, action, str(action["side"]), fate.records, report)
+        return Outcome.made(new, action, typed.side, fate.records, [dict(line) for line in report])
 
     def whole_odds(self, state: BattleState, action: JsonDict) -> WholeOdds | None:
         """The whole result of an attack, a pursuit, a rally or tending (:mod:`.whole`)."""
         from .whole import whole_odds
 
-        return whole_odds(state, action)
+        try:
+            return whole_odds(state, actions.checked(state, action))
+        except IllegalActionError:
+            return None
 
     def preview(self, state: BattleState, action: JsonDict) -> OddsPreview:
-        return actions.preview(state, action)
+        return actions.preview(state, actions.checked(state, action))
 
     def policy(self, state: BattleState) -> JsonDict | None:
-        return policy.choose(state)
+        pick = policy.choose(state)
+        return None if pick is None else actions.ACTIONS.encode(pick)
 
     def side_of(self, action: JsonDict) -> str:
         return str(action.get("side", ""))
