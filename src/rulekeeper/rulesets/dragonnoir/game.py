@@ -34,6 +34,8 @@ from rulekeeper.core.ruleset import OptionInfo, Resolution
 from rulekeeper.core.whole import WholeOdds
 
 if TYPE_CHECKING:
+    from rulekeeper.cli.hooks import CliHooks
+
     from .state import DNState
 
 #: The sides (``state.SIDES``), here so that loading the ruleset does not load the battle modules.
@@ -65,7 +67,8 @@ class DragonNoirSetupError(RulekeeperError):
     code = "impossible_request"
 
 
-def _names(state: DNState, value: Any) -> list[str]:
+def _names(state: DNState, value: object) -> list[str]:
+    """The characters a request names (a list, or one text of comma-separated names), in the battle's order."""
     items = value if isinstance(value, list) else str(value).split(",")
     wanted = [" ".join(str(i).split()).casefold() for i in items if str(i).strip()]
     out = []
@@ -166,12 +169,12 @@ class DragonNoirBattles(WithoutExtras):
         return legal_actions(state)
 
     def parse_action(self, state: DNState, data: Mapping[str, Any]) -> JsonDict:
-        from . import actions
+        from .action_types import ACTIONS, KINDS
 
         word = str(data.get("kind", "")).strip().lower()
         kind = KIND_WORDS.get(word) or KIND_WORDS.get(word.replace(" ", "_").replace("-", "_"))
         if kind is None:
-            raise IllegalActionError(f"not a Dragon Noir action: {data.get('kind')!r} ({', '.join(actions.KINDS)})",
+            raise IllegalActionError(f"not a Dragon Noir action: {data.get('kind')!r} ({', '.join(KINDS)})",
                                      kind=str(data.get("kind")))
         side = data.get("side")
         if side in (None, "") and kind == "cast" and data.get("unit"):  # a wizard casts for his own side
@@ -198,17 +201,17 @@ class DragonNoirBattles(WithoutExtras):
         via = data.get("via")
         if kind == "attack" and isinstance(via, list) and len(via) == 2:  # the dragon's centre from a limb's hex
             out["via"] = [_names(state, [via[0]])[0], str(via[1]).strip().upper()]
-        return out
+        return ACTIONS.encode(ACTIONS.decode(out))  # its shape checked by type, through the one codec
 
     def parse_words(self, state: DNState, words: Sequence[str], option: str | None = None) -> JsonDict:
         """``shoot Laberne "Goblin 1"``, ``move Grast D4``, ``attack Grast,Thrug "Crazy Ork"``, ``hold``, ``end``."""
-        from . import actions
+        from .action_types import KINDS
 
         if not words:
             raise IllegalActionError("an action is KIND [CHARACTER] [TARGET|HEX], e.g. end")
         kind = KIND_WORDS.get(words[0].strip().lower())
         if kind is None:
-            raise IllegalActionError(f"not a Dragon Noir action: {words[0]!r} ({', '.join(actions.KINDS)})")
+            raise IllegalActionError(f"not a Dragon Noir action: {words[0]!r} ({', '.join(KINDS)})")
         keys = FIELDS[kind]
         if kind == "attack" and len(words) == 4:  # attack UNITS "Black Dragon body" HEX: the first from a limb's hex
             first = _names(state, words[1])[0]
@@ -221,34 +224,40 @@ class DragonNoirBattles(WithoutExtras):
         return self.parse_action(state, {"kind": kind, **dict(zip(keys, words[1:], strict=True))})
 
     def apply(self, state: DNState, action: JsonDict) -> Outcome:
-        from . import actions
+        from .actions import checked
         from .whole import play
 
-        actions.check(state, action)
+        typed = checked(state, action)
         fate = Fate.from_state(state.rng)
-        new, report = play(state, action, fate)
+        new, report = play(state, typed, fate)
         if new.over:
             winner = "a draw" if new.winner is None else f"{new.name(new.winner)} win"
             report.append({"text": f"The battle is over, {winner}: {new.reason}", "kind": "over"})
-        chance = tuple(fate.records)
-        record: JsonDict = {"chance": [c.to_dict() for c in chance], "report": list(report)}
-        return Outcome(new, dict(action), str(action["side"]), chance, (), tuple(report), record)
+        return Outcome.made(new, action, typed.side, fate.records, [dict(line) for line in report])
 
     def whole_odds(self, state: DNState, action: JsonDict) -> WholeOdds | None:
         """The whole result of an action with dice, every outcome run through the rules (:mod:`.whole`)."""
-        from .whole import whole_odds
+        from .actions import checked
+        from .whole import CHANCY, whole_odds
 
-        return whole_odds(state, action)
+        if action.get("kind") not in CHANCY:
+            return None
+        try:
+            return whole_odds(state, checked(state, action))
+        except IllegalActionError:
+            return None
 
     def preview(self, state: DNState, action: JsonDict) -> OddsPreview:
-        from .actions import preview
+        from .actions import checked, preview
 
-        return preview(state, action)
+        return preview(state, checked(state, action))
 
     def policy(self, state: DNState) -> JsonDict | None:
+        from .action_types import ACTIONS
         from .policy import choose
 
-        return choose(state)
+        pick = choose(state)
+        return None if pick is None else ACTIONS.encode(pick)
 
     def side_of(self, action: JsonDict) -> str:
         return str(action.get("side", ""))
@@ -359,7 +368,7 @@ class DragonNoir(DragonNoirBattles):
 
         return roster()
 
-    def register_cli(self, hooks: Any) -> None:
+    def register_cli(self, hooks: CliHooks) -> None:
         """``odds dragonnoir combat|fire``, ``resolve dragonnoir combat|fire`` and ``units dragonnoir``."""
         from .cli import register
 
