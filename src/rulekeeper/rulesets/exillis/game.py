@@ -404,4 +404,4 @@ class ExIllis(ExIllisBattles):
         )
         ctx = MeleeContext(tables.rules, self.opts)
         report = resolve_round(zone, "Billmen", ctx, fate)
-        return Resolution(self.name, "melee", report.to_dict(), fate.record_dicts())
+        return Resolution(self.name, "melee", dict(report.to_dict()), fate.record_dicts())
