@@ -266,7 +266,7 @@ class ExIllisBattles:
         if not state.over:
             return None
         s = summary(state)
-        return GameResult(state.winner, s["winner_army"], state.end_reason, s)
+        return GameResult(state.winner, s["winner_army"], state.end_reason, dict(s))
 
     # -- JSON and views --------------------------------------------------------------------------
 
