@@ -12,7 +12,7 @@ Rules decisions: ``docs/rules/battlesystem.md``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError, RulekeeperError, UnknownNameError
@@ -39,6 +39,9 @@ from .options import BattleSystemOptions, option_infos
 from .scenario import home_edges, read_scenario, shipped_scenarios
 from .state import SIDES, BattleState, Piece, state_from_json, state_to_json, unit_types, view_of
 from .whole import play
+
+if TYPE_CHECKING:
+    from rulekeeper.cli.hooks import CliHooks
 
 NAME = "battlesystem"
 #: Loose spellings a player may type for a kind.
@@ -176,25 +179,29 @@ class BattleSystem(WithoutExtras):
         return self.parse_action(state, {"kind": kind, **dict(zip(keys, words[1:], strict=True))})
 
     def apply(self, state: BattleState, action: JsonDict) -> Outcome:
-        actions.check(state, action)
+        typed = actions.checked(state, action)
         fate = Fate.from_state(state.rng)
-        new, report = play(state, action, fate)
+        new, report = play(state, typed, fate)
         if new.over:
             winner = "a draw" if new.winner is None else f"{new.name(new.winner)} win"
             report.append({"text": f"The battle is over, {winner}: {new.reason}", "kind": "over"})
-        return Outcome.made(new, action, str(action["side"]), fate.records, report)
+        return Outcome.made(new, action, typed.side, fate.records, [dict(line) for line in report])
 
     def whole_odds(self, state: BattleState, action: JsonDict) -> WholeOdds | None:
         """The whole result of an attack, a pursuit, a rally or tending (:mod:`.whole`)."""
         from .whole import whole_odds
 
-        return whole_odds(state, action)
+        try:
+            return whole_odds(state, actions.checked(state, action))
+        except IllegalActionError:
+            return None
 
     def preview(self, state: BattleState, action: JsonDict) -> OddsPreview:
-        return actions.preview(state, action)
+        return actions.preview(state, actions.checked(state, action))
 
     def policy(self, state: BattleState) -> JsonDict | None:
-        return policy.choose(state)
+        pick = policy.choose(state)
+        return None if pick is None else actions.ACTIONS.encode(pick)
 
     def side_of(self, action: JsonDict) -> str:
         return str(action.get("side", ""))
@@ -245,7 +252,7 @@ class BattleSystem(WithoutExtras):
 
         return BattleSystemCliPresenter()
 
-    def register_cli(self, hooks: Any) -> None:
+    def register_cli(self, hooks: CliHooks) -> None:
         """``odds battlesystem attack``, ``resolve battlesystem attack|missile|barrage``, ``units battlesystem``."""
         from .cli import register
 

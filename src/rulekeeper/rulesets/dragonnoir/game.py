@@ -34,6 +34,8 @@ from rulekeeper.core.ruleset import OptionInfo, Resolution
 from rulekeeper.core.whole import WholeOdds
 
 if TYPE_CHECKING:
+    from rulekeeper.cli.hooks import CliHooks
+
     from .state import DNState
 
 #: The sides (``state.SIDES``), here so that loading the ruleset does not load the battle modules.
@@ -65,7 +67,8 @@ class DragonNoirSetupError(RulekeeperError):
     code = "impossible_request"
 
 
-def _names(state: DNState, value: Any) -> list[str]:
+def _names(state: DNState, value: object) -> list[str]:
+    """The characters a request names (a list, or one text of comma-separated names), in the battle's order."""
     items = value if isinstance(value, list) else str(value).split(",")
     wanted = [" ".join(str(i).split()).casefold() for i in items if str(i).strip()]
     out = []
@@ -365,7 +368,7 @@ class DragonNoir(DragonNoirBattles):
 
         return roster()
 
-    def register_cli(self, hooks: Any) -> None:
+    def register_cli(self, hooks: CliHooks) -> None:
         """``odds dragonnoir combat|fire``, ``resolve dragonnoir combat|fire`` and ``units dragonnoir``."""
         from .cli import register
 

@@ -13,22 +13,28 @@ engine's own volley report like the exact ones. Wounds are forgotten at the end 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..combatants import Combatant
 from ..ranged import ShotOdds, ShotSetup
 from .bolts import Bolts
+from .compiled import kernels
 from .dist import Weighted, aftermath_room
+from .kernel_codes import FALLS_ALLY, FALLS_BAD, FALLS_ENEMY, FALLS_LUCK
 from .rounds import DEAD, Mini
 from .sampled import (
     PARTICLES,
     DeathLog,
     Floats,
     Ints,
+    Laws,
     count_groups,
     damage,
     generator,
+    grouped_flat,
     half_width,
     likeliest,
     nth_alive,
@@ -39,7 +45,7 @@ from .sampled import (
 from .volleys import ENEMY_FALLS, VState, _Volleys, volley_spec
 
 # what a projectile does where it falls (the names of ``shot_odds``): nothing, Bad Luck, an enemy, Luck, an ally
-_BAD, _ENEMY, _LUCK, _ALLY = 1, 2, 3, 4
+_BAD, _ENEMY, _LUCK, _ALLY = FALLS_BAD, FALLS_ENEMY, FALLS_LUCK, FALLS_ALLY
 _KIND = {"Bad Luck": _BAD, "Accurate Shot": _ENEMY, "Enemy space": _ENEMY, "Luck": _LUCK, "Allied space": _ALLY,
          "Bulk hit": _ENEMY, "Friendly fire": _ALLY}  # the last two: lightning's (:mod:`.bolts`)
 assert set(ENEMY_FALLS) | set(Bolts.enemy_falls) == {k for k, v in _KIND.items() if v in (_ENEMY, _LUCK)}
@@ -61,8 +67,13 @@ class _Sampler:
         self.v, self.start, self.n = v, start, n
         self.rng = generator() if rng is None else rng
         self.s_hp = _start(start[0], n, None if hp is None else hp[v.sp.shooter.key])
-        self.t_hp = [_start(recs, n, None if hp is None else hp[u.key])
-                     for recs, (u, _c) in zip(start[1], v.sp.units, strict=True)]
+        parts = [_start(recs, n, None if hp is None else hp[u.key]) for recs, (u, _c) in zip(start[1], v.sp.units,
+                                                                                          strict=True)]
+        # every target miniature's hit points in one array (what the compiled kernel changes), each unit a view of it
+        self.off = np.cumsum([0, *(p.shape[1] for p in parts)]).astype(np.int64)
+        self.t_all = np.ascontiguousarray(np.concatenate(parts, axis=1) if parts else np.zeros((n, 0)))
+        self.t_hp = [self.t_all[:, a:b] for a, b in zip(self.off[:-1], self.off[1:], strict=True)]
+        self.laws = Laws()  # the damage laws the compiled kernel searches, by index
         self.ff = np.zeros((n, len(start[1])), dtype=np.int64)
         self.deaths = DeathLog(n, len(start[0]) + sum(len(r) for r in start[1]))
         self.alive: Ints | None = None
@@ -121,6 +132,10 @@ class _Sampler:
                        dtype=np.float64).reshape(len(odds), len(names))
         if not names:
             return
+        fast = kernels()
+        if fast is not None:
+            self.compiled(fast, si, counts, live, group, odds, law, np.array([_KIND.get(w, 0) for w in names]))
+            return
         where = pick_grouped(law, group, self.rng.random(n))
         kinds = np.array([_KIND.get(w, 0) for w in names], dtype=np.int64)
         kind = np.where(live, kinds[where], 0)
@@ -166,6 +181,27 @@ class _Sampler:
         for j in np.flatnonzero(np.bincount(unit)):
             sel = unit == j
             self.lands(rows[sel], int(j), amount[sel])
+
+    def compiled(self, fast: Any, si: int, counts: Ints, live: npt.NDArray[np.bool_], group: Ints,
+                 odds: list[tuple[dict[str, float], Floats, Floats] | None], law: Floats, kinds: Ints) -> None:
+        """The rest of :meth:`shot` in the compiled kernel (:mod:`.particle_kernels`): the same draws, the same numbers."""
+        v, nu = self.v, len(self.v.sp.units)
+        nothing = np.zeros(nu, dtype=np.float64)
+        block = np.stack([nothing if o is None else o[1] for o in odds])
+        final = np.stack([nothing if o is None else o[2] for o in odds])
+        law_idx = np.array([[[self.laws.index(f, 1.0), self.laws.index(f, v.luck)] for f in row] for row in final.tolist()],
+                           dtype=np.int64).reshape(len(odds), nu, 2)
+        later = [v.chained(j) if m else (0.0, 0.0) for j, m in enumerate(v.chain_matters)]
+        later_law = np.array([[self.laws.index(f, 1.0), self.laws.index(f, v.luck)] for _b, f in later], dtype=np.int64
+                             ).reshape(nu, 2)
+        chain = self.chain if self.chain is not None else np.zeros((1, nu), dtype=bool)
+        vals, cum, size = self.laws.arrays()
+        fast.volley_shot(self.rng, live, group, grouped_flat(law), law.shape[1], kinds.astype(np.int64),
+                         np.ascontiguousarray(counts[:, 1:]), self.counts(), np.array(v.enemy, dtype=bool),
+                         np.array(v.ally, dtype=bool), np.array(v.weight, dtype=np.float64), block, law_idx,
+                         self.chain is not None, chain, np.array([b for b, _f in later], dtype=np.float64), later_law,
+                         np.array(v.immune, dtype=bool), vals, cum, size, self.s_hp, si, float(v.bad), self.t_all,
+                         self.off, self.ff, self.deaths.order, self.deaths.n)
 
     def bad_luck(self, rows: Ints, si: int) -> None:
         if not len(rows):
