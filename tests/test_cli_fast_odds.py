@@ -27,7 +27,6 @@ from rulekeeper.rulesets.exillis.cli.quick import quick_command
     (["odds", "ex-illis", "melee", "Franc Chevalers", "--json", "Billmen"], 0),
     (["odds", "exillis", "melee", "Billmen", "Nobody"], 2),  # an unknown unit: typed, exit 2, the same message
     (["odds", "exillis", "melee", "Billmen", "Nobody", "--json"], 2),
-    (["odds", "exillis", "melee", "Billmen:0", "Franc Chevalers"], 2),
 ])
 def test_fast_and_typer_print_the_same(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                                        args: list[str], code: int) -> None:

@@ -12,7 +12,7 @@ Rules decisions: ``docs/rules/battlesystem.md``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError, RulekeeperError, UnknownNameError
@@ -39,6 +39,9 @@ from .options import BattleSystemOptions, option_infos
 from .scenario import home_edges, read_scenario, shipped_scenarios
 from .state import SIDES, BattleState, Piece, state_from_json, state_to_json, unit_types, view_of
 from .whole import play
+
+if TYPE_CHECKING:
+    from rulekeeper.cli.hooks import CliHooks
 
 NAME = "battlesystem"
 #: Loose spellings a player may type for a kind.
@@ -249,7 +252,7 @@ class BattleSystem(WithoutExtras):
 
         return BattleSystemCliPresenter()
 
-    def register_cli(self, hooks: Any) -> None:
+    def register_cli(self, hooks: CliHooks) -> None:
         """``odds battlesystem attack``, ``resolve battlesystem attack|missile|barrage``, ``units battlesystem``."""
         from .cli import register
 

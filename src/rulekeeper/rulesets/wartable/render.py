@@ -16,14 +16,14 @@ from rich.table import Table
 from rich.text import Text
 
 from .report import STEP_TITLES
-from .rounding import exact, show
+from .rounding import Number, exact, show
 
 
 def _e(text: object) -> str:
     return escape(str(text))
 
 
-def n(value: Any) -> str:
+def n(value: Number | None) -> str:
     """A number from a report's JSON as the report writes numbers (``86``, ``16.5``)."""
     return show(exact(value if value is not None else 0))
 
