@@ -23,7 +23,7 @@ from typing import Any, Generic, TypeVar, overload
 
 T = TypeVar("T")
 V = TypeVar("V")
-O = TypeVar("O")
+Owner = TypeVar("Owner")
 
 _Plan = tuple[tuple[str, ...], frozenset[str], Callable[[Any], None] | None, frozenset[str] | None]
 _PLANS: dict[type, _Plan] = {}
@@ -62,10 +62,10 @@ def evolve(obj: T, **changes: object) -> T:
     return new
 
 
-class memo(Generic[O, V]):  # lower case: a decorator, like functools.cached_property
+class memo(Generic[Owner, V]):  # lower case: a decorator, like functools.cached_property
     """A property computed once per instance and stored in its ``__dict__`` (frozen dataclasses too)."""
 
-    def __init__(self, fn: Callable[[O], V]) -> None:
+    def __init__(self, fn: Callable[[Owner], V]) -> None:
         self.fn = fn
         self.name = fn.__name__
         self.__doc__ = fn.__doc__
@@ -74,12 +74,12 @@ class memo(Generic[O, V]):  # lower case: a decorator, like functools.cached_pro
         self.name = name
 
     @overload
-    def __get__(self, obj: None, owner: type | None = None) -> memo[O, V]: ...
+    def __get__(self, obj: None, owner: type | None = None) -> memo[Owner, V]: ...
 
     @overload
-    def __get__(self, obj: O, owner: type | None = None) -> V: ...
+    def __get__(self, obj: Owner, owner: type | None = None) -> V: ...
 
-    def __get__(self, obj: O | None, owner: type | None = None) -> memo[O, V] | V:
+    def __get__(self, obj: Owner | None, owner: type | None = None) -> memo[Owner, V] | V:
         if obj is None:
             return self
         value = self.fn(obj)
