@@ -266,7 +266,7 @@ class ExIllisBattles:
         if not state.over:
             return None
         s = summary(state)
-        return GameResult(state.winner, s["winner_army"], state.end_reason, s)
+        return GameResult(state.winner, s["winner_army"], state.end_reason, dict(s))
 
     # -- JSON and views --------------------------------------------------------------------------
 
@@ -404,4 +404,4 @@ class ExIllis(ExIllisBattles):
         )
         ctx = MeleeContext(tables.rules, self.opts)
         report = resolve_round(zone, "Billmen", ctx, fate)
-        return Resolution(self.name, "melee", report.to_dict(), fate.record_dicts())
+        return Resolution(self.name, "melee", dict(report.to_dict()), fate.record_dicts())
