@@ -414,7 +414,7 @@ class WarTable(WarTableBattles):
             ["Ruin"],
             title="Oathsworn Vanguard attack a Bloodless Horde in a Ruin (seed example)",
         )
-        return Resolution(ruleset=self.name, kind="combat", summary=report.to_dict(), chance=fate.record_dicts())
+        return Resolution(ruleset=self.name, kind="combat", summary=dict(report.to_dict()), chance=fate.record_dicts())
 
 
 __all__ = [
