@@ -17,6 +17,8 @@ pip compiled; by default the environment's ``PYTHONDONTWRITEBYTECODE`` is kept, 
 is set rulekeeper's own modules compile from source on every run while numpy's come compiled.
 ``--against SRC``: also run each command with another checkout's ``src`` first on the path
 (``name@other``), in the same rounds: before and after a change, side by side.
+All three run without building the Typer tree (``cli/fast.py``: ``cli/fast_help.py`` for ``--help``, the
+game's own ``quick_command`` for ``odds``); ``help`` does so once the warm-up round has written the manifest.
 Goals (issue 22): help ≤ 2×, odds ≤ 3×, show ≤ 3×.
 """
 

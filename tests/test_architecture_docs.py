@@ -93,4 +93,4 @@ def test_the_protocol_section_names_the_required_members_and_the_capabilities() 
     assert len(REQUIRED) <= 10 and [m for m in REQUIRED if f"`{m}" not in table] == []
     protocols = [n for n, v in vars(capabilities).items() if isinstance(v, type) and n != "Protocol"
                  and getattr(v, "_is_protocol", False)]
-    assert len(protocols) == 6 and [n for n in protocols if f"`core.capabilities.{n}`" not in table] == []
+    assert len(protocols) == 7 and [n for n in protocols if f"`core.capabilities.{n}`" not in table] == []

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 SCRIPT = """
 import json, sys
@@ -37,6 +38,10 @@ def test_a_game_command_imports_that_game_only(tmp_path: Path) -> None:
     odds = run(["odds", "exillis", "melee", "Billmen", "Franc Chevalers"], tmp_path)
     assert odds["games"] == ["exillis"]
     assert odds["numpy"] is False  # odds draw nothing: the generator (numpy) is imported at the first draw
+    script = run_main(["odds", "exillis", "melee", "Billmen", "Franc Chevalers"], tmp_path)  # cli/fast.py: no Typer
+    assert script["code"] == 0 and script["output"] == odds["output"]
+    assert {m.split(".")[2] for m in script["modules"] if m.startswith("rulekeeper.rulesets.")} == {"exillis"}
+    assert not {"typer", "click", "numpy", "sqlalchemy"} & set(script["modules"]), script["modules"]
     assert run(["resolve", "wartable", "--attacker", "Oathsworn Vanguard", "--defender", "Bloodless Horde"],
                tmp_path)["games"] == ["wartable"]
     assert run(["units", "battlesystem"], tmp_path)["games"] == ["battlesystem"]
@@ -50,6 +55,9 @@ def test_help_lists_the_games_commands_and_then_imports_none(tmp_path: Path) -> 
     second = run(["--help"], tmp_path)
     assert second["games"] == [] and second["numpy"] is False
     assert second["output"] == first["output"]  # the same listing, from the manifest
+    script = run_main(["--help"], tmp_path)  # as the installed script runs: without the Typer tree (cli/fast_help.py)
+    assert script["code"] == 0 and script["output"] == first["output"]
+    assert not {"typer", "click", "numpy", "sqlalchemy", "markdown_it"} & set(script["modules"]), script["modules"]
 
 
 def test_a_stale_manifest_is_not_trusted(tmp_path: Path) -> None:
@@ -81,6 +89,18 @@ print(json.dumps({{"code": code, "output": out.getvalue(), "modules": sorted(
 """
 
 
+def run_main(args: list[str], cache: Path) -> dict[str, Any]:
+    """``rulekeeper ARGS`` through the console script's ``main()`` in a fresh interpreter: exit code, output, modules."""
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    env = {**os.environ, "RULEKEEPER_CACHE_DIR": str(cache), "RULEKEEPER_STATE_DIR": str(cache),
+           "COLUMNS": "100", "PYTHONPATH": os.pathsep.join(filter(None, [src, os.environ.get("PYTHONPATH")]))}
+    out = subprocess.run([sys.executable, "-c", MAIN.format(args=args)], capture_output=True, text=True,
+                         timeout=180, env=env)
+    assert out.returncode == 0, out.stderr
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
 def test_battle_show_imports_neither_typer_nor_sqlalchemy(tmp_path: Path) -> None:
     """``battle show`` on the default kind of store (a SQLite file at the current schema) is read with the
     standard library (``persistence/sqlite_reads.py``) and run without the Typer tree (``cli/fast.py``):
@@ -93,13 +113,7 @@ def test_battle_show_imports_neither_typer_nor_sqlalchemy(tmp_path: Path) -> Non
         svc = BattleService(store)
         bid = svc.new(Path(__file__).resolve().parents[1] / "examples" / "exillis" / "starter.yaml", seed=3)
         svc.autoplay(bid, max_actions=5)
-    src = str(Path(__file__).resolve().parents[1] / "src")
-    env = {**os.environ, "RULEKEEPER_CACHE_DIR": str(tmp_path), "RULEKEEPER_STATE_DIR": str(tmp_path),
-           "COLUMNS": "100", "PYTHONPATH": os.pathsep.join(filter(None, [src, os.environ.get("PYTHONPATH")]))}
-    out = subprocess.run([sys.executable, "-c", MAIN.format(args=["battle", "show", bid[:8], "--db", str(db)])],
-                         capture_output=True, text=True, timeout=180, env=env)
-    assert out.returncode == 0, out.stderr
-    shown = json.loads(out.stdout.strip().splitlines()[-1])
+    shown = run_main(["battle", "show", bid[:8], "--db", str(db)], tmp_path)
     assert shown["code"] == 0 and "Log fingerprint" in shown["output"]
     assert not {"sqlalchemy", "typer", "numpy", "alembic"} & set(shown["modules"]), shown["modules"]
     assert [m for m in shown["modules"] if m.startswith("rulekeeper.rulesets.")][0] == "rulekeeper.rulesets.exillis"

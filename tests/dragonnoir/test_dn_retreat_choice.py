@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dn_game_kit import G, act, battle, legal, man, set_man
 
+from rulekeeper.rulesets.dragonnoir.action_types import ACTIONS
 from rulekeeper.rulesets.dragonnoir.data import shipped_sheet
 from rulekeeper.rulesets.dragonnoir.harm import hurt, retreat_moves
 from rulekeeper.rulesets.dragonnoir.policy import choose
@@ -61,7 +62,7 @@ def test_regression_the_owner_chooses_the_retreat_hex() -> None:
     offered = legal(after, "place")
     assert [a["unit"] for a in offered] == ["Goblin 1"] * 3
     proposal = offered[0]["to"]
-    assert after.man("Goblin 1").hex == proposal and choose(after) == offered[0]  # autoplay keeps the proposal
+    assert after.man("Goblin 1").hex == proposal and choose(after) == ACTIONS.listed(offered[0])  # autoplay keeps the proposal
     other = offered[2]
     action = G.parse_words(after, ["place", "Goblin 1", other["to"]])
     assert action == other

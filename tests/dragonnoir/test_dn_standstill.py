@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dn_game_kit import G, act, battle, kinds, labels, legal, man, set_man
 
+from rulekeeper.rulesets.dragonnoir.action_types import ACTIONS
 from rulekeeper.rulesets.dragonnoir.policy import DEFENSIVE_HIT, choose
 from rulekeeper.rulesets.dragonnoir.shots import shot_odds, standstill_shots
 
@@ -113,7 +114,7 @@ def test_the_policy_shoots_the_still_at_good_odds_and_otherwise_holds() -> None:
     s = battle([man("Thrug", "A", "B3"), man("Laberne", "B", "G3")])
     ended = act(s, kind="end_phase").state
     pick = choose(ended)
-    assert pick is not None and pick in [lg.action for lg in G.legal_actions(ended)]
-    assert pick["kind"] in ("shoot", "hold")
+    assert pick is not None and ACTIONS.encode(pick) in [lg.action for lg in G.legal_actions(ended)]
+    assert pick.kind in ("shoot", "hold")
     hit = 1.0 - float(sum(p for k, p in shot_odds(ended, "Laberne", "Thrug").letters.items() if k == "A"))
-    assert (pick["kind"] == "shoot") == (hit >= DEFENSIVE_HIT)
+    assert (pick.kind == "shoot") == (hit >= DEFENSIVE_HIT)

@@ -12,6 +12,7 @@ from tests.whole_kit import agree, frequencies, outcomes
 from rulekeeper.core.game import Game, SetupRequest
 from rulekeeper.core.ruleset import game
 from rulekeeper.core.whole import whole_odds_of
+from rulekeeper.rulesets.dragonnoir.action_types import ACTIONS
 from rulekeeper.rulesets.dragonnoir.whole import CHANCY, fell, result_of
 
 
@@ -50,7 +51,7 @@ def test_attacks_shots_and_spells_agree_with_the_engines_apply(g: Game) -> None:
         assert whole is not None and whole.method == "exact" and whole.error_bound == 0.0
         side = str(action["side"])
         done = outcomes(g, state, action, runs)
-        agree(whole, "result", frequencies(done, lambda out, s=state, a=action: result_of(s, out, a)), runs)
+        agree(whole, "result", frequencies(done, lambda out, s=state, a=action: result_of(s, out, ACTIONS.listed(a))), runs)
         agree(whole, "enemies_killed", frequencies(done, lambda out, s=state, w=side: fell(s, out, w, True)), runs)
 
 

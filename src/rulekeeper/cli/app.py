@@ -1,12 +1,12 @@
-"""Entry point of the ``rulekeeper`` command: the plain forms of ``battle show`` at once, the rest through Typer.
+"""Entry point of the ``rulekeeper`` command: the plain forms of a few commands at once, the rest through Typer.
 
 Every :class:`RulekeeperError` becomes a clean message and exit code 2 (never a traceback).
 
 Why this module builds nothing: it is what the console script imports, and building the Typer tree
 (:mod:`.root`) imports Typer, the pydantic it validates parameters with, and every neutral command,
 which cost ``battle show`` more than twice a numpy import before it drew anything (issue 22, point 6).
-:mod:`.fast` runs ``battle show [ID] [--db DB] [--json]`` without them; ``app`` (the Typer app, for
-tests and completion) is built on first use.
+:mod:`.fast` runs ``battle show [ID] [--db DB] [--json]``, the root's ``--help`` and the command lines
+a game runs itself without them; ``app`` (the Typer app, for tests and completion) is built on first use.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ reads a player's own data files at set-up says so with ``reads_data_files = True
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
@@ -60,6 +61,22 @@ class CliCommands(Protocol):
     """The game's own subcommands (``odds``, ``resolve``, ``units``, ``muster``…) on the CLI's hooks."""
 
     def register_cli(self, hooks: Any) -> None: ...
+
+
+@runtime_checkable
+class QuickCommands(Protocol):
+    """Command lines the game runs itself, without the CLI's command tree: for start-up time.
+
+    ``args`` is the whole command line after ``rulekeeper`` (``["odds", "exillis", "melee", "Billmen",
+    "Franc Chevalers"]``); the answer is what to run, or None for anything the game's Typer commands must
+    read. What it runs must print what those commands print, byte for byte, and raise the same typed errors.
+    """
+
+    def quick_command(self, args: Sequence[str]) -> Callable[[], None] | None: ...
+
+
+def quick_command_of(game: object, args: Sequence[str]) -> Callable[[], None] | None:
+    return game.quick_command(args) if isinstance(game, QuickCommands) else None
 
 
 def army_builder_of(game: object) -> ArmyBuilder | None:

@@ -27,8 +27,8 @@ from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import DataFileError
 from rulekeeper.core.game import SetupRequest
 from rulekeeper.rulesets.wartable.campaign import load_table, roll_on
+from rulekeeper.rulesets.wartable.campaign.checkpoint import state_from_json
 from rulekeeper.rulesets.wartable.campaign.game import WarTableCampaign
-from rulekeeper.rulesets.wartable.campaign.session import state_from_json
 
 ROOT = Path(__file__).resolve().parents[3]
 SHROUDFALL = ROOT / "examples" / "wartable" / "shroudfall.yaml"

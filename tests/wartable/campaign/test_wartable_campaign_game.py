@@ -213,7 +213,7 @@ def test_the_state_round_trips_and_a_damaged_one_is_refused() -> None:
     s, _ = play(start(), {"kind": "orders", "side": "oathsworn", "faith": ["Lantern Hill"]})
     doc = json.loads(json.dumps(g().state_to_json(s)))
     assert g().state_to_json(g().state_from_json(doc)) == doc
-    doc["campaign"]["units"][0]["health"] = "lots"
+    doc["units"]["Hearthmere Guard"]["health"] = "lots"  # a compact checkpoint (test_campaign_checkpoint.py)
     with pytest.raises(RulekeeperError, match="damaged"):
         g().state_from_json(doc)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
@@ -26,6 +26,9 @@ from .command import command
 from .odds import attack_odds, barrage_odds
 from .options import BattleSystemOptions
 from .units import FIELDS, AttackKind, UnitTypes, load_unit_types
+
+if TYPE_CHECKING:
+    from rulekeeper.cli.hooks import CliHooks
 
 odds_bs = typer.Typer(help="Battle System: exact odds of attacks, missiles and barrages.", no_args_is_help=True)
 resolve_bs = typer.Typer(help="Battle System: resolve an attack, a missile or a barrage with seeded fate.",
@@ -218,8 +221,8 @@ def units_command(as_json: bool, data: Path | None, level: int | None) -> None:
     console.print(table)
 
 
-def register(hooks: Any) -> None:
-    """Plug the commands into the CLI (``hooks`` is a :class:`rulekeeper.cli.hooks.CliHooks`)."""
+def register(hooks: CliHooks) -> None:
+    """Plug the commands into the CLI."""
     hooks.odds.add_typer(odds_bs, name="battlesystem")
     hooks.resolve.add_typer(resolve_bs, name="battlesystem")
     hooks.add_units("battlesystem", units_command)

@@ -14,7 +14,6 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
 
 import icepool
 
@@ -28,7 +27,7 @@ Dist = dict[int, Fraction]
 
 
 @lru_cache(maxsize=1)
-def _none() -> Any:
+def _none() -> icepool.Die:
     return icepool.Die([0])
 
 
@@ -53,7 +52,7 @@ _CARD_FIELDS = tuple(f.name for f in fields(UnitType))
 
 
 def morale_die(dealer: Unit, victim: Unit, casualties: int, via_barrage: bool,
-               options: BattleSystemOptions = DEFAULT) -> Any:
+               options: BattleSystemOptions = DEFAULT) -> icepool.Die:
     """Morale damage to ``victim`` (before its casualties) once ``casualties`` are known: 0 if none, none left,
     or ``victim`` already at 0 morale (combat.morale_hit rolls nothing then: the preview must not show a roll)."""
     if casualties <= 0 or casualties >= victim.soldiers or victim.morale == 0:
@@ -63,7 +62,7 @@ def morale_die(dealer: Unit, victim: Unit, casualties: int, via_barrage: bool,
 
 @lru_cache(maxsize=4096)
 def _morale_die(dealer: _Card, victim: _Card, casualties: int, via_barrage: bool,
-                options: BattleSystemOptions) -> Any:
+                options: BattleSystemOptions) -> icepool.Die:
     """The morale die itself, cached (dice are immutable): an attack's odds ask for it once per attack total
     (46 of them for 5d10), with a handful of distinct casualty counts among them."""
     return dice(MORALE_DICE, modifier=casualties).map(
@@ -112,7 +111,7 @@ def attack_odds(attacker: Unit, defender: Unit, kind: AttackKind = "melee", bonu
     def split(t: int) -> tuple[int, int]:
         return outcome_of(t, kind, attacker.soldiers, defender.soldiers)
 
-    def to_attacker(t: int) -> Any:
+    def to_attacker(t: int) -> icepool.Die:
         losses = split(t)[1]
         if options.failed_attack_morale == "none":
             return _none()
@@ -157,12 +156,12 @@ def barrage_share(artillery: Unit, unit: Unit, on_target: bool, target_dr: int |
 
 
 def _rules(artillery: Unit, unit: Unit, on_target: bool, target_dr: int | None,
-           options: BattleSystemOptions) -> tuple[Callable[[int], int], Callable[[int], Any]]:
+           options: BattleSystemOptions) -> tuple[Callable[[int], int], Callable[[int], icepool.Die]]:
     """The casualties and the morale die one unit gets from a barrage roll (one-argument functions for icepool)."""
     def lost(roll: int) -> int:
         return min(unit.soldiers, barrage_damage(roll, unit.card.damage_reduction, on_target, target_dr, options))
 
-    def morale(roll: int) -> Any:
+    def morale(roll: int) -> icepool.Die:
         return morale_die(artillery, unit, lost(roll), True, options)
 
     return lost, morale

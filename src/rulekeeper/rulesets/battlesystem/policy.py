@@ -13,9 +13,9 @@ and pursues at most once, so every turn ends.
 from __future__ import annotations
 
 from rulekeeper.boards.hexes import hex_distance
-from rulekeeper.core.game import JsonDict, LegalAction
+from rulekeeper.core.game import LegalAction
 
-from .actions import KIND_OF, legal_actions
+from .actions import ACTIONS, KIND_OF, AtHex, BSAction, EndTurn, Move, Targeted, legal_actions
 from .combat import modifier
 from .ground import ground_bonus
 from .state import BattleState, Piece
@@ -31,63 +31,70 @@ def nearest_enemy(state: BattleState, label: str, side: str) -> int:
     return min(gaps, default=0)
 
 
-def _attack(state: BattleState, p: Piece, legal: list[LegalAction]) -> JsonDict | None:
-    best: tuple[float, JsonDict] | None = None
-    for lg in legal:
-        a = lg.action
-        if a.get("unit") != p.name or a["kind"] not in KIND_OF:
+Choice = tuple[BSAction, LegalAction]
+
+
+def _attack(state: BattleState, p: Piece, legal: list[Choice]) -> Targeted | None:
+    best: tuple[float, Targeted] | None = None
+    for a, _ in legal:
+        if not isinstance(a, Targeted) or a.unit != p.name or a.kind not in KIND_OF:
             continue
-        d = state.piece(str(a["target"]))
-        kind = KIND_OF[str(a["kind"])]
+        d = state.piece(a.target)
+        kind = KIND_OF[a.kind]
         mod = modifier(p.type, d.type, kind, ground_bonus(state, p, d, kind))
-        if a["kind"] == "attack" and mod + MEAN_5D10 <= 0:
+        if a.kind == "attack" and mod + MEAN_5D10 <= 0:
             continue
         if best is None or mod > best[0]:
             best = (mod, a)
     return None if best is None else best[1]
 
 
-def _barrage(state: BattleState, p: Piece, legal: list[LegalAction]) -> JsonDict | None:
+def _barrage(state: BattleState, p: Piece, legal: list[Choice]) -> AtHex | None:
     enemies = {e.hex for e in state.units if e.on_map and e.side != p.side}
-    options = [lg.action for lg in legal if lg.action["kind"] == "barrage" and lg.action["unit"] == p.name
-               and lg.action["hex"] in enemies]
+    options = [a for a, _ in legal if isinstance(a, AtHex) and a.kind == "barrage" and a.unit == p.name
+               and a.hex in enemies]
     board = state.board
     here = board.parse(p.hex)
-    return min(options, key=lambda a: hex_distance(here, board.parse(str(a["hex"]))), default=None)
+    return min(options, key=lambda a: hex_distance(here, board.parse(a.hex)), default=None)
 
 
-def _close_in(state: BattleState, p: Piece, legal: list[LegalAction]) -> JsonDict | None:
+def _close_in(state: BattleState, p: Piece, legal: list[Choice]) -> Move | None:
     if p.spent:
         return None
     now = nearest_enemy(state, p.hex, p.side)
-    best: tuple[int, float, JsonDict] | None = None
-    for lg in legal:
-        if lg.action["kind"] == "move" and lg.action["unit"] == p.name:
-            gap = nearest_enemy(state, str(lg.action["to"]), p.side)
-            key = (gap, lg.cost or 0.0, lg.action)
+    best: tuple[int, float, Move] | None = None
+    for a, lg in legal:
+        if isinstance(a, Move) and a.unit == p.name:
+            gap = nearest_enemy(state, a.to, p.side)
+            key = (gap, lg.cost or 0.0, a)
             if gap < now and (best is None or key[:2] < best[:2]):
                 best = key
     return None if best is None else best[2]
 
 
-def _mine(legal: list[LegalAction], p: Piece, kind: str) -> list[JsonDict]:
-    return [lg.action for lg in legal if lg.action["kind"] == kind and lg.action.get("unit") == p.name]
+def _mine(legal: list[Choice], p: Piece, *kinds: str) -> BSAction | None:
+    """``p``'s first legal action of the first of ``kinds`` it has one of."""
+    for kind in kinds:
+        for a, _ in legal:
+            if a.kind == kind and not isinstance(a, EndTurn) and a.unit == p.name:
+                return a
+    return None
 
 
-def _rally(state: BattleState, p: Piece, legal: list[LegalAction]) -> JsonDict | None:
-    return next(iter(_mine(legal, p, "rally")), None)
+def _rally(state: BattleState, p: Piece, legal: list[Choice]) -> BSAction | None:
+    return _mine(legal, p, "rally")
 
 
-def _support(state: BattleState, p: Piece, legal: list[LegalAction]) -> JsonDict | None:
+def _support(state: BattleState, p: Piece, legal: list[Choice]) -> BSAction | None:
     """A support unit does its work when it can: tend, resupply, bridge (support.py)."""
-    return next(iter(_mine(legal, p, "tend") + _mine(legal, p, "resupply") + _mine(legal, p, "bridge")), None)
+    return _mine(legal, p, "tend", "resupply", "bridge")
 
 
-def _pursue(state: BattleState, p: Piece, legal: list[LegalAction]) -> JsonDict | None:
-    return next(iter(_mine(legal, p, "pursue")), None)
+def _pursue(state: BattleState, p: Piece, legal: list[Choice]) -> BSAction | None:
+    return _mine(legal, p, "pursue")
 
 
-def _to_fleeing(state: BattleState, p: Piece, legal: list[LegalAction]) -> JsonDict | None:
+def _to_fleeing(state: BattleState, p: Piece, legal: list[Choice]) -> Move | None:
     """A general that has not moved rides toward the nearest fleeing friend, if that brings it closer."""
     board = state.board
     fleeing = [board.parse(q.hex) for q in state.units if q.side == p.side and q.fleeing]
@@ -98,15 +105,16 @@ def _to_fleeing(state: BattleState, p: Piece, legal: list[LegalAction]) -> JsonD
         return min(hex_distance(board.parse(label), f) for f in fleeing)
 
     now = gap(p.hex)
-    best = min(((gap(str(lg.action["to"])), lg.cost or 0.0, i) for i, lg in enumerate(legal)
-                if lg.action["kind"] == "move" and lg.action["unit"] == p.name), default=None)
-    return None if best is None or best[0] >= now else legal[best[2]].action
+    best = min(((gap(a.to), lg.cost or 0.0, a) for a, lg in legal if isinstance(a, Move) and a.unit == p.name),
+               key=lambda k: k[:2], default=None)
+    return None if best is None or best[0] >= now else best[2]
 
 
-def choose(state: BattleState) -> JsonDict | None:
+def choose(state: BattleState) -> BSAction | None:
+    """The action autoplay takes (see the module's docstring)."""
     if state.over:
         return None
-    legal = legal_actions(state)
+    legal = [(ACTIONS.listed(lg.action), lg) for lg in legal_actions(state)]
     for p in state.units:
         if p.side != state.to_act or not p.can_fight:
             continue
@@ -115,4 +123,4 @@ def choose(state: BattleState) -> JsonDict | None:
             action = pick(state, p, legal)
             if action is not None:
                 return action
-    return {"kind": "end_turn", "side": state.to_act}
+    return EndTurn(state.to_act)

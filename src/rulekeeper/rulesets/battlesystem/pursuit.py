@@ -23,9 +23,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rulekeeper.core.chance import ChanceRequest, Fate
-from rulekeeper.core.game import JsonDict
 
 from .combat import modifier
+from .report import Lines
 from .rolls import ATTACK_DICE, SIDES, drawn, roll_request, simply, written
 from .state import BattleState, Piece
 
@@ -62,12 +62,12 @@ def pursuit_casualties(total: int, soldiers: int) -> int:
     return min(max(total, 0), soldiers)
 
 
-def do_pursue(state: BattleState, action: Targeted, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
+def do_pursue(state: BattleState, action: Targeted, fate: Fate) -> tuple[BattleState, Lines]:
     p, t = state.piece(action.unit), state.piece(action.target)
     request = pursuit_request(p, t)
     total = drawn(fate.draw(request))
     lost = pursuit_casualties(total, t.soldiers)
-    lines: list[JsonDict] = [{"text": f"{p.name} pursue {t.name}: {request.explain[0]} rolls {total}",
+    lines: Lines = [{"text": f"{p.name} pursue {t.name}: {request.explain[0]} rolls {total}",
                               "kind": "roll"}]
     if lost:
         end = " — destroyed" if lost == t.soldiers else ""

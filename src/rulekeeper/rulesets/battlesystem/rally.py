@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 from rulekeeper.boards.hexes import hex_distance
 from rulekeeper.core.chance import ChanceRequest, Fate
-from rulekeeper.core.game import JsonDict
 
 from .command import command
+from .report import Lines
 from .rolls import drawn, roll_request
 from .state import BattleState, Piece
 
@@ -53,13 +53,13 @@ def restored(total: int, unit: Piece) -> int:
     return min(total, unit.type.morale)
 
 
-def do_rally(state: BattleState, action: Targeted, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
+def do_rally(state: BattleState, action: Targeted, fate: Fate) -> tuple[BattleState, Lines]:
     g, u = state.piece(action.unit), state.piece(action.target)
     request = rally_request(g, u)
     total = drawn(fate.draw(request))
     morale = restored(total, u)
     rallied = replace(u, morale=morale, spent=u.type.movement, attacked=True)
-    lines: list[JsonDict] = [
+    lines: Lines = [
         {"text": f"{g.name} rally {u.name}: {request.explain[0]} rolls {total}", "kind": "roll"},
         {"text": f"  {u.name} stop fleeing: morale 0 → {morale}; they re-form and act again next turn",
          "kind": "rally"}]

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
 
 import icepool
 
@@ -25,7 +24,7 @@ SIDES = 10
 
 
 @lru_cache(maxsize=512)
-def dice(count: int, sides: int = SIDES, modifier: int = 0) -> Any:
+def dice(count: int, sides: int = SIDES, modifier: int = 0) -> icepool.Die:
     """``count``d``sides`` + ``modifier`` as an icepool die (exact; the odds functions map it). Cached: dice
     are immutable, and every preview of an attack asks for the same few."""
     return count @ icepool.d(sides) + modifier
@@ -50,7 +49,7 @@ def drawn(result: ChanceResult) -> int:
     return int(result.outcome)
 
 
-def fractions(die: Any) -> dict[int, Fraction]:
+def fractions(die: icepool.Die) -> dict[int, Fraction]:
     """An icepool die as exact probabilities (outcome → Fraction)."""
     denominator = int(die.denominator())
     return {int(o): Fraction(int(q), denominator) for o, q in die.items()}

@@ -7,14 +7,15 @@ master fixes a file in one go. The checked scenario is what the initial document
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from rulekeeper.boards.hexcoords import hex_to_offset, parse_hex_label
 from rulekeeper.boards.hexes import HexMap
 from rulekeeper.core.datafiles import read_data_file
 from rulekeeper.core.errors import DataFileError, RulekeeperError
-from rulekeeper.core.game import JsonDict, ScenarioInfo
+from rulekeeper.core.game import ScenarioInfo
 
 from .state import EDGES, SIDES, TERRAINS, unit_types
 from .units import RALLIES
@@ -23,6 +24,30 @@ SCENARIO_DIR = Path(__file__).resolve().parent / "data" / "scenarios"
 KEYS = {"ruleset", "name", "description", "width", "height", "turn_limit", "sides", "hexes", "units"}
 MAX_SIDE = 26  # one letter per column
 MAX_ELEVATION = 5
+
+
+class ScenarioUnit(TypedDict):
+    """A unit as the initial document keeps it: its name, side, card and hex."""
+
+    name: str
+    side: str
+    type: str
+    hex: str
+
+
+class ScenarioDoc(TypedDict):
+    """A checked scenario as the initial document keeps it (``terrain``: label, terrain, elevation of every hex
+    not open and level; ``edges``: each side's own edge)."""
+
+    name: str
+    description: str
+    width: int
+    height: int
+    turn_limit: int
+    sides: dict[str, str]
+    terrain: list[list[str | int]]
+    units: list[ScenarioUnit]
+    edges: dict[str, str]
 
 
 def _int(raw: dict[str, Any], key: str, lo: int, hi: int, problems: list[str], where: str = "") -> int:
@@ -63,7 +88,7 @@ def _edges(raw: dict[str, Any], problems: list[str]) -> dict[str, str] | None:
     return {s: str(e) for s, e in given.items()}
 
 
-def home_edges(width: int, height: int, units: list[JsonDict]) -> dict[str, str]:
+def home_edges(width: int, height: int, units: Sequence[ScenarioUnit]) -> dict[str, str]:
     """Each side's own edge when the scenario names none: the sides face each other along the axis where their
     units stand furthest apart (relative to the map), and each owns the edge behind it."""
     def mean(side: str, axis: int) -> float:
@@ -77,12 +102,12 @@ def home_edges(width: int, height: int, units: list[JsonDict]) -> dict[str, str]
     return {"A": "north", "B": "south"} if dy >= 0 else {"A": "south", "B": "north"}
 
 
-def _hexes(raw: dict[str, Any], board: HexMap, problems: list[str]) -> list[list[Any]]:
+def _hexes(raw: dict[str, Any], board: HexMap, problems: list[str]) -> list[list[str | int]]:
     hexes = raw.get("hexes", {})
     if not isinstance(hexes, dict):
         problems.append("hexes: a table of hex label = {terrain, elevation} is required")
         return []
-    out = []
+    out: list[list[str | int]] = []
     for label, cell in hexes.items():
         where = f"hexes.{label}"
         try:
@@ -99,7 +124,7 @@ def _hexes(raw: dict[str, Any], board: HexMap, problems: list[str]) -> list[list
         elevation = _int({"elevation": cell.get("elevation", 0)}, "elevation", -MAX_ELEVATION, MAX_ELEVATION,
                          problems, f"{where}.")
         out.append([board.label(h), str(terrain), elevation])
-    return sorted(out, key=lambda t: (board.parse(t[0]).r, board.parse(t[0]).q))
+    return sorted(out, key=lambda t: (board.parse(str(t[0])).r, board.parse(str(t[0])).q))
 
 
 def ethnicities(raw: dict[str, Any], names: dict[str, str]) -> dict[str, str]:
@@ -114,12 +139,12 @@ def ethnicities(raw: dict[str, Any], names: dict[str, str]) -> dict[str, str]:
     return out
 
 
-def _units(raw: dict[str, Any], board: HexMap, problems: list[str], peoples: dict[str, str]) -> list[JsonDict]:
+def _units(raw: dict[str, Any], board: HexMap, problems: list[str], peoples: dict[str, str]) -> list[ScenarioUnit]:
     units = raw.get("units")
     if not isinstance(units, list) or not units:
         problems.append("units: a list of [[units]] tables is required")
         return []
-    out: list[JsonDict] = []
+    out: list[ScenarioUnit] = []
     names: set[str] = set()
     hexes: set[str] = set()
     for i, u in enumerate(units):
@@ -162,7 +187,7 @@ def _units(raw: dict[str, Any], board: HexMap, problems: list[str], peoples: dic
     return out
 
 
-def read_scenario(path: Path) -> JsonDict:
+def read_scenario(path: Path) -> ScenarioDoc:
     """A scenario file checked whole, as the initial document keeps it."""
     raw = read_data_file(path)
     if not isinstance(raw, dict):

@@ -9,9 +9,10 @@ unique names, the names players type and the chance labels show.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from rulekeeper.boards.hexes import Hex, HexCell, HexMap
 from rulekeeper.core.errors import RulekeeperError
@@ -48,6 +49,23 @@ def unit_types() -> UnitTypes:
 def possessive(name: str) -> str:
     """``"Raiders"`` → ``"Raiders'"``, ``"Riverguard"`` → ``"Riverguard's"``: the log wrote "Raiders's next turn"."""
     return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
+
+
+class PieceJson(TypedDict):
+    """A unit as a stored state keeps it (``broke`` may be missing from a state stored before pursuits)."""
+
+    name: str
+    side: str
+    card: str
+    hex: str
+    soldiers: int
+    morale: int
+    ammunition: int
+    spent: int
+    attacked: bool
+    barrage: str | None
+    escaped: bool
+    broke: NotRequired[str | None]
 
 
 @dataclass(frozen=True)
@@ -108,14 +126,14 @@ class Piece:
         """This piece with the soldiers, morale and ammunition a resolution left it."""
         return replace(self, soldiers=after.soldiers, morale=after.morale, ammunition=after.ammunition)
 
-    def to_json(self) -> JsonDict:
+    def to_json(self) -> PieceJson:
         return {"name": self.name, "side": self.side, "card": self.card, "hex": self.hex,
                 "soldiers": self.soldiers, "morale": self.morale, "ammunition": self.ammunition,
                 "spent": self.spent, "attacked": self.attacked, "barrage": self.barrage, "escaped": self.escaped,
                 "broke": self.broke}
 
     @classmethod
-    def from_json(cls, d: Any) -> Piece:
+    def from_json(cls, d: PieceJson) -> Piece:
         return cls(str(d["name"]), str(d["side"]), str(d["card"]), str(d["hex"]), int(d["soldiers"]),
                    int(d["morale"]), int(d["ammunition"]), int(d["spent"]), bool(d["attacked"]),
                    None if d["barrage"] is None else str(d["barrage"]), bool(d["escaped"]),
@@ -208,7 +226,7 @@ def state_from_json(d: JsonDict) -> BattleState:
         raise RulekeeperError(f"a stored Battle System state is damaged: {exc!r}") from None
 
 
-def _home(raw: Any) -> tuple[str, str]:
+def _home(raw: Sequence[str] | None) -> tuple[str, str]:
     """A stored state's home edges; states stored before issue 25 had none: the shipped sides' west and east."""
     if raw is None:
         return ("west", "east")

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 
 from rulekeeper.boards.hexes import hex_distance
 from rulekeeper.core.chance import ChanceRequest, Fate
-from rulekeeper.core.game import JsonDict
 
+from .report import Lines
 from .rolls import drawn, roll_request
 from .state import BattleState, Piece
 from .support_data import support_numbers
@@ -76,18 +76,18 @@ def tended(total: int, unit: Piece) -> int:
     return min(total, unit.type.soldiers - unit.soldiers)
 
 
-def do_tend(state: BattleState, action: Targeted, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
+def do_tend(state: BattleState, action: Targeted, fate: Fate) -> tuple[BattleState, Lines]:
     m, u = state.piece(action.unit), state.piece(action.target)
     request = tend_request(m, u)
     total = drawn(fate.draw(request))
     back = tended(total, u)
-    lines: list[JsonDict] = [
+    lines: Lines = [
         {"text": f"{m.name} tend {u.name}: {request.explain[0]} rolls {total}", "kind": "roll"},
         {"text": f"  {u.name} get {back} soldiers back ({u.soldiers} → {u.soldiers + back})", "kind": "rally"}]
     return state.with_pieces(replace(m, attacked=True), replace(u, soldiers=u.soldiers + back)), lines
 
 
-def do_resupply(state: BattleState, action: Targeted) -> tuple[BattleState, list[JsonDict]]:
+def do_resupply(state: BattleState, action: Targeted) -> tuple[BattleState, Lines]:
     s, u = state.piece(action.unit), state.piece(action.target)
     given = min(support_numbers().resupply, u.type.ammunition - u.ammunition)
     text = f"{s.name} resupply {u.name}: +{given} ammunition ({u.ammunition} → {u.ammunition + given})"
@@ -95,7 +95,7 @@ def do_resupply(state: BattleState, action: Targeted) -> tuple[BattleState, list
             [{"text": text, "kind": "rally"}])
 
 
-def do_bridge(state: BattleState, action: AtHex) -> tuple[BattleState, list[JsonDict]]:
+def do_bridge(state: BattleState, action: AtHex) -> tuple[BattleState, Lines]:
     e, label = state.piece(action.unit), action.hex
     terrain = tuple((lb, BRIDGE if lb == label else k, lv) for lb, k, lv in state.terrain)
     text = f"{e.name} bridge the river at {label}: entering it now costs 1 point"

@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rulekeeper.core.chance import ChanceRequest, Fate
-from rulekeeper.core.game import JsonDict
 
 from .barrage import barrage_request, resolve_barrage
 from .movement import flight
+from .report import Lines
 from .state import SIDES, BattleState, Piece, other
 from .units import NO_AMMUNITION
 
@@ -51,13 +51,13 @@ def under_fire(state: BattleState, label: str) -> tuple[Piece | None, list[Piece
     return state.at(label), around
 
 
-def fire(state: BattleState, piece: Piece, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
+def fire(state: BattleState, piece: Piece, fate: Fate) -> tuple[BattleState, Lines]:
     """One barrage chosen last turn lands on whoever now stands on and around its hex."""
     label = str(piece.barrage)
     target, around = under_fire(state, label)
     result = resolve_barrage(fate, piece.unit(), None if target is None else target.unit(),
                              [q.unit() for q in around], 0, state.rules)
-    lines: list[JsonDict] = [{"text": f"{piece.name} fire their barrage at {label}: {result.formula} "
+    lines: Lines = [{"text": f"{piece.name} fire their barrage at {label}: {result.formula} "
                                       f"rolls {result.roll}", "kind": "roll"}]
     changed = [replace(piece.took(result.artillery), barrage=None)]
     for hit in result.hits:
@@ -77,7 +77,7 @@ def fire(state: BattleState, piece: Piece, fate: Fate) -> tuple[BattleState, lis
     return state.with_pieces(*changed), lines
 
 
-def run(state: BattleState, piece: Piece) -> tuple[BattleState, list[JsonDict]]:
+def run(state: BattleState, piece: Piece) -> tuple[BattleState, Lines]:
     """A fleeing unit runs for the nearest edge (movement.flight)."""
     stop, escaped, route = flight(state, piece)
     moved = replace(piece, hex=stop, escaped=escaped)
@@ -90,14 +90,14 @@ def run(state: BattleState, piece: Piece) -> tuple[BattleState, list[JsonDict]]:
     return state.with_pieces(moved), [{"text": text, "kind": "escapes" if escaped else "flees"}]
 
 
-def begin_turn(state: BattleState, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
+def begin_turn(state: BattleState, fate: Fate) -> tuple[BattleState, Lines]:
     """The next side's turn: fresh movement and attacks, its barrages fire, its fleeing units run."""
     side = other(state.to_act)
     # fresh movement and attack for the side to act; a pursuit not taken lapses with the turn it was won in
     fresh = [replace(p, spent=0, attacked=False, broke=None) if p.side == side else replace(p, broke=None)
              for p in state.units]
     state = replace(state, to_act=side, turn=state.turn + 1).with_pieces(*fresh)
-    lines: list[JsonDict] = [{"text": f"Turn {state.turn}: {state.name(side)}", "kind": "turn"}]
+    lines: Lines = [{"text": f"Turn {state.turn}: {state.name(side)}", "kind": "turn"}]
     for piece in firing(state, side):
         state, more = fire(state, state.piece(piece.name), fate)
         lines += more
@@ -112,10 +112,10 @@ def begin_turn(state: BattleState, fate: Fate) -> tuple[BattleState, list[JsonDi
     return state, lines
 
 
-def flee(state: BattleState, side: str) -> tuple[BattleState, list[JsonDict]]:
+def flee(state: BattleState, side: str) -> tuple[BattleState, Lines]:
     """Every fleeing unit of ``side`` runs (in the order of the unit list): at the end of its side's turn, once
     its general has had the turn to rally it (``flight_timing=end-of-turn``), or when the turn begins."""
-    lines: list[JsonDict] = []
+    lines: Lines = []
     for piece in [p for p in state.units if p.side == side and p.fleeing]:
         state, more = run(state, state.piece(piece.name))
         lines += more
@@ -150,8 +150,8 @@ def at_limit(state: BattleState) -> BattleState:
     return replace(state, over=True, winner=winner, reason=reason)
 
 
-def end_turn(state: BattleState, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
-    lines: list[JsonDict] = [{"text": f"{state.name(state.to_act)} end their turn", "kind": "note"}]
+def end_turn(state: BattleState, fate: Fate) -> tuple[BattleState, Lines]:
+    lines: Lines = [{"text": f"{state.name(state.to_act)} end their turn", "kind": "note"}]
     if state.rules.flight_timing == "end-of-turn":  # the general had the whole turn to rally them
         state, more = flee(state, state.to_act)
         lines += more

@@ -16,7 +16,6 @@ from fractions import Fraction
 
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.draws import NotEnumerable, enumerate_draws
-from rulekeeper.core.game import JsonDict
 from rulekeeper.core.whole import WholeMeasure, WholeOdds
 
 from . import actions
@@ -26,6 +25,7 @@ from .odds import attack_odds
 from .options import BattleSystemOptions
 from .pursuit import do_pursue
 from .rally import do_rally
+from .report import Lines
 from .state import BattleState
 from .support import do_bridge, do_resupply, do_tend
 from .turns import decided, end_turn
@@ -35,9 +35,8 @@ from .units import AttackKind
 ONE_DIE = ("pursue", "rally", "tend")
 
 
-def play(state: BattleState, action: JsonDict, fate: Fate) -> tuple[BattleState, list[JsonDict]]:
+def play(state: BattleState, act: actions.BSAction, fate: Fate) -> tuple[BattleState, Lines]:
     """One legal action resolved through ``fate`` (what ``apply`` records), the battle decided after it."""
-    act = actions.ACTIONS.decode(action)  # typed once: each rule below reads its fields, not a dict
     if isinstance(act, actions.Move):
         new, report = actions.do_move(state, act)
     elif isinstance(act, actions.Targeted) and act.kind in actions.KIND_OF:
@@ -63,10 +62,10 @@ def _measure(key: str, label: str, dist: dict[int, Fraction]) -> WholeMeasure:
     return WholeMeasure.from_weights(key, label, [(k, float(p)) for k, p in sorted(dist.items())])
 
 
-def attack_whole(state: BattleState, action: JsonDict) -> WholeOdds:
+def attack_whole(state: BattleState, action: actions.Targeted) -> WholeOdds:
     """An attack or a volley on the map: :func:`unit_attack_whole` with the ground's bonus."""
-    a, d = state.piece(str(action["unit"])), state.piece(str(action["target"]))
-    kind = actions.KIND_OF[str(action["kind"])]
+    a, d = state.piece(action.unit), state.piece(action.target)
+    kind = actions.KIND_OF[action.kind]
     return unit_attack_whole(a.unit(), d.unit(), kind, ground_bonus(state, a, d, kind), state.rules)
 
 
@@ -86,9 +85,9 @@ def unit_attack_whole(a: Unit, d: Unit, kind: AttackKind, bonus: int = 0,
                      "5d10 and the morale die, every total, through the rules' own functions")
 
 
-def one_die_whole(state: BattleState, action: JsonDict) -> WholeOdds | None:
+def one_die_whole(state: BattleState, action: actions.Targeted) -> WholeOdds | None:
     """A pursuit, a rally or tending: each outcome of its die run through :func:`play`."""
-    side = str(action.get("side", state.to_act))
+    side = action.side
     try:
         leaves = enumerate_draws(lambda fate: play(state, action, fate)[0])
     except NotEnumerable:
@@ -111,10 +110,9 @@ def one_die_whole(state: BattleState, action: JsonDict) -> WholeOdds | None:
                      f"every outcome of the die ({len(leaves)}) run through the rules")
 
 
-def whole_odds(state: BattleState, action: JsonDict) -> WholeOdds | None:
-    kind = action.get("kind")
-    if kind in actions.KIND_OF:
+def whole_odds(state: BattleState, action: actions.BSAction) -> WholeOdds | None:
+    if isinstance(action, actions.Targeted) and action.kind in actions.KIND_OF:
         return attack_whole(state, action)
-    if kind in ONE_DIE:
+    if isinstance(action, actions.Targeted) and action.kind in ONE_DIE:
         return one_die_whole(state, action)
     return None

@@ -1,6 +1,8 @@
 """The actions of a Dragon Noir battle: what is legal now, what each does, and its odds beforehand.
 
-Actions are plain JSON dicts, each with its ``side``:
+Actions are typed (:mod:`.action_types`: :class:`~.action_types.Shoot`, :class:`~.action_types.ToHex`,
+:class:`~.action_types.Attack`...), each with its ``side``, and their one JSON codec
+:data:`~.action_types.ACTIONS` gives the log, the API and the web form the same JSON objects as ever:
 
 * offensive fire: ``shoot`` (``unit``, ``target``), then ``end_phase``;
 * movement: ``move`` (``unit`` one hex ``to``), ``half_turn`` (a horseman), ``mount``, ``dismount``
@@ -38,25 +40,34 @@ from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
 from rulekeeper.core.memo import allows, legal_list
 
 from . import bridle, carry, corpses, crossing, dragon, jumps, saddle, sorcery, summons
+from .action_types import (
+    ACTIONS,
+    KINDS,
+    Attack,
+    ByUnit,
+    Cast,
+    Clear,
+    Decide,
+    DNAction,
+    DragonMove,
+    Lead,
+    Mount,
+    Shoot,
+    ToHex,
+    offered,
+)
 from .advance import advance_steps, lying, must_go_on, owes_roll
 from .centre import BODY, fight_via, staged
 from .harm import hurt, never_retreats
 from .melee import ADVANCE, centre_combats, combats, fight, odds, take_blow
 from .placing import place, place_actions
+from .report import Lines
 from .shots import defensive_shooters, is_shooter, resolve_shot, shot_odds, shots, standstill_shots
 from .state import DNState, Man, Pending, other
 from .steps import Step, half_turn_cost, infiltration_request, must_roll, steps, turned
 from .turns import end_phase
 
-KINDS = ("shoot", "hold", "move", "half_turn", "mount", "dismount", "attack", "take_blow", "advance", "stay",
-         "cast", "counter", "let_be", "dragon_move", "clear", "carry", "set_down", "jump", "lead",
-         "fly", "no_spell", "place", "end_phase")
-Lines = list[JsonDict]
-
-
-def _la(action: JsonDict, text: str, cost: float | None = None, note: str = "", label: str = "",
-        group: str = "") -> LegalAction:
-    return LegalAction(action, text, str(action["side"]), cost, note, label, group)
+_la = offered
 
 
 # -- what is legal ------------------------------------------------------------------------------------------
@@ -68,7 +79,7 @@ def _fire_actions(state: DNState, side: str, defensive: Man | None) -> list[Lega
         if s.side != side or not s.alive or not is_shooter(s):
             continue
         for t, line in shots(state, s, defensive is not None, defensive):
-            out.append(_la({"kind": "shoot", "side": side, "unit": s.name, "target": t.name},
+            out.append(_la(Shoot(side, s.name, t.name),
                            f"{s.name} shoots at {t.name}", None, f"{line.band} range, {line.cover} cover",
                            f"→ {t.name}", f"{s.name}: {'defensive fire' if defensive else 'shoot'}"))
     return out
@@ -76,18 +87,18 @@ def _fire_actions(state: DNState, side: str, defensive: Man | None) -> list[Lega
 
 def _move_actions(state: DNState, m: Man) -> list[LegalAction]:
     s, g = m.side, f"{m.name}: move"
-    out = [_la({"kind": "move", "side": s, "unit": m.name, "to": st.to}, f"{m.name} moves to {st.to}", float(st.cost),
+    out = [_la(ToHex("move", s, m.name, st.to), f"{m.name} moves to {st.to}", float(st.cost),
                f"{st.cost} of {m.mp} points" + (f" ({st.why})" if st.why else ""), f"→ {st.to}", g)
            for st in [*steps(state, m), *crossing.crossing_steps(state, m)]]
     cost = half_turn_cost(state, m)
     if cost is not None:
-        out.append(_la({"kind": "half_turn", "side": s, "unit": m.name}, f"{m.name} turns his horse about",
+        out.append(_la(ByUnit("half_turn", s, m.name), f"{m.name} turns his horse about",
                        float(cost), f"{cost} points", "half-turn", g))
     out += saddle.saddle_actions(state, m)
     for to, cost, who in carry.carry_steps(state, m):
-        out.append(_la({"kind": "carry", "side": s, "unit": m.name, "to": to}, f"{m.name} picks up {who} on {to}",
+        out.append(_la(ToHex("carry", s, m.name, to), f"{m.name} picks up {who} on {to}",
                        float(cost), f"{cost} of {m.mp} points, then the rest halved", f"carry {who} ({to})", g))
-    out += [_la({"kind": "fly", "side": s, "unit": m.name, "to": to}, f"{m.name} flies to {to}", float(m.mp),
+    out += [_la(ToHex("fly", s, m.name, to), f"{m.name} flies to {to}", float(m.mp),
                 f"all {m.mp} points: 'They can fly short distances (5 hexes maximum)'", f"fly → {to}", g)
             for to in summons.flights(state, m)]
     return out + carry.set_down_actions(state, m) + jumps.jump_actions(state, m) + bridle.lead_actions(state, m)
@@ -99,18 +110,18 @@ def _pending_actions(state: DNState, p: Pending) -> list[LegalAction]:
     if p.kind == "magic":
         return sorcery.window_actions(state, p)
     if p.kind == "standstill":
-        return [*(_la({"kind": "shoot", "side": p.side, "unit": s.name, "target": t.name},
+        return [*(_la(Shoot(p.side, s.name, t.name),
                       f"{s.name} shoots at {t.name}", None, f"{line.band} range, {line.cover} cover; he did not move",
                       f"→ {t.name}", f"{s.name}: defensive fire") for s, t, line in standstill_shots(state)),
-                _la({"kind": "hold", "side": p.side}, f"{state.name(p.side)}: no more defensive fire",
+                _la(Decide("hold", p.side), f"{state.name(p.side)}: no more defensive fire",
                     label="No more defensive fire", group="Defensive fire")]
     if p.kind == "defensive":
         mover = state.man(p.unit)
         return [*_fire_actions(state, p.side, mover),
-                _la({"kind": "hold", "side": p.side}, f"{state.name(p.side)} hold their fire", label="Hold fire",
+                _la(Decide("hold", p.side), f"{state.name(p.side)} hold their fire", label="Hold fire",
                     group="Defensive fire")]
     if p.kind == "victim":
-        return [_la({"kind": "take_blow", "side": p.side, "unit": n}, f"{n} takes the blow", None, p.harm,
+        return [_la(ByUnit("take_blow", p.side, n), f"{n} takes the blow", None, p.harm,
                     f"{n}", "Who takes the blow") for n in p.options]
     out = []
     for n in ([p.unit] if p.unit else p.options):
@@ -118,11 +129,11 @@ def _pending_actions(state: DNState, p: Pending) -> list[LegalAction]:
         for st in advance_steps(state, p, m):
             over = lying(state, st.to, m)
             note = f"over the stunned {over[0].name}: he must step on" if over else "advance after combat"
-            out.append(_la({"kind": "advance", "side": p.side, "unit": n, "to": st.to},
+            out.append(_la(ToHex("advance", p.side, n, st.to),
                            f"{n} advances to {st.to}", None, note, f"→ {st.to}", f"{n}: advance"))
     if must_go_on(state, p):
         return out
-    return [*out, _la({"kind": "stay", "side": p.side}, f"{state.name(p.side)} do not advance", label="Stay",
+    return [*out, _la(Decide("stay", p.side), f"{state.name(p.side)} do not advance", label="Stay",
                       group="Advance after combat")]
 
 
@@ -149,29 +160,31 @@ def _legal_actions(state: DNState) -> list[LegalAction]:
         for m in state.men:
             if m.side == s and m.alive and not m.horse and not dragon.is_part(m):
                 out += _move_actions(state, m)
-        out += [_la({"kind": "dragon_move", "side": s, "to": to}, f"the Black Dragon moves to {to}", float(cost),
+        out += [_la(DragonMove(s, to), f"the Black Dragon moves to {to}", float(cost),
                     f"{cost} of {dragon.body(state).mp} points", f"→ {to}", "Black Dragon body: move")
                 for to, cost in dragon.steps(state)]
         out += corpses.clear_actions(state)
     else:
         for attackers, defenders in combats(state):
             who = " + ".join(attackers)
-            out.append(_la({"kind": "attack", "side": s, "units": list(attackers), "targets": list(defenders)},
+            out.append(_la(Attack(s, tuple(attackers), tuple(defenders)),
                            f"{who} attack {' + '.join(defenders)}", None, "", f"{who} → {' + '.join(defenders)}",
                            f"{attackers[0]}: attack {' + '.join(defenders)}"))
         for attackers, via in centre_combats(state):
             who = " + ".join(attackers)
-            out.append(_la({"kind": "attack", "side": s, "units": list(attackers), "targets": [BODY], "via": via},
+            out.append(_la(Attack(s, tuple(attackers), (BODY,), via),
                            f"{who} attack {BODY}, {via[0]} from the disabled limb on {via[1]}", None,
                            f"{via[0]} steps onto {via[1]}, then back", f"{who} → {BODY} from {via[1]}",
                            f"{attackers[0]}: attack {BODY}"))
     name = {"fire": "End offensive fire", "move": "End movement", "combat": "End the player turn"}[state.phase]
-    out.append(_la({"kind": "end_phase", "side": s}, f"{state.name(s)}: {name.lower()}", label=name, group="Turn"))
+    out.append(_la(Decide("end_phase", s), f"{state.name(s)}: {name.lower()}", label=name, group="Turn"))
     return out
 
 
-def check(state: DNState, action: JsonDict) -> None:
-    """Refuse (typed, nothing changed) an action that is not one of the legal ones now."""
+def checked(state: DNState, action: JsonDict) -> DNAction:
+    """The typed action of a (logged, posted) JSON action that is one of the legal ones now; else refuse it (typed,
+    nothing changed). Why on the JSON: a legal action is exactly one of the listed JSON objects, so the codec
+    never reads one it would have to correct."""
     if state.over:
         raise IllegalActionError("the battle is over")
     if action.get("kind") not in KINDS:
@@ -180,6 +193,12 @@ def check(state: DNState, action: JsonDict) -> None:
         raise IllegalActionError(f"it is side {state.to_act}'s decision, not side {action.get('side')!r}'s")
     if not allows(state, action, _legal_actions):
         raise IllegalActionError(f"not legal now: {action!r} (see the legal actions)", action=action)
+    return ACTIONS.decode(action)
+
+
+def check(state: DNState, action: DNAction) -> None:
+    """Refuse (typed, nothing changed) a typed action that is not one of the legal ones now."""
+    checked(state, ACTIONS.encode(action))
 
 
 # -- what each action does ----------------------------------------------------------------------------------
@@ -199,19 +218,19 @@ def _infiltrate(state: DNState, m: Man, fate: Fate) -> tuple[DNState, Lines, boo
     return state, lines, False
 
 
-def do_move(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lines]:
+def do_move(state: DNState, action: ToHex, fate: Fate) -> tuple[DNState, Lines]:
     """One step (``move``), one step that lifts the stunned man on the hex entered (``carry``), a jump, or a
     Gargoyle's flight (``fly``: no infiltration die, it has not stepped yet)."""
-    m = state.man(str(action["unit"]))
-    if action["kind"] == "carry":
-        to, cost, _ = next(c for c in carry.carry_steps(state, m) if c[0] == action["to"])
+    m = state.man(action.unit)
+    if action.kind == "carry":
+        to, cost, _ = next(c for c in carry.carry_steps(state, m) if c[0] == action.to)
         step = Step(to, (to,), None, cost)
-    elif action["kind"] == "move":
-        step = next(st for st in [*steps(state, m), *crossing.crossing_steps(state, m)] if st.to == action["to"])
+    elif action.kind == "move":
+        step = next(st for st in [*steps(state, m), *crossing.crossing_steps(state, m)] if st.to == action.to)
     state, lines, ended = _infiltrate(state, m, fate)
     if ended:
         return state, lines
-    if action["kind"] == "jump":
+    if action.kind == "jump":
         state, more = jumps.jump(state, m.name, fate)
         moved = state.man(m.name)
         lines += more
@@ -219,10 +238,10 @@ def do_move(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Line
         lines += more
         if not moved.mounted:
             return state, lines
-    elif action["kind"] == "fly":
-        moved = summons.flown(m, str(action["to"]))
+    elif action.kind == "fly":
+        moved = summons.flown(m, action.to)
         lines.append({"text": f"{m.name} flies {m.hex} → {moved.hex} (all {m.mp} points)", "kind": "move"})
-    elif action["kind"] == "carry":
+    elif action.kind == "carry":
         moved, who = carry.picked_up(state, m, step.to, step.cost)
         lines.append({"text": f"{m.name} moves {m.hex} → {step.to} ({step.cost} points) and lifts {who.name} "
                               f"onto his back: {m.mp - step.cost} left halved = {moved.mp}", "kind": "move"})
@@ -254,9 +273,9 @@ def end_movement(state: DNState) -> tuple[DNState, Lines]:
     return state, lines + more
 
 
-def do_shoot(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lines]:
+def do_shoot(state: DNState, action: Shoot, fate: Fate) -> tuple[DNState, Lines]:
     defensive = state.pending is not None
-    state, lines = resolve_shot(state, str(action["unit"]), str(action["target"]), defensive, fate)
+    state, lines = resolve_shot(state, action.unit, action.target, defensive, fate)
     if defensive and state.pending is not None and state.pending.kind == "standstill":
         if standstill_shots(state):
             return state, lines
@@ -271,13 +290,13 @@ def do_shoot(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lin
     return state, lines
 
 
-def do_advance(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lines]:
+def do_advance(state: DNState, action: ToHex, fate: Fate) -> tuple[DNState, Lines]:
     """One hex of the advance after combat; under ``advance_infiltration=on`` leaving a hex entered during the
     advance next to an enemy who is not engaged costs the infiltration roll first (:func:`.advance.owes_roll`)."""
     p = state.pending
     assert p is not None
-    m = state.man(str(action["unit"]))
-    step = next(st for st in advance_steps(state, p, m) if st.to == action["to"])
+    m = state.man(action.unit)
+    step = next(st for st in advance_steps(state, p, m) if st.to == action.to)
     lines: Lines = []
     if owes_roll(state, p, m):
         die, result = fate.draw(infiltration_request(m)).outcome.split("→")
@@ -295,13 +314,13 @@ def do_advance(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, L
                                                       "kind": "move"}]
 
 
-def perform(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lines]:
+def perform(state: DNState, action: DNAction, fate: Fate) -> tuple[DNState, Lines]:
     """Apply one legal action; then a carrier knocked down drops his load (:mod:`.carry`)."""
     first: Lines = []
-    if action["kind"] == "attack":  # "automatically loses control of the latter if he is involved in a combat"
-        for n in (*action["units"], *action["targets"]):
-            if state.man(str(n)).mounted:
-                state, more = bridle.let_go(state, str(n), "he is involved in a combat")
+    if isinstance(action, Attack):  # "automatically loses control of the latter if he is involved in a combat"
+        for n in (*action.units, *action.targets):
+            if state.man(n).mounted:
+                state, more = bridle.let_go(state, n, "he is involved in a combat")
                 first += more
     state, lines = _perform(state, action, fate)
     state, more = carry.settle(state)
@@ -309,50 +328,55 @@ def perform(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Line
     return state, first + lines + more + held
 
 
-def _perform(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lines]:
-    kind = action["kind"]
-    if kind in ("move", "carry", "jump", "fly"):
-        return do_move(state, action, fate)
-    if kind == "lead":
-        return bridle.take(state, str(action["unit"]), str(action["horse"]))
-    if kind == "set_down":
-        return carry.set_down(state, str(action["unit"]), str(action["to"]))
-    if kind == "shoot":
-        return do_shoot(state, action, fate)
-    if kind == "hold":
-        held: Lines = [{"text": f"{state.name(state.to_act)} hold their fire", "kind": "note"}]
-        if state.pending is not None and state.pending.kind == "standstill":
-            state, more = end_phase(replace(state, pending=None))
-            return state, held + more
-        return replace(state, pending=None), held
-    if kind == "half_turn":
-        m = turned(state, state.man(str(action["unit"])))
-        return state.with_men(m), [{"text": f"{m.name} turns about ({'-'.join(m.hexes)})", "kind": "move"}]
-    if kind in ("mount", "dismount"):
-        return saddle.do_mounting(state, action)
-    if kind == "attack" and action.get("via"):
-        return fight_via(state, action, fate)
-    if kind == "attack":
-        return fight(state, list(action["units"]), list(action["targets"]), fate)
-    if kind == "take_blow":
-        return take_blow(state, str(action["unit"]))
-    if kind == "cast":
-        return sorcery.cast(state, action, fate)
-    if kind == "dragon_move":
-        return dragon.move(state, str(action["to"]))
-    if kind == "clear":
-        return corpses.clear(state, action)
-    if kind in ("counter", "let_be", "no_spell"):
-        return sorcery.answer(state, action, fate)
-    if kind == "advance":
-        return do_advance(state, action, fate)
-    if kind == "place":
-        return place(state, str(action["unit"]), str(action["to"]))
-    if kind == "stay":
-        return replace(state, pending=None), [{"text": "no advance after combat", "kind": "note"}]
+def _perform(state: DNState, action: DNAction, fate: Fate) -> tuple[DNState, Lines]:
+    match action:
+        case ToHex(kind="move" | "carry" | "jump" | "fly"):
+            return do_move(state, action, fate)
+        case ToHex(kind="set_down"):
+            return carry.set_down(state, action.unit, action.to)
+        case ToHex(kind="dismount") | Mount():
+            return saddle.do_mounting(state, action)
+        case ToHex(kind="advance"):
+            return do_advance(state, action, fate)
+        case ToHex(kind="place"):
+            return place(state, action.unit, action.to)
+        case Lead():
+            return bridle.take(state, action.unit, action.horse)
+        case Shoot():
+            return do_shoot(state, action, fate)
+        case ByUnit(kind="half_turn"):
+            m = turned(state, state.man(action.unit))
+            return state.with_men(m), [{"text": f"{m.name} turns about ({'-'.join(m.hexes)})", "kind": "move"}]
+        case ByUnit(kind="take_blow"):
+            return take_blow(state, action.unit)
+        case Attack(via=None):
+            return fight(state, list(action.units), list(action.targets), fate)
+        case Attack():
+            return fight_via(state, action, fate)
+        case Cast():
+            return sorcery.cast(state, action, fate)
+        case DragonMove():
+            return dragon.move(state, action.to)
+        case Clear():
+            return corpses.clear(state, action)
+        case ByUnit(kind="counter") | Decide(kind="let_be" | "no_spell"):
+            return sorcery.answer(state, action, fate)
+        case Decide(kind="hold"):
+            return _hold(state)
+        case Decide(kind="stay"):
+            return replace(state, pending=None), [{"text": "no advance after combat", "kind": "note"}]
     if state.phase == "move":
         return end_movement(state)
     return end_phase(state)
+
+
+def _hold(state: DNState) -> tuple[DNState, Lines]:
+    """No more defensive fire: at a mover (he goes on), or at those who stood still (the combat begins)."""
+    held: Lines = [{"text": f"{state.name(state.to_act)} hold their fire", "kind": "note"}]
+    if state.pending is not None and state.pending.kind == "standstill":
+        state, more = end_phase(replace(state, pending=None))
+        return state, held + more
+    return replace(state, pending=None), held
 
 
 # -- odds before the roll -----------------------------------------------------------------------------------
@@ -362,35 +386,39 @@ def _p(letters: dict[str, Fraction], wanted: str) -> float:
     return float(sum((p for k, p in letters.items() if k in wanted), Fraction(0)))
 
 
-def preview(state: DNState, action: JsonDict) -> OddsPreview:
-    """The exact odds and the very request the resolution draws first."""
-    check(state, action)
-    kind = action["kind"]
-    if kind == "shoot":
-        o = shot_odds(state, str(action["unit"]), str(action["target"]))
-        return OddsPreview((("hit", 1.0 - _p(o.letters, "A")), ("killed (F)", _p(o.letters, "F"))), (o.request,))
-    if kind == "attack":
-        c = odds(staged(state, action), list(action["units"]), list(action["targets"]))
-        headline: tuple[tuple[str, float | str], ...] = (("ratio", c.column_name),
-                                                          ("defender hurt", _p(c.letters, "DEFGH")))
-        if not all(never_retreats(state.man(str(n))) for n in action["units"]):  # "the dragon never retreats"
-            headline += (("attackers retreat", _p(c.letters, "B")),)
-        return OddsPreview(headline, (c.request,))
-    if kind in ("cast", "counter", "let_be"):
-        draws = sorcery.requests(state, action)
-        return OddsPreview(tuple((d.label, sum(p for o, p in d.odds() if o.endswith("success"))) for d in draws),
-                           draws)
-    if kind == "advance" and state.pending is not None and owes_roll(state, state.pending,
-                                                                     state.man(str(action["unit"]))):
-        req = infiltration_request(state.man(str(action["unit"])))
-        return OddsPreview((("slips past", sum(p for o, p in req.odds() if o.endswith("→pass"))),), (req,))
-    if kind in ("move", "carry", "jump"):
-        m = state.man(str(action["unit"]))
-        if must_roll(state, m):  # the jump's die, if any, comes after and only if he slips past
-            req = infiltration_request(m)
-            passes = sum(p for o, p in req.odds() if o.endswith("→pass"))
-            return OddsPreview((("slips past", passes),), (req,))
-        if kind == "jump":
-            req = jumps.jump_request(state, m)
-            return OddsPreview((("cleared", sum(p for o, p in req.odds() if o.endswith("→cleared"))),), (req,))
+def preview(state: DNState, action: DNAction) -> OddsPreview:
+    """The exact odds and the very request the resolution draws first (of a legal action: :func:`checked`)."""
+    match action:
+        case Shoot():
+            o = shot_odds(state, action.unit, action.target)
+            return OddsPreview((("hit", 1.0 - _p(o.letters, "A")), ("killed (F)", _p(o.letters, "F"))),
+                               (o.request,))
+        case Attack():
+            c = odds(staged(state, action.via), list(action.units), list(action.targets))
+            headline: tuple[tuple[str, float | str], ...] = (("ratio", c.column_name),
+                                                              ("defender hurt", _p(c.letters, "DEFGH")))
+            if not all(never_retreats(state.man(n)) for n in action.units):  # "the dragon never retreats"
+                headline += (("attackers retreat", _p(c.letters, "B")),)
+            return OddsPreview(headline, (c.request,))
+        case Cast() | ByUnit(kind="counter") | Decide(kind="let_be"):
+            draws = sorcery.requests(state, action)
+            return OddsPreview(tuple((d.label, sum(p for o, p in d.odds() if o.endswith("success")))
+                                     for d in draws), draws)
+        case ToHex(kind="advance") if state.pending is not None and owes_roll(state, state.pending,
+                                                                              state.man(action.unit)):
+            req = infiltration_request(state.man(action.unit))
+            return OddsPreview((("slips past", sum(p for o, p in req.odds() if o.endswith("→pass"))),), (req,))
+        case ToHex(kind="move" | "carry" | "jump"):
+            return _step_preview(state, state.man(action.unit), action.kind == "jump")
+    return OddsPreview()
+
+
+def _step_preview(state: DNState, m: Man, jump: bool) -> OddsPreview:
+    if must_roll(state, m):  # the jump's die, if any, comes after and only if he slips past
+        req = infiltration_request(m)
+        passes = sum(p for o, p in req.odds() if o.endswith("→pass"))
+        return OddsPreview((("slips past", passes),), (req,))
+    if jump:
+        req = jumps.jump_request(state, m)
+        return OddsPreview((("cleared", sum(p for o, p in req.odds() if o.endswith("→cleared"))),), (req,))
     return OddsPreview()

@@ -24,12 +24,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rulekeeper.boards.hexes import hex_direction, hex_distance
-from rulekeeper.core.game import JsonDict, LegalAction
+from rulekeeper.core.game import LegalAction
 
+from .action_types import Lead, offered
 from .data import shipped_sheet
+from .report import Lines
 from .state import DNState, Man, character_of, feature_between
 
-Lines = list[JsonDict]
 WATERS = ("water", "spring")
 
 
@@ -58,9 +59,8 @@ def lead_actions(state: DNState, m: Man) -> list[LegalAction]:
     if not m.standing or m.horse or len(m.leading) >= MOST[m.mounted] or m.character.startswith("Black Dragon"):
         return []
     taken = _led(state)
-    return [LegalAction({"kind": "lead", "side": m.side, "unit": m.name, "horse": h.name},
-                        f"{m.name} takes {h.name} by the bridle", m.side, None, "it follows him",
-                        f"lead {h.name}", f"{m.name}: move")
+    return [offered(Lead(m.side, m.name, h.name), f"{m.name} takes {h.name} by the bridle", None, "it follows him",
+                    f"lead {h.name}", f"{m.name}: move")
             for h in state.men if h.horse and h.alive and h.name not in taken
             and _next_to(state, m.hexes, h.hexes) and controls(state, m.side, h)]
 

@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rulekeeper.core.game import JsonDict, LegalAction
+from rulekeeper.core.game import LegalAction
 
+from .action_types import ToHex, offered
 from .data import shipped_sheet
 from .fighters import can_enter
 from .movement import carrying as halved
+from .report import Lines
 from .state import DNState, Man, feature_between, fighter_of
-
-Lines = list[JsonDict]
 
 
 def carriable(m: Man) -> bool:
@@ -93,9 +93,8 @@ def set_down_hexes(state: DNState, carrier: Man) -> list[str]:
 
 
 def set_down_actions(state: DNState, carrier: Man) -> list[LegalAction]:
-    return [LegalAction({"kind": "set_down", "side": carrier.side, "unit": carrier.name, "to": h},
-                        f"{carrier.name} sets {carrier.carrying} down on {h}", carrier.side, None, "no points",
-                        f"set down → {h}", f"{carrier.name}: move") for h in set_down_hexes(state, carrier)]
+    return [offered(ToHex("set_down", carrier.side, carrier.name, h), f"{carrier.name} sets {carrier.carrying} down on {h}",
+                    None, "no points", f"set down → {h}", f"{carrier.name}: move") for h in set_down_hexes(state, carrier)]
 
 
 def set_down(state: DNState, name: str, to: str | None = None) -> tuple[DNState, Lines]:

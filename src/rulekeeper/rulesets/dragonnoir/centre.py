@@ -21,14 +21,14 @@ from dataclasses import replace
 
 from rulekeeper.boards.hexes import hex_distance
 from rulekeeper.core.chance import Fate
-from rulekeeper.core.game import JsonDict
 
+from .action_types import Attack
 from .blackdragon import CHARACTER, LIMBS
 from .data import shipped_sheet
 from .fighters import can_enter
+from .report import Lines
 from .state import DNState, Man, feature_between, fighter_of
 
-Lines = list[JsonDict]
 BODY = CHARACTER["body"]
 
 
@@ -50,26 +50,25 @@ def _can_occupy(state: DNState, m: Man, limb: str) -> bool:
     return can_enter(shipped_sheet(), fighter_of(state, m), state.terrain_at(limb)) is None
 
 
-def via_combats(state: DNState, ready: list[Man], from_around: list[str]) -> list[tuple[tuple[str, ...], list[str]]]:
+def via_combats(state: DNState, ready: list[Man], from_around: list[str]) -> list[tuple[tuple[str, ...], tuple[str, str]]]:
     """(attackers, via) for every attack on the centre from a disabled limb's hex; ``from_around`` are the ready
     characters who may already strike the centre from its free neighbours."""
-    out: list[tuple[tuple[str, ...], list[str]]] = []
+    out: list[tuple[tuple[str, ...], tuple[str, str]]] = []
     for limb in limb_hexes(state):
         for m in ready:
             if m.name in from_around or not _can_occupy(state, m, limb):
                 continue
-            out.append(((m.name,), [m.name, limb]))
+            out.append(((m.name,), (m.name, limb)))
             if from_around:
-                out.append(((m.name, *from_around), [m.name, limb]))
+                out.append(((m.name, *from_around), (m.name, limb)))
     return out
 
 
-def staged(state: DNState, action: JsonDict) -> DNState:
-    """The battle as the combat sees it: the ``via`` character on the limb's hex."""
-    via = action.get("via")
-    if not via:
+def staged(state: DNState, via: tuple[str, str] | None) -> DNState:
+    """The battle as the combat sees it: the ``via`` character (an attack's ``via``) on the limb's hex."""
+    if via is None:
         return state
-    name, limb = str(via[0]), str(via[1])
+    name, limb = via
     return state.with_men(replace(state.man(name), hexes=(limb,)))
 
 
@@ -97,15 +96,16 @@ def _fits(state: DNState, m: Man, frm: str, to: str) -> bool:
     return can_enter(shipped_sheet(), fighter_of(state, m), state.terrain_at(to)) is None
 
 
-def fight_via(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lines]:
+def fight_via(state: DNState, action: Attack, fate: Fate) -> tuple[DNState, Lines]:
     """The combat with the ``via`` character on the limb's hex, then his repositioning."""
     from .melee import fight
 
-    name, limb = str(action["via"][0]), str(action["via"][1])
+    assert action.via is not None
+    name, limb = action.via
     came_from = state.man(name).hex
-    state = staged(state, action)
+    state = staged(state, action.via)
     lines: Lines = [{"text": f"{name} steps onto the dragon's disabled limb on {limb} to strike its centre",
                      "kind": "move"}]
-    state, more = fight(state, list(action["units"]), list(action["targets"]), fate)
+    state, more = fight(state, list(action.units), list(action.targets), fate)
     state, after = reposition(state, name, came_from, limb)
     return state, lines + more + after

@@ -8,8 +8,10 @@ letter with its exact chance and meaning, and the arithmetic that made it. Every
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
@@ -22,13 +24,16 @@ from rulekeeper.core.errors import ImpossibleRequestError, RulekeeperError
 
 from . import OPTION_INFO
 from .combat import CombatOdds, combat_odds, resolve_combat
-from .data import COVER_COLUMNS, SheetData, load_sheet, shipped_sheet
+from .data import COVER_COLUMNS, CombatResult, FireResult, SheetData, load_sheet, shipped_sheet
 from .fire import LineOfFire, band_of, line_of_fire, stray_hexes, weapon_of
 from .fireodds import FireOdds, StrayHex, errare_odds, fire_odds, resolve_fire
 from .render import draw_line
 from .roster import roster
-from .scene import Piece, load_scene
+from .scene import Piece, Scene, load_scene
 from .specs import parse_fighter, parse_fighters
+
+if TYPE_CHECKING:
+    from rulekeeper.cli.hooks import CliHooks
 
 odds_dn = typer.Typer(help="Dragon Noir: exact odds of a combat or a shot.", no_args_is_help=True)
 resolve_dn = typer.Typer(help="Dragon Noir: resolve a combat or a shot with seeded fate.", no_args_is_help=True)
@@ -68,7 +73,7 @@ def _combat(attackers: list[str], defender: list[str], terrain: str, option: lis
                        _options(option)["dwarves"])
 
 
-def _pct_rows(letters: dict[str, Any], key: dict[str, Any]) -> list[tuple[str, float]]:
+def _pct_rows(letters: dict[str, Fraction], key: Mapping[str, CombatResult | FireResult]) -> list[tuple[str, float]]:
     return [(f"{k}  {key[k].text}", float(p)) for k, p in letters.items()]
 
 
@@ -133,7 +138,7 @@ def resolve_combat_cmd(attackers: Attackers, defender: Defenders, terrain: Terra
 
 
 def _fire(shooter: str, target: str, map_file: Path | None, distance: int, cover: str, terrain: str,
-          sheet: Path | None) -> tuple[LineOfFire | None, FireOdds | None, Any]:
+          sheet: Path | None) -> tuple[LineOfFire | None, FireOdds | None, Scene | None]:
     data = _sheet(sheet)
     if map_file is not None:
         scene = load_scene(map_file, data)
@@ -156,7 +161,7 @@ def _fire(shooter: str, target: str, map_file: Path | None, distance: int, cover
     return None, fire_odds(data, s, t, band, cover), None
 
 
-def _errare(odds: FireOdds | None, line: LineOfFire | None, scene: Any, sheet: Path | None) -> list[StrayHex]:
+def _errare(odds: FireOdds | None, line: LineOfFire | None, scene: Scene | None, sheet: Path | None) -> list[StrayHex]:
     if odds is None:
         return []
     stray = errare_odds(_sheet(sheet), odds)
@@ -177,7 +182,7 @@ def _show_errare(stray: list[StrayHex]) -> None:
     console.print(table)
 
 
-def _show_fire(line: LineOfFire | None, odds: FireOdds | None, scene: Any) -> None:
+def _show_fire(line: LineOfFire | None, odds: FireOdds | None, scene: Scene | None) -> None:
     if line is not None:
         state = "[green]clear[/]" if line.possible else "[red]blocked[/]"
         console.print(f"Line of fire {line.shooter} → {line.target}: {state}, {line.distance} hexes"
@@ -274,8 +279,8 @@ def units_command(as_json: bool, data: Path | None, level: int | None) -> None:
     console.print(table)
 
 
-def register(hooks: Any) -> None:
-    """Plug the commands into the CLI (``hooks`` is a :class:`rulekeeper.cli.hooks.CliHooks`)."""
+def register(hooks: CliHooks) -> None:
+    """Plug the commands into the CLI."""
     hooks.odds.add_typer(odds_dn, name="dragonnoir")
     hooks.resolve.add_typer(resolve_dn, name="dragonnoir")
     hooks.add_units("dragonnoir", units_command)

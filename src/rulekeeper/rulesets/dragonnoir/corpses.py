@@ -15,9 +15,11 @@ from dataclasses import replace
 from itertools import combinations
 
 from rulekeeper.boards.hexes import hex_direction, hex_distance, hex_neighbour
-from rulekeeper.core.game import JsonDict, LegalAction
+from rulekeeper.core.game import LegalAction
 
+from .action_types import Clear, offered
 from .data import shipped_sheet
+from .report import Lines
 from .state import DNState, Man
 
 WATERS = ("water", "spring")
@@ -75,14 +77,14 @@ def clear_actions(state: DNState) -> list[LegalAction]:
                 moved = [_shifted(state, m, int(d or 0)) for m in load]
                 if any(x is None or not all(_fits(state, h, (a, b)) for h in x) for x in moved):
                     continue
-                action = {"kind": "clear", "side": state.side, "units": [a.name, b.name], "frm": frm, "to": to}
-                out.append(LegalAction(action, f"{a.name} and {b.name} move the dead from {frm} to {to}", state.side,
-                                       None, "they do nothing else this turn", f"{frm} → {to}", "Clear the dead"))
+                out.append(offered(Clear(state.side, (a.name, b.name), frm, to),
+                                   f"{a.name} and {b.name} move the dead from {frm} to {to}", None,
+                                   "they do nothing else this turn", f"{frm} → {to}", "Clear the dead"))
     return out
 
 
-def clear(state: DNState, action: JsonDict) -> tuple[DNState, list[JsonDict]]:
-    frm, to = str(action["frm"]), str(action["to"])
+def clear(state: DNState, action: Clear) -> tuple[DNState, Lines]:
+    frm, to = action.frm, action.to
     board = state.board
     d = int(hex_direction(board.parse(frm), board.parse(to)) or 0)
     load = _load(state, frm)
@@ -94,8 +96,8 @@ def clear(state: DNState, action: JsonDict) -> tuple[DNState, list[JsonDict]]:
             continue
         if m.name in moved:
             m = replace(m, hexes=moved[m.name] or m.hexes)
-        elif m.name in action["units"]:
+        elif m.name in action.units:
             m = replace(m, mp=0, attacked=True)
         men.append(m)
-    text = f"{' and '.join(action['units'])} move {len(load)} dead from {frm} to {to}"
+    text = f"{' and '.join(action.units)} move {len(load)} dead from {frm} to {to}"
     return replace(state, men=tuple(men)), [{"text": text + (" (they sink)" if sunk else ""), "kind": "move"}]

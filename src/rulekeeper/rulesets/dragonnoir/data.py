@@ -108,7 +108,8 @@ class CombatResult(_Strict):
     horse: Literal["killed"] | None = None
 
 
-def _check_rows(rows: Mapping[int, str], width: int, letters: Mapping[str, Any], where: str) -> None:
+def _check_rows(rows: Mapping[int, str], width: int, letters: Mapping[str, CombatResult | FireResult],
+                where: str) -> None:
     if not rows:
         raise ValueError(f"{where}: no rows")
     numbers = sorted(rows)  # distinct keys: consecutive exactly when they span len(numbers) values

@@ -19,14 +19,13 @@ from dataclasses import replace
 
 from rulekeeper.boards.hexes import Hex, hex_direction, hex_neighbour
 from rulekeeper.core.errors import ImpossibleRequestError
-from rulekeeper.core.game import JsonDict
 
 from .blackdragon import CHARACTER, PARTS, BlackDragon, Part, dragon_step, push_destinations, wound
 from .data import shipped_sheet
 from .placing import offer
+from .report import Lines
 from .state import DNState, Man
 
-Lines = list[JsonDict]
 PART_OF = {name: part for part, name in CHARACTER.items()}
 
 

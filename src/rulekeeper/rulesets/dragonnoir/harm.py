@@ -16,13 +16,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rulekeeper.boards.hexes import hex_direction, hex_distance, hex_neighbour
-from rulekeeper.core.game import JsonDict
 
 from .data import shipped_sheet
 from .fighters import can_enter
+from .report import Lines
 from .state import DNState, Man, character_of, feature_between, fighter_of, riderless
-
-Lines = list[JsonDict]
 
 
 def _flip(kind: str, health: str, harm: str, spell: bool = False) -> str:

@@ -19,12 +19,13 @@ from typing import Literal
 
 from rulekeeper.boards.hexes import hex_neighbour
 from rulekeeper.core.chance import ChanceRequest, Fate, discrete
-from rulekeeper.core.game import JsonDict, LegalAction
+from rulekeeper.core.game import LegalAction
 
+from .action_types import ToHex, offered
 from .data import shipped_sheet
+from .report import Lines
 from .state import DNState, Man, feature_between, riderless
 
-Lines = list[JsonDict]
 Table = Literal["water", "crevasse"]
 OBSTACLES: dict[str, Table] = {"water": "water", "spring": "water", "ford": "water", "crevasse": "crevasse"}
 DIE = range(1, 11)
@@ -66,10 +67,10 @@ def jump_actions(state: DNState, m: Man) -> list[LegalAction]:
     if j is None:
         return []
     over, _, land, cost = j
-    return [LegalAction({"kind": "jump", "side": m.side, "unit": m.name, "to": land},
-                        f"{m.name} jumps the {state.terrain_at(over)} on {over} to land on {land}", m.side,
-                        float(cost), f"{cost} of {m.mp} points; a die on the jump table", f"jump → {land}",
-                        f"{m.name}: move")]
+    return [offered(ToHex("jump", m.side, m.name, land),
+                    f"{m.name} jumps the {state.terrain_at(over)} on {over} to land on {land}",
+                    float(cost), f"{cost} of {m.mp} points; a die on the jump table", f"jump → {land}",
+                    f"{m.name}: move")]
 
 
 def jump_request(state: DNState, m: Man) -> ChanceRequest:

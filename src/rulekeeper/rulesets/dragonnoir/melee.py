@@ -21,7 +21,6 @@ from itertools import combinations
 from rulekeeper.boards.hexes import hex_distance
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import ImpossibleRequestError
-from rulekeeper.core.game import JsonDict
 
 from .advance import advance_steps
 from .centre import BODY, staged, via_combats
@@ -29,10 +28,10 @@ from .combat import CombatOdds, combat_odds, resolve_combat
 from .data import shipped_sheet
 from .dragon import attack_refusal, is_part
 from .harm import hurt, kill_horse_under
+from .report import Lines
 from .special import obliged_defenders
 from .state import DNState, Man, Pending, character_of, fighter_of, other
 
-Lines = list[JsonDict]
 #: "the victorious player may advance one of his characters by 2 hexes if he is on foot and by 3 hexes if he
 #: is mounted"
 ADVANCE = {False: 2, True: 3}
@@ -110,7 +109,7 @@ def in_order(state: DNState, names: Sequence[str]) -> tuple[str, ...]:
     return tuple(sorted(names, key=order.__getitem__))
 
 
-def centre_combats(state: DNState) -> list[tuple[tuple[str, ...], list[str]]]:
+def centre_combats(state: DNState) -> list[tuple[tuple[str, ...], tuple[str, str]]]:
     """(attackers, via) for the attacks on the dragon's centre from a disabled limb's hex (:mod:`.centre`)."""
     if state.dragon is None or state.dragon.dead or state.side == state.man(BODY).side:
         return []
@@ -119,7 +118,7 @@ def centre_combats(state: DNState) -> list[tuple[tuple[str, ...], list[str]]]:
     around = [m.name for m in mine if touching(state, m, body) and attack_refusal(state, [m], [body]) is None]
     out = []
     for attackers, via in via_combats(state, mine, around):
-        if _possible(staged(state, {"via": via}), list(attackers), [BODY]):
+        if _possible(staged(state, via), list(attackers), [BODY]):
             out.append((in_order(state, attackers), via))
     return out
 

@@ -11,13 +11,22 @@ when there are two legal hexes or more.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TypedDict
 
-from rulekeeper.core.game import JsonDict, LegalAction
+from rulekeeper.core.game import LegalAction
 
+from .action_types import ToHex, offered
+from .report import Lines
 from .state import DNState
 
-Lines = list[JsonDict]
+
+class PlaceJson(TypedDict):
+    """A piece to place, as a stored state keeps it."""
+
+    unit: str
+    side: str
+    why: str
+    spots: list[list[str]]
 
 
 @dataclass(frozen=True)
@@ -30,11 +39,11 @@ class Place:
     why: str
     spots: tuple[tuple[str, ...], ...]
 
-    def to_json(self) -> JsonDict:
+    def to_json(self) -> PlaceJson:
         return {"unit": self.unit, "side": self.side, "why": self.why, "spots": [list(s) for s in self.spots]}
 
     @classmethod
-    def from_json(cls, d: Any) -> Place:
+    def from_json(cls, d: PlaceJson) -> Place:
         return cls(str(d["unit"]), str(d["side"]), str(d["why"]), tuple(tuple(map(str, s)) for s in d["spots"]))
 
 
@@ -59,11 +68,9 @@ def place_actions(state: DNState) -> list[LegalAction]:
         if not _free(state, p.unit, spot) and spot != m.hexes:
             continue
         default = i == 0
-        out.append(LegalAction({"kind": "place", "side": p.side, "unit": p.unit, "to": spot[0]},
-                               f"{p.unit} {p.why} to {'-'.join(spot)}" + (" (the keeper's proposal)" if default
-                                                                          else ""),
-                               p.side, None, "proposed" if default else "", f"→ {'-'.join(spot)}",
-                               f"{p.unit}: {p.why}"))
+        out.append(offered(ToHex("place", p.side, p.unit, spot[0]),
+                           f"{p.unit} {p.why} to {'-'.join(spot)}" + (" (the keeper's proposal)" if default else ""),
+                           None, "proposed" if default else "", f"→ {'-'.join(spot)}", f"{p.unit}: {p.why}"))
     return out
 
 

@@ -26,8 +26,9 @@ from dataclasses import replace
 from fractions import Fraction
 
 from rulekeeper.boards.hexes import HexMap, hex_direction, hex_distance
-from rulekeeper.core.game import JsonDict, LegalAction
+from rulekeeper.core.game import LegalAction
 
+from .action_types import ACTIONS, Attack, ByUnit, Cast, DNAction, DragonMove, Shoot, ToHex
 from .actions import legal_actions
 from .centre import staged
 from .data import shipped_sheet
@@ -53,14 +54,16 @@ def gap(state: DNState, hexes: tuple[str, ...], side: str) -> int:
                 for h in e.hexes for a in mine), default=0)
 
 
-def _best_shot(state: DNState, legal: list[LegalAction], least: float) -> JsonDict | None:
-    best: tuple[float, JsonDict] | None = None
-    for lg in legal:
-        a = lg.action
-        if a["kind"] != "shoot":
+Choice = tuple[DNAction, LegalAction]
+
+
+def _best_shot(state: DNState, legal: list[Choice], least: float) -> Shoot | None:
+    best: tuple[float, Shoot] | None = None
+    for a, _ in legal:
+        if not isinstance(a, Shoot):
             continue
-        o = shot_odds(state, str(a["unit"]), str(a["target"]))
-        hit = _p(o.letters, "CDEF") if state.man(str(a["target"])).horse else 1.0 - _p(o.letters, "A")
+        o = shot_odds(state, a.unit, a.target)
+        hit = _p(o.letters, "CDEF") if state.man(a.target).horse else 1.0 - _p(o.letters, "A")
         if hit >= least and (best is None or hit > best[0]):
             best = (hit, a)
     return None if best is None else best[1]
@@ -89,76 +92,74 @@ def field(state: DNState, m: Man) -> dict[str, int]:
     return dist
 
 
-def _close_in(state: DNState, m: Man, legal: list[LegalAction]) -> JsonDict | None:
+def _close_in(state: DNState, m: Man, legal: list[Choice]) -> ToHex | None:
     if gap(state, m.hexes, m.side) <= 1:
         return None
     far = 10**6
     dist = field(state, m)
     now = dist.get(m.hex, far)
-    best: tuple[int, float, JsonDict] | None = None
-    for lg in legal:
-        a = lg.action
-        if a["kind"] != "move" or a["unit"] != m.name:
+    best: tuple[int, float, ToHex] | None = None
+    for a, lg in legal:
+        if not isinstance(a, ToHex) or a.kind != "move" or a.unit != m.name:
             continue
-        after = dist.get(str(a["to"]), far)
+        after = dist.get(a.to, far)
         key = (after, lg.cost or 0.0, a)
         if after < now and (best is None or key[:2] < best[:2]):
             best = key
     return None if best is None else best[2]
 
 
-def _dragon_closes_in(state: DNState, legal: list[LegalAction]) -> JsonDict | None:
+def _dragon_closes_in(state: DNState, legal: list[Choice]) -> DragonMove | None:
     """The Black Dragon steps to the hex that brings its five hexes nearest an enemy, while it is not in contact."""
-    moves = [lg for lg in legal if lg.action["kind"] == "dragon_move"]
+    moves = [(a, lg) for a, lg in legal if isinstance(a, DragonMove)]
     if not moves or state.dragon is None:
         return None
-    side = moves[0].side
+    side = moves[0][0].side
     parts = tuple(m.hex for m in state.men if m.alive and m.character.startswith("Black Dragon"))
     now = gap(state, parts, side)
     if now <= 1:
         return None
     board = state.board
-    best: tuple[int, float, JsonDict] | None = None
-    for lg in moves:
-        to = board.parse(str(lg.action["to"]))
+    best: tuple[int, float, DragonMove] | None = None
+    for a, lg in moves:
+        to = board.parse(a.to)
         after = replace(state.dragon, centre=to, facing=hex_direction(state.dragon.centre, to) or 0)
         g = gap(state, tuple(board.label(h) for h in after.hexes().values()), side)
         if g < now and (best is None or (g, lg.cost or 0.0) < best[:2]):
-            best = (g, lg.cost or 0.0, lg.action)
+            best = (g, lg.cost or 0.0, a)
     return None if best is None else best[2]
 
 
-def _best_attack(state: DNState, legal: list[LegalAction]) -> JsonDict | None:
-    best: tuple[float, JsonDict] | None = None
-    for lg in legal:
-        a = lg.action
-        if a["kind"] != "attack":
+def _best_attack(state: DNState, legal: list[Choice]) -> Attack | None:
+    best: tuple[float, Attack] | None = None
+    for a, _ in legal:
+        if not isinstance(a, Attack):
             continue
-        c = odds(staged(state, a), list(a["units"]), list(a["targets"]))
+        c = odds(staged(state, a.via), list(a.units), list(a.targets))
         value = _p(c.letters, "DEFGH") - _p(c.letters, "B")
         if value > 0 and (best is None or value > best[0]):
             best = (value, a)
     return None if best is None else best[1]
 
 
-def _spell(state: DNState, legal: list[LegalAction], side: str) -> JsonDict | None:
+def _spell(state: DNState, legal: list[Choice], side: str) -> Cast | None:
     """The spell worth casting now, if any (a simple rule, not a search)."""
-    casts = [lg.action for lg in legal if lg.action["kind"] == "cast" and lg.action["side"] == side]
-    heals = [a for a in casts if a["spell"] in ("Healing", "Self-healing")]
+    casts = [a for a, _ in legal if isinstance(a, Cast) and a.side == side]
+    heals = [a for a in casts if a.spell in ("Healing", "Self-healing")]
     if heals:
         return heals[0]
     board = state.board
     if state.phase == "combat":
         ours = [m for m in state.men if m.side == side and m.standing and not m.horse]
-        near = [a for a in casts if a["spell"] == "Stunning"
-                and any(touching_hexes(board, state.man(str(a["target"])).hexes, m.hexes) for m in ours)]
+        near = [a for a in casts if a.spell == "Stunning"
+                and any(touching_hexes(board, state.man(a.target).hexes, m.hexes) for m in ours)]
         if near:
-            return max(near, key=lambda a: (fighter_of(state, state.man(str(a["target"]))).attack, -near.index(a)))
+            return max(near, key=lambda a: (fighter_of(state, state.man(a.target)).attack, -near.index(a)))
     rival = any(m.side != side and m.standing and any(w.name == m.name for w in state.wizards) for m in state.men)
     if state.phase == "move" and state.side == side and not rival:  # spectres drain the EP a duel needs
         for a in casts:
-            if a["spell"] in ("Call the Gargoyles", "Raise the Living Deads"):
-                w = state.man(str(a["unit"]))
+            if a.spell in ("Call the Gargoyles", "Raise the Living Deads"):
+                w = state.man(a.unit)
                 if gap(state, w.hexes, side) <= 6:
                     return a
     return None
@@ -168,34 +169,37 @@ def touching_hexes(board: HexMap, a: tuple[str, ...], b: tuple[str, ...]) -> boo
     return any(hex_distance(board.parse(x), board.parse(y)) == 1 for x in a for y in b)
 
 
-def _pending(state: DNState, legal: list[LegalAction]) -> JsonDict:
+def _pending(state: DNState, legal: list[Choice]) -> DNAction:
     p = state.pending
     assert p is not None
+    last = legal[-1][0]
     if p.kind == "magic":  # the last action offered is "no spell now"
-        return _spell(state, legal, p.side) or legal[-1].action
+        return _spell(state, legal, p.side) or last
     if p.kind in ("defensive", "standstill"):  # the last action offered is the hold
-        return _best_shot(state, legal, DEFENSIVE_HIT) or legal[-1].action
+        return _best_shot(state, legal, DEFENSIVE_HIT) or last
     if p.kind == "counter":  # the counterspell when offered (a spell stopped never lands), else let it be
-        return legal[0].action if legal[0].action["kind"] == "counter" else legal[-1].action
+        first = legal[0][0]
+        return first if first.kind == "counter" else last
     if p.kind == "victim":
-        blows = [lg.action for lg in legal]
-        return min(blows, key=lambda a: (fighter_of(state, state.man(str(a["unit"]))).attack, blows.index(a)))
+        blows = [a for a, _ in legal if isinstance(a, ByUnit)]
+        return min(blows, key=lambda a: (fighter_of(state, state.man(a.unit)).attack, blows.index(a)))
     if not p.unit:
-        first = next((lg.action for lg in legal if lg.action["kind"] == "advance"), None)
-        if first is not None:
-            return first
-    return legal[-1].action
+        advance = next((a for a, _ in legal if a.kind == "advance"), None)
+        if advance is not None:
+            return advance
+    return last
 
 
-def choose(state: DNState) -> JsonDict | None:
+def choose(state: DNState) -> DNAction | None:
+    """The action autoplay takes (see the module's docstring)."""
     if state.over:
         return None
-    legal = legal_actions(state)
+    legal = [(ACTIONS.listed(lg.action), lg) for lg in legal_actions(state)]
     if state.placing:  # the keeper's proposal, offered first
-        return legal[0].action
+        return legal[0][0]
     if state.pending is not None:
         return _pending(state, legal)
-    pick = _spell(state, legal, state.side)
+    pick: DNAction | None = _spell(state, legal, state.side)
     if pick is not None:
         return pick
     if state.phase == "fire":
@@ -209,4 +213,4 @@ def choose(state: DNState) -> JsonDict | None:
                     break
     else:
         pick = _best_attack(state, legal)
-    return pick or legal[-1].action
+    return pick or legal[-1][0]

@@ -17,17 +17,17 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rulekeeper.core.errors import ImpossibleRequestError
-from rulekeeper.core.game import JsonDict, LegalAction
+from rulekeeper.core.game import LegalAction
 
+from .action_types import Mount, ToHex, offered
 from .bridle import controls
 from .data import shipped_sheet
 from .fighters import can_enter
 from .harm import movement_of
 from .movement import dismount, mount
+from .report import Lines
 from .state import HORSE, DNState, Man, character_of, fighter_of, riderless
 from .steps import free_for, threats
-
-Lines = list[JsonDict]
 
 
 def _dismount_hexes(state: DNState, m: Man) -> list[str]:
@@ -78,25 +78,24 @@ def saddle_actions(state: DNState, m: Man) -> list[LegalAction]:
             conv = None
         for to in _dismount_hexes(state, m) if conv is not None else []:
             assert conv is not None
-            out.append(LegalAction({"kind": "dismount", "side": m.side, "unit": m.name, "to": to},
-                                   f"{m.name} dismounts onto {to}", m.side, float(conv.cost),
-                                   f"{conv.left} points left on foot", f"dismount → {to}", g))
+            out.append(offered(ToHex("dismount", m.side, m.name, to), f"{m.name} dismounts onto {to}",
+                               float(conv.cost), f"{conv.left} points left on foot", f"dismount → {to}", g))
     for h in horses_for(state, m):
         left = can_mount(state, m, h)
         if left is None:
             continue
         own = h.name == f"{m.character}{HORSE}"
-        action: JsonDict = {"kind": "mount", "side": m.side, "unit": m.name, **({} if own else {"horse": h.name})}
-        out.append(LegalAction(action, f"{m.name} mounts {'his horse' if own else h.name}", m.side, None,
-                               f"{left} points left mounted", "mount" if own else f"mount {h.name}", g))
+        out.append(offered(Mount(m.side, m.name, None if own else h.name),
+                           f"{m.name} mounts {'his horse' if own else h.name}", None, f"{left} points left mounted",
+                           "mount" if own else f"mount {h.name}", g))
     return out
 
 
-def do_mounting(state: DNState, action: JsonDict) -> tuple[DNState, Lines]:
-    m = state.man(str(action["unit"]))
+def do_mounting(state: DNState, action: ToHex | Mount) -> tuple[DNState, Lines]:
+    m = state.man(action.unit)
     sheet = shipped_sheet()
-    if action["kind"] == "mount":
-        h = state.man(str(action.get("horse") or f"{m.character}{HORSE}"))
+    if isinstance(action, Mount):
+        h = state.man(action.horse or f"{m.character}{HORSE}")
         conv = mount(sheet, fighter_of(state, m), movement_of(m) - m.mp)
         riding = "" if h.name == f"{m.character}{HORSE}" else h.name
         rider = replace(m, hexes=h.hexes, facing=h.facing, mounted=True, mp=conv.left, moved=True, riding=riding)
@@ -105,7 +104,7 @@ def do_mounting(state: DNState, action: JsonDict) -> tuple[DNState, Lines]:
         return state, [{"text": f"{m.name} mounts {what}: {conv.arithmetic}", "kind": "move"}]
     conv = dismount(sheet, fighter_of(state, m), movement_of(m) - m.mp)
     horse = riderless(m, m.hexes)
-    rider = replace(m, hexes=(str(action["to"]),), facing=None, mounted=False, mp=conv.left, moved=True, riding="")
+    rider = replace(m, hexes=(action.to,), facing=None, mounted=False, mp=conv.left, moved=True, riding="")
     state = state.with_men(rider)
     state = state.with_men(horse) if any(x.name == horse.name for x in state.men) else state.add(horse)
-    return state, [{"text": f"{m.name} dismounts onto {action['to']}: {conv.arithmetic}", "kind": "move"}]
+    return state, [{"text": f"{m.name} dismounts onto {action.to}: {conv.arithmetic}", "kind": "move"}]

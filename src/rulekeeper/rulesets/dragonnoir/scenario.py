@@ -10,18 +10,18 @@ one :class:`DataFileError` naming the file and the field.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rulekeeper.boards.hexes import hex_direction
 from rulekeeper.core.datafiles import read_data_file
 from rulekeeper.core.errors import DataFileError, RulekeeperError
-from rulekeeper.core.game import JsonDict, ScenarioInfo
+from rulekeeper.core.game import ScenarioInfo
 
 from .blackdragon import CHARACTER, BlackDragon
 from .data import shipped_sheet
-from .scene import _build, _CellSpec, _EdgeSpec, _PieceSpec, _SceneSpec
+from .scene import Scene, _build, _CellSpec, _EdgeSpec, _PieceSpec, _SceneSpec
 
 SCENARIO_DIR = Path(__file__).resolve().parent / "data" / "scenarios"
 MAX_SIDE = 26
@@ -56,6 +56,35 @@ class _Scenario(BaseModel):
     dragon: _Dragon | None = None
 
 
+class ScenarioMan(TypedDict):
+    """A character (or a part of the dragon) as the initial document keeps him: hex labels, front hex first."""
+
+    name: str
+    character: str
+    side: str
+    hexes: list[str]
+    health: str
+    mounted: bool
+    horse: bool
+    facing: int | None
+
+
+class ScenarioDoc(TypedDict):
+    """A checked scenario as the initial document keeps it (``terrain``: label, terrain, level of every hex not
+    flat and level; ``edges``: the two hexes and the feature between them; ``dragon``: the Black Dragon's sheet)."""
+
+    name: str
+    description: str
+    width: int
+    height: int
+    turn_limit: int
+    sides: dict[str, str]
+    terrain: list[list[str | int]]
+    edges: list[list[str]]
+    men: list[ScenarioMan]
+    dragon: dict[str, object] | None
+
+
 def _problems(sc: _Scenario) -> list[str]:
     out = []
     if sc.ruleset != "dragonnoir":
@@ -72,10 +101,10 @@ def _problems(sc: _Scenario) -> list[str]:
     return out
 
 
-def _men(scene: Any) -> list[JsonDict]:
+def _men(scene: Scene) -> list[ScenarioMan]:
     """The characters as the initial document keeps them (labels, facing from rear to front)."""
     board = scene.board
-    out: list[JsonDict] = []
+    out: list[ScenarioMan] = []
     seen: dict[str, str] = {}
     for p in scene.pieces:
         f = p.fighter
@@ -94,7 +123,8 @@ def _men(scene: Any) -> list[JsonDict]:
     return out
 
 
-def _dragon(spec: _Dragon, scene: Any, men: list[JsonDict], where: str) -> tuple[JsonDict, list[JsonDict]]:
+def _dragon(spec: _Dragon, scene: Scene, men: list[ScenarioMan], where: str) -> tuple[dict[str, object],
+                                                                                      list[ScenarioMan]]:
     """The dragon's sheet and its five pieces, all on the map and on hexes nobody else stands on."""
     board = scene.board
     if spec.side not in ("A", "B"):
@@ -104,7 +134,7 @@ def _dragon(spec: _Dragon, scene: Any, men: list[JsonDict], where: str) -> tuple
     except RulekeeperError as exc:
         raise DataFileError(where, [f"dragon.centre: {exc.message}"]) from None
     taken = {h for m in men for h in m["hexes"]}
-    parts = []
+    parts: list[ScenarioMan] = []
     for part, h in dragon.hexes().items():
         if not board.contains(h):
             raise DataFileError(where, [f"dragon: its {part} falls off the map"])
@@ -116,7 +146,7 @@ def _dragon(spec: _Dragon, scene: Any, men: list[JsonDict], where: str) -> tuple
     return dict(dragon.to_dict()), parts
 
 
-def read_scenario(path: Path) -> JsonDict:
+def read_scenario(path: Path) -> ScenarioDoc:
     """A scenario file checked whole, as the initial document keeps it."""
     where = str(path)
     raw = read_data_file(path)
@@ -137,7 +167,8 @@ def read_scenario(path: Path) -> JsonDict:
         raise DataFileError(where, list(exc.problems)) from None
     except RulekeeperError as exc:
         raise DataFileError(where, [exc.message]) from None
-    terrain = sorted(([scene.board.label(h), c.terrain, c.elevation] for h, c in scene.board.cells.items()
+    terrain: list[list[str | int]] = sorted(([scene.board.label(h), c.terrain, c.elevation]
+                                              for h, c in scene.board.cells.items()
                       if c.terrain not in ("open", "flat") or c.elevation),
                      key=lambda t: (scene.board.parse(str(t[0])).r, scene.board.parse(str(t[0])).q))
     edges = [[e.between[0].upper(), e.between[1].upper(), e.feature] for e in sc.edges]

@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rulekeeper.core.chance import ChanceRequest, Fate, discrete
-from rulekeeper.core.game import JsonDict
 
 from .data import shipped_sheet
 from .fire import WEAPONS, LineOfFire, line_of_fire, stray_hexes
 from .fireodds import FireOdds, errare_odds, fire_odds, resolve_fire
 from .harm import hurt, kill_horse_under, retreat
+from .report import Lines
 from .state import DNState, Man, character_of, fighter_of, scene_of
 
 
@@ -114,7 +114,7 @@ def stray_request(shooter: str) -> ChanceRequest:
                                            "(estimated)"))
 
 
-def errare(state: DNState, shooter: Man, target: Man, fate: Fate) -> tuple[DNState, list[JsonDict]]:
+def errare(state: DNState, shooter: Man, target: Man, fate: Fate) -> tuple[DNState, Lines]:
     """Option ``errare=on``: a missed shot may end "in one of the 6 hexes around the target and wounds any character
     found there. Characters in armour are not wounded but must immediately retreat 2 hexes." Nobody sheltered from the
     shooter by an obstacle is hit (``fire.stray_hexes``)."""
@@ -127,7 +127,7 @@ def errare(state: DNState, shooter: Man, target: Man, fate: Fate) -> tuple[DNSta
     line = line_of_fire(sheet, scene, shooter.name, target.name)
     stray = errare_odds(sheet, odds_of(state, shooter, target, line))
     spot = next(x for x in stray_hexes(sheet, scene, line, stray) if x.direction == where)
-    lines: list[JsonDict] = [{"text": f"  the stray projectile lands {where} of {target.name}: {spot.effect}",
+    lines: Lines = [{"text": f"  the stray projectile lands {where} of {target.name}: {spot.effect}",
                               "kind": "roll"}]
     if "sheltered" in spot.effect:
         return state, lines
@@ -142,7 +142,7 @@ def errare(state: DNState, shooter: Man, target: Man, fate: Fate) -> tuple[DNSta
 
 
 def resolve_shot(state: DNState, shooter: str, target: str, defensive: bool,
-                 fate: Fate) -> tuple[DNState, list[JsonDict]]:
+                 fate: Fate) -> tuple[DNState, Lines]:
     """One shot: the die on the fire table, the letter's harm applied to the target."""
     s, t = state.man(shooter), state.man(target)
     odds = shot_odds(state, shooter, target)
@@ -151,7 +151,7 @@ def resolve_shot(state: DNState, shooter: str, target: str, defensive: bool,
     unloaded = s.mounted and character_of(s.character).weapon == "crossbow"
     s = replace(s, fired=True) if defensive else replace(s, shot=True)
     state = state.with_men(replace(s, unloaded=unloaded))
-    lines: list[JsonDict] = [{"text": f"{s.name} shoots at {t.name} ({odds.weapon}, {odds.band} range, {odds.cover} "
+    lines: Lines = [{"text": f"{s.name} shoots at {t.name} ({odds.weapon}, {odds.band} range, {odds.cover} "
                                       f"cover): die {roll.die}{odds.modifier:+d} rolls {roll.letter}, "
                                       f"{result.text}", "kind": "roll"}]
     if roll.letter == "A" and state.option("errare", "off") == "on":

@@ -21,9 +21,10 @@ from dataclasses import replace
 
 from rulekeeper.core.chance import ChanceRequest, Fate
 from rulekeeper.core.errors import ImpossibleRequestError
-from rulekeeper.core.game import JsonDict, LegalAction
+from rulekeeper.core.game import LegalAction
 
 from . import summons
+from .action_types import ByUnit, Cast, Decide, offered
 from .harm import hurt
 from .magic import (
     Casting,
@@ -39,9 +40,9 @@ from .magic import (
     shipped_spells,
     wound_wizard,
 )
+from .report import Lines
 from .state import DNState, Man, Pending, character_of, other
 
-Lines = list[JsonDict]
 WIRED = ("heal", "stun", "summon")
 WOUNDED = ("wounded", "wounded_twice")
 
@@ -133,11 +134,10 @@ def casts(state: DNState, side: str) -> list[LegalAction]:
                     o = odds_of(state, w.name, name, t.name, False)
                 except ImpossibleRequestError:
                     continue
-                action = {"kind": "cast", "side": w.side, "unit": w.name, "spell": name, "target": t.name}
                 text = f"{w.name} casts {name}" + ("" if summon else f" on {t.name}")
-                out.append(LegalAction(action, text, w.side, float(spell.ep),
-                                       f"{spell.ep} EP, succeeds {float(o.cast.probability):.0%}",
-                                       f"{name} → {t.name}", f"{w.name}: cast"))
+                out.append(offered(Cast(w.side, w.name, name, t.name), text, float(spell.ep),
+                                   f"{spell.ep} EP, succeeds {float(o.cast.probability):.0%}",
+                                   f"{name} → {t.name}", f"{w.name}: cast"))
     return out
 
 
@@ -161,8 +161,8 @@ def window(before: DNState | None, state: DNState) -> DNState:
 
 def window_actions(state: DNState, p: Pending) -> list[LegalAction]:
     return [*casts(state, p.side),
-            LegalAction({"kind": "no_spell", "side": p.side}, f"{state.name(p.side)} cast no spell now", p.side,
-                        None, "", "No spell now", "Magic")]
+            offered(Decide("no_spell", p.side), f"{state.name(p.side)} cast no spell now", None, "", "No spell now",
+                    "Magic")]
 
 
 def affected(state: DNState, wizard: str, spell: str, target: str) -> set[str]:
@@ -192,12 +192,11 @@ def pending_actions(state: DNState, p: Pending) -> list[LegalAction]:
     spell, target = p.harm, p.options[0]
     out = []
     if c is not None and can_counter(state, p.unit, spell, target):
-        out.append(LegalAction({"kind": "counter", "side": p.side, "unit": c.name}, f"{c.name} counters {spell}",
-                               p.side, None, f"{2 * shipped_spells().spell(spell)[1].ep} EP", "Counter",
-                               "Counterspell"))
+        out.append(offered(ByUnit("counter", p.side, c.name), f"{c.name} counters {spell}", None,
+                           f"{2 * shipped_spells().spell(spell)[1].ep} EP", "Counter", "Counterspell"))
     return [*out, *rivals(state, p),
-            LegalAction({"kind": "let_be", "side": p.side}, f"{state.name(p.side)} let {p.unit} cast {spell} on "
-                        f"{target}", p.side, None, "", "Let it be", "Counterspell")]
+            offered(Decide("let_be", p.side), f"{state.name(p.side)} let {p.unit} cast {spell} on {target}", None, "",
+                    "Let it be", "Counterspell")]
 
 
 def announce(state: DNState, wizard: str, spell: str, target: str, fate: Fate,
@@ -228,10 +227,10 @@ def _heads(state: DNState, p: Pending, rival: tuple[str, str, str]) -> tuple[tup
     return head, queued, why
 
 
-def cast(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lines]:
+def cast(state: DNState, action: Cast, fate: Fate) -> tuple[DNState, Lines]:
     """A ``cast``: in the side's own player turn or its magic window, announced; in answer to an enemy's
     announcement, a rival spell on the same character or hex, and the initiative decides who casts first."""
-    wizard, spell, target = str(action["unit"]), str(action["spell"]), str(action["target"])
+    wizard, spell, target = action.unit, action.spell, action.target
     p = state.pending
     if p is not None and p.kind == "counter":
         return contest(state, p, (wizard, spell, target), fate)
@@ -261,30 +260,30 @@ def then_queued(state: DNState, queued: tuple[str, ...], fate: Fate) -> tuple[DN
     return announce(state, wizard, spell, target, fate)
 
 
-def answer(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lines]:
+def answer(state: DNState, action: ByUnit | Decide, fate: Fate) -> tuple[DNState, Lines]:
     p = state.pending
     assert p is not None
     state = replace(state, pending=None)
-    if action["kind"] == "no_spell":
+    if action.kind == "no_spell":
         return state, [{"text": f"{state.name(p.side)} cast no spell now", "kind": "note"}]
-    state, lines = resolve(state, p.unit, p.harm, p.options[0], action["kind"] == "counter", fate)
+    state, lines = resolve(state, p.unit, p.harm, p.options[0], action.kind == "counter", fate)
     state, more = then_queued(state, p.others, fate)
     return state, lines + more
 
 
-def requests(state: DNState, action: JsonDict) -> tuple[ChanceRequest, ...]:
+def requests(state: DNState, action: Cast | ByUnit | Decide) -> tuple[ChanceRequest, ...]:
     """The dice a ``cast``, ``counter`` or ``let_be`` rolls first (a cast that waits for an answer rolls none; a
     queued rival spell rolls after, so it is not previewed)."""
     p = state.pending
-    if action["kind"] == "cast":
-        head = (str(action["unit"]), str(action["spell"]), str(action["target"]))
+    if isinstance(action, Cast):
+        head = (action.unit, action.spell, action.target)
         queued: tuple[str, ...] = ()
         if p is not None and p.kind == "counter":
             head, queued, _ = _heads(state, p, head)
             state = replace(state, pending=None)
         return () if waits(state, *head, queued) else odds_of(state, *head, False).requests
     assert p is not None
-    return odds_of(state, p.unit, p.harm, p.options[0], action["kind"] == "counter").requests
+    return odds_of(state, p.unit, p.harm, p.options[0], action.kind == "counter").requests
 
 
 def resolve(state: DNState, wizard: str, spell: str, target: str, countered: bool,

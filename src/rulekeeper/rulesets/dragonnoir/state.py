@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from rulekeeper.boards.hexedges import Edge, EdgeFeature, EdgeMap
 from rulekeeper.boards.hexes import Hex, HexCell, HexMap
@@ -28,6 +28,9 @@ from .fighters import Fighter
 from .magic import Wizard
 from .scene import FEATURES, Piece, Scene
 
+if TYPE_CHECKING:
+    from .placing import Place
+
 SIDES = ("A", "B")
 PHASES = ("fire", "move", "combat")
 PHASE_NAMES = {"fire": "offensive fire", "move": "movement and defensive fire", "combat": "combat"}
@@ -36,6 +39,31 @@ HEALTHS = ("healthy", "wounded", "stunned", "berserk", "wounded_twice", "dead")
 
 def other(side: str) -> str:
     return "B" if side == "A" else "A"
+
+
+class ManJson(TypedDict):
+    """A piece as a stored state keeps it; the last four only when they are not empty (older states lack them)."""
+
+    name: str
+    character: str
+    side: str
+    hexes: list[str]
+    health: str
+    mounted: bool
+    horse: bool
+    facing: int | None
+    stunned_at: int
+    mp: int
+    steps: int
+    moved: bool
+    shot: bool
+    fired: bool
+    attacked: bool
+    unloaded: bool
+    carrying: NotRequired[str]
+    leading: NotRequired[list[str]]
+    riding: NotRequired[str]
+    fades: NotRequired[int]
 
 
 @dataclass(frozen=True)
@@ -80,18 +108,24 @@ class Man:
     def hex(self) -> str:
         return self.hexes[0]
 
-    def to_json(self) -> JsonDict:
-        return {"name": self.name, "character": self.character, "side": self.side, "hexes": list(self.hexes),
-                "health": self.health, "mounted": self.mounted, "horse": self.horse, "facing": self.facing,
-                "stunned_at": self.stunned_at, "mp": self.mp, "steps": self.steps, "moved": self.moved,
-                "shot": self.shot, "fired": self.fired, "attacked": self.attacked, "unloaded": self.unloaded,
-                **({"carrying": self.carrying} if self.carrying else {}),
-                **({"leading": list(self.leading)} if self.leading else {}),
-                **({"riding": self.riding} if self.riding else {}),
-                **({"fades": self.fades} if self.fades else {})}
+    def to_json(self) -> ManJson:
+        out: ManJson = {
+            "name": self.name, "character": self.character, "side": self.side, "hexes": list(self.hexes),
+            "health": self.health, "mounted": self.mounted, "horse": self.horse, "facing": self.facing,
+            "stunned_at": self.stunned_at, "mp": self.mp, "steps": self.steps, "moved": self.moved,
+            "shot": self.shot, "fired": self.fired, "attacked": self.attacked, "unloaded": self.unloaded}
+        if self.carrying:
+            out["carrying"] = self.carrying
+        if self.leading:
+            out["leading"] = list(self.leading)
+        if self.riding:
+            out["riding"] = self.riding
+        if self.fades:
+            out["fades"] = self.fades
+        return out
 
     @classmethod
-    def from_json(cls, d: Any) -> Man:
+    def from_json(cls, d: ManJson) -> Man:
         facing = d["facing"]
         return cls(str(d["name"]), str(d["character"]), str(d["side"]), tuple(str(h) for h in d["hexes"]),
                    str(d["health"]), bool(d["mounted"]), bool(d["horse"]), None if facing is None else int(facing),
@@ -108,6 +142,19 @@ def riderless(m: Man, hexes: tuple[str, ...], health: str = "healthy") -> Man:
     """The horse a horseman ``m`` leaves on ``hexes``: his own (``"Grast's horse"``) or the one he borrowed."""
     name = m.riding or f"{m.character}{HORSE}"
     return Man(name, name[: -len(HORSE)], m.side, hexes, health, horse=True, facing=m.facing)
+
+
+class PendingJson(TypedDict):
+    """A decision owed, as a stored state keeps it."""
+
+    kind: str
+    side: str
+    unit: str
+    options: list[str]
+    hexes: list[str]
+    left: int
+    harm: str
+    others: list[str]
 
 
 @dataclass(frozen=True)
@@ -135,12 +182,12 @@ class Pending:
     harm: str = ""
     others: tuple[str, ...] = ()
 
-    def to_json(self) -> JsonDict:
+    def to_json(self) -> PendingJson:
         return {"kind": self.kind, "side": self.side, "unit": self.unit, "options": list(self.options),
                 "hexes": list(self.hexes), "left": self.left, "harm": self.harm, "others": list(self.others)}
 
     @classmethod
-    def from_json(cls, d: Any) -> Pending:
+    def from_json(cls, d: PendingJson) -> Pending:
         return cls(str(d["kind"]), str(d["side"]), str(d["unit"]), tuple(map(str, d["options"])),
                    tuple(map(str, d["hexes"])), int(d["left"]), str(d["harm"]), tuple(map(str, d["others"])))
 
@@ -173,7 +220,7 @@ class DNState:
     rng: RngState
     wizards: tuple[Wizard, ...] = ()  # the magic sheets (energy, wounded, what each did this player turn)
     dragon: BlackDragon | None = None  # the Black Dragon's sheet (centre, facing, wounds); its parts are in men
-    placing: tuple[Any, ...] = ()  # :class:`.placing.Place`: where the rules moved a piece, its owner to choose
+    placing: tuple[Place, ...] = ()  # :class:`.placing.Place`: where the rules moved a piece, its owner to choose
 
     def name(self, side: str) -> str:
         return self.names[SIDES.index(side)]
@@ -181,7 +228,7 @@ class DNState:
     @property
     def to_act(self) -> str:
         if self.placing:
-            return str(self.placing[0].side)
+            return self.placing[0].side
         return self.pending.side if self.pending is not None else self.side
 
     @cached_property

@@ -25,16 +25,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rulekeeper.boards.hexes import hex_distance
-from rulekeeper.core.game import JsonDict
 
 from .data import shipped_sheet
 from .fighters import can_enter
 from .magic import Spell
+from .report import Lines
 from .special import FLIGHT_HEXES, dematerialise_after, flight_refusal
 from .state import DNState, Man, character_of, fighter_of, scene_of
 from .steps import free_for
 
-Lines = list[JsonDict]
 #: How far from the wizard spectres may appear (estimated: within his radius of action, 10 hexes at level 1).
 SUMMON_REACH = 10
 

@@ -14,16 +14,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rulekeeper.core.game import JsonDict
-
 from .data import shipped_sheet
 from .dragon import counts_alive
 from .harm import movement_of
+from .report import Lines
 from .shots import is_shooter, shots
 from .state import PHASE_NAMES, SIDES, DNState, Man, character_of, other
 from .summons import dematerialise
-
-Lines = list[JsonDict]
 
 
 def living(state: DNState, side: str) -> list[Man]:

@@ -13,19 +13,18 @@ from dataclasses import replace
 
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.draws import NotEnumerable, enumerate_draws
-from rulekeeper.core.game import JsonDict
 from rulekeeper.core.whole import WholeMeasure, WholeOdds
 
+from .action_types import Attack, ByUnit, Cast, DNAction, Lead, Mount, Shoot, ToHex
 from .combat import CombatOdds
+from .report import Lines
 from .state import DNState, Man
-
-Lines = list[JsonDict]
 
 #: Actions that draw: what the keeper shows a whole preview for.
 CHANCY = ("shoot", "attack", "cast", "counter", "let_be", "move", "carry", "jump", "take_blow")
 
 
-def play(state: DNState, action: JsonDict, fate: Fate) -> tuple[DNState, Lines]:
+def play(state: DNState, action: DNAction, fate: Fate) -> tuple[DNState, Lines]:
     """One legal action resolved through ``fate`` (what ``apply`` records), the battle decided after it."""
     from . import actions
     from .sorcery import sync, window
@@ -48,28 +47,36 @@ def _state_of(before: Man, after: Man, acting: bool) -> str:
     return f"{after.health}{moved}"
 
 
-def result_of(before: DNState, after: DNState, action: JsonDict) -> str:
+def _acting(action: DNAction) -> str:
+    """The one character an action names as acting ("" for an attack, a side's decision or the dragon's step)."""
+    match action:
+        case Shoot() | ToHex() | ByUnit() | Mount() | Cast() | Lead():
+            return action.unit
+    return ""
+
+
+def result_of(before: DNState, after: DNState, action: DNAction) -> str:
     """What the action did to its targets, in words a player reads on the Fate Screen."""
     pending = after.pending
     if pending is not None and pending.kind == "victim" and (before.pending is None or before.pending != pending):
         return f"one of them takes it (their choice): {pending.harm.replace('+', ' and ') or 'the horse'}"
-    names = [str(n) for n in action.get("targets", [])] or [str(action.get("target", action.get("unit", "")))]
+    acting = _acting(action)
+    names = list(action.targets) if isinstance(action, Attack) else \
+        [action.target] if isinstance(action, Shoot | Cast) else [acting]
     names = [n for n in names if any(m.name == n for m in before.men)]
-    if action.get("kind") == "attack":
-        units = [str(n) for n in action.get("units", [])]
-        if any(after.man(n).hexes != before.man(n).hexes for n in units if after.man(n).alive):
+    if isinstance(action, Attack):
+        if any(after.man(n).hexes != before.man(n).hexes for n in action.units if after.man(n).alive):
             return "attackers retreat"
-    acting = str(action.get("unit", ""))
     parts = [f"{n}: {_state_of(before.man(n), after.man(n), n == acting)}" for n in names]
     return "; ".join(parts) if parts else "no effect"
 
 
-def whole_odds(state: DNState, action: JsonDict) -> WholeOdds | None:
+def whole_odds(state: DNState, action: DNAction) -> WholeOdds | None:
     """Every outcome of the action's draws run through :func:`play`: the targets' state, the enemies killed, our
     own losses. ``None`` for an action without chance (or one the check refuses)."""
-    if action.get("kind") not in CHANCY:
+    if action.kind not in CHANCY:
         return None
-    side = str(action.get("side", state.side))
+    side = action.side
     try:
         leaves = enumerate_draws(lambda fate: play(state, action, fate)[0])
     except NotEnumerable:

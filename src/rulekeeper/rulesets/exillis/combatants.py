@@ -8,11 +8,14 @@ miniature, Fatigue and Veil points, morale, stance and whether it moved last tur
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rulekeeper.core.errors import InvalidStatError
 
 from .fastcopy import evolve, memo
+
+if TYPE_CHECKING:
+    from .unit_profile import UnitProfile
 
 MORALE_MIN = -60.0
 MORALE_MAX = 240.0
@@ -43,11 +46,14 @@ class Modifier:
     cause: str  # "intimidation" (while in the melee), "verse" (while the singer sings), "leadership" (while the leader lives)
     source: str = ""  # the unit whose act or presence keeps it alive ("" : the unit's own melee)
 
-    def to_list(self) -> list[Any]:
+    def to_list(self) -> list[str | float]:
         return [self.stat, self.amount, self.cause, self.source]
 
     @classmethod
-    def from_list(cls, x: list[Any]) -> Modifier:
+    def from_list(cls, x: object) -> Modifier:
+        """A modifier as an event or a stored state lists it (``[stat, amount, cause, source]``), checked."""
+        if not isinstance(x, (list, tuple)) or len(x) != 4 or not isinstance(x[1], (int, float)):
+            raise InvalidStatError(f"a modifier is [stat, amount, cause, source], not {x!r:.60}")
         return cls(str(x[0]), x[1], str(x[2]), str(x[3]))
 
 
@@ -56,7 +62,7 @@ class Combatant:
     """One unit (or a hero on their own) in the zone being resolved."""
 
     key: str
-    profile: Any
+    profile: UnitProfile
     side: str
     hp: tuple[float, ...]
     max_hp: float
@@ -86,7 +92,7 @@ class Combatant:
     def fresh(
         cls,
         key: str,
-        profile: Any,
+        profile: UnitProfile,
         side: str,
         miniatures: int | None = None,
         *,
@@ -178,10 +184,10 @@ class Combatant:
 
 
 #: Lower-cased rules per profile object (the value keeps the profile alive, so its id stays its own).
-_RULES: dict[int, tuple[Any, frozenset[str], frozenset[str]]] = {}
+_RULES: dict[int, tuple[UnitProfile, frozenset[str], frozenset[str]]] = {}
 
 
-def rules_of(profile: Any) -> tuple[frozenset[str], frozenset[str]]:
+def rules_of(profile: UnitProfile) -> tuple[frozenset[str], frozenset[str]]:
     """A profile's special rules, and its special rules with its heroic power, lower-cased.
 
     Cached per profile: rules are asked about thousands of times a battle, and profiles

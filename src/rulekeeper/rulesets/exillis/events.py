@@ -21,21 +21,41 @@ from .combatants import Combatant, Modifier
 TRACKED = ("hp", "morale_base", "modifiers", "fleeing", "fatigue", "veil", "chain")
 
 
-def _saved(value: Any) -> Any:
+#: What a tracked field holds on a :class:`Combatant` (hp, morale base, modifiers, fleeing, fatigue, veil, chain).
+FieldValue = float | bool | tuple[float, ...] | tuple[Modifier, ...] | tuple[str, int]
+#: The same value as an event carries it: a number, a yes/no, or a list (a modifier as its own list).
+SavedValue = float | bool | list[float | str | list[str | float]]
+
+
+def _saved(value: FieldValue) -> SavedValue:
     if isinstance(value, tuple):
         return [x.to_list() if isinstance(x, Modifier) else x for x in value]
     return value
 
 
-def _loaded(field: str, value: Any) -> Any:
+def _loaded(field: str, value: object) -> FieldValue:
+    """A field's value read back from an event (frozen: its lists are tuples); kept as stored, only checked."""
+    if isinstance(value, (bool, int, float)):
+        return value
+    if not isinstance(value, (list, tuple)):
+        raise IllegalActionError(f"event sets {field!r} to {value!r:.40}, not a number, a yes/no or a list")
     if field == "modifiers":
         return tuple(Modifier.from_list(x) for x in value)
-    return tuple(value) if isinstance(value, (list, tuple)) else value
+    if field == "chain":
+        element, links = value
+        return (str(element), int(links))
+    return tuple(_number(field, x) for x in value)
+
+
+def _number(field: str, x: object) -> float:
+    if isinstance(x, (int, float)):
+        return x
+    raise IllegalActionError(f"event sets {field!r} to a list holding {x!r:.40}, not a number")
 
 
 def diff(before: Combatant, after: Combatant, cause: str) -> list[Event]:
     """The ``unit`` event turning ``before`` into ``after`` (none if nothing changed)."""
-    changes: dict[str, Any] = {}
+    changes: dict[str, SavedValue] = {}
     for f in TRACKED:
         a, b = getattr(before, f), getattr(after, f)
         if a != b:
@@ -58,7 +78,7 @@ def reduce_zone(zone: Mapping[str, Combatant], event: Event) -> dict[str, Combat
     key = str(event.data["unit"])
     if key not in zone:
         raise IllegalActionError(f"event names unit {key!r} that is not in the zone")
-    changes: dict[str, Any] = {}
+    changes: dict[str, Any] = {}  # keyword arguments of replace(): each checked by name and value
     for f, v in event.data["set"].items():
         if f not in TRACKED:
             raise IllegalActionError(f"event sets unknown field {f!r}")

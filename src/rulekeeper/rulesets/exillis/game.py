@@ -9,7 +9,7 @@ when first used, so ``rulekeeper odds`` never pays for what it does not run.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -266,7 +266,7 @@ class ExIllisBattles:
         if not state.over:
             return None
         s = summary(state)
-        return GameResult(state.winner, s["winner_army"], state.end_reason, s)
+        return GameResult(state.winner, s["winner_army"], state.end_reason, dict(s))
 
     # -- JSON and views --------------------------------------------------------------------------
 
@@ -310,6 +310,12 @@ class ExIllisBattles:
         from .cli import register
 
         register(hooks)
+
+    def quick_command(self, args: Sequence[str]) -> Callable[[], None] | None:
+        """``odds exillis melee A B [--json]`` without the CLI's Typer tree (start-up: ``cli/quick.py``)."""
+        from .cli.quick import quick_command
+
+        return quick_command(args)
 
     # -- musters and the campaign in the browser -------------------------------------------------
 
@@ -398,4 +404,4 @@ class ExIllis(ExIllisBattles):
         )
         ctx = MeleeContext(tables.rules, self.opts)
         report = resolve_round(zone, "Billmen", ctx, fate)
-        return Resolution(self.name, "melee", report.to_dict(), fate.record_dicts())
+        return Resolution(self.name, "melee", dict(report.to_dict()), fate.record_dicts())

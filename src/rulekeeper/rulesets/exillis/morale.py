@@ -7,11 +7,10 @@ grows with Fatigue/Veil thresholds (see :func:`.fatigue.morale_sensitivity`).
 from __future__ import annotations
 
 import bisect
-from typing import Any
 
 from rulekeeper.core.errors import InvalidStatError
 
-from .combatants import MORALE_MAX, MORALE_MIN
+from .combatants import MORALE_MAX, MORALE_MIN, Combatant
 from .options import ExIllisOptions
 
 #: Intimidation result → morale modifier (seed, "Morale Modifiers").
@@ -131,12 +130,12 @@ def morale_state(points: float, fleeing: bool = False, rules: tuple[str, ...] = 
     return "Broken"
 
 
-def state_of(c: Any, fleeing: bool = True) -> str:
+def state_of(c: Combatant, fleeing: bool = True) -> str:
     """The morale state of a combatant (its Morale Type read from its special rules)."""
     return morale_state(c.morale, c.fleeing if fleeing else False, tuple(c.profile.special_rules))
 
 
-def can_rout(c: Any) -> bool:
+def can_rout(c: Combatant) -> bool:
     """Soulless units are disabled and Enraged units turn Furious instead of routing."""
     rules = {r.lower() for r in c.profile.special_rules}
     return not ({"soulless", "enraged"} & rules)

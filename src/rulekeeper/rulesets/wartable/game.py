@@ -35,7 +35,7 @@ from rulekeeper.core.game import (
 )
 from rulekeeper.core.ruleset import OptionInfo, Resolution
 
-from .actions import ATTACK, DECLINE_WORDS, DEFEND, KIND_SIDE, action_text, side_of
+from .actions import ACTIONS, ATTACK, DECLINE_WORDS, DEFEND, KIND_SIDE, KINDS, Engage, action_text, side_of
 from .attack_log import _events, combat_from_items, holder, report_items, stability_text
 from .codec import SIDES, enc
 from .combat import default_data, resolve_combat
@@ -165,12 +165,16 @@ class WarTableBattles:
         if state.over:
             return []
         if state.declared:
-            return [LegalAction(dict(DEFEND), "defend", "defenders", None,
+            return [LegalAction(ACTIONS.encode(DEFEND), "defend", "defenders", None,
                                 "meet the attack: the six steps are resolved", "Defend", "")]
-        return [LegalAction(dict(ATTACK), "attack", "attackers", None, describe(state.battle), "Attack", "")]
+        return [LegalAction(ACTIONS.encode(ATTACK), "attack", "attackers", None, describe(state.battle), "Attack", "")]
 
     def parse_action(self, state: WarTableState, data: Mapping[str, Any]) -> JsonDict:
         """``{"kind": "attack"}`` or ``{"kind": "defend"}`` (any case); an optional ``side`` names who acts."""
+        return ACTIONS.encode(self._engage(state, data))
+
+    def _engage(self, state: WarTableState, data: Mapping[str, Any]) -> Engage:
+        """The action a request spells (see :meth:`parse_action`), or a typed refusal naming what is wrong."""
         extra = sorted(str(k) for k, v in data.items() if k not in ("kind", "side") and v not in (None, ""))
         if extra:
             raise WarTableActionError(
@@ -178,24 +182,25 @@ class WarTableBattles:
                 f"unexpected: {', '.join(extra)}",
                 fields=extra,
             )
-        kind = fold(str(data.get("kind") or ""))
-        if kind in DECLINE_WORDS:
+        word = fold(str(data.get("kind") or ""))
+        if word in DECLINE_WORDS:
             raise WarTableActionError(
-                f"{kind!r}: the War Table rules have no way to decline or leave a battle; the attackers' only "
+                f"{word!r}: the War Table rules have no way to decline or leave a battle; the attackers' only "
                 "action is attack",
-                kind=kind,
+                kind=word,
                 legal=["attack"],
             )
-        if kind not in KIND_SIDE:
+        kind = KINDS.get(word)
+        if kind is None:
             raise WarTableActionError(
                 f"unknown War Table action {data.get('kind')!r}: the attackers attack, the defenders defend",
-                kind=kind, legal=list(KIND_SIDE),
+                kind=word, legal=list(KIND_SIDE),
             )
         side = data.get("side")
         if side in (None, ""):
-            return {"kind": kind}
+            return Engage(kind)
         found = self._side(state, str(side))
-        return {"kind": kind} if found == KIND_SIDE[kind] else {"kind": kind, "side": found}
+        return Engage(kind) if found == KIND_SIDE[kind] else Engage(kind, found)
 
     def _side(self, state: WarTableState, name: str) -> SideName:
         b = state.battle
@@ -216,23 +221,21 @@ class WarTableBattles:
             raise WarTableActionError(f"a War Table action is one word, attack or defend (got {' '.join(words)!r})")
         return self.parse_action(state, {"kind": words[0]})
 
-    def _check(self, state: WarTableState, action: Mapping[str, Any]) -> JsonDict:
-        """The canonical form of a legal ``action``; a typed error (nothing changed) otherwise."""
-        canonical = self.parse_action(state, action)
+    def _check(self, state: WarTableState, action: Engage) -> Engage:
+        """``action`` if it is legal now; a typed error (nothing changed) otherwise."""
         if state.over:
             raise WarTableActionError("the battle is over: the attack has been resolved", code_detail="game_over")
-        side = self.side_of(canonical)
         turn: SideName = "defenders" if state.declared else "attackers"
-        if side != turn or KIND_SIDE[str(canonical["kind"])] != side:
+        if action.player != turn or KIND_SIDE[action.kind] != turn:
             raise WarTableActionError(
                 f"it is the {turn}' ({state.battle.side_name(turn)}) turn: "
                 + ("they defend" if turn == "defenders" else "they attack, then the defenders answer"),
-                side=side,
+                side=action.player,
             )
-        return canonical
+        return action
 
     def apply(self, state: WarTableState, action: JsonDict) -> Outcome:
-        canonical = self._check(state, action)
+        canonical = ACTIONS.encode(self._check(state, self._engage(state, action)))
         if not state.declared:
             text = (f"{state.battle.side_name('attackers')} attack: {describe(state.battle)}; the "
                     f"{state.battle.side_name('defenders')} answer")
@@ -254,7 +257,7 @@ class WarTableBattles:
 
     def preview(self, state: WarTableState, action: JsonDict) -> OddsPreview:
         """No chance: the exact Health after (and the Enclave's Stability) the attack will give."""
-        self._check(state, action)
+        self._check(state, self._engage(state, action))
         report = state.resolve()
         headline: list[tuple[str, float | str]] = [
             (f"{h.label} Health", f"{show(h.before)} → {show(h.after)}" + (" (destroyed)" if h.destroyed else ""))
@@ -279,13 +282,14 @@ class WarTableBattles:
         return OddsPreview(tuple(headline), ())
 
     def policy(self, state: WarTableState) -> JsonDict | None:
-        return choose(state)
+        chosen = choose(state)
+        return None if chosen is None else ACTIONS.encode(chosen)
 
     def action_text(self, action: JsonDict) -> str:
-        return action_text(action)
+        return action_text(ACTIONS.decode(action))
 
     def side_of(self, action: JsonDict) -> str:
-        return side_of(action)
+        return side_of(ACTIONS.decode(action))
 
     def result(self, state: WarTableState) -> GameResult | None:
         if state.report is None:
@@ -410,7 +414,7 @@ class WarTable(WarTableBattles):
             ["Ruin"],
             title="Oathsworn Vanguard attack a Bloodless Horde in a Ruin (seed example)",
         )
-        return Resolution(ruleset=self.name, kind="combat", summary=report.to_dict(), chance=fate.record_dicts())
+        return Resolution(ruleset=self.name, kind="combat", summary=dict(report.to_dict()), chance=fate.record_dicts())
 
 
 __all__ = [

@@ -5,12 +5,10 @@ An engagement offers each side one action in turn and nothing to choose, so the 
 
 from __future__ import annotations
 
-from rulekeeper.core.game import JsonDict
-
-from .actions import ATTACK, DEFEND
+from .actions import ATTACK, DEFEND, Engage
 from .state import WarTableState
 
 
-def choose(state: WarTableState) -> JsonDict | None:
+def choose(state: WarTableState) -> Engage | None:
     """The side to act's one action, or None once the engagement is resolved."""
-    return None if state.over else dict(DEFEND if state.declared else ATTACK)
+    return None if state.over else DEFEND if state.declared else ATTACK

@@ -16,7 +16,7 @@ from typing import Any
 from rulekeeper.boards.hexes import hex_distance
 from rulekeeper.core.game import LegalAction
 
-from ..actions import in_sight
+from ..actions import ACTIONS, AtHex, BSAction, Move, Targeted, in_sight
 from ..movement import moves
 from ..state import BattleState, Piece, possessive
 from .geometry import centre, outline, points
@@ -126,18 +126,19 @@ def _spot(state: BattleState, label: str, title: str, href: str = "", kind: str 
     return Spot(label, x, y, title, href, kind, points(h), state.at(label) is not None)
 
 
-def _target_hex(state: BattleState, action: dict[str, Any]) -> str | None:
+def _target_hex(state: BattleState, action: BSAction) -> str | None:
     """The hex an action points at, from its fields alone: a unit ``target``'s hex, or a ``hex``/``to``."""
-    target = action.get("target")
-    if target is not None:
-        try:
-            q = state.piece(str(target))
-        except KeyError:
-            return None
-        return q.hex if q.on_map else None
-    for key in ("hex", "to"):
-        if action.get(key) is not None:
-            return str(action[key])
+    match action:
+        case Targeted():
+            try:
+                q = state.piece(action.target)
+            except KeyError:
+                return None
+            return q.hex if q.on_map else None
+        case AtHex():
+            return action.hex
+        case Move():
+            return action.to
     return None
 
 
@@ -151,7 +152,7 @@ def focus(state: BattleState, p: Piece, legal: list[tuple[int, LegalAction]], hr
     marks = []
     for i, lg in legal:
         kind = str(lg.action.get("kind", ""))
-        where = _target_hex(state, lg.action)
+        where = _target_hex(state, ACTIONS.listed(lg.action))
         if kind == "move" or where is None or unit_of(lg) != p.name:
             continue
         spot = _spot(state, where, lg.text, href.get(i, ""), kind)

@@ -14,7 +14,7 @@ page through autoescaping templates.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from markupsafe import Markup
 
@@ -82,15 +82,46 @@ def _busy(state: BattleState, p: Piece) -> bool:
     return not p.attacked or p.spent < p.type.movement
 
 
+class Cell(TypedDict):
+    """One hex of the SVG board: its label, terrain and elevation, centre, corners and fill."""
+
+    label: str
+    kind: str
+    elevation: int
+    x: float
+    y: float
+    points: str
+    fill: str
+
+
+class Counter(TypedDict):
+    """A unit on the board: its counter (tag, side, card, soldiers, morale), where it stands, and its link."""
+
+    key: str
+    name: str
+    tag: str
+    side: str
+    card: str
+    hex: str
+    soldiers: int
+    morale: int
+    fleeing: bool
+    active: bool
+    picked: bool
+    x: float
+    y: float
+    href: str
+
+
 class BattleSystemPresenter(GenericPresenter):
     """The SVG hex board, the picked unit's actions and the unit panel; preview and results stay generic."""
 
     def template_dir(self) -> Path:
         return TEMPLATES
 
-    def _cells(self, state: BattleState) -> list[dict[str, Any]]:
+    def _cells(self, state: BattleState) -> list[Cell]:
         terrain = {label: (kind, elevation) for label, kind, elevation in state.terrain}
-        cells = []
+        cells: list[Cell] = []
         for row in range(state.height):
             for col in range(state.width):
                 h = offset_to_hex(col, row)
@@ -101,9 +132,9 @@ class BattleSystemPresenter(GenericPresenter):
                               "points": points(h), "fill": _fill(kind, elevation)})
         return cells
 
-    def _counters(self, state: BattleState, links: Links, picked: str | None) -> list[dict[str, Any]]:
+    def _counters(self, state: BattleState, links: Links, picked: str | None) -> list[Counter]:
         short = tags(state)
-        out = []
+        out: list[Counter] = []
         for p in state.units:
             if not p.on_map:
                 continue

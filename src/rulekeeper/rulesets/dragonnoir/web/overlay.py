@@ -12,11 +12,11 @@ from __future__ import annotations
 import heapq
 import re
 from dataclasses import dataclass, replace
-from typing import Any
 
 from rulekeeper.boards.hexes import hex_centre
 from rulekeeper.core.game import LegalAction
 
+from ..action_types import ACTIONS, Attack, Cast, Clear, DNAction, DragonMove, Shoot, ToHex
 from ..data import shipped_sheet
 from ..fire import WEAPONS, line_of_fire
 from ..harm import movement_of
@@ -131,11 +131,16 @@ def _spot(state: DNState, label: str, title: str, href: str = "", kind: str = ""
     return Spot(label, x, y, title, href, kind, points(h), bool(state.living_on(label)))
 
 
-def _target_hex(state: DNState, action: dict[str, Any]) -> str | None:
-    targets = action.get("targets") or ([action["target"]] if action.get("target") else [])
-    if targets:
-        return state.man(str(targets[0])).hex
-    return str(action["to"]) if action.get("to") else None
+def _target_hex(state: DNState, action: DNAction) -> str | None:
+    """The hex an action's mark goes on: its (first) target's, or the hex it goes to; None for a decision."""
+    match action:
+        case Attack():
+            return state.man(action.targets[0]).hex
+        case Shoot() | Cast():
+            return state.man(action.target).hex
+        case ToHex() | DragonMove() | Clear():
+            return action.to
+    return None
 
 
 def focus(state: DNState, m: Man, legal: list[tuple[int, LegalAction]], href: dict[int, str]) -> Focus:
@@ -147,7 +152,7 @@ def focus(state: DNState, m: Man, legal: list[tuple[int, LegalAction]], href: di
     marks = []
     for i, lg in legal:
         kind = str(lg.action.get("kind", ""))
-        where = _target_hex(state, lg.action)
+        where = _target_hex(state, ACTIONS.listed(lg.action))
         if kind in ("move", "end_phase", "hold", "stay") or where is None:
             continue
         marks.append(_spot(state, where, lg.text, href.get(i, ""), kind))

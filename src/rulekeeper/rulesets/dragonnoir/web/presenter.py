@@ -13,7 +13,7 @@ Every string from a battle reaches the page through autoescaping templates.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from markupsafe import Markup
 
@@ -35,6 +35,62 @@ FILLS = {"flat": "#ebe6c8", "trees": "#5f8f4a", "brush": "#a9c27a", "water": "#8
 FONT = 12.5
 STATE_WORD = {"healthy": "", "stunned": "stunned", "wounded": "wounded", "berserk": "berserk",
               "wounded_twice": "wounded ×2", "dead": "dead"}
+
+
+class Cell(TypedDict):
+    """One hex of the SVG map: its label, terrain and level, centre, corners and fill."""
+
+    label: str
+    kind: str
+    level: int
+    x: float
+    y: float
+    points: str
+    fill: str
+
+
+class EdgeMark(TypedDict):
+    """A wall, door or window between two hexes, as the line the map draws."""
+
+    between: str
+    feature: str
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+
+class Counter(TypedDict):
+    """A piece on the map: its counter (tag, side, state and numbers), where it stands, and its link."""
+
+    name: str
+    tag: str
+    side: str
+    hex: str
+    x: float
+    y: float
+    rear: tuple[float, float] | None
+    dot: tuple[float, float] | None
+    health: str
+    word: str
+    alive: bool
+    numbers: str
+    what: str
+    armour: bool
+    picked: bool
+    active: bool
+    href: str
+
+
+class ActionRow(TypedDict):
+    """One line of the action list: its index (the pick link), kind, words, odds and link."""
+
+    index: int
+    kind: str
+    label: str
+    note: str
+    odds: str
+    href: str
 
 
 def tag(name: str) -> str:
@@ -75,8 +131,8 @@ class DragonNoirPresenter(GenericPresenter):
     def template_dir(self) -> Path:
         return TEMPLATES
 
-    def _cells(self, state: DNState) -> list[dict[str, Any]]:
-        cells = []
+    def _cells(self, state: DNState) -> list[Cell]:
+        cells: list[Cell] = []
         for row in range(state.height):
             for col in range(state.width):
                 h = offset_to_hex(col, row)
@@ -88,15 +144,15 @@ class DragonNoirPresenter(GenericPresenter):
                               "fill": FILLS.get(kind, FILLS["flat"])})
         return cells
 
-    def _edges(self, state: DNState) -> list[dict[str, Any]]:
+    def _edges(self, state: DNState) -> list[EdgeMark]:
         board = state.board
-        out = []
+        out: list[EdgeMark] = []
         for a, b, feature in state.edges:
             x1, y1, x2, y2 = edge_line(board.parse(a), board.parse(b))
             out.append({"between": f"{a}|{b}", "feature": feature, "x1": x1, "y1": y1, "x2": x2, "y2": y2})
         return out
 
-    def _counter(self, state: DNState, m: Man, links: Links, picked: str | None, busy: bool) -> dict[str, Any]:
+    def _counter(self, state: DNState, m: Man, links: Links, picked: str | None, busy: bool) -> Counter:
         board = state.board
         x, y = centre(board.parse(m.hexes[0]))
         rear = centre(board.parse(m.hexes[1])) if len(m.hexes) == 2 else None
@@ -151,7 +207,7 @@ class DragonNoirPresenter(GenericPresenter):
         picked = chosen(state, links, acting)
         units = [{"name": n, "tag": tag(n), "side": state.man(n).side, "picked": n == picked,
                   "href": links.page("panel", unit=n)} for n in acting]
-        groups: dict[str, list[dict[str, Any]]] = {}
+        groups: dict[str, list[ActionRow]] = {}
         for i, (lg, p) in enumerate(zip(legal, previews, strict=True)):
             owner = unit_of(lg)
             if owner is not None and owner != picked and lg.action.get("kind") not in ("take_blow",):

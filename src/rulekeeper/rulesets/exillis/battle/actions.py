@@ -7,8 +7,8 @@ command line, stored in the log and compared: an action is legal exactly when it
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 from rulekeeper.core.errors import IllegalActionError
 
@@ -31,8 +31,9 @@ class Action:
     target: str | None = None  # a zone name ("C2") or a unit key
     option: str | None = None  # shot type, spell, stance
 
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"kind": self.kind, "unit": self.unit}
+    def to_dict(self) -> dict[str, str]:
+        """The logged form: kind and unit, then target and option when the action has them."""
+        d = {"kind": self.kind, "unit": self.unit}
         if self.target is not None:
             d["target"] = self.target
         if self.option is not None:
@@ -40,17 +41,10 @@ class Action:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Action:
+    def from_dict(cls, d: Mapping[str, object]) -> Action:
         if d.get("kind") not in KINDS:
             raise IllegalActionError(f"unknown action kind {d.get('kind')!r}; kinds are {', '.join(KINDS)}")
-        unit, target, option = d.get("unit"), d.get("target"), d.get("option")
-        for key, value in (("unit", unit), ("target", target), ("option", option)):
-            # a name or a zone is text: a number, a list or a yes/no from the API or a hand-made form is refused
-            # here, naming the field, before any rule reads it (a cast at target 7 was an AttributeError: a 500)
-            if not isinstance(value, str) and (key == "unit" or value is not None):
-                raise IllegalActionError(f"an action's {key} is a name or a zone written as text, not {value!r:.40}",
-                                         field=key)
-        return cls(str(d["kind"]), str(unit), target, option)
+        return cls(str(d["kind"]), str(_text(d, "unit")), _text(d, "target"), _text(d, "option"))
 
     def text(self) -> str:
         parts = [self.kind, self.unit]
@@ -61,6 +55,15 @@ class Action:
         return " ".join(parts)
 
 
+def _text(d: Mapping[str, object], key: str) -> str | None:
+    """A name or a zone is text: a number, a list or a yes/no from the API or a hand-made form is refused
+    here, naming the field, before any rule reads it (a cast at target 7 was an AttributeError: a 500)."""
+    value = d.get(key)
+    if isinstance(value, str) or (value is None and key != "unit"):
+        return value
+    raise IllegalActionError(f"an action's {key} is a name or a zone written as text, not {value!r:.40}", field=key)
+
+
 @dataclass(frozen=True)
 class Legal:
     """A legal action with its AcP cost and a short note (odds are added by the caller)."""
@@ -68,7 +71,6 @@ class Legal:
     action: Action
     acp: float
     note: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def leader(state: BattleState) -> BattleUnit | None:

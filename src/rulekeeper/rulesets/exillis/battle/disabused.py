@@ -3,10 +3,13 @@ without loading the rest of the specials, see :mod:`.stored`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..unit_profile import UnitProfile
 
 
-def disabused(profile: Any, kills: int, per_kill: float) -> Any:
+def disabused(profile: UnitProfile, kills: int, per_kill: float) -> UnitProfile:
     """Disabused: "Lucifer's Intimidation increases proportionally to his number of kills".
 
     ``profile`` is the unit's profile at its level without the bonus; returns a copy with

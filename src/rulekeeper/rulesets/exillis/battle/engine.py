@@ -25,7 +25,7 @@ from .lifetimes import lapse
 from .morale_loop import after_deaths, flee, sync_heroes
 from .result import check_end
 from .specials import dark_presence, end_of_turn
-from .state import ACT_AT, BattleState
+from .state import ACT_AT, BattleState, BattleUnit
 from .tables import BattleTables
 from .turnbar import advance
 
@@ -104,7 +104,7 @@ def apply(state: BattleState, action: Action, t: BattleTables, legal: Legal | No
     return Outcome(final, action, legal, tuple(run.events), tuple(fate.records), tuple(run.report))
 
 
-def _update(state: BattleState, units: dict[str, Any]) -> BattleState:
+def _update(state: BattleState, units: dict[str, BattleUnit]) -> BattleState:
     return evolve(state, units=tuple(units.get(u.key, u) for u in state.units))
 
 

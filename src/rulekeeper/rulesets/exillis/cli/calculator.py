@@ -14,13 +14,14 @@ from rulekeeper.cli.fate_screen import explain_panel, odds_table, pct, rows_tabl
 from rulekeeper.cli.output import console, print_json
 from rulekeeper.cli.whole_view import whole_table
 from rulekeeper.core.chance import Fate
-from rulekeeper.core.errors import ImpossibleRequestError
 from rulekeeper.core.whole import WholeOdds
 from rulekeeper.rulesets.exillis.combatants import Combatant
-from rulekeeper.rulesets.exillis.melee import MeleeContext, MeleeReport, duel_odds, resolve_round, target_odds
+from rulekeeper.rulesets.exillis.melee import MeleeContext, MeleeReport, resolve_round
 from rulekeeper.rulesets.exillis.morale import state_of
 from rulekeeper.rulesets.exillis.options import ExIllisOptions
 from rulekeeper.rulesets.exillis.setup import Tables, UnitSpec, build, load_tables
+
+from .melee_odds import melee_common, melee_odds
 
 if TYPE_CHECKING:  # shooting and casting are imported by their own commands (``odds exillis melee`` stays light)
     from rich.table import Table
@@ -42,28 +43,6 @@ Level = Annotated[int, typer.Option("--level", help="Level of every unit (unless
 Seed = Annotated[int, typer.Option("--seed", help="Seed of fate: same seed, same result.")]
 
 
-def _melee_zone(
-    tables: Tables, opts: ExIllisOptions, attacker: str, defender: str, *, a_size: int | None, d_size: int | None, level: int,
-    a_fatigue: float, d_fatigue: float, a_stance: str, d_stance: str, d_moved: bool,
-    others: list[str], allies: list[str], a_morale: float | None, d_morale: float | None,
-    generals: list[str] | None = None,
-) -> tuple[Combatant, ...]:
-    taken: set[str] = set()
-    wanted = {tables.roster.get(g).name for g in (generals or [])}
-    if len(wanted) > 2:
-        raise ImpossibleRequestError("each army has at most one General")
-
-    def gen(name: str) -> bool:
-        return tables.roster.get(UnitSpec.parse(name).name).name in wanted
-
-    a = build(tables, UnitSpec(attacker, a_size, level, a_fatigue, 0.0, a_morale, a_stance), "attacker", taken, options=opts, general=gen(attacker))
-    d = build(tables, UnitSpec(defender, d_size, level, d_fatigue, 0.0, d_morale, d_stance, d_moved), "defender", taken, options=opts, general=gen(defender))
-    zone = [a, d]
-    zone += [build(tables, UnitSpec.parse(s, level), "defender", taken, options=opts, general=gen(s)) for s in others]
-    zone += [build(tables, UnitSpec.parse(s, level), "attacker", taken, options=opts, general=gen(s)) for s in allies]
-    return tuple(zone)
-
-
 def _units_table(zone: tuple[Combatant, ...]) -> Table:
     return rows_table(
         "Units in the zone", ["Unit", "Side", "Miniatures", "HP each", "Morale", "State", "Fatigue"],
@@ -73,23 +52,6 @@ def _units_table(zone: tuple[Combatant, ...]) -> Table:
             for c in zone
         ],
     )
-
-
-def _melee_common(
-    attacker: str, defender: str, action: str, direction: str, attacker_size: int | None, defender_size: int | None,
-    level: int, attacker_fatigue: float, defender_fatigue: float, attacker_stance: str, defender_stance: str,
-    defender_moved: bool, with_: list[str] | None, ally: list[str] | None, attacker_morale: float | None,
-    defender_morale: float | None, data: Path | None, option: list[str] | None, general: list[str] | None = None,
-) -> tuple[tuple[Combatant, ...], MeleeContext]:
-    opts = ExIllisOptions.parse(option)
-    tables = load_tables(data)
-    zone = _melee_zone(
-        tables, opts, attacker, defender, a_size=attacker_size, d_size=defender_size, level=level,
-        a_fatigue=attacker_fatigue, d_fatigue=defender_fatigue, a_stance=attacker_stance, d_stance=defender_stance,
-        d_moved=defender_moved, others=with_ or [], allies=ally or [], a_morale=attacker_morale, d_morale=defender_morale,
-        generals=general,
-    )
-    return zone, MeleeContext(tables.rules, opts, action, direction)
 
 
 def _mode(ctx: typer.Context) -> str:
@@ -124,14 +86,14 @@ def melee(
     whole: Whole = False,
 ) -> None:
     """Odds of one attack (``odds``), or a seeded round by every miniature (``resolve``)."""
-    zone, ctx = _melee_common(
+    zone, ctx = melee_common(
         attacker, defender, action, direction, attacker_size, defender_size, level, attacker_fatigue,
         defender_fatigue, attacker_stance, defender_stance, defender_moved, with_, ally, attacker_morale,
         defender_morale, data, option, general,
     )
     if _mode(tctx) == "odds":
         odds = _whole_round(zone, ctx) if whole else None
-        _melee_odds(zone, ctx, action, direction, json, odds)
+        melee_odds(zone, ctx, action, direction, json, odds)
     else:
         _melee_round(zone, ctx, seed, json)
 
@@ -148,31 +110,6 @@ def _whole_volley(setup: ShotSetup) -> WholeOdds | None:
     from rulekeeper.rulesets.exillis.whole.compute import volley_odds
 
     return volley_odds(setup)
-
-
-def _melee_odds(zone: tuple[Combatant, ...], ctx: MeleeContext, action: str, direction: str, json: bool,
-                whole: WholeOdds | None = None) -> None:
-    """``odds``: the target assignment of the first attack and one Fate Screen per enemy unit, nothing rolled."""
-    att = zone[0]
-    targets = target_odds(att, zone)
-    duels = {c.key: duel_odds(att, c, ctx) for c in zone if c.side != att.side}
-    if json:
-        print_json({
-            "ruleset": "exillis", "kind": "melee", "action": action, "direction": direction,
-            "options": ctx.options.to_dict(),
-            "targets": {k: p for k, p in targets},
-            "duels": {k: o.to_dict() for k, o in duels.items()},
-            **({"whole": whole.to_dict()} if whole is not None else {}),
-        })
-        return
-    screen: list[Any] = [whole_table(whole, "The whole round")] if whole is not None else []
-    if len(targets) > 1:
-        screen.append(odds_table("Target assignment (Aggressiveness WRD, first attack)", targets))
-    for key, o in duels.items():
-        screen.append(odds_table(f"Fate Screen: {att.key} {action} → {key} ({direction})", o.odds, o.weights, o.damage))
-        screen.append(f"Chance that {key} retaliates after this attack: {pct(o.retaliation_chance)}")
-        screen.append(explain_panel(o.explain))
-    console.print(Group(*screen))
 
 
 def _duel_rows(report: MeleeReport) -> list[list[str | Text]]:

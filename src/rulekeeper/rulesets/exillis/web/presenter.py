@@ -11,15 +11,16 @@ battle (unit names, scenario text) reaches the page unescaped.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Required, TypedDict
 
 from jinja2 import Environment
 from markupsafe import Markup
 
 from rulekeeper.boards.zones import DIRECTIONS
-from rulekeeper.core.errors import RulekeeperError
+from rulekeeper.core.errors import IllegalActionError, RulekeeperError
 from rulekeeper.core.game import LegalAction, OddsPreview
 from rulekeeper.core.present import FateScreen, Header, Links
 
@@ -95,6 +96,60 @@ def _num(x: float) -> str:
     return f"{x:.0f}" if abs(x - round(x)) < 1e-9 else f"{x:.1f}"
 
 
+class Badge(TypedDict):
+    """One unit's counter on the board and at the head of its panel (``counter.html``, ``unit.html``)."""
+
+    key: str
+    name: str
+    side: str
+    hero: bool
+    general: bool
+    count: int
+    size: int
+    minis: list[bool]
+    hp: float
+    max_hp: float
+    morale: float
+    state: str
+    state_text: str
+    fatigue: float
+    veil: float
+    stance: str
+    flying: bool
+    fleeing: bool
+    active: bool
+    status: str
+
+
+class OddsItem(TypedDict):
+    """One headline chance of an action ("Hit 42.0 %"); ``p`` is None for a line of text."""
+
+    label: str
+    text: str
+    p: float | None
+
+
+class FateItem(TypedDict, total=False):
+    """One line or card of the Fate Screen (``fate.html``), by its kind ``t``. The report entries a card
+    shows (``strike``, ``ret``, ``s``, ``c``, ``r``) are handed to the template as the log stores them."""
+
+    t: Required[str]  # note, header, duel, shot, cast, cut_down, casualties, morale
+    text: str
+    strike: Mapping[str, object]
+    ret: Mapping[str, object] | None
+    s: Mapping[str, object]
+    c: Mapping[str, object]
+    r: Mapping[str, object]
+    list: list[str]
+    unit: str
+    before: str
+    after: str
+    state: str
+    reasons: list[str]
+    n: int  # the card's number, once it is turned
+    fresh: bool  # the card turned last
+
+
 @dataclass
 class _Section:
     """One table of odds in the preview (one duel, one volley, one cast) and how it was made."""
@@ -119,13 +174,13 @@ class ExIllisPresenter:
     def bind(self, env: Environment) -> None:
         self.env = env
 
-    def _render(self, name: str, **ctx: Any) -> Markup:
+    def _render(self, name: str, **ctx: object) -> Markup:
         assert self.env is not None, "bind() the presenter to the keeper's environment first"
         return Markup(self.env.get_template(f"exillis/{name}").render(**ctx))
 
     # -- the board -----------------------------------------------------------------------------
 
-    def _badge(self, state: BattleState, u: BattleUnit) -> dict[str, Any]:
+    def _badge(self, state: BattleState, u: BattleUnit) -> Badge:
         c = u.c
         return {
             "key": u.key, "name": short(u.key), "side": u.side, "hero": u.is_hero, "general": u.general,
@@ -168,9 +223,13 @@ class ExIllisPresenter:
 
     # -- actions and odds ----------------------------------------------------------------------
 
-    def action_text(self, action: dict[str, Any]) -> str:
-        kind, unit = str(action.get("kind", "")), short(str(action.get("unit", "")))
-        target, option = action.get("target"), action.get("option")
+    def action_text(self, action: Mapping[str, object]) -> str:
+        """A logged action as a sentence ("Billmen: charge to B3"); an action that does not read as one, its values."""
+        try:
+            a = Action.from_dict(action)
+        except IllegalActionError:
+            return " ".join(str(v) for v in action.values())
+        kind, unit, target, option = a.kind, short(a.unit), a.target, a.option
         title = KIND_TITLES.get(kind, kind)
         if kind in ("move", "charge", "retreat"):
             return f"{unit}: {title.lower()} to {target}"
@@ -183,8 +242,8 @@ class ExIllisPresenter:
         return f"{unit}: {title.lower()}"
 
     @staticmethod
-    def _odds_items(odds: OddsPreview) -> list[dict[str, Any]]:
-        out = []
+    def _odds_items(odds: OddsPreview) -> list[OddsItem]:
+        out: list[OddsItem] = []
         for k, v in odds.headline:
             if isinstance(v, float):
                 out.append({"label": k, "text": pct(v), "p": v})
@@ -273,9 +332,9 @@ class ExIllisPresenter:
 
     # -- the Fate Screen of results ------------------------------------------------------------
 
-    def _items(self, report: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _items(self, report: list[dict[str, Any]]) -> list[FateItem]:
         """The report as a sequence of lines and cards; cards are what a player reveals."""
-        items: list[dict[str, Any]] = []
+        items: list[FateItem] = []
         for r in report:
             kind = r.get("kind")
             if kind == "note":
@@ -302,12 +361,12 @@ class ExIllisPresenter:
         return items
 
     @staticmethod
-    def _morale(m: dict[str, Any]) -> dict[str, Any]:
+    def _morale(m: dict[str, Any]) -> FateItem:
         return {"t": "morale", "unit": short(m["unit"]), "before": _num(m["before"]), "after": _num(m["after"]),
                 "state": m.get("state_after", ""), "reasons": [plain(str(x)) for x in m.get("reasons", [])]}
 
-    def _aftermath(self, r: dict[str, Any]) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
+    def _aftermath(self, r: dict[str, Any]) -> list[FateItem]:
+        out: list[FateItem] = []
         if r.get("casualties"):
             out.append({"t": "casualties", "list": [short(x) for x in r["casualties"]]})
         out += [self._morale(m) for m in r.get("morale", []) if m.get("reasons")]
@@ -321,7 +380,7 @@ class ExIllisPresenter:
         items = self._items(report)
         total = sum(1 for i in items if i["t"] in CARD_KINDS)
         limit = total if shown is None else max(0, min(shown, total))
-        visible: list[dict[str, Any]] = []
+        visible: list[FateItem] = []
         cards = 0
         for it in items:
             if it["t"] in CARD_KINDS:

@@ -95,7 +95,7 @@ class Bolts(_Volleys):
         sp = self.sp
         shooter_recs, _tgt, deaths, ff = st
         v = _QuietVolley(sp.shooter, sp.setup.target_zone, sp.setup.options)
-        shooter = rebuilt(sp.shooter, sp.s_unit, shooter_recs)
+        shooter = self.rebuilt(-1, shooter_recs)
         v.everyone[shooter.key] = shooter
         for c in self._zone(st):
             if c.key == shooter.key:

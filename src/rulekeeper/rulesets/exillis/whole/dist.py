@@ -85,6 +85,14 @@ def start_work() -> None:
     _work.set([0.0, time.perf_counter() + MAX_SECONDS, math.inf])
 
 
+def not_counted(seconds: float) -> None:
+    """Leave ``seconds`` out of this action's wall clock (loading the compiled kernels, once per process: the
+    safety net :data:`MAX_SECONDS` is for the computation, not for numba's start)."""
+    done = _work.get(None)
+    if done is not None:
+        done[1] += seconds
+
+
 def _check(pending: int) -> None:
     """Give up (:class:`TooBig`) past the work or time allowed to this action's computation."""
     done = _work.get(None)

@@ -83,22 +83,63 @@ def count_groups(counts: Ints) -> tuple[Ints, Ints]:
 def pick_grouped(law: Floats, group: Ints, u: Floats) -> Ints:
     """:func:`pick_rows` of ``law[group]`` without building it: each group's cumulative law, normalised and offset
     by the group's number, searched once for all particles (``u + group``)."""
-    groups, k = law.shape
-    cum = np.cumsum(law, axis=1)
-    total = cum[:, -1:]
-    norm = np.divide(cum, total, out=np.ones_like(cum), where=total > 0)
-    flat = (norm + np.arange(groups, dtype=np.float64)[:, None]).ravel()
+    k = law.shape[1]
+    flat = grouped_flat(law)
     at = np.searchsorted(flat, u + group, side="left") - group * k
     out: Ints = np.clip(at, 0, k - 1).astype(np.int64)
     return out
 
 
-def damage(final: float, multiplier: float, u: Floats, divisor: float = 1.0) -> Floats:
-    """Whole damage drawn from :func:`.dist.damage_odds` (the exact law of ``damage.roll``) for each ``u``."""
+def grouped_flat(law: Floats) -> Floats:
+    """Each group's cumulative law normalised, offset by the group's number, in one sorted row (:func:`pick_grouped`;
+    the compiled volley searches the same row)."""
+    cum = np.cumsum(law, axis=1)
+    total = cum[:, -1:]
+    norm = np.divide(cum, total, out=np.ones_like(cum), where=total > 0)
+    flat: Floats = (norm + np.arange(law.shape[0], dtype=np.float64)[:, None]).ravel()
+    return flat
+
+
+def damage_table(final: float, multiplier: float, divisor: float = 1.0) -> tuple[Floats, Floats]:
+    """The values and cumulative weights :func:`damage` draws from (the compiled kernels search the same ones)."""
     law = damage_odds(final, multiplier, divisor)
     values = np.array([k for k, _ in law], dtype=np.float64)
     cum = np.cumsum([p for _, p in law])
-    return values[pick(np.asarray(cum, dtype=np.float64), u)]
+    return values, np.asarray(cum, dtype=np.float64)
+
+
+class Laws:
+    """The damage laws a compiled kernel searches (:func:`damage_table`), numbered as they are first asked for."""
+
+    def __init__(self) -> None:
+        self.keys: dict[tuple[float, float, float], int] = {}
+        self.made: tuple[Floats, Floats, Ints] | None = None
+
+    def index(self, final: float, multiplier: float, divisor: float = 1.0) -> int:
+        key = (final, multiplier, divisor)
+        at = self.keys.get(key)
+        if at is None:
+            at = self.keys[key] = len(self.keys)
+            self.made = None
+        return at
+
+    def arrays(self) -> tuple[Floats, Floats, Ints]:
+        """(values, cumulative weights, length) per law, padded to the longest."""
+        if self.made is None:
+            made = [damage_table(*key) for key in self.keys] or [damage_table(0.0, 1.0)]
+            width = max(len(x) for x, _c in made)
+            vals = np.zeros((len(made), width), dtype=np.float64)
+            cum = np.zeros((len(made), width), dtype=np.float64)
+            for i, (x, c) in enumerate(made):
+                vals[i, :len(x)], cum[i, :len(c)] = x, c
+            self.made = (vals, cum, np.array([len(x) for x, _c in made], dtype=np.int64))
+        return self.made
+
+
+def damage(final: float, multiplier: float, u: Floats, divisor: float = 1.0) -> Floats:
+    """Whole damage drawn from :func:`.dist.damage_odds` (the exact law of ``damage.roll``) for each ``u``."""
+    values, cum = damage_table(final, multiplier, divisor)
+    return values[pick(cum, u)]
 
 
 def nth_alive(hp: Floats, rows: Ints, u: Floats) -> Ints:

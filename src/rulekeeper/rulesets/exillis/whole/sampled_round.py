@@ -12,16 +12,22 @@ the targets' deaths) are merged, each with its share of particles, and the engin
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from . import dist as budget
+from .compiled import kernels
 from .dist import TooBig, Weighted, allowance, check_time
-from .rounds import DEAD, DEFENDED, Mini, RoundSpec, State, _Round, records, round_distribution, settled
+from .kernel_codes import ATTACK, BAD_LUCK, BLOCKED, DEFENDED, LUCK, MISS
+from .rounds import DEAD, Mini, RoundSpec, State, _Round, records, round_distribution, settled
+from .rounds import DEFENDED as DEFENDED_NAMES
 from .sampled import (
     PARTICLES,
     DeathLog,
     Floats,
     Ints,
+    Laws,
     damage,
     generator,
     half_width,
@@ -65,11 +71,20 @@ class _Sampler:
         self.a0 = records(s.attacker, s.att_unit)
         self.t0 = [records(c, u) for u, c, _, _ in s.targets]
         self.a_hp = _start(self.a0, n, None if hp is None else hp[s.attacker.key])
-        self.t_hp = [_start(recs, n, None if hp is None else hp[u.key]) for recs, (u, _c, _, _) in
-                     zip(self.t0, s.targets, strict=True)]
-        self.recv = [np.zeros((n, len(recs)), dtype=np.int64) for recs in self.t0]
-        self.ret = [np.zeros((n, len(recs)), dtype=bool) for recs in self.t0]
+        parts = [_start(recs, n, None if hp is None else hp[u.key]) for recs, (u, _c, _, _) in
+                 zip(self.t0, s.targets, strict=True)]
+        # each target array in one (what the compiled kernel changes), each unit a view of it
+        self.off = np.cumsum([0, *(len(recs) for recs in self.t0)]).astype(np.int64)
+        width = int(self.off[-1])
+        self.t_all = np.ascontiguousarray(np.concatenate(parts, axis=1) if parts else np.zeros((n, 0)))
+        self.recv_all = np.zeros((n, width), dtype=np.int64)
+        self.ret_all = np.zeros((n, width), dtype=bool)
+        cols = list(zip(self.off[:-1].tolist(), self.off[1:].tolist(), strict=True))
+        self.t_hp = [self.t_all[:, a:b] for a, b in cols]
+        self.recv = [self.recv_all[:, a:b] for a, b in cols]
+        self.ret = [self.ret_all[:, a:b] for a, b in cols]
         self.a_dead = np.zeros(n, dtype=np.int64)
+        self.fixed: tuple[Any, ...] | None = None
         self.deaths = DeathLog(n, sum(len(r) for r in self.t0))
 
     def run(self) -> Weighted[State]:
@@ -78,9 +93,39 @@ class _Sampler:
 
     def strikes(self) -> None:
         """The miniatures alive when the round begins strike once each, in order (a pooled unit's are alike)."""
+        fast = kernels()
         for ai in range(self.a_hp.shape[1]):
             if (self.a_hp[:, ai] > 0).any():
-                self.strike(ai)
+                if fast is None:
+                    self.strike(ai)
+                else:  # the same draws, compiled (:mod:`.particle_kernels`)
+                    fast.round_strike(self.rng, self.a_hp, ai, self.t_all, self.off, self.recv_all, self.ret_all,
+                                      *self.tables(), self.a_dead, self.deaths.order, self.deaths.n)
+
+    def tables(self) -> tuple[Any, ...]:
+        """The round's fixed draws as the compiled kernel reads them (see :func:`.particle_kernels.round_strike`)."""
+        if self.fixed is None:
+            s, r, laws = self.s, self.r, Laws()
+            nt = len(s.targets)
+            hits = [r.odds(j, False) for j in range(nt)]
+            backs = [r.odds(j, True) if r.ret[j] > 0 else ([], 0.0) for j in range(nt)]
+            width = max(1, *(len(o) for o, _f in (*hits, *backs)))
+            codes = np.full((2, nt, width), -1, dtype=np.int64)
+            cums = np.zeros((2, nt, width), dtype=np.float64)
+            law = np.zeros((2, nt, 3), dtype=np.int64)
+            for side, found, shield in ((0, hits, r.t_shd), (1, backs, [r.a_shd] * nt)):
+                for j, (odds, final) in enumerate(found):
+                    if odds:
+                        codes[side, j, :len(odds)] = [_CODE.get(name, MISS) for name, _q in odds]
+                        cums[side, j, :len(odds)] = _cumulative(odds)
+                    law[side, j] = [laws.index(final, 1.0), laws.index(final, s.luck),
+                                    laws.index(final, 1.0, shield[j])]
+            self.fixed = (np.array([cap for _u, _c, cap, _a in s.targets], dtype=np.float64),
+                          np.array([agg for _u, _c, _cap, agg in s.targets], dtype=np.float64),
+                          codes[0], cums[0], law[0], codes[1], cums[1], law[1],
+                          np.array(r.ret, dtype=np.float64), float(r.a_bad), np.array(r.t_bad, dtype=np.float64),
+                          *laws.arrays())
+        return self.fixed
 
     def strike(self, ai: int) -> None:
         s = self.s
@@ -125,7 +170,7 @@ class _Sampler:
                 amount = damage(final, s.luck if name == "Luck" else 1.0, self.rng.random(len(rk)),
                                 r.t_shd[j] if name == "Blocked" else 1.0)
                 self.hurt_target(rk, j, mk, amount)
-            if name in DEFENDED and r.ret[j] > 0:
+            if name in DEFENDED_NAMES and r.ret[j] > 0:
                 may = (hp[rk, mk] > 0) & (a_hp0[sel] > 0) & ~self.ret[j][rk, mk]
                 fires = may & (self.rng.random(len(rk)) < r.ret[j])
                 self.retaliate(rk[fires], ai, j, mk[fires])
@@ -184,6 +229,12 @@ class _Sampler:
             out.states[st] = out.states.get(st, 0.0) + float(c) / self.n
         out.half = half_width(self.n)
         return likeliest(out)
+
+
+#: the roll to hit's outcomes as the compiled kernel codes them
+_CODE = {"Bad Luck": BAD_LUCK, "Attack": ATTACK, "Luck": LUCK, "Blocked": BLOCKED, "Evaded": DEFENDED,
+         "Deflected": DEFENDED}
+assert {k for k, v in _CODE.items() if v in (BLOCKED, DEFENDED)} == set(DEFENDED_NAMES)
 
 
 def _cumulative(odds: list[tuple[str, float]]) -> Floats:

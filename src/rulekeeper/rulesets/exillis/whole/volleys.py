@@ -66,6 +66,8 @@ class _Volleys:
         self.luck = sp.setup.options.luck_multiplier
         self.immune = [False] * len(sp.units)
         self.chain_matters = [False] * len(sp.units)
+        #: each unit rebuilt with the hit points of its records (many outcomes share a unit's records: :meth:`_zone`)
+        self.built: dict[tuple[int, tuple[Mini, ...]], Combatant] = {}
 
     def odds(self, st: VState) -> ShotOdds:
         counts = (sum(1 for r in st[0] if r[0] > 0), *(sum(1 for r in recs if r[0] > 0) for recs in st[1]))
@@ -78,8 +80,16 @@ class _Volleys:
         return hit
 
     def _zone(self, st: VState) -> tuple[Combatant, ...]:
-        by = {u.key: rebuilt(c, u, recs) for (u, c), recs in zip(self.sp.units, st[1], strict=True)}
+        by = {u.key: self.rebuilt(j, recs) for j, ((u, _c), recs) in enumerate(zip(self.sp.units, st[1], strict=True))}
         return tuple(by.get(c.key, c) for c in self.sp.setup.target_zone)
+
+    def rebuilt(self, j: int, recs: tuple[Mini, ...]) -> Combatant:
+        """Unit ``j`` (-1: the shooter) with the hit points of ``recs``, built once (combatants are immutable)."""
+        got = self.built.get((j, recs))
+        if got is None:
+            u, c = (self.sp.s_unit, self.sp.shooter) if j < 0 else self.sp.units[j]
+            got = self.built[(j, recs)] = rebuilt(c, u, recs)
+        return got
 
     def run(self, start: VState) -> Weighted[VState]:
         states: Weighted[VState] = Weighted()
@@ -161,7 +171,7 @@ class _Volleys:
         sp = self.sp
         shooter_recs, tgt, deaths, ff = st
         v = _Quiet(sp.setup, None)  # type: ignore[arg-type]
-        v.shooter = rebuilt(sp.shooter, sp.s_unit, shooter_recs)
+        v.shooter = self.rebuilt(-1, shooter_recs)
         v.everyone[v.shooter.key] = v.shooter
         for c in self._zone(st):
             v.zone[c.key] = v.shooter if c.key == v.shooter.key else c

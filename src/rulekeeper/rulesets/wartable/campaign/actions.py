@@ -18,22 +18,29 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
-
-from rulekeeper.core.errors import IllegalActionError
 
 from ..model import fold
 from .model import CampaignState, FieldUnit
-from .orders import ORDER_KINDS, FaithOrder, Order, OrderError, checked_faith, checked_orders
+from .orders import (
+    ORDERS,
+    CampaignActionError,
+    FaithOrder,
+    GiveOrders,
+    Order,
+    OrderError,
+    checked_faith,
+    checked_orders,
+    order_kind,
+    order_of,
+)
 from .session import CampaignGameState, SideOrders
 
 #: Above this many combinations a side's legal actions are its "one unit differs from holding" set.
 PRODUCT_CAP = 256
 NO_FAITH = ("", "none", "no", "-")
-
-
-class CampaignActionError(IllegalActionError):
-    """An action a campaign refuses (not ``orders``, a side that has already given its orders…)."""
+ORDER_WORDS = ("orders", "order", "give orders")
 
 
 def find_side(state: CampaignGameState, name: str) -> str:
@@ -45,82 +52,74 @@ def find_side(state: CampaignGameState, name: str) -> str:
     raise CampaignActionError(f"unknown side {name!r}: expected one of {', '.join(names)}", side=name)
 
 
-def _one_order(unit: str, spec: Any) -> Order:
-    """``"move:Old Watch"`` / ``"move Old Watch"`` / ``{"order": "move", "target": "Old Watch"}``."""
-    if isinstance(spec, Mapping):
-        kind, target = str(spec.get("order") or spec.get("kind") or "hold"), spec.get("target")
-    elif isinstance(spec, str):
-        head, sep, rest = spec.strip().partition(":")
-        if not sep:
-            head, _, rest = spec.strip().partition(" ")
-        kind, target = head, rest.strip() or None
-    else:
-        raise CampaignActionError(f"{unit}: an order is a word such as 'move Old Watch', got {spec!r}")
-    kind = fold(kind)
-    if kind not in ORDER_KINDS:
-        raise OrderError(f"{unit}: unknown order {kind!r} (orders: {', '.join(ORDER_KINDS)})", unit=unit)
-    return Order(unit, kind, None if target in (None, "") else str(target))
+def _spoken(unit: str, spec: str) -> Order:
+    """An order in words: ``"move:Old Watch"``, ``"move Old Watch"``, ``"reclaim"`` (the form, the command line)."""
+    head, sep, rest = spec.strip().partition(":")
+    if not sep:
+        head, _, rest = spec.strip().partition(" ")
+    return Order(unit, order_kind(unit, head), rest.strip() or None)
 
 
-def _raw_orders(data: Mapping[str, Any]) -> list[Order]:
+def _form_orders(data: Mapping[str, Any]) -> tuple[Order, ...]:
+    """The web form's flat fields, one per unit: ``order:Lantern Wardens = move:Lantern Hill``."""
     out: list[Order] = []
-    listed = data.get("orders") or []
-    if not isinstance(listed, list):
-        raise CampaignActionError(f"orders: expected a list of unit orders, got {listed!r}")
-    for i, o in enumerate(listed):
-        if not isinstance(o, Mapping) or not isinstance(o.get("unit"), str):
-            raise CampaignActionError(f"orders[{i}]: expected {{unit, order, target}}, got {o!r}")
-        out.append(_one_order(o["unit"], o))
     for key, value in data.items():
-        if isinstance(key, str) and key.startswith("order:") and value not in (None, ""):
-            out.append(_one_order(key.removeprefix("order:"), value))
-    return out
+        if not (isinstance(key, str) and key.startswith("order:")) or value in (None, ""):
+            continue
+        unit = key.removeprefix("order:")
+        if isinstance(value, Mapping):
+            out.append(order_of({**value, "unit": unit}, key))
+        elif isinstance(value, str):
+            out.append(_spoken(unit, value))
+        else:
+            raise CampaignActionError(f"{unit}: an order is a word such as 'move Old Watch', got {value!r}", field=key)
+    return tuple(out)
 
 
-def _raw_faith(data: Mapping[str, Any]) -> list[str]:
-    faith = data.get("faith") or []
-    names = [faith] if isinstance(faith, str) else faith
-    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise CampaignActionError(f"faith: expected Enclave names, got {faith!r}")
-    return [n for n in names if fold(n) not in NO_FAITH]
-
-
-def parse_orders(state: CampaignGameState, data: Mapping[str, Any]) -> tuple[SideOrders, int]:
-    """The side's orders made canonical (exact names, every standing unit listed) and the round named."""
+def read_orders(state: CampaignGameState, data: Mapping[str, Any]) -> GiveOrders:
+    """The action a request spells (JSON, the web form's flat fields, a missing side or round filled in from
+    ``state``), read through the one codec :data:`.orders.ORDERS`; its names are checked by :func:`checked`."""
     kind = fold(str(data.get("kind") or ""))
-    if kind not in ("orders", "order", "give orders"):
+    if kind not in ORDER_WORDS:
         raise CampaignActionError(f"unknown campaign action {data.get('kind')!r}: the one action is orders",
                                   kind=kind, legal=["orders"])
     allowed = {"kind", "side", "round", "orders", "faith"}
     extra = sorted(str(k) for k in data if k not in allowed and not str(k).startswith("order:"))
     if extra:
         raise CampaignActionError(f"unexpected fields in an orders action: {', '.join(extra)}", fields=extra)
-    side_name = data.get("side")
-    if side_name in (None, ""):
+    side = data.get("side")
+    if side in (None, ""):
         waiting = [k for k, _ in state.sides if k not in state.given()]
         if len(waiting) != 1:
             raise CampaignActionError("name the side giving these orders (side: " + ", ".join(waiting) + ")")
         side = waiting[0]
-    else:
-        side = find_side(state, str(side_name))
     round_ = data.get("round", state.round)
-    if isinstance(round_, str) and round_.isdigit():
-        round_ = int(round_)
-    if isinstance(round_, bool) or not isinstance(round_, int):
-        raise CampaignActionError(f"round: expected a round number, got {round_!r}")
+    if isinstance(round_, bool) or not (isinstance(round_, int) or (isinstance(round_, str) and round_.isdigit())):
+        raise CampaignActionError(f"round: expected a round number, got {round_!r}", field="round")
+    faith = data.get("faith") or []
+    names = [faith] if isinstance(faith, str) else faith
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise CampaignActionError(f"faith: expected Enclave names, got {faith!r}", field="faith")
+    given = ORDERS.decode({"kind": GiveOrders.kind, "side": side, "round": round_, "orders": data.get("orders") or [],
+                           "faith": [n for n in names if fold(n) not in NO_FAITH]})
+    return replace(given, orders=given.orders + _form_orders(data))
+
+
+def checked(state: CampaignGameState, given: GiveOrders) -> SideOrders:
+    """The side's orders made canonical (exact names, every standing unit listed), or a typed refusal naming why."""
+    side = find_side(state, given.side)
     faction = state.faction_of(side)
     c = state.campaign
-    raw = _raw_orders(data)
-    for o in raw:
+    for o in given.orders:
         unit = c.unit(o.unit)
         if unit.faction != faction:
             raise OrderError(f"{unit.label} is {unit.faction}'s, not {faction}'s to order", unit=unit.label)
-    checked = checked_orders(c, raw, state.options)
-    own = tuple(o for label, o in checked.items() if c.unit(label).faction == faction)
-    faith = checked_faith(c, [FaithOrder(faction, e) for e in _raw_faith(data)])
+    every = checked_orders(c, given.orders, state.options)
+    own = tuple(o for label, o in every.items() if c.unit(label).faction == faction)
+    faith = checked_faith(c, [FaithOrder(faction, e) for e in given.faith])
     if len({f.enclave for f in faith}) != len(faith):
         raise OrderError(f"{faction} names one Enclave twice for Faith")
-    return SideOrders(side, own, tuple(faith)), round_
+    return SideOrders(side, own, tuple(faith))
 
 
 def _listed_order(state: CampaignGameState, part: str) -> Order | None:
@@ -150,13 +149,13 @@ def _listed_order(state: CampaignGameState, part: str) -> Order | None:
     return None
 
 
-def _add_part(state: CampaignGameState, data: dict[str, Any], part: str) -> None:
-    """One order of a listed action text or of the ``UNIT: ORDER`` form, added to ``data``."""
+def _add_part(state: CampaignGameState, orders: list[Order], faith: list[str], part: str) -> None:
+    """One order of a listed action text or of the ``UNIT: ORDER`` form, added to ``orders`` (or ``faith``)."""
     folded = fold(part)
     if folded in ("every unit holds", "no unit standing", ""):
         return
     if folded.startswith("faith restores "):
-        data["faith"].append(part.strip()[len("faith restores "):].strip())
+        faith.append(part.strip()[len("faith restores "):].strip())
         return
     listed = _listed_order(state, part)
     if listed is None:
@@ -165,19 +164,18 @@ def _add_part(state: CampaignGameState, data: dict[str, Any], part: str) -> None
             raise CampaignActionError(f'{part!r}: write each order as "UNIT: ORDER [TARGET]" (or "faith: ENCLAVE"), '
                                       "or as the legal actions list it (\"Ford Horde moves to Old Watch\")")
         if fold(label) == "faith":
-            data["faith"].append(spec.strip())
+            faith.append(spec.strip())
             return
-        listed = _one_order(label.strip(), spec.strip())
-    data["orders"].append({"unit": listed.unit, "order": listed.kind,
-                           **({"target": listed.target} if listed.target else {})})
+        listed = _spoken(label.strip(), spec.strip())
+    orders.append(listed)
 
 
-def parse_order_words(state: CampaignGameState, words: Sequence[str]) -> dict[str, Any]:
+def parse_order_words(state: CampaignGameState, words: Sequence[str]) -> GiveOrders:
     """``oathsworn "Hearthmere Guard: reclaim" "Lantern Wardens: move Lantern Hill" "faith: Lantern Hill"``.
 
     Every legal action's text is accepted back verbatim too (issue 30): ``"Oathsworn: every unit
     holds"``, ``"Oathsworn: Hearthmere Guard Reclaims; Faith restores Lantern Hill"`` (one word), or
-    the side and then the listed orders (``oathsworn "every unit holds"``).
+    the side and then the listed orders (``oathsworn "every unit holds"``). Names are checked by :func:`checked`.
     """
     if not words:
         raise CampaignActionError('give the side, then each order as "UNIT: ORDER [TARGET]"')
@@ -187,11 +185,19 @@ def parse_order_words(state: CampaignGameState, words: Sequence[str]) -> dict[st
     head, sep, tail = first.partition(":")
     if sep and any(fold(head) in (fold(k), fold(f)) for k, f in state.sides):
         first, rest = head, [tail, *rest]
-    data: dict[str, Any] = {"kind": "orders", "side": first, "orders": [], "faith": []}
+    orders: list[Order] = []
+    faith: list[str] = []
     for w in rest:
         for part in w.split(";"):
-            _add_part(state, data, part)
-    return data
+            _add_part(state, orders, faith, part)
+    return GiveOrders(first, state.round, tuple(orders), tuple(n for n in faith if fold(n) not in NO_FAITH))
+
+
+def action_text(given: GiveOrders) -> str:
+    """A logged action in the campaign's words (every order but a hold, then the Faith spent)."""
+    parts = [f"{o.unit} {o.kind}" + (f" {o.target}" if o.target else "") for o in given.orders if o.kind != "hold"]
+    parts += [f"Faith: {f}" for f in given.faith]
+    return f"{given.side} orders for round {given.round}: " + ("; ".join(parts) or "every unit holds")
 
 
 def order_text(o: Order) -> str:

@@ -21,13 +21,13 @@ from .model import CampaignOptions, CampaignState, Dungeon, Enclave, Faction, Fi
 from .tables import Effects, Entry, RollTable
 
 
-def _str(value: Any, where: str) -> str:
+def _str(value: object, where: str) -> str:
     if not isinstance(value, str):
         raise RulekeeperError(f"{where}: expected a name, got {value!r}")
     return value
 
 
-def _strs(value: Any, where: str) -> tuple[str, ...]:
+def _strs(value: object, where: str) -> tuple[str, ...]:
     if not isinstance(value, list):
         raise RulekeeperError(f"{where}: expected a list of names, got {value!r}")
     return tuple(_str(v, f"{where}[{i}]") for i, v in enumerate(value))

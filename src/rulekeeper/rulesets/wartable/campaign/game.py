@@ -38,17 +38,20 @@ from rulekeeper.core.whole import WholeMeasure, WholeOdds
 from ..model import OPTION_INFO
 from ..rounding import show
 from .actions import (
-    CampaignActionError,
+    action_text,
+    checked,
     order_text,
     orders_text,
     parse_order_words,
-    parse_orders,
     policy_orders,
+    read_orders,
     side_choices,
 )
+from .checkpoint import state_from_json, state_to_json
+from .orders import ORDERS, CampaignActionError, GiveOrders
 from .report import round_report
 from .rounds import resolve_round
-from .session import NAME, CampaignGameState, SideOrders, snapshot, state_from_json, state_to_json
+from .session import COMPACT_MARK, NAME, CampaignGameState, SideOrders, snapshot, state_json
 from .setup import CAMPAIGN_OPTIONS, setup_campaign
 
 if TYPE_CHECKING:
@@ -175,32 +178,39 @@ class WarTableCampaign:
                 parts = [order_text(o) for o in so.orders if o.kind != "hold"]
                 parts += [f"Faith restores {f.enclave}" for f in so.faith]
                 text = f"{faction}: " + ("; ".join(parts) or "every unit holds")
-                out.append(LegalAction(so.action(state.round), text, side, None, "", text, faction))
+                out.append(LegalAction(ORDERS.encode(so.given(state.round)), text, side, None, "", text, faction))
         return out
 
     def parse_action(self, state: CampaignGameState, data: Mapping[str, Any]) -> JsonDict:
-        orders, round_ = parse_orders(state, data)
-        return orders.action(round_)
+        return ORDERS.encode(self._canonical(state, read_orders(state, data)))
 
     def parse_words(self, state: CampaignGameState, words: Sequence[str], option: str | None = None) -> JsonDict:
         if option is not None:
             raise CampaignActionError(f"campaign orders take no option (got {option!r})")
-        return self.parse_action(state, parse_order_words(state, words))
+        return ORDERS.encode(self._canonical(state, parse_order_words(state, words)))
 
-    def _check(self, state: CampaignGameState, action: Mapping[str, Any]) -> tuple[SideOrders, JsonDict]:
-        orders, round_ = parse_orders(state, action)
+    @staticmethod
+    def _canonical(state: CampaignGameState, given: GiveOrders) -> GiveOrders:
+        """``given`` with its names made exact and every standing unit of its side listed."""
+        return checked(state, given).given(given.round)
+
+    def _check(self, state: CampaignGameState, given: GiveOrders) -> SideOrders:
+        """The orders ``given`` stands for, if the side may give them now; a typed refusal (nothing changed) else."""
+        orders = checked(state, given)
         status = self.status(state)
         if status.over:
             raise CampaignActionError("the campaign is over", code_detail="game_over")
-        if round_ != state.round:
-            raise CampaignActionError(f"these orders are for round {round_}; the campaign is in round {state.round}")
+        if given.round != state.round:
+            raise CampaignActionError(f"these orders are for round {given.round}; the campaign is in round "
+                                      f"{state.round}")
         if orders.side not in status.to_act:
             raise CampaignActionError(f"{state.faction_of(orders.side)} has already given its orders for round "
                                       f"{state.round} (undo them to change them)", side=orders.side)
-        return orders, orders.action(round_)
+        return orders
 
     def apply(self, state: CampaignGameState, action: JsonDict) -> Outcome:
-        orders, canonical = self._check(state, action)
+        orders = self._check(state, read_orders(state, action))
+        canonical = ORDERS.encode(orders.given(state.round))
         pending = (*state.pending, orders)
         faction = state.faction_of(orders.side)
         if len(pending) < len(state.sides):
@@ -227,7 +237,7 @@ class WarTableCampaign:
 
     def preview(self, state: CampaignGameState, action: JsonDict) -> OddsPreview:
         """This side's orders in words and the exact odds of its Delve rolls (never the other sides' orders)."""
-        orders, _ = self._check(state, action)
+        orders = self._check(state, read_orders(state, action))
         headline: list[tuple[str, float | str]] = [("Orders", orders_text(state.faction_of(orders.side), orders))]
         draws: list[ChanceRequest] = []
         c, tables = state.campaign, state.table_map()
@@ -248,7 +258,7 @@ class WarTableCampaign:
     def whole_odds(self, state: CampaignGameState, action: JsonDict) -> WholeOdds | None:
         """Issue 27: each Delve order's table result, exactly (the Delve table is the campaign's only chance: the
         round's fights are the deterministic War Table, and the other sides' hidden orders are never read)."""
-        orders, _ = self._check(state, action)
+        orders = self._check(state, read_orders(state, action))
         c, tables = state.campaign, state.table_map()
         measures: list[WholeMeasure] = []
         for o in orders.orders:
@@ -267,20 +277,13 @@ class WarTableCampaign:
         status = self.status(state)
         if status.over:
             return None
-        return policy_orders(state, status.to_act[0]).action(state.round)
+        return ORDERS.encode(policy_orders(state, status.to_act[0]).given(state.round))
 
     def side_of(self, action: JsonDict) -> str:
         return str(action.get("side") or "")
 
     def action_text(self, action: JsonDict) -> str:
-        side = action.get("side") or "?"
-        orders = action.get("orders") or []
-        parts = []
-        for o in orders if isinstance(orders, list) else []:
-            if isinstance(o, Mapping) and o.get("order") not in (None, "hold"):
-                parts.append(f"{o.get('unit')} {o.get('order')}" + (f" {o['target']}" if o.get("target") else ""))
-        parts += [f"Faith: {f}" for f in action.get("faith") or []]
-        return f"{side} orders for round {action.get('round', '?')}: " + ("; ".join(parts) or "every unit holds")
+        return action_text(ORDERS.decode(action))
 
     def determinise(self, state: CampaignGameState, side: str, seed: int) -> CampaignGameState:
         """The search bot's world (``rulekeeper.bots``): fresh RNG, the other sides' hidden orders re-drawn."""
@@ -330,8 +333,9 @@ class WarTableCampaign:
 
     def view(self, state: CampaignGameState, role: str) -> JsonDict:
         """The campaign without the RNG; another side's orders only as "given"."""
-        doc = state_to_json(state)
+        doc = state_json(state)  # the full form, whatever form the checkpoints take
         doc.pop("rng")
+        doc.pop(COMPACT_MARK[0], None)
         doc["pending"] = [p if p["side"] == role else {"side": p["side"], "given": True} for p in doc["pending"]]
         return doc
 

@@ -4,14 +4,20 @@ Every side gives its orders at once, then the round resolves (:mod:`.rounds`). O
 checked here against the state *before* the round, so a refusal names the unit and the reason
 and nothing happens; what depends on the other side's simultaneous orders (a target that moved
 away) is decided during resolution instead and reported there.
+
+The campaign's one action, :class:`GiveOrders`, is typed, with one JSON codec (:data:`ORDERS`, a
+``core.actioncodec`` codec): the log, the API, the web form and the command line all reach it, and
+it encodes to the very JSON the log has always stored (``kind``, ``side``, ``round``, ``orders``
+as ``{unit, order[, target]}``, ``faith``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal, get_args
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import ClassVar, Literal, get_args
 
+from rulekeeper.core.actioncodec import ActionCodec
 from rulekeeper.core.errors import IllegalActionError
 
 from ..model import fold
@@ -19,10 +25,15 @@ from .model import CampaignOptions, CampaignState, FieldUnit
 
 OrderKind = Literal["hold", "move", "attack", "reclaim", "delve"]
 ORDER_KINDS: tuple[OrderKind, ...] = get_args(OrderKind)
+_KIND: dict[str, OrderKind] = {k: k for k in ORDER_KINDS}
 
 
 class OrderError(IllegalActionError):
     """An order the rules refuse (unknown kind, a move out of range, a Reclaim with no Enclave…)."""
+
+
+class CampaignActionError(IllegalActionError):
+    """An action a campaign refuses (not ``orders``, a side that has already given its orders…)."""
 
 
 @dataclass(frozen=True)
@@ -32,6 +43,62 @@ class Order:
     unit: str
     kind: OrderKind = "hold"
     target: str | None = None
+
+
+def order_kind(unit: str, word: str) -> OrderKind:
+    """The order ``word`` names (any case), or an :class:`OrderError` naming the unit and the orders."""
+    kind = _KIND.get(fold(word))
+    if kind is None:
+        raise OrderError(f"{unit}: unknown order {fold(word)!r} (orders: {', '.join(ORDER_KINDS)})", unit=unit)
+    return kind
+
+
+@dataclass(frozen=True)
+class GiveOrders:
+    """The campaign's one action: a side's orders for a round (a unit it names no order for holds) and the
+    Enclaves it spends Faith on. ``side`` is the side's key once checked (:func:`.actions.checked_orders_of`)."""
+
+    kind: ClassVar[str] = "orders"
+    side: str
+    round: int
+    orders: tuple[Order, ...] = ()
+    faith: tuple[str, ...] = ()
+
+
+def order_of(item: object, where: str) -> Order:
+    """One unit's order from its JSON (``{"unit": …, "order": …, "target": …}``; ``kind`` for ``order`` too)."""
+    if not isinstance(item, Mapping) or not isinstance(item.get("unit"), str):
+        raise CampaignActionError(f"{where}: expected {{unit, order, target}}, got {item!r}", field=where)
+    unit: str = item["unit"]
+    target = item.get("target")
+    if target is not None and not isinstance(target, str):
+        raise CampaignActionError(f"{where}.target: expected a region, unit or Enclave name, got {target!r}",
+                                  field=f"{where}.target")
+    return Order(unit, order_kind(unit, str(item.get("order") or item.get("kind") or "hold")), target or None)
+
+
+class OrdersCodec(ActionCodec[GiveOrders]):
+    """:class:`GiveOrders` as the JSON the log stores, and back: the core codec for the side, the round and the
+    Faith (checked by type), each unit's order by :func:`order_of`; a ``target`` is written only when there is one."""
+
+    def encode(self, action: GiveOrders) -> dict[str, object]:
+        return {"kind": action.kind, "side": action.side, "round": action.round,
+                "orders": [{"unit": o.unit, "order": o.kind, **({"target": o.target} if o.target else {})}
+                           for o in action.orders],
+                "faith": list(action.faith)}
+
+    def decode(self, data: Mapping[str, object], defaults: Mapping[str, object] | None = None) -> GiveOrders:
+        listed = data.get("orders")
+        given = super().decode({k: v for k, v in data.items() if k != "orders"}, defaults)
+        if listed is None:
+            return given
+        if not isinstance(listed, list):
+            raise CampaignActionError(f"orders: expected a list of unit orders, got {listed!r}", field="orders")
+        return replace(given, orders=tuple(order_of(o, f"orders[{i}]") for i, o in enumerate(listed)))
+
+
+#: The one JSON codec of the campaign's action.
+ORDERS = OrdersCodec(GiveOrders)
 
 
 @dataclass(frozen=True)

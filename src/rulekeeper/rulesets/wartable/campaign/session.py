@@ -30,7 +30,7 @@ from .codec import (
     table_to_json,
 )
 from .model import CampaignOptions, CampaignState
-from .orders import FaithOrder, Order
+from .orders import ORDERS, FaithOrder, GiveOrders, Order
 from .tables import RollTable
 
 NAME = "wartable-campaign"
@@ -52,14 +52,9 @@ class SideOrders:
     orders: tuple[Order, ...]
     faith: tuple[FaithOrder, ...] = ()
 
-    def action(self, round_: int) -> JsonDict:
-        """The canonical JSON action that gives these orders."""
-        return {
-            "kind": "orders", "side": self.side, "round": round_,
-            "orders": [{"unit": o.unit, "order": o.kind, **({"target": o.target} if o.target else {})}
-                       for o in self.orders],
-            "faith": [f.enclave for f in self.faith],
-        }
+    def given(self, round_: int) -> GiveOrders:
+        """The action that gives these orders in round ``round_``."""
+        return GiveOrders(self.side, round_, self.orders, tuple(f.enclave for f in self.faith))
 
 
 def snapshot(c: CampaignState) -> Snapshot:
@@ -80,6 +75,7 @@ class CampaignGameState:
     pending: tuple[SideOrders, ...] = ()
     history: tuple[tuple[int, Snapshot], ...] = ()
     last_log: tuple[str, ...] = ()
+    compact: bool = False  # its checkpoints keep the unchanging parts as one JSON text (:mod:`.checkpoint`)
 
     @property
     def round(self) -> int:
@@ -105,16 +101,29 @@ def _snap_json(s: Snapshot) -> list[JsonDict]:
     return [{"enclave": n, "stability": enc(v), "fallen": f} for n, v, f in s]
 
 
-def _snap_from(d: Any, where: str) -> Snapshot:
+def _snap_from(d: object, where: str) -> Snapshot:
+    if not isinstance(d, list) or not all(isinstance(x, Mapping) for x in d):
+        raise RulekeeperError(f"{where}: expected a list of Enclaves' Stability, got {d!r}")
     return tuple((str(x["enclave"]), dec(x["stability"], f"{where}.stability"), bool(x["fallen"])) for x in d)
 
 
 def pending_json(p: SideOrders, round_: int) -> JsonDict:
-    return p.action(round_)
+    """Pending orders in the state's JSON: the JSON of the action that gave them."""
+    return ORDERS.encode(p.given(round_))
 
 
-def state_to_json(s: CampaignGameState) -> JsonDict:
-    return {
+def history_json(history: tuple[tuple[int, Snapshot], ...]) -> list[JsonDict]:
+    return [{"round": r, "enclaves": _snap_json(snap)} for r, snap in history]
+
+
+#: The initial document's mark of a campaign whose checkpoints are compact (set up since issue 22); a
+#: campaign stored without it keeps writing the full form, so its replay compares byte for byte.
+COMPACT_MARK = ("checkpoint", "compact")
+
+
+def state_json(s: CampaignGameState) -> JsonDict:
+    """The full form: every part of the campaign as plain JSON (the initial document, views, older checkpoints)."""
+    doc: JsonDict = {
         "ruleset": NAME,
         "campaign": campaign_to_json(s.campaign),
         "rng": s.rng.to_dict(),
@@ -124,19 +133,16 @@ def state_to_json(s: CampaignGameState) -> JsonDict:
         "last_round": s.last_round,
         "sides": [{"side": k, "faction": f} for k, f in s.sides],
         "pending": [pending_json(p, s.round) for p in s.pending],
-        "history": [{"round": r, "enclaves": _snap_json(snap)} for r, snap in s.history],
+        "history": history_json(s.history),
         "last_log": list(s.last_log),
     }
+    if s.compact:
+        doc[COMPACT_MARK[0]] = COMPACT_MARK[1]
+    return doc
 
 
-def _orders_from(d: Mapping[str, Any]) -> SideOrders:
-    orders = tuple(Order(str(o["unit"]), o["order"], o.get("target")) for o in d["orders"])
-    side = str(d["side"])
-    return SideOrders(side, orders, tuple(FaithOrder("", str(e)) for e in d["faith"]))
-
-
-def state_from_json(doc: Mapping[str, Any]) -> CampaignGameState:
-    """The state back from :func:`state_to_json`; anything it cannot read is a typed error."""
+def state_from_full(doc: Mapping[str, Any]) -> CampaignGameState:
+    """The state back from :func:`state_json`; anything it cannot read is a typed error."""
     try:
         if doc.get("ruleset") != NAME:
             raise RulekeeperError(f"ruleset: expected {NAME!r}, got {doc.get('ruleset')!r}")
@@ -155,12 +161,15 @@ def state_from_json(doc: Mapping[str, Any]) -> CampaignGameState:
         )
         pending = []
         for p in doc["pending"]:
-            orders = _orders_from(p)
-            faction = state.faction_of(orders.side)
-            pending.append(SideOrders(orders.side, orders.orders,
-                                      tuple(FaithOrder(faction, f.enclave) for f in orders.faith)))
+            given = ORDERS.decode(p)  # the JSON of the action that gave them
+            faction = state.faction_of(given.side)
+            pending.append(SideOrders(given.side, given.orders, tuple(FaithOrder(faction, e) for e in given.faith)))
+        mark = doc.get(COMPACT_MARK[0])
+        if mark not in (None, COMPACT_MARK[1]):
+            raise RulekeeperError(f"{COMPACT_MARK[0]}: expected {COMPACT_MARK[1]!r}, got {mark!r}")
         return CampaignGameState(state.campaign, state.rng, state.options, state.battle_options, state.tables,
-                                 state.last_round, state.sides, tuple(pending), state.history, state.last_log)
+                                 state.last_round, state.sides, tuple(pending), state.history, state.last_log,
+                                 mark is not None)
     except RulekeeperError as exc:
         raise RulekeeperError(f"the stored War Table campaign is damaged: {exc.message}") from None
     except (KeyError, TypeError, AttributeError, ValueError) as exc:

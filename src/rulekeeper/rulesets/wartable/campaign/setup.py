@@ -1,6 +1,6 @@
 """Starting a stored campaign: a campaign file checked whole, its options, its tables, its seed.
 
-The stored initial document is the state's own JSON (:func:`.session.state_to_json`): the map,
+The stored initial document is the state's own JSON in full (:func:`.session.state_json`): the map,
 the units with their whole profiles, every Dungeon's table with its entries, the options and the
 RNG seeded from the request, so the campaign replays identically even if the shipped files change.
 """
@@ -23,7 +23,7 @@ from ..model import OPTION_INFO, WarTableOptions, parse_option_pairs, parse_opti
 from .files import parse_campaign, table_for
 from .given import load_all, match_given
 from .model import CampaignOptions
-from .session import NAME, CampaignGameState, side_key, snapshot, state_to_json
+from .session import NAME, CampaignGameState, side_key, snapshot, state_json
 from .tables import RollTable
 
 #: How many rounds a campaign file without ``rounds:`` lasts.
@@ -127,7 +127,8 @@ def setup_campaign(request: SetupRequest) -> BattleSetup:
         raise DataFileError(where, problems)
     rounds = raw.get("rounds") or DEFAULT_ROUNDS
     state = CampaignGameState(campaign, RngState.from_seed(request.seed), options, battle_options, tuple(tables),
-                              campaign.round + int(rounds) - 1, sides, (), ((campaign.round, snapshot(campaign)),))
+                              campaign.round + int(rounds) - 1, sides, (), ((campaign.round, snapshot(campaign)),),
+                              compact=True)
     state = replace(state, last_log=(f"{campaign.name}: round {campaign.round} of {state.last_round}",))
-    doc = state_to_json(state)
+    doc = state_json(state)  # the full form, marked: its checkpoints are compact (:mod:`.checkpoint`)
     return BattleSetup(NAME, campaign.name, request.seed, doc, campaign.name, {"sides": dict(sides)})

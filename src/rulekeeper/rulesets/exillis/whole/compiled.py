@@ -1,0 +1,62 @@
+"""The particle loops compiled with numba, loaded on first use; ``None`` without numba (the numpy reference runs).
+
+Why: a sampled preview spends half its time in the particles' draws, each a dozen numpy passes over
+10,000 particles per projectile or strike. The compiled loops (:mod:`.particle_kernels`) make the same
+draws from the same :class:`numpy.random.Generator`, in the same order, with the same floating-point
+operations, so they give the numpy reference's numbers bit for bit
+(``tests/exillis/whole/test_whole_compiled.py``). The numpy code in :mod:`.sampled_volley` and
+:mod:`.sampled_round` stays the reference and the fallback.
+
+Loaded lazily: importing numba and loading the machine code costs about a second once per process
+(``cache=True`` keeps the compiled code in ``__pycache__`` between processes, so numba compiles once per
+install, a few seconds). The switch is the lab kernel's: ``RULEKEEPER_NUMBA=0`` (the test session sets it)
+or numba missing runs the numpy reference.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from .dist import not_counted
+
+_loaded: list[Any] = []
+
+
+def kernels() -> Any:
+    """The compiled kernels (a namespace of numba functions), or ``None`` to run the numpy reference."""
+    if not _loaded:
+        began = time.perf_counter()
+        _loaded.append(_load())
+        not_counted(time.perf_counter() - began)  # numba's start is not the preview's computation
+    return _loaded[0]
+
+
+def _load() -> Any:
+    if os.environ.get("RULEKEEPER_NUMBA", "1") == "0":
+        return None
+    try:
+        import numba  # type: ignore[import-untyped, unused-ignore]
+    except ImportError:  # pragma: no cover - the reference is what the test session runs
+        return None
+    del numba
+    from . import particle_kernels
+
+    particle_kernels.warm()
+    return particle_kernels
+
+
+def use(on: bool | None) -> None:
+    """Force the compiled kernels on (``True``, numba required), off (``False``) or back to the switch (``None``);
+    for the test that ties the two together and the bench that compares them."""
+    _loaded.clear()
+    if on is False:
+        _loaded.append(None)
+    elif on is True:
+        saved = os.environ.pop("RULEKEEPER_NUMBA", None)
+        try:
+            _loaded.append(_load())
+        finally:
+            if saved is not None:
+                os.environ["RULEKEEPER_NUMBA"] = saved
