@@ -394,7 +394,7 @@ class WarTable(WarTableBattles):
 
     def roster(self) -> list[dict[str, Any]]:
         """Every shipped unit profile."""
-        return [u.to_dict() for u in default_data().units]
+        return [dict(u.to_dict()) for u in default_data().units]
 
     def register_cli(self, hooks: Any) -> None:
         """``rulekeeper resolve wartable`` (the six-step combat and its Stability effects)."""

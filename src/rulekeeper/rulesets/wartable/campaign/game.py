@@ -77,7 +77,7 @@ class WarTableCampaign:
     def roster(self) -> list[JsonDict]:
         from ..combat import default_data
 
-        return [u.to_dict() for u in default_data().units]
+        return [dict(u.to_dict()) for u in default_data().units]
 
     def sample_resolution(self, fate: Fate) -> Resolution:
         """Round 1 of Shroudfall with a Reclaim, a Delve and a march, drawn through ``fate``."""
