@@ -217,7 +217,7 @@ class ExIllisBattles:
         typed = self._action(action)
         out = apply(state, typed, self.t, self._find(state, typed))
         return Outcome(out.state, out.action.to_dict(), out.state.unit(out.action.unit).side, out.chance,
-                       out.events, out.report, out.to_result())
+                       out.events, out.report, dict(out.to_result()))
 
     def preview(self, state: BattleState, action: JsonDict) -> OddsPreview:
         from .battle.actions import find_legal
