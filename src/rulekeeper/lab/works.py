@@ -56,7 +56,7 @@ class GameRef:
         found = find_ruleset(name)
         return cls(str(found.name), found)
 
-    def game(self) -> Any:
+    def game(self) -> object:
         from rulekeeper.core.ruleset import game, register_for_tests, registered
 
         if self.name not in registered():
@@ -70,7 +70,7 @@ class GameRef:
         return _KERNELS[self.name]
 
 
-def duel_kernel_of(game: Any, name: str) -> DuelKernel:
+def duel_kernel_of(game: object, name: str) -> DuelKernel:
     """``game.duel_kernel()``, refused with a typed error when the game has none (yet)."""
     try:
         kernel = offered_kernel(game)
@@ -119,7 +119,7 @@ def _offering_game(kernel: DuelKernel) -> GameRef | None:
 
     module = type(kernel).__module__.split(".")
 
-    def shared(cls: type[Any]) -> int:
+    def shared(cls: type[object]) -> int:
         other = cls.__module__.split(".")
         n = 0
         while n < min(len(module), len(other)) and module[n] == other[n]:
