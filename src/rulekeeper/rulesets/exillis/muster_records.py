@@ -1,4 +1,5 @@
-"""The JSON shape of a priced muster (``rulekeeper muster check --json``, the web army builder's report).
+"""The JSON shapes of a muster file and of a priced muster (``rulekeeper muster check --json``, the web army
+builder's report).
 
 Typed dicts, not dataclasses: the keys and their order are what the CLI prints and the web keeps, so
 each ``to_dict`` of :mod:`.pricing` builds exactly one of these shapes.
@@ -6,7 +7,7 @@ each ``to_dict`` of :mod:`.pricing` builds exactly one of these shapes.
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 State = Literal["green", "yellow", "red"]
 Role = Literal["unit", "hero", "loner", "unknown", "promotion"]
@@ -67,3 +68,30 @@ class MusterReportDoc(TypedDict):
     valid: bool
     problems: list[dict[str, Any]]  # core.armylist.Problem.to_dict
     notes: list[str]
+
+
+class MusterEntryDoc(TypedDict):
+    """One entry of a muster file, absent optional values left out."""
+
+    unit: str
+    miniatures: NotRequired[int]
+    level: int
+    hero: NotRequired[str]
+    hero_level: NotRequired[int]
+    label: NotRequired[str]
+
+
+class MusterHead(TypedDict):
+    """A muster file's keys before its units, absent optional values left out."""
+
+    name: str
+    game_type: str
+    faction: NotRequired[str]
+    general: NotRequired[str | list[str]]  # one name, or the list a file named
+    description: NotRequired[str]
+
+
+class MusterDoc(MusterHead):
+    """A muster file's own shape (YAML and TOML alike): its head, then its units."""
+
+    units: list[MusterEntryDoc]

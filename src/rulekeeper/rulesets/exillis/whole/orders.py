@@ -22,6 +22,10 @@ from __future__ import annotations
 
 from ..combatants import Combatant
 
+#: Merge the orders the aftermath cannot tell apart (off: every order its own aftermath, as before; the bench
+#: compares the two).
+MERGE = True
+
 
 class Orders:
     """Canonical orders of deaths for one volley: unit ``j`` of ``units`` (-1: the shooter)."""
@@ -43,6 +47,8 @@ class Orders:
     def canonical(self, alive: list[int], deaths: tuple[int, ...]) -> tuple[int, ...]:
         """``deaths`` (in order) as one order of the outcomes the aftermath cannot tell apart; ``alive``: each
         unit's living miniatures after the volley."""
+        if not MERGE:
+            return deaths
         by_side: dict[str, list[int]] = {}
         for d in deaths:
             by_side.setdefault(self.side[d], []).append(d)
