@@ -470,7 +470,7 @@ class SkirmishGame(WithoutExtras):
     def web_presenter(self) -> WebPresenter:
         from .web.presenter import ConfrontationPresenter
 
-        return ConfrontationPresenter(self)  # type: ignore[arg-type]
+        return ConfrontationPresenter(self)
 
     def cli_presenter(self) -> CliPresenter:
         from .render import ConfrontationCliPresenter
