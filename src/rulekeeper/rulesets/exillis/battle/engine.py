@@ -12,7 +12,7 @@ their own turn without asking anyone).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from rulekeeper.core.chance import ChanceResult, Fate
 from rulekeeper.core.events import Event
@@ -32,6 +32,18 @@ from .turnbar import advance
 MAX_AUTOMATIC = 200
 
 
+class EngineRecord(TypedDict):
+    """The record the log keeps next to an action: its AcP, events, chance records and report, and the RNG and
+    the active group after it (what a replay checks itself against)."""
+
+    acp: float
+    events: list[dict[str, Any]]  # core.events.Event.to_dict
+    chance: list[dict[str, Any]]  # core.chance.ChanceResult.to_dict
+    report: list[dict[str, Any]]  # the lines of the Fate Screen (records.py for a melee, a volley, a cast)
+    rng_after: dict[str, int]
+    active_after: list[str]
+
+
 @dataclass(frozen=True)
 class Outcome:
     """The state after an action, with everything it caused."""
@@ -43,7 +55,7 @@ class Outcome:
     chance: tuple[ChanceResult, ...]
     report: tuple[dict[str, Any], ...]
 
-    def to_result(self) -> dict[str, Any]:
+    def to_result(self) -> EngineRecord:
         """What the log stores next to the action (JSON-able)."""
         return {
             "acp": self.legal.acp,
@@ -68,7 +80,8 @@ class Run:
     def note(self, text: str) -> None:
         self.report.append({"kind": "note", "text": text})
 
-    def event(self, event_kind: str, **data: Any) -> None:
+    def event(self, event_kind: str, **data: object) -> None:
+        """Log an event; its values are the event's JSON (``core.events.Event`` freezes them), not read here."""
         self.events.append(Event(event_kind, data))
 
 

@@ -108,8 +108,7 @@ class Bolts(_Volleys):
         for (u, _c), n in zip(sp.units, ff, strict=True):
             v.statics += [StaticModifier(u.key, FRIENDLY_FIRE_PENALTY, f"friendly fire from {sp.shooter.key}",
                                          static=False)] * n
-        _data, action = _check(sp.setup)
-        report = v.finish(sp.setup.action, action.title, self.spell.veil.value, veil=True)
+        report = v.finish(sp.setup.action, self.action().title, self.spell.veil.value, veil=True)
         return report.zone, report.shooter_after
 
 

@@ -28,6 +28,7 @@ from ..combatants import Combatant
 from ..damage import bad_luck_damage
 from ..morale import FRIENDLY_FIRE_PENALTY
 from ..ranged import ShotOdds, ShotSetup, _check, _space_one, _Volley, _volley_odds, exposed_ally, shot_odds
+from ..rules_data import Action as RulesAction
 from . import dist as budget
 from .dist import AFTERMATH_WORK, TooBig, Weighted, Zones, allowance, check_time, wounds
 from .melee_actions import Unsupported, zone_key
@@ -68,6 +69,7 @@ class _Volleys:
         self.chain_matters = [False] * len(sp.units)
         #: each unit rebuilt with the hit points of its records (many outcomes share a unit's records: :meth:`_zone`)
         self.built: dict[tuple[int, tuple[Mini, ...]], Combatant] = {}
+        self.checked: RulesAction | None = None
 
     def odds(self, st: VState) -> ShotOdds:
         counts = (sum(1 for r in st[0] if r[0] > 0), *(sum(1 for r in recs if r[0] > 0) for recs in st[1]))
@@ -154,6 +156,12 @@ class _Volleys:
                 t2 = tgt[:j] + (tuple(sorted(changed)),) + tgt[j + 1:]
                 out.add((shooter, t2, deaths + ((j,) if killed else ()), ff2), pw * q)
 
+    def action(self) -> RulesAction:
+        """The shot's action as the engine checks it (``_check``, once per volley rather than once per outcome)."""
+        if self.checked is None:
+            self.checked = _check(self.sp.setup)[1]
+        return self.checked
+
     def exact_ok(self) -> bool:
         """Whether the exact programme's state holds all a later projectile reads (see :mod:`.bolts`)."""
         return True
@@ -185,8 +193,7 @@ class _Volleys:
             v.statics += [StaticModifier(u.key, FRIENDLY_FIRE_PENALTY, f"friendly fire from {sp.shooter.key}",
                                          static=False)] * n
         assert sp.setup.data is not None
-        _data, action = _check(sp.setup)
-        report = v.report(action, sp.setup.data)
+        report = v.report(self.action(), sp.setup.data)
         return report.zone, report.shooter_after
 
 
