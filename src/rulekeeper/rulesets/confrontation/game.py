@@ -77,7 +77,7 @@ KIND_WORDS = {"move": "move", "walk": "move", "charge": "charge", "hold": "hold"
               "authority_split": "authority_split", "decline": "decline", "pass": "pass", "allow": "allow",
               "force": "force", "cover": "cover", "ready": "ready", "cast": "cast", "call": "cast",
               "counter": "counter", "censure": "counter", "let": "let", "concentrate": "concentrate",
-              "concentration": "concentrate", "steady": "steady", "absorb": "absorb"}
+              "concentration": "concentrate", "steady": "steady", "absorb": "absorb", "assault": "charge"}
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 _POINTS = re.compile(r"\b(INI|ATT|STR|DEF|RES|MOV|AIM|COU|DIS)\s*[+=:]?\s*(\d+)\b", re.IGNORECASE)
 
@@ -199,6 +199,8 @@ class SkirmishGame(WithoutExtras):
     def parse_action(self, state: SkirmishState, data: Mapping[str, Any]) -> JsonDict:
         word = str(data.get("kind", "")).strip().lower()
         kind = KIND_WORDS.get(word)
+        if word == "assault":  # a charge with assault fire (assault.py)
+            data = {**data, "assault": True}
         if kind is None:
             raise IllegalActionError(f"not a Confrontation skirmish action: {data.get('kind')!r} "
                                      f"({', '.join(actions.KINDS)})", kind=str(data.get("kind")))
@@ -228,6 +230,8 @@ class SkirmishGame(WithoutExtras):
             out["target"] = self._fighter_name(state, str(data["target"]))
             if kind in ("charge", "pursue") and data.get("leap"):
                 out["leap"] = True
+            if kind == "charge" and data.get("assault"):
+                out["assault"] = True
         elif kind in ("move", "return", "leap", "cover"):
             out["to"] = _coords(data.get("to"))
         elif kind == "disengage":
@@ -297,6 +301,8 @@ class SkirmishGame(WithoutExtras):
             return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest), "test": test, "to": to})
         if kind in ("hold", "fight", "flee", "stay", "remove", "keep", "counter"):
             return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest)})
+        if words[0].strip().lower() == "assault":  # assault CHARGER TARGET: a charge with assault fire
+            return self.parse_action(state, {**self.parse_words(state, ["charge", *rest]), "assault": True})
         if kind == "leap" and not (rest and (_NUMBER.match(rest[-1].strip(",")) or "," in rest[-1])):
             chase = "pursue" if state.phase == "combat" else "charge"  # leap CHARGER TARGET: a charge (a pursuit)
             return {**self.parse_words(state, [chase, *rest]), "leap": True}
@@ -347,7 +353,8 @@ class SkirmishGame(WithoutExtras):
         elif kind == "charge" and action.get("leap"):
             new, report = do_leap_charge(state, f, state.fighter(str(action["target"])), fate)
         elif kind == "charge":
-            new, report = do_charge(state, f, state.fighter(str(action["target"])), fate)
+            new, report = do_charge(state, f, state.fighter(str(action["target"])), fate,
+                                    assault=action.get("assault") is True)
         elif kind == "shoot":
             new, report = do_shoot(state, f, state.fighter(str(action["target"])), fate)
         elif kind == "fight":
@@ -463,7 +470,7 @@ class SkirmishGame(WithoutExtras):
     def web_presenter(self) -> WebPresenter:
         from .web.presenter import ConfrontationPresenter
 
-        return ConfrontationPresenter(self)  # type: ignore[arg-type]
+        return ConfrontationPresenter(self)
 
     def cli_presenter(self) -> CliPresenter:
         from .render import ConfrontationCliPresenter

@@ -193,7 +193,7 @@ class WarTableCampaign:
     @staticmethod
     def _canonical(state: CampaignGameState, given: GiveOrders) -> GiveOrders:
         """``given`` with its names made exact and every standing unit of its side listed."""
-        return checked(state, given).given(given.round)
+        return checked(state, given).given(state.round if given.round is None else given.round)
 
     def _check(self, state: CampaignGameState, given: GiveOrders) -> SideOrders:
         """The orders ``given`` stands for, if the side may give them now; a typed refusal (nothing changed) else."""
@@ -201,7 +201,7 @@ class WarTableCampaign:
         status = self.status(state)
         if status.over:
             raise CampaignActionError("the campaign is over", code_detail="game_over")
-        if given.round != state.round:
+        if given.round not in (None, state.round):
             raise CampaignActionError(f"these orders are for round {given.round}; the campaign is in round "
                                       f"{state.round}")
         if orders.side not in status.to_act:
