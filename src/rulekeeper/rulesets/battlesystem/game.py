@@ -27,7 +27,6 @@ from rulekeeper.core.game import (
     ScenarioInfo,
     SetupRequest,
     Status,
-    WithoutExtras,
 )
 from rulekeeper.core.present import CliPresenter, WebPresenter
 from rulekeeper.core.rng import RngState
@@ -59,7 +58,7 @@ class BattleSystemSetupError(RulekeeperError):
     code = "impossible_request"
 
 
-class BattleSystem(WithoutExtras, BaseGame[BattleState, actions.BSAction]):
+class BattleSystem(BaseGame[BattleState, actions.BSAction]):
     """The Guide to the Battle System: the calculator (odds, resolve, units) and whole hex battles."""
 
     name: ClassVar[str] = NAME

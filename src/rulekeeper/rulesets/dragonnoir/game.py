@@ -26,7 +26,6 @@ from rulekeeper.core.game import (
     ScenarioInfo,
     SetupRequest,
     Status,
-    WithoutExtras,
 )
 from rulekeeper.core.present import CliPresenter, WebPresenter
 from rulekeeper.core.rng import RngState
@@ -64,7 +63,7 @@ def parse_options(words: list[str]) -> dict[str, str]:
     return out
 
 
-class DragonNoirBattles(WithoutExtras, BaseGame[DNState, DNAction]):
+class DragonNoirBattles(BaseGame[DNState, DNAction]):
     """Whole Dragon Noir battles: set-up, the player turn's typed actions, JSON, views and presenters."""
 
     state_type: ClassVar[type] = DNState
