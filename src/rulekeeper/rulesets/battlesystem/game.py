@@ -1,7 +1,8 @@
-"""The Battle System on the game protocol (:class:`rulekeeper.core.game.Game`).
+"""The Battle System on the typed game protocol (:class:`rulekeeper.core.base.BaseGame` ``[BattleState, BSAction]``).
 
 This is the only door through which the service, the web keeper and the CLI reach Battle
-System battles: a scenario file becomes the stored initial document, an action becomes a
+System battles (wrapped by the registry, ``core.registered``: every method here takes the battle's own state and
+its typed actions, :data:`.actions.ACTIONS` the one codec of their JSON): a scenario file becomes the stored initial document, an action becomes a
 protocol :class:`~rulekeeper.core.game.Outcome` (every roll drawn through the
 :class:`~rulekeeper.core.chance.Fate` of the RNG state kept in the battle's state), the state a
 view without its RNG. The web keeper draws it with this package's SVG hex board (``web/``), the CLI with

@@ -1,8 +1,10 @@
-"""Dragon Noir battles on the game protocol (:class:`rulekeeper.core.game.Game`).
+"""Dragon Noir battles on the typed game protocol (:class:`rulekeeper.core.base.BaseGame` ``[DNState, DNAction]``).
 
 :class:`DragonNoirBattles` is the battle half of the registered class :class:`DragonNoir` below
-(entry point ``rulekeeper.rulesets.dragonnoir.game:DragonNoir``, which adds the calculator half): a scenario file becomes the stored initial document, an
-action an :class:`~rulekeeper.core.game.Outcome` (every die drawn through the
+(entry point ``rulekeeper.rulesets.dragonnoir.game:DragonNoir``, which adds the calculator half); the registry
+wraps it (``core.registered``), so every method here takes the battle's own state and its typed actions
+(:mod:`.action_types`, whose one codec the log's JSON goes through): a scenario file becomes the stored initial
+document, an action an :class:`~rulekeeper.core.game.Outcome` (every die drawn through the
 :class:`~rulekeeper.core.chance.Fate` of the RNG state kept in the battle's state, from the very request
 :meth:`preview` shows), the state a view without its RNG. Rules decisions: ``docs/rules/dragonnoir.md``,
 "Battles".
