@@ -40,7 +40,8 @@ from .accumulators import do_absorb, named_of
 from .action_words import action_text
 from .authority import do_authority
 from .authority_uses import do_answer, do_decline, do_pass, do_token_split
-from .concentration import do_concentrate, do_steady, points_of
+from .concentration import declaring as concentrating
+from .concentration import do_concentrate, do_steady, may_concentrate, points_of
 from .cover_move import after_cover, do_cover, do_ready, settle_turn
 from .disengage import do_disengage, way_out
 from .flight import do_flee, do_pursue, do_stay, mark_pursuers, pursuers
@@ -179,7 +180,9 @@ class SkirmishGame(WithoutExtras):
         to_act = () if state.over else (state.to_act,)
         acting: tuple[str, ...] = ()
         if not state.over:
-            acting = tuple(f.key for f in pursuers(state)) or tuple(mine[0].key for mine, _ in groups(state)) \
+            acting = tuple(f.key for f in state.standing(state.to_act) if may_concentrate(f)) \
+                if state.phase == "combat" and concentrating(state) else \
+                tuple(f.key for f in pursuers(state)) or tuple(mine[0].key for mine, _ in groups(state)) \
                 if state.phase == "combat" else \
                 (general(state, state.to_act).key,) if state.phase in ("tactical", "lead") else \
                 tuple(f.key for f in state.fighters if f.returning) if state.phase == "maintenance" else \
