@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 from rulekeeper.core.errors import IllegalActionError, RulekeeperError
 from rulekeeper.core.game import ArmySource, Game, Outcome, SetupRequest
-from rulekeeper.core.ruleset import game as find_game
 from rulekeeper.core.registered import rules_of
+from rulekeeper.core.ruleset import game as find_game
 from rulekeeper.core.ruleset import games
 from rulekeeper.persistence.store import BattleStore
 from rulekeeper.rulesets.wartable import (
