@@ -3,7 +3,10 @@
     python bench/bench_whole.py [--steps 60] [--samples 2000] [--json]
 
 1. **preview time**: the Starter scenario played by the shipped policy for ``--steps`` actions; at each state
-   ``whole_odds`` of every legal action is timed. Printed: p50/p95/max over all legal actions and over the
+   ``whole_odds`` of every legal action is timed, side by side ``before`` (numpy loops, one engine aftermath per
+   order of deaths) and ``after`` (the compiled loops, which draw the same numbers, and the orders of deaths the
+   aftermath cannot tell apart merged). numba's load (its compile, the first run after an install) is done and
+   timed before, and not included. Printed: p50/p95/max over all legal actions and over the
    actions with chance (charge, fight, shoot), and how many of those were computed or left to the per-draw odds
    (over the allowance of 25,000 outcomes of work). Wall time and the process's CPU time (a machine shared with other work
    stretches the wall time, not the CPU time); how many got ``exact``, ``grid`` or ``estimate`` (sampled) odds.
@@ -39,6 +42,7 @@ from rulekeeper.core.game import SetupRequest  # noqa: E402
 from rulekeeper.core.rng import RngState  # noqa: E402
 from rulekeeper.core.ruleset import game  # noqa: E402
 from rulekeeper.rulesets.exillis.battle.engine import Run, _resolve_pending, apply  # noqa: E402
+from rulekeeper.rulesets.exillis.whole import compiled, orders  # noqa: E402
 from rulekeeper.rulesets.exillis.whole.compute import whole_action  # noqa: E402
 
 CHANCE = ("charge", "fight", "shoot")
@@ -49,13 +53,33 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else 0.0
 
 
+#: The two ways a preview can run, timed side by side on every legal action: ``before`` the numpy reference loops
+#: and one engine aftermath per order of deaths (as before issue 27's last step), ``after`` the compiled loops
+#: (numba, the same numbers bit for bit) and the orders the aftermath cannot tell apart merged (``whole/orders.py``).
+MODES = ("before", "after")
+
+
+def mode(name: str) -> None:
+    compiled.use(name == "after")
+    orders.MERGE = name == "after"
+
+
+def warm_up() -> tuple[float, float, bool]:
+    """Load (or compile, the first time after an install) the compiled kernels before anything is timed: (wall, CPU
+    seconds, whether numba is there). A process pays this once, at its first sampled preview."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    compiled.use(True)
+    there = compiled.kernels() is not None
+    return time.perf_counter() - t0, time.process_time() - c0, there
+
+
 def previews(steps: int) -> dict[str, Any]:
     g = game("exillis")
     sc = next(s for s in g.scenarios() if s.key == "starter")
     state = g.initial_state(g.setup(SetupRequest(scenario=sc.path, seed=7)).document)
-    every: list[float] = []
-    chance: list[float] = []
-    cpu_every: list[float] = []
+    every: dict[str, list[float]] = {m: [] for m in MODES}
+    chance: dict[str, list[float]] = {m: [] for m in MODES}
+    cpu_every: dict[str, list[float]] = {m: [] for m in MODES}
     methods: dict[str, int] = {}
     computed = skipped = 0
     for _ in range(steps):
@@ -63,13 +87,16 @@ def previews(steps: int) -> dict[str, Any]:
         if not acts:
             break
         for lg in acts:
-            t0, c0 = time.perf_counter(), time.process_time()
-            odds = g.whole_odds(state, lg.action)
-            dt = time.perf_counter() - t0
-            every.append(dt)
-            cpu_every.append(time.process_time() - c0)
+            for m in MODES:  # side by side: the same action, one way then the other, under the same load
+                mode(m)
+                t0, c0 = time.perf_counter(), time.process_time()
+                odds = g.whole_odds(state, lg.action)
+                dt = time.perf_counter() - t0
+                every[m].append(dt)
+                cpu_every[m].append(time.process_time() - c0)
+                if lg.action["kind"] in CHANCE:
+                    chance[m].append(dt)
             if lg.action["kind"] in CHANCE:
-                chance.append(dt)
                 computed += odds is not None
                 skipped += odds is None
                 how = "left to the per-draw odds" if odds is None else odds.method
@@ -79,11 +106,14 @@ def previews(steps: int) -> dict[str, Any]:
             break
         state = g.apply(state, pick).state
     ms = 1000.0
-    return {"actions": len(every), "p50_ms": pct(every, .5) * ms, "p95_ms": pct(every, .95) * ms,
-            "max_ms": max(every, default=0) * ms, "chance_actions": len(chance),
-            "chance_p50_ms": pct(chance, .5) * ms, "chance_p95_ms": pct(chance, .95) * ms,
-            "chance_max_ms": max(chance, default=0) * ms, "computed": computed, "left_to_draws": skipped,
-            "cpu_p50_ms": pct(cpu_every, .5) * ms, "cpu_p95_ms": pct(cpu_every, .95) * ms, "methods": methods}
+    out: dict[str, Any] = {"computed": computed, "left_to_draws": skipped, "methods": methods}
+    for m in MODES:
+        ev, ch, cpu = every[m], chance[m], cpu_every[m]
+        out[m] = {"actions": len(ev), "p50_ms": pct(ev, .5) * ms, "p95_ms": pct(ev, .95) * ms,
+                  "max_ms": max(ev, default=0) * ms, "chance_actions": len(ch), "chance_p50_ms": pct(ch, .5) * ms,
+                  "chance_p95_ms": pct(ch, .95) * ms, "chance_max_ms": max(ch, default=0) * ms,
+                  "cpu_p50_ms": pct(cpu, .5) * ms, "cpu_p95_ms": pct(cpu, .95) * ms}
+    return out
 
 
 def positions() -> list[tuple[str, Any, str, str | None, str | None]]:
@@ -156,7 +186,10 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     load0 = os.getloadavg()[0]
-    result: dict[str, Any] = {"previews": previews(a.steps), "versus_mc": versus_mc(a.samples)}
+    warm_wall, warm_cpu, there = warm_up()
+    result: dict[str, Any] = {"warm_up_s": [warm_wall, warm_cpu], "numba": there, "previews": previews(a.steps)}
+    mode("after")
+    result["versus_mc"] = versus_mc(a.samples)
     result["load_average"] = [load0, os.getloadavg()[0]]
     if a.json:
         print(json.dumps(result, indent=2))
@@ -164,13 +197,18 @@ def main() -> None:
     p = result["previews"]
     print(f"machine load (1-minute average, {os.cpu_count()} cores): {load0:.1f} at the start, "
           f"{result['load_average'][1]:.1f} at the end")
-    print(f"Starter, {a.steps} policy moves: {p['actions']} legal actions previewed; p50 {p['p50_ms']:.1f} ms, "
-          f"p95 {p['p95_ms']:.1f} ms, max {p['max_ms']:.0f} ms")
-    print(f"  CPU time of the process (what the machine's other load does not stretch): p50 {p['cpu_p50_ms']:.1f} ms, "
-          f"p95 {p['cpu_p95_ms']:.1f} ms; methods: {p['methods']}")
-    print(f"  with chance: {p['chance_actions']} (computed {p['computed']}, left to the per-draw odds "
-          f"{p['left_to_draws']}); p50 {p['chance_p50_ms']:.0f} ms, p95 {p['chance_p95_ms']:.0f} ms, "
-          f"max {p['chance_max_ms']:.0f} ms")
+    print(f"compiled kernels: {'numba' if there else 'numba missing or RULEKEEPER_NUMBA=0: the numpy reference'}; "
+          f"loaded (compiled on the first run after an install) in {warm_wall:.2f} s wall, {warm_cpu:.2f} s CPU "
+          "before the timing: NOT included in the preview times below (a process pays it once)")
+    print(f"Starter, {a.steps} policy moves: {p['after']['actions']} legal actions previewed, each both ways in turn; "
+          f"with chance {p['after']['chance_actions']} (computed {p['computed']}, left to the per-draw odds "
+          f"{p['left_to_draws']}); methods: {p['methods']}")
+    print("  before = numpy loops, one aftermath per order of deaths; after = compiled loops, orders merged")
+    for m in MODES:
+        q = p[m]
+        print(f"  {m:6s} CPU p50 {q['cpu_p50_ms']:5.1f} ms, p95 {q['cpu_p95_ms']:5.1f} ms | wall p50 {q['p50_ms']:5.1f} ms, "
+              f"p95 {q['p95_ms']:5.1f} ms, max {q['max_ms']:4.0f} ms | with chance: wall p50 {q['chance_p50_ms']:4.0f} ms, "
+              f"p95 {q['chance_p95_ms']:4.0f} ms, max {q['chance_max_ms']:4.0f} ms")
     print(f"Whole computation vs the plays of apply reaching the same accuracy (10^6 for an exact kernel; "
           f"extrapolated from {a.samples} plays), side by side in this run:")
     for r in result["versus_mc"]:

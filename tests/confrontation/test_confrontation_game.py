@@ -49,7 +49,7 @@ def test_the_scenario_sets_the_table_up(g: Game) -> None:
     assert (hunter.x, hunter.y, hunter.facing, hunter.hp, hunter.radius) == (34.0, 22.0, 180.0, 5, 1.875)
     assert [o.name for o in s.obstacles] == ["the boulder"]
     assert [sc.key for sc in g.scenarios()] == ["ruined_wall", "the_broken_line", "the_ford", "the_hunters_wood",
-                                                 "the_mill_race", "the_moonlit_shrine", "the_stalkers_ford",
+                                                 "the_mill_race", "the_moonlit_shrine", "the_seers_circle", "the_stalkers_ford",
                                                  "the_watchtower"]
 
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rulekeeper.core.chance import Fate
-from rulekeeper.core.errors import IllegalActionError, RulekeeperError, UnknownNameError
+from rulekeeper.core.errors import IllegalActionError, RulekeeperError
 from rulekeeper.core.game import (
     BattleSetup,
     GameResult,
@@ -44,13 +44,6 @@ if TYPE_CHECKING:
     from rulekeeper.cli.hooks import CliHooks
 
 NAME = "battlesystem"
-#: Loose spellings a player may type for a kind.
-KIND_WORDS = {"move": "move", "attack": "attack", "melee": "attack", "shoot": "shoot", "missile": "shoot",
-              "fire": "shoot", "barrage": "barrage", "end_turn": "end_turn", "end": "end_turn", "end turn": "end_turn",
-              "end-turn": "end_turn", "pass": "end_turn", "pursue": "pursue", "pursuit": "pursue",
-              "chase": "pursue", "rally": "rally", "tend": "tend", "heal": "tend", "resupply": "resupply",
-              "supply": "resupply", "bridge": "bridge"}
-FIELDS = actions.FIELDS
 
 
 def _home(sc: JsonDict) -> tuple[str, str]:
@@ -141,42 +134,15 @@ class BattleSystem(WithoutExtras):
         return actions.legal_actions(state)
 
     def parse_action(self, state: BattleState, data: Mapping[str, Any]) -> JsonDict:
-        word = str(data.get("kind", "")).strip().lower()
-        kind = KIND_WORDS.get(word) or KIND_WORDS.get(word.replace(" ", "_"))
-        if kind is None:
-            raise IllegalActionError(f"not a Battle System action: {data.get('kind')!r} "
-                                     f"({', '.join(actions.KINDS)})", kind=str(data.get("kind")))
-        side = data.get("side")
-        side = state.to_act if side in (None, "") else str(side).strip().upper()
-        if side not in SIDES:
-            raise IllegalActionError(f"no side {side!r} in a Battle System battle (A or B)", side=side)
-        typed = actions.ACTIONS.decode({"kind": kind, "side": side, **{k: data.get(k) for k in FIELDS[kind]}})
-        out = actions.ACTIONS.encode(typed)  # the shape checked by type; names and hexes in their canonical case
-        for key in FIELDS[kind]:
-            value = str(out[key])
-            out[key] = self._unit_name(state, value) if key in ("unit", "target") else value.upper()
-        return out
+        from .action_words import read_action
 
-    @staticmethod
-    def _unit_name(state: BattleState, text: str) -> str:
-        wanted = text.strip().casefold()
-        for p in state.units:
-            if p.name.casefold() == wanted:
-                return p.name
-        raise UnknownNameError("unit", text, [p.name for p in state.units])
+        return actions.ACTIONS.encode(read_action(state, data))
 
     def parse_words(self, state: BattleState, words: Sequence[str], option: str | None = None) -> JsonDict:
-        """``move "Riverguard Foot" C2``, ``attack X Y``, ``shoot X Y``, ``barrage X E3``, ``pursue X Y``,
-        ``rally GENERAL Y``, ``tend MEDICS Y``, ``resupply SUPPLY Y``, ``bridge ENGINEERS D3``, ``end``."""
-        if not words:
-            raise IllegalActionError("an action is KIND [UNIT] [TARGET|HEX], e.g. end")
-        kind = KIND_WORDS.get(words[0].strip().lower())
-        if kind is None:
-            raise IllegalActionError(f"not a Battle System action: {words[0]!r} ({', '.join(actions.KINDS)})")
-        keys = FIELDS[kind]
-        if len(words) != len(keys) + 1:
-            raise IllegalActionError(f"{kind} takes {len(keys)} word(s): {' '.join(k.upper() for k in keys) or '-'}")
-        return self.parse_action(state, {"kind": kind, **dict(zip(keys, words[1:], strict=True))})
+        """``move "Riverguard Foot" C2``, ``attack X Y``, ``end`` (:func:`.action_words.read_words`)."""
+        from .action_words import read_words
+
+        return actions.ACTIONS.encode(read_words(state, words))
 
     def apply(self, state: BattleState, action: JsonDict) -> Outcome:
         typed = actions.checked(state, action)

@@ -47,6 +47,12 @@ def action_text(action: JsonDict) -> str:
         return f"{who} counters" if kind == "counter" else f"side {action.get('side')} lets the spell work"
     if kind == "cover" and isinstance(action.get("to"), list) and len(action["to"]) == 2:
         return f"{who} moves under cover to ({action['to'][0]:g}, {action['to'][1]:g})"
+    if kind == "concentrate" and isinstance(action.get("points"), dict):
+        return f"{who} concentrates: " + ", ".join(f"{c} +{n}" for c, n in action["points"].items())
+    if kind == "absorb" and isinstance(action.get("from"), list):
+        return f"{who} absorbs from {' and '.join(str(k) for k in action['from'])}"
+    if kind == "steady":
+        return f"side {action.get('side')} is steady (no more Concentration)"
     if kind == "ready":
         return f"side {action.get('side')} is ready (no more moves under cover)"
     if kind in ("pass", "allow", "force", "decline"):

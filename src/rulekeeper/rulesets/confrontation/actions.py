@@ -14,6 +14,7 @@ from rulekeeper.core.game import LegalAction
 
 from .authority_uses import answer_offers, pass_offer, split_offers, token_chooser
 from .checks import KINDS, PHASE_OF, check
+from .concentration import concentrate_offers, declaring
 from .flight import pursuers
 from .magic_offers import counter_offers
 from .offers import activation, point, pursuit_offers, strikes
@@ -38,6 +39,8 @@ def legal_actions(state: SkirmishState) -> list[LegalAction]:
         return pursuit_offers(chasing[0], state)
     if state.phase == "combat" and token_chooser(state) == side:  # Authority: a token at the beginning of combat
         return split_offers(state, side)
+    if state.phase == "combat" and declaring(state) == side:  # Concentration, before the next fight
+        return concentrate_offers(state, side)
     if state.phase == "combat":
         return combat_offers(state)
     if state.asking:  # a pass waits for the token holder's answer

@@ -30,7 +30,8 @@ CHARACTERISTICS = ("MOV", "INI", "ATT", "STR", "DEF", "RES", "AIM", "COU", "FEAR
 SIZES = ("Small", "Medium", "Large", "Very Large")
 #: Abilities of the catalogue whose X a rule reads as a number (checked when a card is loaded).
 NUMERIC = frozenset({"Tall", "Regeneration", "Ephemeral", "Repair", "Ruin", "Charging strength", "Sequence", "Cure",
-                     "War cry", "Leadership", "Emblem", "Piety", "Recovery", "Martyr", "Devotion", "Mana", "Faith"})
+                     "War cry", "Leadership", "Emblem", "Piety", "Recovery", "Martyr", "Devotion", "Mana", "Faith",
+                     "Concentration", "Absorb"})
 #: "This is a fighter of Very Large Size; he has N HP": the sizes the seed fixes (Divine blood: "1 additional HP
 #: than what his size dictates").
 SIZE_HP = {"Enormous": 6, "Colossal": 7, "Gigantic": 8}
@@ -109,6 +110,11 @@ class FighterCard(_Strict):
     HP: int = Field(ge=1, le=20)
     abilities: list[str] = Field(default_factory=list, max_length=60)
     weapon: Weapon | None = None
+    #: The characteristics printed in bold type, which Concentration/X's points may raise (concentration.py).
+    bold: list[Literal["MOV", "INI", "ATT", "STR", "DEF", "RES", "AIM", "COU", "FEAR", "DIS"]] = \
+        Field(default_factory=list, max_length=10)
+    #: His rank (Absorb/X designates "a number of fighters equal to his rank"); absent: 1, **estimated**.
+    rank: int | None = Field(default=None, ge=1, le=5)
     estimated: dict[str, str] = Field(default_factory=dict)
 
     @model_validator(mode="after")
@@ -123,8 +129,13 @@ class FighterCard(_Strict):
             if ability in names and (self.size != "Very Large" or self.HP != want):
                 raise ValueError(f"{ability}: \"This is a fighter of Very Large Size; he has {hp} HP\" (+1 with Divine "
                                  f"blood): the card needs size Very Large and HP {want}")
+        if "Concentration" in names and not self.bold:
+            raise ValueError("Concentration/X: \"X indicates the total number of points the player can distribute … "
+                             "among the Characteristic that this ability is bound to (… printed in bold type on their "
+                             "reference card)\": list them, e.g. bold: [ATT, DEF] (POW and FAI can never be raised)")
         for key in self.estimated:
-            if key not in CHARACTERISTICS and key not in ("size", "HP", "abilities", "cost", "weapon"):
+            if key not in CHARACTERISTICS and key not in ("size", "HP", "abilities", "cost", "weapon", "bold",
+                                                          "rank"):
                 raise ValueError(f"`estimated` names {key!r}, which is not a characteristic of a card")
         return self
 

@@ -16,11 +16,11 @@ SIZE = "not yet: the size table (page 11) is not in the seed; the card prints it
 
 #: name -> (category, status) for every ability of the seed that no hook implements yet.
 NOT_YET: dict[str, tuple[str, str]] = {
-    "Absorb": ("mystic", MYSTIC), "Alliance": ("army", ARMY),
+    "Alliance": ("army", ARMY),
     "Artefact": ("army", ARMY),
     "Assault fire": ("shooting", SHOOT), "Attentive": ("board", BOARD), "Blood brother": ("army", ARMY), 
     "Chargeable": ("mystic", MYSTIC), 
-    "Collect": ("mystic", MYSTIC), "Concentration": ("mystic", MYSTIC),
+    "Collect": ("mystic", MYSTIC),
     "Consciousness": ("board", BOARD), "Disengagement": ("board", BOARD),
     "Divine blood": ("size", SIZE), 
     
@@ -55,6 +55,11 @@ RESERVE = "implemented as reserve arithmetic (mystic.py): "
 NO_PHASE = " (not yet: the Mystic phase, spells and miracles)"
 
 ELSEWHERE: dict[str, tuple[str, str]] = {
+    "Concentration": ("mystic", "implemented in skirmishes: X points a round (Generation/X) on the card's bold "
+                      "characteristics, declared at the beginning of the combat phase, before his fight "
+                      "(concentration.py; not yet: the bold characteristics a fight does not read)"),
+    "Absorb": ("mystic", "implemented in skirmishes: friendly Magicians' Gems (Faithful's T.F.) within X cm, up to his "
+               "rank, 1 for 1 (estimated, data/spells.yaml), once a round before his action (accumulators.py)"),
     "Unbowed": ("mystic", "implemented in skirmishes: a countered or censured Mystic keeps his focus (magic.py)"),
     "Authority": ("army", "implemented in skirmishes: tokens before each Tactical roll (X + 1 at most, cancelled), a drawn roll won with one, a pass forced to play, a fray's split chosen (authority.py, authority_uses.py; not yet: a card in reserve)"),
     "Leap": ("board", "implemented in skirmishes: walks and pursuits over what is no taller than he is, charges over what is no taller than twice his height, two leaps a round, none under cover (leap.py)"),

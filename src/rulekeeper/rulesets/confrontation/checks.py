@@ -8,7 +8,10 @@ from collections.abc import Callable
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import JsonDict
 
+from .accumulators import absorb_problem, named_of
 from .authority_uses import may_pass, token_chooser, token_frays
+from .concentration import concentrate_problem, points_of
+from .concentration import declaring as concentrating
 from .cover_move import cover_problem, declaring
 from .disengage import allowed_tests, out_problem
 from .flight import flees, pursuers, pursuit_cm, pursuit_targets
@@ -25,11 +28,12 @@ from .tactical import lead_choices
 
 KINDS = ("move", "charge", "shoot", "hold", "fight", "tactical", "lead", "flee", "pursue", "stay", "remove", "keep",
          "return", "disengage", "split", "leap", "authority", "authority_split", "decline", "pass", "allow", "force",
-         "cover", "ready", "cast", "counter", "let")
+         "cover", "ready", "cast", "counter", "let", "concentrate", "steady", "absorb")
 #: The phase each kind of action belongs to (the rest are the activation phase's).
 PHASE_OF = {"fight": "combat", "tactical": "tactical", "authority": "tactical", "lead": "lead", "pursue": "combat",
             "stay": "combat", "split": "combat", "authority_split": "combat", "decline": "combat",
-            "cover": "tactical", "ready": "tactical", "remove": "maintenance", "keep": "maintenance", "return": "maintenance"}
+            "cover": "tactical", "ready": "tactical", "concentrate": "combat", "steady": "combat",
+            "remove": "maintenance", "keep": "maintenance", "return": "maintenance"}
 
 
 def _fighter(state: SkirmishState, action: JsonDict, key: str = "fighter") -> Fighter:
@@ -58,6 +62,9 @@ def check(state: SkirmishState, action: JsonDict) -> None:
         raise IllegalActionError(f"{f.key} is not side {state.to_act}'s", field="fighter")
     if PHASE_OF.get(str(kind), "activation") != state.phase:
         raise IllegalActionError(f"round {state.round} is in its {state.phase} phase: no {kind} now", kind=str(kind))
+    if kind in ("fight", "split") and concentrating(state) is not None:
+        raise IllegalActionError(f"side {concentrating(state)} declares Concentration before the next fight "
+                                 "(concentrate FIGHTER ATT N …, or steady)", kind=str(kind))
     CHECKS.get(str(kind), _check_activation)(state, f, action)
 
 
@@ -294,7 +301,19 @@ CHECKS: dict[str, Check] = {"tactical": _check_tactical, "cover": _check_cover, 
                             "return": _check_reinforcement, "pursue": _check_pursuit, "stay": _check_pursuit,
                             "fight": _check_fight, "split": _check_split, "authority_split": _check_token_split,
                             "decline": _check_decline, "pass": _check_pass, "allow": _check_answer,
-                            "force": _check_answer, "counter": _check_counter, "let": _check_counter}
+                            "force": _check_answer, "counter": _check_counter, "let": _check_counter,
+                            "concentrate": lambda s, f, a: _refuse(concentrate_problem(s, f, points_of(a.get("points"))),
+                                                                   f"{f.key} cannot concentrate", "points"),
+                            "steady": lambda s, f, a: _refuse(None if concentrating(s) == f.side else
+                                                              f"side {f.side} is not declaring Concentration now",
+                                                              "no steady", "kind")}
+
+
+def _refuse(problem: str | None, what: str, field: str) -> None:
+    if problem is not None:
+        raise IllegalActionError(f"{what}: {problem}", field=field)
 #: The checks of an activation's kinds, once it is his turn (hold and flee need nothing more).
-ACTIVATION_CHECKS: dict[str, Check] = {"cast": _check_cast, "charge": _check_charge, "shoot": _check_shoot, "move": _check_walk,
+ACTIVATION_CHECKS: dict[str, Check] = {"absorb": lambda s, f, a: _refuse(absorb_problem(s, f, named_of(a.get("from"))),
+                                                                  f"{f.key} cannot absorb", "from"),
+                                       "cast": _check_cast, "charge": _check_charge, "shoot": _check_shoot, "move": _check_walk,
                                        "leap": _check_walk}

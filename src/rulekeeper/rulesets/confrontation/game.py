@@ -36,9 +36,11 @@ from rulekeeper.core.present import CliPresenter, WebPresenter
 from rulekeeper.core.rng import RngState
 
 from . import actions, policy
+from .accumulators import do_absorb, named_of
 from .action_words import action_text
 from .authority import do_authority
 from .authority_uses import do_answer, do_decline, do_pass, do_token_split
+from .concentration import do_concentrate, do_steady, points_of
 from .cover_move import after_cover, do_cover, do_ready, settle_turn
 from .disengage import do_disengage, way_out
 from .flight import do_flee, do_pursue, do_stay, mark_pursuers, pursuers
@@ -74,8 +76,10 @@ KIND_WORDS = {"move": "move", "walk": "move", "charge": "charge", "hold": "hold"
               "disengage": "disengage", "split": "split", "leap": "leap", "jump": "leap", "authority": "authority",
               "authority_split": "authority_split", "decline": "decline", "pass": "pass", "allow": "allow",
               "force": "force", "cover": "cover", "ready": "ready", "cast": "cast", "call": "cast",
-              "counter": "counter", "censure": "counter", "let": "let"}
+              "counter": "counter", "censure": "counter", "let": "let", "concentrate": "concentrate",
+              "concentration": "concentrate", "steady": "steady", "absorb": "absorb"}
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
+_POINTS = re.compile(r"\b(INI|ATT|STR|DEF|RES|MOV|AIM|COU|DIS)\s*[+=:]?\s*(\d+)\b", re.IGNORECASE)
 
 
 AUTHORITY_USES = {
@@ -202,7 +206,8 @@ class SkirmishGame(WithoutExtras):
         side = state.to_act if side in (None, "") else str(side).strip().upper()
         if side not in SIDES:
             raise IllegalActionError(f"no side {side!r} in a skirmish (A or B)", side=str(side))
-        if kind in ("tactical", "lead", "authority", "decline", "pass", "allow", "force", "ready", "let"):  # General's
+        if kind in ("tactical", "lead", "authority", "decline", "pass", "allow", "force", "ready", "let",
+                    "steady"):  # the General's
             if not state.standing(side):
                 raise IllegalActionError(f"side {side} has no fighter standing", side=side)
             data = {**data, "fighter": data.get("fighter") or general(state, side).key}
@@ -211,6 +216,12 @@ class SkirmishGame(WithoutExtras):
         out: JsonDict = {"kind": kind, "side": side, "fighter": self._fighter_name(state, str(data["fighter"]))}
         if kind == "cast":
             out["spell"] = str(data.get("spell", "")).strip()
+        if kind == "concentrate":
+            out["points"] = points_of(data.get("points"))
+        if kind == "absorb":
+            named = data.get("from")
+            named = [n for n in named.split(",") if n.strip()] if isinstance(named, str) else named
+            out["from"] = [self._fighter_name(state, n) if isinstance(n, str) else n for n in named_of(named)]
         if kind in ("charge", "shoot", "pursue", "cast"):
             if data.get("target") in (None, ""):
                 raise IllegalActionError(f"a {kind} needs a target", field="target")
@@ -253,8 +264,19 @@ class SkirmishGame(WithoutExtras):
         rest = " ".join(words[1:]).split()
         if kind == "authority" and rest and rest[0].lower() in ("split", "whole"):
             return self._token_split(state, rest)
-        if kind in ("tactical", "authority", "decline", "pass", "allow", "force", "ready", "let"):
+        if kind in ("tactical", "authority", "decline", "pass", "allow", "force", "ready", "let", "steady"):
             return self.parse_action(state, {"kind": kind})
+        if kind == "absorb":  # absorb ACCUMULATOR FROM[, FROM…]: names need no quotes
+            cut = next((c for c in range(1, len(rest)) if " ".join(rest[:c]).casefold() in
+                        {f.key.casefold() for f in state.fighters}), len(rest))
+            return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest[:cut]),
+                                             "from": " ".join(rest[cut:])})
+        if kind == "concentrate":  # concentrate FIGHTER ATT 2 [DEF 1 …] (or ATT+2, ATT=2)
+            text = " ".join(rest)
+            found = _POINTS.findall(text)
+            start = _POINTS.search(text)
+            return self.parse_action(state, {"kind": kind, "fighter": text[:start.start()] if start else text,
+                                             "points": {c.upper(): int(n) for c, n in found}})
         if kind == "cast":
             return self._cast_words(state, rest)
         if kind == "lead":
@@ -352,6 +374,13 @@ class SkirmishGame(WithoutExtras):
             new = after_cover(new)
         elif kind == "ready":
             new, report = do_ready(state, f.side)
+        elif kind == "absorb":
+            new, said = do_absorb(state, f, named_of(action["from"]))
+            report = [{"text": said, "kind": "magic"}]
+        elif kind in ("concentrate", "steady"):
+            new, said = do_concentrate(state, f, points_of(action["points"])) if kind == "concentrate" else \
+                do_steady(state, f.side)
+            report = [{"text": said, "kind": "concentration"}]
         elif kind in ("cast", "counter", "let"):
             new, report = magic_step(state, f, action, fate)
         elif kind in AUTHORITY_USES:
@@ -370,9 +399,10 @@ class SkirmishGame(WithoutExtras):
             new = replace(new, to_act=other(f.side))
         if kind in ("fight", "split"):  # the winner orders the fights: no token is spent after that
             new = replace(new, held=(0, 0))
-        if state.phase == "activation" and kind not in ("pass", "allow", "force"):
+        if state.phase == "activation" and kind not in ("pass", "allow", "force", "absorb"):
             new = replace(new, no_pass="")  # a fighter was activated: either side may pass again
-        if kind not in ("lead", "split", "authority", "cover", "ready", *AUTHORITY_USES) and not new.casting:  # the choice itself says who acts next
+        if kind not in ("lead", "split", "authority", "cover", "ready", "absorb", *AUTHORITY_USES) \
+                and not new.casting:  # the choice itself says who acts next
             new = advance(new, fate, report)
         new = replace(settle_turn(new), rng=fate.state)
         if new.over:

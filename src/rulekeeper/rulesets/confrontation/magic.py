@@ -26,6 +26,7 @@ from rulekeeper.boards.table import edge_distance, line_of_sight
 from rulekeeper.core.chance import ChanceRequest, Fate
 from rulekeeper.core.game import JsonDict
 
+from .concentration import generate
 from .exchanges import Health, apply_wound
 from .fighters import Combatant
 from .mystic import faith_kept
@@ -51,7 +52,7 @@ def known(f: Fighter) -> list[Incantation]:
 
 
 def refresh(state: SkirmishState) -> SkirmishState:
-    """The reserves at the start of a round; focus regained."""
+    """The reserves at the start of a round (before its Tactical roll); focus regained; Concentration's points."""
     changed = []
     for f in state.standing():
         if f.card.POW is None and f.card.FAI is None:
@@ -60,7 +61,7 @@ def refresh(state: SkirmishState) -> SkirmishState:
         gems = 0 if f.card.POW is None else max(f.card.POW, 0) + (int(x) if x.isdigit() else 0)
         faith = 0 if f.card.FAI is None else faith_kept(f.card, f.faith) + max(f.card.FAI, 0) + believers(state, f)
         changed.append(replace(f, gems=gems, faith=faith, unfocused=False))
-    return state.with_fighters(*changed)
+    return generate(state.with_fighters(*changed))  # accumulators: Concentration's points (Generation/X)
 
 
 def believers(state: SkirmishState, f: Fighter) -> int:

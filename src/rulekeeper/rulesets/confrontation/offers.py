@@ -12,6 +12,7 @@ import math
 
 from rulekeeper.core.game import LegalAction
 
+from .accumulators import absorb_offers
 from .disengage import allowed_tests, disengagement, way_out
 from .flight import flees, flight_of, pursuit_cm, pursuit_targets
 from .leap import leap_charges, leap_offers, leap_pursuit_offers, over_text
@@ -115,6 +116,7 @@ def activation(state: SkirmishState, f: Fighter) -> list[LegalAction]:
                             "hold", f"{f.key}: hold")]
     out += strikes(state, f)
     out += cast_offers(state, f)  # spells and miracles (magic.py)
+    out += absorb_offers(state, f)  # Absorb/X: a Mystic action before his action (accumulators.py)
     for to, why in _moves(state, f):
         dist = math.hypot(to[0] - f.x, to[1] - f.y)
         out.append(LegalAction({"kind": "move", "side": side, "fighter": f.key, "to": to},

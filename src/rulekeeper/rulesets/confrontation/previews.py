@@ -7,7 +7,9 @@ from fractions import Fraction
 
 from rulekeeper.core.game import JsonDict, OddsPreview
 
+from .accumulators import absorb_preview, named_of
 from .authority import holder
+from .concentration import do_concentrate, points_of
 from .core_rules import number
 from .cover_move import cover_cm
 from .disengage import disengagement
@@ -18,7 +20,17 @@ from .fray_whole import fray_ends
 from .leap import leap_charge, leap_pursuit
 from .magic_preview import magic_preview
 from .shooting import WOUNDS, shot_of
-from .skirmish import charge_cm, charge_draws, charge_of, fray_of, group_of, initiative_requests, walk_tests
+from .skirmish import (
+    charge_cm,
+    charge_draws,
+    charge_of,
+    fray_of,
+    group_of,
+    groups,
+    initiative_requests,
+    too_large,
+    walk_tests,
+)
 from .state import Fighter, SkirmishState
 from .tactical import request, roll_odds, win_odds
 from .wounds import load_wound_table
@@ -54,6 +66,23 @@ def fray_outlook(group: tuple[tuple[Fighter, ...], tuple[Fighter, ...]], fray: F
         killed = sum(p for e, p in ends.items() if e[at] == "killed")
         out.append((f"{flat[at].key} killed", _pct(killed)))
     return out
+
+
+def concentrate_preview(state: SkirmishState, f: Fighter, given: dict[str, int]) -> OddsPreview:
+    """Concentration draws nothing; its preview is his fight's odds recomputed with the bonus (the fight's own
+    preview and roll read the same boosted card once it is given: preview = roll)."""
+    after, said = do_concentrate(state, f, given)
+    lines: list[tuple[str, float | str]] = [("Concentration", said.split(": ", 1)[1])]
+    group = next((g for g in groups(after) if f.key in {h.key for h in (*g[0], *g[1])}), None)
+    if group is None or too_large(group):
+        return OddsPreview(tuple(lines))
+    fray = fray_of(group, after)
+    won = initiative_odds_of(fray)
+    lines.append((f"side {group[0][0].side} wins initiative", _pct(won)))
+    ends = fray_ends(fray).odds
+    hurt = [(f"{g.key} loses HP", _pct(sum(p for e, p in ends.items() if not e[k].startswith(f"{g.hp} HP"))))
+            for k, g in enumerate((*group[0], *group[1]))]
+    return OddsPreview((*lines, *fray_outlook(group, fray), *hurt))
 
 
 def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
@@ -117,6 +146,10 @@ def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
         return OddsPreview((("distance", f"{reach.distance:.1f} cm of {pursuit_cm(f):g}"),))
     if kind in ("cast", "counter", "let"):
         return magic_preview(state, f, action)
+    if kind == "absorb":
+        return absorb_preview(state, f, named_of(action.get("from")))
+    if kind == "concentrate":
+        return concentrate_preview(state, f, points_of(action.get("points")))
     if kind == "cover":
         x, y = action["to"]
         return OddsPreview((("distance", f"{math.hypot(x - f.x, y - f.y):.1f} cm of {cover_cm(f):g}"),

@@ -269,6 +269,8 @@ def combatant(f: Fighter, state: SkirmishState | None = None) -> Combatant:
     the combat with the HP, Stunned and Fierce he has (his wound penalties are read from them); in rout, without
     his active abilities ("they cannot be used by a fighter in rout")."""
     card = without_active(f.card) if f.rout else f.card
+    if f.boosts:  # Concentration's bonuses, as written on his card until the end of the round (concentration.py)
+        card = card.model_copy(update={c: getattr(card, c) + n for c, n in f.boosts})
     return Combatant(card.model_copy(update={"name": f.key}), f.charged, hp=f.hp, stunned=f.stunned,
                      fierce=f.fierce, wild=state is not None and wild(state, f))
 
@@ -381,8 +383,9 @@ def advance(state: SkirmishState, fate: Fate, report: list[JsonDict]) -> Skirmis
         return replace(state, to_act=chasing[0].side)
     if state.phase == "combat" and groups(state):
         from .authority_uses import token_chooser  # authority_uses.py reads this module's fray groups
+        from .concentration import declaring  # concentration.py reads this module's fights
 
-        return replace(state, to_act=token_chooser(state) or state.leader)
+        return replace(state, to_act=token_chooser(state) or declaring(state) or state.leader)
     from .reinforcement import roll_reinforcements  # reinforcement.py reads this module's geometry
 
     return after_maintenance(roll_reinforcements(maintenance(state, fate, report), fate, report), fate, report)
@@ -423,10 +426,10 @@ def next_round(state: SkirmishState, report: list[JsonDict]) -> SkirmishState:
     if state.round >= state.round_limit:
         return by_points(state)
     fresh = tuple(replace(f, activated=False, fought=(), charged=False, heartened=False, pursuing=False, pursued=0,
-                          aiming=False, walked=False, fired=0, leaps=0, covered=False)
+                          aiming=False, walked=False, fired=0, leaps=0, covered=False, absorbed=False)
                   for f in state.fighters)
     state = replace(state, fighters=fresh, round=state.round + 1, phase="tactical", to_act=state.leader, splits=(),
-                    held=(0, 0), settled=(), no_pass="", asking="", declared="")  # unused tokens are discarded
+                    held=(0, 0), settled=(), no_pass="", asking="", declared="", concentrated="")  # unused tokens are discarded
     report.append({"text": f"Round {state.round}: the Tactical roll", "kind": "phase"})
     from .magic import refresh  # the Mystics' reserves at the start of a round (magic.py reads shooting.py)
 

@@ -50,6 +50,7 @@ class MysticRules:
     counter_range: float
     focus_penalty: int
     cards: tuple[Incantation, ...]
+    absorb_rate: int = 1  # resources a designated fighter loses for 1 charge (Absorb/X: accumulators.py)
 
     def card(self, name: str) -> Incantation | None:
         wanted = " ".join(name.split()).casefold()
@@ -79,5 +80,9 @@ def mystic_rules(path: Path = SPELLS) -> MysticRules:
     rules = data["rules"]
     cards = tuple(_card(r, kind == "miracles", f"{kind}[{i}]") for kind in ("spells", "miracles")
                   for i, r in enumerate(data.get(kind) or []))
+    absorb = data.get("accumulators", {}).get("absorb", {}) if isinstance(data.get("accumulators"), dict) else {}
+    rate = absorb.get("rate", 1) if isinstance(absorb, dict) else 1
+    if isinstance(rate, bool) or not isinstance(rate, int) or rate < 1:
+        raise DataFileError(str(path), [f"accumulators.absorb.rate: a whole number of resources from 1, got {rate!r}"])
     return MysticRules(float(rules["aura_of_faith"]), float(rules["counter_range"]), int(rules["focus_penalty"]),
-                       cards)
+                       cards, rate)

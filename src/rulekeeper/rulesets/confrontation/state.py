@@ -75,6 +75,9 @@ class Fighter:
     gems: int = 0  # a Magician's mana Gems (magic.py)
     faith: int = 0  # a Faithful's T.F. (magic.py)
     unfocused: bool = False  # a Mystic who lost his focus this round (a spell of his countered: magic.py)
+    charges: int = 0  # Concentration/X's points left this round (an accumulator's charges: concentration.py)
+    boosts: tuple[tuple[str, int], ...] = ()  # Concentration's bonuses given this round, by characteristic
+    absorbed: bool = False  # he used Absorb/X this round ("once per round": accumulators.py)
 
     @property
     def radius(self) -> float:
@@ -103,7 +106,9 @@ class Fighter:
                 "pursued": self.pursued, "aiming": self.aiming, "removed": self.removed, "walked": self.walked, "fired": self.fired,
                 "returning": self.returning, **({"leaps": self.leaps} if self.leaps else {}),
                 **({"covered": True} if self.covered else {}),
-                **{k: v for k, v in (("gems", self.gems), ("faith", self.faith), ("unfocused", self.unfocused)) if v}}
+                **{k: v for k, v in (("gems", self.gems), ("faith", self.faith), ("unfocused", self.unfocused),
+                                     ("charges", self.charges), ("absorbed", self.absorbed)) if v},
+                **({"boosts": [list(b) for b in self.boosts]} if self.boosts else {})}
 
     @staticmethod
     def from_json(d: JsonDict, cards: dict[str, FighterCard]) -> Fighter:
@@ -117,7 +122,9 @@ class Fighter:
                        removed=bool(d.get("removed", False)), returning=str(d.get("returning", "")),
                        leaps=int(d.get("leaps", 0)), covered=bool(d.get("covered", False)),
                        gems=int(d.get("gems", 0)), faith=int(d.get("faith", 0)),
-                       unfocused=bool(d.get("unfocused", False)))
+                       unfocused=bool(d.get("unfocused", False)), charges=int(d.get("charges", 0)),
+                       boosts=tuple((str(c), int(n)) for c, n in d.get("boosts", [])),
+                       absorbed=bool(d.get("absorbed", False)))
 
 
 @dataclass(frozen=True)
@@ -150,6 +157,7 @@ class SkirmishState:
     asking: str = ""  # the side whose pass waits for the opponent's answer (allow, or force with a token)
     declared: str = ""  # the sides done declaring moves under cover before this round's Tactical roll (cover_move.py)
     casting: tuple[str, ...] = ()  # a spell waiting for the enemy's counter: (caster, card, target) (magic.py)
+    concentrated: str = ""  # the sides done declaring Concentration this combat phase (concentration.py)
 
     def name(self, side: str) -> str:
         return self.names[SIDES.index(side)]
@@ -183,6 +191,9 @@ def card_to_json(card: FighterCard) -> JsonDict:
     out = card.model_dump(mode="json")
     if out.get("weapon") is None:
         out.pop("weapon", None)  # a card without a ranged weapon is stored as before shooting existed
+    for late in ("bold", "rank"):  # a card without them is stored as before Concentration and Absorb existed
+        if not out.get(late):
+            out.pop(late, None)
     return out
 
 
@@ -211,7 +222,7 @@ def state_to_json(state: SkirmishState) -> JsonDict:
         doc["drawn"] = True
     if state.held != (0, 0):  # only while a side holds Authority tokens
         doc["held"] = list(state.held)
-    for name in ("settled", "no_pass", "asking", "declared", "casting"):  # only while set (authority_uses.py,
+    for name in ("settled", "no_pass", "asking", "declared", "casting", "concentrated"):  # only while set (authority_uses.py,
         value = getattr(state, name)  # cover_move.py, magic.py)
         if value:
             doc[name] = list(value) if isinstance(value, tuple) else value
@@ -234,7 +245,8 @@ def state_from_json(d: JsonDict) -> SkirmishState:
             str(d.get("leader", d["first"])), tuple(Terrain.from_json(p) for p in d.get("terrain", [])),
             tuple(tuple(str(k) for k in b) for b in d.get("splits", [])), bool(d.get("drawn", False)),
             _pair(d.get("held", [0, 0])), tuple(str(k) for k in d.get("settled", [])), str(d.get("no_pass", "")),
-            str(d.get("asking", "")), str(d.get("declared", "")), tuple(str(k) for k in d.get("casting", [])))
+            str(d.get("asking", "")), str(d.get("declared", "")), tuple(str(k) for k in d.get("casting", [])),
+            str(d.get("concentrated", "")))
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         if isinstance(exc, RulekeeperError):
             raise

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich import box
@@ -28,7 +28,7 @@ from .data import COVER_COLUMNS, CombatResult, FireResult, SheetData, load_sheet
 from .fire import LineOfFire, band_of, line_of_fire, stray_hexes, weapon_of
 from .fireodds import FireOdds, StrayHex, errare_odds, fire_odds, resolve_fire
 from .render import draw_line
-from .roster import roster
+from .roster import CounterNumber, roster
 from .scene import Piece, Scene, load_scene
 from .specs import parse_fighter, parse_fighters
 
@@ -248,7 +248,8 @@ def resolve_fire_cmd(shooter: Annotated[str, typer.Option("--shooter")],
 # -- units -----------------------------------------------------------------------------------------
 
 
-def _cell(side: dict[str, Any] | None) -> str:
+def _cell(side: Mapping[str, CounterNumber] | None) -> str:
+    """A counter side's numbers, attack/movement/defence, the seed's in bold."""
     if not side:
         return "-"
     return "/".join(f"[bold]{v['value']}[/]" if v["source"] == "seed" else f"{v['value']}"

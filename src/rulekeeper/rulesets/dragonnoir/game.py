@@ -42,50 +42,12 @@ if TYPE_CHECKING:
 SIDES = ("A", "B")
 
 NAME = "dragonnoir"
-KIND_WORDS = {"shoot": "shoot", "fire": "shoot", "hold": "hold", "pass": "hold", "move": "move", "step": "move",
-              "half_turn": "half_turn", "turn": "half_turn", "about": "half_turn", "mount": "mount",
-              "dismount": "dismount", "attack": "attack", "fight": "attack", "take_blow": "take_blow",
-              "blow": "take_blow", "victim": "take_blow", "advance": "advance", "stay": "stay",
-              "end_phase": "end_phase", "end": "end_phase", "next": "end_phase", "done": "end_phase",
-              "cast": "cast", "spell": "cast", "counter": "counter", "counterspell": "counter", "let_be": "let_be",
-              "let": "let_be", "dragon_move": "dragon_move", "dragon": "dragon_move",
-              "clear": "clear", "carry": "carry", "lift": "carry", "set_down": "set_down", "drop": "set_down",
-              "jump": "jump", "lead": "lead", "bridle": "lead", "fly": "fly", "flight": "fly",
-              "no_spell": "no_spell", "nospell": "no_spell", "no_magic": "no_spell", "place": "place",
-              "retreat": "place", "put": "place"}
-FIELDS: dict[str, tuple[str, ...]] = {
-    "shoot": ("unit", "target"), "hold": (), "move": ("unit", "to"), "half_turn": ("unit",), "mount": ("unit",),
-    "dismount": ("unit", "to"), "attack": ("units", "targets"), "take_blow": ("unit",), "advance": ("unit", "to"),
-    "stay": (), "end_phase": (), "cast": ("unit", "spell", "target"), "counter": ("unit",), "let_be": (),
-    "dragon_move": ("to",), "clear": ("units", "frm", "to"), "carry": ("unit", "to"), "set_down": ("unit", "to"),
-    "jump": ("unit", "to"), "lead": ("unit", "horse"), "fly": ("unit", "to"), "no_spell": (), "place": ("unit", "to")}
 
 
 class DragonNoirSetupError(RulekeeperError):
     """A set-up request Dragon Noir cannot start from (no scenario file, army lists)."""
 
     code = "impossible_request"
-
-
-def _names(state: DNState, value: object) -> list[str]:
-    """The characters a request names (a list, or one text of comma-separated names), in the battle's order."""
-    items = value if isinstance(value, list) else str(value).split(",")
-    wanted = [" ".join(str(i).split()).casefold() for i in items if str(i).strip()]
-    out = []
-    for w in wanted:
-        found = next((m.name for m in state.men if m.name.casefold() == w), None)
-        if found is None:
-            raise UnknownNameError("character", w, [m.name for m in state.men])
-        out.append(found)
-    order = [m.name for m in state.men]
-    return sorted(dict.fromkeys(out), key=order.index)
-
-
-def spell_name(text: str) -> str:
-    """The canonical name of a spell typed loosely."""
-    from .magic import shipped_spells
-
-    return shipped_spells().spell(text)[0]
 
 
 def parse_options(words: list[str]) -> dict[str, str]:
@@ -169,59 +131,17 @@ class DragonNoirBattles(WithoutExtras):
         return legal_actions(state)
 
     def parse_action(self, state: DNState, data: Mapping[str, Any]) -> JsonDict:
-        from .action_types import ACTIONS, KINDS
+        from .action_types import ACTIONS
+        from .action_words import read_action
 
-        word = str(data.get("kind", "")).strip().lower()
-        kind = KIND_WORDS.get(word) or KIND_WORDS.get(word.replace(" ", "_").replace("-", "_"))
-        if kind is None:
-            raise IllegalActionError(f"not a Dragon Noir action: {data.get('kind')!r} ({', '.join(KINDS)})",
-                                     kind=str(data.get("kind")))
-        side = data.get("side")
-        if side in (None, "") and kind == "cast" and data.get("unit"):  # a wizard casts for his own side
-            side = state.man(_names(state, [data["unit"]])[0]).side
-        side = state.to_act if side in (None, "") else str(side).strip().upper()
-        if side not in SIDES:
-            raise IllegalActionError(f"no side {side!r} in a Dragon Noir battle (A or B)", side=side)
-        out: JsonDict = {"kind": kind, "side": side}
-        for key in FIELDS[kind]:
-            value = data.get(key, data.get(key.rstrip("s")) if key in ("units", "targets") else None)
-            if value is None or (not isinstance(value, list) and str(value).strip() == ""):
-                raise IllegalActionError(f"a {kind} needs {key}", field=key)
-            if key in ("units", "targets"):
-                out[key] = _names(state, value)
-            elif key in ("unit", "target", "horse"):
-                out[key] = _names(state, [value])[0]
-            elif key == "spell":
-                out[key] = spell_name(str(value))
-            else:
-                out[key] = str(value).strip().upper()
-        horse = data.get("horse")
-        if kind == "mount" and horse not in (None, ""):  # another character's horse
-            out["horse"] = _names(state, [horse])[0]
-        via = data.get("via")
-        if kind == "attack" and isinstance(via, list) and len(via) == 2:  # the dragon's centre from a limb's hex
-            out["via"] = [_names(state, [via[0]])[0], str(via[1]).strip().upper()]
-        return ACTIONS.encode(ACTIONS.decode(out))  # its shape checked by type, through the one codec
+        return ACTIONS.encode(read_action(state, data))
 
     def parse_words(self, state: DNState, words: Sequence[str], option: str | None = None) -> JsonDict:
         """``shoot Laberne "Goblin 1"``, ``move Grast D4``, ``attack Grast,Thrug "Crazy Ork"``, ``hold``, ``end``."""
-        from .action_types import KINDS
+        from .action_types import ACTIONS
+        from .action_words import read_words
 
-        if not words:
-            raise IllegalActionError("an action is KIND [CHARACTER] [TARGET|HEX], e.g. end")
-        kind = KIND_WORDS.get(words[0].strip().lower())
-        if kind is None:
-            raise IllegalActionError(f"not a Dragon Noir action: {words[0]!r} ({', '.join(KINDS)})")
-        keys = FIELDS[kind]
-        if kind == "attack" and len(words) == 4:  # attack UNITS "Black Dragon body" HEX: the first from a limb's hex
-            first = _names(state, words[1])[0]
-            return self.parse_action(state, {"kind": kind, "units": words[1], "targets": words[2],
-                                             "via": [first, words[3]]})
-        if kind == "mount" and len(words) == 3:  # mount UNIT HORSE: another character's horse
-            return self.parse_action(state, {"kind": kind, "unit": words[1], "horse": words[2]})
-        if len(words) != len(keys) + 1:
-            raise IllegalActionError(f"{kind} takes {len(keys)} word(s): {' '.join(k.upper() for k in keys) or '-'}")
-        return self.parse_action(state, {"kind": kind, **dict(zip(keys, words[1:], strict=True))})
+        return ACTIONS.encode(read_words(state, words))
 
     def apply(self, state: DNState, action: JsonDict) -> Outcome:
         from .actions import checked
@@ -263,25 +183,13 @@ class DragonNoirBattles(WithoutExtras):
         return str(action.get("side", ""))
 
     def action_text(self, action: JsonDict) -> str:
-        kind, side = action.get("kind"), action.get("side")
-        if kind == "attack":
-            return f"{' + '.join(map(str, action.get('units', [])))} attack {' + '.join(map(str, action.get('targets', [])))}"
-        rest = {"shoot": "shoots at {target}", "move": "moves to {to}", "half_turn": "turns about",
-                "mount": "mounts", "dismount": "dismounts onto {to}", "take_blow": "takes the blow",
-                "advance": "advances to {to}", "cast": "casts {spell} on {target}",
-                "counter": "counters the spell", "carry": "picks up the stunned man on {to}",
-                "set_down": "sets his load down on {to}", "jump": "jumps to {to}",
-                "lead": "takes {horse} by the bridle", "place": "is placed on {to}"}.get(str(kind))
-        if kind == "dragon_move":
-            return f"the Black Dragon moves to {action.get('to')}"
-        if kind == "clear":
-            return f"{' and '.join(map(str, action.get('units', [])))} move the dead from {action.get('frm')}"
-        if rest is None:
-            return f"side {side}: {str(kind).replace('_', ' ')}"
+        from .action_types import ACTIONS
+        from .action_words import action_text
+
         try:
-            return f"{action.get('unit')} {rest.format(**action)}"
-        except (KeyError, IndexError, ValueError):
-            return f"side {side}: {kind}"
+            return action_text(ACTIONS.decode(action))
+        except IllegalActionError:  # not an action of this game: its side and kind, as logged
+            return f"side {action.get('side')}: {action.get('kind')}"
 
     def evaluate(self, state: DNState, side: str) -> float:
         """The search bot's score of an unfinished battle for ``side`` in [-1, 1] (``rulekeeper.bots``)."""

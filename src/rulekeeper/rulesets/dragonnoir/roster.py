@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from .data import SheetData, shipped_sheet
+
+
+class CounterNumber(TypedDict):
+    """One number of a counter side (attack, movement or defence) and where it comes from."""
+
+    value: int
+    source: str
 
 
 def roster(sheet: SheetData | None = None) -> list[dict[str, Any]]:
@@ -19,9 +26,10 @@ def roster(sheet: SheetData | None = None) -> list[dict[str, Any]]:
         for mode in ("foot", "mounted"):
             sides = getattr(c, mode) or {}
             for state, counter in sides.items():
-                row[f"{mode}.{state}"] = {
+                numbers: dict[str, CounterNumber] = {
                     k: {"value": getattr(counter, k), "source": "user" if user else c.source(f"{mode}.{state}.{k}")[0]}
                     for k in ("attack", "movement", "defence")}
+                row[f"{mode}.{state}"] = numbers
         if c.horse is not None:
             row["horse"] = {"defence": c.horse.defence, "barded": c.horse.barded}
         row["seed"] = dict(c.seed)

@@ -5,7 +5,6 @@ routing of Broken units, and Fatigue gained.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from .combatants import Combatant, Modifier
 from .fastcopy import evolve
@@ -13,6 +12,7 @@ from .fatigue import morale_sensitivity, thresholds
 from .modifiers import end, put, shift
 from .morale import can_rout, casualty_penalty, intimidation_modifier, state_of
 from .options import ExIllisOptions
+from .records import FatigueLine, MoraleLine
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class MoraleChange:
     state_after: str
     reasons: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> MoraleLine:
         return {
             "unit": self.unit,
             "before": round(self.before, 2),
@@ -63,7 +63,7 @@ class FatigueChange:
     thresholds_before: int
     thresholds_after: int
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> FatigueLine:
         return {
             "unit": self.unit,
             "gained": round(self.gained, 3),

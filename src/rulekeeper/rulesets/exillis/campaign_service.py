@@ -33,6 +33,8 @@ from rulekeeper.rulesets.exillis.pricing import ExIllisArmyRules
 from rulekeeper.rulesets.exillis.profiles import Roster
 from rulekeeper.service.battles import BattleService
 
+from .campaign_records import EntryDoc, MusterSide, PlayerLine, SideReport, UnitAdvance
+
 __all__ = [
     "DEFAULT_PLAYERS", "MUSTERS_META", "CampaignMismatchError", "NotFromMustersError", "NotOverError", "SideMuster",
     "check_musters", "muster_meta", "record_battle", "sides_from_meta",
@@ -89,10 +91,10 @@ class SideMuster:
         return rules.army_size(self.entries)
 
 
-def _entry_dicts(army: ArmyList, roster: Roster) -> list[dict[str, Any]]:
+def _entry_dicts(army: ArmyList, roster: Roster) -> list[EntryDoc]:
     out = []
     for e in army.units:
-        item: dict[str, Any] = {"unit": roster.get(e.unit).name, "level": e.level, "label": e.label}
+        item: EntryDoc = {"unit": roster.get(e.unit).name, "level": e.level, "label": e.label}
         if e.attached is not None:
             item["hero"] = roster.get(e.attached).name
             item["hero_level"] = e.attached_level
@@ -100,11 +102,11 @@ def _entry_dicts(army: ArmyList, roster: Roster) -> list[dict[str, Any]]:
     return out
 
 
-def muster_meta(a: Muster, b: Muster, roster: Roster, data: MustersData) -> dict[str, Any]:
+def muster_meta(a: Muster, b: Muster, roster: Roster, data: MustersData) -> dict[str, dict[str, MusterSide]]:
     """The battle meta of a battle from musters: each side's muster name, game type, points (the
     muster's total: Shortage, Faction rules and promotion included), entries and document."""
     pricing = ExIllisArmyRules(roster, data)
-    sides = {}
+    sides: dict[str, MusterSide] = {}
     for side, m in (("A", a), ("B", b)):
         army = m.to_army_list()
         game = data.game_type(m.game_type)
@@ -187,7 +189,7 @@ def _statuses(state: BattleState, side: str) -> list[tuple[str, str | None]]:
 
 def _advance(current: CampaignUnit | None, *, muster: str, slot: str, kind: str, entry: int, unit: str,
              level: int, label: str, max_level: int, bp: int, options: ExIllisOptions, named_level: int | None,
-             ) -> tuple[CampaignUnit, dict[str, Any]]:
+             ) -> tuple[CampaignUnit, UnitAdvance]:
     """One unit's new campaign row after earning ``bp``, and a line for the report."""
     named = named_level is not None
     level = named_level if named_level is not None else min(level, max_level)  # "a Character of level 40"
@@ -209,7 +211,7 @@ def _advance(current: CampaignUnit | None, *, muster: str, slot: str, kind: str,
         max_level=max_level, label=label, bp_total=total + done.bp_received, skill_points=skill + done.skill_points,
         battles=battles + 1, named=named, created=current.created if current else "",
     )
-    line = {
+    line: UnitAdvance = {
         "muster": muster, "slot": slot, "kind": kind, "entry": entry, "unit": unit, "label": label, "named": named,
         "level_before": start_level, "level": done.level, "bp_before": start_bp, "bp": done.bp,
         "bp_received": done.bp_received, "levels_gained": done.levels_gained, "skill_points_gained": done.skill_points,
@@ -255,7 +257,7 @@ class _RecordingPlan:
         nc = self.data.named(unit)
         return None if nc is None else min(nc.level, self.roster.get(unit).max_level)
 
-    def _side(self, view: CampaignView, side: str, rows: list[CampaignUnit]) -> dict[str, Any]:
+    def _side(self, view: CampaignView, side: str, rows: list[CampaignUnit]) -> SideReport:
         """Side ``side``'s campaign units after the battle (appended to ``rows``) and its report.
 
         A unit's campaign slot is its muster entry, so an entry now naming another unit than the
@@ -263,7 +265,7 @@ class _RecordingPlan:
         """
         sm, state = self.sides[side], self.state
         status = _statuses(state, side)
-        lines = []
+        lines: list[UnitAdvance] = []
         for i, e in enumerate(sm.entries, 1):
             current = view.units.get((sm.name, unit_slot(i)))
             if current is not None and current.unit != e.unit:
@@ -273,7 +275,7 @@ class _RecordingPlan:
                                  level=e.level, label=e.label, max_level=self.roster.get(e.unit).max_level, bp=self.bp,
                                  options=state.options, named_level=self.named(e.unit))
             rows.append(row)
-            lines.append(line | {"status": st[0]})
+            lines.append({**line, "status": st[0]})
             if e.hero is not None:
                 slot = hero_slot(e.hero)
                 row, line = _advance(view.units.get((sm.name, slot)), muster=sm.name, slot=slot, kind="hero",
@@ -281,17 +283,17 @@ class _RecordingPlan:
                                      max_level=self.roster.get(e.hero).max_level, bp=self.bp, options=state.options,
                                      named_level=self.named(e.hero))
                 rows.append(row)
-                lines.append(line | {"status": st[1] or "active"})
+                lines.append({**line, "status": st[1] or "active"})
         return {"muster": sm.name, "game_type": sm.game_type, "player": self.names[side],
                 "army_size": sm.size(), "army_bp": rules.bp_for(sm.size()), "points": sm.points,
                 "basic_points": dict(state.army_points).get(side, 0),
                 "units": lines}
 
-    def _players(self, view: CampaignView) -> tuple[list[Player], list[dict[str, Any]]]:
+    def _players(self, view: CampaignView) -> tuple[list[Player], list[PlayerLine]]:
         """Each player's new level, BP and Renown, and a line for the report; one person playing
         both sides plays one battle."""
         people: list[Player] = []
-        player_lines = []
+        player_lines: list[PlayerLine] = []
         for side in ("A", "B"):
             name = self.names[side]
             if any(p.name == name for p in people):

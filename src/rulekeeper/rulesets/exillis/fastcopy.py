@@ -23,6 +23,7 @@ from typing import Any, Generic, TypeVar, overload
 
 T = TypeVar("T")
 V = TypeVar("V")
+Owner = TypeVar("Owner")
 
 _Plan = tuple[tuple[str, ...], frozenset[str], Callable[[Any], None] | None, frozenset[str] | None]
 _PLANS: dict[type, _Plan] = {}
@@ -42,7 +43,7 @@ def _plan(cls: type) -> _Plan:
     return plan
 
 
-def evolve(obj: T, **changes: Any) -> T:
+def evolve(obj: T, **changes: object) -> T:
     """A copy of the dataclass instance ``obj`` with ``changes``; same result as ``dataclasses.replace``."""
     cls = type(obj)
     names, known, post, checked = _plan(cls)
@@ -61,10 +62,10 @@ def evolve(obj: T, **changes: Any) -> T:
     return new
 
 
-class memo(Generic[V]):  # lower case: a decorator, like functools.cached_property
+class memo(Generic[Owner, V]):  # lower case: a decorator, like functools.cached_property
     """A property computed once per instance and stored in its ``__dict__`` (frozen dataclasses too)."""
 
-    def __init__(self, fn: Callable[[Any], V]) -> None:
+    def __init__(self, fn: Callable[[Owner], V]) -> None:
         self.fn = fn
         self.name = fn.__name__
         self.__doc__ = fn.__doc__
@@ -73,12 +74,12 @@ class memo(Generic[V]):  # lower case: a decorator, like functools.cached_proper
         self.name = name
 
     @overload
-    def __get__(self, obj: None, owner: type | None = None) -> memo[V]: ...
+    def __get__(self, obj: None, owner: type | None = None) -> memo[Owner, V]: ...
 
     @overload
-    def __get__(self, obj: object, owner: type | None = None) -> V: ...
+    def __get__(self, obj: Owner, owner: type | None = None) -> V: ...
 
-    def __get__(self, obj: object | None, owner: type | None = None) -> memo[V] | V:
+    def __get__(self, obj: Owner | None, owner: type | None = None) -> memo[Owner, V] | V:
         if obj is None:
             return self
         value = self.fn(obj)

@@ -34,6 +34,7 @@ from rulekeeper.core.ruleset import OptionInfo, Resolution
 from .options import ExIllisOptions, option_infos
 
 if TYPE_CHECKING:
+    from rulekeeper.cli.hooks import CliHooks
     from rulekeeper.core.armies import ArmyBuilder, CampaignBook
     from rulekeeper.core.duels import DuelKernel
     from rulekeeper.core.present import CliPresenter, WebPresenter
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
     from .battle.actions import Action, Legal
     from .battle.state import BattleState
     from .battle.tables import BattleTables
+    from .campaign_records import MusterSide
     from .muster import Muster
     from .scenario import Scenario
 
@@ -67,8 +69,8 @@ class ExIllisBattles:
 
         return remembered(state, "exillis.legal", lambda: legal_actions(state, self.t))
 
-    def _find(self, state: BattleState, action: JsonDict) -> Legal | None:
-        return next((lg for lg in self._legal_of(state) if lg.action.to_dict() == action), None)
+    def _find(self, state: BattleState, action: Action) -> Legal | None:
+        return next((lg for lg in self._legal_of(state) if lg.action == action), None)
 
     @cached_property
     def t(self) -> BattleTables:
@@ -106,7 +108,8 @@ class ExIllisBattles:
         return self.setup_from_scenario(sc, request.seed, opts.to_dict(), request.practice, meta)
 
     def setup_from_scenario(self, sc: Scenario, seed: int = 0, options: Mapping[str, str] | None = None,
-                            practice: bool = False, meta: JsonDict | None = None, title: str = "") -> BattleSetup:
+                            practice: bool = False, meta: Mapping[str, object] | None = None, title: str = "",
+                            ) -> BattleSetup:
         """A checked scenario (from a file or from musters) as a battle ready to store."""
         from .options import ExIllisOptions
 
@@ -116,7 +119,7 @@ class ExIllisBattles:
         sides = {a.side: a.name for a in sc.armies}
         return BattleSetup(self.name, sc.name, seed, doc, title or sc.name, {"sides": sides, **(meta or {})})
 
-    def _from_musters(self, request: SetupRequest) -> tuple[Scenario, JsonDict]:
+    def _from_musters(self, request: SetupRequest) -> tuple[Scenario, dict[str, dict[str, MusterSide]]]:
         """The scenario and battle meta of a battle between two musters (side A first)."""
         from rulekeeper.persistence.campaign import CampaignStore
 
@@ -203,7 +206,7 @@ class ExIllisBattles:
             option = "shot"
         return self.parse_action(state, {"kind": kind, "unit": unit, "target": target, "option": option})
 
-    def _action(self, data: JsonDict) -> Action:
+    def _action(self, data: Mapping[str, object]) -> Action:
         from .battle.actions import Action
 
         return Action.from_dict(data)
@@ -211,16 +214,18 @@ class ExIllisBattles:
     def apply(self, state: BattleState, action: JsonDict) -> Outcome:
         from .battle.engine import apply
 
-        out = apply(state, self._action(action), self.t, self._find(state, action))
+        typed = self._action(action)
+        out = apply(state, typed, self.t, self._find(state, typed))
         return Outcome(out.state, out.action.to_dict(), out.state.unit(out.action.unit).side, out.chance,
-                       out.events, out.report, out.to_result())
+                       out.events, out.report, dict(out.to_result()))
 
     def preview(self, state: BattleState, action: JsonDict) -> OddsPreview:
         from .battle.actions import find_legal
         from .battle.draws import opening_draws
         from .battle.odds import preview
 
-        lg = self._find(state, action) or find_legal(state, self.t, self._action(action))
+        typed = self._action(action)
+        lg = self._find(state, typed) or find_legal(state, self.t, typed)
         draws = opening_draws(state, self.t, lg)  # the exact requests the resolution draws first
         try:
             headline = preview(state, self.t, lg, draws)  # read off those draws, never computed apart
@@ -235,7 +240,8 @@ class ExIllisBattles:
         from .battle.actions import find_legal
         from .whole.compute import whole_action
 
-        lg = self._find(state, action) or find_legal(state, self.t, self._action(action))
+        typed = self._action(action)
+        lg = self._find(state, typed) or find_legal(state, self.t, typed)
         return whole_action(state, self.t, lg)
 
     def policy(self, state: BattleState) -> JsonDict | None:
@@ -266,7 +272,7 @@ class ExIllisBattles:
         if not state.over:
             return None
         s = summary(state)
-        return GameResult(state.winner, s["winner_army"], state.end_reason, s)
+        return GameResult(state.winner, s["winner_army"], state.end_reason, dict(s))
 
     # -- JSON and views --------------------------------------------------------------------------
 
@@ -306,7 +312,7 @@ class ExIllisBattles:
 
         return ExIllisCliPresenter()
 
-    def register_cli(self, hooks: Any) -> None:
+    def register_cli(self, hooks: CliHooks) -> None:
         from .cli import register
 
         register(hooks)
@@ -404,4 +410,4 @@ class ExIllis(ExIllisBattles):
         )
         ctx = MeleeContext(tables.rules, self.opts)
         report = resolve_round(zone, "Billmen", ctx, fate)
-        return Resolution(self.name, "melee", report.to_dict(), fate.record_dicts())
+        return Resolution(self.name, "melee", dict(report.to_dict()), fate.record_dicts())

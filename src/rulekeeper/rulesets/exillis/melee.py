@@ -16,7 +16,6 @@ their names are re-exported here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from rulekeeper.core.chance import ChanceRequest, Fate, discrete
 from rulekeeper.core.errors import ImpossibleRequestError, UnknownNameError
@@ -28,6 +27,7 @@ from .combatants import Combatant
 from .events import record
 from .melee_context import DIRECTION_DEFENCE, NO_MODS, MeleeContext, UnitMods
 from .morale import cavalry_charge_penalty, flank_penalty, state_of
+from .records import DuelLine, MeleeLine, StrikeLine
 from .roll_to_hit import BAD_LUCK, DEFENCES, LUCK, DuelOdds, duel_odds
 from .weapons import CHARGE_RULES
 
@@ -48,8 +48,9 @@ class Strike:
     killed: bool = False
     self_damage: int = 0
 
-    def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items()}
+    def to_dict(self) -> StrikeLine:
+        return {"attacker": self.attacker, "target": self.target, "outcome": self.outcome, "damage": self.damage,
+                "target_hp": self.target_hp, "killed": self.killed, "self_damage": self.self_damage}
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ class Duel:
     strike: Strike
     retaliation: Strike | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> DuelLine:
         return {"strike": self.strike.to_dict(), "retaliation": self.retaliation.to_dict() if self.retaliation else None}
 
 
@@ -74,10 +75,9 @@ class MeleeReport:
     statics: list[StaticModifier] = field(default_factory=list)
     events: tuple[Event, ...] = ()
 
-    def to_dict(self, events: bool = True, units: bool = True) -> dict[str, Any]:
+    def to_dict(self, events: bool = True, units: bool = True) -> MeleeLine:
         """JSON-able report; ``events``/``units`` False leave out those keys (the battle log has both already)."""
-        d: dict[str, Any] = {"events": [e.to_dict() for e in self.events]} if events else {}
-        d.update({
+        d: MeleeLine = {
             "attacker": self.attacker,
             "action": self.action,
             "direction": self.direction,
@@ -85,7 +85,9 @@ class MeleeReport:
             "casualties": self.casualties,
             "morale": [m.to_dict() for m in self.morale],
             "fatigue": self.fatigue.to_dict(),
-        })
+        }
+        if events:
+            d = {"events": [e.to_dict() for e in self.events], **d}
         if units:
             d["units"] = [
                 {"unit": c.key, "side": c.side, "alive": c.count, "hp": [round(h, 2) for h in c.hp],

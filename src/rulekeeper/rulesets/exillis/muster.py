@@ -24,6 +24,7 @@ every problem instead of raising. ``load -> save -> load`` gives an identical mu
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,8 @@ from rulekeeper.core.armylist import ArmyList, ListedUnit
 from rulekeeper.core.datafiles import read_data_file
 from rulekeeper.core.errors import DataFileError, closest
 from rulekeeper.core.yamlfiles import StrictLoader
+
+from .muster_records import MusterDoc, MusterEntryDoc, MusterHead
 
 __all__ = ["Muster", "MusterEntry", "load_muster", "muster_text", "save_muster"]
 
@@ -67,15 +70,13 @@ class MusterEntry(BaseModel):
             raise ValueError("hero_level is given without a hero; remove it or add hero: ...")
         return self
 
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"unit": self.unit}
-        if self.miniatures is not None:
-            d["miniatures"] = self.miniatures
-        d["level"] = self.level
-        for key in ("hero", "hero_level"):
-            value = getattr(self, key)
-            if value is not None:
-                d[key] = value
+    def to_dict(self) -> MusterEntryDoc:
+        d: MusterEntryDoc = ({"unit": self.unit, "level": self.level} if self.miniatures is None
+                             else {"unit": self.unit, "miniatures": self.miniatures, "level": self.level})
+        if self.hero is not None:
+            d["hero"] = self.hero
+        if self.hero_level is not None:
+            d["hero_level"] = self.hero_level
         if self.label:
             d["label"] = self.label
         return d
@@ -99,7 +100,8 @@ class Muster(BaseModel):
 
     @field_validator("generals", mode="before")
     @classmethod
-    def _one_name_or_list(cls, value: Any) -> Any:
+    def _one_name_or_list(cls, value: object) -> object:
+        """Before validation (any input): one name becomes a list of one, none an empty list."""
         return () if value is None else (value,) if isinstance(value, str) else value
 
     @property
@@ -107,20 +109,19 @@ class Muster(BaseModel):
         """The General (the first one named), or None."""
         return self.generals[0] if self.generals else None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> MusterDoc:
         """The file's own shape, absent optional values left out (YAML and TOML alike)."""
-        d: dict[str, Any] = {"name": self.name, "game_type": self.game_type}
+        head: MusterHead = {"name": self.name, "game_type": self.game_type}
         if self.faction is not None:
-            d["faction"] = self.faction
+            head["faction"] = self.faction
         if self.generals:
-            d["general"] = self.generals[0] if len(self.generals) == 1 else list(self.generals)
+            head["general"] = self.generals[0] if len(self.generals) == 1 else list(self.generals)
         if self.description:
-            d["description"] = self.description
-        d["units"] = [u.to_dict() for u in self.units]
-        return d
+            head["description"] = self.description
+        return {**head, "units": [u.to_dict() for u in self.units]}
 
     @classmethod
-    def from_dict(cls, data: Any, *, where: str = "<muster>", text: str | None = None,
+    def from_dict(cls, data: object, *, where: str = "<muster>", text: str | None = None,
                   suffix: str = ".yaml") -> Muster:
         """Build from a mapping; one :class:`DataFileError` lists every shape error.
 
@@ -206,7 +207,7 @@ _MESSAGES = {
 }
 
 
-def _shape_problems(data: dict[str, Any], exc: ValidationError, text: str | None, suffix: str) -> list[str]:
+def _shape_problems(data: Mapping[str, object], exc: ValidationError, text: str | None, suffix: str) -> list[str]:
     """One sentence per error, in file order: line, entry, field, what was expected, what was got."""
     problems: list[tuple[int, str]] = []
     for err in exc.errors(include_url=False):

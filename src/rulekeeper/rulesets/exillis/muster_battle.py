@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from rulekeeper.core.armylist import ArmyList
 from rulekeeper.core.errors import DataFileError, ImpossibleRequestError, RulekeeperError
@@ -107,6 +107,27 @@ def zone_order(columns: Sequence[int], height: int) -> list[str]:
     return [zone_name(c, r) for c in columns for r in rows]
 
 
+class ScenarioUnitDoc(TypedDict):
+    """A muster entry as a scenario file's unit entry (``zone`` set when it is deployed)."""
+
+    unit: str
+    level: int
+    miniatures: NotRequired[int]
+    hero: NotRequired[str]
+    hero_level: NotRequired[int]
+    zone: NotRequired[str]
+
+
+class ScenarioArmyDoc(TypedDict):
+    """A muster as a scenario file's army entry."""
+
+    side: str
+    name: str
+    deployment: list[str]
+    units: list[ScenarioUnitDoc]
+    general: NotRequired[str]
+
+
 def army_list(muster: Muster, roster: Roster, data: MustersData) -> ArmyList:
     """The muster with every default resolved; :class:`InvalidMusterError` lists every broken rule."""
     army = muster.to_army_list()
@@ -116,7 +137,7 @@ def army_list(muster: Muster, roster: Roster, data: MustersData) -> ArmyList:
     return army
 
 
-def army_units(army: ArmyList, roster: Roster, data: MustersData) -> list[dict[str, Any]]:
+def army_units(army: ArmyList, roster: Roster, data: MustersData) -> list[ScenarioUnitDoc]:
     """The list's entries as scenario unit entries (no zone yet), Named Characters at their level."""
     game = data.game_type(army.game_type)
 
@@ -127,9 +148,9 @@ def army_units(army: ArmyList, roster: Roster, data: MustersData) -> list[dict[s
             return level
         return effective_level(min(named.level, profile.max_level), game.max_level)
 
-    out: list[dict[str, Any]] = []
+    out: list[ScenarioUnitDoc] = []
     for entry in army.units:
-        item: dict[str, Any] = {"unit": entry.unit, "level": level_of(entry.unit, entry.level)}
+        item: ScenarioUnitDoc = {"unit": entry.unit, "level": level_of(entry.unit, entry.level)}
         if entry.miniatures is not None:
             item["miniatures"] = entry.miniatures
         if entry.attached is not None:
@@ -145,7 +166,7 @@ def _space(unit: str, roster: Roster) -> int:
     return 2 if profile is not None and HUGE in profile.special_rules else 1
 
 
-def _deploy(muster: ArmyList, side: str, units: list[dict[str, Any]], zones: list[str], capacity: int,
+def _deploy(muster: ArmyList, side: str, units: list[ScenarioUnitDoc], zones: list[str], capacity: int,
             roster: Roster, board: tuple[int, int]) -> None:
     """Give each entry a zone: the first zone, in ``zones`` order, that still has room for it."""
     free = dict.fromkeys(zones, capacity)
@@ -188,7 +209,7 @@ def scenario_from_musters(
         zones = zone_order(cols, height)
         units = army_units(army, roster, data)
         _deploy(army, side, units, zones, capacity, roster, (width, height))
-        doc: dict[str, Any] = {"side": side, "name": army.name, "deployment": sorted(
+        doc: ScenarioArmyDoc = {"side": side, "name": army.name, "deployment": sorted(
             zones, key=lambda z: (z[0], int(z[1:]))), "units": units}
         if army.general is not None:
             doc["general"] = army.general

@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Literal
 
 from rulekeeper.core.armylist import ArmyList, CostLine, Problem
 
 from .muster_checks import LONER, army_generals, check_army
+from .muster_records import GameTypeDoc, MusterReportDoc, PricedLineDoc, Role, ShapeLine, State
 from .musters_data import Effect, GameType, MustersData, load_musters_data
 from .profiles import CATEGORIES, Roster, UnitProfile, load_profiles
 from .scenario import unit_cost
@@ -39,8 +39,6 @@ from .scenario import unit_cost
 __all__ = ["COMMON", "CategoryShape", "ExIllisArmyRules", "MusterReport", "PricedLine", "State", "round_half_up"]
 
 COMMON = "Common"
-State = Literal["green", "yellow", "red"]
-Role = Literal["unit", "hero", "loner", "unknown", "promotion"]
 #: Pricing bounds so that any integer in a file prices exactly, without overflow (it is a problem anyway):
 #: levels beyond +-100 are priced at +-100, sizes above 1000 full units at 1000 (every value stays below 2^53).
 _LEVEL_BOUND = 100
@@ -64,7 +62,7 @@ class CategoryShape:
     second: float | None
     state: State
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ShapeLine:
         return {"category": self.category, "name": self.name, "points": self.points, "share": round(self.share, 4),
                 "first": self.first, "second": self.second, "state": self.state}
 
@@ -85,8 +83,10 @@ class PricedLine:
         """"If you pay penalty points for a unit, its cost will be shown in red"."""
         return self.line.shortage > 0
 
-    def to_dict(self) -> dict[str, Any]:
-        return {**self.line.to_dict(), "role": self.role, "level": self.level, "miniatures": self.miniatures,
+    def to_dict(self) -> PricedLineDoc:
+        c = self.line
+        return {"entry": c.entry, "unit": c.unit, "base": c.base, "shortage": c.shortage, "faction": c.faction,
+                "total": c.total, "steps": list(c.steps), "role": self.role, "level": self.level, "miniatures": self.miniatures,
                 "full": self.full, "categories": list(self.categories), "penalised": self.penalised}
 
 
@@ -115,8 +115,8 @@ class MusterReport:
     def valid(self) -> bool:
         return not self.problems
 
-    def to_dict(self) -> dict[str, Any]:
-        game = None if self.game is None else {"name": self.game.name, "min_level": self.game.min_level,
+    def to_dict(self) -> MusterReportDoc:
+        game: GameTypeDoc | None = None if self.game is None else {"name": self.game.name, "min_level": self.game.min_level,
                                                "max_level": self.game.max_level, "earns_bp": self.game.earns_bp}
         return {
             "name": self.name, "game_type": self.game_type, "game": game, "faction": self.faction,

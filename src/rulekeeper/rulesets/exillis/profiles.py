@@ -172,7 +172,8 @@ def _describe_errors(where: str, unit: str, exc: ValidationError) -> list[str]:
     return problems
 
 
-def _build(where: str, name: str, body: Mapping[str, Any]) -> UnitProfile:
+def _build(where: str, name: str, body: Mapping[str, object]) -> UnitProfile:
+    """A profile from a file's unit table (any values: the schema says what is wrong with them)."""
     try:
         return UnitProfile.model_validate({"name": name, **body})
     except ValidationError as exc:
@@ -200,8 +201,9 @@ def _profiles_from(where: str, data: Mapping[str, Any]) -> list[UnitProfile]:
     return profiles
 
 
-def _as_user(value: Any) -> Any:
-    """An override value for one stat: a bare number or {value, why}; source becomes 'user'."""
+def _as_user(value: object) -> object:
+    """An override value for one stat: a bare number or {value, why}; source becomes 'user' (any other value
+    is left for the schema to report)."""
     if isinstance(value, dict):
         return {**value, "source": "user"}
     if isinstance(value, (int, float)) and not isinstance(value, bool):

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import Any
 
 from rulekeeper.core.chance import ChanceRequest, Fate, discrete
 from rulekeeper.core.errors import ImpossibleRequestError
@@ -29,6 +28,7 @@ from .fatigue import efficiency
 from .melee import relabelled
 from .morale import FRIENDLY_FIRE_PENALTY, state_of
 from .options import ExIllisOptions
+from .records import ShotLine, ShotOddsLine, VolleyLine
 from .roll_to_hit import BAD_LUCK, LUCK, _mods
 from .rules_data import Action, RulesData
 
@@ -134,7 +134,7 @@ class ShotOdds:
     final: dict[str, float]
     magical: bool
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ShotOddsLine:
         return {
             "odds": {k: p for k, p in self.odds},
             "weights": self.weights,
@@ -258,8 +258,10 @@ class ShotRecord:
     killed: bool = False
     self_damage: int = 0
 
-    def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+    def to_dict(self) -> ShotLine:
+        return {"shooter": self.shooter, "outcome": self.outcome, "target": self.target, "blocked": self.blocked,
+                "damage": self.damage, "target_hp": self.target_hp, "killed": self.killed,
+                "self_damage": self.self_damage}
 
 
 @dataclass(frozen=True)
@@ -274,17 +276,18 @@ class RangedReport:
     shooter_after: Combatant
     events: tuple[Event, ...] = ()
 
-    def to_dict(self, events: bool = True, units: bool = True) -> dict[str, Any]:
+    def to_dict(self, events: bool = True, units: bool = True) -> VolleyLine:
         """JSON-able report; ``events``/``units`` False leave out those keys (the battle log has both already)."""
-        d: dict[str, Any] = {"events": [e.to_dict() for e in self.events]} if events else {}
-        d.update({
+        d: VolleyLine = {
             "shooter": self.shooter,
             "action": self.action,
             "shots": [s.to_dict() for s in self.shots],
             "casualties": self.casualties,
             "morale": [m.to_dict() for m in self.morale],
             "fatigue": self.fatigue.to_dict(),
-        })
+        }
+        if events:
+            d = {"events": [e.to_dict() for e in self.events], **d}
         if units:
             d["units"] = [
                 {"unit": c.key, "side": c.side, "alive": c.count, "hp": [round(h, 2) for h in c.hp],

@@ -9,7 +9,6 @@ anything is rolled. :mod:`.melee` re-exports the public names.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from rulekeeper.core.errors import ImpossibleRequestError
 from rulekeeper.core.wrd import with_fixed
@@ -20,6 +19,7 @@ from .damage import num
 from .fatigue import efficiency
 from .melee_context import DIRECTION_DEFENCE, MeleeContext, UnitMods
 from .morale import state_of
+from .records import DuelOddsLine
 from .rules_data import Action, RulesData
 from .weapons import MAIN_WEAPON, undeflectable, weapon_of
 
@@ -43,7 +43,7 @@ class DuelOdds:
     retaliation_chance: float
     calc: dmg.DamageCalc
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> DuelOddsLine:
         return {
             "attacker": self.attacker,
             "defender": self.defender,

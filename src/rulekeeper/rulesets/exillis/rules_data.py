@@ -6,6 +6,7 @@ player can replace them (``--data``) with values from their own cards.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -166,11 +167,13 @@ class RulesData(BaseModel):
         return self.spells[key]
 
 
-def _deep_merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+def _deep_merge(base: Mapping[str, object], over: Mapping[str, object]) -> dict[str, object]:
+    """``over`` merged into ``base``, mapping by mapping (the leaves are the file's values, not looked into)."""
     out = dict(base)
     for k, v in over.items():
-        if isinstance(v, dict) and isinstance(out.get(k), dict):
-            out[k] = _deep_merge(out[k], v)
+        inner = out.get(k)
+        if isinstance(v, dict) and isinstance(inner, dict):
+            out[k] = _deep_merge(inner, v)
         else:
             out[k] = v
     return out
@@ -183,7 +186,7 @@ def _read(path: Path) -> dict[str, Any]:
     return data
 
 
-def _validate(path: str, raw: dict[str, Any]) -> RulesData:
+def _validate(path: str, raw: Mapping[str, object]) -> RulesData:
     try:
         return RulesData.model_validate(raw)
     except ValidationError as exc:
@@ -210,11 +213,12 @@ def load_rules_data(overrides: Path | None = None) -> RulesData:
     over = _read(overrides)
     over = {k: v for k, v in over.items() if k in ("actions", "spells", "chain_order", "morale_states", "shoot_engaged", "stances", "terrain", "battle", "motives", "affinities")}
 
-    def mark_user(node: Any) -> Any:
+    def mark_user(node: object) -> object:
+        """Each number given as ``{value: …}`` without a source is the user's (the rest as the file has it)."""
         if isinstance(node, dict):
             if "value" in node and "source" not in node:
                 node = {**node, "source": "user"}
             return {k: mark_user(v) for k, v in node.items()}
         return node
 
-    return _validate(str(overrides), _deep_merge(raw, mark_user(over)))
+    return _validate(str(overrides), _deep_merge(raw, {k: mark_user(v) for k, v in over.items()}))

@@ -104,7 +104,8 @@ class Army(BaseModel):
 
     @field_validator("general", mode="before")
     @classmethod
-    def _one_name_or_list(cls, value: Any) -> Any:
+    def _one_name_or_list(cls, value: object) -> object:
+        """Before validation (any input): one name becomes a list of one, none an empty list."""
         return () if value is None else (value,) if isinstance(value, str) else value
 
     @field_serializer("general")
@@ -208,7 +209,7 @@ class Scenario(BaseModel):
         return data
 
     @classmethod
-    def from_dict(cls, data: Any, roster: Roster | None = None, rules: RulesData | None = None, *,
+    def from_dict(cls, data: object, roster: Roster | None = None, rules: RulesData | None = None, *,
                   where: str = "<scenario>", check: bool = True) -> Scenario:
         """Build from a mapping (a parsed file or :meth:`to_dict`), check it, normalise it.
 
@@ -267,13 +268,13 @@ _SHAPE_MESSAGES = {
 }
 
 
-def _item(data: Any, key: str, index: Any) -> Mapping[str, Any]:
+def _item(data: object, key: str, index: int | str) -> Mapping[str, object]:
     group = data.get(key) if isinstance(data, Mapping) else None
     item = group[index] if isinstance(group, list) and isinstance(index, int) and index < len(group) else None
     return item if isinstance(item, Mapping) else {}
 
 
-def _where(data: Any, loc: tuple[int | str, ...]) -> tuple[str, str, list[int | str]]:
+def _where(data: object, loc: tuple[int | str, ...]) -> tuple[str, str, list[int | str]]:
     """(label, model kind, remaining field path) for a pydantic error location."""
     rest = list(loc)
     if rest[:1] == ["board"]:
@@ -295,7 +296,7 @@ def _where(data: Any, loc: tuple[int | str, ...]) -> tuple[str, str, list[int | 
     return "", "top", rest
 
 
-def _shape_problems(data: Any, exc: ValidationError) -> list[str]:
+def _shape_problems(data: object, exc: ValidationError) -> list[str]:
     """One sentence per pydantic error: where, which field, what was expected, what was got."""
     problems = []
     for err in exc.errors(include_url=False):

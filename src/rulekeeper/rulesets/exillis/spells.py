@@ -17,7 +17,6 @@ each successful chain").
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from rulekeeper.core.chance import Fate, discrete
 from rulekeeper.core.errors import ImpossibleRequestError, UnknownNameError
@@ -32,6 +31,7 @@ from .events import record
 from .fatigue import efficiency
 from .morale import state_of
 from .options import ExIllisOptions
+from .records import CastLine, CastOddsLine, CastReportLine
 from .rules_data import RulesData, Spell
 
 CHAIN_BONUS = 1.10
@@ -60,7 +60,7 @@ class CastOdds:
     final: float
     chain: tuple[str, int]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> CastOddsLine:
         return {
             "odds": {k: p for k, p in self.odds},
             "weights": self.weights,
@@ -158,8 +158,9 @@ class CastRecord:
     target_hp: float = 0.0
     killed: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+    def to_dict(self) -> CastLine:
+        return {"caster": self.caster, "target": self.target, "outcome": self.outcome, "damage": self.damage,
+                "target_hp": self.target_hp, "killed": self.killed}
 
 
 @dataclass(frozen=True)
@@ -174,7 +175,7 @@ class CastReport:
     caster_after: Combatant | None = None
     events: tuple[Event, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> CastReportLine:
         return {
             "events": [e.to_dict() for e in self.events],
             "caster": self.caster,

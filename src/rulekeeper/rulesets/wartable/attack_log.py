@@ -8,38 +8,45 @@ stored battle's report can be drawn again without resolving it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.events import Event
 from rulekeeper.core.game import JsonDict
 
 from .codec import SIDES, _opt, enc
 from .model import SideName
+from .report_json import CombatReportJson, StabilityJson, StepJson
 from .rounding import exact, show
 from .state import NAME
 
 if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+
     from .report import CombatReport
 
 
-def _row_text(step: int, r: Mapping[str, Any]) -> str:
-    if step == 1:
-        return f"{r['unit']} ({r['side']}): Health {show(exact(r['health']))}"
-    if step == 2:
-        return (
-            f"{r['unit']}: Health {r['health']['arithmetic']}; Attack {r['attack']['arithmetic']}; "
-            f"Defense {r['defense']['arithmetic']}"
-        )
-    if step == 3:
-        return f"{r['unit']}: {r['arithmetic']} hits"
-    if step == 4:
-        return f"{r['side']}: {r['arithmetic']}"
-    if step == 5:
-        return f"{r['unit']}: {r['arithmetic']}"
-    return f"{r['unit']}: Health {r['arithmetic']}" + (" (destroyed)" if r["destroyed"] else "")
+def _step_text(s: StepJson) -> str:
+    """One step's rows in one line, as the generic presenters show it."""
+    if s["step"] == 1:
+        rows = [f"{r['unit']} ({r['side']}): Health {show(exact(r['health']))}" for r in s["rows"]]
+    elif s["step"] == 2:
+        rows = [f"{r['unit']}: Health {r['health']['arithmetic']}; Attack {r['attack']['arithmetic']}; "
+                f"Defense {r['defense']['arithmetic']}" for r in s["rows"]]
+    elif s["step"] == 3:
+        rows = [f"{r['unit']}: {r['arithmetic']} hits" for r in s["rows"]]
+    elif s["step"] == 4:
+        rows = [f"{r['side']}: {r['arithmetic']}" for r in s["rows"]]
+    elif s["step"] == 5:
+        rows = [f"{r['unit']}: {r['arithmetic']}" for r in s["rows"]]
+    else:
+        rows = [f"{r['unit']}: Health {r['arithmetic']}" + (" (destroyed)" if r["destroyed"] else "")
+                for r in s["rows"]]
+    return " | ".join(rows) or "-"
 
 
-def stability_text(st: Mapping[str, Any]) -> str:
+def stability_text(st: StabilityJson) -> str:
     before = "unknown" if st["before"] is None else show(exact(st["before"]))
     after = "unknown" if st["after"] is None else show(exact(st["after"]))
     fallen = ' - the Enclave is "Fallen"' if st["fallen"] else ""
@@ -81,32 +88,50 @@ def report_items(report: CombatReport) -> tuple[JsonDict, ...]:
         }
     ]
     for s in d["steps"]:
-        rows = " | ".join(_row_text(s["step"], r) for r in s["rows"]) or "-"
-        items.append({"kind": "step", **s, "text": f"Step {s['step']}. {s['title']}: {rows}"})
-    if d["stability"] is not None:
-        items.append({"kind": "stability", "stability": d["stability"], "text": stability_text(d["stability"])})
+        items.append({"kind": "step", **s, "text": f"Step {s['step']}. {s['title']}: {_step_text(s)}"})
+    st = d["stability"]
+    if st is not None:
+        items.append({"kind": "stability", "stability": st, "text": stability_text(st)})
     items += [{"kind": "note", "text": f"note: {n}"} for n in d["notes"]]
     winner, reason = holder(report)
     items.append({"kind": "result", "result": d["result"], "winner": winner, "text": f"Result: {reason}"})
     return tuple(items)
 
 
-def combat_from_items(items: Sequence[Mapping[str, Any]]) -> JsonDict:
-    """The combat report's JSON form (as :meth:`CombatReport.to_dict`) from the logged items."""
-    d: JsonDict = {"ruleset": NAME, "kind": "combat", "steps": [], "stability": None, "notes": [], "result": {}}
+def combat_from_items(items: Sequence[Mapping[str, Any]]) -> CombatReportJson:
+    """The combat report's JSON form (as :meth:`CombatReport.to_dict`) from the logged items, checked against
+    its shape (:mod:`.report_json`): a damaged log is a :class:`RulekeeperError`, never a ``KeyError`` later."""
+    from pydantic import ValidationError
+
+    d: dict[str, object] = {"ruleset": NAME, "kind": "combat", "stability": None, "result": {}}
+    steps: list[object] = []
+    notes: list[str] = []
     for it in items:
         kind = it.get("kind")
         if kind == "combat":
-            d.update({k: it[k] for k in ("title", "action", "region_traits", "options", "excluded")})
+            d.update({k: it.get(k) for k in ("title", "action", "region_traits", "options", "excluded")})
         elif kind == "step":
-            d["steps"].append({k: it[k] for k in ("step", "title", "rows")})
+            steps.append({k: it.get(k) for k in ("step", "title", "rows")})
         elif kind == "stability":
-            d["stability"] = it["stability"]
+            d["stability"] = it.get("stability")
         elif kind == "note":
-            d["notes"].append(str(it["text"]).removeprefix("note: "))
+            notes.append(str(it.get("text")).removeprefix("note: "))
         elif kind == "result":
-            d["result"] = it["result"]
-    return d
+            d["result"] = it.get("result")
+    try:
+        return _report_shape().validate_python({**d, "steps": steps, "notes": notes}, strict=True)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"])
+        raise RulekeeperError(f"the logged War Table combat report is damaged: {where}: {first['msg']} "
+                              f"(got {first.get('input')!r:.80})", field=where) from None
+
+
+@cache
+def _report_shape() -> TypeAdapter[CombatReportJson]:
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(CombatReportJson)
 
 
 def _events(report: CombatReport) -> tuple[Event, ...]:

@@ -31,8 +31,8 @@ from .model import Battle, Combatant, EnclaveState, SideName, fold, parse_option
 from .rounding import exact
 
 
-def _entry(value: Any) -> Any:
-    """A side entry may be just a profile name; a mapping is validated as is."""
+def _entry(value: object) -> object:
+    """A side entry may be just a profile name; a mapping is validated as is (raw YAML, before pydantic reads it)."""
     if isinstance(value, str):
         return {"unit": value}
     if isinstance(value, dict):

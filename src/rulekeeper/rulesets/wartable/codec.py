@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.game import JsonDict
@@ -29,6 +29,8 @@ from .model import (
 )
 from .rounding import exact
 
+W = TypeVar("W", bound=str)
+
 #: The sides of every War Table battle, in the model's words.
 SIDES: tuple[SideName, SideName] = ("attackers", "defenders")
 
@@ -43,7 +45,7 @@ def enc(value: Fraction) -> int | float | str:
     return f"{value.numerator}/{value.denominator}"
 
 
-def dec(value: Any, where: str) -> Fraction:
+def dec(value: object, where: str) -> Fraction:
     """The inverse of :func:`enc` (a damaged value is a :class:`RulekeeperError`)."""
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise RulekeeperError(f"{where}: expected a number, got {value!r}")
@@ -57,13 +59,15 @@ def _opt(value: Fraction | None) -> int | float | str | None:
     return None if value is None else enc(value)
 
 
-def _choice(value: Any, choices: Sequence[str], where: str) -> Any:
-    if value not in choices:
-        raise RulekeeperError(f"{where}: expected one of {list(choices)}, got {value!r}")
-    return value
+def _choice(value: object, choices: Sequence[W], where: str) -> W:
+    """The one of ``choices`` that ``value`` is (a document's word for a ``Literal`` field), else a typed error."""
+    for choice in choices:
+        if value == choice:
+            return choice
+    raise RulekeeperError(f"{where}: expected one of {list(choices)}, got {value!r}")
 
 
-def _strs(value: Any, where: str) -> tuple[str, ...]:
+def _strs(value: object, where: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise RulekeeperError(f"{where}: expected a list of names, got {value!r}")
     return tuple(value)

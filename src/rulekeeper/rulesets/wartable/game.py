@@ -54,6 +54,7 @@ from .scenario import describe, shipped_scenarios
 from .state import NAME, WarTableState, _state_of, state_document
 
 if TYPE_CHECKING:
+    from rulekeeper.cli.hooks import CliHooks
     from rulekeeper.core.game import Game
     from rulekeeper.core.present import CliPresenter, WebPresenter
 
@@ -394,9 +395,9 @@ class WarTable(WarTableBattles):
 
     def roster(self) -> list[dict[str, Any]]:
         """Every shipped unit profile."""
-        return [u.to_dict() for u in default_data().units]
+        return [dict(u.to_dict()) for u in default_data().units]
 
-    def register_cli(self, hooks: Any) -> None:
+    def register_cli(self, hooks: CliHooks) -> None:
         """``rulekeeper resolve wartable`` (the six-step combat and its Stability effects)."""
         from .cli import register
 
@@ -414,7 +415,7 @@ class WarTable(WarTableBattles):
             ["Ruin"],
             title="Oathsworn Vanguard attack a Bloodless Horde in a Ruin (seed example)",
         )
-        return Resolution(ruleset=self.name, kind="combat", summary=report.to_dict(), chance=fate.record_dicts())
+        return Resolution(ruleset=self.name, kind="combat", summary=dict(report.to_dict()), chance=fate.record_dicts())
 
 
 __all__ = [

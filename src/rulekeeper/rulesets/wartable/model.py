@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
-from typing import Any, Literal, get_args
+from typing import Literal, NotRequired, TypedDict, get_args
 
 from rulekeeper.core.errors import ImpossibleRequestError, InvalidStatError, UnknownNameError
 from rulekeeper.core.ruleset import OptionInfo
@@ -49,6 +49,32 @@ def _non_negative(owner: str, stat: str, value: Fraction, where: str | None) -> 
         )
 
 
+class UnitJson(TypedDict):
+    """A unit profile as the roster lists it (numbers as the report writes them)."""
+
+    name: str
+    health: int | float
+    attack: int | float
+    defense: int | float
+    traits: list[str]
+    origin: str
+
+
+class ModifierJson(TypedDict):
+    """A modifier as the data file lists it: its quote and estimate only when it has them."""
+
+    name: str
+    source: Source
+    key: str
+    role: Role
+    action: ActionCondition
+    stat: Stat
+    amount: int | float
+    origin: str
+    quote: NotRequired[str]
+    estimate: NotRequired[str]
+
+
 @dataclass(frozen=True)
 class UnitDef:
     """A unit profile from the data: base Health, Attack, Defense and its traits."""
@@ -84,7 +110,7 @@ class UnitDef:
     def bloodless(self) -> bool:
         return self.has_trait(BLOODLESS)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> UnitJson:
         return {
             "name": self.name,
             "health": num(self.health),
@@ -116,8 +142,8 @@ class ModifierDef:
     estimate: str | None = None
     origin: str = "shipped"
 
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
+    def to_dict(self) -> ModifierJson:
+        d: ModifierJson = {
             "name": self.name,
             "source": self.source,
             "key": self.key,

@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Literal
 
 from .model import STATS, Combatant, ModifierDef, Stat, WarTableOptions, fold
+from .report_json import AppliedRow, StatTotalRow
 from .rounding import num, round_half_up, show
 
 BattleRole = Literal["attacker", "defender"]
@@ -30,7 +31,7 @@ class AppliedModifier:
     amount: Fraction
     estimate: bool
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> AppliedRow:
         return {
             "name": self.name,
             "source": self.source,
@@ -72,7 +73,7 @@ class StatTotal:
             text += f" -> {show(self.total)} ({why})"
         return text
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> StatTotalRow:
         return {
             "base": num(self.base),
             "modifiers": [m.to_dict() for m in self.applied],

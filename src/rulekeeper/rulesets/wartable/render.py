@@ -7,23 +7,30 @@ tables serve ``rulekeeper resolve wartable`` (a fresh report) and the ``battle``
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from rich.console import RenderableType
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from .report import STEP_TITLES
-from .rounding import exact, show
+from .report_json import (
+    AllocationRow,
+    BlockRow,
+    CombatantRow,
+    CombatReportJson,
+    HealthRow,
+    HitsRow,
+    StabilityJson,
+    TotalsRow,
+)
+from .rounding import Number, exact, show
 
 
 def _e(text: object) -> str:
     return escape(str(text))
 
 
-def n(value: Any) -> str:
+def n(value: Number | None) -> str:
     """A number from a report's JSON as the report writes numbers (``86``, ``16.5``)."""
     return show(exact(value if value is not None else 0))
 
@@ -35,14 +42,31 @@ def _table(step: int, *columns: str) -> Table:
     return table
 
 
-def _rows(report: Mapping[str, Any], step: int) -> list[dict[str, Any]]:
-    for s in report.get("steps", []):
-        if s.get("step") == step:
-            return list(s.get("rows", []))
-    return []
+def _combatants(report: CombatReportJson) -> list[CombatantRow]:
+    return next((s["rows"] for s in report["steps"] if s["step"] == 1), [])
 
 
-def _header(report: Mapping[str, Any]) -> list[RenderableType]:
+def _totals(report: CombatReportJson) -> list[TotalsRow]:
+    return next((s["rows"] for s in report["steps"] if s["step"] == 2), [])
+
+
+def _hits(report: CombatReportJson) -> list[HitsRow]:
+    return next((s["rows"] for s in report["steps"] if s["step"] == 3), [])
+
+
+def _allocations(report: CombatReportJson) -> list[AllocationRow]:
+    return next((s["rows"] for s in report["steps"] if s["step"] == 4), [])
+
+
+def _blocks(report: CombatReportJson) -> list[BlockRow]:
+    return next((s["rows"] for s in report["steps"] if s["step"] == 5), [])
+
+
+def _health(report: CombatReportJson) -> list[HealthRow]:
+    return next((s["rows"] for s in report["steps"] if s["step"] == 6), [])
+
+
+def _header(report: CombatReportJson) -> list[RenderableType]:
     """The title (if any) and one line with the action, the region's traits and the rule options."""
     out: list[RenderableType] = []
     if report.get("title"):
@@ -57,46 +81,46 @@ def _header(report: Mapping[str, Any]) -> list[RenderableType]:
     return out
 
 
-def _combatants_table(report: Mapping[str, Any]) -> Table:
+def _combatants_table(report: CombatReportJson) -> Table:
     """Step 1: the units that fight, with their traits, Marks, Curses and Health."""
     t1 = _table(1, "Unit", "Side", "Traits", "Marks / Curses", "Health")
-    for c in _rows(report, 1):
+    for c in _combatants(report):
         mc = ", ".join([*c["marks"], *(f"curse {x}" for x in c["curses"])]) or "-"
         t1.add_row(_e(c["unit"]), c["side"], _e(", ".join(c["traits"]) or "-"), _e(mc), n(c["health"]))
     return t1
 
 
-def _totals_table(report: Mapping[str, Any]) -> Table:
+def _totals_table(report: CombatReportJson) -> Table:
     """Step 2: each unit's stat totals, shown as the arithmetic that made them."""
     t2 = _table(2, "Unit", "Health", "Attack", "Defense")
-    for t in _rows(report, 2):
+    for t in _totals(report):
         t2.add_row(
             _e(t["unit"]), _e(t["health"]["arithmetic"]), _e(t["attack"]["arithmetic"]), _e(t["defense"]["arithmetic"])
         )
     return t2
 
 
-def _hits_table(report: Mapping[str, Any]) -> Table:
+def _hits_table(report: CombatReportJson) -> Table:
     """Step 3: the hits each unit deals."""
     t3 = _table(3, "Unit", "Health × Attack/100", "Hits")
-    for h in _rows(report, 3):
+    for h in _hits(report):
         t3.add_row(_e(h["unit"]), _e(h["arithmetic"]), n(h["hits"]))
     return t3
 
 
-def _allocation_table(report: Mapping[str, Any]) -> Table:
+def _allocation_table(report: CombatReportJson) -> Table:
     """Step 4: each side's pooled hits and their share per enemy unit."""
     t4 = _table(4, "Side", "Hits dealt", "Targets", "Allocation", "Per unit")
-    for a in _rows(report, 4):
+    for a in _allocations(report):
         dealt = ", ".join(f"{d['unit']} {n(d['hits'])}" for d in a["dealt_by"])
         t4.add_row(a["side"], _e(dealt), _e(", ".join(a["targets"]) or "-"), _e(a["arithmetic"]), n(a["per_unit"]))
     return t4
 
 
-def _blocks_table(report: Mapping[str, Any]) -> Table:
+def _blocks_table(report: CombatReportJson) -> Table:
     """Step 5: blocked and unblocked hits, captioned with the ``step5`` reading used."""
     t5 = _table(5, "Unit", "Allocated", "Defense", "Blocked", "Unblocked", "Arithmetic")
-    for b in _rows(report, 5):
+    for b in _blocks(report):
         t5.add_row(
             _e(b["unit"]),
             n(b["allocated"]),
@@ -113,10 +137,10 @@ def _blocks_table(report: Mapping[str, Any]) -> Table:
     return t5
 
 
-def _health_table(report: Mapping[str, Any]) -> Table:
+def _health_table(report: CombatReportJson) -> Table:
     """Step 6: Health before and after, the destroyed marked as such."""
     t6 = _table(6, "Unit", "Health before", "Unblocked", "Health after")
-    for line in _rows(report, 6):
+    for line in _health(report):
         after = n(line["after"]) + (" (destroyed)" if line["destroyed"] else "")
         t6.add_row(_e(line["unit"]), n(line["before"]), n(line["unblocked"]), _e(after))
     return t6
@@ -126,7 +150,7 @@ def _health_table(report: Mapping[str, Any]) -> Table:
 _STEP_TABLES = (_combatants_table, _totals_table, _hits_table, _allocation_table, _blocks_table, _health_table)
 
 
-def report_renderables(report: Mapping[str, Any]) -> list[RenderableType]:
+def report_renderables(report: CombatReportJson) -> list[RenderableType]:
     """The report (its JSON form) as Rich renderables: a header, the six steps, Stability, notes."""
     out = _header(report)
     out += [table(report) for table in _STEP_TABLES]
@@ -136,7 +160,7 @@ def report_renderables(report: Mapping[str, Any]) -> list[RenderableType]:
     return out
 
 
-def stability_renderables(st: Mapping[str, Any] | None) -> list[RenderableType]:
+def stability_renderables(st: StabilityJson | None) -> list[RenderableType]:
     """The Enclave Stability section of a report (its JSON form)."""
     if st is None:
         return [Text("Enclave Stability: no Enclave in this region, no Stability effects.")]

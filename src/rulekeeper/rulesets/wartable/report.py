@@ -9,10 +9,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from .model import SideName, WarTableOptions
 from .modifiers import StatTotal
+from .report_json import (
+    AllocationRow,
+    BlockRow,
+    CombatantRow,
+    CombatReportJson,
+    HealthRow,
+    HitsRow,
+    StepJson,
+    TotalsRow,
+)
 from .rounding import num, show
 from .stability import StabilityReport
 
@@ -38,7 +47,7 @@ class CombatantLine:
     curses: tuple[str, ...]
     health: Fraction
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> CombatantRow:
         return {
             "unit": self.label,
             "profile": self.unit,
@@ -60,7 +69,7 @@ class TotalsLine:
     attack: StatTotal
     defense: StatTotal
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> TotalsRow:
         return {
             "unit": self.label,
             "side": self.side,
@@ -85,7 +94,7 @@ class HitsLine:
         text = f"{show(self.health)} × {show(self.attack)}/100 = {show(self.exact)}"
         return text if self.exact == self.hits else f"{text} -> {show(self.hits)} (rounded half up)"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> HitsRow:
         return {
             "unit": self.label,
             "side": self.side,
@@ -120,7 +129,7 @@ class AllocationLine:
             text += f" -> {show(self.per_unit)} (rounded up)"
         return text + " each"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> AllocationRow:
         return {
             "side": self.side,
             "dealt_by": [{"unit": u, "hits": num(h)} for u, h in self.dealt_by],
@@ -161,7 +170,7 @@ class BlockLine:
             text += f" -> {show(self.unblocked)} (rounded up)"
         return text
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> BlockRow:
         return {
             "unit": self.label,
             "side": self.side,
@@ -196,7 +205,7 @@ class HealthLine:
             text += " -> 0 (clamped at 0)"
         return text
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> HealthRow:
         return {
             "unit": self.label,
             "side": self.side,
@@ -233,18 +242,17 @@ class CombatReport:
                 return line.after
         raise KeyError(label)
 
-    def steps(self) -> list[dict[str, Any]]:
-        rows: dict[int, list[dict[str, Any]]] = {
-            1: [c.to_dict() for c in self.combatants],
-            2: [t.to_dict() for t in self.totals],
-            3: [h.to_dict() for h in self.hits],
-            4: [a.to_dict() for a in self.allocations],
-            5: [b.to_dict() for b in self.blocks],
-            6: [h.to_dict() for h in self.health],
-        }
-        return [{"step": n, "title": STEP_TITLES[n], "rows": rows[n]} for n in range(1, 7)]
+    def steps(self) -> list[StepJson]:
+        return [
+            {"step": 1, "title": STEP_TITLES[1], "rows": [c.to_dict() for c in self.combatants]},
+            {"step": 2, "title": STEP_TITLES[2], "rows": [t.to_dict() for t in self.totals]},
+            {"step": 3, "title": STEP_TITLES[3], "rows": [h.to_dict() for h in self.hits]},
+            {"step": 4, "title": STEP_TITLES[4], "rows": [a.to_dict() for a in self.allocations]},
+            {"step": 5, "title": STEP_TITLES[5], "rows": [b.to_dict() for b in self.blocks]},
+            {"step": 6, "title": STEP_TITLES[6], "rows": [h.to_dict() for h in self.health]},
+        ]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> CombatReportJson:
         return {
             "ruleset": "wartable",
             "kind": "combat",

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from .model import EnclaveState, SideName, WarTableOptions
+from .report_json import StabilityEffectJson, StabilityJson
 from .rounding import num, round_half_up, show
 
 QUOTE_BLOODLESS = (
@@ -55,7 +55,7 @@ class StabilityEffect:
     arithmetic: str
     quote: str
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> StabilityEffectJson:
         return {
             "rule": self.rule,
             "unit": self.unit,
@@ -82,7 +82,7 @@ class StabilityReport:
     def total_delta(self) -> Fraction:
         return sum((e.delta for e in self.effects if e.delta is not None), Fraction(0))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> StabilityJson:
         return {
             "enclave": self.enclave,
             "side": self.side,

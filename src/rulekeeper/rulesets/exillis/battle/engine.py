@@ -12,7 +12,7 @@ their own turn without asking anyone).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from rulekeeper.core.chance import ChanceResult, Fate
 from rulekeeper.core.events import Event
@@ -25,11 +25,23 @@ from .lifetimes import lapse
 from .morale_loop import after_deaths, flee, sync_heroes
 from .result import check_end
 from .specials import dark_presence, end_of_turn
-from .state import ACT_AT, BattleState
+from .state import ACT_AT, BattleState, BattleUnit
 from .tables import BattleTables
 from .turnbar import advance
 
 MAX_AUTOMATIC = 200
+
+
+class EngineRecord(TypedDict):
+    """The record the log keeps next to an action: its AcP, events, chance records and report, and the RNG and
+    the active group after it (what a replay checks itself against)."""
+
+    acp: float
+    events: list[dict[str, Any]]  # core.events.Event.to_dict
+    chance: list[dict[str, Any]]  # core.chance.ChanceResult.to_dict
+    report: list[dict[str, Any]]  # the lines of the Fate Screen (records.py for a melee, a volley, a cast)
+    rng_after: dict[str, int]
+    active_after: list[str]
 
 
 @dataclass(frozen=True)
@@ -43,7 +55,7 @@ class Outcome:
     chance: tuple[ChanceResult, ...]
     report: tuple[dict[str, Any], ...]
 
-    def to_result(self) -> dict[str, Any]:
+    def to_result(self) -> EngineRecord:
         """What the log stores next to the action (JSON-able)."""
         return {
             "acp": self.legal.acp,
@@ -68,7 +80,8 @@ class Run:
     def note(self, text: str) -> None:
         self.report.append({"kind": "note", "text": text})
 
-    def event(self, event_kind: str, **data: Any) -> None:
+    def event(self, event_kind: str, **data: object) -> None:
+        """Log an event; its values are the event's JSON (``core.events.Event`` freezes them), not read here."""
         self.events.append(Event(event_kind, data))
 
 
@@ -104,7 +117,7 @@ def apply(state: BattleState, action: Action, t: BattleTables, legal: Legal | No
     return Outcome(final, action, legal, tuple(run.events), tuple(fate.records), tuple(run.report))
 
 
-def _update(state: BattleState, units: dict[str, Any]) -> BattleState:
+def _update(state: BattleState, units: dict[str, BattleUnit]) -> BattleState:
     return evolve(state, units=tuple(units.get(u.key, u) for u in state.units))
 
 

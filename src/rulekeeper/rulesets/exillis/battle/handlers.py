@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rulekeeper.boards.zones import Coord
+from rulekeeper.core.events import Event
 
 from ..aftermath import Death, add_fatigue
 from ..combatants import Combatant
@@ -18,7 +20,7 @@ from . import chant, long_actions, shooting
 from .actions import Legal
 from .charging import challenged, melee_context
 from .morale_loop import morale_in_zone, rally
-from .moves import charge_routes, classify, group_of, move_routes, origin_direction
+from .moves import Route, charge_routes, classify, group_of, move_routes, origin_direction
 from .pursuit import cut_down
 from .reactions import REACTION_DIRECTION, REACTION_TABLE, charge_reactions, reaction_chance  # noqa: F401 (re-exported)
 from .specials import disabused
@@ -61,7 +63,7 @@ def _zone(run: Run, z: Coord) -> tuple[Combatant, ...]:
     return tuple(u.c for u in run.state.in_zone(z))
 
 
-def _absorb(run: Run, combatants: tuple[Combatant, ...] | list[Combatant], events: Any = ()) -> None:
+def _absorb(run: Run, combatants: tuple[Combatant, ...] | list[Combatant], events: Iterable[Event] = ()) -> None:
     _set(run, {c.key: evolve(run.state.unit(c.key), c=c) for c in combatants})
     run.events.extend(events)
 
@@ -138,7 +140,7 @@ def dispatch(run: Run, legal: Legal) -> None:
         _pay(run, keys, legal.acp)
 
 
-def _route(run: Run, legal: Legal, charge: bool) -> Any:
+def _route(run: Run, legal: Legal, charge: bool) -> Route:
     u = run.state.unit(legal.action.unit)
     routes = charge_routes(run.state, run.t.rules, u) if charge else move_routes(run.state, run.t.rules, u)
     target = run.state.board.parse(legal.action.target or "")
@@ -211,13 +213,13 @@ def casualty_morale(run: Run, z: Coord | None, deaths: list[Death], before: Batt
 
 
 def _charge(run: Run, legal: Legal) -> None:
-    r = _route(run, legal, True)
+    route = _route(run, legal, True)
     members = _members(run, legal.action.unit)
     lead = members[0]
     start = lead.zone
     assert start is not None
-    dest = r.to
-    origin = r.path[-2] if len(r.path) >= 2 else start
+    dest = route.to
+    origin = route.path[-2] if len(route.path) >= 2 else start
     came_from = origin_direction(run.state, dest, origin)
     direction = classify(run.state, dest, lead.side, came_from)
     reactions = charge_reactions(run.state, run.t, members, dest, direction)

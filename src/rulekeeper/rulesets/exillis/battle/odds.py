@@ -10,7 +10,6 @@ assignment times each roll to hit, and so on. What the player scans in ``battle 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from rulekeeper.core.chance import ChanceRequest
 
@@ -20,6 +19,9 @@ from .moves import charge_routes, classify, group_of, origin_direction
 from .pursuit import SPEED_TEST, immune, pursuers
 from .state import BattleState
 from .tables import BattleTables
+
+#: The few numbers (chances) and words shown next to an action before it is taken (``OddsPreview.headline``).
+Headline = dict[str, float | str]
 
 HIT_OUTCOMES = ("Attack", "Luck", "Blocked")
 CLEAN_OUTCOMES = ("Attack", "Luck")
@@ -48,7 +50,7 @@ def reaction_headline(draws: Sequence[ChanceRequest]) -> float:
     return max((_share(d, ("Reacts",)) for d in draws if d.label.startswith("charge reaction:")), default=0.0)
 
 
-def preview(state: BattleState, t: BattleTables, lg: Legal, draws: Sequence[ChanceRequest]) -> dict[str, Any]:
+def preview(state: BattleState, t: BattleTables, lg: Legal, draws: Sequence[ChanceRequest]) -> Headline:
     """A few numbers that tell a player what an action risks and promises, read off ``draws``."""
     a = lg.action
     u = state.unit(a.unit)
@@ -60,7 +62,7 @@ def preview(state: BattleState, t: BattleTables, lg: Legal, draws: Sequence[Chan
         route = next(r for r in charge_routes(state, t.rules, u) if state.board.name(r.to) == a.target)
         origin = route.path[-2] if len(route.path) >= 2 else u.zone
         direction = classify(state, route.to, u.side, origin_direction(state, route.to, origin))
-        out: dict[str, Any] = {**melee_headline(draws), "direction": direction}
+        out: Headline = {**melee_headline(draws), "direction": direction}
         if state.enemies_in(route.to, u.side) and str(u.c.profile.movement) != "teleporter":
             out["reaction"] = reaction_headline(draws)
         return out
@@ -82,7 +84,7 @@ SHOT_OUTCOMES = (
 )
 
 
-def _shot_headline(t: BattleTables, lg: Legal, draws: Sequence[ChanceRequest]) -> dict[str, Any]:
+def _shot_headline(t: BattleTables, lg: Legal, draws: Sequence[ChanceRequest]) -> Headline:
     if t.rules.action(lg.action.option or "shot").long:
         return {"long action": "resolves when the unit's time comes again; Defences 0 meanwhile"}
     for prefix, enemy, friend in SHOT_OUTCOMES:
@@ -92,7 +94,7 @@ def _shot_headline(t: BattleTables, lg: Legal, draws: Sequence[ChanceRequest]) -
     return {}
 
 
-def _cast_headline(state: BattleState, t: BattleTables, lg: Legal, draws: Sequence[ChanceRequest]) -> dict[str, Any]:
+def _cast_headline(state: BattleState, t: BattleTables, lg: Legal, draws: Sequence[ChanceRequest]) -> Headline:
     a = lg.action
     u, v = state.unit(a.unit), state.unit(a.target or "")
     resist = next((d for d in draws if d.label.startswith("resist roll:")), None)
@@ -102,7 +104,7 @@ def _cast_headline(state: BattleState, t: BattleTables, lg: Legal, draws: Sequen
     return {"spell hit": _share(resist, ("Spell hit",)), "damage": f"{o.damage[0]}–{o.damage[1]}"}
 
 
-def _retreat_headline(state: BattleState, lg: Legal) -> dict[str, Any]:
+def _retreat_headline(state: BattleState, lg: Legal) -> Headline:
     members = group_of(state, state.unit(lg.action.unit))
     if all(immune(m) for m in members):
         return {"cut down": "immune"}

@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rulekeeper.core.chance import ChanceRequest, discrete
-from rulekeeper.core.game import JsonDict
 
 from .state import BattleState, BattleUnit
 from .tables import BattleTables
@@ -64,7 +63,7 @@ class Reaction:
         p = min(1.0, max(0.0, self.chance))
         return discrete(self.label, [("Reacts", p), ("Caught", 1.0 - p)])
 
-    def to_dict(self) -> JsonDict:
+    def to_dict(self) -> dict[str, str | float]:
         return {"defender": self.defender, "rp": self.rp, "cp": self.cp, "direction": self.direction,
                 "chance": self.chance}
 

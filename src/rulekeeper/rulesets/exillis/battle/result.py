@@ -10,7 +10,7 @@ separates both armies."
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TypedDict
 
 from .state import BattleState
 
@@ -63,7 +63,36 @@ def check_end(state: BattleState) -> BattleState:
     return state
 
 
-def summary(state: BattleState) -> dict[str, Any]:
+class UnitResult(TypedDict):
+    unit: str
+    status: str  # active | destroyed | fled
+    miniatures: int
+    left: int
+    casualties: int
+    kills: int
+
+
+class ArmyResult(TypedDict):
+    name: str
+    points: int
+    surviving_points: float
+    units: list[UnitResult]
+
+
+class BattleSummary(TypedDict):
+    """The end of a battle as the result screen, ``battle show`` and the campaign record read it."""
+
+    over: bool
+    winner: str | None
+    winner_army: str | None
+    reason: str
+    activations: int
+    battle_points: int
+    battle_points_note: str
+    armies: dict[str, ArmyResult]
+
+
+def summary(state: BattleState) -> BattleSummary:
     """The result: winner, reason, casualties per unit and the Battle Points earned."""
     bp, why = battle_points(state)
     names = dict(state.armies)

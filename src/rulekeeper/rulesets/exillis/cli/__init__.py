@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rulekeeper.cli.hooks import CliHooks
 
 
-def register(hooks: Any) -> None:
+def register(hooks: CliHooks) -> None:
     """Plug every Ex illis command into the CLI's groups (``hooks`` is a :class:`rulekeeper.cli.hooks.CliHooks`)."""
     from . import calculator, campaign, musters, units
 

@@ -11,7 +11,6 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from pydantic import ValidationError
 
@@ -50,7 +49,7 @@ def options_of(request: DuelRequest) -> ExIllisOptions:
     return ExIllisOptions.parse([f"{name}={value}" for name, value in request.options.items()])
 
 
-def _override(profile: UnitProfile, changes: Mapping[str, Any]) -> UnitProfile:
+def _override(profile: UnitProfile, changes: Mapping[str, object]) -> UnitProfile:
     """``profile`` with house-rule stat values, re-validated as a data file would be.
 
     Each refusal names its place as the house-rule file writes it (``units.Billmen.hp``), so the lab's

@@ -14,12 +14,13 @@ import hashlib
 import os
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any, TypeVar, cast
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _load_numba() -> Any:
+def _load_numba() -> ModuleType | None:
     if os.environ.get("RULEKEEPER_NUMBA", "1") == "0":
         return None
     try:
@@ -29,7 +30,7 @@ def _load_numba() -> Any:
     return numba
 
 
-def _drop_stale_cache(numba: Any) -> None:
+def _drop_stale_cache(numba: ModuleType | None) -> None:
     """Remove the kernel's cached machine code when any kernel source changed since it was made.
 
     Why: numba checks a cached function against its own file only, but the battle loop (in
@@ -54,7 +55,7 @@ def _drop_stale_cache(numba: Any) -> None:
         return
 
 
-NUMBA: Any = _load_numba()
+NUMBA = _load_numba()
 _drop_stale_cache(NUMBA)
 
 #: How the tallies were made, as :attr:`DuelTally.method` says it.

@@ -91,4 +91,4 @@ def _priced(army: ArmyList, report: MusterReport) -> PricedArmy:
         army=army, lines=lines, shape=shape, total=report.total, basic_total=report.basic_total,
         size=report.units_and_heroes, points_brought=report.battle_points if report.earns_bp else 0,
         earns_points=report.earns_bp, type_label=label, faction=report.faction, generals=report.generals,
-        problems=report.problems, notes=report.notes, document=report.to_dict())
+        problems=report.problems, notes=report.notes, document=dict(report.to_dict()))

@@ -95,7 +95,7 @@ class Bolts(_Volleys):
         sp = self.sp
         shooter_recs, _tgt, deaths, ff = st
         v = _QuietVolley(sp.shooter, sp.setup.target_zone, sp.setup.options)
-        shooter = rebuilt(sp.shooter, sp.s_unit, shooter_recs)
+        shooter = self.rebuilt(-1, shooter_recs)
         v.everyone[shooter.key] = shooter
         for c in self._zone(st):
             if c.key == shooter.key:
@@ -108,8 +108,7 @@ class Bolts(_Volleys):
         for (u, _c), n in zip(sp.units, ff, strict=True):
             v.statics += [StaticModifier(u.key, FRIENDLY_FIRE_PENALTY, f"friendly fire from {sp.shooter.key}",
                                          static=False)] * n
-        _data, action = _check(sp.setup)
-        report = v.finish(sp.setup.action, action.title, self.spell.veil.value, veil=True)
+        report = v.finish(sp.setup.action, self.action().title, self.spell.veil.value, veil=True)
         return report.zone, report.shooter_after
 
 

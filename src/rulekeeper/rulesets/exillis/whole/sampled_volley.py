@@ -24,6 +24,7 @@ from .bolts import Bolts
 from .compiled import kernels
 from .dist import Weighted, aftermath_room
 from .kernel_codes import FALLS_ALLY, FALLS_BAD, FALLS_ENEMY, FALLS_LUCK
+from .orders import Orders
 from .rounds import DEAD, Mini
 from .sampled import (
     PARTICLES,
@@ -49,6 +50,11 @@ _BAD, _ENEMY, _LUCK, _ALLY = FALLS_BAD, FALLS_ENEMY, FALLS_LUCK, FALLS_ALLY
 _KIND = {"Bad Luck": _BAD, "Accurate Shot": _ENEMY, "Enemy space": _ENEMY, "Luck": _LUCK, "Allied space": _ALLY,
          "Bulk hit": _ENEMY, "Friendly fire": _ALLY}  # the last two: lightning's (:mod:`.bolts`)
 assert set(ENEMY_FALLS) | set(Bolts.enemy_falls) == {k for k, v in _KIND.items() if v in (_ENEMY, _LUCK)}
+
+
+#: The engine's odds for one set of living counts: where a projectile falls; per unit its Missile Block chance, final
+#: damage, and the indices of its damage laws (without and with Luck) among the compiled kernel's.
+Entry = tuple[dict[str, float], Floats, Floats, Ints]
 
 
 def sampled_volley(setup: ShotSetup, particles: int = PARTICLES
@@ -79,7 +85,13 @@ class _Sampler:
         self.alive: Ints | None = None
         #: lightning: which units a bolt has hurt, per particle (their elemental chain set: :mod:`.bolts`)
         self.chain = np.zeros((n, len(start[1])), dtype=bool) if any(v.chain_matters) else None
-        self.entries: dict[bytes, tuple[dict[str, float], Floats, Floats]] = {}
+        self.entries: dict[bytes, Entry] = {}
+        self.settled: dict[tuple[int, int], tuple[Mini, ...]] = {}
+        sp = v.sp
+        self.orders = Orders(sp.shooter, [c for _u, c in sp.units], [sum(1 for r in recs if r[0] > 0) for recs in start[1]],
+                             sp.setup.options.space_bulk_key(),
+                             any(c.key == sp.shooter.key for c in sp.setup.target_zone))
+        self.fixed: tuple[Any, ...] | None = None  # the volley's fixed arrays, as the compiled kernel reads them
 
     def counts(self) -> Ints:
         """Living miniatures per particle: the shooter's, then each unit's (kept up to date as they die)."""
@@ -88,16 +100,19 @@ class _Sampler:
             self.alive = np.stack(cols, axis=1).astype(np.int64)
         return self.alive
 
-    def entry(self, counts: Ints) -> tuple[dict[str, float], Floats, Floats]:
+    def entry(self, counts: Ints) -> Entry:
         """The engine's odds for one set of living counts (asked once per set): where a projectile falls, and per
-        unit its Missile Block chance and final damage."""
+        unit its Missile Block chance and final damage (and the compiled kernel's damage laws for it)."""
         key = counts.tobytes()
         found = self.entries.get(key)
         if found is None:
             o = self.odds_for(tuple(int(x) for x in counts))
             keys = [u.key for u, _c in self.v.sp.units]
+            final = [o.final.get(k, 0.0) for k in keys]
+            laws = np.array([[self.laws.index(f, 1.0), self.laws.index(f, self.v.luck)] for f in final],
+                            dtype=np.int64).reshape(len(keys), 2)
             found = self.entries[key] = (dict(o.odds), np.array([o.block.get(k, 0.0) for k in keys], dtype=np.float64),
-                                         np.array([o.final.get(k, 0.0) for k in keys], dtype=np.float64))
+                                         np.array(final, dtype=np.float64), laws)
         return found
 
     def odds_for(self, counts: tuple[int, ...]) -> ShotOdds:
@@ -134,7 +149,8 @@ class _Sampler:
             return
         fast = kernels()
         if fast is not None:
-            self.compiled(fast, si, counts, live, group, odds, law, np.array([_KIND.get(w, 0) for w in names]))
+            self.compiled(fast, si, counts, live, group, odds, law,
+                          np.array([_KIND.get(w, 0) for w in names], dtype=np.int64))
             return
         where = pick_grouped(law, group, self.rng.random(n))
         kinds = np.array([_KIND.get(w, 0) for w in names], dtype=np.int64)
@@ -183,25 +199,25 @@ class _Sampler:
             self.lands(rows[sel], int(j), amount[sel])
 
     def compiled(self, fast: Any, si: int, counts: Ints, live: npt.NDArray[np.bool_], group: Ints,
-                 odds: list[tuple[dict[str, float], Floats, Floats] | None], law: Floats, kinds: Ints) -> None:
+                 odds: list[Entry | None], law: Floats, kinds: Ints) -> None:
         """The rest of :meth:`shot` in the compiled kernel (:mod:`.particle_kernels`): the same draws, the same numbers."""
         v, nu = self.v, len(self.v.sp.units)
-        nothing = np.zeros(nu, dtype=np.float64)
+        if self.fixed is None:
+            later = [v.chained(j) if m else (0.0, 0.0) for j, m in enumerate(v.chain_matters)]
+            self.fixed = (np.array(v.enemy, dtype=bool), np.array(v.ally, dtype=bool),
+                          np.array(v.weight, dtype=np.float64), np.array([b for b, _f in later], dtype=np.float64),
+                          np.array([[self.laws.index(f, 1.0), self.laws.index(f, v.luck)] for _b, f in later],
+                                   dtype=np.int64).reshape(nu, 2),
+                          np.array(v.immune, dtype=bool), np.zeros(nu, dtype=np.float64), np.zeros((nu, 2), dtype=np.int64),
+                          self.chain if self.chain is not None else np.zeros((1, nu), dtype=bool))
+        enemy, ally, weight, later_b, later_law, immune, nothing, no_laws, chain = self.fixed
         block = np.stack([nothing if o is None else o[1] for o in odds])
-        final = np.stack([nothing if o is None else o[2] for o in odds])
-        law_idx = np.array([[[self.laws.index(f, 1.0), self.laws.index(f, v.luck)] for f in row] for row in final.tolist()],
-                           dtype=np.int64).reshape(len(odds), nu, 2)
-        later = [v.chained(j) if m else (0.0, 0.0) for j, m in enumerate(v.chain_matters)]
-        later_law = np.array([[self.laws.index(f, 1.0), self.laws.index(f, v.luck)] for _b, f in later], dtype=np.int64
-                             ).reshape(nu, 2)
-        chain = self.chain if self.chain is not None else np.zeros((1, nu), dtype=bool)
+        law_idx = np.stack([no_laws if o is None else o[3] for o in odds])
         vals, cum, size = self.laws.arrays()
-        fast.volley_shot(self.rng, live, group, grouped_flat(law), law.shape[1], kinds.astype(np.int64),
-                         np.ascontiguousarray(counts[:, 1:]), self.counts(), np.array(v.enemy, dtype=bool),
-                         np.array(v.ally, dtype=bool), np.array(v.weight, dtype=np.float64), block, law_idx,
-                         self.chain is not None, chain, np.array([b for b, _f in later], dtype=np.float64), later_law,
-                         np.array(v.immune, dtype=bool), vals, cum, size, self.s_hp, si, float(v.bad), self.t_all,
-                         self.off, self.ff, self.deaths.order, self.deaths.n)
+        fast.volley_shot(self.rng, live, group, grouped_flat(law), law.shape[1], kinds, np.ascontiguousarray(counts[:, 1:]),
+                         self.counts(), enemy, ally, weight, block, law_idx, self.chain is not None, chain, later_b,
+                         later_law, immune, vals, cum, size, self.s_hp, si, float(v.bad), self.t_all, self.off, self.ff,
+                         self.deaths.order, self.deaths.n)
 
     def bad_luck(self, rows: Ints, si: int) -> None:
         if not len(rows):
@@ -225,6 +241,13 @@ class _Sampler:
         self.deaths.add(rows[killed], j)
         self.counts()[rows[killed], 1 + j] -= 1
 
+    def settle(self, j: int, alive: int) -> tuple[Mini, ...]:
+        """:func:`_settled` of unit ``j`` (once per unit and count: many outcomes share it)."""
+        got = self.settled.get((j, alive))
+        if got is None:
+            got = self.settled[(j, alive)] = _settled(self.start[1][j], alive)
+        return got
+
     def outcome_key(self) -> Ints:
         """What the report reads, one row a particle: dead shooters, living counts, friendly fire, deaths in order."""
         key: Ints = np.concatenate([(self.s_hp > 0).astype(np.int64), self.counts()[:, 1:], self.ff,
@@ -232,19 +255,26 @@ class _Sampler:
         return key
 
     def outcomes(self) -> Weighted[VState]:
-        """Merge the particles by what the report reads (dead shooters, living counts, deaths in order, friendly fire)."""
+        """Merge the particles by what the report reads (dead shooters, living counts, deaths in order, friendly fire;
+        orders of deaths the report cannot tell apart merged: :mod:`.orders`)."""
         key = self.outcome_key()
         first, _inverse, share = row_groups(key)
-        kept = _kept(share)  # only the outcomes the aftermath has room for are built (:func:`.sampled.likeliest`)
-        rows = key[first[kept]]
-        out: Weighted[VState] = Weighted()
-        out.dropped = float(share.sum() - share[kept].sum()) / self.n
         ns, nu = self.s_hp.shape[1], len(self.t_hp)
-        for row, c in zip(rows, share[kept], strict=True):
-            shooter = tuple(r if alive else DEAD for r, alive in zip(self.start[0], row[:ns], strict=True))
-            tgt = tuple(_settled(recs, int(n)) for recs, n in zip(self.start[1], row[ns:ns + nu], strict=True))
-            ff = tuple(int(x) for x in row[ns + nu:ns + 2 * nu])
-            out.states[(shooter, tgt, self.deaths.of(row[ns + 2 * nu + 1:]), ff)] = float(c) / self.n
+        merged: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+        for row, c in zip(key[first].tolist(), share.tolist(), strict=True):
+            head = tuple(row[:ns + 2 * nu])
+            k = (head, self.orders.canonical(row[ns:ns + nu], self.deaths.of(row[ns + 2 * nu + 1:])))
+            merged[k] = merged.get(k, 0) + c
+        found = list(merged.items())
+        counts = np.array([c for _k, c in found], dtype=np.int64)
+        kept = _kept(counts)  # only the outcomes the aftermath has room for are built (:func:`.sampled.likeliest`)
+        out: Weighted[VState] = Weighted()
+        out.dropped = float(counts.sum() - counts[kept].sum()) / self.n
+        for i in kept.tolist():
+            (head, deaths), c = found[i]
+            shooter = tuple(r if alive else DEAD for r, alive in zip(self.start[0], head[:ns], strict=True))
+            tgt = tuple(self.settle(j, n) for j, n in enumerate(head[ns:ns + nu]))
+            out.states[(shooter, tgt, deaths, head[ns + nu:])] = c / self.n
         out.half = half_width(self.n)
         return likeliest(out)
 

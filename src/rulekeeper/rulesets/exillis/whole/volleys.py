@@ -28,6 +28,7 @@ from ..combatants import Combatant
 from ..damage import bad_luck_damage
 from ..morale import FRIENDLY_FIRE_PENALTY
 from ..ranged import ShotOdds, ShotSetup, _check, _space_one, _Volley, _volley_odds, exposed_ally, shot_odds
+from ..rules_data import Action as RulesAction
 from . import dist as budget
 from .dist import AFTERMATH_WORK, TooBig, Weighted, Zones, allowance, check_time, wounds
 from .melee_actions import Unsupported, zone_key
@@ -66,6 +67,9 @@ class _Volleys:
         self.luck = sp.setup.options.luck_multiplier
         self.immune = [False] * len(sp.units)
         self.chain_matters = [False] * len(sp.units)
+        #: each unit rebuilt with the hit points of its records (many outcomes share a unit's records: :meth:`_zone`)
+        self.built: dict[tuple[int, tuple[Mini, ...]], Combatant] = {}
+        self.checked: RulesAction | None = None
 
     def odds(self, st: VState) -> ShotOdds:
         counts = (sum(1 for r in st[0] if r[0] > 0), *(sum(1 for r in recs if r[0] > 0) for recs in st[1]))
@@ -78,8 +82,16 @@ class _Volleys:
         return hit
 
     def _zone(self, st: VState) -> tuple[Combatant, ...]:
-        by = {u.key: rebuilt(c, u, recs) for (u, c), recs in zip(self.sp.units, st[1], strict=True)}
+        by = {u.key: self.rebuilt(j, recs) for j, ((u, _c), recs) in enumerate(zip(self.sp.units, st[1], strict=True))}
         return tuple(by.get(c.key, c) for c in self.sp.setup.target_zone)
+
+    def rebuilt(self, j: int, recs: tuple[Mini, ...]) -> Combatant:
+        """Unit ``j`` (-1: the shooter) with the hit points of ``recs``, built once (combatants are immutable)."""
+        got = self.built.get((j, recs))
+        if got is None:
+            u, c = (self.sp.s_unit, self.sp.shooter) if j < 0 else self.sp.units[j]
+            got = self.built[(j, recs)] = rebuilt(c, u, recs)
+        return got
 
     def run(self, start: VState) -> Weighted[VState]:
         states: Weighted[VState] = Weighted()
@@ -144,6 +156,12 @@ class _Volleys:
                 t2 = tgt[:j] + (tuple(sorted(changed)),) + tgt[j + 1:]
                 out.add((shooter, t2, deaths + ((j,) if killed else ()), ff2), pw * q)
 
+    def action(self) -> RulesAction:
+        """The shot's action as the engine checks it (``_check``, once per volley rather than once per outcome)."""
+        if self.checked is None:
+            self.checked = _check(self.sp.setup)[1]
+        return self.checked
+
     def exact_ok(self) -> bool:
         """Whether the exact programme's state holds all a later projectile reads (see :mod:`.bolts`)."""
         return True
@@ -161,7 +179,7 @@ class _Volleys:
         sp = self.sp
         shooter_recs, tgt, deaths, ff = st
         v = _Quiet(sp.setup, None)  # type: ignore[arg-type]
-        v.shooter = rebuilt(sp.shooter, sp.s_unit, shooter_recs)
+        v.shooter = self.rebuilt(-1, shooter_recs)
         v.everyone[v.shooter.key] = v.shooter
         for c in self._zone(st):
             v.zone[c.key] = v.shooter if c.key == v.shooter.key else c
@@ -175,8 +193,7 @@ class _Volleys:
             v.statics += [StaticModifier(u.key, FRIENDLY_FIRE_PENALTY, f"friendly fire from {sp.shooter.key}",
                                          static=False)] * n
         assert sp.setup.data is not None
-        _data, action = _check(sp.setup)
-        report = v.report(action, sp.setup.data)
+        report = v.report(self.action(), sp.setup.data)
         return report.zone, report.shooter_after
 
 

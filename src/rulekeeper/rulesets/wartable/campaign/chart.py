@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import TypedDict
 
 from .session import CampaignGameState
 
@@ -21,6 +22,50 @@ class Series:
     enclave: str
     colour: str
     points: tuple[tuple[int, Fraction, bool], ...]  # (round, Stability, Fallen)
+
+
+class Dot(TypedDict):
+    x: float
+    y: float
+    v: str
+    r: int
+    fallen: bool
+    when: str
+
+
+class ChartLine(TypedDict):
+    """One Enclave's polyline, its dots and where its name is written at the right."""
+
+    enclave: str
+    colour: str
+    dots: list[Dot]
+    points: str
+    label_y: float
+
+
+class Tick(TypedDict):
+    x: float
+    r: int
+    label: str
+
+
+class YTick(TypedDict):
+    y: float
+    v: str
+
+
+class Chart(TypedDict):
+    """The Stability chart's coordinates for the web template (SVG units)."""
+
+    width: int
+    height: int
+    lines: list[ChartLine]
+    ticks: list[Tick]
+    yticks: list[YTick]
+    left: int
+    right: int
+    top: int
+    bottom: int
 
 
 def stability_series(state: CampaignGameState) -> list[Series]:
@@ -41,7 +86,7 @@ def round_label(state: CampaignGameState, r: int) -> str:
     return "end" if r > state.last_round else str(r)
 
 
-def svg_chart(state: CampaignGameState, width: int = 420, height: int = 200) -> dict[str, object]:
+def svg_chart(state: CampaignGameState, width: int = 420, height: int = 200) -> Chart:
     """Coordinates for the web template: axes, one polyline per Enclave, a dot per round."""
     series = stability_series(state)
     rounds = [r for r, _ in state.history] or [state.round]
@@ -56,16 +101,16 @@ def svg_chart(state: CampaignGameState, width: int = 420, height: int = 200) -> 
     def y(v: float) -> float:
         return round(pad_top + (1 - v / top) * (height - pad_top - bottom), 1)
 
-    lines = []
+    lines: list[ChartLine] = []
     for s in series:
-        dots = [{"x": x(r), "y": y(float(v)), "v": f"{float(v):g}", "r": r, "fallen": f,
+        dots: list[Dot] = [{"x": x(r), "y": y(float(v)), "v": f"{float(v):g}", "r": r, "fallen": f,
                  "when": f"after round {state.last_round}" if r > state.last_round else f"start of round {r}"}
                 for r, v, f in s.points]
         lines.append({"enclave": s.enclave, "colour": s.colour, "dots": dots,
                       "points": " ".join(f"{d['x']},{d['y']}" for d in dots),
                       "label_y": dots[-1]["y"] if dots else y(0)})
-    ticks = [{"x": x(r), "r": r, "label": round_label(state, r)} for r in range(x0, x1 + 1)]
-    yticks = [{"y": y(v), "v": f"{v:g}"} for v in (0, top / 2, top)]
+    ticks: list[Tick] = [{"x": x(r), "r": r, "label": round_label(state, r)} for r in range(x0, x1 + 1)]
+    yticks: list[YTick] = [{"y": y(v), "v": f"{v:g}"} for v in (0, top / 2, top)]
     return {"width": width, "height": height, "lines": lines, "ticks": ticks, "yticks": yticks,
             "left": left, "right": width - right, "top": pad_top, "bottom": height - bottom}
 

@@ -107,12 +107,11 @@ def compact_json(s: CampaignGameState) -> JsonDict:
     }
 
 
-def _named(value: Any, names: list[str], where: str) -> Mapping[str, Any]:
-    """A mapping with exactly ``names`` as keys (the fixed part's names), or a typed error naming the field."""
+def _require_names(value: object, names: list[str], where: str) -> None:
+    """``value`` is a mapping with exactly ``names`` as keys (the fixed part's names), else a typed error naming it."""
     if not isinstance(value, Mapping) or sorted(value) != sorted(names):
         got = sorted(value) if isinstance(value, Mapping) else value
         raise RulekeeperError(f"{where}: expected an entry for each of {names}, got {got!r}")
-    return value
 
 
 def _full_of(doc: Mapping[str, Any]) -> JsonDict:
@@ -126,9 +125,10 @@ def _full_of(doc: Mapping[str, Any]) -> JsonDict:
         raise RulekeeperError(f"fixed: not JSON ({exc})") from None
     if not isinstance(fixed, dict):
         raise RulekeeperError("fixed: expected a JSON object")
-    enclaves = _named(doc["enclaves"], [e["name"] for e in fixed["enclaves"]], "enclaves")
-    faith = _named(doc["faith"], list(fixed["factions"]), "faith")
-    units = _named(doc["units"], [u["label"] for u in fixed["units"]], "units")
+    enclaves, faith, units = doc["enclaves"], doc["faith"], doc["units"]
+    _require_names(enclaves, [e["name"] for e in fixed["enclaves"]], "enclaves")
+    _require_names(faith, list(fixed["factions"]), "faith")
+    _require_names(units, [u["label"] for u in fixed["units"]], "units")
     campaign = {
         "name": fixed["name"], "round": doc["round"], "regions": fixed["regions"],
         "enclaves": [{**e, **enclaves[e["name"]]} for e in fixed["enclaves"]],

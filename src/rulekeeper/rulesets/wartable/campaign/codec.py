@@ -21,13 +21,13 @@ from .model import CampaignOptions, CampaignState, Dungeon, Enclave, Faction, Fi
 from .tables import Effects, Entry, RollTable
 
 
-def _str(value: Any, where: str) -> str:
+def _str(value: object, where: str) -> str:
     if not isinstance(value, str):
         raise RulekeeperError(f"{where}: expected a name, got {value!r}")
     return value
 
 
-def _strs(value: Any, where: str) -> tuple[str, ...]:
+def _strs(value: object, where: str) -> tuple[str, ...]:
     if not isinstance(value, list):
         raise RulekeeperError(f"{where}: expected a list of names, got {value!r}")
     return tuple(_str(v, f"{where}[{i}]") for i, v in enumerate(value))
@@ -35,13 +35,16 @@ def _strs(value: Any, where: str) -> tuple[str, ...]:
 
 def campaign_to_json(state: CampaignState) -> JsonDict:
     """The whole campaign between rounds; units with their full profiles."""
-    doc = state.to_dict()
-    doc["units"] = [{**u.to_dict(), "health": enc(u.health), "profile": unit_to_json(u.unit)} for u in state.units]
-    doc["enclaves"] = [{**e.to_dict(), "stability": enc(e.stability), "full": enc(e.full)} for e in state.enclaves]
-    doc["factions"] = [{"name": f.name, "faith": enc(f.faith)} for f in state.factions]
-    doc["regions"] = [{"name": r, "borders": sorted(state.map.neighbours(r)), "traits": list(state.map.traits(r))}
-                      for r in state.map.names()]
-    return doc
+    return {
+        "name": state.name,
+        "round": state.round,
+        "regions": [{"name": r, "borders": sorted(state.map.neighbours(r)), "traits": list(state.map.traits(r))}
+                    for r in state.map.names()],
+        "enclaves": [{**e.to_dict(), "stability": enc(e.stability), "full": enc(e.full)} for e in state.enclaves],
+        "factions": [{"name": f.name, "faith": enc(f.faith)} for f in state.factions],
+        "units": [{**u.to_dict(), "health": enc(u.health), "profile": unit_to_json(u.unit)} for u in state.units],
+        "dungeons": [{"name": d.name, "region": d.region, "table": d.table} for d in state.dungeons],
+    }
 
 
 def campaign_from_json(d: Mapping[str, Any]) -> CampaignState:

@@ -55,6 +55,7 @@ from .session import COMPACT_MARK, NAME, CampaignGameState, SideOrders, snapshot
 from .setup import CAMPAIGN_OPTIONS, setup_campaign
 
 if TYPE_CHECKING:
+    from rulekeeper.cli.hooks import CliHooks
     from rulekeeper.core.present import CliPresenter, WebPresenter
 
 SCENARIO_DIR = Path(__file__).resolve().parent / "scenarios"
@@ -77,7 +78,7 @@ class WarTableCampaign:
     def roster(self) -> list[JsonDict]:
         from ..combat import default_data
 
-        return [u.to_dict() for u in default_data().units]
+        return [dict(u.to_dict()) for u in default_data().units]
 
     def sample_resolution(self, fate: Fate) -> Resolution:
         """Round 1 of Shroudfall with a Reclaim, a Delve and a march, drawn through ``fate``."""
@@ -91,7 +92,7 @@ class WarTableCampaign:
                    "rolls": [r.to_dict() for r in result.rolls]}
         return Resolution(self.name, "round", summary, fate.record_dicts())
 
-    def register_cli(self, hooks: Any) -> None:
+    def register_cli(self, hooks: CliHooks) -> None:
         """``rulekeeper campaign-chart ID`` (the Stability history as a PNG) and ``campaign-map ID``."""
         from .cli import register
 
@@ -112,7 +113,7 @@ class WarTableCampaign:
     def setup(self, request: SetupRequest) -> BattleSetup:
         return setup_campaign(request)
 
-    def recognises(self, document: Any) -> bool:
+    def recognises(self, document: object) -> bool:
         return isinstance(document, dict) and "campaign" in document and "regions" in document
 
     def initial_state(self, document: JsonDict) -> CampaignGameState:

@@ -10,16 +10,63 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import TypedDict
 
 from rulekeeper.boards import RegionMap
 from rulekeeper.core.errors import InvalidStatError, UnknownNameError
 
 from ..model import UnitDef, fold
+from ..report_json import Num
 from ..rounding import num
 
 #: The Stability an Enclave is restored to "full" by Faith when its file gives no ``full``.
 DEFAULT_FULL = Fraction(100)
+
+
+class EnclaveJson(TypedDict):
+    name: str
+    region: str
+    faction: str
+    stability: Num
+    full: Num
+    fallen: bool
+
+
+class FieldUnitJson(TypedDict):
+    label: str
+    unit: str
+    faction: str
+    region: str
+    health: Num
+    items: list[str]
+
+
+class FactionJson(TypedDict):
+    name: str
+    faith: Num
+
+
+class RegionJson(TypedDict):
+    borders: list[str]
+    traits: list[str]
+
+
+class DungeonJson(TypedDict):
+    name: str
+    region: str
+    table: str
+
+
+class CampaignJson(TypedDict):
+    """The campaign between rounds as the library's summaries show it (numbers as the report writes them)."""
+
+    name: str
+    round: int
+    regions: dict[str, RegionJson]
+    enclaves: list[EnclaveJson]
+    factions: list[FactionJson]
+    units: list[FieldUnitJson]
+    dungeons: list[DungeonJson]
 
 
 @dataclass(frozen=True)
@@ -47,7 +94,7 @@ class Enclave:
                 value=num(self.stability),
             )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> EnclaveJson:
         return {
             "name": self.name,
             "region": self.region,
@@ -78,7 +125,7 @@ class FieldUnit:
         """A Bloodless unit (the ``Bloodless`` trait): the one the seed's negative factors name."""
         return self.unit.bloodless
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> FieldUnitJson:
         return {
             "label": self.label,
             "unit": self.unit.name,
@@ -96,7 +143,7 @@ class Faction:
     name: str
     faith: Fraction = Fraction(0)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> FactionJson:
         return {"name": self.name, "faith": num(self.faith)}
 
 
@@ -158,7 +205,7 @@ class CampaignState:
         """The state with ``enclave`` replacing the Enclave of the same name."""
         return replace(self, enclaves=tuple(enclave if e.name == enclave.name else e for e in self.enclaves))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> CampaignJson:
         return {
             "name": self.name,
             "round": self.round,

@@ -101,7 +101,9 @@ def _snap_json(s: Snapshot) -> list[JsonDict]:
     return [{"enclave": n, "stability": enc(v), "fallen": f} for n, v, f in s]
 
 
-def _snap_from(d: Any, where: str) -> Snapshot:
+def _snap_from(d: object, where: str) -> Snapshot:
+    if not isinstance(d, list) or not all(isinstance(x, Mapping) for x in d):
+        raise RulekeeperError(f"{where}: expected a list of Enclaves' Stability, got {d!r}")
     return tuple((str(x["enclave"]), dec(x["stability"], f"{where}.stability"), bool(x["fallen"])) for x in d)
 
 

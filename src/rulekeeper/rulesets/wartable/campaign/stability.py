@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import TypedDict
 
 from rulekeeper.core.errors import ImpossibleRequestError
 
+from ..report_json import Num
 from ..rounding import num, show
 from ..stability import (
     LOSS_PENALTY,
@@ -55,6 +56,19 @@ RULES = (
 )
 
 
+class ChangeJson(TypedDict):
+    rule: str
+    enclave: str
+    before: Num
+    after: Num
+    delta: Num
+    fallen_before: bool
+    fallen_after: bool
+    cause: str | None
+    arithmetic: str
+    quote: str
+
+
 @dataclass(frozen=True)
 class StabilityChange:
     """One change to one Enclave, with the seed's line that caused it (``quote``)."""
@@ -73,7 +87,7 @@ class StabilityChange:
     def delta(self) -> Fraction:
         return self.after - self.before
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ChangeJson:
         return {
             "rule": self.rule,
             "enclave": self.enclave,

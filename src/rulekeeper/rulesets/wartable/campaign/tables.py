@@ -15,14 +15,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypedDict
 
 from pydantic import Field, ValidationError, model_validator
 
 from rulekeeper.core.chance import ChanceResult, Fate, discrete
 from rulekeeper.core.errors import DataFileError, UnknownNameError
+from rulekeeper.core.game import JsonDict
 
 from ..data import Name, StatNumber, StrictModel, read_mapping, validation_problems
+from ..report_json import Num
 from ..rounding import exact, num
 
 DICE = re.compile(r"^d([1-9][0-9]{0,3})$")
@@ -78,6 +80,25 @@ class TableSchema(StrictModel):
     entries: list[EntrySchema] = Field(min_length=1, max_length=MAX_ENTRIES)
 
 
+class EffectsJson(TypedDict):
+    health: Num
+    stability: Num
+    faith: Num
+    items: list[str]
+
+
+class RollJson(TypedDict):
+    """A Delve roll in the round's report: the entry drawn, its odds, every entry's odds, Fate's record."""
+
+    table: str
+    result: str
+    span: str
+    odds: str
+    all_odds: list[list[str]]
+    effects: EffectsJson
+    chance: JsonDict
+
+
 @dataclass(frozen=True)
 class Effects:
     health: Fraction = Fraction(0)
@@ -85,7 +106,7 @@ class Effects:
     faith: Fraction = Fraction(0)
     items: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> EffectsJson:
         return {"health": num(self.health), "stability": num(self.stability), "faith": num(self.faith),
                 "items": list(self.items)}
 
@@ -141,7 +162,7 @@ class TableRoll:
     all_odds: tuple[tuple[str, Fraction], ...]
     chance: ChanceResult
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RollJson:
         return {
             "table": self.table,
             "result": self.entry.result,

@@ -12,7 +12,7 @@ already gives the exact outcome of the one action.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from markupsafe import Markup
 
@@ -28,12 +28,55 @@ from ..state import WarTableState
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
-def _side(state: WarTableState, side: str) -> dict[str, Any]:
+class UnitCard(TypedDict):
+    """One unit on its side's card (``templates/wartable/board.html``)."""
+
+    label: str
+    profile: str
+    health: str
+    attack: str
+    defense: str
+    traits: list[str]
+    marks: list[str]
+    after: str | None
+    lost: str | None
+    destroyed: bool
+    fights: bool
+
+
+class SideCard(TypedDict):
+    key: str
+    name: str
+    units: list[UnitCard]
+
+
+class Split(TypedDict):
+    side: str
+    text: str
+
+
+class StabilityLine(TypedDict):
+    enclave: str
+    before: str
+    after: str
+    fallen: bool
+    effects: list[str]
+
+
+class Steps(TypedDict):
+    """The resolved battle in a few lines: each side's step-4 split, the Stability change, the notes."""
+
+    split: list[Split]
+    stability: StabilityLine | None
+    notes: list[str]
+
+
+def _side(state: WarTableState, side: str) -> SideCard:
     """One side's card: its name and each unit's profile, Health now and after the battle."""
     b = state.battle
     units = b.attackers if side == "attackers" else b.defenders
     after = {} if state.report is None else {h.label: h for h in state.report.health}
-    rows = []
+    rows: list[UnitCard] = []
     for label, c in zip(state.labels()["attackers" if side == "attackers" else "defenders"], units, strict=True):
         h = after.get(label)
         rows.append({
@@ -46,13 +89,13 @@ def _side(state: WarTableState, side: str) -> dict[str, Any]:
     return {"key": side, "name": b.side_name("attackers" if side == "attackers" else "defenders"), "units": rows}
 
 
-def _steps(state: WarTableState) -> dict[str, Any] | None:
+def _steps(state: WarTableState) -> Steps | None:
     """The resolved battle in a few readable lines: step 4's split per side, the Stability change."""
     r = state.report
     if r is None:
         return None
     st = r.stability
-    stability = None
+    stability: StabilityLine | None = None
     if st is not None:
         before = "unknown" if st.before is None else show(st.before)
         after = "unknown" if st.after is None else show(st.after)

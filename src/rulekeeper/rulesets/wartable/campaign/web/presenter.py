@@ -12,7 +12,7 @@ and ``conceals`` keep them out). Fate Screen and end screen stay generic.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from markupsafe import Markup
 
@@ -22,7 +22,7 @@ from rulekeeper.web.presenters import GenericPresenter
 
 from ...rounding import show
 from ..actions import faith_choices, order_text, unit_choices
-from ..chart import COLOURS, svg_chart
+from ..chart import COLOURS, Chart, svg_chart
 from ..session import CampaignGameState
 from .layout import positions
 
@@ -34,10 +34,64 @@ FACTION_COLOURS = ("#2b5c9e", "#8e2323", "#2f7d3a", "#7a4a9e")
 LABEL_GAP = 14
 
 
-def spread_labels(chart: dict[str, Any]) -> dict[str, Any]:
+class DelveRow(TypedDict):
+    span: str
+    result: str
+    odds: str
+    percent: str
+    effects: str
+
+
+class DelveOdds(TypedDict):
+    """A Dungeon's table with the exact chance of each entry, shown under a unit that can Delve."""
+
+    dungeon: str
+    table: str
+    rows: list[DelveRow]
+
+
+class UnitMark(TypedDict):
+    label: str
+    health: str
+    faction: str
+    colour: str
+    bloodless: bool
+
+
+class EnclaveMark(TypedDict):
+    name: str
+    stability: str
+    full: str
+    fallen: bool
+    faction: str
+    colour: str
+
+
+class RegionMark(TypedDict):
+    """One region on the map: where, its traits, Dungeon and Enclave, the units standing there."""
+
+    name: str
+    x: float
+    y: float
+    traits: list[str]
+    units: list[UnitMark]
+    dungeon: str | None
+    enclave: EnclaveMark | None
+
+
+class Border(TypedDict):
+    a: str
+    b: str
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+
+def spread_labels(chart: Chart) -> Chart:
     """The chart with each Enclave's name moved apart from the others, top to bottom, by at least
     :data:`LABEL_GAP`: two Enclaves ending at the same Stability wrote their names on top of each other."""
-    lines = [dict(line) for line in chart.get("lines", [])]
+    lines = [line.copy() for line in chart.get("lines", [])]
     last = None
     for line in sorted(lines, key=lambda ln: float(ln["label_y"])):
         y = float(line["label_y"])
@@ -45,14 +99,16 @@ def spread_labels(chart: dict[str, Any]) -> dict[str, Any]:
             y = last + LABEL_GAP
         line["label_y"] = y
         last = y
-    return {**chart, "lines": lines}
+    spread = chart.copy()
+    spread["lines"] = lines
+    return spread
 
 
 def _order_value(kind: str, target: str | None) -> str:
     return kind if target is None else f"{kind}:{target}"
 
 
-def delve_odds(state: CampaignGameState, region: str) -> dict[str, Any] | None:
+def delve_odds(state: CampaignGameState, region: str) -> DelveOdds | None:
     """The odds of a Delve in ``region`` before the order is given: every entry of its Dungeon's table with
     the exact chance the roll uses (:meth:`..tables.RollTable.odds`, the weights ``roll_on`` draws with)."""
     dungeon = next((d for d in state.campaign.dungeons if d.region == region), None)
@@ -60,7 +116,7 @@ def delve_odds(state: CampaignGameState, region: str) -> dict[str, Any] | None:
         return None
     table = state.table_map()[dungeon.table]
     odds = dict(table.odds())
-    rows = []
+    rows: list[DelveRow] = []
     for e in table.entries:
         fx = e.effects
         signed = (("Health", fx.health), ("Stability", fx.stability), ("Faith", fx.faith))
@@ -77,16 +133,16 @@ class CampaignWebPresenter(GenericPresenter):
     def template_dir(self) -> Path:
         return TEMPLATES
 
-    def _regions(self, state: CampaignGameState) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int, int]:
+    def _regions(self, state: CampaignGameState) -> tuple[list[RegionMark], list[Border], int, int]:
         c = state.campaign
         first = c.enclaves[0].region if c.enclaves else c.map.names()[0]
         where, width, height = positions(c.map, first)
         colour = {f: FACTION_COLOURS[i % len(FACTION_COLOURS)] for i, (_, f) in enumerate(state.sides)}
-        regions = []
+        regions: list[RegionMark] = []
         for name in c.map.names():
             x, y = where[name]
             enclave = c.enclave_in(name)
-            units = [{"label": u.label, "health": show(u.health), "faction": u.faction, "colour": colour[u.faction],
+            units: list[UnitMark] = [{"label": u.label, "health": show(u.health), "faction": u.faction, "colour": colour[u.faction],
                       "bloodless": u.bloodless} for u in c.units_in(name)]
             regions.append({
                 "name": name, "x": x, "y": y, "traits": list(c.map.traits(name)), "units": units,
@@ -95,7 +151,7 @@ class CampaignWebPresenter(GenericPresenter):
                     "name": enclave.name, "stability": show(enclave.stability), "full": show(enclave.full),
                     "fallen": enclave.fallen, "faction": enclave.faction, "colour": colour[enclave.faction]},
             })
-        borders = [{"a": a, "b": b, "x1": where[a][0], "y1": where[a][1], "x2": where[b][0], "y2": where[b][1]}
+        borders: list[Border] = [{"a": a, "b": b, "x1": where[a][0], "y1": where[a][1], "x2": where[b][0], "y2": where[b][1]}
                    for a in c.map.names() for b in c.map.neighbours(a) if a < b]
         return regions, borders, width, height
 
