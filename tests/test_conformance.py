@@ -35,6 +35,7 @@ from hypothesis import strategies as st
 from rulekeeper.core.chance import ChanceRequest, Fate, verify_replay
 from rulekeeper.core.errors import RulekeeperError, UnknownNameError
 from rulekeeper.core.game import SPECTATOR, Game, JsonDict, Outcome, SetupRequest
+from rulekeeper.core.registered import rules_of
 from rulekeeper.core.ruleset import (
     Ruleset,
     find_ruleset,
@@ -133,7 +134,7 @@ def test_unknown_ruleset_suggests_closest() -> None:
 
 def test_games_lists_a_game_registered_later() -> None:
     assert TOY in {g.name for g in games()}
-    assert isinstance(the_game("dice race"), ToyGame)
+    assert isinstance(rules_of(the_game("dice race")), ToyGame)
 
 
 # -- helpers of the game protocol checks --------------------------------------------------------------

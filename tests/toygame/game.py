@@ -78,7 +78,7 @@ class ToyState:
     rng: RngState
 
 
-class ToyGame(BaseGame[ToyState]):
+class ToyGame(BaseGame[ToyState, Move]):
     """The dice race: its rules, its odds and its secret; the rest is :class:`BaseGame`'s."""
 
     name: ClassVar[str] = "toy"
@@ -113,11 +113,11 @@ class ToyGame(BaseGame[ToyState]):
         return [LegalAction(ACTIONS.encode(m), f"{m.kind} ({name})", side, None, "", m.kind.title(), group)
                 for m, group in ((Move("roll", side), "Dice"), (Move("hold", side), "Pass")) if not state.over]
 
-    def apply(self, state: ToyState, action: JsonDict) -> Outcome:
+    def apply(self, state: ToyState, action: Move) -> Outcome:
         side = self.legal_side(state, action)
         fate, scores, i = Fate.from_state(state.rng), list(state.scores), SIDES.index(side)
         name = state.names[i]
-        if ACTIONS.decode(action).kind == "roll":
+        if action.kind == "roll":
             face = int(fate.draw(roll_request(state, side)).outcome)
             busts = face == 1 and state.bust == "one"
             scores[i] = 0 if busts else scores[i] + face
@@ -132,22 +132,22 @@ class ToyGame(BaseGame[ToyState]):
             leader = None if scores[0] == scores[1] else SIDES[0 if scores[0] > scores[1] else 1]
             new = replace(new, over=True, winner=leader, reason=f"turn limit ({state.turn_limit} turns)")
         report = [{"text": text}] + ([{"text": f"The race is over: {new.reason}"}] if new.over else [])
-        return Outcome.made(new, action, side, fate.records, report)
+        return self.outcome(new, action, side, fate.records, report)
 
-    def preview(self, state: ToyState, action: JsonDict) -> OddsPreview:
+    def preview(self, state: ToyState, action: Move) -> OddsPreview:
         side = self.legal_side(state, action)
-        if ACTIONS.decode(action).kind == "hold":
+        if action.kind == "hold":
             return OddsPreview((("reach the target", 0.0),))
         need, busts = state.target - state.scores[SIDES.index(side)], state.bust == "one"
         p_win = sum(1 for face in range(1, 7) if face >= need and not (face == 1 and busts)) / 6
         return OddsPreview((("reach the target", p_win), ("bust", 1 / 6 if busts else 0.0)),
                            (roll_request(state, side),))
 
-    def policy(self, state: ToyState) -> JsonDict | None:
+    def policy(self, state: ToyState) -> Move | None:
         """Roll, unless ahead with two turns or fewer left (a bust could lose it)."""
         side, i = state.to_act, SIDES.index(state.to_act)
         hold = state.scores[i] > state.scores[1 - i] and state.turn_limit - state.turn <= 2
-        return None if state.over else ACTIONS.encode(Move("hold" if hold else "roll", side))
+        return None if state.over else Move("hold" if hold else "roll", side)
 
     def result(self, state: ToyState) -> GameResult | None:
         summary = {"scores": dict(zip(SIDES, state.scores, strict=True)), "turns": state.turn, "winner": state.winner}

@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 from rulekeeper.cli.app import app as cli_app
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.game import Game, SetupRequest
+from rulekeeper.core.registered import Registered, rules_of
 from rulekeeper.core.ruleset import game, games, register_for_tests, unregister_for_tests
 from rulekeeper.web.api import create_app
 from rulekeeper.web.presenters import GenericPresenter, Presenters
@@ -33,10 +34,10 @@ SPRINT = SCENARIO_DIR / "sprint.yaml"
 
 
 @pytest.fixture()
-def toy() -> Iterator[ToyGame]:
+def toy() -> Iterator[Game]:
     register_for_tests(ToyGame)
     g = game("toy")
-    assert isinstance(g, ToyGame)
+    assert isinstance(g, Registered) and isinstance(rules_of(g), ToyGame)  # the registry's typed wrapper
     yield g
     unregister_for_tests("toy")
 

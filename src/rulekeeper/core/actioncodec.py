@@ -17,11 +17,37 @@ from __future__ import annotations
 import types
 from collections.abc import Mapping
 from dataclasses import MISSING, fields, is_dataclass
-from typing import Any, Generic, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, Generic, Literal, Protocol, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from .errors import IllegalActionError
 
 A = TypeVar("A")
+
+
+class Codec(Protocol[A]):
+    """What the registry's adapter (``core.registered``) needs of a game's actions: the logged JSON object
+    of one, and the action a JSON object spells (an :class:`ActionCodec`, or :data:`JSON_ACTIONS`)."""
+
+    def encode(self, action: A) -> dict[str, object]: ...
+
+    def decode(self, data: Mapping[str, object], defaults: Mapping[str, object] | None = None) -> A: ...
+
+
+class JsonActions:
+    """The codec of a game whose actions are still their JSON objects: each way, a copy of the object.
+
+    Why: the protocol speaks typed actions, and a game that has none yet (``BaseGame``'s default) must keep
+    working unchanged, its logged actions byte for byte what they were."""
+
+    def encode(self, action: Mapping[str, object]) -> dict[str, object]:
+        return dict(action)
+
+    def decode(self, data: Mapping[str, object], defaults: Mapping[str, object] | None = None) -> dict[str, object]:
+        return dict(data)
+
+
+#: The identity codec (a game without typed actions).
+JSON_ACTIONS = JsonActions()
 
 
 class ActionCodec(Generic[A]):

@@ -15,9 +15,11 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic
 
-from .actioncodec import ActionCodec
+from typing_extensions import TypeVar
+
+from .actioncodec import JSON_ACTIONS, Codec, JsonActions
 from .datafiles import read_model
 from .errors import IllegalActionError, ImpossibleRequestError, UnknownNameError
 from .game import (
@@ -37,11 +39,14 @@ from .statecodec import from_json, to_json
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from .chance import Fate
+    from .chance import ChanceResult, Fate
+    from .events import Event
     from .ruleset import OptionInfo, Resolution
     from .whole import WholeOdds
 
 StateT = TypeVar("StateT")
+#: A game's action type; a game without typed actions yet keeps its JSON objects (the default).
+ActionT = TypeVar("ActionT", default=JsonDict)
 
 #: What a game must write itself: its names, its state and its rules (every other member of the protocol has a
 #: default here; ``setup`` too, for a game whose battles start from a scenario file read by ``scenario_model``).
@@ -49,9 +54,14 @@ StateT = TypeVar("StateT")
 REQUIRED = ("name", "title", "state_type", "initial_state", "status", "legal_actions", "apply")
 
 
-class BaseGame(Generic[StateT]):
+class BaseGame(Generic[StateT, ActionT]):
     """Defaults for every optional member of the game protocol (see the module's docstring).
 
+    ``StateT`` is the game's state class and ``ActionT`` its action type (a frozen dataclass, or a union
+    of them, with ``action_codec`` their :class:`~rulekeeper.core.actioncodec.ActionCodec`; left out, the
+    actions stay their JSON objects). Every method here takes them typed; the registry wraps the game in
+    :class:`~rulekeeper.core.registered.Registered`, which the neutral layers see: it checks that a state
+    is a ``state_type`` and decodes the logged JSON actions through the codec.
     ``state_type`` is the game's state class (a dataclass): the JSON codec and the default view
     read it. ``sides`` are the roles that get a link; ``option_infos`` the ruleset options;
     ``scenario_folder`` where ``scenarios()`` finds the shipped scenario files.
@@ -66,9 +76,10 @@ class BaseGame(Generic[StateT]):
     option_infos: ClassVar[tuple[OptionInfo, ...]] = ()
     scenario_folder: ClassVar[Path | None] = None
     scenario_model: ClassVar[type[BaseModel] | None] = None
-    #: The JSON codec of the game's typed actions (``core.actioncodec``): ``parse_action`` decodes a form or
-    #: a request through it first, so its fields arrive typed (numbers as numbers) before they meet the list.
-    action_codec: ClassVar[ActionCodec[Any] | None] = None
+    #: The JSON codec of the game's typed actions (``core.actioncodec``): the log's, the API's, the form's and
+    #: the command line's actions are decoded through it (numbers as numbers) before any method sees them.
+    #: (A class variable cannot name ``ActionT``: :meth:`decode_action` and :meth:`encode_action` are typed.)
+    action_codec: ClassVar[Codec[Any]] = JSON_ACTIONS
     #: What a subclass must write (``core.ruleset.missing_members`` refuses it naming any it left out).
     required_members: ClassVar[tuple[str, ...]] = REQUIRED
 
@@ -152,14 +163,28 @@ class BaseGame(Generic[StateT]):
             """Every legal action of the side(s) to act, in a stable order (required)."""
 
         @abstractmethod
-        def apply(self, state: StateT, action: JsonDict) -> Outcome:
+        def apply(self, state: StateT, action: ActionT) -> Outcome:
             """The pure step of the fold: the new state and every chance record (required)."""
 
-    def parse_action(self, state: StateT, data: Mapping[str, Any]) -> JsonDict:
+    def decode_action(self, data: Mapping[str, object], defaults: Mapping[str, object] | None = None) -> ActionT:
+        """The action a JSON object (the log's, a request's) spells, through ``action_codec``."""
+        decoded: ActionT = self.action_codec.decode(data, defaults)
+        return decoded
+
+    def encode_action(self, action: ActionT) -> JsonDict:
+        """The JSON object the log stores for ``action`` (``action_codec``'s, key order included)."""
+        return dict(self.action_codec.encode(action))
+
+    def outcome(self, state: StateT, action: ActionT, side: str, chance: Sequence[ChanceResult],
+                report: Sequence[Mapping[str, object]], events: Sequence[Event] = (), **extra: object) -> Outcome:
+        """:meth:`Outcome.made` for a typed ``action``: the record built by the core, the action encoded for the log."""
+        return Outcome.made(state, self.encode_action(action), side, chance, report, events, **extra)
+
+    def parse_action(self, state: StateT, data: Mapping[str, object]) -> ActionT:
         """The legal action ``data`` names: equal to one listed, once its words are folded and the
-        side filled in (a form sends numbers as text, so ``"3"`` matches ``3``; with an ``action_codec``
+        side filled in (a form sends numbers as text, so ``"3"`` matches ``3``; with typed actions
         the fields are decoded by their types first)."""
-        if self.action_codec is not None:
+        if not isinstance(self.action_codec, JsonActions):
             to_act = self.status(state).to_act
             codec = self.action_codec
             data = codec.encode(codec.decode(data, {"side": to_act[0]} if to_act else None))
@@ -168,16 +193,16 @@ class BaseGame(Generic[StateT]):
         for candidate in legal:
             listed = {str(k): _folded(v) for k, v in candidate.action.items()}
             if set(listed) - set(wanted) <= {"side"} and all(listed.get(k) == v for k, v in wanted.items()):
-                return dict(candidate.action)
+                return self.decode_action(candidate.action)
             if set(listed) == set(wanted) and all(listed[k] == v for k, v in wanted.items() if k != "side"):
                 # the right action on another side's turn: the keeper refuses it as "not your turn"
                 typed = str(data["side"]).strip()
                 side = next((s for s in self.sides if s.casefold() == typed.casefold()), typed)
-                return {**candidate.action, "side": side}
+                return self.decode_action({**candidate.action, "side": side})
         raise IllegalActionError(f"not a legal action here: {dict(data)!r:.200}",
                                  legal=[c.text for c in legal][:20])
 
-    def parse_words(self, state: StateT, words: Sequence[str], option: str | None = None) -> JsonDict:
+    def parse_words(self, state: StateT, words: Sequence[str], option: str | None = None) -> ActionT:
         """A listed action's own text, its label, or its kind followed by its other values in order."""
         typed = " ".join(words).strip().casefold()
         tokens = [w.strip().casefold() for w in words]
@@ -185,7 +210,7 @@ class BaseGame(Generic[StateT]):
         for candidate in legal:
             values = " ".join(str(v) for k, v in candidate.action.items() if k != "side").casefold()
             if typed in (candidate.text.casefold(), candidate.label.casefold(), values):
-                return dict(candidate.action)
+                return self.decode_action(candidate.action)
         for candidate in legal:  # every value in order, the side included ("hold A")
             keys = list(candidate.action)
             listed = [str(candidate.action[k]).casefold() for k in keys]
@@ -194,34 +219,36 @@ class BaseGame(Generic[StateT]):
                 return self.parse_action(state, dict(zip(keys, words, strict=True)))
         raise IllegalActionError(f"not a legal action here: {typed!r:.120}", legal=[c.text for c in legal][:20])
 
-    def legal_side(self, state: StateT, action: JsonDict) -> str:
+    def legal_side(self, state: StateT, action: ActionT) -> str:
         """The side playing ``action`` when it is one of the state's legal actions, else an
         ``IllegalActionError`` naming it: the check ``apply`` and ``preview`` make first (the legal list
         and its index built once per state, ``core.memo.allows``)."""
         from .memo import allows
 
-        if not allows(state, action, self.legal_actions):
-            raise IllegalActionError(f"not a legal action of {self.title} now: {action!r:.200}")
+        logged = self.encode_action(action)
+        if not allows(state, logged, self.legal_actions):
+            raise IllegalActionError(f"not a legal action of {self.title} now: {logged!r:.200}")
         return self.side_of(action)
 
-    def preview(self, state: StateT, action: JsonDict) -> OddsPreview:
+    def preview(self, state: StateT, action: ActionT) -> OddsPreview:
         return OddsPreview()
 
-    def whole_odds(self, state: StateT, action: JsonDict) -> WholeOdds | None:
+    def whole_odds(self, state: StateT, action: ActionT) -> WholeOdds | None:
         """No distribution of the whole action (optional: see :mod:`rulekeeper.core.whole`)."""
         return None
 
-    def policy(self, state: StateT) -> JsonDict | None:
+    def policy(self, state: StateT) -> ActionT | None:
         """The first legal action (a game with a better idea overrides this)."""
         legal = self.legal_actions(state)
-        return dict(legal[0].action) if legal else None
+        return self.decode_action(legal[0].action) if legal else None
 
-    def side_of(self, action: JsonDict) -> str:
-        return str(action.get("side", ""))
+    def side_of(self, action: ActionT) -> str:
+        return str(self.encode_action(action).get("side", ""))
 
-    def action_text(self, action: JsonDict) -> str:
-        words = " ".join(str(v) for k, v in action.items() if k != "side")
-        return f"side {action.get('side')}: {words}" if "side" in action else words
+    def action_text(self, action: ActionT) -> str:
+        logged = self.encode_action(action)
+        words = " ".join(str(v) for k, v in logged.items() if k != "side")
+        return f"side {logged.get('side')}: {words}" if "side" in logged else words
 
     def result(self, state: StateT) -> GameResult | None:
         status = self.status(state)

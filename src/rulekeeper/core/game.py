@@ -12,9 +12,15 @@ Why this shape (after OpenSpiel's ``Game``/``State`` and boardgame.io's moves):
   stored initial document; ``apply(state, action)`` is pure and returns an :class:`Outcome`
   with the new state and every chance record, so replaying the log rebuilds any moment bit
   for bit. The RNG state lives inside the game's state (``core.rng``).
-* **Actions are plain JSON** (``parse_action`` makes a player's loose spelling canonical,
+* **States are opaque, actions are their logged JSON** — here. This protocol is what the
+  neutral layers hold: a state is an ``object`` they never look into, an action the JSON
+  object the log stores (``parse_action`` makes a player's loose spelling canonical,
   ``parse_words`` reads the command line, ``action_text`` says it in words), so the log, the
-  API and the CLI share one vocabulary.
+  API and the CLI share one vocabulary. A game itself is written against
+  :class:`~rulekeeper.core.base.BaseGame` ``[State, Action]``, whose methods take its own typed
+  state and (with an ``action_codec``) its typed actions; the registry wraps it in
+  :class:`~rulekeeper.core.registered.Registered`, which checks the state's type and decodes
+  and encodes actions through the game's codec.
 * **Odds before the roll are the odds of the roll.** ``preview`` returns the exact
   :class:`~rulekeeper.core.chance.ChanceRequest` objects the resolution will draw (as far as
   they are known before it starts); the conformance test checks them against the records.
@@ -39,7 +45,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from .chance import ChanceRequest, ChanceResult, Fate
@@ -125,9 +131,11 @@ class Outcome:
     ``record`` is what the log stores next to the action: JSON made by the game, holding at
     least ``"chance"`` (the chance records as dicts) and ``"report"`` (the lines and cards
     the game's presenters show). Replaying the log must reproduce it exactly.
+
+    ``state`` is the game's new state, opaque to every layer but the game's own.
     """
 
-    state: Any
+    state: object
     action: JsonDict
     side: str
     chance: tuple[ChanceResult, ...]
@@ -136,12 +144,13 @@ class Outcome:
     record: JsonDict
 
     @classmethod
-    def made(cls, state: Any, action: JsonDict, side: str, chance: Sequence[ChanceResult],
-             report: Sequence[JsonDict], events: Sequence[Event] = (), **extra: Any) -> Outcome:
+    def made(cls, state: object, action: Mapping[str, object], side: str, chance: Sequence[ChanceResult],
+             report: Sequence[Mapping[str, object]], events: Sequence[Event] = (), **extra: object) -> Outcome:
         """An outcome whose ``record`` the core builds: the chance records as dicts, the report, and any
         ``extra`` keys the game's presenters read back (each game used to assemble the same record by hand)."""
-        record: JsonDict = {"chance": [c.to_dict() for c in chance], "report": list(report), **extra}
-        return cls(state, dict(action), side, tuple(chance), tuple(events), tuple(report), record)
+        lines = tuple(dict(line) for line in report)
+        record: JsonDict = {"chance": [c.to_dict() for c in chance], "report": list(lines), **extra}
+        return cls(state, dict(action), side, tuple(chance), tuple(events), lines, record)
 
 
 @dataclass(frozen=True)
@@ -189,12 +198,20 @@ class GameResult:
 
 @runtime_checkable
 class Game(Protocol):
-    """A rule system that plays whole battles, as the service, web keeper and CLI see it."""
+    """A rule system that plays whole battles, as the service, web keeper and CLI see it: states opaque,
+    actions as their logged JSON (a game's class attributes ``name``, ``title``... answer the properties)."""
 
-    name: ClassVar[str]
-    aliases: ClassVar[tuple[str, ...]]
-    title: ClassVar[str]
-    deterministic: ClassVar[bool]
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def aliases(self) -> tuple[str, ...]: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def deterministic(self) -> bool: ...
 
     # -- the calculator side (every ruleset) ---------------------------------------------------
 
@@ -220,7 +237,7 @@ class Game(Protocol):
         """Read and check a scenario (or army lists); typed errors list every problem."""
         ...
 
-    def initial_state(self, document: JsonDict) -> Any:
+    def initial_state(self, document: JsonDict) -> object:
         """The state before the first action, from a stored initial document."""
         ...
 
@@ -239,13 +256,13 @@ class Game(Protocol):
 
     # -- playing -------------------------------------------------------------------------------
 
-    def status(self, state: Any) -> Status: ...
+    def status(self, state: object) -> Status: ...
 
-    def legal_actions(self, state: Any) -> list[LegalAction]:
+    def legal_actions(self, state: object) -> list[LegalAction]:
         """Every legal action of the side(s) to act, in a stable order."""
         ...
 
-    def parse_action(self, state: Any, data: Mapping[str, Any]) -> JsonDict:
+    def parse_action(self, state: object, data: Mapping[str, object]) -> JsonDict:
         """A player's action (names or keys, loose spelling) as the canonical JSON form.
 
         Refuses with :class:`~rulekeeper.core.errors.IllegalActionError` (or a subclass)
@@ -253,19 +270,19 @@ class Game(Protocol):
         """
         ...
 
-    def parse_words(self, state: Any, words: Sequence[str], option: str | None = None) -> JsonDict:
+    def parse_words(self, state: object, words: Sequence[str], option: str | None = None) -> JsonDict:
         """An action typed on the command line (``charge "Franc Chevalers" B3``)."""
         ...
 
-    def apply(self, state: Any, action: JsonDict) -> Outcome:
+    def apply(self, state: object, action: JsonDict) -> Outcome:
         """Perform ``action``; refuse it (typed error, nothing changed) if it is not legal."""
         ...
 
-    def preview(self, state: Any, action: JsonDict) -> OddsPreview:
+    def preview(self, state: object, action: JsonDict) -> OddsPreview:
         """The odds of ``action`` before it is committed (exactly those its resolution uses)."""
         ...
 
-    def policy(self, state: Any) -> JsonDict | None:
+    def policy(self, state: object) -> JsonDict | None:
         """The default policy's action (autoplay), or None when nobody can act."""
         ...
 
@@ -277,17 +294,17 @@ class Game(Protocol):
         """A logged action in the game's words, for messages and lists ("Billmen: move to C3")."""
         ...
 
-    def result(self, state: Any) -> GameResult | None:
+    def result(self, state: object) -> GameResult | None:
         """The result once the battle is over, else None."""
         ...
 
     # -- JSON and views --------------------------------------------------------------------------
 
-    def state_to_json(self, state: Any) -> JsonDict: ...
+    def state_to_json(self, state: object) -> JsonDict: ...
 
-    def state_from_json(self, document: JsonDict) -> Any: ...
+    def state_from_json(self, document: JsonDict) -> object: ...
 
-    def view(self, state: Any, role: str) -> JsonDict:
+    def view(self, state: object, role: str) -> JsonDict:
         """What the holder of ``role``'s link may see: never the RNG state or a secret."""
         ...
 
@@ -310,7 +327,7 @@ class WithoutExtras:
 # -- hidden simultaneous orders (optional) ---------------------------------------------------------
 
 
-def conceals(game: Game, state: Any, action: JsonDict, role: str) -> bool:
+def conceals(game: Game, state: object, action: JsonDict, role: str) -> bool:
     """Whether the holder of ``role`` may not yet see what a logged ``action`` says.
 
     A game whose sides act at once with hidden orders (the War Table campaign) defines
@@ -331,7 +348,7 @@ def concealed_text(game: Game, action: JsonDict) -> str:
     return f"side {game.side_of(action)} acted (hidden until it is revealed)"
 
 
-def face_down(record: Mapping[str, Any]) -> bool:
+def face_down(record: Mapping[str, object]) -> bool:
     """Whether a logged result is turned over by its side, and can never be taken back once shown.
 
     Random results (``chance``) are; so is a result whose record says ``"reveals": true``: it
@@ -345,7 +362,12 @@ def face_down(record: Mapping[str, Any]) -> bool:
 # -- a player's own data files at set-up (optional) -------------------------------------------------
 
 
-def check_data_files(game: Game, request: SetupRequest) -> None:
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+def check_data_files(game: _Named, request: SetupRequest) -> None:
     """Refuse ``request.data`` for a game that would silently ignore it.
 
     A game that reads a player's own data files at set-up says so with a true class attribute

@@ -126,11 +126,15 @@ def unregister_for_tests(name: str) -> None:
 
 
 def game(name: str) -> Any:
-    """The (shared) instance of the ruleset called ``name`` or one of its aliases."""
+    """The (shared) instance of the ruleset called ``name`` or one of its aliases; a typed game
+    (a :class:`~rulekeeper.core.base.BaseGame`) wrapped in :class:`~rulekeeper.core.registered.Registered`,
+    the protocol the neutral layers speak (opaque states, logged JSON actions)."""
+    from .registered import registered_game
+
     cls = find_ruleset(name)
     key = str(getattr(cls, "name", name))  # a class without its name is refused by name, not a crash
     if key not in _GAMES:
-        _GAMES[key] = cls()
+        _GAMES[key] = registered_game(cls())
     return _GAMES[key]
 
 
@@ -155,8 +159,8 @@ def protocol_members() -> tuple[str, ...]:
     """Every member :class:`~rulekeeper.core.game.Game` demands, in the order the class declares them."""
     from .game import Game
 
-    declared = [n for n in vars(Game) if not n.startswith("_") and callable(vars(Game)[n])]
-    return tuple(list(Game.__annotations__) + declared)
+    return tuple(n for n, member in vars(Game).items()
+                 if not n.startswith("_") and (callable(member) or isinstance(member, property)))
 
 
 #: The members that only a game playing whole battles has: a ruleset with one of them meant to

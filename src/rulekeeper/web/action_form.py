@@ -6,6 +6,11 @@ under ``name:json``, so the game receives exactly the action it listed, numbers 
 as lists. Rendering a list as text wrote Python's ``['Grast']``, which no game could read: every
 Dragon Noir attack (``units``, ``targets``) was refused from its own Commit button.
 
+The JSON API (``POST /api/battles/{id}/actions``) takes the same typed values in its body, checked by the
+same bounds (:func:`field_problem`), and both hand the fields to the service, whose game decodes them
+through its one codec (``core.actioncodec``): a Dragon Noir attack is ``{"kind": "attack", "attackers":
+["Grast"], ...}`` from either door.
+
 >>> fields_of_form({"token": "t", "position": "3", "kind": "attack", "units:json": '["Grast"]'})
 {'kind': 'attack', 'units': ['Grast']}
 """
@@ -13,6 +18,8 @@ Dragon Noir attack (``units``, ``targets``) was refused from its own Commit butt
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Mapping
 
 from rulekeeper.core.errors import RulekeeperError
 
@@ -22,6 +29,13 @@ JSON_SUFFIX = ":json"
 NOT_ACTION = frozenset({"token", "position"})
 
 JsonValue = str | int | float | bool | list["JsonValue"] | dict[str, "JsonValue"] | None
+
+#: The bounds of an action's fields, from the form or the API: a hostile request may send anything JSON allows.
+MAX_FIELDS = 8
+MAX_NAME = 40  # a field's name
+MAX_TEXT = 200  # a text value
+MAX_ITEMS = 256  # values inside one field's lists and objects, all levels together
+MAX_DEPTH = 3  # lists in lists in lists ([[x, y], ...] is depth 2)
 
 
 class ActionFormError(RulekeeperError):
@@ -49,4 +63,49 @@ def fields_of_form(form: dict[str, str]) -> dict[str, JsonValue]:
             raise ActionFormError(f"the action field {name[:40]!r} is not JSON: {value[:40]!r}",
                                   field=name[:40]) from None
         out[name] = decoded
+    problem = fields_problem(out)
+    if problem is not None:
+        raise ActionFormError(problem[1], field=problem[0][:MAX_NAME])
     return out
+
+
+def fields_problem(fields: Mapping[str, object]) -> tuple[str, str] | None:
+    """The field and what is wrong with an action's fields (too many, one out of bounds), or None when fine."""
+    if len(fields) > MAX_FIELDS:
+        return "", f"an action has at most {MAX_FIELDS} fields"
+    for key, value in fields.items():
+        problem = field_problem(key, value)
+        if problem is not None:
+            return key, problem
+    return None
+
+
+def field_problem(key: str, value: object) -> str | None:
+    """What is wrong with one action field: a name too long, a text longer than :data:`MAX_TEXT`, lists
+    nested deeper than :data:`MAX_DEPTH` or holding more than :data:`MAX_ITEMS` values, a number that is not
+    finite; None when it is a JSON value the game may read (whether it is the right type is the game's codec's
+    question, answered by an ``IllegalActionError`` naming the field)."""
+    if len(key) > MAX_NAME:
+        return f"an action field name is longer than {MAX_NAME} characters: {key[:MAX_NAME]!r}"
+    budget = [MAX_ITEMS]
+
+    def walk(item: object, depth: int) -> str | None:
+        if item is None or isinstance(item, bool | int):
+            return None
+        if isinstance(item, float):
+            return None if math.isfinite(item) else f"action field {key!r} holds a number that is not finite"
+        if isinstance(item, str):
+            return None if len(item) <= MAX_TEXT else f"action field {key!r} is longer than {MAX_TEXT} characters"
+        if isinstance(item, list | dict):
+            if depth >= MAX_DEPTH:
+                return f"action field {key!r} nests lists deeper than {MAX_DEPTH}"
+            inner = list(item.values()) if isinstance(item, dict) else item
+            budget[0] -= len(inner)
+            if budget[0] < 0:
+                return f"action field {key!r} holds more than {MAX_ITEMS} values"
+            if isinstance(item, dict) and any(not isinstance(k, str) or len(k) > MAX_NAME for k in item):
+                return f"action field {key!r} has a key longer than {MAX_NAME} characters"
+            return next((p for p in (walk(v, depth + 1) for v in inner) if p is not None), None)
+        return f"action field {key!r} is not a JSON value"
+
+    return walk(value, 0)

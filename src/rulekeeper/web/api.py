@@ -36,6 +36,7 @@ from rulekeeper.service.battles import ActRequest, BattleService, GameOverError,
 from rulekeeper.service.bot_seat import new_seat, seat_of
 from rulekeeper.service.dice import Dice
 
+from .action_form import MAX_FIELDS, fields_problem
 from .guards import UnauthorizedError, require_last_actor, require_writer
 from .public_errors import public_body
 from .ratelimit import RateLimit, RateLimits
@@ -53,8 +54,8 @@ STATUS = {
 NOT_FOUND = {"error": "not_found", "message": "no such battle, or the link is not valid"}
 #: The project's error codes for Starlette's own HTTP refusals.
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large", 415: "bad_request"}
-#: An action body carries the game's own fields (``kind``, ``unit``…) beside ``position``: bounded here.
-MAX_ACTION_FIELDS = 8
+#: An action body carries the game's own fields (``kind``, ``unit``…) beside ``position``: bounded as the form's.
+MAX_ACTION_FIELDS = MAX_FIELDS
 
 
 class NewBattle(BaseModel):
@@ -102,17 +103,15 @@ class ActionRequest(BaseModel):
 
     @model_validator(mode="after")
     def _bounded(self) -> ActionRequest:
-        extra = self.model_extra or {}
-        if len(extra) > MAX_ACTION_FIELDS:
-            raise ValueError(f"an action has at most {MAX_ACTION_FIELDS} fields")
-        for key, value in extra.items():
-            if len(key) > 40 or not (value is None or isinstance(value, (str, int)) and not isinstance(value, bool)):
-                raise ValueError(f"action field {key[:40]!r} must be a short text, a number or null")
-            if isinstance(value, str) and len(value) > 200:
-                raise ValueError(f"action field {key[:40]!r} is longer than 200 characters")
+        """The same typed values the Commit form sends (texts, numbers, yes/no, lists of names or positions),
+        within the same bounds (``web.action_form.field_problem``); their types are the game's codec's to check."""
+        problem = fields_problem(self.model_extra or {})
+        if problem is not None:
+            raise ValueError(problem[1])
         return self
 
     def action(self) -> JsonDict:
+        """The action's fields as JSON values, a null one left out (as an empty form field is)."""
         return {k: v for k, v in (self.model_extra or {}).items() if v is not None}
 
 

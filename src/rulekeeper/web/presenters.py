@@ -21,6 +21,7 @@ from markupsafe import Markup
 from rulekeeper.core.capabilities import campaign_of, web_presenter_of
 from rulekeeper.core.game import SPECTATOR, Game, JsonDict, LegalAction, OddsPreview
 from rulekeeper.core.present import FateScreen, Header, Links, WebPresenter
+from rulekeeper.core.registered import as_game
 from rulekeeper.core.ruleset import games
 
 HERE = Path(__file__).resolve().parent
@@ -203,8 +204,10 @@ def words_of(game: Game, action: JsonDict) -> str:
 class GenericPresenter:
     """Draws any game from its per-side view and report lines (no game-specific template)."""
 
-    def __init__(self, game: Game) -> None:
-        self.game = game
+    def __init__(self, game: object) -> None:
+        """``game`` is the game itself (a presenter a game builds with ``self``) or its registered wrapper: held
+        as the neutral protocol (``core.registered.as_game``), so a typed game is asked with opaque states."""
+        self.game: Game = as_game(game)
         self.env: Environment | None = None
 
     def template_dir(self) -> Path | None:

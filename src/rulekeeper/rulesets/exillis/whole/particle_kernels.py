@@ -363,6 +363,54 @@ def _hurt(hp: Any, i: int, c: int, amount: float, a_dead: Any, d_order: Any, d_n
             d_n[i] += 1
 
 
+#: The widest code range :func:`count_groups` tables (past it, the numpy reference's sort groups the particles).
+TABLED = 1 << 16
+
+
+@_called
+def count_groups(counts: Any) -> tuple[Any, Any, bool]:  # pragma: no cover
+    """:func:`.sampled.count_groups` without a sort: (first particle of each group, each particle's group, done).
+
+    Each row's code is mixed-radix over each column's range of values (lowest to highest, the last column most
+    significant, as the reference's), so the groups come in the reference's order: the rank of the row among the
+    distinct rows. Tabled by code when the codes span at most :data:`TABLED` values; else ``done`` is False and the
+    reference groups them."""
+    n, m = counts.shape
+    lo = np.empty(m, dtype=np.int64)
+    radix = np.empty(m, dtype=np.int64)
+    span = 1
+    for k in range(m):
+        a, b = counts[0, k] if n else 0, counts[0, k] if n else 0
+        for i in range(n):
+            a, b = min(a, counts[i, k]), max(b, counts[i, k])
+        lo[k] = a
+        radix[k] = span
+        span *= b - a + 1
+        if span > TABLED:
+            return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), False
+    table = np.full(span, -1, dtype=np.int64)
+    code = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        c = 0
+        for k in range(m):
+            c += (counts[i, k] - lo[k]) * radix[k]
+        code[i] = c
+        if table[c] < 0:
+            table[c] = i
+    rank = np.empty(span, dtype=np.int64)
+    first = np.empty(min(span, n), dtype=np.int64)
+    g = 0
+    for c in range(span):
+        if table[c] >= 0:
+            rank[c] = g
+            first[g] = table[c]
+            g += 1
+    group = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        group[i] = rank[code[i]]
+    return first[:g], group, True
+
+
 def warm() -> None:
     """Compile (or load from the cache) every kernel now, on empty inputs of the types the samplers pass: outside
     any preview's work (:func:`.compiled.kernels` calls it once per process)."""
@@ -374,6 +422,7 @@ def warm() -> None:
                 f1, f2, np.zeros((1, 1, 2), dtype=np.int64), False, b2, f1, np.zeros((1, 2), dtype=np.int64), b1, f2,
                 f2, np.ones(1, dtype=np.int64), np.zeros((0, 1)), 0, 0.0, np.zeros((0, 1)), np.zeros(2, dtype=np.int64),
                 np.zeros((0, 1), dtype=np.int64), np.zeros((0, 1), dtype=np.int64), i0)
+    count_groups(np.zeros((0, 2), dtype=np.int64))
     i2, i3 = np.zeros((1, 1), dtype=np.int64), np.zeros((1, 3), dtype=np.int64)
     round_strike(rng, np.zeros((0, 1)), 0, np.zeros((0, 1)), np.zeros(2, dtype=np.int64),
                  np.zeros((0, 1), dtype=np.int64), np.zeros((0, 1), dtype=bool), f1, f1, i2, f2, i3, i2, f2, i3, f1, 0.0,

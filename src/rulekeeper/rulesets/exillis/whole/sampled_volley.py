@@ -139,7 +139,8 @@ class _Sampler:
         alive = counts[:, 1:]
         enemy = np.array(v.enemy, dtype=bool)
         live = (alive @ enemy.astype(np.int64)) > 0
-        first, group = count_groups(counts)
+        fast = kernels()
+        first, group = self.groups(fast, counts)
         # the engine's odds, per set of living counts (none asked where no enemy is left: No target)
         odds = [self.entry(counts[i]) if live[i] else None for i in first]
         names = sorted({w for o in odds if o is not None for w in o[0]})
@@ -147,7 +148,6 @@ class _Sampler:
                        dtype=np.float64).reshape(len(odds), len(names))
         if not names:
             return
-        fast = kernels()
         if fast is not None:
             self.compiled(fast, si, counts, live, group, odds, law,
                           np.array([_KIND.get(w, 0) for w in names], dtype=np.int64))
@@ -197,6 +197,15 @@ class _Sampler:
         for j in np.flatnonzero(np.bincount(unit)):
             sel = unit == j
             self.lands(rows[sel], int(j), amount[sel])
+
+    @staticmethod
+    def groups(fast: Any, counts: Ints) -> tuple[Ints, Ints]:
+        """:func:`.sampled.count_groups`, tabled by the compiled kernel where it can (the same groups)."""
+        if fast is not None:
+            first, group, done = fast.count_groups(counts)
+            if done:
+                return first, group
+        return count_groups(counts)
 
     def compiled(self, fast: Any, si: int, counts: Ints, live: npt.NDArray[np.bool_], group: Ints,
                  odds: list[Entry | None], law: Floats, kinds: Ints) -> None:
