@@ -2,8 +2,9 @@
 
 Side A (the Lions) plays on a 390×844 phone, side B (the Wolfen) on a 1366×900 laptop. In *The moonlit shrine* A taps
 its priest on the table, sees each miracle he may call with its exact odds, calls the first, and the log line comes
-up on the laptop. In *The seer's circle* the laptop's moon-seer absorbs the shaman's Gems (Absorb/X) and the phone's
-champion, engaged, concentrates before his fight (Concentration/X) with the fray's odds recomputed.
+up on the laptop. In *The seer's circle* the laptop's moon-seer absorbs the shaman's Gems (Absorb/X), its tracker
+charges the phone's guard with assault fire, and the phone's champion, engaged, concentrates before his fight
+(Concentration/X) with the fray's odds recomputed.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def test_a_priest_calls_a_miracle_on_a_phone_and_the_laptop_sees_it(server: str,
     pb.context.close()
 
 
-def test_a_seer_absorbs_on_a_laptop_and_a_champion_concentrates_on_a_phone(server: str, browser: Any) -> None:
+def test_a_seer_absorbs_and_a_tracker_fires_on_a_laptop_and_a_champion_concentrates_on_a_phone(server: str, browser: Any) -> None:
     expect = sync_api.expect
     expect.set_options(timeout=TIMEOUT_MS)
     pa, pb, errors = phone_and_laptop(browser, server, "confrontation:the_seers_circle")
@@ -53,7 +54,16 @@ def test_a_seer_absorbs_on_a_laptop_and_a_champion_concentrates_on_a_phone(serve
     pb.locator("a.btn.act[data-kind=absorb]").first.click()
     expect(pb.locator("body")).to_contain_text("5 → 6 Gems")  # the reserves before and after, no draw
     commit(pb)
-    for _ in range(3):  # the hunter (in his fight), the moon-seer (after his Mystic action) and the shaman hold
+    pb.locator("a.btn.act[data-kind=hold]").first.click()  # the hunter stays in his fight
+    commit(pb)
+    offering("hold", pa).locator("a.btn.act[data-kind=hold]").first.click()  # the Lions' guard
+    commit(pa)
+    offering("hold", pb)
+    pb.locator("svg.cftable a.base[data-fighter='Wolfen tracker']").click()
+    pb.locator("a.btn.act[data-kind=charge]", has_text="with assault fire").click()
+    expect(pb.locator("body")).to_contain_text("AIM 3 vs 7")  # the assault fire's exact odds before the roll
+    commit(pb)
+    for _ in range(2):  # the moon-seer (after his Mystic action) and the shaman hold
         offering("hold", pb).locator("a.btn.act[data-kind=hold]").first.click()
         commit(pb)
     choices = offering("concentrate", pa).locator("a.btn.act")
@@ -66,6 +76,7 @@ def test_a_seer_absorbs_on_a_laptop_and_a_champion_concentrates_on_a_phone(serve
     pb.get_by_role("link", name="Log").first.click()
     expect(pb.locator("body")).to_contain_text("Alahan champion concentrates: ATT +2")
     expect(pb.locator("body")).to_contain_text("Wolfen moon-seer absorbs")
+    expect(pb.locator("body")).to_contain_text("Wolfen tracker fires as he charges Alahan guard")
     assert not errors, errors
     pa.context.close()
     pb.context.close()

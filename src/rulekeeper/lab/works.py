@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import pickle
 from dataclasses import dataclass, replace
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from rulekeeper.core.capabilities import duel_kernel_of as offered_kernel
 from rulekeeper.core.duels import DuelKernel, DuelRequest, DuelTally
 from rulekeeper.core.errors import RulekeeperError
+
+if TYPE_CHECKING:
+    from rulekeeper.core.ruleset import Ruleset  # noqa: F401  (annotations)
 
 from .errors import LabRequestError
 
@@ -56,12 +59,16 @@ class GameRef:
         found = find_ruleset(name)
         return cls(str(found.name), found)
 
-    def game(self) -> object:
-        from rulekeeper.core.ruleset import game, register_for_tests, registered
+    def game(self) -> Ruleset:
+        """The registered ruleset (a whole game wrapped for the neutral layers: ``core.registered``)."""
+        from rulekeeper.core.ruleset import Ruleset, game, register_for_tests, registered
 
         if self.name not in registered():
             register_for_tests(self.cls)
-        return game(self.name)
+        found = game(self.name)
+        if not isinstance(found, Ruleset):
+            raise LabRequestError(f"{self.name} is not a ruleset (it lacks the calculator side)", game=self.name)
+        return found
 
     def kernel(self) -> DuelKernel:
         """The game's duel kernel, built once per process; a typed error when it has none."""

@@ -15,7 +15,7 @@ def action_text(action: JsonDict) -> str:
     if kind == "leap" and isinstance(action.get("to"), list) and len(action["to"]) == 2:
         return f"{who} leaps to ({action['to'][0]:g}, {action['to'][1]:g})"
     if kind == "charge":
-        return f"{who} charges {action.get('target')}"
+        return f"{who} charges {action.get('target')}" + (", firing (assault fire)" if action.get("assault") else "")
     if kind == "shoot":
         return f"{who} shoots {action.get('target')}"
     if kind == "fight":

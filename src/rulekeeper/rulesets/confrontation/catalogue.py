@@ -18,7 +18,7 @@ SIZE = "not yet: the size table (page 11) is not in the seed; the card prints it
 NOT_YET: dict[str, tuple[str, str]] = {
     "Alliance": ("army", ARMY),
     "Artefact": ("army", ARMY),
-    "Assault fire": ("shooting", SHOOT), "Attentive": ("board", BOARD), "Blood brother": ("army", ARMY), 
+"Attentive": ("board", BOARD), "Blood brother": ("army", ARMY), 
     "Chargeable": ("mystic", MYSTIC), 
     "Collect": ("mystic", MYSTIC),
     "Consciousness": ("board", BOARD), "Disengagement": ("board", BOARD),
@@ -55,6 +55,8 @@ RESERVE = "implemented as reserve arithmetic (mystic.py): "
 NO_PHASE = " (not yet: the Mystic phase, spells and miracles)"
 
 ELSEWHERE: dict[str, tuple[str, str]] = {
+    "Assault fire": ("shooting", "implemented in skirmishes: a charger's shot at the fighter he charges, before "
+                     "contact, AIM against 7 (4 with it twice), the target killed not reached (assault.py)"),
     "Concentration": ("mystic", "implemented in skirmishes: X points a round (Generation/X) on the card's bold "
                       "characteristics, declared at the beginning of the combat phase, before his fight "
                       "(concentration.py; not yet: the bold characteristics a fight does not read)"),

@@ -9,6 +9,7 @@ from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import JsonDict
 
 from .accumulators import absorb_problem, named_of
+from .assault import assault_problem
 from .authority_uses import may_pass, token_chooser, token_frays
 from .concentration import concentrate_problem, points_of
 from .concentration import declaring as concentrating
@@ -205,6 +206,11 @@ def _check_charge(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
     if problem is not None:
         raise IllegalActionError(f"{f.key} cannot charge {t.key}{' leaping' * bool(action.get('leap'))}: "
                                  f"{problem}", field="target")
+    if action.get("assault") is not None:
+        problem = "an assault fire is made on a charge that does not leap" if action.get("leap") else \
+            "assault is true or absent" if action.get("assault") is not True else assault_problem(state, f, t)
+        if problem is not None:
+            raise IllegalActionError(f"{f.key} cannot fire as he charges {t.key}: {problem}", field="assault")
 
 
 def _check_shoot(state: SkirmishState, f: Fighter, action: JsonDict) -> None:

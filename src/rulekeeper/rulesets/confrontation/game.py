@@ -40,7 +40,8 @@ from .accumulators import do_absorb, named_of
 from .action_words import action_text
 from .authority import do_authority
 from .authority_uses import do_answer, do_decline, do_pass, do_token_split
-from .concentration import do_concentrate, do_steady, points_of
+from .concentration import declaring as concentrating
+from .concentration import do_concentrate, do_steady, may_concentrate, points_of
 from .cover_move import after_cover, do_cover, do_ready, settle_turn
 from .disengage import do_disengage, way_out
 from .flight import do_flee, do_pursue, do_stay, mark_pursuers, pursuers
@@ -77,7 +78,7 @@ KIND_WORDS = {"move": "move", "walk": "move", "charge": "charge", "hold": "hold"
               "authority_split": "authority_split", "decline": "decline", "pass": "pass", "allow": "allow",
               "force": "force", "cover": "cover", "ready": "ready", "cast": "cast", "call": "cast",
               "counter": "counter", "censure": "counter", "let": "let", "concentrate": "concentrate",
-              "concentration": "concentrate", "steady": "steady", "absorb": "absorb"}
+              "concentration": "concentrate", "steady": "steady", "absorb": "absorb", "assault": "charge"}
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 _POINTS = re.compile(r"\b(INI|ATT|STR|DEF|RES|MOV|AIM|COU|DIS)\s*[+=:]?\s*(\d+)\b", re.IGNORECASE)
 
@@ -179,7 +180,9 @@ class SkirmishGame(WithoutExtras):
         to_act = () if state.over else (state.to_act,)
         acting: tuple[str, ...] = ()
         if not state.over:
-            acting = tuple(f.key for f in pursuers(state)) or tuple(mine[0].key for mine, _ in groups(state)) \
+            acting = tuple(f.key for f in state.standing(state.to_act) if may_concentrate(f)) \
+                if state.phase == "combat" and concentrating(state) else \
+                tuple(f.key for f in pursuers(state)) or tuple(mine[0].key for mine, _ in groups(state)) \
                 if state.phase == "combat" else \
                 (general(state, state.to_act).key,) if state.phase in ("tactical", "lead") else \
                 tuple(f.key for f in state.fighters if f.returning) if state.phase == "maintenance" else \
@@ -199,6 +202,8 @@ class SkirmishGame(WithoutExtras):
     def parse_action(self, state: SkirmishState, data: Mapping[str, Any]) -> JsonDict:
         word = str(data.get("kind", "")).strip().lower()
         kind = KIND_WORDS.get(word)
+        if word == "assault":  # a charge with assault fire (assault.py)
+            data = {**data, "assault": True}
         if kind is None:
             raise IllegalActionError(f"not a Confrontation skirmish action: {data.get('kind')!r} "
                                      f"({', '.join(actions.KINDS)})", kind=str(data.get("kind")))
@@ -228,6 +233,8 @@ class SkirmishGame(WithoutExtras):
             out["target"] = self._fighter_name(state, str(data["target"]))
             if kind in ("charge", "pursue") and data.get("leap"):
                 out["leap"] = True
+            if kind == "charge" and data.get("assault"):
+                out["assault"] = True
         elif kind in ("move", "return", "leap", "cover"):
             out["to"] = _coords(data.get("to"))
         elif kind == "disengage":
@@ -297,6 +304,8 @@ class SkirmishGame(WithoutExtras):
             return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest), "test": test, "to": to})
         if kind in ("hold", "fight", "flee", "stay", "remove", "keep", "counter"):
             return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest)})
+        if words[0].strip().lower() == "assault":  # assault CHARGER TARGET: a charge with assault fire
+            return self.parse_action(state, {**self.parse_words(state, ["charge", *rest]), "assault": True})
         if kind == "leap" and not (rest and (_NUMBER.match(rest[-1].strip(",")) or "," in rest[-1])):
             chase = "pursue" if state.phase == "combat" else "charge"  # leap CHARGER TARGET: a charge (a pursuit)
             return {**self.parse_words(state, [chase, *rest]), "leap": True}
@@ -347,7 +356,8 @@ class SkirmishGame(WithoutExtras):
         elif kind == "charge" and action.get("leap"):
             new, report = do_leap_charge(state, f, state.fighter(str(action["target"])), fate)
         elif kind == "charge":
-            new, report = do_charge(state, f, state.fighter(str(action["target"])), fate)
+            new, report = do_charge(state, f, state.fighter(str(action["target"])), fate,
+                                    assault=action.get("assault") is True)
         elif kind == "shoot":
             new, report = do_shoot(state, f, state.fighter(str(action["target"])), fate)
         elif kind == "fight":

@@ -13,6 +13,7 @@ import math
 from rulekeeper.core.game import LegalAction
 
 from .accumulators import absorb_offers
+from .assault import assault_difficulty, assault_problem
 from .disengage import allowed_tests, disengagement, way_out
 from .flight import flees, flight_of, pursuit_cm, pursuit_targets
 from .leap import leap_charges, leap_offers, leap_pursuit_offers, over_text
@@ -142,6 +143,11 @@ def strikes(state: SkirmishState, f: Fighter) -> list[LegalAction]:
                                    f"{f.key} charges {t.key} ({reach.distance:.1f} cm)", side, round(reach.distance, 1),
                                    "", f"→ {t.key}", f"{f.key}: charge"))
     out += leap_charges(state, f) if can_charge(f) else []  # Leap: "up to his MOVx2"
+    out += [LegalAction({**lg.action, "assault": True}, f"{lg.text.split(' (')[0]} with assault fire (AIM vs "
+                         f"{assault_difficulty(f)})", side, lg.cost, "", f"→ {lg.action['target']}, firing",
+                         f"{f.key}: charge")
+            for lg in list(out) if lg.action["kind"] == "charge" and not lg.action.get("leap")
+            and assault_problem(state, f, state.fighter(str(lg.action["target"]))) is None]
     for t in state.standing("B" if side == "A" else "A") if f.card.weapon is not None else ():
         if shot_problem(state, f, t) is None:
             shot = shot_of(state, f, t)

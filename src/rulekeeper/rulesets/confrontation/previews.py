@@ -8,6 +8,7 @@ from fractions import Fraction
 from rulekeeper.core.game import JsonDict, OddsPreview
 
 from .accumulators import absorb_preview, named_of
+from .assault import assault_shot
 from .authority import holder
 from .concentration import do_concentrate, points_of
 from .core_rules import number
@@ -19,7 +20,7 @@ from .fray import Fray, initiative_odds_of
 from .fray_whole import fray_ends
 from .leap import leap_charge, leap_pursuit
 from .magic_preview import magic_preview
-from .shooting import WOUNDS, shot_of
+from .shooting import WOUNDS, Shot, shot_of
 from .skirmish import (
     charge_cm,
     charge_draws,
@@ -66,6 +67,14 @@ def fray_outlook(group: tuple[tuple[Fighter, ...], tuple[Fighter, ...]], fray: F
         killed = sum(p for e, p in ends.items() if e[at] == "killed")
         out.append((f"{flat[at].key} killed", _pct(killed)))
     return out
+
+
+def _shot_lines(shot: Shot) -> list[tuple[str, float | str]]:
+    """A shot's exact chances: to hit, to wound, to kill (summed over every AIM result)."""
+    ends = shot.outcomes(load_wound_table())
+    wounded = sum((p for line, p in ends.items() if line in WOUNDS), Fraction(0))
+    return [("difficulty", f"AIM {shot.aim} vs {shot.difficulty}"), ("hits", _pct(1 - ends.get("miss", Fraction(0)))),
+            ("wounds", _pct(wounded)), (f"{shot.target} killed", _pct(ends.get("Killed outright", Fraction(0))))]
 
 
 def concentrate_preview(state: SkirmishState, f: Fighter, given: dict[str, int]) -> OddsPreview:
@@ -116,6 +125,11 @@ def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
         mine, passing, theirs = charge_draws(state, f, t)
         tests = [test for test in (mine, *passing, theirs) if test is not None]
         lines: list[tuple[str, float | str]] = [("distance", f"{reach.distance:.1f} cm of {charge_cm(f)}")]
+        if action.get("assault") is True:  # the charger's test, then his shot, then the rest (assault.py)
+            shot = assault_shot(state, f, t)
+            fired = (*(() if mine is None else (mine.request(),)), shot.request(), *(x.request() for x in tests[1:]))
+            return OddsPreview((*lines, *_odds(tests), *_shot_lines(shot)), fired if mine else
+                               (shot.request(), *(x.request() for x in tests)))
         return OddsPreview((*lines, *_odds(tests)), tuple(test.request() for test in tests))
     if kind == "shoot":
         shot = shot_of(state, f, state.fighter(str(action["target"])))

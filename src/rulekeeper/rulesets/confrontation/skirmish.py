@@ -19,6 +19,7 @@ from rulekeeper.boards.table import CONTACT, QUAD_SEGS, ChargeReach, charge_reac
 from rulekeeper.core.chance import ChanceRequest, Fate
 from rulekeeper.core.game import JsonDict
 
+from .assault import fire
 from .charge_path import charge_route
 from .exchanges import Health, Report
 from .fear import FearTest, braved, charge_tests, crossing_tests, face, face_all, rally, rallying_cries
@@ -224,10 +225,11 @@ def do_move(state: SkirmishState, f: Fighter, x: float, y: float, fate: Fate) ->
 
 
 def do_charge(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate,
-              reach: ChargeReach | None = None) -> tuple[SkirmishState, list[JsonDict]]:
+              reach: ChargeReach | None = None, assault: bool = False) -> tuple[SkirmishState, list[JsonDict]]:
     """The charge: the charger's COU test first if ``t`` frightens him (failed: he does not charge, stays where he
-    is and his activation ends), then base contact, then the charged fighter's COU test if the charger frightens
-    him (failed: he is in rout). Both through :mod:`.fear`."""
+    is and his activation ends), then his assault fire if he makes one (assault.py: the target killed, he stays
+    where he is), then base contact, then the charged fighter's COU test if the charger frightens him (failed: he
+    is in rout). Both through :mod:`.fear`."""
     report: list[JsonDict] = []
     mine, passing, theirs = charge_draws(state, f, t)
     if mine is not None:
@@ -236,6 +238,12 @@ def do_charge(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate,
             return state.with_fighters(replace(f, activated=True)), [{"text": text, "kind": "morale"}]
         report.append({"text": f"{f.key} passes his COU test against {t.key}'s FEAR {mine.fear}", "kind": "morale"})
         f = braved(f, mine)
+    if assault:
+        t, said = fire(state, f, t, fate)
+        report.append({"text": said, "kind": "shot"})
+        state = state.with_fighters(t)
+        if t.killed:
+            return state.with_fighters(replace(f, activated=True)), report
     reach = reach or charge_of(state, f, t)  # a leaping charge brings its own straight way (leap.py)
     end = reach.end
     charger = replace(f, x=end.x, y=end.y, facing=round(end.facing, 1), activated=True, charged=True,

@@ -7,9 +7,9 @@ operations, so they give the numpy reference's numbers bit for bit
 (``tests/exillis/whole/test_whole_compiled.py``). The numpy code in :mod:`.sampled_volley` and
 :mod:`.sampled_round` stays the reference and the fallback.
 
-Loaded lazily: importing numba and loading the machine code costs about a second once per process
-(``cache=True`` keeps the compiled code in ``__pycache__`` between processes, so numba compiles once per
-install, a few seconds). The switch is the lab kernel's: ``RULEKEEPER_NUMBA=0`` (the test session sets it)
+Loaded lazily, from a process's second whole-action computation on: importing numba and loading the machine
+code costs about a second of CPU once per process (``cache=True`` keeps the compiled code in ``__pycache__``
+between processes, so numba compiles once per install, about 12 s), more than a one-off preview saves. The switch is the lab kernel's: ``RULEKEEPER_NUMBA=0`` (the test session sets it)
 or numba missing runs the numpy reference.
 """
 
@@ -19,14 +19,19 @@ import os
 import time
 from typing import Any
 
-from .dist import not_counted
+from .dist import begun, not_counted
 
 _loaded: list[Any] = []
 
 
 def kernels() -> Any:
-    """The compiled kernels (a namespace of numba functions), or ``None`` to run the numpy reference."""
+    """The compiled kernels (a namespace of numba functions), or ``None`` to run the numpy reference.
+
+    Not during a process's first whole-action computation: a process that previews once (a CLI call) would spend
+    more loading numba than the reference spends on the preview; the numbers are the same either way."""
     if not _loaded:
+        if begun() < 2:
+            return None
         began = time.perf_counter()
         _loaded.append(_load())
         not_counted(time.perf_counter() - began)  # numba's start is not the preview's computation

@@ -80,9 +80,18 @@ class TooBig(Exception):
     """The computation would not finish within a preview's time."""
 
 
+_begun = [0]
+
+
 def start_work() -> None:
     """Start counting the states one action's computation works out (see :data:`MAX_WORK`)."""
+    _begun[0] += 1
     _work.set([0.0, time.perf_counter() + MAX_SECONDS, math.inf])
+
+
+def begun() -> int:
+    """How many whole-action computations this process has begun (:func:`.compiled.kernels` waits for a second)."""
+    return _begun[0]
 
 
 def not_counted(seconds: float) -> None:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from ..model import fold
@@ -30,17 +29,15 @@ from .orders import (
     GiveOrders,
     Order,
     OrderError,
+    check_kind,
     checked_faith,
     checked_orders,
-    order_kind,
-    order_of,
+    spoken_order,
 )
 from .session import CampaignGameState, SideOrders
 
 #: Above this many combinations a side's legal actions are its "one unit differs from holding" set.
 PRODUCT_CAP = 256
-NO_FAITH = ("", "none", "no", "-")
-ORDER_WORDS = ("orders", "order", "give orders")
 
 
 def find_side(state: CampaignGameState, name: str) -> str:
@@ -52,57 +49,14 @@ def find_side(state: CampaignGameState, name: str) -> str:
     raise CampaignActionError(f"unknown side {name!r}: expected one of {', '.join(names)}", side=name)
 
 
-def _spoken(unit: str, spec: str) -> Order:
-    """An order in words: ``"move:Old Watch"``, ``"move Old Watch"``, ``"reclaim"`` (the form, the command line)."""
-    head, sep, rest = spec.strip().partition(":")
-    if not sep:
-        head, _, rest = spec.strip().partition(" ")
-    return Order(unit, order_kind(unit, head), rest.strip() or None)
-
-
-def _form_orders(data: Mapping[str, Any]) -> tuple[Order, ...]:
-    """The web form's flat fields, one per unit: ``order:Lantern Wardens = move:Lantern Hill``."""
-    out: list[Order] = []
-    for key, value in data.items():
-        if not (isinstance(key, str) and key.startswith("order:")) or value in (None, ""):
-            continue
-        unit = key.removeprefix("order:")
-        if isinstance(value, Mapping):
-            out.append(order_of({**value, "unit": unit}, key))
-        elif isinstance(value, str):
-            out.append(_spoken(unit, value))
-        else:
-            raise CampaignActionError(f"{unit}: an order is a word such as 'move Old Watch', got {value!r}", field=key)
-    return tuple(out)
-
-
 def read_orders(state: CampaignGameState, data: Mapping[str, Any]) -> GiveOrders:
-    """The action a request spells (JSON, the web form's flat fields, a missing side or round filled in from
-    ``state``), read through the one codec :data:`.orders.ORDERS`; its names are checked by :func:`checked`."""
-    kind = fold(str(data.get("kind") or ""))
-    if kind not in ORDER_WORDS:
-        raise CampaignActionError(f"unknown campaign action {data.get('kind')!r}: the one action is orders",
-                                  kind=kind, legal=["orders"])
-    allowed = {"kind", "side", "round", "orders", "faith"}
-    extra = sorted(str(k) for k in data if k not in allowed and not str(k).startswith("order:"))
-    if extra:
-        raise CampaignActionError(f"unexpected fields in an orders action: {', '.join(extra)}", fields=extra)
-    side = data.get("side")
-    if side in (None, ""):
-        waiting = [k for k, _ in state.sides if k not in state.given()]
-        if len(waiting) != 1:
-            raise CampaignActionError("name the side giving these orders (side: " + ", ".join(waiting) + ")")
-        side = waiting[0]
-    round_ = data.get("round", state.round)
-    if isinstance(round_, bool) or not (isinstance(round_, int) or (isinstance(round_, str) and round_.isdigit())):
-        raise CampaignActionError(f"round: expected a round number, got {round_!r}", field="round")
-    faith = data.get("faith") or []
-    names = [faith] if isinstance(faith, str) else faith
-    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise CampaignActionError(f"faith: expected Enclave names, got {faith!r}", field="faith")
-    given = ORDERS.decode({"kind": GiveOrders.kind, "side": side, "round": round_, "orders": data.get("orders") or [],
-                           "faith": [n for n in names if fold(n) not in NO_FAITH]})
-    return replace(given, orders=given.orders + _form_orders(data))
+    """The action a request spells, read through the one codec :data:`.orders.ORDERS`, the round in play and
+    (when only one side still has to give them) the side filled in; its names are checked by :func:`checked`."""
+    check_kind(data)
+    waiting = [k for k, _ in state.sides if k not in state.given()]
+    if data.get("side") in (None, "") and len(waiting) != 1:
+        raise CampaignActionError("name the side giving these orders (side: " + ", ".join(waiting) + ")")
+    return ORDERS.decode(data, {"side": waiting[0] if len(waiting) == 1 else "", "round": state.round})
 
 
 def checked(state: CampaignGameState, given: GiveOrders) -> SideOrders:
@@ -166,7 +120,7 @@ def _add_part(state: CampaignGameState, orders: list[Order], faith: list[str], p
         if fold(label) == "faith":
             faith.append(spec.strip())
             return
-        listed = _spoken(label.strip(), spec.strip())
+        listed = spoken_order(label.strip(), spec.strip())
     orders.append(listed)
 
 
@@ -190,14 +144,15 @@ def parse_order_words(state: CampaignGameState, words: Sequence[str]) -> GiveOrd
     for w in rest:
         for part in w.split(";"):
             _add_part(state, orders, faith, part)
-    return GiveOrders(first, state.round, tuple(orders), tuple(n for n in faith if fold(n) not in NO_FAITH))
+    return ORDERS.decode({"kind": GiveOrders.kind, "side": first, "round": state.round, "faith": faith,
+                          "orders": [{"unit": o.unit, "order": o.kind, "target": o.target} for o in orders]})
 
 
 def action_text(given: GiveOrders) -> str:
     """A logged action in the campaign's words (every order but a hold, then the Faith spent)."""
     parts = [f"{o.unit} {o.kind}" + (f" {o.target}" if o.target else "") for o in given.orders if o.kind != "hold"]
     parts += [f"Faith: {f}" for f in given.faith]
-    return f"{given.side} orders for round {given.round}: " + ("; ".join(parts) or "every unit holds")
+    return f"{given.side} orders for round {'?' if given.round is None else given.round}: " + ("; ".join(parts) or "every unit holds")
 
 
 def order_text(o: Order) -> str:

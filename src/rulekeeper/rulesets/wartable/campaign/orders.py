@@ -26,6 +26,10 @@ from .model import CampaignOptions, CampaignState, FieldUnit
 OrderKind = Literal["hold", "move", "attack", "reclaim", "delve"]
 ORDER_KINDS: tuple[OrderKind, ...] = get_args(OrderKind)
 _KIND: dict[str, OrderKind] = {k: k for k in ORDER_KINDS}
+#: The words a request may use for the campaign's one action, and for no Faith.
+ORDER_WORDS = ("orders", "order", "give orders")
+NO_FAITH = ("", "none", "no", "-")
+_FIELDS = ("kind", "side", "round", "orders", "faith")
 
 
 class OrderError(IllegalActionError):
@@ -56,11 +60,12 @@ def order_kind(unit: str, word: str) -> OrderKind:
 @dataclass(frozen=True)
 class GiveOrders:
     """The campaign's one action: a side's orders for a round (a unit it names no order for holds) and the
-    Enclaves it spends Faith on. ``side`` is the side's key once checked (:func:`.actions.checked_orders_of`)."""
+    Enclaves it spends Faith on. ``side`` is the side's key once checked (:func:`.actions.checked`); ``round``
+    None is the round in play (a request may leave it out; the log always names it)."""
 
     kind: ClassVar[str] = "orders"
     side: str
-    round: int
+    round: int | None = None
     orders: tuple[Order, ...] = ()
     faith: tuple[str, ...] = ()
 
@@ -79,22 +84,74 @@ def order_of(item: object, where: str) -> Order:
 
 class OrdersCodec(ActionCodec[GiveOrders]):
     """:class:`GiveOrders` as the JSON the log stores, and back: the core codec for the side, the round and the
-    Faith (checked by type), each unit's order by :func:`order_of`; a ``target`` is written only when there is one."""
+    Faith (checked by type), each unit's order by :func:`order_of`; a ``target`` is written only when there is one.
+
+    Decoding also reads what a request may write besides the log's form: ``order`` or ``give orders`` for the
+    kind, one Enclave's name for ``faith`` (``none`` for no Faith), the web form's flat fields
+    (``order:Lantern Wardens = move:Lantern Hill``) and the round as text."""
 
     def encode(self, action: GiveOrders) -> dict[str, object]:
-        return {"kind": action.kind, "side": action.side, "round": action.round,
+        return {"kind": action.kind, "side": action.side, **({} if action.round is None else {"round": action.round}),
                 "orders": [{"unit": o.unit, "order": o.kind, **({"target": o.target} if o.target else {})}
                            for o in action.orders],
                 "faith": list(action.faith)}
 
     def decode(self, data: Mapping[str, object], defaults: Mapping[str, object] | None = None) -> GiveOrders:
-        listed = data.get("orders")
-        given = super().decode({k: v for k, v in data.items() if k != "orders"}, defaults)
-        if listed is None:
-            return given
+        check_kind(data)
+        extra = sorted(str(k) for k in data if k not in _FIELDS and not str(k).startswith("order:"))
+        if extra:
+            raise CampaignActionError(f"unexpected fields in an orders action: {', '.join(extra)}", fields=extra)
+        round_ = data.get("round")
+        if round_ is not None and (isinstance(round_, bool) or not (
+                isinstance(round_, int) or (isinstance(round_, str) and round_.strip().isdigit()))):
+            raise CampaignActionError(f"round: expected a round number, got {round_!r}", field="round")
+        plain = {"kind": GiveOrders.kind, "side": data.get("side"), "round": round_, "faith": _faith(data.get("faith"))}
+        given = super().decode(plain, defaults)
+        listed = data.get("orders") or []
         if not isinstance(listed, list):
             raise CampaignActionError(f"orders: expected a list of unit orders, got {listed!r}", field="orders")
-        return replace(given, orders=tuple(order_of(o, f"orders[{i}]") for i, o in enumerate(listed)))
+        orders = tuple(order_of(o, f"orders[{i}]") for i, o in enumerate(listed))
+        return replace(given, orders=orders + _form_orders(data))
+
+
+def check_kind(data: Mapping[str, object]) -> None:
+    """A request for the campaign's one action (``orders``), else a refusal naming it."""
+    kind = fold(str(data.get("kind") or ""))
+    if kind not in ORDER_WORDS:
+        raise CampaignActionError(f"unknown campaign action {data.get('kind')!r}: the one action is orders",
+                                  kind=kind, legal=["orders"])
+
+
+def _faith(value: object) -> list[str]:
+    """The Enclaves Faith restores: a list of names, or one name (``none``, ``no``, ``-``: none)."""
+    names = [value] if isinstance(value, str) else value or []
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise CampaignActionError(f"faith: expected Enclave names, got {value!r}", field="faith")
+    return [n for n in names if fold(n) not in NO_FAITH]
+
+
+def spoken_order(unit: str, spec: str) -> Order:
+    """An order in words: ``"move:Old Watch"``, ``"move Old Watch"``, ``"reclaim"`` (the form, the command line)."""
+    head, sep, rest = spec.strip().partition(":")
+    if not sep:
+        head, _, rest = spec.strip().partition(" ")
+    return Order(unit, order_kind(unit, head), rest.strip() or None)
+
+
+def _form_orders(data: Mapping[str, object]) -> tuple[Order, ...]:
+    """The web form's flat fields, one per unit: ``order:Lantern Wardens = move:Lantern Hill``."""
+    out: list[Order] = []
+    for key, value in data.items():
+        if not key.startswith("order:") or value in (None, ""):
+            continue
+        unit = key.removeprefix("order:")
+        if isinstance(value, Mapping):
+            out.append(order_of({**value, "unit": unit}, key))
+        elif isinstance(value, str):
+            out.append(spoken_order(unit, value))
+        else:
+            raise CampaignActionError(f"{unit}: an order is a word such as 'move Old Watch', got {value!r}", field=key)
+    return tuple(out)
 
 
 #: The one JSON codec of the campaign's action.
