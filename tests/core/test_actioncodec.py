@@ -61,3 +61,36 @@ def test_a_malformed_action_is_refused_naming_what_is_wrong(data: dict[str, obje
     with pytest.raises(IllegalActionError) as refused:
         CODEC.decode(data)
     assert named in refused.value.message
+
+
+@dataclass(frozen=True)
+class Order:
+    """A nested record: one unit's order inside a side's orders (the War Table campaign's shape)."""
+
+    omit_none: ClassVar[bool] = True
+    order: Literal["hold", "move"]
+    unit: str
+    target: str | None = None
+
+
+@dataclass(frozen=True)
+class Orders:
+    kind: ClassVar[str] = "orders"
+    side: str
+    round: int
+    orders: tuple[Order, ...]
+
+
+def test_nested_records_go_to_json_and_back_leaving_out_what_the_log_never_wrote() -> None:
+    codec = ActionCodec(Orders)
+    typed = Orders("oathsworn", 1, (Order("hold", "Hearthmere Guard"), Order("move", "Lantern Wardens", "Lantern Hill")))
+    logged = {"kind": "orders", "side": "oathsworn", "round": 1, "orders": [
+        {"order": "hold", "unit": "Hearthmere Guard"}, {"order": "move", "unit": "Lantern Wardens", "target": "Lantern Hill"}]}
+    assert codec.encode(typed) == logged and codec.decode(logged) == typed
+    assert codec.decode({**logged, "round": "1", "orders": [{"order": " MOVE ", "unit": "X", "target": "Y"}]}).orders == (
+        Order("move", "X", "Y"),)
+    for wrong, named in (([{"order": "fly", "unit": "X"}], "orders.orders.order"), ([{"unit": "X"}], "orders.orders.order"),
+                         (["X"], "orders.orders"), ([{"order": "hold", "unit": "X", "colour": 1}], "orders.orders")):  # kind.field
+        with pytest.raises(IllegalActionError) as refused:
+            codec.decode({**logged, "orders": wrong})
+        assert refused.value.details["field"] == named, wrong

@@ -78,11 +78,11 @@ class ActionCodec(Generic[A]):
         return tuple(f.name for f in fields(self._by_kind[kind]) if f.name != "kind")  # type: ignore[arg-type]
 
     def encode(self, action: A) -> dict[str, object]:
-        """The canonical JSON object: ``kind`` first, then the fields in their declared order."""
+        """The canonical JSON object: ``kind`` first, then the fields in their declared order (tuples as lists,
+        a nested dataclass as the object of its fields; a ``None`` field left out when the class says
+        ``omit_none = True``, for a log that never wrote the key)."""
         out: dict[str, object] = {"kind": getattr(action, "kind")}  # noqa: B009  # a field or a ClassVar
-        for f in fields(action):  # type: ignore[arg-type]
-            value = getattr(action, f.name)
-            out[f.name] = list(value) if isinstance(value, tuple) else value
+        out.update(_fields_json(action, skip="kind"))
         return out
 
     def decode(self, data: Mapping[str, object], defaults: Mapping[str, object] | None = None) -> A:
@@ -113,6 +113,46 @@ class ActionCodec(Generic[A]):
         return cls(**values)
 
 
+def _json(value: object) -> object:
+    """A field's value as JSON: tuples as lists, a nested dataclass as the object of its fields."""
+    if isinstance(value, tuple | list):
+        return [_json(v) for v in value]
+    if is_dataclass(value) and not isinstance(value, type):
+        return _fields_json(value, skip="")
+    return value
+
+
+def _fields_json(record: object, skip: str) -> dict[str, object]:
+    omit_none = bool(getattr(type(record), "omit_none", False))
+    out: dict[str, object] = {}
+    for f in fields(record):  # type: ignore[arg-type]
+        value = getattr(record, f.name)
+        if f.name == skip or (value is None and omit_none):
+            continue
+        out[f.name] = _json(value)
+    return out
+
+
+def _record(value: object, cls: type, where: str) -> object:
+    """A nested dataclass (an order inside a side's orders) from its JSON object, each field coerced by its hint."""
+    if not isinstance(value, Mapping):
+        raise IllegalActionError(f"{where}: expected an object, got {value!r:.80}", field=where)
+    hints = get_type_hints(cls)
+    names = [f.name for f in fields(cls)]
+    unknown = sorted(str(k) for k in value if k not in names)
+    if unknown:
+        raise IllegalActionError(f"{where} has no {', '.join(unknown)} (its fields: {', '.join(names)})", field=where)
+    values: dict[str, object] = {}
+    for f in fields(cls):
+        item = value.get(f.name)
+        if item is None or (isinstance(item, str) and not item.strip()):
+            if f.default is MISSING and f.default_factory is MISSING:
+                raise IllegalActionError(f"{where} needs a {f.name}", field=f"{where}.{f.name}")
+            continue
+        values[f.name] = _coerced(item, hints[f.name], f"{where}.{f.name}")
+    return cls(**values)
+
+
 def _coerced(value: object, hint: object, where: str) -> object:
     """``value`` as the type ``hint`` asks, from JSON or from a form's text; else a typed refusal naming ``where``."""
     origin = get_origin(hint)
@@ -135,6 +175,8 @@ def _coerced(value: object, hint: object, where: str) -> object:
             raise IllegalActionError(f"{where}: expected a list, got {value!r}", field=where)
         item = get_args(hint)[0]
         return tuple(_coerced(v, item, where) for v in value)
+    if isinstance(hint, type) and is_dataclass(hint):
+        return _record(value, hint, where)
     if hint is bool:
         if isinstance(value, bool):
             return value

@@ -16,12 +16,12 @@ checked by the game's duel kernel, which is the one that knows them.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rulekeeper.core.datafiles import read_data_file
 from rulekeeper.core.errors import DataFileError, UnknownNameError
+from rulekeeper.core.ruleset import Ruleset
 
 Stat = int | float | str | bool
 
@@ -46,7 +46,7 @@ def read_house_rule(path: Path) -> HouseRule:
         raise DataFileError(str(path), problems) from None
 
 
-def check_options(game: Any, options: dict[str, str], where: str) -> None:
+def check_options(game: Ruleset, options: dict[str, str], where: str) -> None:
     """Every option named by the game, with one of its values (typed errors naming the file)."""
     known = {info.name: info for info in game.options()}
     for name, value in options.items():

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from rulekeeper.core.duels import DuelRequest, DuelTally
 
 from .errors import LabRequestError
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
-def _pyplot() -> Any:
+
+def _pyplot() -> ModuleType:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -19,7 +23,7 @@ def _pyplot() -> Any:
     return plt
 
 
-def _save(fig: Any, path: Path) -> None:
+def _save(fig: Figure, path: Path) -> None:
     if not path.absolute().parent.is_dir():
         raise LabRequestError(f"--plot {str(path)!r}: the folder {str(path.absolute().parent)!r} does not exist",
                               plot=str(path))

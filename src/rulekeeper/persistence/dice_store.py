@@ -110,7 +110,7 @@ class DiceRecord:
 
 #: What the caller computes when the last contribution arrives: from the dice and the stored
 #: initial document, ``(seed, new initial document, the public dice to keep in meta)``.
-Sealer = Callable[[DiceRecord, dict[str, Any]], tuple[int, dict[str, Any], dict[str, Any]]]
+Sealer = Callable[[DiceRecord, dict[str, Any]], tuple[int, dict[str, Any], Mapping[str, object]]]
 
 
 def is_hex32(value: object) -> bool:

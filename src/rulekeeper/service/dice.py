@@ -40,7 +40,7 @@ import json
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.game import Game, JsonDict
@@ -75,13 +75,30 @@ class BadExportError(RulekeeperError):
     code = "bad_export"
 
 
+class RoleValue(TypedDict):
+    role: str
+    value: str
+
+
+class SealedDice(TypedDict):
+    """The dice as a battle's sealed ``meta`` holds them (and its export shows them)."""
+
+    scheme: str
+    commitment: str
+    contributions: list[RoleValue] | None
+
+
+class PublishedDice(SealedDice):
+    commitments: list[RoleValue]
+
+
 @dataclass(frozen=True)
 class NewDice:
     secret: str
     commitment: str
     roles: tuple[str, ...]
 
-    def public(self) -> JsonDict:
+    def public(self) -> SealedDice:
         """What the battle's sealed ``meta`` holds while the contributions are awaited."""
         return {"scheme": SCHEME, "commitment": self.commitment, "contributions": None}
 
@@ -105,7 +122,7 @@ def contribution(value: str, what: str = "contribution") -> str:
     return text
 
 
-def _public(dice: DiceRecord) -> JsonDict:
+def _public(dice: DiceRecord) -> PublishedDice:
     return {"scheme": SCHEME, "commitment": dice.commitment,
             "commitments": [{"role": r, "value": dice.commitments[r]} for r in dice.roles],
             "contributions": [{"role": r, "value": v} for r, v in dice.ordered()]}
@@ -176,7 +193,7 @@ class Dice:
         given = contribution(value)
         g = self.service.game(bid)
 
-        def seal(dice: DiceRecord, initial: dict[str, Any]) -> tuple[int, dict[str, Any], dict[str, Any]]:
+        def seal(dice: DiceRecord, initial: dict[str, Any]) -> tuple[int, dict[str, Any], PublishedDice]:
             if dice.secret is None:
                 raise NotVerifiableError("this copy of the battle was imported without the dice's secret: it cannot "
                                          "be sealed here", battle_id=bid)
@@ -219,7 +236,7 @@ class _Mismatch(Exception):
         self.field, self.message, self.index = field, message, index
 
 
-def verify_export(doc: Any) -> Verification:
+def verify_export(doc: object) -> Verification:
     """Check an exported battle: the dice's secret against its commitment, the seed made from the
     contributions, the initial document's seed, every action replayed from it (its results
     compared with the logged ones), the final status and the hash chain.

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
 
-
-def json_diff(mine: Any, stored: Any, path: str = "") -> list[str]:
+def json_diff(mine: object, stored: object, path: str = "") -> list[str]:
     """``".units[3].hp[0]: replay 4.0 vs stored 5.0"`` for every leaf that differs."""
     if isinstance(mine, dict) and isinstance(stored, dict):
         out: list[str] = []

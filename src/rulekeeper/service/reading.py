@@ -48,6 +48,7 @@ class BattleReads(Protocol):
 
 
 _T = TypeVar("_T")
+S = TypeVar("S")
 
 #: What a game's reader may raise on a document it did not write (the store keeps any JSON).
 DAMAGE = (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError)
@@ -113,6 +114,17 @@ class BattleReading:
         """The current state: from memory when current, else from the last checkpoint."""
         with self.store.reading():
             return self._state_of(self.store.get(bid))
+
+    def state_as(self, bid: str, kind: type[S]) -> S:
+        """The current state, checked to be a ``kind`` (the game's state class: a rule system's own code reading
+        its battles); another object is a :class:`~rulekeeper.core.registered.StateTypeError`, never a cast."""
+        state = self.state(bid)
+        if not isinstance(state, kind):
+            from rulekeeper.core.registered import StateTypeError
+
+            raise StateTypeError(f"battle {bid!r} is played on a {type(state).__name__}, not a {kind.__name__}",
+                                 battle_id=bid, expected=kind.__name__, got=type(state).__name__)
+        return state
 
     def _state_of(self, rec: BattleRecord) -> object:
         bid = rec.id

@@ -9,7 +9,7 @@ explained until it is revealed, so the explanation never tells more than the log
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from rulekeeper.core.game import Game, conceals
 from rulekeeper.persistence.store import BattleRecord
@@ -22,7 +22,35 @@ if TYPE_CHECKING:
 EXPLAINED_TO = ("spectator", "host")
 
 
-def keeper_of(k: Keeper, rec: BattleRecord) -> dict[str, Any] | None:
+class KeeperSeat(TypedDict):
+    """The keeper's side on a page: which side, in words, and whether it is thinking now."""
+
+    side: str
+    words: str
+    thinking: bool
+
+
+class ShownCandidate(TypedDict):
+    text: str
+    value: float | None
+    visits: int
+    chosen: bool
+
+
+class KeeperMove(TypedDict):
+    """The keeper's last move and the candidates it weighed, as the host's and spectators' pages show them."""
+
+    index: int
+    side: str
+    text: str
+    strength: str
+    iterations: int
+    seconds: float
+    fallback: str
+    candidates: list[ShownCandidate]
+
+
+def keeper_of(k: Keeper, rec: BattleRecord) -> KeeperSeat | None:
     """Who plays the keeper's side of ``rec`` and whether it is thinking now (None: two players)."""
     seat = seat_of(rec.meta)
     if seat is None:
@@ -30,7 +58,7 @@ def keeper_of(k: Keeper, rec: BattleRecord) -> dict[str, Any] | None:
     return {"side": seat.side, "words": seat.words(), "thinking": k.bots.thinking(rec.id)}
 
 
-def explained(k: Keeper, rec: BattleRecord, game: Game, shown_state: Any, role: str) -> dict[str, Any] | None:
+def explained(k: Keeper, rec: BattleRecord, game: Game, shown_state: object, role: str) -> KeeperMove | None:
     """The keeper's last move and its candidates, for ``role``'s page (None: nothing to show it).
 
     ``shown_state``: the state the page shows (before a face-down result), which decides

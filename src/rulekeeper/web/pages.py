@@ -215,7 +215,7 @@ class Pages:
         self.env = self.presenters.env
         self.names = BattleNames(keeper.store.initial)
 
-    def html(self, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+    def html(self, name: str, status: int = 200, **ctx: object) -> HTMLResponse:
         text = self.names.page(self.env.get_template(name).render(**ctx), ctx)
         return HTMLResponse(text, status_code=status, headers={"Referrer-Policy": "no-referrer",
                                                                 "Cache-Control": "no-store"})

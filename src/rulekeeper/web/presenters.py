@@ -13,7 +13,7 @@ import json
 import logging
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined
 from markupsafe import Markup
@@ -158,7 +158,16 @@ class Presenters:
 MAX_DEPTH, MAX_ITEMS = 7, 60
 
 
-def _tree(value: Any, depth: int = 0) -> dict[str, Any]:
+class TreeNode(TypedDict, total=False):
+    """One node of a view as the generic board draws it: a scalar's text, or an object's items."""
+
+    kind: Literal["object", "scalar"]
+    text: str
+    items: list[tuple[str, TreeNode]]
+    more: int
+
+
+def _tree(value: object, depth: int = 0) -> TreeNode:
     """A view as nested nodes the generic board template draws (scalars, lists, objects)."""
     if isinstance(value, dict) and depth < MAX_DEPTH:
         items = [(str(k), _tree(v, depth + 1)) for k, v in list(value.items())[:MAX_ITEMS]]
@@ -173,7 +182,7 @@ def _tree(value: Any, depth: int = 0) -> dict[str, Any]:
     return {"kind": "scalar", "text": _scalar(value)}
 
 
-def _scalar(value: Any) -> str:
+def _scalar(value: object) -> str:
     if value is None:
         return "—"
     if isinstance(value, bool):
