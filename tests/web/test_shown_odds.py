@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from web_kit import new, page
 
 from rulekeeper.core.game import OddsPreview
+from rulekeeper.rulesets.battlesystem.actions import ACTIONS, BSAction
 from rulekeeper.rulesets.battlesystem.game import BattleSystem
 from rulekeeper.web.shown_odds import ShownOdds, shown_odds
 
@@ -40,11 +41,11 @@ def test_the_battle_system_page_previews_only_the_picked_units_actions(
     listed = [a for a in api["actions"] if a["side"] == "A"]
     unit = next(a["unit"] for a in listed if a.get("kind") == "move")
     own = [a for a in listed if a.get("unit") == unit or "unit" not in a]
-    previewed: list[dict[str, Any]] = []
+    previewed: list[dict[str, object]] = []
     original = BattleSystem.preview
 
-    def counted(self: BattleSystem, state: Any, action: dict[str, Any]) -> OddsPreview:
-        previewed.append(action)
+    def counted(self: BattleSystem, state: Any, action: BSAction) -> OddsPreview:
+        previewed.append(ACTIONS.encode(action))  # the game's typed action, as the log writes it
         return original(self, state, action)
 
     monkeypatch.setattr(BattleSystem, "preview", counted)

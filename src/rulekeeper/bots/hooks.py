@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from rulekeeper.core.game import Game, JsonDict
 from rulekeeper.core.rng import RngState
@@ -31,7 +30,7 @@ def fresh_rng(seed: int) -> RngState:
     return RngState.from_seed(seed)
 
 
-def replace_rng(game: Game, state: Any, seed: int) -> Any:
+def replace_rng(game: Game, state: object, seed: int) -> object:
     """``state`` with every RNG state in it replaced by a fresh one seeded from ``seed``.
 
     Fast path: a frozen dataclass whose top-level fields hold the RNG (every shipped game). Otherwise the
@@ -43,11 +42,13 @@ def replace_rng(game: Game, state: Any, seed: int) -> Any:
         names = [f.name for f in dataclasses.fields(state) if isinstance(getattr(state, f.name), RngState)]
         if names:
             return dataclasses.replace(state, **{n: fresh_rng(seed + i) for i, n in enumerate(names)})
-    doc = game.state_to_json(state)
-    return game.state_from_json(_reseeded_json(doc, [seed]))
+    reseeded = _reseeded_json(game.state_to_json(state), [seed])
+    assert isinstance(reseeded, dict)  # a JSON object walked is a JSON object
+    return game.state_from_json(reseeded)
 
 
-def _reseeded_json(value: Any, seeds: list[int]) -> Any:
+def _reseeded_json(value: object, seeds: list[int]) -> object:
+    """A JSON value (a state's document, walked) with every RNG state in it drawn afresh."""
     if isinstance(value, dict):
         if set(value) == _RNG_KEYS or set(value) == {"state", "inc"}:
             seeds[0] += 1
@@ -58,7 +59,7 @@ def _reseeded_json(value: Any, seeds: list[int]) -> Any:
     return value
 
 
-def determiniser(game: Game) -> Callable[[Any, str, int], Any]:
+def determiniser(game: Game) -> Callable[[object, str, int], object]:
     """The game's ``determinise`` hook, or :func:`replace_rng`."""
     hook = getattr(game, "determinise", None)
     if callable(hook):
@@ -66,7 +67,7 @@ def determiniser(game: Game) -> Callable[[Any, str, int], Any]:
     return lambda state, side, seed: replace_rng(game, state, seed)
 
 
-def terminal_value(game: Game, state: Any, side: str) -> float | None:
+def terminal_value(game: Game, state: object, side: str) -> float | None:
     """1, -1 or 0 once the battle is over (won, lost, drawn for ``side``), else None."""
     if not game.status(state).over:
         return None
@@ -78,11 +79,11 @@ def terminal_value(game: Game, state: Any, side: str) -> float | None:
     return 0.0 if winner is None or winner.strip().lower() in DRAWN_NAMES else -1.0
 
 
-def evaluator(game: Game) -> Callable[[Any, str], float]:
+def evaluator(game: Game) -> Callable[[object, str], float]:
     """The score of a position for a side in [-1, 1]: the result at the end, else the game's hook (or 0)."""
     hook = getattr(game, "evaluate", None)
 
-    def evaluate(state: Any, side: str) -> float:
+    def evaluate(state: object, side: str) -> float:
         end = terminal_value(game, state, side)
         if end is not None:
             return end
@@ -93,7 +94,7 @@ def evaluator(game: Game) -> Callable[[Any, str], float]:
     return evaluate
 
 
-def roller(game: Game) -> Callable[[Any], JsonDict | None]:
+def roller(game: Game) -> Callable[[object], JsonDict | None]:
     """The game's ``rollout_policy`` hook, or its shipped ``policy``."""
     hook = getattr(game, "rollout_policy", None)
     if callable(hook):
@@ -101,6 +102,6 @@ def roller(game: Game) -> Callable[[Any], JsonDict | None]:
     return game.policy
 
 
-def policy_action(game: Game, state: Any) -> JsonDict | None:
+def policy_action(game: Game, state: object) -> JsonDict | None:
     """The game's shipped policy (the simulations' default play)."""
     return game.policy(state)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TypedDict
 
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.game import JsonDict
@@ -51,6 +52,15 @@ class Budget:
         return " or ".join(parts)
 
 
+class CandidateJson(TypedDict):
+    """A weighed candidate as ``--explain`` and the bot worker's answers write it."""
+
+    action: JsonDict
+    text: str
+    value: float
+    visits: int
+
+
 @dataclass(frozen=True)
 class Candidate:
     """One action the bot weighed: its text, its estimated value for the bot's side in [-1, 1] (1: a sure
@@ -61,7 +71,7 @@ class Candidate:
     value: float
     visits: int
 
-    def to_json(self) -> JsonDict:
+    def to_json(self) -> CandidateJson:
         return {"action": self.action, "text": self.text, "value": round(self.value, 4), "visits": self.visits}
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 
@@ -35,7 +35,7 @@ class Policy(Protocol):
     @property
     def name(self) -> str: ...
 
-    def act(self, game: Game, state: Any, seed: int) -> JsonDict | None:
+    def act(self, game: Game, state: object, seed: int) -> JsonDict | None:
         """The action to play now, or None when nobody can act."""
         ...
 
@@ -46,7 +46,7 @@ class SimplePolicy:
 
     name: str = "simple"
 
-    def act(self, game: Game, state: Any, seed: int) -> JsonDict | None:
+    def act(self, game: Game, state: object, seed: int) -> JsonDict | None:
         return game.policy(state)
 
 
@@ -57,12 +57,12 @@ class SearchPolicy:
     budget: Budget = STRENGTHS[DEFAULT_STRENGTH]
     name: str = "search"
 
-    def decide(self, game: Game, state: Any, seed: int) -> Decision | None:
+    def decide(self, game: Game, state: object, seed: int) -> Decision | None:
         """The bot's decision for the side to act now (None when nobody can act)."""
         side = acting_side(game, state)
         return None if side is None else choose(game, state, side, budget=self.budget, seed=seed)
 
-    def act(self, game: Game, state: Any, seed: int) -> JsonDict | None:
+    def act(self, game: Game, state: object, seed: int) -> JsonDict | None:
         decision = self.decide(game, state, seed)
         return None if decision is None else decision.action
 
@@ -113,7 +113,7 @@ def parse_budget(text: str, horizon: int | None = None) -> Budget:
     return budget
 
 
-def acting_side(game: Game, state: Any) -> str | None:
+def acting_side(game: Game, state: object) -> str | None:
     """The side a policy plays for now: the first side to act that has a legal action."""
     status = game.status(state)
     if status.over:

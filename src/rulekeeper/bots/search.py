@@ -30,7 +30,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -71,12 +70,12 @@ class _Arm:
         return self.total / self.visits if self.visits else 0.0
 
 
-def side_actions(game: Game, state: Any, side: str) -> list[LegalAction]:
+def side_actions(game: Game, state: object, side: str) -> list[LegalAction]:
     """The legal actions of ``side`` now (what that side's own action list shows), in the game's order."""
     return [la for la in game.legal_actions(state) if la.side == side]
 
 
-def choose(game: Game, state: Any, side: str, *, budget: Budget, seed: int,
+def choose(game: Game, state: object, side: str, *, budget: Budget, seed: int,
            cancelled: Callable[[], bool] | None = None) -> Decision:
     """The action the bot plays for ``side`` in ``state``, with the candidates it weighed.
 
@@ -170,8 +169,8 @@ def _width(budget: Budget, probe_seconds: float, deadline: float | None, total: 
     return max(2, min(WIDTH, total, int(affordable // SAMPLES_PER_ARM)))
 
 
-def _screened(game: Game, world: Any, challengers: list[_Arm], side: str,
-              evaluate: Callable[[Any, str], float], until: float | None) -> list[_Arm]:
+def _screened(game: Game, world: object, challengers: list[_Arm], side: str,
+              evaluate: Callable[[object, str], float], until: float | None) -> list[_Arm]:
     """The challengers in the order they enter the race: the first :data:`SCREEN` (in the seeded order), each
     applied once in ``world`` and scored at once by the evaluation, best first (ties keep the seeded order),
     then the rest. Why: a budget of a second races a handful of candidates out of tens (a Battle System turn
@@ -190,7 +189,7 @@ def _draw(seeds: np.random.Generator) -> int:
     return int(seeds.integers(0, 2**62))
 
 
-def _ordered_arms(game: Game, world: Any, side: str, legal: list[LegalAction],
+def _ordered_arms(game: Game, world: object, side: str, legal: list[LegalAction],
                   seeds: np.random.Generator) -> list[_Arm]:
     """The candidates in the order they enter the search: the shipped policy's choice (in a determinised
     world: the policy may not read what the side cannot see), then the others in a seeded order."""
@@ -200,8 +199,8 @@ def _ordered_arms(game: Game, world: Any, side: str, legal: list[LegalAction],
     return [_Arm(legal[i]) for i in (*first, *rest)]
 
 
-def _simulate(game: Game, world: Any, action: JsonDict, side: str, horizon: int,
-              evaluate: Callable[[Any, str], float], deadline: float | None) -> tuple[float, bool]:
+def _simulate(game: Game, world: object, action: JsonDict, side: str, horizon: int,
+              evaluate: Callable[[object, str], float], deadline: float | None) -> tuple[float, bool]:
     """Play ``action`` in ``world``, then the shipped policy for every side for up to ``horizon`` actions; the
     score, and whether the simulation ran its course (False: the deadline cut it short)."""
     state, follow_policy = game.apply(world, action).state, roller(game)

@@ -7,13 +7,13 @@ line N of that list, and is refused when the battle moved since, never mapped on
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.text import Text
 
 from rulekeeper.core.errors import RulekeeperError
-from rulekeeper.core.game import Game, LegalAction
+from rulekeeper.core.game import Game, LegalAction, Outcome
 
 from . import action_words, current
 from .battle_cmds import BattleArg, BattleIdArg, Db, Explain, Json, _doc, _service, _show, battle_app, presenter
@@ -38,7 +38,7 @@ def odds_line(odds: dict[str, float | str]) -> str:
 
 
 def listing(legal: list[LegalAction]) -> str:
-    return current.digest([lg.action for lg in legal])
+    return current.digest(legal)
 
 
 @battle_app.command("actions")
@@ -69,7 +69,7 @@ def actions(battle: BattleArg = None, db: Db = None, json: Json = False) -> None
     console.print(Text("Play one: rulekeeper battle act N (its number), or its words", style="dim"))
 
 
-def numbered(svc: BattleService, battle: str, n: int) -> tuple[dict[str, Any], int]:
+def numbered(svc: BattleService, battle: str, n: int) -> tuple[LegalAction, int]:
     """Line ``n`` of the list ``battle actions`` showed, and the log position it was shown at."""
     rec = svc.record(battle)
     shown = current.listed(svc.store.url, battle)
@@ -85,7 +85,7 @@ def numbered(svc: BattleService, battle: str, n: int) -> tuple[dict[str, Any], i
     if listing(legal) != shown.digest:
         raise StaleListError(f"battle {battle}'s legal actions changed since they were listed: number {n} is not "
                              "played; list the actions again (rulekeeper battle actions)", battle_id=battle)
-    return action_words.by_number(legal, n).action, shown.position
+    return action_words.by_number(legal, n), shown.position
 
 
 def split_battle(svc: BattleService, args: list[str]) -> tuple[str, list[str]]:
@@ -119,7 +119,8 @@ def act(
     n = action_words.number_of(words) if option is None else None
     expected: int | None = None
     if n is not None:
-        action, expected = numbered(svc, battle, n)
+        listed, expected = numbered(svc, battle, n)
+        action = listed.action
     else:
         action = action_words.parse(g, before, g.legal_actions(before), words, option)
     out, pos = svc.act(battle, action, expected_position=expected)
@@ -129,18 +130,18 @@ def act(
         print_json({**_doc(g, out.state, battle, position=pos, action=out.action),
                     **{k: v for k, v in out.record.items() if k != "rng_after"}, **extra})
         return
-    print_outcome(g, out.action, list(out.report), before)
+    print_outcome(g, out, before)
     state = svc.state(battle) if bot_turns(svc, battle, explain=explain) else out.state
     _show(g, state, battle)
 
 
-def print_outcome(g: Game, action: dict[str, Any], report: list[Any], before: Any) -> None:
+def print_outcome(g: Game, out: Outcome, before: object) -> None:
     """The action as it was listed (with its cost), then the game's Fate Screen of what it caused."""
-    chosen = next((lg for lg in g.legal_actions(before) if lg.action == action), None)
-    text = chosen.text if chosen is not None else g.action_text(action)
+    chosen = next((lg for lg in g.legal_actions(before) if lg.action == out.action), None)
+    text = chosen.text if chosen is not None else g.action_text(out.action)
     cost = "" if chosen is None or chosen.cost is None else f" ({chosen.cost:g})"
     console.print(Text(text + cost, style="bold"))
-    console.print(presenter(g).outcome(report))
+    console.print(presenter(g).outcome(list(out.report)))
 
 
 @battle_app.command("use")

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import Game, JsonDict, LegalAction
@@ -60,7 +59,7 @@ def by_number(legal: Sequence[LegalAction], n: int) -> LegalAction:
     return legal[n - 1]
 
 
-def parse(game: Game, state: Any, legal: Sequence[LegalAction], words: Sequence[str],
+def parse(game: Game, state: object, legal: Sequence[LegalAction], words: Sequence[str],
           option: str | None = None) -> JsonDict:
     """The action the words name: a listed text (when no ``--option`` is given), else the game's parser."""
     if not words:

@@ -8,9 +8,8 @@ when the game ships none). SQLAlchemy and the service are imported when a comman
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.text import Text
@@ -26,6 +25,8 @@ from .output import console, print_json
 
 if TYPE_CHECKING:
     from rulekeeper.service.battles import BattleService
+
+    from .bot_cmds import SearchChooser
 
 # what the other battle commands (act_cmds, play, dice_cmds) and the games' own commands call them
 _service = battle_view.service
@@ -93,10 +94,10 @@ def new(
     if bot is None:
         bid = svc.new(request, ruleset=ruleset, verifiable=verifiable)
     else:
-        from .bot_cmds import bot_meta, contribute_for_keeper
+        from .bot_cmds import bot_setup, contribute_for_keeper
 
-        setup, meta = bot_meta(svc, request, ruleset, bot, strength.strip().lower(), verifiable)
-        bid = svc.new(setup, verifiable=verifiable, meta=meta)
+        setup, seat = bot_setup(svc, request, ruleset, bot, strength.strip().lower(), verifiable)
+        bid = svc.new(setup, verifiable=verifiable, meta={"bot": seat.to_meta()})
         contribute_for_keeper(svc, bid)
     make_current(svc, bid)
     g = svc.game(bid)
@@ -125,7 +126,7 @@ def new(
 
 
 def _autoplay(svc: BattleService, bid: str, sides: set[str] | None, max_actions: int, quiet: bool,
-              policy: Callable[[Any, int], dict[str, Any] | None] | None = None) -> Any:
+              policy: SearchChooser | None = None) -> object:
     if quiet:
         return svc.autoplay(bid, sides, max_actions, policy=policy)
     from rich.progress import BarColumn, Progress, TextColumn  # the bar only: every other command skips it
@@ -242,16 +243,17 @@ def autoplay(
     battle = resolve(svc, battle)
     make_current(svc, battle)
     g = svc.game(battle)
-    chooser, decisions = autoplay_policy(g, policy, budget, svc.record(battle).seed)
+    chooser = autoplay_policy(g, policy, budget, svc.record(battle).seed)
+    decisions = [] if chooser is None else chooser.decisions
     state = _autoplay(svc, battle, set(side) if side else None, max_actions, quiet=json or explain, policy=chooser)
     if json:
         print_json(_doc(g, state, battle, policy=policy, decisions=[d.to_json() for d in decisions]))
         return
     if explain:
-        from .bot_cmds import explanation
+        from .bot_cmds import decided, explanation
 
         for decision in decisions:
-            console.print(explanation(decision.to_json(), top=3))
+            console.print(explanation(decided(decision), top=3))
     _show(g, state, battle)
 
 

@@ -11,12 +11,12 @@ SQLAlchemy unless a fallback needs the store.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from rich.text import Text
 
 from rulekeeper.core.capabilities import cli_presenter_of
-from rulekeeper.core.game import Game
+from rulekeeper.core.game import Game, JsonDict
 
 from .battle_ids import resolve
 from .generic_view import GenericCliPresenter
@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from rulekeeper.core.present import CliPresenter
     from rulekeeper.service.battles import BattleService
     from rulekeeper.service.reading import BattleReading
+
+    from .bot_cmds import KeeperMove
 
 
 def service(db: str | None) -> BattleService:
@@ -40,14 +42,34 @@ def presenter(g: Game) -> CliPresenter:
     return cli_presenter_of(g) or GenericCliPresenter(g)
 
 
-def doc(g: Game, state: Any, bid: str, **extra: Any) -> dict[str, Any]:
+class DocExtras(TypedDict, total=False):
+    """What a command adds to a battle's JSON (``--json``), after the battle itself."""
+
+    position: int  # ``battle act``: the log position the action was stored at, and the action
+    action: JsonDict
+    fingerprint: str | None  # ``battle show``: the log's fingerprint (None before the first action)
+    keeper: list[KeeperMove]  # ``battle new --bot``: the keeper's moves
+    policy: str  # ``battle autoplay``: who played, and the search's decisions (``Decision.to_json``)
+    decisions: list[JsonDict]
+
+
+class BattleDoc(DocExtras):
+    """A battle for machines: its id and game, the spectator's view and the result's summary (the game's JSON)."""
+
+    id: str
+    ruleset: str
+    state: JsonDict
+    result: JsonDict | None
+
+
+def doc(g: Game, state: object, bid: str, **extra: Unpack[DocExtras]) -> BattleDoc:
     """A battle for machines: the spectator's view (never the RNG state) and the result."""
     result = g.result(state)
     return {"id": bid, "ruleset": g.name, "state": g.view(state, "spectator"),
             "result": None if result is None else result.summary, **extra}
 
 
-def draw(g: Game, state: Any, bid: str, heading: str | None = None) -> None:
+def draw(g: Game, state: object, bid: str, heading: str | None = None) -> None:
     """The board, then the result or the turn bar and who acts (``battle show`` and the play loop)."""
     p = presenter(g)
     console.print(Text(heading or f"Battle {bid}", style="bold"))

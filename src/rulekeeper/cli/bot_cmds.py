@@ -11,28 +11,46 @@ determinises everything else. Its seed for a move is the seat's seed and the log
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypedDict
 
 from rich.table import Table
 from rich.text import Text
 
-from rulekeeper.core.game import Game, JsonDict
+from rulekeeper.core.game import BattleSetup, Game, JsonDict, Outcome, SetupRequest
 
 from .output import console
 
 if TYPE_CHECKING:  # the bots import numpy: only when a command runs (rulekeeper --help stays light)
-    from rulekeeper.bots import Decision
+    from rulekeeper.bots import Decision, SearchPolicy
     from rulekeeper.service.battles import BattleService
+    from rulekeeper.service.bot_seat import BotSeat
 
 #: Keeper moves in a row at most (a keeper facing only itself would otherwise play to the end unseen).
 MAX_BOT_MOVES = 5000
 
 
-def bot_meta(svc: BattleService, request: Any, ruleset: str | None, side: str, strength: str,
-             verifiable: bool) -> tuple[Any, JsonDict]:
-    """The set-up of a new battle and the meta that makes ``side`` the keeper's (typed errors for a side the
-    battle does not have or an unknown strength, before anything is stored)."""
+class Weighed(TypedDict):
+    """One candidate the keeper weighed, as ``--explain`` shows it (``value`` None: the shipped policy's move)."""
+
+    text: str
+    value: float | None
+    visits: int
+
+
+class KeeperMove(TypedDict):
+    """One move of the keeper, as ``service.bot_worker.decide`` answers it and ``--json`` prints it (``keeper``)."""
+
+    action: JsonDict
+    candidates: list[Weighed]
+    iterations: int
+    seconds: float
+
+
+def bot_setup(svc: BattleService, request: SetupRequest, ruleset: str | None, side: str, strength: str,
+              verifiable: bool) -> tuple[BattleSetup, BotSeat]:
+    """The set-up of a new battle and the keeper's seat on ``side`` (typed errors for a side the battle does
+    not have or an unknown strength, before anything is stored); the battle's meta is ``{"bot": seat.to_meta()}``."""
     from rulekeeper.service.battles import game_of, guess_ruleset
     from rulekeeper.service.bot_seat import new_seat
 
@@ -40,7 +58,7 @@ def bot_meta(svc: BattleService, request: Any, ruleset: str | None, side: str, s
     setup = g.setup(request)
     seat = new_seat(g.roles(setup.document), side, strength, None if verifiable else request.seed)
     assert seat is not None  # a side was asked for
-    return setup, {"bot": seat.to_meta()}
+    return setup, seat
 
 
 def contribute_for_keeper(svc: BattleService, bid: str) -> None:
@@ -56,9 +74,9 @@ def contribute_for_keeper(svc: BattleService, bid: str) -> None:
         Dice(svc).contribute(bid, seat.side, secrets.token_hex(32))
 
 
-def bot_turns(svc: BattleService, bid: str, *, explain: bool = False, quiet: bool = False) -> list[JsonDict]:
-    """Let the battle's keeper play while its side must act (and no result is face down); its answers
-    (``action``, ``candidates``, ``iterations``, ``seconds``: ``service.bot_worker.decide``)."""
+def bot_turns(svc: BattleService, bid: str, *, explain: bool = False, quiet: bool = False) -> list[KeeperMove]:
+    """Let the battle's keeper play while its side must act (and no result is face down); its moves as
+    ``service.bot_worker.decide`` answered them."""
     from rulekeeper.service.bot_seat import seat_of
 
     seat = seat_of(svc.record(bid).meta)
@@ -67,7 +85,7 @@ def bot_turns(svc: BattleService, bid: str, *, explain: bool = False, quiet: boo
     from rulekeeper.service.bot_worker import Job, decide
 
     g = svc.game(bid)
-    answers: list[JsonDict] = []
+    answers: list[KeeperMove] = []
     for _ in range(MAX_BOT_MOVES):
         rec = svc.record(bid)
         dice = rec.meta.get("dice")
@@ -79,56 +97,75 @@ def bot_turns(svc: BattleService, bid: str, *, explain: bool = False, quiet: boo
                 or not any(lg.side == seat.side for lg in g.legal_actions(visible.state))):
             break
         job = Job(rec.ruleset, {}, seat.side, seat.policy, seat.strength, seat.seconds, seat.seed_at(rec.position), 0)
-        answer = decide(g, visible.state, job)
-        out, _ = svc.act(bid, answer["action"], expected_position=rec.position, side=seat.side)
-        answers.append(answer)
+        answer = decide(g, visible.state, job)  # the worker's message: its keys are read here, once
+        move = KeeperMove(action=answer["action"],  # the answer's own key order: --json prints it as it was
+                          candidates=[Weighed(text=c["text"], value=c["value"], visits=c["visits"])
+                                      for c in answer["candidates"]],
+                          iterations=answer["iterations"], seconds=answer["seconds"])
+        out, _ = svc.act(bid, move["action"], expected_position=rec.position, side=seat.side)
+        answers.append(move)
         if not quiet:
-            show_bot_move(g, seat.side, answer, list(out.report), explain)
+            show_bot_move(g, seat.side, move, out, explain)
     return answers
 
 
-def show_bot_move(g: Game, side: str, answer: JsonDict, report: list[Any], explain: bool) -> None:
+def show_bot_move(g: Game, side: str, move: KeeperMove, out: Outcome, explain: bool) -> None:
     """The keeper's move, its reasons when asked, and the game's Fate Screen of what it caused."""
     from .battle_cmds import presenter
 
-    console.print(Text(f"The keeper (side {side}) plays: {g.action_text(answer['action'])}", style="bold cyan"))
+    console.print(Text(f"The keeper (side {side}) plays: {g.action_text(move['action'])}", style="bold cyan"))
     if explain:
-        console.print(explanation(answer))
-    console.print(presenter(g).outcome(report))
+        console.print(explanation(move))
+    console.print(presenter(g).outcome(list(out.report)))
 
 
-def explanation(answer: JsonDict, top: int = 5) -> Table:
-    """The bot's best candidates (a decision's JSON): their estimated value for its side (-1 a sure loss …
-    +1 a sure win) and the simulations behind each."""
-    table = Table(title=f"Why: {answer.get('iterations', 0)} simulations in {float(answer.get('seconds', 0)):.2f}s",
+def explanation(move: KeeperMove, top: int = 5) -> Table:
+    """The bot's best candidates: their estimated value for its side (-1 a sure loss … +1 a sure win) and the
+    simulations behind each."""
+    table = Table(title=f"Why: {move['iterations']} simulations in {float(move['seconds']):.2f}s",
                   title_justify="left")
     for col in ("#", "Candidate", "Value", "Simulations"):
         table.add_column(col, justify="right" if col != "Candidate" else "left")
-    for n, c in enumerate(answer.get("candidates", [])[:top], 1):
-        value = c.get("value")
-        table.add_row(str(n), str(c.get("text", "")), "—" if value is None else f"{float(value):+.2f}",
-                      str(c.get("visits", 0)))
+    for n, c in enumerate(move["candidates"][:top], 1):
+        value = c["value"]
+        table.add_row(str(n), str(c["text"]), "—" if value is None else f"{float(value):+.2f}", str(c["visits"]))
     return table
 
 
-def autoplay_policy(g: Game, name: str, budget: str | None, seed: int
-                    ) -> tuple[Callable[[Any, int], JsonDict | None] | None, list[Decision]]:
-    """``autoplay --policy NAME --budget B``: the chooser the service calls (None: the shipped policy) and the
-    list the search's decisions are collected in (for ``--explain`` and ``--json``)."""
-    from rulekeeper.bots import BotRequestError, SearchPolicy, move_seed, parse_budget, policy_named
+def decided(decision: Decision) -> KeeperMove:
+    """A search's decision as the explanation shows it (rounded as its JSON, ``Decision.to_json``, rounds it)."""
+    return KeeperMove(action=decision.action, candidates=[Weighed(text=c.text, value=round(c.value, 4), visits=c.visits)
+                                                          for c in decision.candidates],
+                      iterations=decision.iterations, seconds=round(decision.seconds, 4))
+
+
+@dataclass
+class SearchChooser:
+    """``autoplay --policy search``: the move the service plays at each position (None: nobody can act), and
+    every decision taken (for ``--explain`` and ``--json``)."""
+
+    game: Game
+    policy: SearchPolicy
+    seed: int
+    decisions: list[Decision] = field(default_factory=list)
+
+    def __call__(self, state: object, position: int) -> JsonDict | None:
+        from rulekeeper.bots import move_seed
+
+        decision = self.policy.decide(self.game, state, move_seed(self.seed, position))
+        if decision is None:
+            return None
+        self.decisions.append(decision)
+        return decision.action
+
+
+def autoplay_policy(g: Game, name: str, budget: str | None, seed: int) -> SearchChooser | None:
+    """``autoplay --policy NAME --budget B``: the chooser the service calls (None: the shipped policy)."""
+    from rulekeeper.bots import BotRequestError, SearchPolicy, parse_budget, policy_named
 
     chosen = policy_named(name, parse_budget(budget) if budget else None)
-    decisions: list[Decision] = []
     if not isinstance(chosen, SearchPolicy):
         if budget:
             raise BotRequestError(f"--budget is the search's: it needs --policy search (got --policy {name})")
-        return None, decisions
-
-    def chooser(state: Any, position: int) -> JsonDict | None:
-        decision = chosen.decide(g, state, move_seed(seed, position))
-        if decision is None:
-            return None
-        decisions.append(decision)
-        return decision.action
-
-    return chooser, decisions
+        return None
+    return SearchChooser(g, chosen, seed)

@@ -15,9 +15,13 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rulekeeper.core.game import LegalAction
 
 #: Environment variable naming the folder of the state file (tests, portable installs).
 ENV_VAR = "RULEKEEPER_STATE_DIR"
@@ -36,60 +40,6 @@ def state_file() -> Path:
     return Path(platformdirs.user_state_dir("rulekeeper")) / FILENAME
 
 
-def _load() -> dict[str, Any]:
-    try:
-        doc = json.loads(state_file().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return doc if isinstance(doc, dict) and isinstance(doc.get("stores"), dict) else {}
-
-
-def _save(doc: dict[str, Any]) -> bool:
-    """Write the file atomically (a second terminal never reads half of it); False when it cannot be written."""
-    import tempfile  # here: most commands never write the file, and tempfile costs a start-up its imports
-
-    path = state_file()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".cli-", suffix=".json", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(doc, out, ensure_ascii=False, separators=(",", ":"))
-        os.replace(tmp, path)
-    except (OSError, ValueError):
-        return False
-    return True
-
-
-def _store_entry(doc: dict[str, Any], url: str) -> dict[str, Any]:
-    stores: dict[str, Any] = doc.setdefault("stores", {})
-    entry = stores.pop(url, None)
-    if not isinstance(entry, dict):
-        entry = {}
-    stores[url] = entry  # most recently used last
-    while len(stores) > MAX_STORES:
-        stores.pop(next(iter(stores)))
-    return entry
-
-
-def current(url: str) -> str | None:
-    """The current battle of the store at ``url``, if one was set."""
-    entry = _load().get("stores", {}).get(url)
-    found = entry.get("current") if isinstance(entry, dict) else None
-    return found if isinstance(found, str) else None
-
-
-def set_current(url: str, battle: str) -> bool:
-    doc = _load()
-    entry = _store_entry(doc, url)
-    if entry.get("current") == battle:
-        return True
-    entry["current"] = battle
-    return _save(doc)
-
-
-# -- numbered lists --------------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Listed:
     """Where a battle stood when ``battle actions`` numbered its legal actions."""
@@ -100,29 +50,116 @@ class Listed:
     digest: str  # of the listed actions' JSON: a number never points at another action than the one shown
 
 
-def digest(actions: list[dict[str, Any]]) -> str:
+@dataclass
+class StoreMemory:
+    """What the command line remembers of one store: its current battle and the last numbered list of each
+    battle (the least recently shown first)."""
+
+    current: str | None = None
+    lists: dict[str, Listed] = field(default_factory=dict)
+
+
+#: The file's content: each store's memory by the store's URL, the least recently used first.
+Memory = dict[str, StoreMemory]
+
+
+def _load() -> Memory:
+    """The file as the command line's memory; what cannot be read (a damaged file, a store's entry or a list
+    of the wrong shape) is left out, as if it had never been written."""
+    try:
+        doc = json.loads(state_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    stores = doc.get("stores") if isinstance(doc, dict) else None
+    if not isinstance(stores, dict):
+        return {}
+    memory: Memory = {}
+    for url, entry in stores.items():
+        if not isinstance(entry, dict):
+            continue
+        found = entry.get("current")
+        lists = entry.get("lists")
+        memory[url] = StoreMemory(found if isinstance(found, str) else None, {
+            battle: shown for battle, item in (lists.items() if isinstance(lists, dict) else ())
+            if (shown := _listed(item)) is not None})
+    return memory
+
+
+def _listed(item: object) -> Listed | None:
+    if not isinstance(item, dict):
+        return None
+    try:
+        return Listed(int(item["position"]), str(item["head"]), int(item["count"]), str(item["digest"]))
+    except (TypeError, KeyError, ValueError):
+        return None
+
+
+def _save(memory: Memory) -> bool:
+    """Write the file atomically (a second terminal never reads half of it); False when it cannot be written."""
+    import tempfile  # here: most commands never write the file, and tempfile costs a start-up its imports
+
+    stores = {url: {**({"current": m.current} if m.current is not None else {}), "lists": {
+        battle: {"position": shown.position, "head": shown.head, "count": shown.count, "digest": shown.digest}
+        for battle, shown in m.lists.items()}} for url, m in memory.items()}
+    path = state_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".cli-", suffix=".json", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump({"stores": stores}, out, ensure_ascii=False, separators=(",", ":"))
+        os.replace(tmp, path)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def _store_entry(memory: Memory, url: str) -> StoreMemory:
+    """The memory of the store at ``url``, made the most recently used (the least recent forgotten past
+    :data:`MAX_STORES`)."""
+    entry = memory.pop(url, None) or StoreMemory()
+    memory[url] = entry  # most recently used last
+    while len(memory) > MAX_STORES:
+        memory.pop(next(iter(memory)))
+    return entry
+
+
+def current(url: str) -> str | None:
+    """The current battle of the store at ``url``, if one was set."""
+    entry = _load().get(url)
+    return None if entry is None else entry.current
+
+
+def set_current(url: str, battle: str) -> bool:
+    memory = _load()
+    entry = _store_entry(memory, url)
+    if entry.current == battle:
+        return True
+    entry.current = battle
+    return _save(memory)
+
+
+# -- numbered lists --------------------------------------------------------------------------------------
+
+
+def digest(legal: Sequence[LegalAction]) -> str:
+    """A digest of the listed actions' JSON (a number never points at another action than the one shown)."""
     import hashlib
 
-    return hashlib.sha256(json.dumps(actions, sort_keys=True, default=str).encode()).hexdigest()[:32]
+    return hashlib.sha256(json.dumps([lg.action for lg in legal], sort_keys=True,
+                                     default=str).encode()).hexdigest()[:32]
 
 
 def remember_list(url: str, battle: str, listed: Listed) -> None:
-    doc = _load()
-    lists: dict[str, Any] = _store_entry(doc, url).setdefault("lists", {})
+    memory = _load()
+    lists = _store_entry(memory, url).lists
     lists.pop(battle, None)
-    lists[battle] = {"position": listed.position, "head": listed.head, "count": listed.count, "digest": listed.digest}
+    lists[battle] = listed
     while len(lists) > MAX_LISTS:
         lists.pop(next(iter(lists)))
-    _save(doc)
+    _save(memory)
 
 
 def listed(url: str, battle: str) -> Listed | None:
     """The last numbered list shown of ``battle`` in the store at ``url``."""
-    entry = _load().get("stores", {}).get(url)
-    found = entry.get("lists", {}).get(battle) if isinstance(entry, dict) else None
-    if not isinstance(found, dict):
-        return None
-    try:
-        return Listed(int(found["position"]), str(found["head"]), int(found["count"]), str(found["digest"]))
-    except (TypeError, KeyError, ValueError):
-        return None
+    entry = _load().get(url)
+    return None if entry is None else entry.lists.get(battle)

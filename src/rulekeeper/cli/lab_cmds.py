@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich import box
@@ -19,9 +19,14 @@ from rich.table import Table
 from .output import console, print_json
 
 if TYPE_CHECKING:
-    from rulekeeper.core.duels import DuelRequest, DuelTally
+    from rulekeeper.core.duels import DuelKernel, DuelRequest, DuelTally
+    from rulekeeper.core.ruleset import Ruleset
     from rulekeeper.core.whole import WholeOdds
     from rulekeeper.lab.backends import Progress, Runner
+    from rulekeeper.lab.duel import DuelSummary
+    from rulekeeper.lab.houserule import Stat
+    from rulekeeper.lab.play import PlaySummary
+    from rulekeeper.lab.sweep import Cell
 
 lab_app = typer.Typer(help="The balance lab: simulate scenarios, duels and matchup sweeps at scale.",
                       no_args_is_help=True)
@@ -72,13 +77,13 @@ def _runner(backend: str, workers: int | None, scheduler: str | None, timeout: f
     return Runner("dask" if scheduler is not None else backend, workers, scheduler, timeout)
 
 
-def _options(game: Any, option: list[str] | None, house_rule: Path | None) -> tuple[dict[str, str],
-                                                                                     dict[str, dict[str, Any]], str]:
+def _options(game: Ruleset, option: list[str] | None, house_rule: Path | None) -> tuple[dict[str, str],
+                                                                                         dict[str, dict[str, Stat]], str]:
     """Ruleset options and stat overrides: the house-rule file's, then ``--option`` flags."""
     from rulekeeper.lab.houserule import check_options, option_pairs, read_house_rule
 
     options: dict[str, str] = {}
-    overrides: dict[str, dict[str, Any]] = {}
+    overrides: dict[str, dict[str, Stat]] = {}
     name = ""
     if house_rule is not None:
         rule = read_house_rule(house_rule)
@@ -138,7 +143,7 @@ def play(game: Game, scenario: Annotated[str, typer.Argument(help="A scenario fi
     _print_play(g.name, scenario, summary)
 
 
-def _print_play(game: str, scenario: str, summary: Any) -> None:
+def _print_play(game: str, scenario: str, summary: PlaySummary) -> None:
     doc = summary.to_json()
     table = Table(title=f"{game} · {scenario} · {doc['battles']} battles · {doc['method']}", box=box.SIMPLE_HEAVY)
     table.add_column("result")
@@ -203,7 +208,7 @@ def duel(game: Game, first: Annotated[str, typer.Argument(help="The first unit (
     _print_duel(request, summary, tally, plot)
 
 
-def _whole_opening(kernel: object, request: DuelRequest) -> WholeOdds | None:
+def _whole_opening(kernel: DuelKernel, request: DuelRequest) -> WholeOdds | None:
     from rulekeeper.core.duels import whole_opening_of
 
     return whole_opening_of(kernel, request)
@@ -245,7 +250,7 @@ def _check_parent(path: Path) -> None:
                               path=str(path))
 
 
-def _print_duel(request: DuelRequest, summary: Any, tally: DuelTally, plot: Path | None) -> None:
+def _print_duel(request: DuelRequest, summary: DuelSummary, tally: DuelTally, plot: Path | None) -> None:
     from rulekeeper.lab.duel import is_exact
     from rulekeeper.lab.stats import shares
 
@@ -315,7 +320,7 @@ def sweep(game: Game, units: Annotated[str, typer.Option("--units", help="all, o
     _print_sweep(cells, reused, paths)
 
 
-def _print_sweep(cells: list[Any], reused: int, paths: dict[str, Path]) -> None:
+def _print_sweep(cells: list[Cell], reused: int, paths: dict[str, Path]) -> None:
     from rulekeeper.lab.stats import wilson
 
     table = Table(title=f"{len(cells)} matchups ({reused} read from earlier runs); score = wins + draws/2",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from rich.console import Console
 from rich.markup import escape
@@ -15,7 +15,7 @@ console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
 
 
-def print_json(data: Any) -> None:
+def print_json(data: object) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
 
 

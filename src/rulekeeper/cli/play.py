@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import select
 import sys
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.text import Text
@@ -76,7 +76,7 @@ class PlayLoop:
 
     # -- drawing -------------------------------------------------------------------------------------
 
-    def mine(self, state: Any) -> list[LegalAction]:
+    def mine(self, state: object) -> list[LegalAction]:
         legal = self.g.legal_actions(state)
         return legal if self.side is None else [lg for lg in legal if lg.side == self.side]
 
@@ -141,7 +141,7 @@ class PlayLoop:
         else:
             self.play(line)
 
-    def choose(self, state: Any, legal: list[LegalAction], line: str) -> LegalAction:
+    def choose(self, state: object, legal: list[LegalAction], line: str) -> LegalAction:
         import shlex
 
         try:
@@ -169,7 +169,7 @@ class PlayLoop:
             self.draw()
             return
         out, position = self.svc.act(self.bid, chosen.action, expected_position=self.position, side=self.side)
-        play_view.reveal(self.g, out.report, bool(out.chance), self.ask)
+        play_view.reveal(self.g, out, self.ask)
         rec = self.svc.record(self.bid)
         self.position, self.revision = position, rec.revision if rec.position == position else self.revision
         self.keeper_moves()

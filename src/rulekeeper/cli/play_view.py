@@ -9,11 +9,11 @@ optional ``conceals`` hook for the log. Nothing here knows a rule system.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from rulekeeper.core.game import SPECTATOR, Game, LegalAction, concealed_text, conceals
+from rulekeeper.core.game import SPECTATOR, Game, LegalAction, Outcome, concealed_text, conceals
 
 from .act_cmds import odds_line
 from .battle_cmds import _show, presenter
@@ -29,22 +29,22 @@ PREVIEW_DRAWS = 4
 KEYS = "number or words: act · u: undo · l: log · r: redraw · q: quit"
 
 
-def board(g: Game, state: Any, bid: str, side: str | None) -> None:
+def board(g: Game, state: object, bid: str, side: str | None) -> None:
     _show(g, state, bid, f"Battle {bid} · {g.title}" + (f" · you play side {side}" if side else ""))
 
 
-def action_list(g: Game, state: Any, legal: Sequence[LegalAction]) -> None:
+def action_list(g: Game, state: object, legal: Sequence[LegalAction]) -> None:
     rows = [[str(n), lg.text, "" if lg.cost is None else f"{lg.cost:g}",
              odds_line(g.preview(state, lg.action).headline_dict()), lg.note] for n, lg in enumerate(legal, 1)]
     console.print(rows_table("Your actions", ["#", "Action", "Cost", "Odds", "Note"], rows))
     console.print(Text(KEYS, style="dim"))
 
 
-def preview(g: Game, state: Any, chosen: LegalAction) -> None:
+def preview(g: Game, state: object, chosen: LegalAction) -> None:
     odds = g.preview(state, chosen.action)
     cost = "" if chosen.cost is None else f" (cost {chosen.cost:g})"
     console.print(Text(f"▶ {chosen.text}{cost}", style="bold cyan"))
-    show_whole(g, state, chosen.action)  # the whole action first (games with ``whole_odds``), then each draw
+    show_whole(g, state, chosen)  # the whole action first (games with ``whole_odds``), then each draw
     if odds.headline:
         console.print(Text("Odds: " + odds_line(odds.headline_dict())))
     for draw in odds.draws[:PREVIEW_DRAWS]:
@@ -58,10 +58,10 @@ def preview(g: Game, state: Any, chosen: LegalAction) -> None:
         console.print(Text("No chance: the action happens as shown.", style="dim"))
 
 
-def reveal(g: Game, report: Sequence[Any], drew_chance: bool, ask: Callable[[str], str]) -> None:
+def reveal(g: Game, out: Outcome, ask: Callable[[str], str]) -> None:
     """The action's results: card by card (Enter turns the next over, ``a`` all the rest) when fate decided them."""
-    cards = list(report)
-    step = drew_chance and len(cards) > 1
+    cards = list(out.report)
+    step = bool(out.chance) and len(cards) > 1
     for i, card in enumerate(cards):
         console.print(presenter(g).outcome([card]))
         if step and i < len(cards) - 1:
@@ -70,7 +70,7 @@ def reveal(g: Game, report: Sequence[Any], drew_chance: bool, ask: Callable[[str
                 step = False
 
 
-def moves(g: Game, entries: Sequence[LogEntry], state: Any, side: str | None, pending: LogEntry | None) -> None:
+def moves(g: Game, entries: Sequence[LogEntry], state: object, side: str | None, pending: LogEntry | None) -> None:
     """Actions played elsewhere (another terminal, the web keeper) since the screen was last drawn."""
     role = side or SPECTATOR
     for e in entries:
@@ -83,7 +83,7 @@ def moves(g: Game, entries: Sequence[LogEntry], state: Any, side: str | None, pe
             console.print(presenter(g).outcome(list(e.result.get("report") or [])))
 
 
-def log(g: Game, entries: Sequence[LogEntry], state: Any, side: str | None) -> None:
+def log(g: Game, entries: Sequence[LogEntry], state: object, side: str | None) -> None:
     role = side or SPECTATOR
     rows = []
     for e in entries:

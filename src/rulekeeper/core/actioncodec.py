@@ -17,7 +17,7 @@ from __future__ import annotations
 import types
 from collections.abc import Mapping
 from dataclasses import MISSING, fields, is_dataclass
-from typing import Any, Generic, Literal, Protocol, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Generic, Literal, Protocol, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from .errors import IllegalActionError
 
@@ -113,7 +113,7 @@ class ActionCodec(Generic[A]):
         return cls(**values)
 
 
-def _coerced(value: object, hint: Any, where: str) -> object:
+def _coerced(value: object, hint: object, where: str) -> object:
     """``value`` as the type ``hint`` asks, from JSON or from a form's text; else a typed refusal naming ``where``."""
     origin = get_origin(hint)
     if origin in (Union, types.UnionType):

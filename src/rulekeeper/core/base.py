@@ -275,7 +275,7 @@ class BaseGame(Generic[StateT, ActionT]):
         return shown
 
 
-def _folded(value: Any) -> Any:
+def _folded(value: object) -> object:
     """A value as a form or a command line may write it: numbers from their text, words in lower case."""
     if isinstance(value, str):
         text = value.strip()

@@ -31,7 +31,7 @@ class RulekeeperError(ValueError):
 
     code = "error"
 
-    def __init__(self, message: str, **details: Any) -> None:
+    def __init__(self, message: str, **details: object) -> None:
         from .limits import LIMITS
 
         message = shorten(message, LIMITS.message + MAX_DETAIL + 20)

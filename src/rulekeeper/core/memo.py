@@ -59,7 +59,7 @@ def per_state(fn: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[S, P],
     return memoised
 
 
-def action_key(value: Any) -> Hashable:
+def action_key(value: object) -> Hashable:
     """A hashable stand-in for a JSON action, equal exactly when the actions are ``==``.
 
     Lists and dicts are frozen with their type (so ``[1]`` and ``(1,)`` still differ, as they do
@@ -80,7 +80,7 @@ def legal_list(state: S, build: Callable[[S], Sequence[LegalAction]]) -> list[Le
     return list(remembered(state, (legal_list, build), lambda: tuple(build(state))))
 
 
-def allows(state: S, action: Mapping[str, Any], build: Callable[[S], Sequence[LegalAction]]) -> bool:
+def allows(state: S, action: Mapping[str, object], build: Callable[[S], Sequence[LegalAction]]) -> bool:
     """Whether ``action`` is one of ``build(state)``'s actions (the list and its index built once per state)."""
     index = remembered(state, (allows, build),
                        lambda: frozenset(action_key(lg.action) for lg in legal_list(state, build)))

@@ -12,7 +12,6 @@ other reader (the CLI, exports).
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
 
 from .errors import RulekeeperError
 
@@ -47,9 +46,9 @@ def check_text(value: str, where: str) -> None:
                          "it display as something else; remove it", field=where)
 
 
-def check_names(document: Any, where: str, unit_lists: tuple[str, ...] = ("units", "fighters", "men")) -> None:
+def check_names(document: object, where: str, unit_lists: tuple[str, ...] = ("units", "fighters", "men")) -> None:
     """Refuse direction controls anywhere in ``document`` and look-alike names within one unit list."""
-    stack: list[tuple[Any, str, int]] = [(document, where, 0)]
+    stack: list[tuple[object, str, int]] = [(document, where, 0)]
     while stack:
         node, path, depth = stack.pop()
         if depth > 64:
@@ -67,7 +66,7 @@ def check_names(document: Any, where: str, unit_lists: tuple[str, ...] = ("units
             stack.extend((value, f"{path}[{i}]", depth + 1) for i, value in enumerate(node))
 
 
-def _no_twins(units: list[Any], where: str) -> None:
+def _no_twins(units: list[object], where: str) -> None:
     seen: dict[str, str] = {}
     for entry in units:
         name = entry.get("name") if isinstance(entry, dict) else None

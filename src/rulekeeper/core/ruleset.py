@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from .errors import RulekeeperError, UnknownNameError
@@ -74,16 +74,16 @@ _GAMES: dict[str, Any] = {}
 
 
 @cache
-def _entry_points() -> dict[str, Any]:
+def _entry_points() -> dict[str, EntryPoint]:
     """Entry-point name → entry point (not loaded: naming a plugin costs no import). Read once per process:
     reading them opens the metadata of every installed distribution, and each ``game(name)`` asked."""
-    found: dict[str, Any] = {}
+    found: dict[str, EntryPoint] = {}
     for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
         found.setdefault(ep.name, ep)
     return found
 
 
-def _load(name: str, ep: Any) -> None:
+def _load(name: str, ep: EntryPoint) -> None:
     try:
         _LOADED[name] = ep.load()
     except Exception as exc:  # a broken third-party plugin must not break the tool

@@ -15,7 +15,6 @@ the shapes every shipped game uses are read — a board is a mapping with numeri
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from .errors import RulekeeperError
 
@@ -46,14 +45,14 @@ class BattleTooLargeError(RulekeeperError):
     code = "too_large"
 
 
-def _number(value: Any) -> float | None:
+def _number(value: object) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def generic_size(document: Any) -> tuple[BattleSize, float]:
+def generic_size(document: object) -> tuple[BattleSize, float]:
     """The size the shipped games' document shapes give, and the longest board side found."""
     cells, units, side = 0, 0, 0.0
-    stack: list[tuple[Any, int]] = [(document, 0)]
+    stack: list[tuple[object, int]] = [(document, 0)]
     while stack:
         node, depth = stack.pop()
         if depth > 64:
@@ -72,7 +71,7 @@ def generic_size(document: Any) -> tuple[BattleSize, float]:
     return BattleSize(cells, units), side
 
 
-def check_size(document: Any, where: str, game: Any = None, actions: int = 0,
+def check_size(document: object, where: str, game: object = None, actions: int = 0,
                limits: BattleLimits = BATTLE_LIMITS) -> BattleSize:
     """Refuse a battle whose initial ``document`` (or log of ``actions`` entries) passes a limit,
     or whose names would display as something else (:mod:`.names`)."""

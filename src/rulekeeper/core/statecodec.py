@@ -39,7 +39,7 @@ class DamagedStateError(RulekeeperError):
     code = "damaged_state"
 
 
-def to_json(value: Any) -> Any:
+def to_json(value: object) -> Any:
     """``value`` as JSON (dataclasses as objects of their fields, tuples as lists, enums as values)."""
     if isinstance(value, RngState):
         return value.to_dict()
@@ -59,13 +59,15 @@ def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
-def from_json(cls: type[T], data: Any, where: str = "state") -> T:
+def from_json(cls: type[T], data: object, where: str = "state") -> T:
     """The ``cls`` instance ``data`` encodes (the inverse of :func:`to_json`)."""
-    value: T = _read(cls, data, where)
+    value = _read(cls, data, where)
+    if not isinstance(value, cls):  # a class read is an instance of it: said to the type checker, not cast
+        raise DamagedStateError(f"{where}: {cls.__name__} expected, not {type(value).__name__}")
     return value
 
 
-def _read(kind: Any, data: Any, where: str) -> Any:
+def _read(kind: object, data: object, where: str) -> object:
     origin = typing.get_origin(kind)
     if origin in (Union, types.UnionType):
         return _union(kind, data, where)
@@ -86,7 +88,7 @@ def _read(kind: Any, data: Any, where: str) -> Any:
     raise DamagedStateError(f"{where}: cannot read the type {kind!r}")
 
 
-def _union(kind: Any, data: Any, where: str) -> Any:
+def _union(kind: object, data: object, where: str) -> object:
     choices = typing.get_args(kind)
     if data is None and type(None) in choices:
         return None
@@ -98,13 +100,13 @@ def _union(kind: Any, data: Any, where: str) -> Any:
     raise DamagedStateError(f"{where}: {data!r:.60} is none of {kind!r}")
 
 
-def _sequence(data: Any, where: str) -> list[Any]:
+def _sequence(data: object, where: str) -> list[object]:
     if not isinstance(data, (list, tuple)):
         raise DamagedStateError(f"{where}: a list is expected, not {type(data).__name__}")
     return list(data)
 
 
-def _tuple(kind: Any, data: Any, where: str) -> tuple[Any, ...]:
+def _tuple(kind: object, data: object, where: str) -> tuple[object, ...]:
     args = typing.get_args(kind)
     items = _sequence(data, where)
     if len(args) == 2 and args[1] is Ellipsis:
@@ -114,8 +116,10 @@ def _tuple(kind: Any, data: Any, where: str) -> tuple[Any, ...]:
     return tuple(_read(a, v, f"{where}[{i}]") for i, (a, v) in enumerate(zip(args, items, strict=True)))
 
 
-def _plain(kind: type, data: Any, where: str) -> Any:
+def _plain(kind: type, data: object, where: str) -> object:
     if kind is RngState:
+        if not isinstance(data, dict):
+            raise DamagedStateError(f"{where}: not an RNG state (an object is expected, not {type(data).__name__})")
         try:
             return RngState.from_dict(data)
         except (KeyError, TypeError, ValueError) as exc:

@@ -16,7 +16,7 @@ import math
 import os
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor, as_completed
-from types import TracebackType
+from types import ModuleType, TracebackType
 from typing import Any, TypeVar
 
 from rulekeeper.core.duels import DuelKernel, DuelRequest, DuelTally
@@ -58,7 +58,7 @@ class _Failed:
         self.code, self.message = code, message
 
 
-def run_chunk(work: ChunkWork[Any], start: int, count: int) -> Any:
+def run_chunk(work: ChunkWork[T], start: int, count: int) -> T | _Failed:
     """Run one chunk where it lands (a module-level function: processes and Dask import it by name)."""
     try:
         return work.run(start, count)
@@ -66,7 +66,7 @@ def run_chunk(work: ChunkWork[Any], start: int, count: int) -> Any:
         return _Failed(exc.code, exc.message)
 
 
-def _checked(result: Any) -> Any:
+def _checked(result: T | _Failed) -> T:
     if isinstance(result, _Failed):
         raise remote_error(result.code, result.message)
     return result
@@ -125,10 +125,10 @@ class Runner:
         if chunk is not None and chunk < 1:
             raise LabRequestError(f"--chunk must be at least 1, got {chunk}", chunk=chunk)
         parts = split(start, count, chunk or default_chunk(count, self.workers))
-        results: list[Any] = [None] * len(parts)
+        results: list[T | None] = [None] * len(parts)
         done = 0
 
-        def finished(i: int, result: Any) -> None:
+        def finished(i: int, result: T | _Failed) -> None:
             nonlocal done
             results[i] = _checked(result)
             done += parts[i][1]
@@ -140,7 +140,7 @@ class Runner:
                 finished(i, run_chunk(work, s, c))
         elif self.backend == "process":
             assert self._pool is not None, "use the Runner as a context manager"
-            futures: dict[Future[Any], int] = {self._pool.submit(run_chunk, work, s, c): i
+            futures: dict[Future[T | _Failed], int] = {self._pool.submit(run_chunk, work, s, c): i
                                                for i, (s, c) in enumerate(parts)}
             try:
                 for fut in as_completed(futures):
@@ -152,11 +152,12 @@ class Runner:
             self._run_dask(work, parts, finished)
         tally: T = work.empty()
         for part in results:  # in index order: the merge is exact, the order only fixes key order
+            assert part is not None  # every chunk finished (or raised)
             tally = tally.merged(part)
         return tally
 
-    def _run_dask(self, work: ChunkWork[Any], parts: list[tuple[int, int]],
-                  finished: Callable[[int, Any], None]) -> None:
+    def _run_dask(self, work: ChunkWork[T], parts: list[tuple[int, int]],
+                  finished: Callable[[int, T | _Failed], None]) -> None:
         dask_completed: Any = _distributed().as_completed
         assert self._client is not None, "use the Runner as a context manager"
         futures = [self._client.submit(run_chunk, work, s, c, pure=False) for s, c in parts]
@@ -165,7 +166,7 @@ class Runner:
             finished(index[fut.key], fut.result())
 
 
-def _distributed() -> Any:
+def _distributed() -> ModuleType:
     """``dask.distributed``, or a typed error saying how to install it."""
     try:
         import dask.distributed

@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from rulekeeper.core.game import Game, GameResult, SetupRequest
+from rulekeeper.core.game import Game, GameResult, JsonDict, SetupRequest
+from rulekeeper.core.registered import as_game
 
 from .errors import LabRequestError
 from .stats import Proportion, histogram_mean, histogram_quantile
@@ -99,7 +100,7 @@ def side_figures(summary: Mapping[str, Any], roles: tuple[str, ...], path: str =
             yield from ((f"{name}.{k} (sum)", side, total) for (k, side), total in sums.items())
 
 
-def _number(value: Any) -> bool:
+def _number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
@@ -123,7 +124,7 @@ class PlayWork:
         return PlayTally()
 
     def run(self, start: int, count: int) -> PlayTally:
-        game: Game = self.ref.game()
+        game = as_game(self.ref.game())
         roles = tuple(game.roles(self.document))
         tally = PlayTally()
         choose = self._chooser(game)
@@ -147,7 +148,7 @@ class PlayWork:
         return tally
 
 
-    def _chooser(self, game: Game) -> Callable[[Any, int, int], dict[str, Any] | None]:
+    def _chooser(self, game: Game) -> Callable[[object, int, int], JsonDict | None]:
         """The move of whoever acts now: the shipped policy alone (as before the bots), or each side's policy."""
         if self.default_policy == "simple" and all(name == "simple" for _, name in self.policies):
             return lambda state, seed, index: game.policy(state)
@@ -157,7 +158,7 @@ class PlayWork:
         by_side = {side: policy_named(name, budget) for side, name in self.policies}
         default = policy_named(self.default_policy, budget)
 
-        def choose(state: Any, seed: int, index: int) -> dict[str, Any] | None:
+        def choose(state: object, seed: int, index: int) -> JsonDict | None:
             side = acting_side(game, state)
             if side is None:
                 return None
@@ -255,7 +256,7 @@ class PlaySummary:
         return [(k, Proportion(self.tally.winners[k], self.tally.battles, self.exact)) for k in keys]
 
     def to_json(self) -> dict[str, Any]:
-        def spread(hist: Mapping[Any, int]) -> dict[str, float]:
+        def spread(hist: Mapping[int, int] | Mapping[float, int]) -> dict[str, float]:
             return {"mean": histogram_mean(hist), "median": histogram_quantile(hist, 0.5),
                     "p05": histogram_quantile(hist, 0.05), "p95": histogram_quantile(hist, 0.95)}
 

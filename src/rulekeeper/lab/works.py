@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import pickle
 from dataclasses import dataclass, replace
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from rulekeeper.core.capabilities import duel_kernel_of as offered_kernel
 from rulekeeper.core.duels import DuelKernel, DuelRequest, DuelTally
 from rulekeeper.core.errors import RulekeeperError
+
+if TYPE_CHECKING:
+    from rulekeeper.core.ruleset import Ruleset  # noqa: F401  (annotations)
 
 from .errors import LabRequestError
 
@@ -56,12 +59,16 @@ class GameRef:
         found = find_ruleset(name)
         return cls(str(found.name), found)
 
-    def game(self) -> Any:
-        from rulekeeper.core.ruleset import game, register_for_tests, registered
+    def game(self) -> Ruleset:
+        """The registered ruleset (a whole game wrapped for the neutral layers: ``core.registered``)."""
+        from rulekeeper.core.ruleset import Ruleset, game, register_for_tests, registered
 
         if self.name not in registered():
             register_for_tests(self.cls)
-        return game(self.name)
+        found = game(self.name)
+        if not isinstance(found, Ruleset):
+            raise LabRequestError(f"{self.name} is not a ruleset (it lacks the calculator side)", game=self.name)
+        return found
 
     def kernel(self) -> DuelKernel:
         """The game's duel kernel, built once per process; a typed error when it has none."""
@@ -70,7 +77,7 @@ class GameRef:
         return _KERNELS[self.name]
 
 
-def duel_kernel_of(game: Any, name: str) -> DuelKernel:
+def duel_kernel_of(game: object, name: str) -> DuelKernel:
     """``game.duel_kernel()``, refused with a typed error when the game has none (yet)."""
     try:
         kernel = offered_kernel(game)
@@ -119,7 +126,7 @@ def _offering_game(kernel: DuelKernel) -> GameRef | None:
 
     module = type(kernel).__module__.split(".")
 
-    def shared(cls: type[Any]) -> int:
+    def shared(cls: type[object]) -> int:
         other = cls.__module__.split(".")
         n = 0
         while n < min(len(module), len(other)) and module[n] == other[n]:

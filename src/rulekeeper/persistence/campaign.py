@@ -240,7 +240,7 @@ def _player_from(row: Any) -> Player:
     return Player(**row._asdict())
 
 
-def _json_doc(name: str, value: Any) -> dict[str, Any]:
+def _json_doc(name: str, value: object) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise StoreError(f"{name} must be a JSON object, got {type(value).__name__}", field=name)
     hit = find_non_json(value, name)

@@ -37,19 +37,19 @@ LABEL = b"rulekeeper-battle-chain/1\n"
 GENESIS_FIELDS = ("ruleset", "scenario", "seed", "title", "meta", "created")
 
 
-def canonical(value: Any) -> bytes:
+def canonical(value: object) -> bytes:
     """The one byte string a JSON value hashes as (sorted keys, no whitespace, UTF-8)."""
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
 
 
-def genesis(battle: Mapping[str, Any], initial: Any) -> str:
+def genesis(battle: Mapping[str, Any], initial: object) -> str:
     """The genesis of a battle from its record fields (:data:`GENESIS_FIELDS`) and initial document."""
     sealed = {name: battle[name] for name in GENESIS_FIELDS}
     sealed["seed"] = str(int(sealed["seed"]))  # any size, the same in JSON and in the database
     return hashlib.sha256(LABEL + canonical({"battle": sealed, "initial": initial})).hexdigest()
 
 
-def sealed_bytes(action: Any, result: Any, created: str, shown: bool) -> bytes:
+def sealed_bytes(action: object, result: object, created: str, shown: bool) -> bytes:
     """What a link seals of one entry (computed before the write lock is taken)."""
     return canonical({"action": action, "result": result, "created": created, "shown": bool(shown)})
 
@@ -59,7 +59,7 @@ def link_bytes(previous: str, entry: bytes) -> str:
     return hashlib.sha256(previous.encode() + b"\n" + entry).hexdigest()
 
 
-def link(previous: str, action: Any, result: Any, created: str, shown: bool) -> str:
+def link(previous: str, action: object, result: object, created: str, shown: bool) -> str:
     """The link of one log entry after ``previous`` (the link before it, or the genesis)."""
     return link_bytes(previous, sealed_bytes(action, result, created, shown))
 

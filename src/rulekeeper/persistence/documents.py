@@ -20,7 +20,7 @@ from .sqlstore import StoreError
 MAX_TEXT = 1_000
 
 
-def check_json(name: str, value: Any) -> dict[str, Any]:
+def check_json(name: str, value: object) -> dict[str, Any]:
     """Refuse anything that would not come back from a JSON column as it went in."""
     if not isinstance(value, dict):
         raise StoreError(f"{name} must be a JSON object (a dict), got {type(value).__name__}", field=name)
@@ -36,7 +36,7 @@ def check_json(name: str, value: Any) -> dict[str, Any]:
     return value
 
 
-def encoded(name: str, value: Any, *, made_by_game: bool = False) -> Encoded:
+def encoded(name: str, value: object, *, made_by_game: bool = False) -> Encoded:
     """``value`` checked (as :func:`check_json`) and encoded once, for a JSON column.
 
     ``made_by_game``: a result or checkpoint the game's code produces on every action; replay
@@ -68,7 +68,7 @@ def plain_keys(value: dict[str, Any]) -> bool:
     return True
 
 
-def check_int(name: str, value: Any, *, minimum: int | None = None) -> int:
+def check_int(name: str, value: object, *, minimum: int | None = None) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise StoreError(f"{name} must be an integer, got {value!r}", field=name)
     if minimum is not None and value < minimum:
@@ -76,7 +76,7 @@ def check_int(name: str, value: Any, *, minimum: int | None = None) -> int:
     return value
 
 
-def check_text(name: str, value: Any, *, max_length: int | None = MAX_TEXT, empty: bool = False) -> str:
+def check_text(name: str, value: object, *, max_length: int | None = MAX_TEXT, empty: bool = False) -> str:
     if not isinstance(value, str) or (not empty and not value):
         raise StoreError(f"{name} must be a non-empty string, got {str(value)[:80]!r}", field=name)
     if max_length is not None and len(value) > max_length:

@@ -26,12 +26,12 @@ class Encoded:
         self.text = text
 
 
-def encode(value: Any) -> Encoded:
+def encode(value: object) -> Encoded:
     """Encode once, strictly (raises ``ValueError``/``TypeError`` for what JSON cannot hold)."""
     return Encoded(_strict_dumps(value))
 
 
-def json_dumps(value: Any) -> str:
+def json_dumps(value: object) -> str:
     """The engines' JSON serializer: strict, and an :class:`Encoded` document is kept as it is."""
     return value.text if type(value) is Encoded else _strict_dumps(value)
 

@@ -17,11 +17,15 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
+from sqlalchemy.pool import ConnectionPoolEntry
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine.interfaces import DBAPIConnection
 
 from .jsontext import Encoded, encode, json_dumps, json_loads
 from .urls import DB_FILENAME, ENV_VAR, default_db_url, is_url, normalise_url, sqlite_url
@@ -58,7 +62,7 @@ def safe_url(url: str) -> str:
         return url
 
 
-def _sqlite_on_connect(dbapi_connection: Any, connection_record: Any) -> None:
+def _sqlite_on_connect(dbapi_connection: DBAPIConnection, connection_record: ConnectionPoolEntry) -> None:
     """Per-connection SQLite settings (they are not stored in the file, except WAL).
 
     ``synchronous = NORMAL`` is the setting SQLite recommends with WAL, and the one
@@ -121,7 +125,7 @@ def use_wal(engine: Engine) -> None:
     engine.dispose()
 
 
-def _postgresql_on_connect(dbapi_connection: Any, connection_record: Any) -> None:
+def _postgresql_on_connect(dbapi_connection: DBAPIConnection, connection_record: ConnectionPoolEntry) -> None:
     """Per-connection PostgreSQL limits: no statement of rulekeeper's waits or runs unbounded.
 
     ``lock_timeout`` makes a writer queued behind a held lock give up after the same

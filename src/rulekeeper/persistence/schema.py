@@ -77,7 +77,7 @@ class BigIntText(TypeDecorator[int]):
     def process_bind_param(self, value: int | None, dialect: Dialect) -> str | None:
         return None if value is None else str(int(value))
 
-    def process_result_value(self, value: Any | None, dialect: Dialect) -> int | None:
+    def process_result_value(self, value: object, dialect: Dialect) -> int | None:
         if value is None:
             return None
         text = str(value).strip()
@@ -329,7 +329,7 @@ class ExportDoc(BaseModel):
     dice: DiceDoc | None = None  # a battle with verifiable dice (optional in version 2)
 
 
-def find_non_json(value: Any, path: str) -> tuple[str, str] | None:
+def find_non_json(value: object, path: str) -> tuple[str, str] | None:
     """The dotted path of the first value a JSON column would not keep, and why.
 
     Tuples are accepted (they come back as lists); NaN/Infinity, non-string keys
@@ -356,7 +356,7 @@ def find_non_json(value: Any, path: str) -> tuple[str, str] | None:
     return (path, f"a {type(value).__name__} is not JSON")
 
 
-def validate_export(doc: Any) -> tuple[ExportDoc | None, list[tuple[str, str]]]:
+def validate_export(doc: object) -> tuple[ExportDoc | None, list[tuple[str, str]]]:
     """Parse an export document; on failure, ``(None, [(field path, problem), ...])``."""
     try:
         parsed = ExportDoc.model_validate(doc)

@@ -67,7 +67,7 @@ ActionLike = Mapping[str, Any] | HasJson
 
 @dataclass(frozen=True)
 class Replay:
-    state: Any
+    state: object
     identical: bool
     actions: int
     differences: list[str]
@@ -166,13 +166,13 @@ class BattleService(BattleReading):
     def status(self, bid: str) -> Status:
         return self.game(bid).status(self.state(bid))
 
-    def legal(self, bid: str) -> tuple[Any, builtins.list[LegalAction]]:
+    def legal(self, bid: str) -> tuple[object, builtins.list[LegalAction]]:
         with self.store.reading():
             rec = self.store.get(bid)
             state = self._state_of(rec)
         return state, game_of(rec.ruleset).legal_actions(state)
 
-    def _fold(self, bid: str, upto: int | None = None) -> tuple[Any, builtins.list[str]]:
+    def _fold(self, bid: str, upto: int | None = None) -> tuple[object, builtins.list[str]]:
         """Apply the whole log again; compare every record and checkpoint with what is stored."""
         g = self.game(bid)
         state = read_stored(bid, "its initial document", lambda: g.initial_state(self.store.initial(bid)))
@@ -220,7 +220,7 @@ class BattleService(BattleReading):
         out, at, _ = self._commit(bid, g, state, data, At.of(rec), shown)
         return Played(out, at.position, g, rec)
 
-    def _commit(self, bid: str, g: Game, state: Any, action: JsonDict, at: At,
+    def _commit(self, bid: str, g: Game, state: object, action: JsonDict, at: At,
                 shown: bool) -> tuple[Outcome, At, Status]:
         """Apply a checked action and store it with its checkpoint in one transaction.
 
@@ -241,7 +241,7 @@ class BattleService(BattleReading):
         self._keep(bid, moved.position, moved.revision, out.state)
         return out, moved, after
 
-    def undo(self, bid: str, expected_position: int | None = None, side: str | None = None) -> Any:
+    def undo(self, bid: str, expected_position: int | None = None, side: str | None = None) -> object:
         """Take back the last action, unless a random result of it has been shown.
 
         Read from one snapshot, written as a compare-and-set on its revision: a reveal
@@ -297,8 +297,8 @@ class BattleService(BattleReading):
         return Replay(state, not problems, self.store.get(bid).position, problems)
 
     def autoplay(self, bid: str, sides: set[str] | None = None, max_actions: int = 5000,
-                 progress: Callable[[Any], None] | None = None,
-                 policy: Callable[[Any, int], JsonDict | None] | None = None) -> Any:
+                 progress: Callable[[object], None] | None = None,
+                 policy: Callable[[object, int], JsonDict | None] | None = None) -> object:
         """Let the policy play ``sides`` (all when None) until the battle ends or another side must act.
 
         Each action is its own transaction (a killed autoplay resumes at its last action); the
@@ -408,7 +408,7 @@ def guess_ruleset(request: SetupRequest) -> str:
     return _accepting(battle_games, request)
 
 
-def _recognises(g: Game, document: Any) -> bool:
+def _recognises(g: Game, document: object) -> bool:
     hook = getattr(g, "recognises", None)
     return bool(hook(document)) if hook is not None and isinstance(document, dict) else False
 

@@ -70,7 +70,7 @@ def cap_memory(extra_bytes: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
-def decide(game: Game, state: Any, job: Job) -> dict[str, Any]:
+def decide(game: Game, state: object, job: Job) -> dict[str, Any]:
     """The move of ``job.side`` in ``state``, with the candidates the bot weighed.
 
     Answers a plain dict: ``action``, ``candidates`` (``text``, ``value``, ``visits``, best first),
@@ -87,7 +87,7 @@ def decide(game: Game, state: Any, job: Job) -> dict[str, Any]:
             "seconds": float(decision.seconds)}
 
 
-def simple(game: Game, state: Any, side: str) -> dict[str, Any]:
+def simple(game: Game, state: object, side: str) -> dict[str, Any]:
     """The game's shipped policy for ``side`` (its first legal action when the policy plays another side)."""
     t0 = time.perf_counter()
     action = game.policy(state)

@@ -95,7 +95,7 @@ class BattleReading:
 
     def __init__(self, store: BattleReads) -> None:
         self.store = store
-        self._cache: dict[str, tuple[int, int, Any]] = {}  # battle → (position, revision, state)
+        self._cache: dict[str, tuple[int, int, object]] = {}  # battle → (position, revision, state)
         self._lock = threading.Lock()
 
     def game(self, bid: str) -> Game:
@@ -114,7 +114,7 @@ class BattleReading:
         with self.store.reading():
             return self._state_of(self.store.get(bid))
 
-    def _state_of(self, rec: BattleRecord) -> Any:
+    def _state_of(self, rec: BattleRecord) -> object:
         bid = rec.id
         with self._lock:
             hit = self._cache.get(bid)
@@ -125,14 +125,14 @@ class BattleReading:
         self._remember(bid, rec, state)
         return state
 
-    def _remember(self, bid: str, rec: BattleRecord, state: Any) -> None:
+    def _remember(self, bid: str, rec: BattleRecord, state: object) -> None:
         self._keep(bid, rec.position, rec.revision, state)
 
-    def _keep(self, bid: str, position: int, revision: int, state: Any) -> None:
+    def _keep(self, bid: str, position: int, revision: int, state: object) -> None:
         with self._lock:
             self._cache[bid] = (position, revision, state)
 
-    def state_at(self, bid: str, n: int) -> Any:
+    def state_at(self, bid: str, n: int) -> object:
         """The battle after its first ``n`` actions: the nearest checkpoint, folded forward.
 
         A checkpoint the game cannot read (changed outside rulekeeper) is only a cache:
@@ -142,7 +142,7 @@ class BattleReading:
         with self.store.reading():  # the checkpoint and the entries after it: one moment
             return self._state_at(bid, n)
 
-    def _state_at(self, bid: str, n: int, g: Game | None = None) -> Any:
+    def _state_at(self, bid: str, n: int, g: Game | None = None) -> object:
         """:meth:`state_at`; ``g``: the battle's game when the caller already knows it (one read less)."""
         g = self.game(bid) if g is None else g
         found = self.store.nearest_checkpoint(bid, n) if n > 0 else None

@@ -21,9 +21,9 @@ import json
 import logging
 import os
 import time
-from typing import Any
 
 from starlette.requests import ClientDisconnect
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = logging.getLogger("rulekeeper.web")
 
@@ -37,19 +37,17 @@ MAX_EXPORT_BODY = 32 * 1024 * 1024
 #: Paths whose bodies may be larger than :data:`MAX_BODY`, and their own cap.
 PATH_LIMITS = {"/verify": MAX_EXPORT_BODY}
 
-Scope = dict[str, Any]
-Message = dict[str, Any]
 
 
 class BodyLimit:
-    def __init__(self, app: Any, max_body: int = MAX_BODY, paths: dict[str, int] | None = None,
+    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY, paths: dict[str, int] | None = None,
                  body_timeout: float = BODY_TIMEOUT) -> None:
         self.app = app
         self.max_body = max_body
         self.paths = PATH_LIMITS if paths is None else paths
         self.body_timeout = body_timeout
 
-    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -101,7 +99,7 @@ class BodyLimit:
         except ClientDisconnect:
             log.warning("client went away before its request was read: %s %s", scope.get("method"), scope.get("path"))
 
-    async def _refuse(self, send: Any, cap: int, page: bool, slow: bool = False) -> None:
+    async def _refuse(self, send: Send, cap: int, page: bool, slow: bool = False) -> None:
         message = f"the request body is larger than {cap:,} bytes"
         if slow:
             body = json.dumps({"error": "too_slow", "message": f"the request body did not arrive within "

@@ -25,7 +25,8 @@ import json
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass
-from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 #: How many addresses are remembered at most.
 MAX_CLIENTS = 10_000
@@ -48,7 +49,7 @@ def _is_creation(method: str, path: str) -> bool:
 
 
 class RateLimit:
-    def __init__(self, app: Any, limits: RateLimits | None = None) -> None:
+    def __init__(self, app: ASGIApp, limits: RateLimits | None = None) -> None:
         self.app = app
         self.limits = limits or RateLimits()
         self.seen: OrderedDict[tuple[str, str], deque[float]] = OrderedDict()
@@ -66,7 +67,7 @@ class RateLimit:
             events.popleft()
         return events
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -87,7 +88,7 @@ class RateLimit:
             verifications.append(now)
         status = 0
 
-        async def watched(message: dict[str, Any]) -> None:
+        async def watched(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = int(message["status"])
@@ -104,7 +105,7 @@ class RateLimit:
         elif status == 201 and _is_creation(method, path):
             creations.append(now)
 
-    async def _refuse(self, send: Any, events: deque[float], why: str) -> None:
+    async def _refuse(self, send: Send, events: deque[float], why: str) -> None:
         wait = max(1, int(events[0] + self.limits.window - time.monotonic()) + 1)
         body = json.dumps({"error": "rate_limited", "message": f"{why} from this address: try again in {wait} s",
                            "retry_after": wait}).encode()

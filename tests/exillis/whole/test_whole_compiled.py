@@ -3,8 +3,8 @@
 The guide: "Hot Monte Carlo loops may be specialised (numba, numpy fallback) but are cross-checked against
 the reference". The sampled previews (``whole/sampled_volley.py``, ``whole/sampled_round.py``) draw with numpy;
 with numba the same draws run as compiled loops that take the same uniforms from the same generator in the same
-order. Here every sampler of several sampled previews (volleys with Swift Shot, friendly fire, Missile Block,
-wounds; lightning; the rounds of a charge into a crowded zone, a group's fight, a charge meeting reactions, the
+order. Here every sampler of several sampled previews (volleys with Swift Shot, friendly fire, Missile Block;
+lightning; the rounds of a charge into a crowded zone, a group's fight with the wounds carried between rounds, the
 simultaneous exchange) runs both ways on the same stream: the particles' hit points, deaths in order, friendly
 fire and the whole odds shown must be identical. The test session runs the numpy reference (tests/conftest.py:
 ``RULEKEEPER_NUMBA=0``), so the compiled side runs in one process of its own, with numba on.
@@ -26,9 +26,8 @@ from exillis_matchups import MATCHUPS, SIMULTANEOUS
 needs_numba = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba is not installed")
 
 #: Sampled (the exact kernel's allowance set to 0) both ways: volleys, lightning, rounds, actions of several rounds.
-CHECKED = ["swift shot", "volley into a melee", "volley at shielded knights", "wounded knights shot", "lightning into a melee",
-           "charge into a crowded zone", "group fight of a hero and retinue", "charge meets a reaction striking first",
-           "simultaneous exchange at equal priority"]
+CHECKED = ["swift shot", "volley into a melee", "volley at shielded knights", "lightning into a melee",
+           "charge into a crowded zone", "group fight of a hero and retinue", "simultaneous exchange at equal priority"]
 
 SCRIPT = r"""
 import json, sys

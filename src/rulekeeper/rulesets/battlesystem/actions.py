@@ -24,7 +24,7 @@ from rulekeeper.boards.hexes import HexCell, hex_distance
 from rulekeeper.core.actioncodec import ActionCodec
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError
-from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
+from rulekeeper.core.game import LegalAction, OddsPreview
 from rulekeeper.core.memo import allows, legal_list
 
 from .combat import Reach, Unit, attack_request, resolve_attack
@@ -94,6 +94,28 @@ class BSCodec(ActionCodec[BSAction]):
         #: each kind's class as a constructor, and whether it takes the kind (a ``Literal`` field) or not (a ClassVar)
         self._make: dict[str, tuple[Callable[..., BSAction], bool]] = {
             kind: (cls, any(f.name == "kind" for f in fields(cls))) for cls in classes for kind in self._kinds_of(cls)}
+        #: each kind's fields besides its kind (every one a word, none optional)
+        self._fields = {kind: {f.name for f in fields(cls) if f.name != "kind"}
+                        for cls in classes for kind in self._kinds_of(cls)}
+
+    def decode(self, data: Mapping[str, object], defaults: Mapping[str, object] | None = None) -> BSAction:
+        """The core's decode, read straight when ``data`` is already what :meth:`encode` writes (the log's and the
+        legal list's actions, decoded for every preview: the core's coercions cost twice as much, measured)."""
+        return self._as_written(data) or super().decode(data, defaults)
+
+    def _as_written(self, data: Mapping[str, object]) -> BSAction | None:
+        """The action ``data`` spells if it is exactly canonical — a known kind as written and exactly its fields,
+        each a word with nothing to trim — else None (the core decodes it then: it coerces, fills the defaults,
+        or refuses naming the field)."""
+        kind = data.get("kind")
+        if not isinstance(kind, str) or kind not in self._make:
+            return None
+        make, with_kind = self._make[kind]
+        words = {k: v for k, v in data.items() if k != "kind"}
+        if words.keys() != self._fields[kind] or not all(isinstance(v, str) and v and v == v.strip()
+                                                          for v in words.values()):
+            return None
+        return make(**({"kind": kind, **words} if with_kind else words))
 
     def listed(self, data: Mapping[str, object]) -> BSAction:
         """The typed action of one of the legal list's JSON actions (canonical by construction: no checks, nothing
@@ -222,36 +244,37 @@ def _legal_actions(state: BattleState) -> list[LegalAction]:
     return out
 
 
-def checked(state: BattleState, action: JsonDict) -> BSAction:
-    """The typed action of a (logged, posted) JSON action that is one of the legal ones now; else refuse it (typed,
-    nothing changed). Why on the JSON: a legal action is exactly one of the listed JSON objects, so the codec never
-    reads one it would have to correct."""
+def check(state: BattleState, action: BSAction) -> None:
+    """Refuse (typed, nothing changed) an action that is not one of the legal ones now: its JSON is exactly one
+    of the listed JSON objects (the legal list and its index built once per state, ``core.memo.allows``)."""
     if state.over:
         raise IllegalActionError("the battle is over")
-    if action.get("kind") not in KINDS:
-        raise IllegalActionError(f"not a Battle System action: {action.get('kind')!r} ({', '.join(KINDS)})")
-    if action.get("side") != state.to_act:
+    if action.side != state.to_act:
         raise IllegalActionError(f"it is {possessive(state.name(state.to_act))} turn (side {state.to_act}), "
-                                 f"not side {action.get('side')}'s")
-    if not allows(state, action, _legal_actions):
+                                 f"not side {action.side}'s")
+    logged = ACTIONS.encode(action)
+    if not allows(state, logged, _legal_actions):
         # in the game's words: the page printed "not legal now: {'kind': 'move', …}"
-        raise IllegalActionError(f"not legal now: {action_text(action)} (see the legal actions)", action=action)
-    return ACTIONS.listed(action)
+        raise IllegalActionError(f"not legal now: {action_text(action)} (see the legal actions)", action=logged)
 
 
-def action_text(action: JsonDict) -> str:
+#: What each targeted kind does to its target, in the pages' words.
+VERBS = {"attack": "attacks", "shoot": "shoots at", "pursue": "pursues", "rally": "rallies", "tend": "tends",
+         "resupply": "resupplies"}
+
+
+def action_text(action: BSAction) -> str:
     """A (logged or refused) action as the pages say it: "Bank Archers shoots at Raider Horse"."""
-    kind, side = action.get("kind"), action.get("side")
-    rest = {"move": "moves to {to}", "attack": "attacks {target}", "shoot": "shoots at {target}",
-            "barrage": "targets {hex} with a barrage", "pursue": "pursues {target}",
-            "rally": "rallies {target}", "tend": "tends {target}", "resupply": "resupplies {target}",
-            "bridge": "bridges {hex}"}.get(str(kind))
-    if rest is None:
-        return f"side {side}: end turn" if kind == "end_turn" else f"side {side}: {kind}"
-    try:
-        return f"{action.get('unit')} {rest.format(**action)}"
-    except (KeyError, IndexError, ValueError):
-        return f"side {side}: {kind}"
+    match action:
+        case Move():
+            return f"{action.unit} moves to {action.to}"
+        case Targeted():
+            return f"{action.unit} {VERBS[action.kind]} {action.target}"
+        case AtHex(kind="barrage"):
+            return f"{action.unit} targets {action.hex} with a barrage"
+        case AtHex():
+            return f"{action.unit} bridges {action.hex}"
+    return f"side {action.side}: end turn"
 
 
 def do_move(state: BattleState, action: Move) -> tuple[BattleState, Lines]:

@@ -1,7 +1,8 @@
-"""The Battle System on the game protocol (:class:`rulekeeper.core.game.Game`).
+"""The Battle System on the typed game protocol (:class:`rulekeeper.core.base.BaseGame` ``[BattleState, BSAction]``).
 
 This is the only door through which the service, the web keeper and the CLI reach Battle
-System battles: a scenario file becomes the stored initial document, an action becomes a
+System battles (wrapped by the registry, ``core.registered``: every method here takes the battle's own state and
+its typed actions, :data:`.actions.ACTIONS` the one codec of their JSON): a scenario file becomes the stored initial document, an action becomes a
 protocol :class:`~rulekeeper.core.game.Outcome` (every roll drawn through the
 :class:`~rulekeeper.core.chance.Fate` of the RNG state kept in the battle's state), the state a
 view without its RNG. The web keeper draws it with this package's SVG hex board (``web/``), the CLI with
@@ -12,8 +13,9 @@ Rules decisions: ``docs/rules/battlesystem.md``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
+from rulekeeper.core.base import BaseGame
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError, RulekeeperError
 from rulekeeper.core.game import (
@@ -26,7 +28,6 @@ from rulekeeper.core.game import (
     ScenarioInfo,
     SetupRequest,
     Status,
-    WithoutExtras,
 )
 from rulekeeper.core.present import CliPresenter, WebPresenter
 from rulekeeper.core.rng import RngState
@@ -58,7 +59,7 @@ class BattleSystemSetupError(RulekeeperError):
     code = "impossible_request"
 
 
-class BattleSystem(WithoutExtras):
+class BattleSystem(BaseGame[BattleState, actions.BSAction]):
     """The Guide to the Battle System: the calculator (odds, resolve, units) and whole hex battles."""
 
     name: ClassVar[str] = NAME
@@ -67,6 +68,8 @@ class BattleSystem(WithoutExtras):
     deterministic: ClassVar[bool] = False
     #: draws whose preview the conformance test must have compared with the roll (never vacuous)
     previewed_draws: ClassVar[tuple[str, ...]] = ("Attack",)
+    state_type: ClassVar[type] = BattleState
+    action_codec = actions.ACTIONS
 
     # -- the calculator side -------------------------------------------------------------------
 
@@ -117,12 +120,6 @@ class BattleSystem(WithoutExtras):
                 raise
             raise RulekeeperError(f"the stored battle's initial document is damaged: {exc!r}") from None
 
-    def roles(self, document: JsonDict) -> tuple[str, ...]:
-        return SIDES
-
-    def reseeded(self, document: JsonDict, seed: int) -> JsonDict:
-        return {**document, "seed": int(seed)}
-
     # -- playing -------------------------------------------------------------------------------
 
     def status(self, state: BattleState) -> Status:
@@ -133,46 +130,56 @@ class BattleSystem(WithoutExtras):
     def legal_actions(self, state: BattleState) -> list[LegalAction]:
         return actions.legal_actions(state)
 
-    def parse_action(self, state: BattleState, data: Mapping[str, Any]) -> JsonDict:
+    def decode_action(self, data: Mapping[str, object],
+                      defaults: Mapping[str, object] | None = None) -> actions.BSAction:
+        """The typed action a logged or posted JSON object spells (the one codec); one that spells none is not
+        legal now, said with what is wrong with it."""
+        try:
+            return actions.ACTIONS.decode(data, defaults)
+        except IllegalActionError as exc:
+            raise IllegalActionError(f"not legal now: {dict(data)!r:.200} ({exc.message})", **exc.details) from None
+
+    def parse_action(self, state: BattleState, data: Mapping[str, object]) -> actions.BSAction:
         from .action_words import read_action
 
-        return actions.ACTIONS.encode(read_action(state, data))
+        return read_action(state, data)
 
-    def parse_words(self, state: BattleState, words: Sequence[str], option: str | None = None) -> JsonDict:
+    def parse_words(self, state: BattleState, words: Sequence[str], option: str | None = None) -> actions.BSAction:
         """``move "Riverguard Foot" C2``, ``attack X Y``, ``end`` (:func:`.action_words.read_words`)."""
         from .action_words import read_words
 
-        return actions.ACTIONS.encode(read_words(state, words))
+        return read_words(state, words)
 
-    def apply(self, state: BattleState, action: JsonDict) -> Outcome:
-        typed = actions.checked(state, action)
+    def apply(self, state: BattleState, action: actions.BSAction) -> Outcome:
+        actions.check(state, action)
         fate = Fate.from_state(state.rng)
-        new, report = play(state, typed, fate)
+        new, report = play(state, action, fate)
         if new.over:
             winner = "a draw" if new.winner is None else f"{new.name(new.winner)} win"
             report.append({"text": f"The battle is over, {winner}: {new.reason}", "kind": "over"})
-        return Outcome.made(new, action, typed.side, fate.records, [dict(line) for line in report])
+        return self.outcome(new, action, action.side, fate.records, report)
 
-    def whole_odds(self, state: BattleState, action: JsonDict) -> WholeOdds | None:
+    def whole_odds(self, state: BattleState, action: actions.BSAction) -> WholeOdds | None:
         """The whole result of an attack, a pursuit, a rally or tending (:mod:`.whole`)."""
         from .whole import whole_odds
 
         try:
-            return whole_odds(state, actions.checked(state, action))
+            actions.check(state, action)
         except IllegalActionError:
             return None
+        return whole_odds(state, action)
 
-    def preview(self, state: BattleState, action: JsonDict) -> OddsPreview:
-        return actions.preview(state, actions.checked(state, action))
+    def preview(self, state: BattleState, action: actions.BSAction) -> OddsPreview:
+        actions.check(state, action)
+        return actions.preview(state, action)
 
-    def policy(self, state: BattleState) -> JsonDict | None:
-        pick = policy.choose(state)
-        return None if pick is None else actions.ACTIONS.encode(pick)
+    def policy(self, state: BattleState) -> actions.BSAction | None:
+        return policy.choose(state)
 
-    def side_of(self, action: JsonDict) -> str:
-        return str(action.get("side", ""))
+    def side_of(self, action: actions.BSAction) -> str:
+        return action.side
 
-    def action_text(self, action: JsonDict) -> str:
+    def action_text(self, action: actions.BSAction) -> str:
         return actions.action_text(action)
 
     def evaluate(self, state: BattleState, side: str) -> float:

@@ -36,13 +36,12 @@ from fractions import Fraction
 
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError
-from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
+from rulekeeper.core.game import LegalAction, OddsPreview
 from rulekeeper.core.memo import allows, legal_list
 
 from . import bridle, carry, corpses, crossing, dragon, jumps, saddle, sorcery, summons
 from .action_types import (
     ACTIONS,
-    KINDS,
     Attack,
     ByUnit,
     Cast,
@@ -181,24 +180,16 @@ def _legal_actions(state: DNState) -> list[LegalAction]:
     return out
 
 
-def checked(state: DNState, action: JsonDict) -> DNAction:
-    """The typed action of a (logged, posted) JSON action that is one of the legal ones now; else refuse it (typed,
-    nothing changed). Why on the JSON: a legal action is exactly one of the listed JSON objects, so the codec
-    never reads one it would have to correct."""
+def check(state: DNState, action: DNAction) -> None:
+    """Refuse (typed, nothing changed) an action that is not one of the legal ones now: its JSON is exactly one
+    of the listed JSON objects (the legal list and its index built once per state, ``core.memo.allows``)."""
     if state.over:
         raise IllegalActionError("the battle is over")
-    if action.get("kind") not in KINDS:
-        raise IllegalActionError(f"not a Dragon Noir action: {action.get('kind')!r} ({', '.join(KINDS)})")
-    if action.get("side") != state.to_act:
-        raise IllegalActionError(f"it is side {state.to_act}'s decision, not side {action.get('side')!r}'s")
-    if not allows(state, action, _legal_actions):
-        raise IllegalActionError(f"not legal now: {action!r} (see the legal actions)", action=action)
-    return ACTIONS.decode(action)
-
-
-def check(state: DNState, action: DNAction) -> None:
-    """Refuse (typed, nothing changed) a typed action that is not one of the legal ones now."""
-    checked(state, ACTIONS.encode(action))
+    if action.side != state.to_act:
+        raise IllegalActionError(f"it is side {state.to_act}'s decision, not side {action.side!r}'s")
+    logged = ACTIONS.encode(action)
+    if not allows(state, logged, _legal_actions):
+        raise IllegalActionError(f"not legal now: {logged!r} (see the legal actions)", action=logged)
 
 
 # -- what each action does ----------------------------------------------------------------------------------
@@ -387,7 +378,7 @@ def _p(letters: dict[str, Fraction], wanted: str) -> float:
 
 
 def preview(state: DNState, action: DNAction) -> OddsPreview:
-    """The exact odds and the very request the resolution draws first (of a legal action: :func:`checked`)."""
+    """The exact odds and the very request the resolution draws first (of a legal action: :func:`check`)."""
     match action:
         case Shoot():
             o = shot_odds(state, action.unit, action.target)

@@ -1,8 +1,10 @@
-"""Dragon Noir battles on the game protocol (:class:`rulekeeper.core.game.Game`).
+"""Dragon Noir battles on the typed game protocol (:class:`rulekeeper.core.base.BaseGame` ``[DNState, DNAction]``).
 
 :class:`DragonNoirBattles` is the battle half of the registered class :class:`DragonNoir` below
-(entry point ``rulekeeper.rulesets.dragonnoir.game:DragonNoir``, which adds the calculator half): a scenario file becomes the stored initial document, an
-action an :class:`~rulekeeper.core.game.Outcome` (every die drawn through the
+(entry point ``rulekeeper.rulesets.dragonnoir.game:DragonNoir``, which adds the calculator half); the registry
+wraps it (``core.registered``), so every method here takes the battle's own state and its typed actions
+(:mod:`.action_types`, whose one codec the log's JSON goes through): a scenario file becomes the stored initial
+document, an action an :class:`~rulekeeper.core.game.Outcome` (every die drawn through the
 :class:`~rulekeeper.core.chance.Fate` of the RNG state kept in the battle's state, from the very request
 :meth:`preview` shows), the state a view without its RNG. Rules decisions: ``docs/rules/dragonnoir.md``,
 "Battles".
@@ -11,13 +13,13 @@ action an :class:`~rulekeeper.core.game.Outcome` (every die drawn through the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar
 
+from rulekeeper.core.base import BaseGame
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError, RulekeeperError, UnknownNameError
 from rulekeeper.core.game import (
     BattleSetup,
-    Game,
     GameResult,
     JsonDict,
     LegalAction,
@@ -26,19 +28,18 @@ from rulekeeper.core.game import (
     ScenarioInfo,
     SetupRequest,
     Status,
-    WithoutExtras,
 )
 from rulekeeper.core.present import CliPresenter, WebPresenter
 from rulekeeper.core.rng import RngState
 from rulekeeper.core.ruleset import OptionInfo, Resolution
 from rulekeeper.core.whole import WholeOdds
 
+from .action_types import ACTIONS, DNAction
+from .state import DNState
+
 if TYPE_CHECKING:
     from rulekeeper.cli.hooks import CliHooks
 
-    from .state import DNState
-
-#: The sides (``state.SIDES``), here so that loading the ruleset does not load the battle modules.
 SIDES = ("A", "B")
 
 NAME = "dragonnoir"
@@ -64,8 +65,11 @@ def parse_options(words: list[str]) -> dict[str, str]:
     return out
 
 
-class DragonNoirBattles(WithoutExtras):
-    """Whole Dragon Noir battles: set-up, the player turn's actions, JSON, views and presenters."""
+class DragonNoirBattles(BaseGame[DNState, DNAction]):
+    """Whole Dragon Noir battles: set-up, the player turn's typed actions, JSON, views and presenters."""
+
+    state_type: ClassVar[type] = DNState
+    action_codec = ACTIONS
 
     def scenarios(self) -> list[ScenarioInfo]:
         from .scenario import shipped_scenarios
@@ -111,12 +115,6 @@ class DragonNoirBattles(WithoutExtras):
 
         return window(None, state if can_fire(state) else _start_movement(state))
 
-    def roles(self, document: JsonDict) -> tuple[str, ...]:
-        return SIDES
-
-    def reseeded(self, document: JsonDict, seed: int) -> JsonDict:
-        return {**document, "seed": int(seed)}
-
     # -- playing -----------------------------------------------------------------------------------------
 
     def status(self, state: DNState) -> Status:
@@ -130,66 +128,68 @@ class DragonNoirBattles(WithoutExtras):
 
         return legal_actions(state)
 
-    def parse_action(self, state: DNState, data: Mapping[str, Any]) -> JsonDict:
-        from .action_types import ACTIONS
+    def decode_action(self, data: Mapping[str, object], defaults: Mapping[str, object] | None = None) -> DNAction:
+        """The typed action a logged or posted JSON object spells (the one codec); one that spells none is not
+        legal now, said with what is wrong with it."""
+        try:
+            return ACTIONS.decode(data, defaults)
+        except IllegalActionError as exc:
+            raise IllegalActionError(f"not legal now: {dict(data)!r:.200} ({exc.message})", **exc.details) from None
+
+    def parse_action(self, state: DNState, data: Mapping[str, object]) -> DNAction:
         from .action_words import read_action
 
-        return ACTIONS.encode(read_action(state, data))
+        return read_action(state, data)
 
-    def parse_words(self, state: DNState, words: Sequence[str], option: str | None = None) -> JsonDict:
+    def parse_words(self, state: DNState, words: Sequence[str], option: str | None = None) -> DNAction:
         """``shoot Laberne "Goblin 1"``, ``move Grast D4``, ``attack Grast,Thrug "Crazy Ork"``, ``hold``, ``end``."""
-        from .action_types import ACTIONS
         from .action_words import read_words
 
-        return ACTIONS.encode(read_words(state, words))
+        return read_words(state, words)
 
-    def apply(self, state: DNState, action: JsonDict) -> Outcome:
-        from .actions import checked
+    def apply(self, state: DNState, action: DNAction) -> Outcome:
+        from .actions import check
         from .whole import play
 
-        typed = checked(state, action)
+        check(state, action)
         fate = Fate.from_state(state.rng)
-        new, report = play(state, typed, fate)
+        new, report = play(state, action, fate)
         if new.over:
             winner = "a draw" if new.winner is None else f"{new.name(new.winner)} win"
             report.append({"text": f"The battle is over, {winner}: {new.reason}", "kind": "over"})
-        return Outcome.made(new, action, typed.side, fate.records, [dict(line) for line in report])
+        return self.outcome(new, action, action.side, fate.records, report)
 
-    def whole_odds(self, state: DNState, action: JsonDict) -> WholeOdds | None:
+    def whole_odds(self, state: DNState, action: DNAction) -> WholeOdds | None:
         """The whole result of an action with dice, every outcome run through the rules (:mod:`.whole`)."""
-        from .actions import checked
+        from .actions import check
         from .whole import CHANCY, whole_odds
 
-        if action.get("kind") not in CHANCY:
+        if action.kind not in CHANCY:
             return None
         try:
-            return whole_odds(state, checked(state, action))
+            check(state, action)
         except IllegalActionError:
             return None
+        return whole_odds(state, action)
 
-    def preview(self, state: DNState, action: JsonDict) -> OddsPreview:
-        from .actions import checked, preview
+    def preview(self, state: DNState, action: DNAction) -> OddsPreview:
+        from .actions import check, preview
 
-        return preview(state, checked(state, action))
+        check(state, action)
+        return preview(state, action)
 
-    def policy(self, state: DNState) -> JsonDict | None:
-        from .action_types import ACTIONS
+    def policy(self, state: DNState) -> DNAction | None:
         from .policy import choose
 
-        pick = choose(state)
-        return None if pick is None else ACTIONS.encode(pick)
+        return choose(state)
 
-    def side_of(self, action: JsonDict) -> str:
-        return str(action.get("side", ""))
+    def side_of(self, action: DNAction) -> str:
+        return action.side
 
-    def action_text(self, action: JsonDict) -> str:
-        from .action_types import ACTIONS
+    def action_text(self, action: DNAction) -> str:
         from .action_words import action_text
 
-        try:
-            return action_text(ACTIONS.decode(action))
-        except IllegalActionError:  # not an action of this game: its side and kind, as logged
-            return f"side {action.get('side')}: {action.get('kind')}"
+        return action_text(action)
 
     def evaluate(self, state: DNState, side: str) -> float:
         """The search bot's score of an unfinished battle for ``side`` in [-1, 1] (``rulekeeper.bots``)."""
@@ -231,7 +231,7 @@ class DragonNoirBattles(WithoutExtras):
     def web_presenter(self) -> WebPresenter:
         from .web.presenter import DragonNoirPresenter
 
-        return DragonNoirPresenter(cast("Game", self))
+        return DragonNoirPresenter(self)
 
     def cli_presenter(self) -> CliPresenter:
         from .boardtext import DragonNoirCliPresenter
@@ -270,7 +270,7 @@ class DragonNoir(DragonNoirBattles):
     def options(self) -> list[OptionInfo]:
         return list(OPTION_INFO)
 
-    def roster(self) -> list[dict[str, Any]]:
+    def roster(self) -> list[JsonDict]:
         """Every character's counters, each side as attack/movement/defence, and where the numbers come from."""
         from .roster import roster
 

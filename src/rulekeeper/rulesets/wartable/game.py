@@ -18,8 +18,9 @@ See ``docs/rules/wartable.md`` ("Whole battles") for the design choices.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from rulekeeper.core.base import BaseGame
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError, ImpossibleRequestError, RulekeeperError
 from rulekeeper.core.game import (
@@ -55,7 +56,6 @@ from .state import NAME, WarTableState, _state_of, state_document
 
 if TYPE_CHECKING:
     from rulekeeper.cli.hooks import CliHooks
-    from rulekeeper.core.game import Game
     from rulekeeper.core.present import CliPresenter, WebPresenter
 
 
@@ -73,10 +73,14 @@ class WarTableSetupError(RulekeeperError):
 # ---------------------------------------------------------------- the game
 
 
-class WarTableBattles:
-    """The battle half of the War Table (mixed into :class:`WarTable`)."""
+class WarTableBattles(BaseGame[WarTableState, Engage]):
+    """The battle half of the War Table (:class:`WarTable` adds the calculator): its rules take the typed state
+    and the typed action (:class:`.actions.Engage`, through its one codec); the registry's wrapper
+    (``core.registered``) decodes the logged JSON for them."""
 
     name: ClassVar[str] = NAME
+    state_type: ClassVar[type] = WarTableState
+    action_codec = ACTIONS
 
     # -- setting a battle up -------------------------------------------------------------------
 
@@ -170,11 +174,11 @@ class WarTableBattles:
                                 "meet the attack: the six steps are resolved", "Defend", "")]
         return [LegalAction(ACTIONS.encode(ATTACK), "attack", "attackers", None, describe(state.battle), "Attack", "")]
 
-    def parse_action(self, state: WarTableState, data: Mapping[str, Any]) -> JsonDict:
+    def parse_action(self, state: WarTableState, data: Mapping[str, object]) -> Engage:
         """``{"kind": "attack"}`` or ``{"kind": "defend"}`` (any case); an optional ``side`` names who acts."""
-        return ACTIONS.encode(self._engage(state, data))
+        return self._engage(state, data)
 
-    def _engage(self, state: WarTableState, data: Mapping[str, Any]) -> Engage:
+    def _engage(self, state: WarTableState, data: Mapping[str, object]) -> Engage:
         """The action a request spells (see :meth:`parse_action`), or a typed refusal naming what is wrong."""
         extra = sorted(str(k) for k, v in data.items() if k not in ("kind", "side") and v not in (None, ""))
         if extra:
@@ -214,7 +218,7 @@ class WarTableBattles:
             f"unknown side {name!r}: expected one of {', '.join(dict.fromkeys(names))}", side=name
         )
 
-    def parse_words(self, state: WarTableState, words: Sequence[str], option: str | None = None) -> JsonDict:
+    def parse_words(self, state: WarTableState, words: Sequence[str], option: str | None = None) -> Engage:
         """``attack`` or ``defend`` (the command line: ``rulekeeper battle act ID attack``)."""
         if option is not None:
             raise WarTableActionError(f"War Table actions take no option (got {option!r})")
@@ -235,8 +239,8 @@ class WarTableBattles:
             )
         return action
 
-    def apply(self, state: WarTableState, action: JsonDict) -> Outcome:
-        canonical = ACTIONS.encode(self._check(state, self._engage(state, action)))
+    def apply(self, state: WarTableState, action: Engage) -> Outcome:
+        canonical = ACTIONS.encode(self._check(state, action))
         if not state.declared:
             text = (f"{state.battle.side_name('attackers')} attack: {describe(state.battle)}; the "
                     f"{state.battle.side_name('defenders')} answer")
@@ -256,9 +260,9 @@ class WarTableBattles:
             record,
         )
 
-    def preview(self, state: WarTableState, action: JsonDict) -> OddsPreview:
+    def preview(self, state: WarTableState, action: Engage) -> OddsPreview:
         """No chance: the exact Health after (and the Enclave's Stability) the attack will give."""
-        self._check(state, self._engage(state, action))
+        self._check(state, action)
         report = state.resolve()
         headline: list[tuple[str, float | str]] = [
             (f"{h.label} Health", f"{show(h.before)} → {show(h.after)}" + (" (destroyed)" if h.destroyed else ""))
@@ -282,15 +286,14 @@ class WarTableBattles:
         )
         return OddsPreview(tuple(headline), ())
 
-    def policy(self, state: WarTableState) -> JsonDict | None:
-        chosen = choose(state)
-        return None if chosen is None else ACTIONS.encode(chosen)
+    def policy(self, state: WarTableState) -> Engage | None:
+        return choose(state)
 
-    def action_text(self, action: JsonDict) -> str:
-        return action_text(ACTIONS.decode(action))
+    def action_text(self, action: Engage) -> str:
+        return action_text(action)
 
-    def side_of(self, action: JsonDict) -> str:
-        return side_of(ACTIONS.decode(action))
+    def side_of(self, action: Engage) -> str:
+        return side_of(action)
 
     def result(self, state: WarTableState) -> GameResult | None:
         if state.report is None:
@@ -361,7 +364,7 @@ class WarTableBattles:
     def web_presenter(self) -> WebPresenter | None:
         from .web.presenter import WarTableWebPresenter
 
-        return WarTableWebPresenter(cast("Game", self))  # a mixin of WarTable, which is the Game
+        return WarTableWebPresenter(self)
 
     def cli_presenter(self) -> CliPresenter:
         from .presenter import WarTableCliPresenter

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from rulekeeper.core.game import JsonDict
 
+from .actions import ATTACK, DEFEND
 from .codec import SIDES
 from .game import combat_from_items
 from .model import fold
@@ -73,7 +74,7 @@ class WarTableCliPresenter:
         """After the attack its six steps; before it, the exact outcome the attack will have."""
         if state.report is not None:
             return Group(*report_renderables(state.report.to_dict()))
-        preview = self.game.preview(state, {"kind": "defend" if state.declared else "attack"})
+        preview = self.game.preview(state, DEFEND if state.declared else ATTACK)
         table = Table(title="When the defenders answer the attack (no chance: these are the numbers)",
                       title_justify="left")
         table.add_column("")

@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
+from rulekeeper.core.base import BaseGame
 from rulekeeper.core.chance import ChanceRequest, Fate, discrete
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.game import (
@@ -61,10 +62,15 @@ if TYPE_CHECKING:
 SCENARIO_DIR = Path(__file__).resolve().parent / "scenarios"
 
 
-class WarTableCampaign:
-    """The War Table campaign as a game: sides are factions, each round one hidden orders action per side."""
+class WarTableCampaign(BaseGame[CampaignGameState, GiveOrders]):
+    """The War Table campaign as a game: sides are factions, each round one hidden orders action per side.
+
+    Its rules take the typed state and the typed action (:class:`.orders.GiveOrders`, through its one codec
+    :data:`.orders.ORDERS`); the registry's wrapper (``core.registered``) decodes the logged JSON for them."""
 
     name: ClassVar[str] = NAME
+    state_type: ClassVar[type] = CampaignGameState
+    action_codec = ORDERS
     aliases: ClassVar[tuple[str, ...]] = ("war-table-campaign", "wartable campaign", "wt-campaign")
     title: ClassVar[str] = "War Table campaign"
     deterministic: ClassVar[bool] = False  # Delve rolls
@@ -182,13 +188,13 @@ class WarTableCampaign:
                 out.append(LegalAction(ORDERS.encode(so.given(state.round)), text, side, None, "", text, faction))
         return out
 
-    def parse_action(self, state: CampaignGameState, data: Mapping[str, Any]) -> JsonDict:
-        return ORDERS.encode(self._canonical(state, read_orders(state, data)))
+    def parse_action(self, state: CampaignGameState, data: Mapping[str, object]) -> GiveOrders:
+        return self._canonical(state, read_orders(state, data))
 
-    def parse_words(self, state: CampaignGameState, words: Sequence[str], option: str | None = None) -> JsonDict:
+    def parse_words(self, state: CampaignGameState, words: Sequence[str], option: str | None = None) -> GiveOrders:
         if option is not None:
             raise CampaignActionError(f"campaign orders take no option (got {option!r})")
-        return ORDERS.encode(self._canonical(state, parse_order_words(state, words)))
+        return self._canonical(state, parse_order_words(state, words))
 
     @staticmethod
     def _canonical(state: CampaignGameState, given: GiveOrders) -> GiveOrders:
@@ -209,8 +215,8 @@ class WarTableCampaign:
                                       f"{state.round} (undo them to change them)", side=orders.side)
         return orders
 
-    def apply(self, state: CampaignGameState, action: JsonDict) -> Outcome:
-        orders = self._check(state, read_orders(state, action))
+    def apply(self, state: CampaignGameState, action: GiveOrders) -> Outcome:
+        orders = self._check(state, action)
         canonical = ORDERS.encode(orders.given(state.round))
         pending = (*state.pending, orders)
         faction = state.faction_of(orders.side)
@@ -236,9 +242,9 @@ class WarTableCampaign:
         record: JsonDict = {"chance": [c.to_dict() for c in chance], "report": list(items), "reveals": True}
         return Outcome(after, canonical, orders.side, chance, (), tuple(items), record)
 
-    def preview(self, state: CampaignGameState, action: JsonDict) -> OddsPreview:
+    def preview(self, state: CampaignGameState, action: GiveOrders) -> OddsPreview:
         """This side's orders in words and the exact odds of its Delve rolls (never the other sides' orders)."""
-        orders = self._check(state, read_orders(state, action))
+        orders = self._check(state, action)
         headline: list[tuple[str, float | str]] = [("Orders", orders_text(state.faction_of(orders.side), orders))]
         draws: list[ChanceRequest] = []
         c, tables = state.campaign, state.table_map()
@@ -256,10 +262,10 @@ class WarTableCampaign:
             headline.append(("Round", f"round {state.round} resolves when these orders are given"))
         return OddsPreview(tuple(headline), tuple(draws))
 
-    def whole_odds(self, state: CampaignGameState, action: JsonDict) -> WholeOdds | None:
+    def whole_odds(self, state: CampaignGameState, action: GiveOrders) -> WholeOdds | None:
         """Issue 27: each Delve order's table result, exactly (the Delve table is the campaign's only chance: the
         round's fights are the deterministic War Table, and the other sides' hidden orders are never read)."""
-        orders = self._check(state, read_orders(state, action))
+        orders = self._check(state, action)
         c, tables = state.campaign, state.table_map()
         measures: list[WholeMeasure] = []
         for o in orders.orders:
@@ -274,17 +280,17 @@ class WarTableCampaign:
             return None
         return WholeOdds(tuple(measures), (), "exact", 0.0, "the Delve table's weights, as the round draws them")
 
-    def policy(self, state: CampaignGameState) -> JsonDict | None:
+    def policy(self, state: CampaignGameState) -> GiveOrders | None:
         status = self.status(state)
         if status.over:
             return None
-        return ORDERS.encode(policy_orders(state, status.to_act[0]).given(state.round))
+        return policy_orders(state, status.to_act[0]).given(state.round)
 
-    def side_of(self, action: JsonDict) -> str:
-        return str(action.get("side") or "")
+    def side_of(self, action: GiveOrders) -> str:
+        return action.side
 
-    def action_text(self, action: JsonDict) -> str:
-        return action_text(ORDERS.decode(action))
+    def action_text(self, action: GiveOrders) -> str:
+        return action_text(action)
 
     def determinise(self, state: CampaignGameState, side: str, seed: int) -> CampaignGameState:
         """The search bot's world (``rulekeeper.bots``): fresh RNG, the other sides' hidden orders re-drawn."""
@@ -298,14 +304,13 @@ class WarTableCampaign:
 
         return evaluate(state, side)
 
-    def conceals(self, state: CampaignGameState, action: JsonDict, role: str) -> bool:
+    def conceals(self, state: CampaignGameState, action: GiveOrders, role: str) -> bool:
         """Orders of another side for a round not yet resolved in ``state`` are hidden from ``role``.
 
         That includes the orders that resolve the round while its report is face down (``state`` is
         then the board before them): they are seen with the report, when their side turns it over.
         """
-        return (action.get("kind") == "orders" and action.get("side") != role
-                and action.get("round") == state.round)
+        return action.side != role and action.round in (None, state.round)
 
     def result(self, state: CampaignGameState) -> GameResult | None:
         over, winner, reason = self._ended(state)
