@@ -182,7 +182,8 @@ class SkirmishGame(WithoutExtras):
         to_act = () if state.over else (state.to_act,)
         acting: tuple[str, ...] = ()
         if not state.over:
-            acting = tuple(f.key for f in state.standing(state.to_act) if may_concentrate(f)) \
+            acting = state.reacting[1:2] if state.reacting else \
+                tuple(f.key for f in state.standing(state.to_act) if may_concentrate(f)) \
                 if state.phase == "combat" and concentrating(state) else \
                 tuple(f.key for f in pursuers(state)) or tuple(mine[0].key for mine, _ in groups(state)) \
                 if state.phase == "combat" else \

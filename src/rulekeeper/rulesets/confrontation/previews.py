@@ -126,7 +126,8 @@ def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
         return OddsPreview((*headline, *fray_outlook(group, fray)), initiative_requests(fray))
     if kind in ("react", "withhold") and state.reacting:  # the reaction fire, then the charge as declared
         charger, t, assault = state.fighter(state.reacting[0]), f, state.reacting[2] == "assault"
-        rest = preview(replace(state, reacting=()), {"kind": "charge", "side": charger.side, "fighter": charger.key,
+        after = replace(state, reacting=()).with_fighters(replace(t, reacted=True))  # answered: no second offer
+        rest = preview(after, {"kind": "charge", "side": charger.side, "fighter": charger.key,
                                                      "target": t.key, **({"assault": True} if assault else {})})
         if kind == "withhold":
             return rest
