@@ -72,3 +72,36 @@ def test_the_assault_fire_is_announced_exactly_and_rolled_before_contact(g: Game
             reached += 1
             assert tracker.engaged == (XBOW,) and xbow.engaged == (TRACKER,)
     assert killed and reached
+
+
+def test_a_charged_marksman_with_reaction_fire_may_fire_first(g: Game) -> None:
+    """Reaction fire: "A fighter with this ability can make a reaction fire … A fighter who already has that capacity
+    can make those shots with a difficulty of 4 instead of 7"; Impact/X: "after eventual reaction and assault firing"
+    (before contact). The charge waits for the charged player's choice (the keeper proposes firing); the preview of
+    the answer announces the AIM test first (preview = roll)."""
+    s = facing_the_tracker(g)
+    xbow = s.fighter(XBOW)
+    sentry = replace(xbow, card=xbow.card.model_copy(update={"abilities": ["Reaction fire"]}))
+    s = s.with_fighters(sentry)
+    assert dict(g.preview(s, assault(s)).headline)["reaction fire"] == f"{XBOW} may fire first (AIM vs 7)"
+    out = g.apply(s, assault(s))
+    waiting = out.state
+    assert out.chance == () and waiting.reacting == (TRACKER, XBOW, "assault") and waiting.to_act == "A"
+    assert [lg.action["kind"] for lg in g.legal_actions(waiting)] == ["react", "withhold"]
+    assert g.policy(waiting) == {"kind": "react", "side": "A", "fighter": XBOW}
+    with pytest.raises(IllegalActionError, match="waits for Alahan crossbowman's reaction fire"):
+        g.apply(waiting, {"kind": "hold", "side": "A", "fighter": "Alahan guard"})
+    assert g.parse_words(waiting, ["react"]) == {"kind": "react", "side": "A", "fighter": XBOW}
+    react = {"kind": "react", "side": "A", "fighter": XBOW}
+    shown = g.preview(waiting, react)
+    assert dict(shown.headline)["reaction fire: difficulty"] == "AIM 4 vs 7" and shown.draws[0].label == f"AIM test: {XBOW}"
+    done = g.apply(waiting, react)
+    assert done.chance[0].request == shown.draws[0]
+    after = done.state
+    assert after.fighter(XBOW).reacted and not after.reacting and after.to_act == "A"  # the Wolfen acted: A's turn
+    tracker = after.fighter(TRACKER)
+    assert tracker.killed or tracker.engaged == (XBOW,)
+    held = g.apply(waiting, {"kind": "withhold", "side": "A", "fighter": XBOW})
+    assert not held.state.fighter(XBOW).reacted and held.chance[0].request.label == f"AIM test: {TRACKER}"
+    twice = replace(sentry, card=sentry.card.model_copy(update={"abilities": ["Reaction fire", "Reaction fire"]}))
+    assert "AIM vs 4" in g.legal_actions(g.apply(s.with_fighters(twice), assault(s)).state)[0].text

@@ -120,7 +120,7 @@ def test_a_single_card_file_names_its_lines_too(tmp_path: Path) -> None:
 
 def test_a_file_of_several_fighters_needs_a_name_and_unknown_names_suggest() -> None:
     lions = str(WARBANDS / "lions_of_alahan.yaml")
-    with pytest.raises(DataFileError, match="holds 7 fighters; name one"):
+    with pytest.raises(DataFileError, match="holds 8 fighters; name one"):
         fighter_from(lions)
     assert fighter_from(lions, "alahan guard").RES == 5
     with pytest.raises(DataFileError, match="file not found"):

@@ -64,7 +64,7 @@ def test_units_lists_the_examples_and_a_players_file() -> None:
     res = runner.invoke(app, ["units", "confrontation", "--json"])
     rows = json.loads(res.output)
     # nine cards: the Wolfen stalker (Leap) joined the Wolfen example warband for The stalker's ford (issue 24)
-    assert len(rows) == 14 and {r["warband"] for r in rows} == {"Lions of Alahan (example)", "Wolfen of Yllia (example)"}
+    assert len(rows) == 15 and {r["warband"] for r in rows} == {"Lions of Alahan (example)", "Wolfen of Yllia (example)"}
     assert all(r["example"] and "ATT" in r["estimated"] for r in rows)
     mine = runner.invoke(app, ["units", "confrontation", "--data", str(EXAMPLES / "B.yaml"), "--json"])
     assert json.loads(mine.output)[0]["name"] == "Drune assassin"

@@ -3,7 +3,7 @@
 Side A (the Lions) plays on a 390×844 phone, side B (the Wolfen) on a 1366×900 laptop. In *The moonlit shrine* A taps
 its priest on the table, sees each miracle he may call with its exact odds, calls the first, and the log line comes
 up on the laptop. In *The seer's circle* the laptop's moon-seer absorbs the shaman's Gems (Absorb/X), its tracker
-charges the phone's guard with assault fire, and the phone's champion, engaged, concentrates before his fight
+charges the phone's sentry with assault fire (the phone's sentry fires first, reaction fire), and the phone's champion, engaged, concentrates before his fight
 (Concentration/X) with the fray's odds recomputed.
 """
 
@@ -56,13 +56,18 @@ def test_a_seer_absorbs_and_a_tracker_fires_on_a_laptop_and_a_champion_concentra
     commit(pb)
     pb.locator("a.btn.act[data-kind=hold]").first.click()  # the hunter stays in his fight
     commit(pb)
-    offering("hold", pa).locator("a.btn.act[data-kind=hold]").first.click()  # the Lions' guard
+    offering("hold", pa).locator("a.btn.act[data-kind=hold]").first.click()  # the Lions' sentry
     commit(pa)
     offering("hold", pb)
     pb.locator("svg.cftable a.base[data-fighter='Wolfen tracker']").click()
     pb.locator("a.btn.act[data-kind=charge]", has_text="with assault fire").click()
     expect(pb.locator("body")).to_contain_text("AIM 3 vs 7")  # the assault fire's exact odds before the roll
     commit(pb)
+    answers = offering("react", pa).locator("a.btn.act")  # the charged sentry's reaction fire, his player's choice
+    assert answers.evaluate_all("els => els.map(e => e.dataset.kind)") == ["react", "withhold"]
+    answers.first.click()
+    expect(pa.locator("body")).to_contain_text("reaction fire: difficulty")
+    commit(pa)
     for _ in range(2):  # the moon-seer (after his Mystic action) and the shaman hold
         offering("hold", pb).locator("a.btn.act[data-kind=hold]").first.click()
         commit(pb)
@@ -76,7 +81,8 @@ def test_a_seer_absorbs_and_a_tracker_fires_on_a_laptop_and_a_champion_concentra
     pb.get_by_role("link", name="Log").first.click()
     expect(pb.locator("body")).to_contain_text("Alahan champion concentrates: ATT +2")
     expect(pb.locator("body")).to_contain_text("Wolfen moon-seer absorbs")
-    expect(pb.locator("body")).to_contain_text("Wolfen tracker fires as he charges Alahan guard")
+    expect(pb.locator("body")).to_contain_text("Alahan sentry fires at Wolfen tracker, who charges him")
+    expect(pb.locator("body")).to_contain_text("Wolfen tracker fires as he charges Alahan sentry")
     assert not errors, errors
     pa.context.close()
     pb.context.close()

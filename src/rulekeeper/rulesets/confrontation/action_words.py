@@ -51,6 +51,8 @@ def action_text(action: JsonDict) -> str:
         return f"{who} concentrates: " + ", ".join(f"{c} +{n}" for c, n in action["points"].items())
     if kind == "absorb" and isinstance(action.get("from"), list):
         return f"{who} absorbs from {' and '.join(str(k) for k in action['from'])}"
+    if kind in ("react", "withhold"):
+        return f"{who} fires at his charger (reaction fire)" if kind == "react" else f"{who} holds his fire"
     if kind == "steady":
         return f"side {action.get('side')} is steady (no more Concentration)"
     if kind == "ready":

@@ -20,6 +20,7 @@ from .magic_offers import counter_offers
 from .offers import activation, point, pursuit_offers, strikes
 from .phase_offers import combat_offers, reinforcement_offers, tactical_offers
 from .previews import fray_outlook, preview
+from .reaction import reaction_offers
 from .skirmish import can_activate
 from .state import SkirmishState
 
@@ -45,6 +46,8 @@ def legal_actions(state: SkirmishState) -> list[LegalAction]:
         return combat_offers(state)
     if state.asking:  # a pass waits for the token holder's answer
         return answer_offers(state)
+    if state.reacting:  # a charge waits for the charged fighter's reaction fire
+        return reaction_offers(state)
     if state.casting:  # a spell that worked waits for the enemy's counter
         return counter_offers(state)
     aiming = [f for f in state.fighters if f.aiming and f.standing]

@@ -51,12 +51,33 @@ def assault_shot(state: SkirmishState, f: Fighter, t: Fighter) -> Shot:
     return replace(shot_of(state, f, t), difficulty=assault_difficulty(f), band="assault", cover=None)
 
 
-def fire(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate) -> tuple[Fighter, str]:
-    """The AIM test, then on a hit the damage roll: the target as the shot left him, and the log's words."""
+def reaction_difficulty(f: Fighter) -> int:
+    """Reaction fire: 7; 4 for "A fighter who already has that capacity" (Reaction fire twice on his card)."""
+    return SKILLED if f.card.ability_names.count("Reaction fire") >= 2 else DIFFICULTY
+
+
+def reaction_problem(state: SkirmishState, t: Fighter, f: Fighter) -> str | None:
+    """Why ``t``, charged by ``f``, cannot fire at him first: Reaction fire, one a round (**estimated**), not in rout
+    (an active ability), not engaged, and a shot he could take now."""
+    if not t.card.has("Reaction fire"):
+        return f"{t.key} has no Reaction fire"
+    if t.reacted or t.rout or t.engaged:
+        return f"{t.key} {'made his reaction fire this round' if t.reacted else 'is in rout' if t.rout else 'is engaged'}"
+    return shot_problem(state, t, f)
+
+
+def reaction_shot(state: SkirmishState, t: Fighter, f: Fighter) -> Shot:
+    return replace(shot_of(state, t, f), difficulty=reaction_difficulty(t), band="reaction", cover=None)
+
+
+def fire(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate, reaction: bool = False) -> tuple[Fighter, str]:
+    """The AIM test, then on a hit the damage roll: the target as the shot left him, and the log's words (``f``
+    shoots ``t``: the charger's assault fire, or the charged fighter's reaction fire)."""
     table = load_wound_table()
-    shot = assault_shot(state, f, t)
+    shot = reaction_shot(state, f, t) if reaction else assault_shot(state, f, t)
     test = roll_test(fate, shot.label, shot.shape, shot.aim, shot.difficulty)
-    head = f"{f.key} fires as he charges {t.key} (assault fire, difficulty {shot.difficulty}): AIM {test.final}"
+    what = f"fires at {t.key}, who charges him (reaction fire" if reaction else f"fires as he charges {t.key} (assault fire"
+    head = f"{f.key} {what}, difficulty {shot.difficulty}): AIM {test.final}"
     if not test.success:
         return t, f"{head}, missed"
     line = fate.draw(shot.damage(table, test.final)).outcome

@@ -35,7 +35,7 @@ NOT_YET: dict[str, tuple[str, str]] = {
     "Mechanic": ("upkeep", "not yet: needs War Machines and Steam/Naphtha equipment (not in the seed)"), "Mercenary": ("army", ARMY),
     "Minelayer": ("board", BOARD), "Mowing": ("board", BOARD), "Mutagenic": ("army", ARMY + "; Mutagenic dice"),
     "Negation": ("mystic", MYSTIC), "Predictable": ("army", ARMY), 
-    "Rapid reloading": ("shooting", SHOOT), "Reaction fire": ("shooting", SHOOT), 
+    "Rapid reloading": ("shooting", SHOOT), 
 "Reorientation": ("board", BOARD),
     "Resource": ("upkeep", "not yet: needs a Nexus's charges (mystic actions)"), "Ruthless": ("board", BOARD + " (charges, pushes)"),
     "Sanctuary": ("board", BOARD), "Sapper": ("board", BOARD), "Scout": ("board", BOARD),
@@ -55,6 +55,8 @@ RESERVE = "implemented as reserve arithmetic (mystic.py): "
 NO_PHASE = " (not yet: the Mystic phase, spells and miracles)"
 
 ELSEWHERE: dict[str, tuple[str, str]] = {
+    "Reaction fire": ("shooting", "implemented in skirmishes: a charged marksman's shot at his charger before "
+                      "contact, his player's choice, AIM against 7 (4 with it twice), one a round (reaction.py)"),
     "Assault fire": ("shooting", "implemented in skirmishes: a charger's shot at the fighter he charges, before "
                      "contact, AIM against 7 (4 with it twice), the target killed not reached (assault.py)"),
     "Concentration": ("mystic", "implemented in skirmishes: X points a round (Generation/X) on the card's bold "

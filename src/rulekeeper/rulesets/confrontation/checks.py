@@ -19,6 +19,7 @@ from .flight import flees, pursuers, pursuit_cm, pursuit_targets
 from .fray import MAX_FIGHTERS
 from .leap import charge_problem, leap_problem, leap_pursuit
 from .magic import cast_problem, counterers, pending
+from .reaction import reaction_check
 from .reinforcement import proposals, spot_problem, waiting_choice
 from .shooting import shot_problem
 from .skirmish import can_activate, can_charge, group_of, move_problem, step_problem, too_large
@@ -29,7 +30,7 @@ from .tactical import lead_choices
 
 KINDS = ("move", "charge", "shoot", "hold", "fight", "tactical", "lead", "flee", "pursue", "stay", "remove", "keep",
          "return", "disengage", "split", "leap", "authority", "authority_split", "decline", "pass", "allow", "force",
-         "cover", "ready", "cast", "counter", "let", "concentrate", "steady", "absorb")
+         "cover", "ready", "cast", "counter", "let", "concentrate", "steady", "absorb", "react", "withhold")
 #: The phase each kind of action belongs to (the rest are the activation phase's).
 PHASE_OF = {"fight": "combat", "tactical": "tactical", "authority": "tactical", "lead": "lead", "pursue": "combat",
             "stay": "combat", "split": "combat", "authority_split": "combat", "decline": "combat",
@@ -63,6 +64,9 @@ def check(state: SkirmishState, action: JsonDict) -> None:
         raise IllegalActionError(f"{f.key} is not side {state.to_act}'s", field="fighter")
     if PHASE_OF.get(str(kind), "activation") != state.phase:
         raise IllegalActionError(f"round {state.round} is in its {state.phase} phase: no {kind} now", kind=str(kind))
+    if state.reacting and kind not in ("react", "withhold"):
+        raise IllegalActionError(f"{state.reacting[0]}'s charge waits for {state.reacting[1]}'s reaction fire (react, "
+                                 "or withhold)", kind=str(kind))
     if kind in ("fight", "split") and concentrating(state) is not None:
         raise IllegalActionError(f"side {concentrating(state)} declares Concentration before the next fight "
                                  "(concentrate FIGHTER ATT N …, or steady)", kind=str(kind))
@@ -308,6 +312,8 @@ CHECKS: dict[str, Check] = {"tactical": _check_tactical, "cover": _check_cover, 
                             "fight": _check_fight, "split": _check_split, "authority_split": _check_token_split,
                             "decline": _check_decline, "pass": _check_pass, "allow": _check_answer,
                             "force": _check_answer, "counter": _check_counter, "let": _check_counter,
+                            "react": lambda s, f, a: _refuse(reaction_check(s, f), "no reaction fire", "fighter"),
+                            "withhold": lambda s, f, a: _refuse(reaction_check(s, f), "no reaction fire", "fighter"),
                             "concentrate": lambda s, f, a: _refuse(concentrate_problem(s, f, points_of(a.get("points"))),
                                                                    f"{f.key} cannot concentrate", "points"),
                             "steady": lambda s, f, a: _refuse(None if concentrating(s) == f.side else

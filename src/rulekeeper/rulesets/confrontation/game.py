@@ -49,6 +49,7 @@ from .ground import Terrain
 from .leap import do_leap, do_leap_charge, leaping_pursuit
 from .magic import refresh
 from .magic_step import magic_step
+from .reaction import declare, may_react, resolve
 from .reinforcement import do_choice
 from .scenario import read_scenario, shipped_scenarios
 from .shooting import do_shoot
@@ -78,7 +79,8 @@ KIND_WORDS = {"move": "move", "walk": "move", "charge": "charge", "hold": "hold"
               "authority_split": "authority_split", "decline": "decline", "pass": "pass", "allow": "allow",
               "force": "force", "cover": "cover", "ready": "ready", "cast": "cast", "call": "cast",
               "counter": "counter", "censure": "counter", "let": "let", "concentrate": "concentrate",
-              "concentration": "concentrate", "steady": "steady", "absorb": "absorb", "assault": "charge"}
+              "concentration": "concentrate", "steady": "steady", "absorb": "absorb", "assault": "charge",
+              "react": "react", "withhold": "withhold"}
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 _POINTS = re.compile(r"\b(INI|ATT|STR|DEF|RES|MOV|AIM|COU|DIS)\s*[+=:]?\s*(\d+)\b", re.IGNORECASE)
 
@@ -180,7 +182,8 @@ class SkirmishGame(WithoutExtras):
         to_act = () if state.over else (state.to_act,)
         acting: tuple[str, ...] = ()
         if not state.over:
-            acting = tuple(f.key for f in state.standing(state.to_act) if may_concentrate(f)) \
+            acting = state.reacting[1:2] if state.reacting else \
+                tuple(f.key for f in state.standing(state.to_act) if may_concentrate(f)) \
                 if state.phase == "combat" and concentrating(state) else \
                 tuple(f.key for f in pursuers(state)) or tuple(mine[0].key for mine, _ in groups(state)) \
                 if state.phase == "combat" else \
@@ -211,6 +214,8 @@ class SkirmishGame(WithoutExtras):
         side = state.to_act if side in (None, "") else str(side).strip().upper()
         if side not in SIDES:
             raise IllegalActionError(f"no side {side!r} in a skirmish (A or B)", side=str(side))
+        if kind in ("react", "withhold") and state.reacting and data.get("fighter") in (None, ""):
+            data = {**data, "fighter": state.reacting[1]}  # the charged fighter answers
         if kind in ("tactical", "lead", "authority", "decline", "pass", "allow", "force", "ready", "let",
                     "steady"):  # the General's
             if not state.standing(side):
@@ -273,6 +278,8 @@ class SkirmishGame(WithoutExtras):
             return self._token_split(state, rest)
         if kind in ("tactical", "authority", "decline", "pass", "allow", "force", "ready", "let", "steady"):
             return self.parse_action(state, {"kind": kind})
+        if kind in ("react", "withhold"):
+            return self.parse_action(state, {"kind": kind, "fighter": " ".join(rest)})
         if kind == "absorb":  # absorb ACCUMULATOR FROM[, FROM…]: names need no quotes
             cut = next((c for c in range(1, len(rest)) if " ".join(rest[:c]).casefold() in
                         {f.key.casefold() for f in state.fighters}), len(rest))
@@ -355,9 +362,19 @@ class SkirmishGame(WithoutExtras):
             new, report = do_leap(state, f, float(action["to"][0]), float(action["to"][1]), fate)
         elif kind == "charge" and action.get("leap"):
             new, report = do_leap_charge(state, f, state.fighter(str(action["target"])), fate)
+        elif kind == "charge" and not action.get("leap") and may_react(state, f, state.fighter(str(action["target"]))):
+            new, said = declare(state, f, state.fighter(str(action["target"])), action.get("assault") is True)
+            report = [{"text": said, "kind": "charge"}]
         elif kind == "charge":
             new, report = do_charge(state, f, state.fighter(str(action["target"])), fate,
                                     assault=action.get("assault") is True)
+        elif kind in ("react", "withhold"):  # the charge goes on while the charger stands (reaction.py)
+            new, shot_said, charger, assault = resolve(state, kind == "react", fate)
+            report = [] if shot_said is None else [{"text": shot_said, "kind": "shot"}]
+            if not charger.killed:
+                new, more = do_charge(new, charger, new.fighter(f.key), fate, assault=assault)
+                report += more
+            new = replace(new, to_act=charger.side)  # the charger's side made the activation
         elif kind == "shoot":
             new, report = do_shoot(state, f, state.fighter(str(action["target"])), fate)
         elif kind == "fight":
@@ -403,7 +420,9 @@ class SkirmishGame(WithoutExtras):
                 new = advance(new, fate, report)
         else:
             new, report = do_hold(state, f)
-        if new.casting:  # a spell that worked waits for the enemy's counter
+        if new.reacting:  # a charge waits for the charged fighter's reaction fire: his side answers
+            pass
+        elif new.casting:  # a spell that worked waits for the enemy's counter
             new = replace(new, to_act=other(f.side))
         elif kind in ("counter", "let"):  # the caster's activation is over: the round goes on from his side
             new = replace(new, to_act=other(f.side))
@@ -412,7 +431,7 @@ class SkirmishGame(WithoutExtras):
         if state.phase == "activation" and kind not in ("pass", "allow", "force", "absorb"):
             new = replace(new, no_pass="")  # a fighter was activated: either side may pass again
         if kind not in ("lead", "split", "authority", "cover", "ready", "absorb", *AUTHORITY_USES) \
-                and not new.casting:  # the choice itself says who acts next
+                and not new.casting and not new.reacting:  # the choice itself says who acts next
             new = advance(new, fate, report)
         new = replace(settle_turn(new), rng=fate.state)
         if new.over:

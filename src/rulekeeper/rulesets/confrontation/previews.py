@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from fractions import Fraction
 
 from rulekeeper.core.game import JsonDict, OddsPreview
 
 from .accumulators import absorb_preview, named_of
-from .assault import assault_shot
+from .assault import assault_shot, reaction_difficulty, reaction_shot
 from .authority import holder
 from .concentration import do_concentrate, points_of
 from .core_rules import number
@@ -20,6 +21,7 @@ from .fray import Fray, initiative_odds_of
 from .fray_whole import fray_ends
 from .leap import leap_charge, leap_pursuit
 from .magic_preview import magic_preview
+from .reaction import may_react
 from .shooting import WOUNDS, Shot, shot_of
 from .skirmish import (
     charge_cm,
@@ -69,12 +71,15 @@ def fray_outlook(group: tuple[tuple[Fighter, ...], tuple[Fighter, ...]], fray: F
     return out
 
 
-def _shot_lines(shot: Shot) -> list[tuple[str, float | str]]:
-    """A shot's exact chances: to hit, to wound, to kill (summed over every AIM result)."""
+def _shot_lines(shot: Shot, what: str = "") -> list[tuple[str, float | str]]:
+    """A shot's exact chances: to hit, to wound, to kill (summed over every AIM result); ``what`` names the shot
+    when a preview shows two (a reaction fire, then an assault fire)."""
     ends = shot.outcomes(load_wound_table())
     wounded = sum((p for line, p in ends.items() if line in WOUNDS), Fraction(0))
-    return [("difficulty", f"AIM {shot.aim} vs {shot.difficulty}"), ("hits", _pct(1 - ends.get("miss", Fraction(0)))),
-            ("wounds", _pct(wounded)), (f"{shot.target} killed", _pct(ends.get("Killed outright", Fraction(0))))]
+    head = f"{what}: " if what else ""
+    return [(f"{head}difficulty", f"AIM {shot.aim} vs {shot.difficulty}"),
+            (f"{head}hits", _pct(1 - ends.get("miss", Fraction(0)))), (f"{head}wounds", _pct(wounded)),
+            (f"{head}{shot.target} killed", _pct(ends.get("Killed outright", Fraction(0))))]
 
 
 def concentrate_preview(state: SkirmishState, f: Fighter, given: dict[str, int]) -> OddsPreview:
@@ -119,12 +124,23 @@ def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
         fray = fray_of(group, state)
         headline: list[tuple[str, float | str]] = [("wins initiative", _pct(initiative_odds_of(fray)))]
         return OddsPreview((*headline, *fray_outlook(group, fray)), initiative_requests(fray))
+    if kind in ("react", "withhold") and state.reacting:  # the reaction fire, then the charge as declared
+        charger, t, assault = state.fighter(state.reacting[0]), f, state.reacting[2] == "assault"
+        after = replace(state, reacting=()).with_fighters(replace(t, reacted=True))  # answered: no second offer
+        rest = preview(after, {"kind": "charge", "side": charger.side, "fighter": charger.key,
+                                                     "target": t.key, **({"assault": True} if assault else {})})
+        if kind == "withhold":
+            return rest
+        shot = reaction_shot(state, t, charger)
+        return OddsPreview((*_shot_lines(shot, "reaction fire"), *rest.headline), (shot.request(), *rest.draws))
     if kind == "charge":
         t = state.fighter(str(action["target"]))
         reach = (leap_charge(state, f, t)[0] if action.get("leap") else None) or charge_of(state, f, t)
         mine, passing, theirs = charge_draws(state, f, t)
         tests = [test for test in (mine, *passing, theirs) if test is not None]
         lines: list[tuple[str, float | str]] = [("distance", f"{reach.distance:.1f} cm of {charge_cm(f)}")]
+        if not action.get("leap") and may_react(state, f, t):
+            lines.append(("reaction fire", f"{t.key} may fire first (AIM vs {reaction_difficulty(t)})"))
         if action.get("assault") is True:  # the charger's test, then his shot, then the rest (assault.py)
             shot = assault_shot(state, f, t)
             fired = (*(() if mine is None else (mine.request(),)), shot.request(), *(x.request() for x in tests[1:]))

@@ -78,6 +78,7 @@ class Fighter:
     charges: int = 0  # Concentration/X's points left this round (an accumulator's charges: concentration.py)
     boosts: tuple[tuple[str, int], ...] = ()  # Concentration's bonuses given this round, by characteristic
     absorbed: bool = False  # he used Absorb/X this round ("once per round": accumulators.py)
+    reacted: bool = False  # he made his reaction fire this round (reaction.py)
 
     @property
     def radius(self) -> float:
@@ -107,7 +108,8 @@ class Fighter:
                 "returning": self.returning, **({"leaps": self.leaps} if self.leaps else {}),
                 **({"covered": True} if self.covered else {}),
                 **{k: v for k, v in (("gems", self.gems), ("faith", self.faith), ("unfocused", self.unfocused),
-                                     ("charges", self.charges), ("absorbed", self.absorbed)) if v},
+                                     ("charges", self.charges), ("absorbed", self.absorbed),
+                                     ("reacted", self.reacted)) if v},
                 **({"boosts": [list(b) for b in self.boosts]} if self.boosts else {})}
 
     @staticmethod
@@ -124,7 +126,7 @@ class Fighter:
                        gems=int(d.get("gems", 0)), faith=int(d.get("faith", 0)),
                        unfocused=bool(d.get("unfocused", False)), charges=int(d.get("charges", 0)),
                        boosts=tuple((str(c), int(n)) for c, n in d.get("boosts", [])),
-                       absorbed=bool(d.get("absorbed", False)))
+                       absorbed=bool(d.get("absorbed", False)), reacted=bool(d.get("reacted", False)))
 
 
 @dataclass(frozen=True)
@@ -158,6 +160,8 @@ class SkirmishState:
     declared: str = ""  # the sides done declaring moves under cover before this round's Tactical roll (cover_move.py)
     casting: tuple[str, ...] = ()  # a spell waiting for the enemy's counter: (caster, card, target) (magic.py)
     concentrated: str = ""  # the sides done declaring Concentration this combat phase (concentration.py)
+    reacting: tuple[str, ...] = ()  # a charge waiting for the charged fighter's reaction fire: (charger, target,
+    # "assault" or "leap" or "") (reaction.py)
 
     def name(self, side: str) -> str:
         return self.names[SIDES.index(side)]
@@ -222,7 +226,7 @@ def state_to_json(state: SkirmishState) -> JsonDict:
         doc["drawn"] = True
     if state.held != (0, 0):  # only while a side holds Authority tokens
         doc["held"] = list(state.held)
-    for name in ("settled", "no_pass", "asking", "declared", "casting", "concentrated"):  # only while set (authority_uses.py,
+    for name in ("settled", "no_pass", "asking", "declared", "casting", "concentrated", "reacting"):  # only while set (authority_uses.py,
         value = getattr(state, name)  # cover_move.py, magic.py)
         if value:
             doc[name] = list(value) if isinstance(value, tuple) else value
@@ -246,7 +250,7 @@ def state_from_json(d: JsonDict) -> SkirmishState:
             tuple(tuple(str(k) for k in b) for b in d.get("splits", [])), bool(d.get("drawn", False)),
             _pair(d.get("held", [0, 0])), tuple(str(k) for k in d.get("settled", [])), str(d.get("no_pass", "")),
             str(d.get("asking", "")), str(d.get("declared", "")), tuple(str(k) for k in d.get("casting", [])),
-            str(d.get("concentrated", "")))
+            str(d.get("concentrated", "")), tuple(str(k) for k in d.get("reacting", [])))
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         if isinstance(exc, RulekeeperError):
             raise

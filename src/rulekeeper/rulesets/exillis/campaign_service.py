@@ -15,6 +15,7 @@ from typing import Any
 
 from rulekeeper.core.armylist import ArmyList
 from rulekeeper.core.errors import RulekeeperError
+from rulekeeper.core.registered import rules_of
 from rulekeeper.persistence.campaign import (
     CampaignStore,
     CampaignUnit,
@@ -328,9 +329,10 @@ def record_battle(svc: BattleService, store: CampaignStore, battle_id: str, play
         earns_bp=[sides[s].earns_bp for s in ("A", "B")])
     from .game import ExIllisBattles
 
-    game = svc.game(battle_id)
+    found = svc.game(battle_id)
+    game = rules_of(found)
     if not isinstance(game, ExIllisBattles):
-        raise NotFromMustersError(f"battle {battle_id!r} is a {game.title} battle, not an Ex illis one", battle_id=battle_id)
+        raise NotFromMustersError(f"battle {battle_id!r} is a {found.title} battle, not an Ex illis one", battle_id=battle_id)
     plan = _RecordingPlan(battle_id, sides, state, names, bp, note, game.t.roster,
                           load_musters_data() if data is None else data)
     return store.record(battle_id, plan, musters=[sides["A"].name, sides["B"].name], players=list(names.values()))

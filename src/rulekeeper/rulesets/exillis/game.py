@@ -14,6 +14,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rulekeeper.core.base import BaseGame
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError, RulekeeperError
 from rulekeeper.core.game import (
@@ -31,7 +32,9 @@ from rulekeeper.core.game import (
 from rulekeeper.core.memo import remembered
 from rulekeeper.core.ruleset import OptionInfo, Resolution
 
+from .action_codec import ACTIONS
 from .options import ExIllisOptions, option_infos
+from .state_kind import ExIllisState
 
 if TYPE_CHECKING:
     from rulekeeper.cli.hooks import CliHooks
@@ -57,10 +60,15 @@ KIND_TITLES = {
 }
 
 
-class ExIllisBattles:
-    """The battle half of the Ex illis game (mixed into :class:`ExIllis`)."""
+class ExIllisBattles(BaseGame["BattleState", "Action"]):
+    """The battle half of the Ex illis game (mixed into :class:`ExIllis`): typed battle states and actions;
+    the registry's ``core.registered.Registered`` checks the one and decodes the other (``action_codec``)."""
 
     name: ClassVar[str] = "exillis"
+    title: ClassVar[str] = "Ex illis"
+    #: every battle state is one (``state_kind``: the base class, so looking the game up loads no engine)
+    state_type: ClassVar[type] = ExIllisState
+    action_codec = ACTIONS
 
     def _legal_of(self, state: BattleState) -> list[Legal]:
         """The engine's legal list, built once per state object and kept on it (``core.memo``: the policy,
@@ -180,19 +188,20 @@ class ExIllisBattles:
         return LegalAction(a.to_dict(), a.text(), state.unit(a.unit).side, lg.acp, lg.note, _label(a),
                            KIND_TITLES.get(a.kind, a.kind))
 
-    def parse_action(self, state: BattleState, data: Mapping[str, Any]) -> JsonDict:
+    def parse_action(self, state: BattleState, data: Mapping[str, object]) -> Action:
+        """The action a form, the API or the command line names, its unit and target as the battle names them."""
         from .battle.actions import Action
 
-        action = Action.from_dict(dict(data))
+        action = Action.from_dict(data)
         unit = state.find(action.unit)
         target = action.target
         if target is not None and action.kind in ZONE_TARGETS:
             target = state.board.name(state.board.parse(target))
         elif target is not None and action.kind in ("cast", "fight"):
             target = state.find(target).key
-        return Action(action.kind, unit.key, target, action.option).to_dict()
+        return Action(action.kind, unit.key, target, action.option)
 
-    def parse_words(self, state: BattleState, words: Sequence[str], option: str | None = None) -> JsonDict:
+    def parse_words(self, state: BattleState, words: Sequence[str], option: str | None = None) -> Action:
         """``KIND UNIT [TARGET]``; a stance names itself as the target (``stance Billmen defensive``)."""
         if len(words) < 2:
             raise IllegalActionError("an action is KIND UNIT [TARGET], e.g. charge \"Franc Chevalers\" B3")
@@ -206,26 +215,19 @@ class ExIllisBattles:
             option = "shot"
         return self.parse_action(state, {"kind": kind, "unit": unit, "target": target, "option": option})
 
-    def _action(self, data: Mapping[str, object]) -> Action:
-        from .battle.actions import Action
-
-        return Action.from_dict(data)
-
-    def apply(self, state: BattleState, action: JsonDict) -> Outcome:
+    def apply(self, state: BattleState, action: Action) -> Outcome:
         from .battle.engine import apply
 
-        typed = self._action(action)
-        out = apply(state, typed, self.t, self._find(state, typed))
+        out = apply(state, action, self.t, self._find(state, action))
         return Outcome(out.state, out.action.to_dict(), out.state.unit(out.action.unit).side, out.chance,
                        out.events, out.report, dict(out.to_result()))
 
-    def preview(self, state: BattleState, action: JsonDict) -> OddsPreview:
+    def preview(self, state: BattleState, action: Action) -> OddsPreview:
         from .battle.actions import find_legal
         from .battle.draws import opening_draws
         from .battle.odds import preview
 
-        typed = self._action(action)
-        lg = self._find(state, typed) or find_legal(state, self.t, typed)
+        lg = self._find(state, action) or find_legal(state, self.t, action)
         draws = opening_draws(state, self.t, lg)  # the exact requests the resolution draws first
         try:
             headline = preview(state, self.t, lg, draws)  # read off those draws, never computed apart
@@ -234,31 +236,27 @@ class ExIllisBattles:
         items = tuple((k, v) for k, v in headline.items() if isinstance(v, (float, str)))
         return OddsPreview(items, draws)
 
-    def whole_odds(self, state: BattleState, action: JsonDict) -> WholeOdds | None:
+    def whole_odds(self, state: BattleState, action: Action) -> WholeOdds | None:
         """The distribution of the action's whole result (a charge, a fight, a volley), computed from the
         functions its resolution calls (:mod:`.whole`); None for an action without chance or not covered."""
         from .battle.actions import find_legal
         from .whole.compute import whole_action
 
-        typed = self._action(action)
-        lg = self._find(state, typed) or find_legal(state, self.t, typed)
+        lg = self._find(state, action) or find_legal(state, self.t, action)
         return whole_action(state, self.t, lg)
 
-    def policy(self, state: BattleState) -> JsonDict | None:
+    def policy(self, state: BattleState) -> Action | None:
         from .battle.policy import choose
 
         best = choose(state, self.t, self._legal_of(state))
-        return None if best is None else best.action.to_dict()
+        return None if best is None else best.action
 
-    def action_text(self, action: JsonDict) -> str:
+    def action_text(self, action: Action) -> str:
         """The stable text form, as typed on the command line: ``move A:Billmen C3``."""
-        try:
-            return self._action(action).text()
-        except RulekeeperError:
-            return " ".join(str(v) for v in action.values())
+        return action.text()
 
-    def side_of(self, action: JsonDict) -> str:
-        return str(action.get("unit", "")).split(":", 1)[0]
+    def side_of(self, action: Action) -> str:
+        return action.unit.split(":", 1)[0]
 
     def evaluate(self, state: BattleState, side: str) -> float:
         """The search bot's score of an unfinished battle for ``side`` in [-1, 1] (``rulekeeper.bots``)."""

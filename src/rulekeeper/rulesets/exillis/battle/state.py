@@ -18,6 +18,7 @@ from rulekeeper.core.rng import RngState
 from ..combatants import Combatant
 from ..fastcopy import evolve, memo
 from ..options import ExIllisOptions
+from ..state_kind import ExIllisState
 
 ACT_AT = 1000.0
 
@@ -101,7 +102,7 @@ class BattleUnit:
 
 
 @dataclass(frozen=True)
-class BattleState:
+class BattleState(ExIllisState):
     """One moment of a battle. ``units`` keep their order (deployment order)."""
 
     scenario: str
