@@ -608,6 +608,17 @@ def test_normalise_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert normalise_url("~/rk.db") == f"sqlite:///{home.resolve() / 'rk.db'}"
 
 
+def test_memory_is_sqlites_in_memory_database_not_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--db :memory:`` means what it means to SQLite: a database in memory. It used to become a file named
+    ``:memory:`` in the current directory (a test left one at the repository's root, and it was committed)."""
+    monkeypatch.chdir(tmp_path)
+    assert normalise_url(":memory:") == normalise_url(" :memory: ") == "sqlite://"
+    with BattleStore(":memory:") as memory:
+        bid = memory.create(ruleset="r", scenario="s", seed=1, initial={})
+        assert memory.append(bid, 0, {"n": 1}, {}) == 1 and len(memory.entries(bid)) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
 # ----------------------------------------------------------------------- concurrency
 
 

@@ -18,6 +18,9 @@ from .errors import StoreError
 #: Environment variable that overrides the default database (a URL or a file path).
 ENV_VAR = "RULEKEEPER_DB"
 
+#: SQLite's name for a database held in memory (``--db :memory:``).
+MEMORY = ":memory:"
+
 #: File name of the default SQLite database inside the user data directory.
 DB_FILENAME = "rulekeeper.db"
 
@@ -69,7 +72,9 @@ def normalise_url(db: str | os.PathLike[str] | None) -> str:
 
     ``None`` (or an empty string) means the default; a URL (``sqlite:///...``,
     ``postgresql://...``, ``postgresql+psycopg://...``) passes through; anything else
-    is a file path and becomes an absolute ``sqlite:///`` URL.
+    is a file path and becomes an absolute ``sqlite:///`` URL, except SQLite's own name ``:memory:``, which
+    means what it means to SQLite: a database in memory (``sqlite://``), never a file called ``:memory:`` in the
+    current directory.
     """
     if db is None:
         return default_db_url()
@@ -81,6 +86,8 @@ def normalise_url(db: str | os.PathLike[str] | None) -> str:
     _refuse_unwritable_name(text)
     if is_url(text):
         return text
+    if text == MEMORY:
+        return "sqlite://"
     return sqlite_url(text)
 
 

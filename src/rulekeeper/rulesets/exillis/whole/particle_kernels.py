@@ -16,14 +16,21 @@ from typing import Any, TypeVar, cast
 
 import numba  # type: ignore[import-untyped, unused-ignore]
 import numpy as np
+import numpy.typing as npt
 
 from .kernel_codes import ATTACK, BAD_LUCK, BLOCKED, DEFENDED, LUCK
 from .kernel_codes import FALLS_ALLY as _ALLY
 from .kernel_codes import FALLS_BAD as _BAD
 from .kernel_codes import FALLS_ENEMY as _ENEMY
 from .kernel_codes import FALLS_LUCK as _LUCK
+from .sampled import Floats, Ints
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+#: The arrays the samplers pass (:mod:`.sampled_volley`, :mod:`.sampled_round`): hit points, weights and cumulative
+#: laws in float64 (:data:`.sampled.Floats`); counts, indices, codes and the death log in int64 (:data:`.sampled.Ints`);
+#: masks (a unit's side, the elemental chain, who has retaliated) in bool.
+Bools = npt.NDArray[np.bool_]
 
 
 def _compiled(fn: F) -> F:
@@ -41,13 +48,14 @@ def _called(fn: F) -> F:
 
 
 @_called
-def volley_shot(rng: Any, live: Any, group: Any, flat: Any, k: int, kinds: Any, alive: Any, counts: Any, enemy: Any,
-                ally: Any, weight: Any, block: Any, law_idx: Any, chain_on: bool, chain: Any, later_b: Any,
-                later_law: Any, immune: Any, law_vals: Any, law_cum: Any, law_len: Any, s_hp: Any, si: int,
-                bad: float, t_hp: Any, off: Any, ff: Any, d_order: Any, d_n: Any) -> None:  # pragma: no cover
+def volley_shot(rng: np.random.Generator, live: Bools, group: Ints, flat: Floats, k: int, kinds: Ints, alive: Ints,
+                counts: Ints, enemy: Bools, ally: Bools, weight: Floats, block: Floats, law_idx: Ints, chain_on: bool,
+                chain: Bools, later_b: Floats, later_law: Ints, immune: Bools, law_vals: Floats, law_cum: Floats,
+                law_len: Ints, s_hp: Floats, si: int, bad: float, t_hp: Floats, off: Ints, ff: Ints, d_order: Ints,
+                d_n: Ints) -> None:  # pragma: no cover
     """One projectile of shooter miniature ``si`` for every particle (see the module docstring; the arrays are the
     sampler's, changed in place: hit points, living counts, friendly fire, the elemental chain, the death log)."""
-    n = live.shape[0]
+    n = len(live)
     nu = enemy.shape[0]
     # where it falls: the group's cumulative law, normalised and offset by the group's number (pick_grouped)
     u = rng.random(n)
@@ -153,8 +161,8 @@ def volley_shot(rng: Any, live: Any, group: Any, flat: Any, k: int, kinds: Any, 
 
 
 @_compiled
-def _lands(t_hp: Any, lo: int, hi: int, i: int, u: float, amount: float, counts: Any, j: int, d_order: Any,
-           d_n: Any) -> None:  # pragma: no cover
+def _lands(t_hp: Floats, lo: int, hi: int, i: int, u: float, amount: float, counts: Ints, j: int, d_order: Ints,
+           d_n: Ints) -> None:  # pragma: no cover
     """The projectile strikes a living miniature of unit ``j`` (columns ``lo:hi``), uniformly (nth_alive)."""
     living = 0
     for c in range(lo, hi):
@@ -182,10 +190,10 @@ def _lands(t_hp: Any, lo: int, hi: int, i: int, u: float, amount: float, counts:
 
 
 @_called
-def round_strike(rng: Any, a_hp: Any, ai: int, t_hp: Any, off: Any, recv: Any, ret: Any, caps: Any, agg: Any,
-                 hit: Any, hit_cum: Any, hit_law: Any, back: Any, back_cum: Any, back_law: Any, retc: Any, a_bad: float,
-                 t_bad: Any, law_vals: Any, law_cum: Any, law_len: Any, a_dead: Any, d_order: Any,
-                 d_n: Any) -> None:  # pragma: no cover
+def round_strike(rng: np.random.Generator, a_hp: Floats, ai: int, t_hp: Floats, off: Ints, recv: Ints, ret: Bools,
+                 caps: Floats, agg: Floats, hit: Ints, hit_cum: Floats, hit_law: Ints, back: Ints, back_cum: Floats,
+                 back_law: Ints, retc: Floats, a_bad: float, t_bad: Floats, law_vals: Floats, law_cum: Floats,
+                 law_len: Ints, a_dead: Ints, d_order: Ints, d_n: Ints) -> None:  # pragma: no cover
     """One strike of attacker miniature ``ai`` for every particle (:meth:`.sampled_round._Sampler.strike`): the unit
     by Aggressiveness over the miniatures open to an attack, then, unit by unit, the miniature, the roll to hit, the
     damage and the retaliation, each draw in the reference's order and sizes. ``hit``/``back``: per target unit the
@@ -232,7 +240,7 @@ def round_strike(rng: Any, a_hp: Any, ai: int, t_hp: Any, off: Any, recv: Any, r
 
 
 @_compiled
-def _open(t_hp: Any, recv: Any, cap: float, lo: int, hi: int, i: int) -> int:  # pragma: no cover
+def _open(t_hp: Floats, recv: Ints, cap: float, lo: int, hi: int, i: int) -> int:  # pragma: no cover
     """How many miniatures of one unit (columns ``lo:hi``) may still receive an attack in particle ``i``."""
     k = 0
     for c in range(lo, hi):
@@ -242,7 +250,7 @@ def _open(t_hp: Any, recv: Any, cap: float, lo: int, hi: int, i: int) -> int:  #
 
 
 @_compiled
-def _pick(cum: Any, size: int, u: float) -> int:  # pragma: no cover
+def _pick(cum: Floats, size: int, u: float) -> int:  # pragma: no cover
     """``pick``: the outcome ``u`` falls in, by the cumulative weights ``cum[:size]`` (searchsorted, side right)."""
     x = u * cum[size - 1]
     at = 0
@@ -252,10 +260,10 @@ def _pick(cum: Any, size: int, u: float) -> int:  # pragma: no cover
 
 
 @_called
-def _assigned(rng: Any, rows: Any, a_hp: Any, ai: int, j: int, t_hp: Any, off: Any, recv: Any, ret: Any, caps: Any,
-              hit: Any, hit_cum: Any, hit_law: Any, back: Any, back_cum: Any, back_law: Any, retc: Any, a_bad: float,
-              t_bad: Any, law_vals: Any, law_cum: Any, law_len: Any, a_dead: Any, d_order: Any,
-              d_n: Any) -> None:  # pragma: no cover
+def _assigned(rng: np.random.Generator, rows: Ints, a_hp: Floats, ai: int, j: int, t_hp: Floats, off: Ints, recv: Ints,
+              ret: Bools, caps: Floats, hit: Ints, hit_cum: Floats, hit_law: Ints, back: Ints, back_cum: Floats,
+              back_law: Ints, retc: Floats, a_bad: float, t_bad: Floats, law_vals: Floats, law_cum: Floats,
+              law_len: Ints, a_dead: Ints, d_order: Ints, d_n: Ints) -> None:  # pragma: no cover
     """The strikes landing on unit ``j`` (:meth:`.sampled_round._Sampler.assigned`)."""
     m = len(rows)
     u = rng.random(m)
@@ -315,9 +323,9 @@ def _assigned(rng: Any, rows: Any, a_hp: Any, ai: int, j: int, t_hp: Any, off: A
 
 
 @_called
-def _retaliate(rng: Any, rows: Any, mini: Any, fired: Any, a_hp: Any, ai: int, j: int, t_hp: Any, ret: Any, back: Any,
-               back_cum: Any, back_law: Any, t_bad: Any, law_vals: Any, law_cum: Any, law_len: Any, a_dead: Any,
-               d_order: Any, d_n: Any) -> None:  # pragma: no cover
+def _retaliate(rng: np.random.Generator, rows: Ints, mini: Ints, fired: Ints, a_hp: Floats, ai: int, j: int,
+               t_hp: Floats, ret: Bools, back: Ints, back_cum: Floats, back_law: Ints, t_bad: Floats, law_vals: Floats,
+               law_cum: Floats, law_len: Ints, a_dead: Ints, d_order: Ints, d_n: Ints) -> None:  # pragma: no cover
     """The retaliations of the struck miniatures ``fired`` (:meth:`.sampled_round._Sampler.retaliate`)."""
     for q in fired:
         ret[rows[q], mini[q]] = True
@@ -346,7 +354,7 @@ def _retaliate(rng: Any, rows: Any, mini: Any, fired: Any, a_hp: Any, ai: int, j
 
 
 @_compiled
-def _hurt(hp: Any, i: int, c: int, amount: float, a_dead: Any, d_order: Any, d_n: Any,
+def _hurt(hp: Floats, i: int, c: int, amount: float, a_dead: Ints, d_order: Ints, d_n: Ints,
           who: int) -> None:  # pragma: no cover
     """``hurt_target`` (``who`` the unit, its death logged) or ``hurt_attacker`` (``who`` -1, counted in ``a_dead``)."""
     old = hp[i, c]
@@ -368,7 +376,7 @@ TABLED = 1 << 16
 
 
 @_called
-def count_groups(counts: Any) -> tuple[Any, Any, bool]:  # pragma: no cover
+def count_groups(counts: Ints) -> tuple[Ints, Ints, bool]:  # pragma: no cover
     """:func:`.sampled.count_groups` without a sort: (first particle of each group, each particle's group, done).
 
     Each row's code is mixed-radix over each column's range of values (lowest to highest, the last column most
