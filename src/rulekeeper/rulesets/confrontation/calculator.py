@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import ImpossibleRequestError, UnknownNameError
@@ -26,6 +26,11 @@ from .game import SkirmishGame
 from .odds import _how
 from .rolls import odds_of_test, succeeds
 from .wounds import load_wound_table
+
+if TYPE_CHECKING:
+    from rulekeeper.cli.hooks import CliHooks
+
+    from .state import SkirmishState
 
 OPTIONS = [
     OptionInfo("ephemeral_vs_regeneration", "cancel", ("cancel", "ephemeral-wins"),
@@ -139,13 +144,13 @@ class Confrontation(SkirmishGame):
                 out.append(row)
         return out
 
-    def whole_odds(self, state: Any, action: JsonDict) -> WholeOdds | None:
+    def whole_odds(self, state: SkirmishState, action: JsonDict) -> WholeOdds | None:
         """The whole result of a fight, a shot, a charge or a frightening move (:mod:`.whole`)."""
         from .whole import whole_odds
 
         return whole_odds(state, action)
 
-    def register_cli(self, hooks: Any) -> None:
+    def register_cli(self, hooks: CliHooks) -> None:
         """``odds confrontation test|combat``, ``resolve confrontation combat``, ``units confrontation``."""
         from .cli import register
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -25,6 +25,9 @@ from .fighters import Combatant, ability_notes
 from .fray import Fray, exact_fray_odds, fray_method, fray_monte_carlo, initiative_odds_of, resolve_fray
 from .fray_whole import fray_ends, fray_whole_odds
 from .wounds import WOUND_TABLE, load_wound_table
+
+if TYPE_CHECKING:
+    from rulekeeper.cli.hooks import CliHooks
 
 odds_cf = typer.Typer(help="Confrontation Evo: exact odds of a test or a combat.", no_args_is_help=True)
 resolve_cf = typer.Typer(help="Confrontation Evo: resolve a combat with seeded fate.", no_args_is_help=True)
@@ -285,7 +288,7 @@ def units_command(as_json: bool, data: Path | None, level: int | None) -> None:
                                                 for c in cols] for r in mine]))
 
 
-def register(hooks: Any) -> None:
+def register(hooks: CliHooks) -> None:
     """Plug the commands into the CLI (``hooks`` is a :class:`rulekeeper.cli.hooks.CliHooks`)."""
     hooks.odds.add_typer(odds_cf, name="confrontation")
     hooks.resolve.add_typer(resolve_cf, name="confrontation")
