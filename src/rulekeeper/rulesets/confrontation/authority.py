@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rulekeeper.core.game import JsonDict
-
+from .report_lines import ReportLine
 from .state import SIDES, Fighter, SkirmishState, other
 
 
@@ -67,7 +66,7 @@ def holder(state: SkirmishState) -> str | None:
     return next((s for s in SIDES if held(state, s) > 0), None)
 
 
-def do_authority(state: SkirmishState, side: str) -> tuple[SkirmishState, list[JsonDict]]:
+def do_authority(state: SkirmishState, side: str) -> tuple[SkirmishState, list[ReportLine]]:
     """"If the Tactical Roll was a Draw, a player can use a token to win the Tactical Roll"."""
     text = f"{state.name(side)} spend an Authority token ({held(state, side)} held) and win the Tactical roll; " \
            "they choose who acts first"

@@ -28,9 +28,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rulekeeper.core.game import JsonDict, LegalAction
+from rulekeeper.core.game import LegalAction
 
 from .authority import held, spend
+from .report_lines import ReportLine
 from .skirmish import groups, too_large, waiting
 from .splitting import candidates, do_split
 from .state import Fighter, SkirmishState, other
@@ -85,11 +86,11 @@ def _offer(f: Fighter, apart: list[str], text: str) -> LegalAction:
 
 
 def do_token_split(state: SkirmishState, side: str, lead: Fighter, apart: list[str]) -> tuple[SkirmishState,
-                                                                                             list[JsonDict]]:
+                                                                                             list[ReportLine]]:
     """A token spent on ``lead``'s fray: split ``apart`` off it (none: it stays whole); the winner cannot split it."""
     group = next(g for g in groups(state) if lead.key in {f.key for f in (*g[0], *g[1])})
     keys = [f.key for f in (*group[0], *group[1])]
-    report: list[JsonDict] = []
+    report: list[ReportLine] = []
     if apart:
         state, report = do_split(state, apart)
     left = held(state, side) - 1
@@ -99,7 +100,7 @@ def do_token_split(state: SkirmishState, side: str, lead: Fighter, apart: list[s
     return _next_in_combat(state), [{"text": text, "kind": "phase"}, *report[1:]]
 
 
-def do_decline(state: SkirmishState, side: str) -> tuple[SkirmishState, list[JsonDict]]:
+def do_decline(state: SkirmishState, side: str) -> tuple[SkirmishState, list[ReportLine]]:
     text = f"{state.name(side)} spend no Authority token: their tokens are discarded"
     return _next_in_combat(replace(state, held=(0, 0))), [{"text": text, "kind": "phase"}]
 
@@ -130,7 +131,7 @@ def can_force(state: SkirmishState, passer: str) -> bool:
     return held(state, other(passer)) > 0 and len(waiting(state, passer)) > 1
 
 
-def do_pass(state: SkirmishState, side: str) -> tuple[SkirmishState, list[JsonDict]]:
+def do_pass(state: SkirmishState, side: str) -> tuple[SkirmishState, list[ReportLine]]:
     foe = other(side)
     if can_force(state, side):
         text = f"{state.name(side)} pass: {state.name(foe)} may spend an Authority token to force them to play"
@@ -150,7 +151,7 @@ def answer_offers(state: SkirmishState) -> list[LegalAction]:
                         f"{g}: Authority")]
 
 
-def do_answer(state: SkirmishState, side: str, force: bool) -> tuple[SkirmishState, list[JsonDict]]:
+def do_answer(state: SkirmishState, side: str, force: bool) -> tuple[SkirmishState, list[ReportLine]]:
     passer = state.asking
     if force:
         text = f"{state.name(side)} spend an Authority token: {state.name(passer)} are forced to play now"

@@ -20,9 +20,10 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from rulekeeper.core.game import JsonDict, LegalAction
+from rulekeeper.core.game import LegalAction
 
 from .core_rules import number
+from .report_lines import ReportLine
 from .skirmish import STEP_CM, move_problem, step_problem, stepped
 from .state import Fighter, SkirmishState, bearing, other
 
@@ -96,7 +97,7 @@ def _offer(state: SkirmishState, f: Fighter) -> list[float] | None:
     return None
 
 
-def do_cover(state: SkirmishState, f: Fighter, x: float, y: float) -> tuple[SkirmishState, list[JsonDict]]:
+def do_cover(state: SkirmishState, f: Fighter, x: float, y: float) -> tuple[SkirmishState, list[ReportLine]]:
     """The careful walk; his activation is spent, unless Dodge makes it cumulative."""
     dodge = f.card.has("Dodge")
     facing = bearing(f.x, f.y, x, y) if (x, y) != (f.x, f.y) else f.facing
@@ -106,7 +107,7 @@ def do_cover(state: SkirmishState, f: Fighter, x: float, y: float) -> tuple[Skir
     return state.with_fighters(moved), [{"text": text, "kind": "move"}]
 
 
-def do_ready(state: SkirmishState, side: str) -> tuple[SkirmishState, list[JsonDict]]:
+def do_ready(state: SkirmishState, side: str) -> tuple[SkirmishState, list[ReportLine]]:
     state = replace(state, declared=state.declared + side)
     return replace(state, to_act=declaring(state) or state.leader), \
         [{"text": f"{state.name(side)} are ready: no more moves under cover", "kind": "phase"}]

@@ -18,11 +18,11 @@ import math
 from dataclasses import dataclass, replace
 
 from rulekeeper.core.chance import ChanceRequest, Fate
-from rulekeeper.core.game import JsonDict
 
 from .core_rules import number
 from .exchanges import entry_health
 from .fighters import Combatant
+from .report_lines import ReportLine
 from .rolls import p_success, request_for_test, roll_test
 from .shooting import SIZE_RANK
 from .skirmish import STEP_CM, move_problem, step_problem, stepped
@@ -111,7 +111,7 @@ def out_problem(state: SkirmishState, f: Fighter, x: float, y: float) -> str | N
 
 
 def do_disengage(state: SkirmishState, f: Fighter, test: str, to: list[float], fate: Fate) -> tuple[
-        SkirmishState, list[JsonDict]]:
+        SkirmishState, list[ReportLine]]:
     d = disengagement(state, f, test)
     if d.difficulty is not None:
         result = roll_test(fate, d.label, d.combatant.shape(test, False), d.value, d.difficulty)

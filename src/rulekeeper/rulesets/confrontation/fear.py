@@ -13,10 +13,10 @@ from fractions import Fraction
 
 from rulekeeper.boards.table import edge_distance
 from rulekeeper.core.chance import ChanceRequest, Fate
-from rulekeeper.core.game import JsonDict
 
 from .effects import TestShape
 from .morale import Lender, courage, courage_shape, discipline_shape, fear_rate, frightens, morale_of
+from .report_lines import ReportLine
 from .rolls import p_success, request_for_test, roll_test
 from .state import Fighter, SkirmishState
 
@@ -97,14 +97,14 @@ def braved(f: Fighter, test: FearTest) -> Fighter:
     return replace(f, braved=max(f.braved, test.fear))
 
 
-def face_all(state: SkirmishState, tests: list[FearTest], fate: Fate, report: list[JsonDict]) -> SkirmishState:
+def face_all(state: SkirmishState, tests: list[FearTest], fate: Fate, report: list[ReportLine]) -> SkirmishState:
     """Each test in order, by the fighter it names (:func:`face`)."""
     for test in tests:
         state = state.with_fighters(face(state.fighter(test.tester), test, fate, report))
     return state
 
 
-def face(t: Fighter, test: FearTest | None, fate: Fate, report: list[JsonDict]) -> Fighter:
+def face(t: Fighter, test: FearTest | None, fate: Fate, report: list[ReportLine]) -> Fighter:
     """A frightened fighter's COU test (charged, or passed through): passed, he braves that FEAR; failed, he is in
     rout."""
     if test is None:
@@ -116,7 +116,7 @@ def face(t: Fighter, test: FearTest | None, fate: Fate, report: list[JsonDict]) 
     return replace(t, rout=test.fear)
 
 
-def rally(state: SkirmishState, fate: Fate, report: list[JsonDict]) -> SkirmishState:
+def rally(state: SkirmishState, fate: Fate, report: list[ReportLine]) -> SkirmishState:
     """The strategic phase's rallying tests: every standing fighter in rout tests; passed, he is rallied (and is
     not immune to the fear that routed him: "a rallied fighter is not immune to the fear that routed him")."""
     changed = []
@@ -134,7 +134,7 @@ def rally(state: SkirmishState, fate: Fate, report: list[JsonDict]) -> SkirmishS
     return state.with_fighters(*changed)
 
 
-def rallying_cries(state: SkirmishState, report: list[JsonDict]) -> SkirmishState:
+def rallying_cries(state: SkirmishState, report: list[ReportLine]) -> SkirmishState:
     """Rallying cry at the start of a round (**estimated** as its "beginning of any strategic phase"; policy: used by
     the first able fighter of a side as soon as a friend is in rout): "All friendly fighters: are immediately rallied
     if they were in rout; get a +1 bonus to the natural result of their COU tests until the end of the round"."""

@@ -20,11 +20,11 @@ from dataclasses import dataclass, replace
 
 from rulekeeper.boards.table import ChargeReach
 from rulekeeper.core.chance import Fate
-from rulekeeper.core.game import JsonDict
 
 from .core_rules import number
 from .fear import FearTest
 from .morale import discipline_shape
+from .report_lines import ReportLine
 from .skirmish import charge_of, inside, move_problem
 from .state import Fighter, SkirmishState, other
 
@@ -93,7 +93,7 @@ def _to_edge(state: SkirmishState, f: Fighter, ux: float, uy: float, full: float
     return lo
 
 
-def do_flee(state: SkirmishState, f: Fighter, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:
+def do_flee(state: SkirmishState, f: Fighter, fate: Fate) -> tuple[SkirmishState, list[ReportLine]]:
     test = fanaticism_test(f)
     if test is not None and test.roll(fate):
         text = f"{f.key} passes his DIS test (Fanaticism): in rout, he does not flee"
@@ -146,7 +146,7 @@ def may_pursue(state: SkirmishState, f: Fighter) -> bool:
 
 
 def do_pursue(state: SkirmishState, f: Fighter, t: Fighter, reach: ChargeReach | None = None,
-              leapt: tuple[str, ...] = ()) -> tuple[SkirmishState, list[JsonDict]]:
+              leapt: tuple[str, ...] = ()) -> tuple[SkirmishState, list[ReportLine]]:
     """Into base contact with ``t`` (around what is in the way, or straight over ``leapt``: leap.py)."""
     reach = reach or charge_of(state, f, t, pursuit_cm(f))
     end = reach.end
@@ -158,7 +158,7 @@ def do_pursue(state: SkirmishState, f: Fighter, t: Fighter, reach: ChargeReach |
     return state.with_fighters(pursuer, caught), [{"text": text, "kind": "charge"}]
 
 
-def do_stay(state: SkirmishState, f: Fighter) -> tuple[SkirmishState, list[JsonDict]]:
+def do_stay(state: SkirmishState, f: Fighter) -> tuple[SkirmishState, list[ReportLine]]:
     return state.with_fighters(replace(f, pursuing=False)), [{"text": f"{f.key} does not pursue", "kind": "hold"}]
 
 

@@ -438,8 +438,9 @@ class SkirmishGame(WithoutExtras):
             winner = "a draw" if new.winner is None else f"{new.name(new.winner)} win"
             report.append({"text": f"The skirmish is over, {winner}: {new.reason}", "kind": "over"})
         chance = tuple(fate.records)
-        record: JsonDict = {"chance": [c.to_dict() for c in chance], "report": list(report)}
-        return Outcome(new, dict(action), str(action["side"]), chance, (), tuple(report), record)
+        lines: tuple[JsonDict, ...] = tuple(dict(line) for line in report)
+        record: JsonDict = {"chance": [c.to_dict() for c in chance], "report": list(lines)}
+        return Outcome(new, dict(action), str(action["side"]), chance, (), lines, record)
 
     def preview(self, state: SkirmishState, action: JsonDict) -> OddsPreview:
         return actions.preview(state, action)

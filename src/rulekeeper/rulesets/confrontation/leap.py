@@ -28,6 +28,7 @@ from rulekeeper.core.chance import Fate
 from rulekeeper.core.game import JsonDict, LegalAction
 
 from .heights import fighter_height, piece_height
+from .report_lines import ReportLine
 from .skirmish import (
     KEEP_APART,
     ROUNDING,
@@ -159,7 +160,7 @@ def leap_offers(state: SkirmishState, f: Fighter) -> list[tuple[list[float], lis
     return []
 
 
-def do_leap(state: SkirmishState, f: Fighter, x: float, y: float, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:
+def do_leap(state: SkirmishState, f: Fighter, x: float, y: float, fate: Fate) -> tuple[SkirmishState, list[ReportLine]]:
     """The walk, over what he leaps (each one a leap of his round's two)."""
     found = hurdles(state, f, x, y)
     new, report = do_move(state, f, x, y, fate)
@@ -260,7 +261,7 @@ def leaping_pursuit(state: SkirmishState, f: Fighter, action: JsonDict) -> tuple
     return t, reach, tuple(h.name for h in found)
 
 
-def do_leap_charge(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:
+def do_leap_charge(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate) -> tuple[SkirmishState, list[ReportLine]]:
     reach, found, _ = leap_charge(state, f, t)
     assert reach is not None
     new, report = do_charge(state, f, t, fate, reach)

@@ -24,12 +24,12 @@ from fractions import Fraction
 
 from rulekeeper.boards.table import edge_distance, line_of_sight
 from rulekeeper.core.chance import ChanceRequest, Fate
-from rulekeeper.core.game import JsonDict
 
 from .concentration import generate
 from .exchanges import Health, apply_wound
 from .fighters import Combatant
 from .mystic import faith_kept
+from .report_lines import ReportLine
 from .rolls import odds_of_test, request_for_test, roll_test, succeeds
 from .shooting import sight_blockers
 from .spells import Incantation, mystic_rules
@@ -142,7 +142,7 @@ def pay(f: Fighter, card: Incantation) -> Fighter:
 
 
 def do_cast(state: SkirmishState, f: Fighter, card: Incantation, t: Fighter,
-            fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:
+            fate: Fate) -> tuple[SkirmishState, list[ReportLine]]:
     """Pay, test; passed: a counter's choice first when an enemy Mystic may counter, else the effect."""
     test = roll_test(fate, f"{card.test} test: {f.key}", Combatant(f.card).shape(card.test, False), value(f, card),
                      card.difficulty)
@@ -161,7 +161,7 @@ def do_cast(state: SkirmishState, f: Fighter, card: Incantation, t: Fighter,
 
 
 def take_effect(state: SkirmishState, f: Fighter, card: Incantation, t: Fighter, fate: Fate,
-                report: list[JsonDict]) -> tuple[SkirmishState, list[JsonDict]]:
+                report: list[ReportLine]) -> tuple[SkirmishState, list[ReportLine]]:
     if card.heal:
         healed = replace(t, hp=min(t.card.HP, t.hp + card.heal))
         report.append({"text": f"{t.key} recovers {healed.hp - t.hp} HP ({healed.hp} of {t.card.HP})", "kind": "magic"})
@@ -186,7 +186,7 @@ def pending(state: SkirmishState) -> tuple[Fighter, Incantation, Fighter] | None
     return state.fighter(key), card, state.fighter(target)
 
 
-def do_counter(state: SkirmishState, e: Fighter, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:
+def do_counter(state: SkirmishState, e: Fighter, fate: Fate) -> tuple[SkirmishState, list[ReportLine]]:
     """``e`` pays the cost and tests against the card's difficulty: passed, it does nothing and the caster loses
     focus (unless Focus, Enlightened or Unbowed keeps it); failed, it takes effect."""
     found = pending(state)
@@ -207,7 +207,7 @@ def do_counter(state: SkirmishState, e: Fighter, fate: Fate) -> tuple[SkirmishSt
                                           "kind": "magic"}]
 
 
-def do_let(state: SkirmishState, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:
+def do_let(state: SkirmishState, fate: Fate) -> tuple[SkirmishState, list[ReportLine]]:
     found = pending(state)
     assert found is not None
     f, card, t = found

@@ -6,11 +6,12 @@ from rulekeeper.core.chance import Fate
 from rulekeeper.core.game import JsonDict
 
 from .magic import do_cast, do_counter, do_let
+from .report_lines import ReportLine
 from .spells import mystic_rules
 from .state import Fighter, SkirmishState
 
 
-def magic_step(state: SkirmishState, f: Fighter, action: JsonDict, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:
+def magic_step(state: SkirmishState, f: Fighter, action: JsonDict, fate: Fate) -> tuple[SkirmishState, list[ReportLine]]:
     kind = action["kind"]
     if kind == "cast":
         card = mystic_rules().card(str(action["spell"]))

@@ -25,8 +25,8 @@ from dataclasses import replace
 
 from rulekeeper.boards.table import edge_distance
 from rulekeeper.core.chance import ChanceRequest, Fate, discrete
-from rulekeeper.core.game import JsonDict
 
+from .report_lines import ReportLine
 from .skirmish import KEEP_APART, STEP_CM, STEP_SLACK, inside, stepped
 from .state import SIDES, Fighter, SkirmishState, bearing, other
 from .terrain import barriers
@@ -55,7 +55,7 @@ def request(state: SkirmishState, side: str) -> ChanceRequest:
                     (f"for {f.key if f else '?'}: 1-2 may be removed from play, 3-4 nothing, 5-6 comes back",))
 
 
-def roll_reinforcements(state: SkirmishState, fate: Fate, report: list[JsonDict]) -> SkirmishState:
+def roll_reinforcements(state: SkirmishState, fate: Fate, report: list[ReportLine]) -> SkirmishState:
     """The maintenance phase's Reinforcement rolls; a 1-2 or 5-6 leaves his player a choice (``returning``)."""
     for side in SIDES:
         f = affected(state, side)
@@ -123,7 +123,7 @@ def proposals(state: SkirmishState, f: Fighter) -> list[list[float]]:
 
 
 def do_choice(state: SkirmishState, f: Fighter, kind: str, to: list[float] | None) -> tuple[SkirmishState,
-                                                                                                list[JsonDict]]:
+                                                                                                list[ReportLine]]:
     if kind == "remove":
         return state.with_fighters(replace(f, returning="", removed=True)), [
             {"text": f"{f.key} is removed from play", "kind": "maintenance"}]

@@ -17,13 +17,13 @@ from fractions import Fraction
 
 from rulekeeper.boards.table import edge_distance, line_of_sight
 from rulekeeper.core.chance import ChanceRequest, Fate
-from rulekeeper.core.game import JsonDict
 
 from .core_rules import number
 from .effects import TestShape
 from .exchanges import Health, apply_wound
 from .fighters import Combatant
 from .heights import fighter_height
+from .report_lines import ReportLine
 from .rolls import odds_of_test, request_for_test, roll_test, succeeds
 from .state import Fighter, SkirmishState
 from .terrain import cover_difficulty, sight_scenery
@@ -167,7 +167,7 @@ def target_and_cover(f: Fighter, t: Fighter) -> int:
     return under + x
 
 
-def do_shoot(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:
+def do_shoot(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate) -> tuple[SkirmishState, list[ReportLine]]:
     """The shot: the AIM test, then on a hit the damage roll and its wound."""
     table = load_wound_table()
     shot = shot_of(state, f, t, table)
@@ -180,7 +180,7 @@ def do_shoot(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate) -> tuple[
     line = fate.draw(shot.damage(table, test.final)).outcome
     health = apply_wound(_combatant(t), table, _health(t), line)
     hit = replace(t, hp=max(health.hp, 0), stunned=health.stunned, fierce=health.fierce, killed=health.killed)
-    report: list[JsonDict] = [{"text": f"{head}, hit: {line}" + (f"; {t.key} is killed" if health.killed else ""),
+    report: list[ReportLine] = [{"text": f"{head}, hit: {line}" + (f"; {t.key} is killed" if health.killed else ""),
                                "kind": "shot"}]
     return again(state.with_fighters(shooter, hit), shooter), report
 

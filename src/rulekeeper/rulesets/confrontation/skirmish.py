@@ -17,7 +17,6 @@ from typing import Any
 
 from rulekeeper.boards.table import CONTACT, QUAD_SEGS, ChargeReach, charge_reach, edge_distance
 from rulekeeper.core.chance import ChanceRequest, Fate
-from rulekeeper.core.game import JsonDict
 
 from .assault import fire
 from .charge_path import charge_route
@@ -27,6 +26,7 @@ from .fighters import Combatant
 from .fray import MAX_FIGHTERS, Fray, resolve_fray
 from .maintenance import roll_maintenance, upkeep_of
 from .morale import without_active
+from .report_lines import ReportLine
 from .shooting import shot_problem
 from .splitting import component, fights, fought_block
 from .state import SIDES, Fighter, SkirmishState, bearing, other
@@ -210,12 +210,12 @@ def charge_draws(state: SkirmishState, f: Fighter, t: Fighter) -> tuple[FearTest
     return mine, passing, theirs
 
 
-def do_move(state: SkirmishState, f: Fighter, x: float, y: float, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:
+def do_move(state: SkirmishState, f: Fighter, x: float, y: float, fate: Fate) -> tuple[SkirmishState, list[ReportLine]]:
     tests = walk_tests(state, f, x, y)
     facing = bearing(f.x, f.y, x, y) if (x, y) != (f.x, f.y) else f.facing
     moved = replace(f, x=x, y=y, facing=facing, activated=True, walked=True)
     text = f"{f.key} walks {math.hypot(x - f.x, y - f.y):.1f} cm to ({x:g}, {y:g}), facing {facing:g}°"
-    report: list[JsonDict] = [{"text": text, "kind": "move"}]
+    report: list[ReportLine] = [{"text": text, "kind": "move"}]
     state = face_all(state.with_fighters(moved), tests, fate, report)
     walked = state.fighter(f.key)
     if walked.card.weapon is not None and any(shot_problem(state, walked, e) is None
@@ -225,12 +225,12 @@ def do_move(state: SkirmishState, f: Fighter, x: float, y: float, fate: Fate) ->
 
 
 def do_charge(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate,
-              reach: ChargeReach | None = None, assault: bool = False) -> tuple[SkirmishState, list[JsonDict]]:
+              reach: ChargeReach | None = None, assault: bool = False) -> tuple[SkirmishState, list[ReportLine]]:
     """The charge: the charger's COU test first if ``t`` frightens him (failed: he does not charge, stays where he
     is and his activation ends), then his assault fire if he makes one (assault.py: the target killed, he stays
     where he is), then base contact, then the charged fighter's COU test if the charger frightens him (failed: he
     is in rout). Both through :mod:`.fear`."""
-    report: list[JsonDict] = []
+    report: list[ReportLine] = []
     mine, passing, theirs = charge_draws(state, f, t)
     if mine is not None:
         if not mine.roll(fate):
@@ -254,7 +254,7 @@ def do_charge(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate,
     return state.with_fighters(face(state.fighter(t.key), theirs, fate, report)), report
 
 
-def do_hold(state: SkirmishState, f: Fighter) -> tuple[SkirmishState, list[JsonDict]]:
+def do_hold(state: SkirmishState, f: Fighter) -> tuple[SkirmishState, list[ReportLine]]:
     text = f"{f.key} does not shoot" if f.aiming else f"{f.key} stays in his fight" if f.engaged else \
         f"{f.key} holds his ground"
     return state.with_fighters(replace(f, activated=True, aiming=False)), [{"text": text, "kind": "hold"}]
@@ -341,7 +341,7 @@ def names(fighters: tuple[Fighter, ...]) -> str:
     return " and ".join(f.key for f in fighters)
 
 
-def do_fight(state: SkirmishState, lead: Fighter, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:
+def do_fight(state: SkirmishState, lead: Fighter, fate: Fate) -> tuple[SkirmishState, list[ReportLine]]:
     group = group_of(state, lead)
     assert group is not None  # checked by actions.check
     report = Report()
@@ -354,7 +354,7 @@ def do_fight(state: SkirmishState, lead: Fighter, fate: Fate) -> tuple[SkirmishS
             state = _forget(state, dead.key)
     ends = "; ".join(f"{f.key}: {h.status()}" for f, h in zip(flat, healths, strict=True))
     lines = [report.initiative, *report.placement, *report.blows, ends]
-    card: JsonDict = {"text": f"{names(group[0])} fight{'s' if len(group[0]) == 1 else ''} {names(group[1])}: {ends}",
+    card: ReportLine = {"text": f"{names(group[0])} fight{'s' if len(group[0]) == 1 else ''} {names(group[1])}: {ends}",
                       "kind": "fight", "lines": lines}
     return state, [card]
 
@@ -368,7 +368,7 @@ def _forget(state: SkirmishState, key: str) -> SkirmishState:
 # -- the flow of a round ---------------------------------------------------------------------------------------
 
 
-def advance(state: SkirmishState, fate: Fate, report: list[JsonDict]) -> SkirmishState:
+def advance(state: SkirmishState, fate: Fate, report: list[ReportLine]) -> SkirmishState:
     """Who acts next after an action of ``state.to_act``: the other side while it has fighters waiting,
     then the combat phase, then the maintenance phase and the next round."""
     state = decided(state)
@@ -399,7 +399,7 @@ def advance(state: SkirmishState, fate: Fate, report: list[JsonDict]) -> Skirmis
     return after_maintenance(roll_reinforcements(maintenance(state, fate, report), fate, report), fate, report)
 
 
-def after_maintenance(state: SkirmishState, fate: Fate, report: list[JsonDict]) -> SkirmishState:
+def after_maintenance(state: SkirmishState, fate: Fate, report: list[ReportLine]) -> SkirmishState:
     """A Reinforcement choice still to make keeps the maintenance phase (its player to act); else the next round."""
     choosing = next((f for f in state.fighters if f.returning), None)
     if choosing is not None:
@@ -408,7 +408,7 @@ def after_maintenance(state: SkirmishState, fate: Fate, report: list[JsonDict]) 
     return state if state.over else rally(state, fate, report)  # the strategic phase's rallying tests
 
 
-def maintenance(state: SkirmishState, fate: Fate, report: list[JsonDict]) -> SkirmishState:
+def maintenance(state: SkirmishState, fate: Fate, report: list[ReportLine]) -> SkirmishState:
     """The maintenance phase: each standing fighter's upkeep rolls, Fierce's removal, Stunned wearing off."""
     reading = state.option("ephemeral_vs_regeneration", "cancel")
     changed = []
@@ -427,7 +427,7 @@ def maintenance(state: SkirmishState, fate: Fate, report: list[JsonDict]) -> Ski
     return state
 
 
-def next_round(state: SkirmishState, report: list[JsonDict]) -> SkirmishState:
+def next_round(state: SkirmishState, report: list[ReportLine]) -> SkirmishState:
     state = decided(state)
     if state.over:
         return state
@@ -444,9 +444,9 @@ def next_round(state: SkirmishState, report: list[JsonDict]) -> SkirmishState:
     return rallying_cries(refresh(state), report)
 
 
-def do_lead(state: SkirmishState, first: str) -> tuple[SkirmishState, list[JsonDict]]:
+def do_lead(state: SkirmishState, first: str) -> tuple[SkirmishState, list[ReportLine]]:
     """The Tactical roll's winner chooses the side that acts first; the activation phase begins."""
-    report: list[JsonDict] = [{"text": f"{state.name(state.leader)} choose: {state.name(first)} act first",
+    report: list[ReportLine] = [{"text": f"{state.name(state.leader)} choose: {state.name(first)} act first",
                                "kind": "phase"}]
     state = replace(state, phase="activation", first=first)
     for side in (first, other(first)):

@@ -22,8 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from rulekeeper.core.game import JsonDict
-
+from .report_lines import ReportLine
 from .state import Fighter, SkirmishState
 
 
@@ -87,7 +86,7 @@ def candidates(state: SkirmishState, group: set[str], first: str) -> list[set[st
     return out
 
 
-def do_split(state: SkirmishState, block: list[str]) -> tuple[SkirmishState, list[JsonDict]]:
+def do_split(state: SkirmishState, block: list[str]) -> tuple[SkirmishState, list[ReportLine]]:
     """Split ``block`` off its fray: it becomes a block of its own (taken out of the block it was in)."""
     chosen = set(block)
     kept = tuple(tuple(k for k in b if k not in chosen) for b in state.splits)

@@ -17,10 +17,10 @@ from dataclasses import replace
 from fractions import Fraction
 
 from rulekeeper.core.chance import ChanceRequest, Fate, discrete
-from rulekeeper.core.game import JsonDict
 
 from .authority import generate, holder
 from .core_rules import number, word
+from .report_lines import ReportLine
 from .state import SIDES, Fighter, SkirmishState, other
 
 #: A draw is rolled again at most this often in one action (a bound, not a rule: 50 draws in a row is ~10^-35).
@@ -76,9 +76,9 @@ def win_odds(state: SkirmishState, side: str = "A") -> Fraction:
     return win / (1 - draw)
 
 
-def do_tactical(state: SkirmishState, fate: Fate) -> tuple[SkirmishState, list[JsonDict]]:
+def do_tactical(state: SkirmishState, fate: Fate) -> tuple[SkirmishState, list[ReportLine]]:
     """Both sides roll (A's die first) until one is higher; the winner then chooses who acts first."""
-    report: list[JsonDict] = []
+    report: list[ReportLine] = []
     if not state.drawn:  # the round's tokens, before its first roll
         state = generate(state)
     for _ in range(MAX_DRAWS):
