@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from rulekeeper.boards.table import Obstacle, edge_distance
 from rulekeeper.core.datafiles import read_data_file
@@ -22,12 +22,33 @@ from .ground import KINDS, SIZES, Terrain
 from .state import RADIUS, SIDES, card_to_json
 
 SCENARIO_DIR = Path(__file__).resolve().parent / "data" / "scenarios"
+class ObstacleRow(TypedDict):
+    """An obstacle of the scenario file, checked: its name and corners in cm, as the document keeps it."""
+
+    name: str
+    corners: list[list[float]]
+
+
+class FighterRow(TypedDict):
+    """A fighter of the scenario file, checked; ``key`` (its name, or its card's, numbered) is set by ``_keys``."""
+
+    side: str
+    card: str
+    name: str
+    x: float
+    y: float
+    facing: float
+    size: str
+    rout: int
+    key: str
+
+
 KEYS = {"ruleset", "name", "description", "table", "round_limit", "sides", "obstacles", "terrain", "fighters"}
 TERRAIN_KEYS = {"name", "kind", "corners", "size", "cover"}
 MAX_TABLE = 400.0
 
 
-def _warband(spec: Any, here: Path, where: str, problems: list[str]) -> Warband | None:
+def _warband(spec: object, here: Path, where: str, problems: list[str]) -> Warband | None:
     if not isinstance(spec, str) or not spec.strip():
         problems.append(f"{where}: a shipped warband (lions_of_alahan) or a card file is required")
         return None
@@ -40,7 +61,7 @@ def _warband(spec: Any, here: Path, where: str, problems: list[str]) -> Warband 
         return None
 
 
-def _number(v: Any, lo: float, hi: float) -> float | None:
+def _number(v: object, lo: float, hi: float) -> float | None:
     if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or not lo <= v <= hi:
         return None
     return float(v)
@@ -65,8 +86,8 @@ def _sides(raw: dict[str, Any], path: Path, problems: list[str]) -> tuple[dict[s
     return names, bands
 
 
-def _obstacles(raw: dict[str, Any], problems: list[str]) -> list[JsonDict]:
-    out = []
+def _obstacles(raw: dict[str, Any], problems: list[str]) -> list[ObstacleRow]:
+    out: list[ObstacleRow] = []
     for i, o in enumerate(raw.get("obstacles") or []):
         where = f"obstacles[{i}]"
         try:
@@ -120,12 +141,12 @@ def _terrain(raw: dict[str, Any], problems: list[str]) -> list[Terrain]:
 
 
 def _fighters(raw: dict[str, Any], bands: dict[str, Warband], table: tuple[float, float],
-              problems: list[str]) -> list[JsonDict]:
+              problems: list[str]) -> list[FighterRow]:
     rows = raw.get("fighters")
     if not isinstance(rows, list) or not rows:
         problems.append("fighters: a list of {side, card, at, facing} is required")
         return []
-    out: list[JsonDict] = []
+    out: list[FighterRow] = []
     for i, row in enumerate(rows):
         where = f"fighters[{i}]"
         if not isinstance(row, dict) or set(row) - {"side", "card", "at", "facing", "name", "rout"}:
@@ -154,12 +175,12 @@ def _fighters(raw: dict[str, Any], bands: dict[str, Warband], table: tuple[float
             problems.append(f"{where}.rout: a whole number from 0 to 30 (the FEAR he failed against), got "
                             f"{row.get('rout')!r}")
             continue
-        out.append({"side": side, "card": card.name, "name": str(row.get("name") or ""), "x": x, "y": y,
-                    "facing": facing, "size": card.size, "rout": int(rout)})
+        out.append({"side": str(side), "card": card.name, "name": str(row.get("name") or ""), "x": x, "y": y,
+                    "facing": facing, "size": card.size, "rout": int(rout), "key": ""})
     return out
 
 
-def _keys(fighters: list[JsonDict], problems: list[str]) -> None:
+def _keys(fighters: list[FighterRow], problems: list[str]) -> None:
     """Each fighter's key: its name, or its card's, numbered when a card stands more than once."""
     counts: dict[str, int] = {}
     for f in fighters:
@@ -167,7 +188,7 @@ def _keys(fighters: list[JsonDict], problems: list[str]) -> None:
     seen: dict[str, int] = {}
     for f in fighters:
         seen[f["card"]] = seen.get(f["card"], 0) + 1
-        f["key"] = f.pop("name") or (f["card"] if counts[f["card"]] == 1 else f"{f['card']} {seen[f['card']]}")
+        f["key"] = f["name"] or (f["card"] if counts[f["card"]] == 1 else f"{f['card']} {seen[f['card']]}")
     keys = [f["key"] for f in fighters]
     for k in sorted({k for k in keys if keys.count(k) > 1}):
         problems.append(f"fighters: the name {k!r} is used twice (fighters are found by name)")
@@ -181,7 +202,7 @@ def _keys(fighters: list[JsonDict], problems: list[str]) -> None:
                 problems.append(f"fighters: {f['key']} and {g['key']} start in contact or overlapping")
 
 
-def _clear_of_obstacles(fighters: list[JsonDict], obstacles: list[JsonDict], terrain: list[Terrain],
+def _clear_of_obstacles(fighters: list[FighterRow], obstacles: list[ObstacleRow], terrain: list[Terrain],
                         problems: list[str]) -> None:
     """No fighter may start on an obstacle or in water (they block movement: he could never leave)."""
     from rulekeeper.boards.table import Base
