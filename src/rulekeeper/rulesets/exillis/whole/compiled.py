@@ -17,14 +17,36 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any
+from typing import Protocol
+
+import numpy as np
 
 from .dist import begun, not_counted
+from .sampled import Bools, Floats, Ints
 
-_loaded: list[Any] = []
+
+class Kernels(Protocol):
+    """What the samplers call in :mod:`.particle_kernels` (the module itself is the implementation: mypy checks it
+    against these signatures where :func:`_load` returns it)."""
+
+    def volley_shot(self, rng: np.random.Generator, live: Bools, group: Ints, flat: Floats, k: int, kinds: Ints,
+                    alive: Ints, counts: Ints, enemy: Bools, ally: Bools, weight: Floats, block: Floats, law_idx: Ints,
+                    chain_on: bool, chain: Bools, later_b: Floats, later_law: Ints, immune: Bools, law_vals: Floats,
+                    law_cum: Floats, law_len: Ints, s_hp: Floats, si: int, bad: float, t_hp: Floats, off: Ints,
+                    ff: Ints, d_order: Ints, d_n: Ints) -> None: ...
+
+    def round_strike(self, rng: np.random.Generator, a_hp: Floats, ai: int, t_hp: Floats, off: Ints, recv: Ints,
+                     ret: Bools, caps: Floats, agg: Floats, hit: Ints, hit_cum: Floats, hit_law: Ints, back: Ints,
+                     back_cum: Floats, back_law: Ints, retc: Floats, a_bad: float, t_bad: Floats, law_vals: Floats,
+                     law_cum: Floats, law_len: Ints, a_dead: Ints, d_order: Ints, d_n: Ints) -> None: ...
+
+    def count_groups(self, counts: Ints) -> tuple[Ints, Ints, bool]: ...
 
 
-def kernels() -> Any:
+_loaded: list[Kernels | None] = []
+
+
+def kernels() -> Kernels | None:
     """The compiled kernels (a namespace of numba functions), or ``None`` to run the numpy reference.
 
     Not during a process's first whole-action computation: a process that previews once (a CLI call) would spend
@@ -38,7 +60,7 @@ def kernels() -> Any:
     return _loaded[0]
 
 
-def _load() -> Any:
+def _load() -> Kernels | None:
     if os.environ.get("RULEKEEPER_NUMBA", "1") == "0":
         return None
     try:

@@ -13,9 +13,12 @@ from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from .. import damage as dmg
+
+if TYPE_CHECKING:
+    from ..combatants import Combatant
 
 K = TypeVar("K", bound=Hashable)
 
@@ -226,11 +229,11 @@ class Zones:
     __slots__ = ("dropped", "half", "states")
 
     def __init__(self) -> None:
-        self.states: dict[Hashable, tuple[Any, float]] = {}
+        self.states: dict[Hashable, tuple[tuple[Combatant, ...], float]] = {}
         self.dropped = 0.0
         self.half = 0.0  # the 95 % half-width of sampled parts (see :class:`Weighted`)
 
-    def add(self, key: Hashable, zone: Any, p: float) -> None:
+    def add(self, key: Hashable, zone: tuple[Combatant, ...], p: float) -> None:
         if p <= 0.0:
             return
         have = self.states.get(key)

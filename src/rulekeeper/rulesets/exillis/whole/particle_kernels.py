@@ -16,21 +16,15 @@ from typing import Any, TypeVar, cast
 
 import numba  # type: ignore[import-untyped, unused-ignore]
 import numpy as np
-import numpy.typing as npt
 
 from .kernel_codes import ATTACK, BAD_LUCK, BLOCKED, DEFENDED, LUCK
 from .kernel_codes import FALLS_ALLY as _ALLY
 from .kernel_codes import FALLS_BAD as _BAD
 from .kernel_codes import FALLS_ENEMY as _ENEMY
 from .kernel_codes import FALLS_LUCK as _LUCK
-from .sampled import Floats, Ints
+from .sampled import Bools, Floats, Ints
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-#: The arrays the samplers pass (:mod:`.sampled_volley`, :mod:`.sampled_round`): hit points, weights and cumulative
-#: laws in float64 (:data:`.sampled.Floats`); counts, indices, codes and the death log in int64 (:data:`.sampled.Ints`);
-#: masks (a unit's side, the elemental chain, who has retaliated) in bool.
-Bools = npt.NDArray[np.bool_]
 
 
 def _compiled(fn: F) -> F:

@@ -27,6 +27,7 @@ SEED = 27
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
 
 
 #: The fewest particles a branch of an action gets (:func:`share`).

@@ -12,8 +12,6 @@ the targets' deaths) are merged, each with its share of particles, and the engin
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from . import dist as budget
@@ -38,6 +36,11 @@ from .sampled import (
     row_groups,
     share,
 )
+
+#: The round's fixed draws, in :func:`.particle_kernels.round_strike`'s order: per target unit its Bulk cap and
+#: Aggressiveness; the roll to hit's outcome codes, cumulative weights and damage laws (Attack, Luck, Blocked), the
+#: retaliation's the same; the retaliation chances; the attacker's and each unit's Bad Luck damage; the damage laws.
+Tables = tuple[Floats, Floats, Ints, Floats, Ints, Ints, Floats, Ints, Floats, float, Floats, Floats, Floats, Ints]
 
 
 def last_round(s: RoundSpec, weight: float = 1.0, stream: int = 0) -> Weighted[State]:
@@ -84,7 +87,7 @@ class _Sampler:
         self.recv = [self.recv_all[:, a:b] for a, b in cols]
         self.ret = [self.ret_all[:, a:b] for a, b in cols]
         self.a_dead = np.zeros(n, dtype=np.int64)
-        self.fixed: tuple[Any, ...] | None = None
+        self.fixed: Tables | None = None
         self.deaths = DeathLog(n, sum(len(r) for r in self.t0))
 
     def run(self) -> Weighted[State]:
@@ -102,7 +105,7 @@ class _Sampler:
                     fast.round_strike(self.rng, self.a_hp, ai, self.t_all, self.off, self.recv_all, self.ret_all,
                                       *self.tables(), self.a_dead, self.deaths.order, self.deaths.n)
 
-    def tables(self) -> tuple[Any, ...]:
+    def tables(self) -> Tables:
         """The round's fixed draws as the compiled kernel reads them (see :func:`.particle_kernels.round_strike`)."""
         if self.fixed is None:
             s, r, laws = self.s, self.r, Laws()

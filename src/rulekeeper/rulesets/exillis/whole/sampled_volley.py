@@ -13,7 +13,6 @@ engine's own volley report like the exact ones. Wounds are forgotten at the end 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -21,13 +20,14 @@ import numpy.typing as npt
 from ..combatants import Combatant
 from ..ranged import ShotOdds, ShotSetup
 from .bolts import Bolts
-from .compiled import kernels
+from .compiled import Kernels, kernels
 from .dist import Weighted, aftermath_room
 from .kernel_codes import FALLS_ALLY, FALLS_BAD, FALLS_ENEMY, FALLS_LUCK
 from .orders import Orders
 from .rounds import DEAD, Mini
 from .sampled import (
     PARTICLES,
+    Bools,
     DeathLog,
     Floats,
     Ints,
@@ -91,7 +91,8 @@ class _Sampler:
         self.orders = Orders(sp.shooter, [c for _u, c in sp.units], [sum(1 for r in recs if r[0] > 0) for recs in start[1]],
                              sp.setup.options.space_bulk_key(),
                              any(c.key == sp.shooter.key for c in sp.setup.target_zone))
-        self.fixed: tuple[Any, ...] | None = None  # the volley's fixed arrays, as the compiled kernel reads them
+        # the volley's fixed arrays, as the compiled kernel reads them
+        self.fixed: tuple[Bools, Bools, Floats, Floats, Ints, Bools, Floats, Ints, Bools] | None = None
 
     def counts(self) -> Ints:
         """Living miniatures per particle: the shooter's, then each unit's (kept up to date as they die)."""
@@ -199,7 +200,7 @@ class _Sampler:
             self.lands(rows[sel], int(j), amount[sel])
 
     @staticmethod
-    def groups(fast: Any, counts: Ints) -> tuple[Ints, Ints]:
+    def groups(fast: Kernels | None, counts: Ints) -> tuple[Ints, Ints]:
         """:func:`.sampled.count_groups`, tabled by the compiled kernel where it can (the same groups)."""
         if fast is not None:
             first, group, done = fast.count_groups(counts)
@@ -207,7 +208,7 @@ class _Sampler:
                 return first, group
         return count_groups(counts)
 
-    def compiled(self, fast: Any, si: int, counts: Ints, live: npt.NDArray[np.bool_], group: Ints,
+    def compiled(self, fast: Kernels, si: int, counts: Ints, live: npt.NDArray[np.bool_], group: Ints,
                  odds: list[Entry | None], law: Floats, kinds: Ints) -> None:
         """The rest of :meth:`shot` in the compiled kernel (:mod:`.particle_kernels`): the same draws, the same numbers."""
         v, nu = self.v, len(self.v.sp.units)
