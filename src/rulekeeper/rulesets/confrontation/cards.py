@@ -211,7 +211,7 @@ def _line(text: str, loc: tuple[int | str, ...]) -> int | None:
     return line
 
 
-def _problems(data: Any, text: str, yaml_text: bool, exc: ValidationError) -> list[str]:
+def _problems(data: object, text: str, yaml_text: bool, exc: ValidationError) -> list[str]:
     found: list[tuple[int, str]] = []
     for err in exc.errors(include_url=False):
         loc = tuple(err["loc"])

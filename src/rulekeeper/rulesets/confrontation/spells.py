@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from rulekeeper.core.datafiles import read_data_file
 from rulekeeper.core.errors import DataFileError
@@ -57,7 +56,7 @@ class MysticRules:
         return next((c for c in self.cards if c.name.casefold() == wanted), None)
 
 
-def _card(row: Any, miracle: bool, where: str) -> Incantation:
+def _card(row: object, miracle: bool, where: str) -> Incantation:
     if not isinstance(row, dict) or not isinstance(row.get("effect"), dict):
         raise DataFileError(str(SPELLS), [f"{where}: name, cost, difficulty, range and effect are required"])
     effect = row["effect"]

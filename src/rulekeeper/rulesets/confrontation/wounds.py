@@ -15,7 +15,6 @@ import functools
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
 from rulekeeper.core.chance import ChanceRequest, Fate, discrete
 from rulekeeper.core.datafiles import read_data_file
@@ -106,7 +105,7 @@ class WoundTable:
         return sum(1 for s in self.starts if result >= s)
 
 
-def _whole_numbers(value: Any, key: str, names: tuple[str, ...]) -> list[str]:
+def _whole_numbers(value: object, key: str, names: tuple[str, ...]) -> list[str]:
     """The one check of the table's small mappings (``hp_lost``, ``levels``, ``penalties``): name -> 0..20."""
     if isinstance(value, dict) and all(k in names and isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 20
                                        for k, v in value.items()):
@@ -114,7 +113,7 @@ def _whole_numbers(value: Any, key: str, names: tuple[str, ...]) -> list[str]:
     return [f"`{key}` must map {', '.join(names)} to a whole number 0..20"]
 
 
-def _problems(data: Any) -> list[str]:
+def _problems(data: object) -> list[str]:
     if not isinstance(data, dict):
         return ["the wound table must be a mapping"]
     out = [f"unknown key {k!r}" for k in data if k not in ("estimated", "source", "roll", "opens", "lines", "hp_lost",
@@ -153,9 +152,9 @@ def _problems(data: Any) -> list[str]:
     return out
 
 
-def parse_wound_table(data: Any, where: str) -> WoundTable:
+def parse_wound_table(data: object, where: str) -> WoundTable:
     problems = _problems(data)
-    if problems:
+    if problems or not isinstance(data, dict):  # _problems refuses every non-mapping
         raise DataFileError(where, problems)
     lines = data["lines"]
     return WoundTable(tuple(e["line"] for e in lines), tuple(e["from"] for e in lines[1:]),
