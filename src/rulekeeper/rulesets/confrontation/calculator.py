@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypedDict
 
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import ImpossibleRequestError, UnknownNameError
@@ -46,6 +46,37 @@ OPTIONS = [
 ]
 
 
+class AbilityEffect(TypedDict):
+    """What one ability does to the test, as ``odds confrontation test --json`` prints it."""
+
+    ability: str
+    effect: str
+
+
+class FinalOdds(TypedDict):
+    """One final result of the test: its probability as a float and as an exact fraction."""
+
+    final: int
+    natural_fail: bool
+    p: float
+    exact: str
+
+
+class OddsOfTestJson(TypedDict):
+    """:meth:`TestOdds.to_dict`: the JSON of ``odds confrontation test --json`` (key order kept)."""
+
+    ruleset: str
+    test: str
+    characteristic: int
+    difficulty: int | None
+    abilities: list[AbilityEffect]
+    how: list[str]
+    success: float | None
+    success_exact: str | None
+    finals: list[FinalOdds]
+    method: str
+
+
 @dataclass(frozen=True)
 class TestOdds:
     """The exact odds of one test: how it is rolled, what each ability did, P(success), final results."""
@@ -60,7 +91,7 @@ class TestOdds:
     finals: tuple[tuple[int, bool, Fraction], ...]  # final result, natural fail, probability
     success: Fraction | None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> OddsOfTestJson:
         return {
             "ruleset": "confrontation", "test": self.test, "characteristic": self.characteristic,
             "difficulty": self.difficulty, "abilities": [{"ability": a, "effect": e} for a, e in self.abilities],

@@ -14,13 +14,22 @@ Three kinds, in the seed's vocabulary (the rules that read them are in :mod:`.te
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from rulekeeper.boards.table import Obstacle
-from rulekeeper.core.game import JsonDict
 
 KINDS = ("obstacle", "encumbered", "water")
 SIZES = ("Small", "Medium", "Large", "Very Large")
+
+
+class TerrainJson(TypedDict):
+    """A piece as a scenario document and a stored state keep it: ``size`` and ``cover`` only when set."""
+
+    name: str
+    kind: str
+    corners: list[list[float]]
+    size: NotRequired[str]
+    cover: NotRequired[bool]
 
 
 @dataclass(frozen=True)
@@ -38,8 +47,8 @@ class Terrain:
         """The piece as the geometry of :mod:`rulekeeper.boards.table` sees it."""
         return Obstacle(self.corners, self.name)
 
-    def to_json(self) -> JsonDict:
-        out: JsonDict = {"name": self.name, "kind": self.kind, "corners": [list(c) for c in self.corners]}
+    def to_json(self) -> TerrainJson:
+        out: TerrainJson = {"name": self.name, "kind": self.kind, "corners": [list(c) for c in self.corners]}
         if self.size is not None:
             out["size"] = self.size
         if self.cover:
