@@ -201,7 +201,7 @@ def card_to_json(card: FighterCard) -> JsonDict:
     return out
 
 
-def cards_from_json(rows: list[Any]) -> dict[str, FighterCard]:
+def cards_from_json(rows: list[object]) -> dict[str, FighterCard]:
     try:
         cards = [FighterCard.model_validate(r) for r in rows]
     except ValidationError as exc:

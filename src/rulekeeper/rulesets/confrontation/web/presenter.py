@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from markupsafe import Markup
 
@@ -32,6 +32,22 @@ SCALE = 10.0
 #: Base text in SVG units: 20 on a 600-unit (60 cm) table is about 12 CSS px on a 390 px phone.
 FONT = 20.0
 COLOURS = {"A": "#1f4f9a", "B": "#a3302a"}
+
+
+class BaseMark(TypedDict):
+    """One standing fighter's base on the board's SVG: where, his mark, and the page his tap opens."""
+
+    key: str
+    mark: str
+    side: str
+    x: float
+    y: float
+    r: float
+    arc: str
+    picked: bool
+    active: bool
+    title: str
+    href: str
 
 
 def _xy(state: SkirmishState, x: float, y: float) -> tuple[float, float]:
@@ -72,9 +88,9 @@ class ConfrontationPresenter(GenericPresenter):
             return links.selected
         return acting[0] if acting else None
 
-    def _bases(self, state: SkirmishState, links: Links, picked: str | None, acting: list[str]) -> list[dict[str, Any]]:
+    def _bases(self, state: SkirmishState, links: Links, picked: str | None, acting: list[str]) -> list[BaseMark]:
         marks = marks_of(state)
-        out = []
+        out: list[BaseMark] = []
         for f in state.standing():
             cx, cy = _xy(state, f.x, f.y)
             out.append({"key": f.key, "mark": marks[f.key], "side": f.side, "x": cx, "y": cy,
