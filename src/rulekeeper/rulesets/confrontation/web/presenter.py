@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from markupsafe import Markup
 
@@ -48,6 +48,48 @@ class BaseMark(TypedDict):
     active: bool
     title: str
     href: str
+
+
+class MeasuredLine(TypedDict):
+    """A measured line from the picked fighter to a standing enemy: cm edge to edge, and a charge link if any."""
+
+    target: str
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    cm: str
+    mx: float
+    my: float
+    href: str
+    title: str
+
+
+class WalkDot(TypedDict):
+    """A legal move's destination on the board, with the page its tap opens."""
+
+    x: float
+    y: float
+    href: str
+    title: str
+
+
+class Focus(TypedDict):
+    """The picked fighter's reach circles, walk dots and measured lines, as the board's template draws them."""
+
+    key: str
+    x: float
+    y: float
+    free: bool
+    engaged: str
+    move: float
+    charge: float
+    charge_cm: int
+    MOV: float
+    lines: list[MeasuredLine]
+    walks: list[WalkDot]
+    now: bool
+    charges: int
 
 
 def _xy(state: SkirmishState, x: float, y: float) -> tuple[float, float]:
@@ -100,11 +142,11 @@ class ConfrontationPresenter(GenericPresenter):
         return out
 
     def _focus(self, state: SkirmishState, f: Fighter, legal: list[tuple[int, LegalAction]],
-               links: Links) -> dict[str, Any]:
+               links: Links) -> Focus:
         """The picked fighter's reach circles, walk dots and a measured line to every standing enemy."""
         cx, cy = _xy(state, f.x, f.y)
         charges = {str(lg.action["target"]): i for i, lg in legal if lg.action["kind"] == "charge"}
-        lines = []
+        lines: list[MeasuredLine] = []
         for e in state.standing("B" if f.side == "A" else "A"):
             if e.key in f.engaged:
                 continue  # in base contact: nothing to measure
@@ -119,7 +161,7 @@ class ConfrontationPresenter(GenericPresenter):
             lines.append({"target": e.key, "x1": cx, "y1": cy, "x2": ex, "y2": ey, "cm": f"{cm:.1f}",
                           "mx": round((cx + ex) / 2, 1), "my": round((cy + ey) / 2, 1), "href": href,
                           "title": f"{f.key} → {e.key}: {cm:.1f} cm edge to edge; {why}"})
-        walks = []
+        walks: list[WalkDot] = []
         for i, lg in legal:
             if lg.action["kind"] == "move":
                 x, y = lg.action["to"]
