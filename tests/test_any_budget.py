@@ -21,9 +21,9 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "rulekeeper"
 #: Battle System's rules take their typed action, not a JsonDict): 997, set here so the test holds again. Then
 #: Confrontation's magic (issue 24: magic.py 5, checks.py 2, magic_step.py 2, game.py, spells.py, action_words.py,
 #: magic_preview.py 1 each, their actions still JSON dicts) added 13: 1010. On 2026-12-02 the protocol became generic
-(``BaseGame[State, Action]`` behind ``core.registered.Registered``: the neutral layers hold states as opaque objects),
-Dragon Noir, Ex illis and both War Table games moved onto typed actions, and report lines, views and records took
-TypedDicts: 466.
+#: (``BaseGame[State, Action]`` behind ``core.registered.Registered``: the neutral layers hold states as opaque objects),
+#: Dragon Noir, Ex illis and both War Table games moved onto typed actions, and report lines, views and records took
+#: TypedDicts: 466.
 BUDGET = 466
 
 
