@@ -329,7 +329,7 @@ class WarTableBattles(BaseGame[WarTableState, Engage]):
         """The checkpoint: compact for a battle set up since issue 22 (:mod:`.checkpoint`), else the full form."""
         return compact_json(state) if state.compact else self._full_json(state)
 
-    def _full_json(self, state: WarTableState) -> JsonDict:
+    def _full_json(self, state: WarTableState) -> dict[str, object]:
         """The battle, its modifiers and the report: what views show (and the checkpoint of an older battle)."""
         declared = {"declared": True} if state.declared and not state.over else {}
         return {
