@@ -104,26 +104,73 @@ class AttackOdds:
 
 def attack_odds(attacker: Unit, defender: Unit, kind: AttackKind = "melee", bonus: int = 0,
                 options: BattleSystemOptions = DEFAULT) -> AttackOdds:
-    """Exact casualties, failure and morale damage of ``attacker`` attacking ``defender``."""
+    """Exact casualties, failure and morale damage of ``attacker`` attacking ``defender``; cached by all that
+    decides them (both cards, soldiers and morale): the same pairs meet turn after turn (issue 22, point 5)."""
+    key = (_Card(attacker.card), attacker.soldiers, attacker.morale, _Card(defender.card), defender.soldiers,
+           defender.morale, kind, bonus, options)
+    found = _ATTACKS.get(key)
+    if found is None:
+        if len(_ATTACKS) >= 4096:
+            _ATTACKS.pop(next(iter(_ATTACKS)))
+        found = _ATTACKS[key] = _attack_odds(attacker, defender, kind, bonus, options)
+    return found
+
+
+#: The attacks already computed (their odds are frozen values: never changed by a caller).
+_ATTACKS: dict[Hashable, AttackOdds] = {}
+
+
+def _attack_odds(attacker: Unit, defender: Unit, kind: AttackKind, bonus: int,
+                 options: BattleSystemOptions) -> AttackOdds:
+    """The odds themselves: the attack roll's exact distribution pushed through the resolution's pure rules,
+    and the morale damage a mixture over the totals (exact fractions, as icepool's own map would give them)."""
     mod = modifier(attacker.card, defender.card, kind, bonus)
-    total = dice(ATTACK_DICE, modifier=mod)
+    totals = fractions(dice(ATTACK_DICE, modifier=mod))
+    split = {t: outcome_of(t, kind, attacker.soldiers, defender.soldiers) for t in totals}
 
-    def split(t: int) -> tuple[int, int]:
-        return outcome_of(t, kind, attacker.soldiers, defender.soldiers)
-
-    def to_attacker(t: int) -> icepool.Die:
-        losses = split(t)[1]
+    def to_attacker(t: int) -> Dist:
         if options.failed_attack_morale == "none":
-            return _none()
-        return morale_die(defender, attacker, losses, False, options)
+            return {0: Fraction(1)}
+        return _morale_dist(defender, attacker, split[t][1], False, options)
 
     return AttackOdds(
-        kind, mod, fractions(total),
-        fractions(total.map(lambda t: split(t)[0])),
-        fractions(total.map(lambda t: split(t)[1])),
-        fractions(total.map(lambda t: morale_die(attacker, defender, split(t)[0], False, options))),
-        fractions(total.map(to_attacker)),
+        kind, mod, totals,
+        _pushed(totals, lambda t: split[t][0]),
+        _pushed(totals, lambda t: split[t][1]),
+        _mixed(totals, lambda t: _morale_dist(attacker, defender, split[t][0], False, options)),
+        _mixed(totals, to_attacker),
     )
+
+
+def _pushed(totals: Dist, rule: Callable[[int], int]) -> Dist:
+    """What ``rule`` makes of each total, with its exact probability (outcomes in order, as icepool's)."""
+    out: Dist = {}
+    for t, p in totals.items():
+        key = rule(t)
+        out[key] = out.get(key, Fraction(0)) + p
+    return dict(sorted(out.items()))
+
+
+def _mixed(totals: Dist, die_of: Callable[[int], Dist]) -> Dist:
+    """The mixture: each total's die weighted by that total's probability (exact)."""
+    out: Dist = {}
+    for t, p in totals.items():
+        for o, q in die_of(t).items():
+            out[o] = out.get(o, Fraction(0)) + p * q
+    return dict(sorted(out.items()))
+
+
+def _morale_dist(dealer: Unit, victim: Unit, casualties: int, via_barrage: bool,
+                 options: BattleSystemOptions) -> Dist:
+    if casualties <= 0 or casualties >= victim.soldiers or victim.morale == 0:
+        return {0: Fraction(1)}
+    return _morale_fractions(_Card(dealer.card), _Card(victim.card), casualties, via_barrage, options)
+
+
+@lru_cache(maxsize=4096)
+def _morale_fractions(dealer: _Card, victim: _Card, casualties: int, via_barrage: bool,
+                      options: BattleSystemOptions) -> Dist:
+    return fractions(_morale_die(dealer, victim, casualties, via_barrage, options))
 
 
 @dataclass(frozen=True)
