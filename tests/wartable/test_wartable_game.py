@@ -165,8 +165,10 @@ def test_state_json_round_trips_exactly(g: Game, name: str) -> None:
         back = g.state_from_json(json.loads(text))
         assert back == s
         assert json.dumps(g.state_to_json(back), sort_keys=True) == text
-        assert g.view(s, "attackers") == g.view(s, "spectator") == doc
-        assert "rng" not in doc
+        view = g.view(s, "attackers")
+        assert view == g.view(s, "spectator") and "battle" in view  # views: the full form (issue 22)
+        assert g.state_from_json(json.loads(json.dumps(view))) == s  # both forms read back
+        assert "rng" not in doc and "rng" not in view
 
 
 def test_initial_document_rebuilds_the_state_and_carries_its_own_data(g: Game) -> None:
@@ -202,7 +204,7 @@ def test_a_third_of_health_round_trips(g: Game) -> None:
 
 def test_a_damaged_state_is_refused(g: Game) -> None:
     after = fight(g, start(g)).state
-    doc = g.state_to_json(after)
+    doc = g.view(after, "attackers")  # the full form (a battle's checkpoint before issue 22)
     tampered = json.loads(json.dumps(doc))
     tampered["report"]["result"]["Oathsworn Vanguard"] = 100
     with pytest.raises(RulekeeperError, match="damaged"):

@@ -38,6 +38,7 @@ from rulekeeper.core.ruleset import OptionInfo, Resolution
 
 from .actions import ACTIONS, ATTACK, DECLINE_WORDS, DEFEND, KIND_SIDE, KINDS, Engage, action_text, side_of
 from .attack_log import _events, combat_from_items, holder, report_items, stability_text
+from .checkpoint import compact_from_json, compact_json
 from .codec import SIDES, enc
 from .combat import default_data, resolve_combat
 from .model import (
@@ -140,7 +141,7 @@ class WarTableBattles(BaseGame[WarTableState, Engage]):
         if problems:
             raise BattleFileError(where, problems)
         assert battle is not None
-        doc = state_document(battle, modifiers)
+        doc = state_document(battle, modifiers, compact=True)  # compact checkpoints (issue 22)
         sides = {s: battle.side_name(s) for s in SIDES}
         title = battle.title or describe(battle)
         return BattleSetup(NAME, title, request.seed, doc, title, {"sides": sides})
@@ -245,13 +246,13 @@ class WarTableBattles(BaseGame[WarTableState, Engage]):
             text = (f"{state.battle.side_name('attackers')} attack: {describe(state.battle)}; the "
                     f"{state.battle.side_name('defenders')} answer")
             item: JsonDict = {"kind": "attack_declared", "text": text}
-            return Outcome(WarTableState(state.battle, state.modifiers, None, True), canonical, "attackers", (), (),
+            return Outcome(WarTableState(state.battle, state.modifiers, None, True, state.compact), canonical, "attackers", (), (),
                            (item,), {"chance": [], "report": [item]})
         report = state.resolve()
         items = report_items(report)
         record: JsonDict = {"chance": [], "report": list(items)}
         return Outcome(
-            WarTableState(state.battle, state.modifiers, report, True),
+            WarTableState(state.battle, state.modifiers, report, True, state.compact),
             canonical,
             "defenders",
             (),
@@ -325,9 +326,14 @@ class WarTableBattles(BaseGame[WarTableState, Engage]):
     # -- JSON and views --------------------------------------------------------------------------
 
     def state_to_json(self, state: WarTableState) -> JsonDict:
+        """The checkpoint: compact for a battle set up since issue 22 (:mod:`.checkpoint`), else the full form."""
+        return compact_json(state) if state.compact else self._full_json(state)
+
+    def _full_json(self, state: WarTableState) -> dict[str, object]:
+        """The battle, its modifiers and the report: what views show (and the checkpoint of an older battle)."""
         declared = {"declared": True} if state.declared and not state.over else {}
         return {
-            **state_document(state.battle, state.modifiers),
+            **state_document(state.battle, state.modifiers, state.compact),
             "resolved": state.over,
             "report": None if state.report is None else state.report.to_dict(),
             **declared,
@@ -335,17 +341,17 @@ class WarTableBattles(BaseGame[WarTableState, Engage]):
 
     def state_from_json(self, document: JsonDict) -> WarTableState:
         """The state back from :meth:`state_to_json`; the report is resolved again and must match."""
-        state = _state_of(document)
+        state = compact_from_json(document) if "fixed" in document else _state_of(document)
         resolved = document.get("resolved")
         if resolved not in (True, False):
             raise RulekeeperError(
                 f"the stored War Table battle is damaged: resolved: expected true or false, got {resolved!r}"
             )
         if resolved:
-            state = WarTableState(state.battle, state.modifiers, state.resolve(), True)
+            state = WarTableState(state.battle, state.modifiers, state.resolve(), True, state.compact)
         elif document.get("declared") is True:
-            state = WarTableState(state.battle, state.modifiers, None, True)
-        again = self.state_to_json(state)
+            state = WarTableState(state.battle, state.modifiers, None, True, state.compact)
+        again = compact_json(state) if "fixed" in document else self._full_json(state)  # either form reads
         if again != document:
             keys = sorted(k for k in set(again) | set(document) if again.get(k) != document.get(k))
             raise RulekeeperError(
@@ -356,8 +362,8 @@ class WarTableBattles(BaseGame[WarTableState, Engage]):
         return state
 
     def view(self, state: WarTableState, role: str) -> JsonDict:
-        """The War Table hides nothing and has no RNG: every role sees the whole state."""
-        return self.state_to_json(state)
+        """The War Table hides nothing and has no RNG: every role sees the whole state (the full form)."""
+        return self._full_json(state)
 
     # -- presentation ----------------------------------------------------------------------------
 

@@ -32,6 +32,7 @@ class WarTableState:
     modifiers: tuple[ModifierDef, ...]
     report: CombatReport | None = None
     declared: bool = False  # the attackers have attacked; the defenders' answer resolves it (issue 25)
+    compact: bool = False  # set up since issue 22: checkpoints in the compact form (:mod:`.checkpoint`)
 
     @property
     def over(self) -> bool:
@@ -52,9 +53,17 @@ class WarTableState:
         return {"attackers": every[: len(b.attackers)], "defenders": every[len(b.attackers) :]}
 
 
-def state_document(battle: Battle, modifiers: Sequence[ModifierDef]) -> JsonDict:
-    """The stored initial document of a battle: everything needed to rebuild it exactly."""
-    return {"ruleset": NAME, "battle": battle_to_json(battle), "modifiers": [modifier_to_json(m) for m in modifiers]}
+#: The initial document's mark of a battle whose checkpoints take the compact form (issue 22).
+COMPACT_MARK = {"checkpoint": "compact"}
+
+
+def state_document(battle: Battle, modifiers: Sequence[ModifierDef], compact: bool = False) -> JsonDict:
+    """The stored initial document of a battle: everything needed to rebuild it exactly.
+
+    ``compact``: marked so its checkpoints take the compact form (a battle stored before has no mark)."""
+    mark = COMPACT_MARK if compact else {}
+    return {"ruleset": NAME, **mark, "battle": battle_to_json(battle),
+            "modifiers": [modifier_to_json(m) for m in modifiers]}
 
 
 def _state_of(document: Mapping[str, Any]) -> WarTableState:
@@ -63,7 +72,10 @@ def _state_of(document: Mapping[str, Any]) -> WarTableState:
             raise RulekeeperError(f"ruleset: expected {NAME!r}, got {document.get('ruleset')!r}")
         battle = battle_from_json(document["battle"])
         mods = tuple(modifier_from_json(m, f"modifiers[{i}]") for i, m in enumerate(document["modifiers"]))
-        state = WarTableState(battle, mods)
+        mark = document.get("checkpoint")
+        if mark not in (None, "compact"):
+            raise RulekeeperError(f"checkpoint: expected 'compact' or nothing, got {mark!r}")
+        state = WarTableState(battle, mods, compact=mark == "compact")
         state.labels()  # two units sharing a label cannot be told apart
         return state
     except RulekeeperError as exc:
