@@ -12,7 +12,7 @@ Both are one typed action, :class:`Engage`, with one JSON codec (:data:`ACTIONS`
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import ClassVar, Literal
 
 from rulekeeper.core.actioncodec import ActionCodec
 
@@ -27,13 +27,13 @@ KINDS: dict[str, EngageKind] = {k: k for k in KIND_SIDE}
 DECLINE_WORDS = ("withdraw", "decline", "retreat", "flee", "pass", "wait")
 WORDS: dict[EngageKind, str] = {"attack": "the attackers attack", "defend": "the defenders meet the attack"}
 
-A = TypeVar("A")
-
-
 @dataclass(frozen=True)
 class Engage:
     """The attackers' attack or the defenders' answer. ``side`` is written only when a side other than the
     kind's own plays it (the keeper refuses that as not its turn): the log stores ``{"kind": "attack"}``."""
+
+    #: the core codec leaves an absent side out, as the War Table's log always has
+    omit_none: ClassVar[bool] = True
 
     kind: EngageKind
     side: SideName | None = None
@@ -44,15 +44,8 @@ class Engage:
         return self.side or KIND_SIDE[self.kind]
 
 
-class SparseCodec(ActionCodec[A]):
-    """The core codec, leaving out an optional field that is absent (``None``), as the War Table's log always has."""
-
-    def encode(self, action: A) -> dict[str, object]:
-        return {k: v for k, v in super().encode(action).items() if v is not None}
-
-
 #: The one JSON codec of the War Table's actions.
-ACTIONS: SparseCodec[Engage] = SparseCodec(Engage)
+ACTIONS: ActionCodec[Engage] = ActionCodec(Engage)
 ATTACK = Engage("attack")
 DEFEND = Engage("defend")
 
