@@ -19,7 +19,7 @@ from typing import Annotated, Any, TypedDict
 
 from pydantic import Field, ValidationError, model_validator
 
-from rulekeeper.core.chance import ChanceResult, Fate, discrete
+from rulekeeper.core.chance import ChanceRecord, ChanceResult, Fate, discrete
 from rulekeeper.core.errors import DataFileError, UnknownNameError
 from rulekeeper.core.game import JsonDict
 
@@ -96,7 +96,7 @@ class RollJson(TypedDict):
     odds: str
     all_odds: list[list[str]]
     effects: EffectsJson
-    chance: JsonDict
+    chance: ChanceRecord
 
 
 @dataclass(frozen=True)
