@@ -59,10 +59,11 @@ __all__ = ["BattleService", "DiceNotReadyError", "GameOverError", "NotABattleGam
 class HasJson(Protocol):
     """An action object of a game (its own type) that knows its JSON form."""
 
-    def to_dict(self) -> dict[str, Any]: ...
+    def to_dict(self) -> Mapping[str, object]: ...
 
 
-ActionLike = Mapping[str, Any] | HasJson
+#: An action as a caller hands it in: read and checked by the game's ``parse_action`` before anything else.
+ActionLike = Mapping[str, object] | HasJson
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,7 @@ class Visible:
     record: BattleRecord | None = None  # the battle's record at that same moment
 
 
-def _json_of(action: ActionLike) -> JsonDict:
+def _json_of(action: ActionLike) -> Mapping[str, object]:
     return dict(action) if isinstance(action, Mapping) else action.to_dict()
 
 
