@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
 ModelT = TypeVar("ModelT", bound="BaseModel")
+T = TypeVar("T")
 
 #: Control characters a text may not hold (all of C0 and C1 but tab, newline and carriage return):
 #: an ESC in a unit's name would otherwise reach the player's terminal as a colour, a cleared
@@ -35,10 +36,10 @@ def control_character(text: str) -> str | None:
     return None if found is None else f"U+{ord(found.group()):04X}"
 
 
-def check_tree(data: Any, where: str, limits: Limits = LIMITS) -> Any:
+def check_tree(data: T, where: str, limits: Limits = LIMITS) -> T:
     """Refuse parsed data deeper, larger or with longer numbers or texts than ``limits``
-    (for TOML and JSON, whose parsers have no such limits of their own)."""
-    stack: list[tuple[Any, int]] = [(data, 0)]
+    (for TOML and JSON, whose parsers have no such limits of their own); ``data`` itself is handed back."""
+    stack: list[tuple[object, int]] = [(data, 0)]
     count = 0
     while stack:
         item, depth = stack.pop()

@@ -7,7 +7,7 @@ each ``to_dict`` of :mod:`.pricing` builds exactly one of these shapes.
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from rulekeeper.core.armylist import ProblemJson
 

@@ -21,7 +21,6 @@ from pydantic import Field, ValidationError, model_validator
 
 from rulekeeper.core.chance import ChanceRecord, ChanceResult, Fate, discrete
 from rulekeeper.core.errors import DataFileError, UnknownNameError
-from rulekeeper.core.game import JsonDict
 
 from ..data import Name, StatNumber, StrictModel, read_mapping, validation_problems
 from ..report_json import Num
