@@ -54,7 +54,7 @@ StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _no
 PureStrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _no_duplicates)
 
 
-def load_yaml(text: str, loader: type[yaml.SafeLoader] = StrictLoader) -> Any:
+def load_yaml(text: str, loader: type[yaml.SafeLoader] = StrictLoader) -> object:
     """Parse YAML ``text`` with duplicate keys refused; ``yaml.YAMLError`` on any problem.
 
     The events are scanned first (:func:`_scan_yaml`): depth, expanded size (an alias

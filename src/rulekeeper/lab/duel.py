@@ -12,7 +12,7 @@ import csv
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from rulekeeper.core.duels import (
     DEPLOYMENTS,
@@ -69,7 +69,7 @@ def unit_name(kernel: DuelKernel, name: str) -> str:
 def duel_request(kernel: DuelKernel, first: str, second: str, *, levels: str | None = None, sims: int = 10000,
                  mode: str = "melee", charge: bool = False, seed: int = 0,
                  options: Mapping[str, str] | None = None,
-                 overrides: Mapping[str, Mapping[str, Any]] | None = None,
+                 overrides: Mapping[str, Mapping[str, object]] | None = None,
                  deployment: str = "random") -> DuelRequest:
     """A request the kernel accepts, or a typed error naming what is wrong."""
     if sims < 1:

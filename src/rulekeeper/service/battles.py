@@ -346,6 +346,11 @@ class BattleService(BattleReading):
         from rulekeeper.core.datafiles import read_export
 
         doc = read_export(Path(path))
+        if not isinstance(doc, dict):  # JSON, but not a document (a list, a number): refused as the store refuses
+            from rulekeeper.persistence.errors import StoreError
+
+            raise StoreError(f"not a valid rulekeeper battle document: the file holds a JSON {type(doc).__name__}, "
+                             "not an object", field="(document)")
         log = doc.get("log")
         check_size(doc.get("initial"), str(path), None, len(log) if isinstance(log, list) else 0)
         bid = self.store.import_(doc, new_id=new_id)
