@@ -202,7 +202,7 @@ def _check_options(doc: BattleSchema, found: _Problems) -> None:
 
 
 def battle_from_mapping(
-    raw: Mapping[str, Any],
+    raw: object,
     where: str,
     base_dir: Path | None = None,
     extra_data: Sequence[Path | str] = (),

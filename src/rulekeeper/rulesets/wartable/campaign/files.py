@@ -150,7 +150,7 @@ def table_for(name: str, base: Path | None = None) -> RollTable:
     return shipped_table(name)
 
 
-def parse_campaign(raw: dict[str, Any], where: str, base: Path | None = None,
+def parse_campaign(raw: object, where: str, base: Path | None = None,
                    given: Sequence[GivenTable] = ()) -> CampaignState:
     """Validate a parsed campaign file into a :class:`CampaignState`; ``data:`` paths are relative to ``base``.
 

@@ -231,7 +231,7 @@ def _entries(doc: TableSchema, sides: int | None) -> tuple[list[Entry], list[str
     return entries, problems
 
 
-def parse_table(raw: dict[str, Any], where: str) -> RollTable:
+def parse_table(raw: object, where: str) -> RollTable:
     """Validate a parsed table file; every problem in one :class:`DataFileError` naming file and field."""
     try:
         doc = TableSchema.model_validate(raw)
