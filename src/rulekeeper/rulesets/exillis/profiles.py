@@ -13,7 +13,6 @@ import copy
 import functools
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
 
 from pydantic import ValidationError
 

@@ -9,9 +9,9 @@ one battle without retyping flags. See ``examples/wartable/*.yaml``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import BeforeValidator, ValidationError
 

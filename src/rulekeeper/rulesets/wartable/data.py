@@ -9,11 +9,11 @@ and raises :class:`InvalidStatError` (also naming file and field).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import AllowInfNan, BaseModel, ConfigDict, Field, Strict, ValidationError
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from ..model import fold
 from .model import CampaignState, FieldUnit
