@@ -34,6 +34,7 @@ from ..battle.state import BattleState, BattleUnit
 from ..battle.tables import BattleTables
 from ..battle.turnbar import predict
 from ..game import KIND_TITLES
+from ..logged import entries, entry, listed, number
 from ..melee import MeleeContext, duel_odds, target_odds
 from ..morale import state_of
 from ..profiles import STAT_KEYS
@@ -94,36 +95,6 @@ CARD_KINDS = ("duel", "shot", "cast", "cut_down")
 
 def _num(x: float) -> str:
     return f"{x:.0f}" if abs(x - round(x)) < 1e-9 else f"{x:.1f}"
-
-
-def _damaged(what: str, value: object) -> RulekeeperError:
-    return RulekeeperError(f"a logged Ex illis report is damaged: expected {what}, got {value!r:.80}")
-
-
-def _number(value: object) -> float:
-    """A logged number (a Morale value), checked."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise _damaged("a number", value)
-    return value
-
-
-def _listed(value: object) -> list[object]:
-    """A logged list (casualties, reasons), checked."""
-    if not isinstance(value, list):
-        raise _damaged("a list", value)
-    return value
-
-
-def _entry(value: object) -> Mapping[str, object]:
-    """One logged entry (a strike, a shot, a cast, a Morale test), checked to be an object as the log stores it."""
-    if not isinstance(value, Mapping):
-        raise _damaged("an object", value)
-    return value
-
-
-def _entries(value: object) -> list[Mapping[str, object]]:
-    """The logged entries under a report line's key (duels, shots, casts, Morale tests), each checked."""
-    return [_entry(x) for x in _listed([] if value is None else value)]
 
 
 class Badge(TypedDict):
@@ -371,18 +342,18 @@ class ExIllisPresenter:
                 items.append({"t": "note", "text": plain(str(r.get("text", "")))})
             elif kind == "melee":
                 items.append({"t": "header", "text": f"{short(str(r['attacker']))}: {r['action']} in {r['zone']} ({r['direction']})"})
-                for d in _entries(r.get("duels")):
+                for d in entries(r.get("duels")):
                     ret = d.get("retaliation")
-                    items.append({"t": "duel", "strike": _entry(d["strike"]), "ret": None if ret is None else _entry(ret)})
+                    items.append({"t": "duel", "strike": entry(d["strike"]), "ret": None if ret is None else entry(ret)})
                 items += self._aftermath(r)
             elif kind == "shoot":
                 items.append({"t": "header", "text": f"{short(str(r['shooter']))}: {str(r['action']).replace('_', ' ')} at {r['zone']}"})
-                for s in _entries(r.get("shots")):
+                for s in entries(r.get("shots")):
                     items.append({"t": "shot", "s": s})
                 items += self._aftermath(r)
             elif kind == "cast":
                 items.append({"t": "header", "text": f"{short(str(r['caster']))} casts {r['spell']}"})
-                for c in _entries(r.get("casts")):
+                for c in entries(r.get("casts")):
                     items.append({"t": "cast", "c": c})
                 items += self._aftermath(r)
             elif kind == "cut_down":
@@ -393,15 +364,15 @@ class ExIllisPresenter:
 
     @staticmethod
     def _morale(m: Mapping[str, object]) -> FateItem:
-        return {"t": "morale", "unit": short(str(m["unit"])), "before": _num(_number(m["before"])),
-                "after": _num(_number(m["after"])), "state": str(m.get("state_after", "")),
-                "reasons": [plain(str(x)) for x in _listed(m.get("reasons", []))]}
+        return {"t": "morale", "unit": short(str(m["unit"])), "before": _num(number(m["before"])),
+                "after": _num(number(m["after"])), "state": str(m.get("state_after", "")),
+                "reasons": [plain(str(x)) for x in listed(m.get("reasons", []))]}
 
     def _aftermath(self, r: Mapping[str, object]) -> list[FateItem]:
         out: list[FateItem] = []
         if r.get("casualties"):
-            out.append({"t": "casualties", "list": [short(str(x)) for x in _listed(r["casualties"])]})
-        out += [self._morale(m) for m in _entries(r.get("morale", [])) if m.get("reasons")]
+            out.append({"t": "casualties", "list": [short(str(x)) for x in listed(r["casualties"])]})
+        out += [self._morale(m) for m in entries(r.get("morale", [])) if m.get("reasons")]
         return out
 
     def fate_count(self, report: Sequence[Mapping[str, object]]) -> int:
