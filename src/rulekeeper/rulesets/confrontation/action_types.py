@@ -208,9 +208,21 @@ class SkirmishCodec(ActionCodec[SkirmishAction]):
         return out
 
     def decode(self, data: Mapping[str, object], defaults: Mapping[str, object] | None = None) -> SkirmishAction:
+        """The core's decode (``from`` read into ``from_``); a refused field says what the rules ask of it."""
         if any(key in data for key in RENAMED):
             data = {RENAMED.get(str(k), str(k)): v for k, v in data.items()}
-        return super().decode(data, defaults)
+        try:
+            return super().decode(data, defaults)
+        except IllegalActionError as refused:
+            field = str(refused.details.get("field", ""))
+            if field not in ASKED:
+                raise
+            raise IllegalActionError(f"{refused.message}: {ASKED[field]}", **refused.details) from None
+
+
+#: What the rules ask of a field the codec refused (the words the checks always used).
+ASKED = {"charge.assault": "assault is true or absent", "pursue.leap": "leap is true or absent",
+         "charge.leap": "leap is true or absent"}
 
 
 #: The one JSON codec of Confrontation's skirmish actions.
