@@ -19,9 +19,8 @@ from typing import Annotated, TypedDict
 
 from pydantic import Field, ValidationError, model_validator
 
-from rulekeeper.core.chance import ChanceResult, Fate, discrete
+from rulekeeper.core.chance import ChanceRecord, ChanceResult, Fate, discrete
 from rulekeeper.core.errors import DataFileError, UnknownNameError
-from rulekeeper.core.game import JsonDict
 
 from ..data import Name, StatNumber, StrictModel, read_mapping, validation_problems
 from ..report_json import Num
@@ -96,7 +95,7 @@ class RollJson(TypedDict):
     odds: str
     all_odds: list[list[str]]
     effects: EffectsJson
-    chance: JsonDict
+    chance: ChanceRecord
 
 
 @dataclass(frozen=True)
