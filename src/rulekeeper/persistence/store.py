@@ -38,9 +38,9 @@ from __future__ import annotations
 import builtins
 from collections.abc import Collection
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypedDict
 
-from sqlalchemy import Connection, Integer, String, bindparam, delete, func, insert, select, update
+from sqlalchemy import ColumnElement, Connection, Integer, String, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from rulekeeper.core import ids
@@ -65,7 +65,7 @@ from .schema import (
 from .sqlite_writes import Append, Fallback
 from .sqlstore import StoreError, is_text
 from .stdlib_paths import Miss
-from .transfer import insert_battle
+from .transfer import BattleValues, insert_battle
 
 __all__ = ["BattleNotFoundError", "BattleRecord", "BattleStore", "LogEntry", "StaleStateError", "StoreError"]
 
@@ -80,7 +80,25 @@ def _now() -> str:
 _BUMP = BattleRow.revision + 1
 
 
-def _touched() -> dict[str, Any]:
+class Touched(TypedDict):
+    """The battle-row changes of every write."""
+
+    updated: str
+    revision: ColumnElement[int]
+
+
+class Moved(Touched, total=False):
+    """The battle-row changes of an append or undo (a status, turn, snapshot or head left out: unchanged)."""
+
+    position: int
+    status: str
+    turn: int
+    snapshot: dict[str, Any]
+    snapshot_position: int
+    head: str
+
+
+def _touched() -> Touched:
     """The battle-row changes of every write: ``updated`` and the bumped ``revision``."""
     return {"updated": _now(), "revision": _BUMP}
 
@@ -105,6 +123,7 @@ _MOVE_AT = _MOVE.where(BattleRow.revision == bindparam("b_revision"))
 _INSERT_ENTRY = insert(LogRow)
 #: A battle's record beside its last log entry (outer join on the entry's primary key: one probe).
 _LAST_NAMES = ("index", "action", "result", "shown", "created")
+_RECORD_WIDTH = len(RECORD_COLUMNS)
 _WITH_LAST = (
     select(*RECORD_COLUMNS, *(c.label(f"last_{name}") for name, c in zip(_LAST_NAMES, ENTRY_COLUMNS, strict=True)))
     .select_from(BattleRow)
@@ -120,9 +139,9 @@ _GET_WITH_LAST = _WITH_LAST.where(BattleRow.id == bindparam("bid"))
 _ENTRY = _with_position(bindparam("bid"), select(*ENTRY_COLUMNS).where(LogRow.entry_index == bindparam("index")))
 
 
-def _moves_to(position: int, status: str | None, turn: int | None, snapshot: dict[str, Any] | None) -> dict[str, Any]:
+def _moves_to(position: int, status: str | None, turn: int | None, snapshot: dict[str, Any] | None) -> Moved:
     """The battle-row changes of an append or undo landing at ``position``."""
-    values: dict[str, Any] = {"position": position, **_touched()}
+    values: Moved = {"position": position, "updated": _now(), "revision": _BUMP}
     if status is not None:
         values["status"] = check_text("status", status)
     if turn is not None:
@@ -172,7 +191,7 @@ class BattleStore(BattleCheckpoints):
         """Store a new battle (status ``active``, empty log) and return its id."""
         bid = ids.new_id("b") if battle_id is None else check_text("battle_id", battle_id, max_length=MAX_ID_LENGTH)
         now = _now()
-        values: dict[str, Any] = {
+        values: BattleValues = {
             "id": bid,
             "ruleset": check_text("ruleset", ruleset),
             "scenario": check_text("scenario", scenario, empty=True),
@@ -185,8 +204,10 @@ class BattleStore(BattleCheckpoints):
             "turn": 0,
             "created": now,
             "updated": now,
+            "genesis": "",
+            "head": "",
         }
-        values["genesis"] = values["head"] = chain.genesis(values, initial)
+        values["genesis"] = values["head"] = chain.genesis(values, initial)  # (it reads the record's fields only)
         with self._transaction(write=True) as conn:
             insert_battle(conn, values)
         return bid
@@ -212,9 +233,8 @@ class BattleStore(BattleCheckpoints):
             row = conn.execute(_GET_WITH_LAST, {"bid": battle_id}).first()
         if row is None:
             raise BattleNotFoundError(battle_id)
-        fields = row._asdict()
-        last = {name: fields.pop(f"last_{name}") for name in _LAST_NAMES}
-        return BattleRecord(**fields), None if last["index"] is None else checked_entry(last)
+        record, last = row[:_RECORD_WIDTH], row[_RECORD_WIDTH:]
+        return BattleRecord(*record), None if last[0] is None else checked_entry(*last)
 
     def initial(self, battle_id: str) -> dict[str, Any]:
         """The battle's initial document, as given to :meth:`create`."""
@@ -267,7 +287,7 @@ class BattleStore(BattleCheckpoints):
 
     def set_status(self, battle_id: str, status: str, turn: int | None = None) -> None:
         """Change the status (``active``, ``finished``...) and optionally the turn."""
-        values: dict[str, Any] = {"status": check_text("status", status), **_touched()}
+        values: Moved = {"status": check_text("status", status), "updated": _now(), "revision": _BUMP}
         if turn is not None:
             values["turn"] = check_int("turn", turn)
         with self._transaction(write=True) as conn:
@@ -309,11 +329,10 @@ class BattleStore(BattleCheckpoints):
             row = conn.execute(_ENTRY, {"bid": battle_id, "index": index}).first()
         if row is None:
             raise BattleNotFoundError(battle_id)
-        fields = row._asdict()
-        position = fields.pop("position")
-        if fields["index"] is None:
+        position, *entry = row
+        if entry[0] is None:
             raise _no_entry(battle_id, index, position)
-        return checked_entry(fields)
+        return checked_entry(*entry)
 
     def append(
         self,
@@ -517,9 +536,7 @@ class BattleStore(BattleCheckpoints):
                     battle_id=battle_id,
                 )
             conn.execute(delete(LogRow).where(LogRow.id == row.id))
-        fields = row._asdict()
-        del fields["id"]
-        return checked_entry(fields)
+        return checked_entry(*row[1:])  # the entry's columns after its row id
 
     def snapshot(self, battle_id: str) -> tuple[int, dict[str, Any]] | None:
         """The latest snapshot and the log position it belongs to, if any."""
