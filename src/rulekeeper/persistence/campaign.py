@@ -37,6 +37,7 @@ from sqlalchemy import (
     Connection,
     Integer,
     MetaData,
+    Row,
     String,
     Table,
     Text,
@@ -293,12 +294,22 @@ class Recording:
     summary: dict[str, Any] = field(default_factory=dict)
 
 
-def _unit_from(row: Any) -> CampaignUnit:
-    return CampaignUnit(**row._asdict())
+#: A row of ``rk_campaign_units`` (its columns in the table's order).
+UnitRow = Row[str, str, str, int, str, str, int, int, int, int, int, int, bool, str, str]
+#: A row of ``rk_campaign_players``.
+PlayerRow = Row[str, int, int, int, int, int, str, str]
 
 
-def _player_from(row: Any) -> Player:
-    return Player(**row._asdict())
+def _unit_from(row: UnitRow) -> CampaignUnit:
+    muster, slot, kind, entry, unit, label, level, bp, bp_total, skill_points, battles, max_level, named, created, \
+        updated = row
+    return CampaignUnit(muster=muster, slot=slot, kind=kind, entry=entry, unit=unit, level=level, bp=bp,
+                        max_level=max_level, label=label, bp_total=bp_total, skill_points=skill_points,
+                        battles=battles, named=named, created=created, updated=updated)
+
+
+def _player_from(row: PlayerRow) -> Player:
+    return Player(*row)  # the table's columns are the dataclass' fields, in order
 
 
 def _json_doc(name: str, value: object) -> dict[str, Any]:
