@@ -1,8 +1,9 @@
 """The actions of a skirmish: what is legal now (this module), why an action is refused (:mod:`.checks`), and its
 odds before the roll (:mod:`.previews`).
 
-Actions are plain JSON (``{"kind": "move", "side": "A", "fighter": "Alahan guard", "to": [30.0, 20.0]}``). The
-offers of each phase: :mod:`.offers` (a fighter's activation, a pursuit) and :mod:`.phase_offers` (the Tactical
+Actions are typed (:mod:`.action_types`: ``ToPoint("move", "A", "Alahan guard", (30.0, 20.0))``), and the legal list
+holds the JSON their one codec writes (``{"kind": "move", "side": "A", "fighter": "Alahan guard", "to": [30.0,
+20.0]}``), the log's. The offers of each phase: :mod:`.offers` (a fighter's activation, a pursuit) and :mod:`.phase_offers` (the Tactical
 roll, the combat phase's fights and splits, Reinforcement).
 """
 

@@ -131,4 +131,4 @@ def setup_campaign(request: SetupRequest) -> BattleSetup:
                               compact=True)
     state = replace(state, last_log=(f"{campaign.name}: round {campaign.round} of {state.last_round}",))
     doc = state_json(state)  # the full form, marked: its checkpoints are compact (:mod:`.checkpoint`)
-    return BattleSetup(NAME, campaign.name, request.seed, doc, campaign.name, {"sides": dict(sides)})
+    return BattleSetup(NAME, campaign.name, request.seed, dict(doc), campaign.name, {"sides": dict(sides)})
