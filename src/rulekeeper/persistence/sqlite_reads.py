@@ -70,7 +70,11 @@ def _seed(value: object) -> int:
     return int(text)
 
 
-def _record(row: tuple[Any, ...]) -> BattleRecord:
+#: A row of :data:`_RECORD` as ``sqlite3`` gives it: the seed as decimal text, ``meta`` as JSON text.
+RecordRow = tuple[str, str, str, object, str, str, int, str, int, str, str | None, int, str | None]
+
+
+def _record(row: RecordRow) -> BattleRecord:
     (bid, ruleset, scenario, seed, created, updated, position, status, turn, title, meta, revision, head) = row
     return BattleRecord(id=bid, ruleset=ruleset, scenario=scenario, seed=_seed(seed), created=created,
                         updated=updated, position=position, status=status, turn=turn, title=title,
