@@ -15,9 +15,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
-from rulekeeper.core.game import Game, JsonDict
+from rulekeeper.core.game import Game
 from rulekeeper.core.rng import RngState
 
 #: Winners that say nobody won.
@@ -94,7 +94,7 @@ def evaluator(game: Game) -> Callable[[object, str], float]:
     return evaluate
 
 
-def roller(game: Game) -> Callable[[object], JsonDict | None]:
+def roller(game: Game) -> Callable[[object], Mapping[str, object] | None]:
     """The game's ``rollout_policy`` hook, or its shipped ``policy``."""
     hook = getattr(game, "rollout_policy", None)
     if callable(hook):
@@ -102,6 +102,6 @@ def roller(game: Game) -> Callable[[object], JsonDict | None]:
     return game.policy
 
 
-def policy_action(game: Game, state: object) -> JsonDict | None:
+def policy_action(game: Game, state: object) -> Mapping[str, object] | None:
     """The game's shipped policy (the simulations' default play)."""
     return game.policy(state)
