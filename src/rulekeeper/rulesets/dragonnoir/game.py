@@ -213,7 +213,7 @@ class DragonNoirBattles(BaseGame[DNState, DNAction]):
     def state_to_json(self, state: DNState) -> JsonDict:
         from .state import state_to_json
 
-        return state_to_json(state)
+        return dict(state_to_json(state))
 
     def state_from_json(self, document: JsonDict) -> DNState:
         from .state import state_from_json
@@ -224,7 +224,7 @@ class DragonNoirBattles(BaseGame[DNState, DNAction]):
         """The whole battle but its RNG state: Dragon Noir hides nothing else."""
         from .view import view_of
 
-        return view_of(state)
+        return dict(view_of(state))
 
     # -- presentation --------------------------------------------------------------------------------------
 

@@ -117,7 +117,7 @@ def muster_meta(a: Muster, b: Muster, roster: Roster, data: MustersData) -> dict
     return {MUSTERS_META: sides}
 
 
-def sides_from_meta(meta: Mapping[str, Any], battle_id: str) -> dict[str, SideMuster]:
+def sides_from_meta(meta: Mapping[str, object], battle_id: str) -> dict[str, SideMuster]:
     """Read back :func:`muster_meta`; :class:`NotFromMustersError` when the battle has none."""
     found = meta.get(MUSTERS_META)
     if not isinstance(found, dict) or set(found) != {"A", "B"}:

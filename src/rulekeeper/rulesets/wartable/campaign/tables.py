@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, TypedDict
 
 from pydantic import Field, ValidationError, model_validator
 
@@ -230,7 +230,7 @@ def _entries(doc: TableSchema, sides: int | None) -> tuple[list[Entry], list[str
     return entries, problems
 
 
-def parse_table(raw: dict[str, Any], where: str) -> RollTable:
+def parse_table(raw: object, where: str) -> RollTable:
     """Validate a parsed table file; every problem in one :class:`DataFileError` naming file and field."""
     try:
         doc = TableSchema.model_validate(raw)
