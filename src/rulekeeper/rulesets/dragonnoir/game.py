@@ -197,6 +197,12 @@ class DragonNoirBattles(BaseGame[DNState, DNAction]):
 
         return evaluate(state, side)
 
+    def rollout_done(self, start: DNState, state: DNState, actions: int, horizon: int) -> bool:
+        """Whether a search bot's simulation from ``start`` has looked far enough (``bot.rollout_done``)."""
+        from .bot import rollout_done
+
+        return rollout_done(start, state, actions, horizon)
+
     def result(self, state: DNState) -> GameResult | None:
         if not state.over:
             return None
