@@ -220,7 +220,7 @@ class Game(Protocol):
         """The ruleset options (readings of contradictory rules) with their defaults."""
         ...
 
-    def roster(self) -> list[JsonDict]:
+    def roster(self) -> Sequence[Mapping[str, object]]:
         """Every unit the shipped data knows, as JSON-able dicts (at least ``name``)."""
         ...
 
