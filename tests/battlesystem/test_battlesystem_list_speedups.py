@@ -67,3 +67,22 @@ def test_attack_odds_read_morale_only_as_zero_or_not() -> None:
         assert other == base and list(other.morale_to_defender) == list(base.morale_to_defender)
     fleeing = _attack_odds(a, replace(d, soldiers=7, morale=0), "melee", 1, opts)
     assert fleeing.morale_to_defender == {0: 1} != base.morale_to_defender
+
+
+def test_barrage_preview_odds_read_morale_only_as_zero_or_not() -> None:
+    """A barrage preview's figures (``actions._share``, its odds cached by "morale is 0 or not") are those of
+    ``odds.barrage_share`` for the unit's very morale."""
+    from rulekeeper.rulesets.battlesystem.actions import _share
+    from rulekeeper.rulesets.battlesystem.odds import barrage_share
+    from rulekeeper.rulesets.battlesystem.options import BattleSystemOptions
+    from rulekeeper.rulesets.battlesystem.state import unit_types
+
+    types, opts = unit_types(), BattleSystemOptions()
+    guns = Unit.fresh(types.get("Artillery"))
+    for morale, on_target in ((9, True), (3, True), (1, False), (0, False)):
+        unit = replace(Unit.fresh(types.get("Light Infantry")), soldiers=12, morale=morale)
+        odds = barrage_share(guns, unit, on_target, 14, 0, opts)
+        mean = float(sum(o * p for o, p in odds.casualties.items()))
+        flee = float(sum(p for o, p in odds.morale.items() if o >= morale))
+        assert _share("Artillery", "Light Infantry", 12, morale, on_target, 14, opts) == (mean, flee)
+    assert 0 < _share("Artillery", "Light Infantry", 12, 3, True, 14, opts)[1] < 1

@@ -11,12 +11,17 @@ the core knows no rule system) and return escaped HTML or renderables.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlencode
 
 from markupsafe import Markup
 
 from .game import JsonDict, LegalAction, OddsPreview
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
+    from rich.console import RenderableType
 
 
 @dataclass(frozen=True)
@@ -72,9 +77,9 @@ class WebPresenter(Protocol):
     game's name, so a template ``board.html`` there is ``"<game>/board.html"``.
     """
 
-    def template_dir(self) -> Any: ...
+    def template_dir(self) -> Path | None: ...
 
-    def bind(self, env: Any) -> None:
+    def bind(self, env: Environment) -> None:
         """Receive the keeper's Jinja2 environment (autoescaping, shared filters)."""
         ...
 
@@ -102,12 +107,12 @@ class WebPresenter(Protocol):
 class CliPresenter(Protocol):
     """A game's drawing of its battles in the terminal (Rich renderables)."""
 
-    def board(self, state: Any) -> Any: ...
+    def board(self, state: Any) -> RenderableType: ...
 
-    def units(self, state: Any) -> Any: ...
+    def units(self, state: Any) -> RenderableType: ...
 
-    def outcome(self, report: list[JsonDict]) -> Any: ...
+    def outcome(self, report: list[JsonDict]) -> RenderableType: ...
 
-    def result(self, state: Any) -> Any: ...
+    def result(self, state: Any) -> RenderableType: ...
 
-    def turn_bar(self, state: Any) -> Any: ...
+    def turn_bar(self, state: Any) -> RenderableType: ...

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
+from fractions import Fraction
 from functools import lru_cache
 from typing import ClassVar, Literal
 
@@ -423,9 +424,21 @@ def _share(artillery: str, card: str, soldiers: int, morale: int, on_target: boo
            rules: BattleSystemOptions) -> tuple[float, float]:
     """Expected casualties and the chance of fleeing of one unit hit (odds.barrage_share), cached by what
     decides them: an artillery's list holds forty hexes, and the same units stand around many of them."""
+    casualties, damage = _share_odds(artillery, card, soldiers, morale == 0, on_target, target_dr, rules)
+    mean = sum(o * pr for o, pr in casualties.items())
+    return float(mean), float(sum(pr for o, pr in damage.items() if o >= morale))
+
+
+@lru_cache(maxsize=1024)
+def _share_odds(artillery: str, card: str, soldiers: int, fleeing: bool, on_target: bool, target_dr: int | None,
+                rules: BattleSystemOptions) -> tuple[Mapping[int, Fraction], Mapping[int, Fraction]]:
+    """One hit unit's casualties and morale damage (odds.barrage_share, shared: never changed by a caller).
+
+    Why apart from :func:`_share`: they read the unit's morale only as 0 or not (``odds.morale_die``
+    rolls nothing against a fleeing unit), so a unit whose morale fell keeps its odds; only the chance
+    of fleeing, a sum over them, is worked out again."""
     types = unit_types()
     guns = Unit.fresh(types.get(artillery))
-    unit = Unit(types.get(card), card, soldiers, morale, 0)
+    unit = Unit(types.get(card), card, soldiers, 0 if fleeing else types.get(card).morale, 0)
     odds = barrage_share(guns, unit, on_target, target_dr, 0, rules)
-    mean = sum(o * pr for o, pr in odds.casualties.items())
-    return float(mean), float(sum(pr for o, pr in odds.morale.items() if o >= morale))
+    return odds.casualties, odds.morale

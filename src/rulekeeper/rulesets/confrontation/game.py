@@ -310,6 +310,12 @@ class SkirmishGame(BaseGame[SkirmishState, SkirmishAction]):
 
         return evaluate(state, side)
 
+    def rollout_done(self, start: SkirmishState, state: SkirmishState, actions: int, horizon: int) -> bool:
+        """Whether a search bot's simulation from ``start`` has looked far enough (``bot.rollout_done``)."""
+        from .bot import rollout_done
+
+        return rollout_done(start, state, actions, horizon)
+
     def rollout_policy(self, state: SkirmishState) -> SkirmishAction | None:
         """The shipped policy's action, computed faster (the search bot's simulations, ``bot.rollout_policy``)."""
         from .bot import rollout_policy

@@ -250,17 +250,8 @@ class WarTableBattles(BaseGame[WarTableState, Engage]):
             return Outcome(WarTableState(state.battle, state.modifiers, None, True, state.compact), canonical, "attackers", (), (),
                            (item,), {"chance": [], "report": [item]})
         report = state.resolve()
-        items = report_items(report)
-        record: JsonDict = {"chance": [], "report": list(items)}
-        return Outcome(
-            WarTableState(state.battle, state.modifiers, report, True, state.compact),
-            canonical,
-            "defenders",
-            (),
-            _events(report),
-            items,
-            record,
-        )
+        after = WarTableState(state.battle, state.modifiers, report, True, state.compact)
+        return self.outcome(after, action, "defenders", (), report_items(report), _events(report))
 
     def preview(self, state: WarTableState, action: Engage) -> OddsPreview:
         """No chance: the exact Health after (and the Enclave's Stability) the attack will give."""

@@ -242,8 +242,7 @@ class WarTableCampaign(BaseGame[CampaignGameState, GiveOrders]):
         chance = tuple(fate.records)
         # the report reveals every side's orders: face down until its side turns it over, never undone once
         # shown (core.game.face_down), or a side could read the others' orders and change its own
-        record: JsonDict = {"chance": [c.to_dict() for c in chance], "report": list(items), "reveals": True}
-        return Outcome(after, canonical, orders.side, chance, (), tuple(items), record)
+        return self.outcome(after, orders.given(state.round), orders.side, chance, items, reveals=True)
 
     def preview(self, state: CampaignGameState, action: GiveOrders) -> OddsPreview:
         """This side's orders in words and the exact odds of its Delve rolls (never the other sides' orders)."""
