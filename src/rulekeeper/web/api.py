@@ -50,7 +50,6 @@ from .api_bodies import (
     UndoneBody,
     ViewBody,
     dice_body,
-    seat_body,
 )
 from .guards import UnauthorizedError, require_last_actor, require_writer
 from .public_errors import public_body
@@ -266,7 +265,7 @@ def build_router(k: Keeper) -> APIRouter:
                                bot=body.bot or "", strength=body.strength)
         dice = k.dice.status(bid)
         seat = seat_of(k.store.get(bid).meta)
-        return {"id": bid, "tokens": tokens, "bot": seat_body(seat), "verifiable": dice.verifiable, "commitment": dice.commitment,
+        return {"id": bid, "tokens": tokens, "bot": None if seat is None else seat.to_meta(), "verifiable": dice.verifiable, "commitment": dice.commitment,
                 "links": {role: f"/b/{bid}?token={t}" for role, t in tokens.items()}}
 
     @r.get("/battles/{battle_id}/dice", summary="The verifiable dice: commitment, contributions; the secret after the end")

@@ -13,17 +13,18 @@ action, a result's summary. Those are each game's own shapes (its codec's and pr
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Literal
 
 from typing_extensions import TypedDict  # pydantic reads TypedDicts on Python 3.11 only from here
 
 from rulekeeper.core.game import JsonDict
-from rulekeeper.service.bot_seat import BotSeat
 from rulekeeper.service.dice import DiceStatus
 
 
 class SeatBody(TypedDict):
-    """The side the keeper plays itself (``service.bot_seat.BotSeat``, as a battle's meta keeps it)."""
+    """The side the keeper plays itself: ``service.bot_seat.SeatJson``, key for key (see :class:`DiceStatusBody`
+    for why a shape of its own)."""
 
     side: str
     strength: str
@@ -78,7 +79,7 @@ class ActedBody(TypedDict):
     position: int
     action: JsonDict
     report: list[JsonDict]
-    chance: list[JsonDict]
+    chance: list[Mapping[str, object]]  # core.chance.ChanceRecord, passed on as the log keeps it (no coercion)
     over: bool
 
 
@@ -120,15 +121,9 @@ class ReplayBody(TypedDict):
     differences: list[str]
 
 
-def seat_body(seat: BotSeat | None) -> SeatBody | None:
-    """The keeper's seat as the battle's meta keeps it (``BotSeat.to_meta``, key for key)."""
-    if seat is None:
-        return None
-    return {"side": seat.side, "strength": seat.strength, "policy": seat.policy, "seed": seat.seed}
-
-
-class DiceFields(TypedDict):
-    """``service.dice.DiceStatus`` as JSON (``seed`` as text: 63 bits, which JavaScript keeps exact only as text)."""
+class DiceStatusBody(TypedDict):
+    """``service.dice.DiceStatusJson``, key for key (FastAPI's pydantic reads a TypedDict on Python 3.11 only
+    from ``typing_extensions``; mypy checks the two agree wherever one is given as the other)."""
 
     verifiable: bool
     commitment: str | None
@@ -145,22 +140,12 @@ class DiceFields(TypedDict):
     committed: bool
 
 
-class DiceBody(DiceFields):
+class DiceBody(DiceStatusBody):
     """``GET``/``POST /api/battles/{id}/dice``: the battle's dice, and the role of the link that asked."""
 
     role: str
 
 
 def dice_body(dice: DiceStatus, role: str) -> DiceBody:
-    """The dice for one link (a key added to ``DiceStatus`` must be added to :class:`DiceFields`)."""
-    return {**dice_fields(dice), "role": role}
-
-
-def dice_fields(dice: DiceStatus) -> DiceFields:
-    """``DiceStatus.to_dict``, key for key (``tests/web/test_web_dice.py`` compares them)."""
-    return {"verifiable": dice.verifiable, "commitment": dice.commitment, "roles": list(dice.roles),
-            "contributions": None if dice.contributions is None else dict(dice.contributions),
-            "waiting": list(dice.waiting), "ready": dice.ready, "revealed": dice.revealed, "secret": dice.secret,
-            "seed": None if dice.seed is None else str(dice.seed), "scheme": dice.scheme,
-            "commitments": None if dice.commitments is None else dict(dice.commitments),
-            "uncommitted": list(dice.uncommitted), "committed": dice.committed}
+    """The dice for one link: ``DiceStatus.to_dict`` and the link's role."""
+    return {**dice.to_dict(), "role": role}

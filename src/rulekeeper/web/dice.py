@@ -28,10 +28,8 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from rulekeeper.core.errors import RulekeeperError
-from rulekeeper.core.game import JsonDict
-from rulekeeper.service.dice import BadExportError, DiceStatus, Verification
+from rulekeeper.service.dice import BadExportError, DiceStatus, DiceStatusJson, Verification, VerificationJson
 
-from .api_bodies import DiceFields, dice_fields
 from .bodylimit import MAX_EXPORT_BODY
 from .guards import UnauthorizedError
 from .public_errors import public_message
@@ -51,7 +49,7 @@ class NoDicePanel(TypedDict):
     verifiable: Literal[False]
 
 
-class DicePanel(DiceFields):
+class DicePanel(DiceStatusJson):
     """The dice panel of a battle page (``dice_panel.html``): the dice, and this link's contribution form."""
 
     can_contribute: bool
@@ -72,7 +70,7 @@ class ShownRefusal(TypedDict):
 class Verified(TypedDict):
     """What the verify page shows of a verification (``result``: ``Verification.to_dict``) or its refusal."""
 
-    result: JsonDict | None
+    result: VerificationJson | None
     error: ShownRefusal | None
 
 
@@ -83,7 +81,7 @@ def panel(k: Keeper, v: View) -> NoDicePanel | DicePanel:
         return {"verifiable": False}
     mine = (v.role in dice.roles and dice.contributions is not None and dice.contributions.get(v.role) is None
             and v.role in dice.uncommitted)
-    return {**dice_fields(dice), "can_contribute": mine, "suggested": secrets.token_hex(32) if mine else "",
+    return {**dice.to_dict(), "can_contribute": mine, "suggested": secrets.token_hex(32) if mine else "",
             "api": f"/api/battles/{v.bid}/dice?token={v.links.token}", "form": f"/b/{v.bid}/dice",
             "token": v.links.token, "verify": v.links.sub("verify")}
 
