@@ -1,7 +1,8 @@
 """The search bot against the shipped policy, every shipped scenario of every game, sides swapped.
 
     python bench/bench_bot.py [--battles 12] [--budget 0.2s] [--cap 24] [--horizon H] [--jobs 2] [--timing 6]
-                              [--games exillis ...] [--scenarios KEY ...] [--json]
+                              [--games exillis ...] [--scenarios KEY ...] [--json] [--ledger [PATH]] [--label L]
+    python bench/bench_bot.py --summary [PATH] [--games ...] [--scenarios ...]
 
 For each scenario:
 
@@ -18,6 +19,15 @@ Peak memory is the largest peak resident set (``ru_maxrss``) of the bench proces
 at the end. ``--jobs N`` plays the battles in N worker processes (each battle is a pure function of its seeds,
 so the tallies do not depend on N); the move-time figures then include the other workers' load. The machine's load changes the time figures, never the win tallies of an iterations-capped run... except through
 ``--budget`` in seconds, which stops a search early on a loaded machine (say so when reporting).
+
+**The results ledger** (issue 28: 200 battles per scenario, accumulated over sessions). ``--ledger`` appends
+every battle, as it ends, to a JSON-lines file (default ``bench/results/bot_vs_policy.jsonl``, committed): the
+game, scenario, the run's seed and the battle's index and seed, the bot's side, its outcome, the bot's budget
+and horizon, ``--label`` (what variant of the bot played, when it is not the committed one), the code version
+(``git describe``, ``-dirty`` when the tree had changes) and the UTC time. ``--summary`` reads the ledger and
+prints, per game, scenario, budget and label: battles, the bot's W/D/L, its win rate with Wilson's 95 %
+interval, and W/D/L by the side it played. A battle played twice with the same seeds, budget and label is
+counted once (an iterations budget makes it the same battle), so run new seeds (``--seed``) to add battles.
 """
 
 from __future__ import annotations
@@ -29,6 +39,9 @@ import resource
 import statistics
 import sys
 import time
+import subprocess
+from collections import defaultdict
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +57,7 @@ from rulekeeper.lab.stats import wilson  # noqa: E402
 
 #: Peak RSS (MB) of every process that played a battle.
 PEAKS: list[float] = []
+LEDGER = ROOT / "bench" / "results" / "bot_vs_policy.jsonl"
 GAMES = ("exillis", "wartable", "wartable-campaign", "battlesystem", "dragonnoir", "confrontation")
 MAX_ACTIONS = 3000
 
@@ -91,17 +105,31 @@ def timing(g: Game, document: dict[str, Any], positions: int) -> list[float]:
     return out
 
 
-def _battle(job: tuple[str, str, int, int, Budget]) -> tuple[str, list[float], float, str]:
-    """Battle ``i`` of a scenario (a worker's task): its outcome, the bot's move times, the worker's peak RSS and
-    the bot's side."""
-    name, key, seed0, i, budget = job
+def _battle(job: tuple[str, str, int, int, Budget, bool]) -> tuple[str, list[float], float, str, int]:
+    """Battle ``i`` of a scenario (a worker's task): its outcome, the bot's move times, the worker's peak RSS,
+    the bot's side and the battle's index."""
+    name, key, seed0, i, budget, plain = job
     g = game_named(name)
+    if plain:  # the wrapper answers a missing hook from the game; None here hides the game's own
+        g = _PlainHorizon(g)
     path = next(info.path for info in g.scenarios() if info.key == key)
     document = g.setup(SetupRequest(scenario=path, seed=seed0)).document
     seed = battle_seed(seed0, i)
     side = g.roles(document)[i % 2]
     outcome, times = play(g, g.reseeded(document, seed), side, budget, seed)
-    return outcome, times, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, side
+    return outcome, times, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, side, i
+
+
+class _PlainHorizon:
+    """A game seen without its ``rollout_done`` hook (``--plain-horizon``: simulations of ``horizon`` actions)."""
+
+    rollout_done = None
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
 
 
 def bench_scenario(g: Game, key: str, path: Path, args: argparse.Namespace, budget: Budget,
@@ -111,8 +139,13 @@ def bench_scenario(g: Game, key: str, path: Path, args: argparse.Namespace, budg
     by_side: dict[str, dict[str, int]] = {}
     move_times: list[float] = []
     started = time.perf_counter()
-    jobs = [(g.name, key, args.seed, i, budget) for i in range(args.battles)]
-    for outcome, times, peak, side in (pool.imap_unordered(_battle, jobs) if pool is not None else map(_battle, jobs)):
+    jobs = [(g.name, key, args.seed, i, budget, args.plain_horizon) for i in range(args.battles)]
+    for outcome, times, peak, side, i in (pool.imap_unordered(_battle, jobs) if pool is not None
+                                          else map(_battle, jobs)):
+        if args.ledger:
+            _record(args, budget, {"game": g.name, "scenario": key, "seed": args.seed, "battle": i,
+                                   "battle_seed": battle_seed(args.seed, i), "bot_side": side, "outcome": outcome,
+                                   "moves": len(times), "move_p95": round(_q(times, 0.95), 3)})
         tally[outcome] += 1
         by_side.setdefault(side, {"won": 0, "drawn": 0, "lost": 0, "unfinished": 0})[outcome] += 1
         move_times += times
@@ -136,6 +169,65 @@ def _q(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[round(q * 100) - 1]
 
 
+def code_version() -> str:
+    """``git describe`` of the tree the bench runs from (``-dirty``: uncommitted changes were in play)."""
+    try:
+        return subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def _record(args: argparse.Namespace, budget: Budget, battle: dict[str, Any]) -> None:
+    """Append one battle to the ledger (a line each, written as the battle ends: an interrupted run keeps its
+    battles)."""
+    row = {**battle, "policy": "search", "opponent": "simple", "budget": budget.describe(),
+           "horizon": budget.horizon, "label": args.label, "code": args.code,
+           "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
+    path = Path(args.ledger)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as out:
+        out.write(json.dumps(row, sort_keys=True) + "\n")
+
+
+def summarise(path: Path, games: list[str] | None, scenarios: list[str] | None) -> list[dict[str, Any]]:
+    """The ledger's battles per game, scenario, budget and label (each battle once: see the module docstring)."""
+    seen: set[tuple[Any, ...]] = set()
+    groups: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        b = json.loads(line)
+        if (games and b["game"] not in games) or (scenarios and b["scenario"] not in scenarios):
+            continue
+        key = (b["game"], b["scenario"], b["budget"], b["horizon"], b["label"], b["battle_seed"], b["bot_side"])
+        if key in seen:
+            continue
+        seen.add(key)
+        group = groups.setdefault((b["game"], b["scenario"], b["budget"], b["label"]), {
+            "game": b["game"], "scenario": b["scenario"], "budget": b["budget"], "label": b["label"],
+            "battles": 0, "won": 0, "drawn": 0, "lost": 0, "unfinished": 0,
+            "by_side": defaultdict(lambda: {"won": 0, "drawn": 0, "lost": 0, "unfinished": 0}), "codes": set()})
+        group["battles"] += 1
+        group[b["outcome"]] += 1
+        group["by_side"][b["bot_side"]][b["outcome"]] += 1
+        group["codes"].add(b["code"])
+    rows = []
+    for group in groups.values():
+        low, high = wilson(group["won"], group["battles"])
+        rows.append({**group, "by_side": dict(group["by_side"]), "codes": sorted(group["codes"]),
+                     "win_rate": group["won"] / group["battles"], "low95": low, "high95": high})
+    return sorted(rows, key=lambda r: (r["game"], r["scenario"], r["budget"], r["label"]))
+
+
+def print_summary(rows: list[dict[str, Any]]) -> None:
+    for r in rows:
+        sides = "; ".join(f"as {side} {t['won']}/{t['drawn']}/{t['lost']}" for side, t in sorted(r["by_side"].items()))
+        print(f"{r['game']:18} {r['scenario']:22} {r['budget']:16} {r['label'] or '-':14} {r['battles']:4} battles "
+              f"W/D/L {r['won']}/{r['drawn']}/{r['lost']}: {100 * r['win_rate']:.0f} % "
+              f"[{100 * r['low95']:.0f}, {100 * r['high95']:.0f}]  ({sides})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--battles", type=int, default=12)
@@ -148,7 +240,21 @@ def main() -> None:
     ap.add_argument("--scenarios", nargs="*", default=None, help="only these scenario keys")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--ledger", nargs="?", const=str(LEDGER), default=None,
+                    help=f"append every battle to this JSON-lines ledger (default path: {LEDGER.relative_to(ROOT)})")
+    ap.add_argument("--plain-horizon", action="store_true",
+                    help="ignore a game's rollout_done hook: every simulation plays the budget's horizon in actions")
+    ap.add_argument("--label", default="", help="the bot variant's name in the ledger (default: none, the committed bot)")
+    ap.add_argument("--summary", nargs="?", const=str(LEDGER), default=None,
+                    help="summarise a ledger (per scenario, budget and label) instead of playing")
     args = ap.parse_args()
+    if args.summary:
+        rows = summarise(Path(args.summary), args.games if args.games != list(GAMES) else None, args.scenarios)
+        print(json.dumps(rows, indent=1) if args.json else "", end="\n" if args.json else "")
+        if not args.json:
+            print_summary(rows)
+        return
+    args.code = code_version()
     budget = parse_budget(args.budget)
     if args.cap:
         budget = Budget(budget.seconds, min(budget.iterations or args.cap, args.cap), budget.horizon)

@@ -28,7 +28,7 @@ import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
 from rulekeeper.core.errors import InvalidStatError
 
@@ -38,6 +38,28 @@ CONTACT = 0.05
 SIGHT_POINTS = 16
 #: Segments per quarter circle of a base polygon (shapely's ``quad_segs``).
 QUAD_SEGS = 16
+
+
+class Shape(Protocol):
+    """What this module and its callers ask of a shapely geometry (shapely ships no type hints): its area and
+    length, whether it is valid, and how it meets another geometry."""
+
+    @property
+    def area(self) -> float: ...
+
+    @property
+    def length(self) -> float: ...
+
+    @property
+    def is_valid(self) -> bool: ...
+
+    def intersects(self, other: Shape) -> bool: ...
+
+    def intersection(self, other: Shape) -> Shape: ...
+
+    def distance(self, other: Shape) -> float: ...
+
+    def contains(self, other: Shape) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +86,7 @@ class Base:
             raise InvalidStatError(f"base {self.name!r}: arc must be in (0, 360] degrees, got {self.arc}",
                                    field="arc")
 
-    def shape(self) -> Any:
+    def shape(self) -> Shape:
         """The base as a shapely polygon (a circle of :data:`QUAD_SEGS` segments a quarter), built once per
         place and size (:func:`_disc`): a search bot's rollouts ask for the same bases thousands of times."""
         return _disc(self.x, self.y, self.radius)
@@ -74,11 +96,12 @@ class Base:
 
 
 @functools.lru_cache(maxsize=4096)
-def _disc(x: float, y: float, radius: float) -> Any:
+def _disc(x: float, y: float, radius: float) -> Shape:
     """A base's polygon; shapely 2 geometries are immutable, so one object may be shared by every caller."""
     from shapely.geometry import Point  # type: ignore[import-untyped]
 
-    return Point(x, y).buffer(radius, quad_segs=QUAD_SEGS)
+    disc: Shape = Point(x, y).buffer(radius, quad_segs=QUAD_SEGS)
+    return disc
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +115,7 @@ class Obstacle:
         if len(self.corners) < 3 or not all(math.isfinite(c) for xy in self.corners for c in xy):
             raise InvalidStatError(f"obstacle {self.name!r}: needs at least three finite corners", field="corners")
 
-    def shape(self) -> Any:
+    def shape(self) -> Shape:
         """The obstacle's polygon, checked; a valid one is built once per set of corners (lines of sight and
         charges ask for every obstacle again and again; shapely 2 geometries are immutable)."""
         known = _OBSTACLES.get(self.corners)
@@ -100,7 +123,7 @@ class Obstacle:
             return known
         from shapely.geometry import Polygon
 
-        poly = Polygon(self.corners)
+        poly: Shape = Polygon(self.corners)
         if not poly.is_valid or poly.area <= 0:
             raise InvalidStatError(f"obstacle {self.name!r}: its corners do not make a simple polygon",
                                    field="corners")
@@ -111,7 +134,7 @@ class Obstacle:
 
 
 #: Valid obstacle polygons by their corners (:meth:`Obstacle.shape`).
-_OBSTACLES: dict[tuple[tuple[float, float], ...], object] = {}
+_OBSTACLES: dict[tuple[tuple[float, float], ...], Shape] = {}
 
 
 def edge_distance(a: Base, b: Base) -> float:
@@ -126,19 +149,22 @@ def engaged(a: Base, b: Base, tolerance: float = CONTACT) -> bool:
     return edge_distance(a, b) <= tolerance
 
 
-def front_arc(viewer: Base, reach: float) -> Any:
+def front_arc(viewer: Base, reach: float) -> Shape:
     """The viewer's front arc out to ``reach`` cm from his centre, as a shapely polygon."""
     from shapely.geometry import Point, Polygon
 
+    arc: Shape
     if viewer.arc >= 360:
-        return Point(viewer.x, viewer.y).buffer(reach, quad_segs=QUAD_SEGS)
+        arc = Point(viewer.x, viewer.y).buffer(reach, quad_segs=QUAD_SEGS)
+        return arc
     steps = max(2, math.ceil(viewer.arc / 5))
     half = viewer.arc / 2
     corners = [(viewer.x, viewer.y)]
     for i in range(steps + 1):
         angle = math.radians(viewer.facing - half + viewer.arc * i / steps)
         corners.append((viewer.x + reach * math.cos(angle), viewer.y + reach * math.sin(angle)))
-    return Polygon(corners)
+    arc = Polygon(corners)
+    return arc
 
 
 def in_front_arc(viewer: Base, target: Base) -> bool:
@@ -157,7 +183,7 @@ def _sight_points(target: Base) -> list[tuple[float, float]]:
     return pts
 
 
-def _blockers(obstacles: Iterable[Obstacle], others: Iterable[Base]) -> list[Any]:
+def _blockers(obstacles: Iterable[Obstacle], others: Iterable[Base]) -> list[Shape]:
     return [o.shape() for o in obstacles] + [b.shape() for b in others]
 
 
@@ -177,7 +203,7 @@ def line_of_sight(viewer: Base, target: Base, obstacles: Sequence[Obstacle] = ()
     return False
 
 
-def _enters(line: Any, shape: Any) -> bool:
+def _enters(line: Shape, shape: Shape) -> bool:
     """Whether a line passes through the inside of a shape (grazing its edge does not block)."""
     return bool(line.intersection(shape).length > 1e-9)
 

@@ -23,7 +23,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TypedDict
 
 from rulekeeper.core.errors import ImpossibleRequestError, InvalidStatError, UnknownNameError
 
@@ -48,6 +48,13 @@ def _sign(x: int) -> int:
 
 def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+class GridJson(TypedDict):
+    """A zone grid as a saved battle stores it (:meth:`ZoneGrid.to_dict`)."""
+
+    width: int
+    height: int
 
 
 @dataclass(frozen=True)
@@ -297,12 +304,12 @@ class ZoneGrid:
 
     # ---------------------------------------------------------- serialisation
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> GridJson:
         """A JSON-able form, so saved battles can store their board."""
         return {"width": self.width, "height": self.height}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> ZoneGrid:
+    def from_dict(cls, data: object) -> ZoneGrid:
         """Rebuild a grid from :meth:`to_dict` output, refusing missing or extra keys."""
         if not isinstance(data, Mapping):
             raise InvalidStatError(

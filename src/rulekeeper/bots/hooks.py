@@ -11,13 +11,17 @@
 * ``rollout_policy(state) -> action | None``: the shipped policy's action, computed faster where the game can
   (Confrontation lists no disengagements its policy never picks). The simulations play it; the anchor is
   still asked of ``policy``. The default is ``policy``.
+* ``rollout_done(start, state, actions, horizon) -> bool``: whether a simulation from ``start`` (the world
+  before the candidate) has gone far enough, now in ``state`` after ``actions`` actions: *the game says what
+  the horizon means* in its own time (Dragon Noir: to the end of the sequence after the current one, a move
+  being one hex). The default: ``horizon`` actions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
-from rulekeeper.core.game import Game, JsonDict
+from rulekeeper.core.game import Game
 from rulekeeper.core.rng import RngState
 
 #: Winners that say nobody won.
@@ -94,7 +98,7 @@ def evaluator(game: Game) -> Callable[[object, str], float]:
     return evaluate
 
 
-def roller(game: Game) -> Callable[[object], JsonDict | None]:
+def roller(game: Game) -> Callable[[object], Mapping[str, object] | None]:
     """The game's ``rollout_policy`` hook, or its shipped ``policy``."""
     hook = getattr(game, "rollout_policy", None)
     if callable(hook):
@@ -102,6 +106,14 @@ def roller(game: Game) -> Callable[[object], JsonDict | None]:
     return game.policy
 
 
-def policy_action(game: Game, state: object) -> JsonDict | None:
+def policy_action(game: Game, state: object) -> Mapping[str, object] | None:
     """The game's shipped policy (the simulations' default play)."""
     return game.policy(state)
+
+
+def horizon_of(game: Game) -> Callable[[object, object, int, int], bool]:
+    """The game's ``rollout_done`` hook, or ``budget.horizon`` actions (see the module docstring)."""
+    hook = getattr(game, "rollout_done", None)
+    if callable(hook):
+        return hook  # type: ignore[no-any-return]
+    return lambda start, state, actions, horizon: actions >= horizon

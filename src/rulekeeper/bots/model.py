@@ -75,6 +75,15 @@ class Candidate:
         return {"action": self.action, "text": self.text, "value": round(self.value, 4), "visits": self.visits}
 
 
+class DecisionJson(TypedDict):
+    """A :class:`Decision` as ``--explain --json`` writes it: the action's logged JSON and the candidates."""
+
+    action: JsonDict
+    candidates: list[CandidateJson]
+    iterations: int
+    seconds: float
+
+
 @dataclass(frozen=True)
 class Decision:
     """The bot's choice and why: every candidate it weighed (best first), and what it spent."""
@@ -84,6 +93,6 @@ class Decision:
     iterations: int
     seconds: float
 
-    def to_json(self) -> JsonDict:
+    def to_json(self) -> DecisionJson:
         return {"action": self.action, "candidates": [c.to_json() for c in self.candidates],
                 "iterations": self.iterations, "seconds": round(self.seconds, 4)}

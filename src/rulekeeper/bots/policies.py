@@ -14,7 +14,7 @@ from typing import Protocol
 import numpy as np
 
 from rulekeeper.core.errors import UnknownNameError
-from rulekeeper.core.game import Game, JsonDict
+from rulekeeper.core.game import Game
 
 from .model import BotRequestError, Budget, Decision
 from .search import choose, side_actions
@@ -35,7 +35,7 @@ class Policy(Protocol):
     @property
     def name(self) -> str: ...
 
-    def act(self, game: Game, state: object, seed: int) -> JsonDict | None:
+    def act(self, game: Game, state: object, seed: int) -> Mapping[str, object] | None:
         """The action to play now, or None when nobody can act."""
         ...
 
@@ -46,7 +46,7 @@ class SimplePolicy:
 
     name: str = "simple"
 
-    def act(self, game: Game, state: object, seed: int) -> JsonDict | None:
+    def act(self, game: Game, state: object, seed: int) -> Mapping[str, object] | None:
         return game.policy(state)
 
 
@@ -62,7 +62,7 @@ class SearchPolicy:
         side = acting_side(game, state)
         return None if side is None else choose(game, state, side, budget=self.budget, seed=seed)
 
-    def act(self, game: Game, state: object, seed: int) -> JsonDict | None:
+    def act(self, game: Game, state: object, seed: int) -> Mapping[str, object] | None:
         decision = self.decide(game, state, seed)
         return None if decision is None else decision.action
 

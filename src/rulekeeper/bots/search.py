@@ -35,7 +35,7 @@ import numpy as np
 
 from rulekeeper.core.game import Game, JsonDict, LegalAction
 
-from .hooks import determiniser, evaluator, roller
+from .hooks import determiniser, evaluator, horizon_of, roller
 from .model import BotRequestError, Budget, Candidate, Decision
 
 #: Candidates compared at most (the shipped policy's choice and the first others in a seeded order).
@@ -201,10 +201,12 @@ def _ordered_arms(game: Game, world: object, side: str, legal: list[LegalAction]
 
 def _simulate(game: Game, world: object, action: JsonDict, side: str, horizon: int,
               evaluate: Callable[[object, str], float], deadline: float | None) -> tuple[float, bool]:
-    """Play ``action`` in ``world``, then the shipped policy for every side for up to ``horizon`` actions; the
-    score, and whether the simulation ran its course (False: the deadline cut it short)."""
-    state, follow_policy = game.apply(world, action).state, roller(game)
-    for _ in range(horizon):
+    """Play ``action`` in ``world``, then the shipped policy for every side until the horizon (``horizon``
+    actions, or what the game's ``rollout_done`` says); the score, and whether the simulation ran its course
+    (False: the deadline cut it short)."""
+    state, follow_policy, done = game.apply(world, action).state, roller(game), horizon_of(game)
+    actions = 0
+    while not done(world, state, actions, horizon):
         if game.status(state).over:
             break
         if deadline is not None and time.perf_counter() >= deadline:
@@ -213,4 +215,5 @@ def _simulate(game: Game, world: object, action: JsonDict, side: str, horizon: i
         if follow is None:
             break
         state = game.apply(state, follow).state
+        actions += 1
     return evaluate(state, side), True

@@ -7,6 +7,7 @@ line N of that list, and is refused when the battle moved since, never mapped on
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -118,6 +119,7 @@ def act(
     before = svc.state(battle)
     n = action_words.number_of(words) if option is None else None
     expected: int | None = None
+    action: Mapping[str, object]
     if n is not None:
         listed, expected = numbered(svc, battle, n)
         action = listed.action

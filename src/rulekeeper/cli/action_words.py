@@ -16,10 +16,10 @@ reads the game's looser spellings (``move Billmen c3``) and names what it cannot
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rulekeeper.core.errors import IllegalActionError
-from rulekeeper.core.game import Game, JsonDict, LegalAction
+from rulekeeper.core.game import Game, LegalAction
 
 _WORD = re.compile(r"\w+")
 
@@ -60,8 +60,9 @@ def by_number(legal: Sequence[LegalAction], n: int) -> LegalAction:
 
 
 def parse(game: Game, state: object, legal: Sequence[LegalAction], words: Sequence[str],
-          option: str | None = None) -> JsonDict:
-    """The action the words name: a listed text (when no ``--option`` is given), else the game's parser."""
+          option: str | None = None) -> Mapping[str, object]:
+    """The action the words name: a listed text (when no ``--option`` is given), else the game's parser (its
+    logged JSON, which the service parses and checks again when it is played)."""
     if not words:
         raise IllegalActionError("no action given: type the action's words or its number from the list")
     if option is None:

@@ -23,6 +23,7 @@ from .generic_view import GenericCliPresenter
 from .output import console, print_json
 
 if TYPE_CHECKING:
+    from rulekeeper.bots.model import DecisionJson
     from rulekeeper.core.present import CliPresenter
     from rulekeeper.service.battles import BattleService
     from rulekeeper.service.reading import BattleReading
@@ -50,7 +51,7 @@ class DocExtras(TypedDict, total=False):
     fingerprint: str | None  # ``battle show``: the log's fingerprint (None before the first action)
     keeper: list[KeeperMove]  # ``battle new --bot``: the keeper's moves
     policy: str  # ``battle autoplay``: who played, and the search's decisions (``Decision.to_json``)
-    decisions: list[JsonDict]
+    decisions: list[DecisionJson]
 
 
 class BattleDoc(DocExtras):

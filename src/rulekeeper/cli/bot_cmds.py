@@ -98,7 +98,10 @@ def bot_turns(svc: BattleService, bid: str, *, explain: bool = False, quiet: boo
             break
         job = Job(rec.ruleset, {}, seat.side, seat.policy, seat.strength, seat.seconds, seat.seed_at(rec.position), 0)
         answer = decide(g, visible.state, job)  # the worker's message: its keys are read here, once
-        move = KeeperMove(action=answer["action"],  # the answer's own key order: --json prints it as it was
+        chosen = answer.get("action")
+        if chosen is None:  # none of its side's actions (listed just above) was found: nothing to play
+            break
+        move = KeeperMove(action=chosen,  # the answer's own key order: --json prints it as it was
                           candidates=[Weighed(text=c["text"], value=c["value"], visits=c["visits"])
                                       for c in answer["candidates"]],
                           iterations=answer["iterations"], seconds=answer["seconds"])

@@ -16,6 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from rulekeeper.core.capabilities import capabilities
+from rulekeeper.core.game import Game
 from rulekeeper.core.ruleset import find_ruleset, game, game_refusal, registered
 
 from .output import console, print_json
@@ -43,7 +44,8 @@ def entry(name: str) -> GameEntry:
     cls = find_ruleset(name)
     refusal = game_refusal(name) or ""
     plays = not refusal
-    scenarios = len(game(name).scenarios()) if plays else 0
+    found = game(name)
+    scenarios = len(found.scenarios()) if plays and isinstance(found, Game) else 0
     return GameEntry(
         name=str(getattr(cls, "name", name)), title=str(getattr(cls, "title", name)),
         aliases=tuple(str(a) for a in getattr(cls, "aliases", ())), battles=plays,

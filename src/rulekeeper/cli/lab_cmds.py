@@ -7,7 +7,7 @@ start-up of ``rulekeeper odds`` pays for none of them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from rulekeeper.lab.duel import DuelSummary
     from rulekeeper.lab.houserule import Stat
     from rulekeeper.lab.play import PlaySummary
+    from rulekeeper.lab.stats import SpreadJson
     from rulekeeper.lab.sweep import Cell
 
 lab_app = typer.Typer(help="The balance lab: simulate scenarios, duels and matchup sweeps at scale.",
@@ -157,7 +158,7 @@ def _print_play(game: str, scenario: str, summary: PlaySummary) -> None:
         _print_spreads("per-side figures from the result summaries", doc["figures"])
 
 
-def _print_spreads(title: str, spreads: dict[str, dict[str, float]]) -> None:
+def _print_spreads(title: str, spreads: Mapping[str, SpreadJson]) -> None:
     table = Table(title=title, box=box.SIMPLE)
     table.add_column("")
     for col in ("mean", "median", "5 %", "95 %"):

@@ -17,7 +17,7 @@ from typer.core import TyperCommand, TyperGroup
 from typer.main import get_group
 
 from rulekeeper.core.errors import RulekeeperError
-from rulekeeper.core.ruleset import entry_point_names, find_ruleset, game, registered
+from rulekeeper.core.ruleset import entry_point_names, find_ruleset, game, registered, ruleset_name
 
 from . import manifest
 from .hooks import CliHooks
@@ -36,7 +36,7 @@ def bind(hooks: CliHooks) -> None:
 def plug(name: str) -> bool:
     """Let the game called ``name`` (or an alias) add its commands, once; False if no game is called so."""
     try:
-        key = str(find_ruleset(name).name)
+        key = ruleset_name(find_ruleset(name), name)
     except RulekeeperError:
         return False
     if key not in _PLUGGED and _HOOKS:  # unbound (an app of its own, as in tests): nothing to add to

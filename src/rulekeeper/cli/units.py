@@ -14,7 +14,7 @@ from rich import box
 from rich.table import Table
 
 from rulekeeper.core.errors import ImpossibleRequestError, RulekeeperError
-from rulekeeper.core.ruleset import find_ruleset
+from rulekeeper.core.ruleset import Ruleset, find_ruleset, ruleset_name
 
 from .hooks import UnitsCommand
 from .lazy import plug
@@ -24,6 +24,8 @@ from .output import console, fail, print_json
 def generic_roster(ruleset: str, as_json: bool) -> None:
     """Any registered ruleset: its roster as it reports it (flat fields)."""
     rs = find_ruleset(ruleset)()
+    if not isinstance(rs, Ruleset):
+        raise ImpossibleRequestError(f"{ruleset} is not a ruleset (it lacks the calculator side)", game=ruleset)
     rows = rs.roster()
     if as_json:
         print_json(rows)
@@ -42,7 +44,7 @@ def generic_roster(ruleset: str, as_json: bool) -> None:
 def units_command(ruleset: str, as_json: bool, data: Path | None, level: int | None,
                   listings: dict[str, UnitsCommand]) -> None:
     """Body of ``rulekeeper units`` (raises RulekeeperError; the wrapper reports it)."""
-    name = str(find_ruleset(ruleset).name)
+    name = ruleset_name(find_ruleset(ruleset), ruleset)
     plug(name)  # the game's own listing, added when it plugs its commands in
     if name in listings:
         listings[name](as_json, data, level)

@@ -17,9 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .armylist import ArmyList, CostLine, Problem
+
+if TYPE_CHECKING:
+    from .game import Game
 
 JsonDict = dict[str, Any]
 
@@ -155,11 +158,15 @@ class ArmyBuilder(Protocol):
 class BattleSource(Protocol):
     """What a campaign needs of the stored battles (``service.battles.BattleService`` is one)."""
 
-    def record(self, bid: str) -> Any: ...
+    def record(self, bid: str) -> object:
+        """The stored battle (the store's record; the core does not look into it)."""
+        ...
 
-    def state(self, bid: str) -> Any: ...
+    def state(self, bid: str) -> object:
+        """The battle's current state, opaque as everywhere outside its game."""
+        ...
 
-    def game(self, bid: str) -> Any: ...
+    def game(self, bid: str) -> Game: ...
 
 
 @dataclass(frozen=True)
@@ -231,7 +238,7 @@ class CampaignBook(Protocol):
 
     points_name: str  # what its campaign points are called ("Battle Points")
 
-    def recordable(self, meta: Mapping[str, Any]) -> str | None:
+    def recordable(self, meta: Mapping[str, object]) -> str | None:
         """Why a battle with this stored meta can never be recorded (not from army lists), or None."""
         ...
 

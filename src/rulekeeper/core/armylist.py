@@ -9,7 +9,35 @@ no game. Ex illis' musters (issue 4) are the first user.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NotRequired, Protocol, TypedDict
+
+
+class ListedUnitJson(TypedDict):
+    """A :class:`ListedUnit` as JSON (the size, the character and the label only when given)."""
+
+    unit: str
+    level: int
+    miniatures: NotRequired[int]
+    hero: NotRequired[str]
+    hero_level: NotRequired[int]
+    label: NotRequired[str]
+
+
+class ProblemJson(TypedDict):
+    entry: int
+    unit: str
+    rule: str
+    message: str
+
+
+class CostLineJson(TypedDict):
+    entry: int
+    unit: str
+    base: float
+    shortage: float
+    faction: float
+    total: int
+    steps: list[str]
 
 
 @dataclass(frozen=True)
@@ -23,8 +51,8 @@ class ListedUnit:
     attached_level: int = 1
     label: str = ""  # a player's own name for the entry (optional)
 
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"unit": self.unit, "level": self.level}
+    def to_dict(self) -> ListedUnitJson:
+        d: ListedUnitJson = {"unit": self.unit, "level": self.level}
         if self.miniatures is not None:
             d["miniatures"] = self.miniatures
         if self.attached is not None:
@@ -55,7 +83,7 @@ class Problem:
     rule: str
     message: str
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ProblemJson:
         return {"entry": self.entry, "unit": self.unit, "rule": self.rule, "message": self.message}
 
     def text(self) -> str:
@@ -75,7 +103,7 @@ class CostLine:
     total: int = 0
     steps: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> CostLineJson:
         return {"entry": self.entry, "unit": self.unit, "base": self.base, "shortage": self.shortage,
                 "faction": self.faction, "total": self.total, "steps": list(self.steps)}
 

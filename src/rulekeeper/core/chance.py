@@ -13,10 +13,34 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from .errors import InvalidStatError, ReplayMismatchError
 from .rng import Rng, RngState
+
+
+class ChanceRequestRecord(TypedDict):
+    """A chance request as the log stores it: a discrete draw lists its ``odds`` (``[outcome, probability]``
+    pairs, and the ``weights`` it was given), a uniform draw its range."""
+
+    label: str
+    kind: str
+    odds: NotRequired[list[list[str | float]]]
+    weights: NotRequired[list[float]]
+    low: NotRequired[float]
+    high: NotRequired[float]
+    explain: NotRequired[list[str]]
+
+
+class ChanceRecord(ChanceRequestRecord):
+    """A chance result as the log stores it (the ``"chance"`` list of a record): the request, the uniform
+    ``u`` that decided it and what it chose (a discrete draw's ``outcome`` and ``probability``, a uniform
+    draw's ``value``)."""
+
+    u: NotRequired[float]  # always written, after the request's keys (so not required while they are filled)
+    outcome: NotRequired[str]
+    probability: NotRequired[float]
+    value: NotRequired[float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +76,13 @@ class ChanceRequest:
                 return i
         return last
 
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"label": self.label, "kind": self.kind}
+    def to_dict(self) -> ChanceRequestRecord:
+        d: ChanceRequestRecord = {"label": self.label, "kind": self.kind}
+        self._fill(d)
+        return d
+
+    def _fill(self, d: ChanceRequestRecord) -> None:
+        """The keys after ``label`` and ``kind``, in the order the log has always stored them."""
         if self.kind == "discrete":
             d["odds"] = [[o, p] for o, p in self.odds()]
             if self.weights:
@@ -62,7 +91,6 @@ class ChanceRequest:
             d["low"], d["high"] = self.low, self.high
         if self.explain:
             d["explain"] = list(self.explain)
-        return d
 
 
 def discrete(
@@ -115,8 +143,9 @@ class ChanceResult:
             if expect != self.value:
                 raise ReplayMismatchError(f"{self.request.label}: u={self.u} does not give {self.value}")
 
-    def to_dict(self) -> dict[str, Any]:
-        d = self.request.to_dict()
+    def to_dict(self) -> ChanceRecord:
+        d: ChanceRecord = {"label": self.request.label, "kind": self.request.kind}
+        self.request._fill(d)
         d["u"] = self.u
         if self.request.kind == "discrete":
             d["outcome"] = self.outcome
@@ -175,7 +204,7 @@ class Fate:
     def state(self) -> RngState:
         return self.rng.state
 
-    def record_dicts(self) -> list[dict[str, Any]]:
+    def record_dicts(self) -> list[ChanceRecord]:
         return [r.to_dict() for r in self.records]
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from . import parsed_cache
 from .errors import DataFileError
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
 ModelT = TypeVar("ModelT", bound="BaseModel")
+T = TypeVar("T")
 
 #: Control characters a text may not hold (all of C0 and C1 but tab, newline and carriage return):
 #: an ESC in a unit's name would otherwise reach the player's terminal as a colour, a cleared
@@ -35,10 +36,10 @@ def control_character(text: str) -> str | None:
     return None if found is None else f"U+{ord(found.group()):04X}"
 
 
-def check_tree(data: Any, where: str, limits: Limits = LIMITS) -> Any:
+def check_tree(data: T, where: str, limits: Limits = LIMITS) -> T:
     """Refuse parsed data deeper, larger or with longer numbers or texts than ``limits``
-    (for TOML and JSON, whose parsers have no such limits of their own)."""
-    stack: list[tuple[Any, int]] = [(data, 0)]
+    (for TOML and JSON, whose parsers have no such limits of their own); ``data`` itself is handed back."""
+    stack: list[tuple[object, int]] = [(data, 0)]
     count = 0
     while stack:
         item, depth = stack.pop()
@@ -63,7 +64,7 @@ def check_tree(data: Any, where: str, limits: Limits = LIMITS) -> Any:
     return data
 
 
-def parse_data_text(text: str, where: str, suffix: str) -> Any:
+def parse_data_text(text: str, where: str, suffix: str) -> object:
     """Parse a document given as text (a file read, or pasted into the web keeper).
 
     ``suffix`` picks the format (``.toml``, ``.yaml``/``.yml``, ``.json``); an empty one
@@ -111,7 +112,7 @@ def toml_values_at_least(text: str) -> int:
     return 2 * len(_TOML_PAIR.findall(text)) + len(_TOML_OPEN.findall(text))
 
 
-def _parse_toml(text: str, where: str) -> Any:
+def _parse_toml(text: str, where: str) -> object:
     import tomllib
 
     if toml_values_at_least(text) > LIMITS.nodes:  # the refusal check_tree would give, before the parse
@@ -126,7 +127,7 @@ def _parse_toml(text: str, where: str) -> Any:
         raise DataFileError(where, [f"TOML the reader refuses ({type(exc).__name__}: {str(exc)[:200]})"]) from None
 
 
-def _parse_json(text: str, where: str, limits: Limits = LIMITS) -> Any:
+def _parse_json(text: str, where: str, limits: Limits = LIMITS) -> object:
     import json
 
     try:
@@ -139,7 +140,7 @@ def _parse_json(text: str, where: str, limits: Limits = LIMITS) -> Any:
         raise DataFileError(where, [f"JSON the reader refuses ({type(exc).__name__}: {str(exc)[:200]})"]) from None
 
 
-def _parse_yaml(text: str, where: str) -> Any:
+def _parse_yaml(text: str, where: str) -> object:
     import yaml
 
     from .yamlfiles import LimitError, load_yaml
@@ -158,7 +159,7 @@ def _parse_yaml(text: str, where: str) -> Any:
     return {} if data is None else data
 
 
-def read_data_file(path: Path) -> Any:
+def read_data_file(path: Path) -> object:
     """Parse ``path`` as YAML (``.yaml``/``.yml``) or TOML (``.toml``); empty YAML gives ``{}``.
 
     A large file parsed before (same text) comes from :mod:`.parsed_cache` instead of the parser.
@@ -194,7 +195,7 @@ def read_text(path: Path, where: str | None = None, limits: Limits = LIMITS) -> 
         raise DataFileError(where, [f"not UTF-8 text (byte {exc.start})"]) from None
 
 
-def read_export(path: Path) -> Any:
+def read_export(path: Path) -> object:
     """An exported battle (JSON), within :data:`~.limits.EXPORT_LIMITS`; typed errors only."""
     return _parse_json(read_text(path, limits=EXPORT_LIMITS), str(path), EXPORT_LIMITS)
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypedDict, runtime_checkable
 
 from .whole import WholeOdds
 
@@ -64,6 +64,17 @@ class DuelRequest:
     deployment: str = "random"
 
 
+class DuelTallyJson(TypedDict):
+    """A :class:`DuelTally` as JSON (the lab's sweep cells): counts keyed by outcome, rounds and survivors."""
+
+    battles: int
+    method: str
+    outcomes: dict[str, int]
+    rounds: dict[str, int]
+    first_survivors: dict[str, int]
+    second_survivors: dict[str, int]
+
+
 @dataclass
 class DuelTally:
     """What a number of duels produced: outcome counts and histograms (never raw samples).
@@ -93,7 +104,7 @@ class DuelTally:
             method=self.method if self.battles else other.method,
         )
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> DuelTallyJson:
         """A JSON form with sorted keys, so equal tallies serialise to equal bytes."""
         return {
             "battles": self.battles,
@@ -105,7 +116,7 @@ class DuelTally:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> DuelTally:
+    def from_json(cls, data: DuelTallyJson) -> DuelTally:
         return cls(
             battles=int(data["battles"]),
             method=str(data["method"]),

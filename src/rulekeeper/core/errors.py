@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
-from typing import Any
 
 #: Longest detail text an error carries (an id or a name given by a user may be 100,000 characters).
 MAX_DETAIL = 500
@@ -40,7 +39,7 @@ class RulekeeperError(ValueError):
         self.message = message
         self.details = details
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"error": self.code, "message": self.message, **self.details}
 
 

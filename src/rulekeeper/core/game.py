@@ -16,7 +16,8 @@ Why this shape (after OpenSpiel's ``Game``/``State`` and boardgame.io's moves):
   neutral layers hold: a state is an ``object`` they never look into, an action the JSON
   object the log stores (``parse_action`` makes a player's loose spelling canonical,
   ``parse_words`` reads the command line, ``action_text`` says it in words), so the log, the
-  API and the CLI share one vocabulary. A game itself is written against
+  API and the CLI share one vocabulary. An action handed in is a ``Mapping``: the game's codec
+  reads and checks it before any rule does. A game itself is written against
   :class:`~rulekeeper.core.base.BaseGame` ``[State, Action]``, whose methods take its own typed
   state and (with an ``action_codec``) its typed actions; the registry wraps it in
   :class:`~rulekeeper.core.registered.Registered`, which checks the state's type and decodes
@@ -45,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, runtime_checkable
 
 if TYPE_CHECKING:
     from .chance import ChanceRequest, ChanceResult, Fate
@@ -219,7 +220,7 @@ class Game(Protocol):
         """The ruleset options (readings of contradictory rules) with their defaults."""
         ...
 
-    def roster(self) -> list[JsonDict]:
+    def roster(self) -> Sequence[Mapping[str, object]]:
         """Every unit the shipped data knows, as JSON-able dicts (at least ``name``)."""
         ...
 
@@ -274,11 +275,11 @@ class Game(Protocol):
         """An action typed on the command line (``charge "Franc Chevalers" B3``)."""
         ...
 
-    def apply(self, state: object, action: JsonDict) -> Outcome:
+    def apply(self, state: object, action: Mapping[str, object]) -> Outcome:
         """Perform ``action``; refuse it (typed error, nothing changed) if it is not legal."""
         ...
 
-    def preview(self, state: object, action: JsonDict) -> OddsPreview:
+    def preview(self, state: object, action: Mapping[str, object]) -> OddsPreview:
         """The odds of ``action`` before it is committed (exactly those its resolution uses)."""
         ...
 
@@ -286,11 +287,11 @@ class Game(Protocol):
         """The default policy's action (autoplay), or None when nobody can act."""
         ...
 
-    def side_of(self, action: JsonDict) -> str:
+    def side_of(self, action: Mapping[str, object]) -> str:
         """The side that plays a logged action (for undo and reveal rights)."""
         ...
 
-    def action_text(self, action: JsonDict) -> str:
+    def action_text(self, action: Mapping[str, object]) -> str:
         """A logged action in the game's words, for messages and lists ("Billmen: move to C3")."""
         ...
 
@@ -327,7 +328,7 @@ class WithoutExtras:
 # -- hidden simultaneous orders (optional) ---------------------------------------------------------
 
 
-def conceals(game: Game, state: object, action: JsonDict, role: str) -> bool:
+def conceals(game: Game, state: object, action: Mapping[str, object], role: str) -> bool:
     """Whether the holder of ``role`` may not yet see what a logged ``action`` says.
 
     A game whose sides act at once with hidden orders (the War Table campaign) defines
@@ -339,12 +340,19 @@ def conceals(game: Game, state: object, action: JsonDict, role: str) -> bool:
     return bool(hook(state, action, role)) if callable(hook) else False
 
 
-def concealed_action(game: Game, action: JsonDict) -> JsonDict:
+class ConcealedAction(TypedDict):
+    """What the log, the replay and the downloads show of an action still secret: only its side."""
+
+    kind: str
+    side: str
+
+
+def concealed_action(game: Game, action: Mapping[str, object]) -> ConcealedAction:
     """What a concealed logged action shows: only that its side acted."""
     return {"kind": "concealed", "side": game.side_of(action)}
 
 
-def concealed_text(game: Game, action: JsonDict) -> str:
+def concealed_text(game: Game, action: Mapping[str, object]) -> str:
     return f"side {game.side_of(action)} acted (hidden until it is revealed)"
 
 

@@ -80,7 +80,7 @@ class Registered(Generic[StateT, ActionT]):
     def options(self) -> list[OptionInfo]:
         return self.rules.options()
 
-    def roster(self) -> list[JsonDict]:
+    def roster(self) -> Sequence[Mapping[str, object]]:
         return self.rules.roster()
 
     def sample_resolution(self, fate: Fate) -> Resolution:
@@ -132,29 +132,29 @@ class Registered(Generic[StateT, ActionT]):
     def parse_words(self, state: object, words: Sequence[str], option: str | None = None) -> JsonDict:
         return self.logged(self.rules.parse_words(self.state(state), words, option))
 
-    def apply(self, state: object, action: JsonDict) -> Outcome:
+    def apply(self, state: object, action: Mapping[str, object]) -> Outcome:
         return self.rules.apply(self.state(state), self.action(action))
 
-    def preview(self, state: object, action: JsonDict) -> OddsPreview:
+    def preview(self, state: object, action: Mapping[str, object]) -> OddsPreview:
         return self.rules.preview(self.state(state), self.action(action))
 
-    def whole_odds(self, state: object, action: JsonDict) -> WholeOdds | None:
+    def whole_odds(self, state: object, action: Mapping[str, object]) -> WholeOdds | None:
         return self.rules.whole_odds(self.state(state), self.action(action))
 
     def policy(self, state: object) -> JsonDict | None:
         chosen = self.rules.policy(self.state(state))
         return None if chosen is None else self.logged(chosen)
 
-    def side_of(self, action: JsonDict) -> str:
+    def side_of(self, action: Mapping[str, object]) -> str:
         return self.rules.side_of(self.action(action))
 
-    def action_text(self, action: JsonDict) -> str:
+    def action_text(self, action: Mapping[str, object]) -> str:
         return self.rules.action_text(self.action(action))
 
     def result(self, state: object) -> GameResult | None:
         return self.rules.result(self.state(state))
 
-    def _conceals(self, state: object, action: JsonDict, role: str) -> bool:
+    def _conceals(self, state: object, action: Mapping[str, object], role: str) -> bool:
         hook = getattr(self.rules, "conceals")  # noqa: B009  # present: checked when wrapped
         return bool(hook(self.state(state), self.action(action), role))
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, TypedDict
 
 from .errors import InvalidStatError
 
@@ -37,7 +38,7 @@ class RngState:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> RngState:
+    def from_dict(cls, d: Mapping[str, int]) -> RngState:
         return cls(int(d["state"]), int(d["inc"]), int(d.get("has_uint32", 0)), int(d.get("uinteger", 0)))
 
     @classmethod
@@ -47,25 +48,44 @@ class RngState:
         import numpy as np  # imported at the first draw: a command that only computes odds never pays for numpy
 
         bg = np.random.PCG64(seed)
-        st: dict[str, Any] = dict(bg.state)
-        return cls._from_numpy(st)
+        return cls._from_numpy(bg.state)
 
     @classmethod
-    def _from_numpy(cls, st: dict[str, Any]) -> RngState:
-        return cls(
-            int(st["state"]["state"]),
-            int(st["state"]["inc"]),
-            int(st["has_uint32"]),
-            int(st["uinteger"]),
-        )
+    def _from_numpy(cls, st: Mapping[str, object]) -> RngState:
+        """From numpy's PCG64 ``state`` dict (typed loosely by numpy; its integers are checked here)."""
+        inner = st["state"]
+        if not isinstance(inner, Mapping):
+            raise TypeError(f"not a PCG64 state: {st!r:.200}")
+        return cls(_integer(inner["state"]), _integer(inner["inc"]), _integer(st["has_uint32"]),
+                   _integer(st["uinteger"]))
 
-    def _to_numpy(self) -> dict[str, Any]:
+    def _to_numpy(self) -> Pcg64State:
         return {
             "bit_generator": "PCG64",
             "state": {"state": self.state, "inc": self.inc},
             "has_uint32": self.has_uint32,
             "uinteger": self.uinteger,
         }
+
+
+class _Pcg64Inner(TypedDict):
+    state: int
+    inc: int
+
+
+class Pcg64State(TypedDict):
+    """numpy's PCG64 ``bit_generator.state``."""
+
+    bit_generator: str
+    state: _Pcg64Inner
+    has_uint32: int
+    uinteger: int
+
+
+def _integer(value: object) -> int:
+    if isinstance(value, int):
+        return value
+    raise TypeError(f"not an integer in a PCG64 state: {value!r:.100}")
 
 
 @cache
@@ -89,7 +109,7 @@ class Rng:
         import numpy as np
 
         self._bg = np.random.PCG64(_placeholder_seed())
-        self._bg.state = state._to_numpy()  # type: ignore[assignment]
+        self._bg.state = state._to_numpy()
         self._gen = np.random.Generator(self._bg)
 
     @classmethod
@@ -98,8 +118,7 @@ class Rng:
 
     @property
     def state(self) -> RngState:
-        st: dict[str, Any] = dict(self._bg.state)
-        return RngState._from_numpy(st)
+        return RngState._from_numpy(self._bg.state)
 
     def random(self) -> float:
         """One uniform double in [0, 1)."""

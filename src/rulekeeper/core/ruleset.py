@@ -8,19 +8,28 @@ either built in or contributed by other distributions through the entry-point gr
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypedDict, runtime_checkable
 
 from .errors import RulekeeperError, UnknownNameError
 
 if TYPE_CHECKING:
-    from .chance import Fate
+    from .chance import ChanceRecord, Fate
     from .game import Game
 
 ENTRY_POINT_GROUP = "rulekeeper.rulesets"
+
+
+class ResolutionJson(TypedDict):
+    """A :class:`Resolution` as ``--json`` prints it: the game's own summary and Fate's records."""
+
+    ruleset: str
+    kind: str
+    summary: dict[str, Any]
+    chance: list[ChanceRecord]
 
 
 @dataclass(frozen=True)
@@ -30,9 +39,9 @@ class Resolution:
     ruleset: str
     kind: str
     summary: dict[str, Any]
-    chance: list[dict[str, Any]] = field(default_factory=list)
+    chance: list[ChanceRecord] = field(default_factory=list)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ResolutionJson:
         return {"ruleset": self.ruleset, "kind": self.kind, "summary": self.summary, "chance": self.chance}
 
 
@@ -59,7 +68,7 @@ class Ruleset(Protocol):
         """The ruleset options (readings of contradictory rules) with their defaults."""
         ...
 
-    def roster(self) -> list[dict[str, Any]]:
+    def roster(self) -> Sequence[Mapping[str, object]]:
         """Every unit the shipped data knows, as JSON-able dicts (at least ``name``)."""
         ...
 
@@ -68,9 +77,9 @@ class Ruleset(Protocol):
         ...
 
 
-_LOADED: dict[str, type[Any]] = {}
+_LOADED: dict[str, type[object]] = {}
 _ALL_LOADED = False
-_GAMES: dict[str, Any] = {}
+_GAMES: dict[str, object] = {}
 
 
 @cache
@@ -96,7 +105,7 @@ def entry_point_names() -> list[str]:
     return sorted(set(_entry_points()) | set(_LOADED))
 
 
-def registered() -> dict[str, type[Any]]:
+def registered() -> dict[str, type[object]]:
     """Name → ruleset class, from the entry-point group ``rulekeeper.rulesets`` (and only there).
 
     A rule system is a plugin: the shipped ones register themselves in ``pyproject.toml``
@@ -112,11 +121,12 @@ def registered() -> dict[str, type[Any]]:
     return dict(_LOADED)
 
 
-def register_for_tests(cls: type[Any]) -> None:
+def register_for_tests(cls: type[object]) -> None:
     """Add a ruleset class for this process only (a toy game in the tests, without installing it)."""
     registered()
-    _LOADED[str(cls.name)] = cls
-    _GAMES.pop(str(cls.name), None)
+    key = ruleset_name(cls, cls.__name__)
+    _LOADED[key] = cls
+    _GAMES.pop(key, None)
 
 
 def unregister_for_tests(name: str) -> None:
@@ -125,7 +135,7 @@ def unregister_for_tests(name: str) -> None:
     _GAMES.pop(name, None)
 
 
-def game(name: str) -> Any:
+def game(name: str) -> object:
     """The (shared) instance of the ruleset called ``name`` or one of its aliases; a typed game
     (a :class:`~rulekeeper.core.base.BaseGame`) wrapped in :class:`~rulekeeper.core.registered.Registered`,
     the protocol the neutral layers speak (opaque states, logged JSON actions)."""
@@ -207,10 +217,15 @@ def refusals() -> dict[str, str]:
     return out
 
 
-def _names(cls: type[Any], key: str) -> Iterator[str]:
+def ruleset_name(cls: type[object], key: str) -> str:
+    """The name a ruleset class gives itself; one that forgot it goes by ``key`` (and is refused for lacking it)."""
+    return str(getattr(cls, "name", key))
+
+
+def _names(cls: type[object], key: str) -> Iterator[str]:
     """The names ``cls`` answers to; one that forgot its ``name`` answers to its registry key (and is refused
     for lacking it, by :func:`missing_members`, instead of breaking every lookup)."""
-    yield str(getattr(cls, "name", key))
+    yield ruleset_name(cls, key)
     yield from (str(a) for a in getattr(cls, "aliases", ()))
 
 
@@ -218,7 +233,7 @@ def _folded(name: str) -> str:
     return name.strip().lower().replace(" ", "").replace("-", "").replace("_", "")
 
 
-def _by_entry_point(wanted: str) -> type[Any] | None:
+def _by_entry_point(wanted: str) -> type[object] | None:
     """The ruleset whose entry-point name is ``wanted`` (folded), importing only that one."""
     if _ALL_LOADED:
         return None
@@ -233,10 +248,10 @@ def _by_entry_point(wanted: str) -> type[Any] | None:
 #: Folded name → (registry key, class) found for it. Why: every act and read of a stored battle asks for its
 #: game by name, and walking every ruleset's names took half a millisecond; an entry stands while the
 #: registry still holds that class under that key (a test's toy game replaced or removed: looked up again).
-_FOUND: dict[str, tuple[str, type[Any]]] = {}
+_FOUND: dict[str, tuple[str, type[object]]] = {}
 
 
-def find_ruleset(name: str) -> type[Any]:
+def find_ruleset(name: str) -> type[object]:
     """The ruleset class called ``name`` or one of its aliases (case-insensitive).
 
     A name that is a ruleset's own (its entry point's) loads only that ruleset; an alias loads them all.

@@ -17,9 +17,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .errors import InvalidOddsError
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
 
 #: How a distribution was found: exactly, on a fine grid (bounded discretisation error), or sampled.
 METHODS = ("exact", "grid", "estimate")
@@ -185,7 +188,8 @@ Joint = Mapping[tuple[Hashable, ...], float]
 
 
 def marginals(joint: Joint, names: Sequence[tuple[str, str]],
-              order: Sequence[Callable[[Any], Any] | None] | None = None) -> tuple[WholeMeasure, ...]:
+              order: Sequence[Callable[[Hashable], SupportsRichComparison] | None] | None = None
+              ) -> tuple[WholeMeasure, ...]:
     """Each coordinate of a joint distribution (outcome tuple → probability) as a measure.
 
     ``names`` are the (key, label) of each coordinate; outcomes are sorted (by ``order[i]`` when

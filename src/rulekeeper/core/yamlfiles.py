@@ -6,7 +6,7 @@ files are usually recalled from :mod:`.parsed_cache` instead.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import yaml
@@ -35,8 +35,8 @@ class PureStrictLoader(yaml.SafeLoader):
     """:class:`StrictLoader` on the pure-Python parser, to check both give the same data."""
 
 
-def _no_duplicates(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-    seen: set[Any] = set()
+def _no_duplicates(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Hashable, object]:
+    seen: set[object] = set()
     for key_node, _ in node.value:
         key = loader.construct_object(key_node, deep=deep)
         try:
@@ -54,7 +54,7 @@ StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _no
 PureStrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _no_duplicates)
 
 
-def load_yaml(text: str, loader: type[yaml.SafeLoader] = StrictLoader) -> Any:
+def load_yaml(text: str, loader: type[yaml.SafeLoader] = StrictLoader) -> object:
     """Parse YAML ``text`` with duplicate keys refused; ``yaml.YAMLError`` on any problem.
 
     The events are scanned first (:func:`_scan_yaml`): depth, expanded size (an alias
@@ -68,7 +68,7 @@ def load_yaml(text: str, loader: type[yaml.SafeLoader] = StrictLoader) -> Any:
 class LimitError(yaml.YAMLError):
     """A document beyond :data:`~.limits.LIMITS` (its message says which limit, and its value)."""
 
-    def __init__(self, problem: str, mark: Any = None) -> None:
+    def __init__(self, problem: str, mark: object = None) -> None:  # where (a yaml Mark), read by getattr
         super().__init__(problem)
         self.problem = problem
         self.problem_mark = mark

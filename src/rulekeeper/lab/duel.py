@@ -12,7 +12,7 @@ import csv
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from rulekeeper.core.duels import (
     DEPLOYMENTS,
@@ -25,11 +25,12 @@ from rulekeeper.core.duels import (
     DuelKernel,
     DuelRequest,
     DuelTally,
+    DuelTallyJson,
 )
 from rulekeeper.core.errors import UnknownNameError
 
 from .errors import LabRequestError
-from .stats import Proportion, histogram_mean, histogram_quantile
+from .stats import Proportion, SpreadJson, histogram_mean, histogram_quantile
 
 MODES = ("melee", "shoot")
 
@@ -68,7 +69,7 @@ def unit_name(kernel: DuelKernel, name: str) -> str:
 def duel_request(kernel: DuelKernel, first: str, second: str, *, levels: str | None = None, sims: int = 10000,
                  mode: str = "melee", charge: bool = False, seed: int = 0,
                  options: Mapping[str, str] | None = None,
-                 overrides: Mapping[str, Mapping[str, Any]] | None = None,
+                 overrides: Mapping[str, Mapping[str, object]] | None = None,
                  deployment: str = "random") -> DuelRequest:
     """A request the kernel accepts, or a typed error naming what is wrong."""
     if sims < 1:
@@ -89,6 +90,33 @@ def duel_request(kernel: DuelKernel, first: str, second: str, *, levels: str | N
 
 def is_exact(tally: DuelTally) -> bool:
     return tally.method.lower().startswith("exact")
+
+
+class DuelShareJson(TypedDict):
+    probability: float
+    low95: float
+    high95: float
+
+
+class DuelReportJson(TypedDict):
+    """What ``lab duel --json`` prints: the request, the shares with their 95 % intervals, spreads and the tally."""
+
+    first: str
+    second: str
+    levels: list[int]
+    mode: str
+    charge: bool
+    deployment: str
+    seed: int
+    battles: int
+    method: str
+    exact: bool
+    results: dict[str, DuelShareJson]
+    outcomes: dict[str, int]
+    rounds: SpreadJson
+    first_survivors: SpreadJson
+    second_survivors: SpreadJson
+    tally: DuelTallyJson
 
 
 @dataclass(frozen=True)
@@ -115,10 +143,10 @@ class DuelSummary:
         """The first unit's score: its wins plus half the draws (0.5 is an even matchup)."""
         return self.share(FIRST_DESTROYS, FIRST_ROUTS).estimate + self.share(DRAW).estimate / 2
 
-    def to_json(self, request: DuelRequest) -> dict[str, Any]:
+    def to_json(self, request: DuelRequest) -> DuelReportJson:
         t = self.tally
 
-        def spread(hist: Mapping[int, int]) -> dict[str, float]:
+        def spread(hist: Mapping[int, int]) -> SpreadJson:
             return {"mean": histogram_mean(hist), "median": histogram_quantile(hist, 0.5),
                     "p05": histogram_quantile(hist, 0.05), "p95": histogram_quantile(hist, 0.95)}
 
@@ -147,7 +175,7 @@ def tally_rows(tally: DuelTally) -> list[tuple[str, str, int]]:
     return rows
 
 
-def csv_text(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+def csv_text(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     """CSV with ``\\n`` line ends (the same bytes on every platform)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")

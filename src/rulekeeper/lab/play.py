@@ -14,15 +14,15 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, TypeGuard
 
 import numpy as np
 
-from rulekeeper.core.game import Game, GameResult, JsonDict, SetupRequest
+from rulekeeper.core.game import Game, GameResult, SetupRequest
 from rulekeeper.core.registered import as_game
 
 from .errors import LabRequestError
-from .stats import Proportion, histogram_mean, histogram_quantile
+from .stats import Proportion, SpreadJson, histogram_mean, histogram_quantile
 from .works import GameRef
 
 DRAWN = "draw"
@@ -36,6 +36,39 @@ def battle_seed(seed: int, index: int) -> int:
     if seed < 0:
         raise LabRequestError(f"--seed must be 0 or more, got {seed}", seed=seed)
     return int(np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)[0]) >> 1
+
+
+class PlayTallyJson(TypedDict):
+    """A :class:`PlayTally` as JSON: histograms keyed by their values as text, figures as
+    ``[figure, side, value, battles]`` rows."""
+
+    battles: int
+    winners: dict[str, int]
+    actions: dict[str, int]
+    turns: dict[str, int]
+    figures: list[list[str | float]]
+
+
+class ShareJson(TypedDict):
+    """How many battles ended one way, their share and its 95 % interval."""
+
+    count: int
+    rate: float
+    low95: float
+    high95: float
+
+
+class PlayReportJson(TypedDict):
+    """What ``lab play --json`` prints."""
+
+    battles: int
+    method: str
+    policy: str
+    exact: bool
+    results: dict[str, ShareJson]
+    actions: SpreadJson
+    turns: SpreadJson
+    figures: dict[str, SpreadJson]
 
 
 @dataclass
@@ -59,7 +92,7 @@ class PlayTally:
     def figure_names(self) -> list[tuple[str, str]]:
         return sorted({(f, s) for f, s, _ in self.figures})
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PlayTallyJson:
         return {
             "battles": self.battles,
             "winners": {k: self.winners[k] for k in sorted(self.winners)},
@@ -69,7 +102,7 @@ class PlayTally:
         }
 
 
-def side_figures(summary: Mapping[str, Any], roles: tuple[str, ...], path: str = "",
+def side_figures(summary: Mapping[str, object], roles: tuple[str, ...], path: str = "",
                  depth: int = 0) -> Iterator[tuple[str, str, float]]:
     """Every per-side number of a result summary: ``(figure, side, value)``.
 
@@ -100,7 +133,7 @@ def side_figures(summary: Mapping[str, Any], roles: tuple[str, ...], path: str =
             yield from ((f"{name}.{k} (sum)", side, total) for (k, side), total in sums.items())
 
 
-def _number(value: object) -> bool:
+def _number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
@@ -148,7 +181,7 @@ class PlayWork:
         return tally
 
 
-    def _chooser(self, game: Game) -> Callable[[object, int, int], JsonDict | None]:
+    def _chooser(self, game: Game) -> Callable[[object, int, int], Mapping[str, object] | None]:
         """The move of whoever acts now: the shipped policy alone (as before the bots), or each side's policy."""
         if self.default_policy == "simple" and all(name == "simple" for _, name in self.policies):
             return lambda state, seed, index: game.policy(state)
@@ -158,7 +191,7 @@ class PlayWork:
         by_side = {side: policy_named(name, budget) for side, name in self.policies}
         default = policy_named(self.default_policy, budget)
 
-        def choose(state: object, seed: int, index: int) -> JsonDict | None:
+        def choose(state: object, seed: int, index: int) -> Mapping[str, object] | None:
             side = acting_side(game, state)
             if side is None:
                 return None
@@ -255,8 +288,8 @@ class PlaySummary:
         keys = [*self.roles, DRAWN, *([UNFINISHED] if self.tally.winners[UNFINISHED] else [])]
         return [(k, Proportion(self.tally.winners[k], self.tally.battles, self.exact)) for k in keys]
 
-    def to_json(self) -> dict[str, Any]:
-        def spread(hist: Mapping[int, int] | Mapping[float, int]) -> dict[str, float]:
+    def to_json(self) -> PlayReportJson:
+        def spread(hist: Mapping[int, int] | Mapping[float, int]) -> SpreadJson:
             return {"mean": histogram_mean(hist), "median": histogram_quantile(hist, 0.5),
                     "p05": histogram_quantile(hist, 0.05), "p95": histogram_quantile(hist, 0.95)}
 

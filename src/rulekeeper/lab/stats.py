@@ -12,6 +12,7 @@ import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypedDict
 
 #: The normal quantile of 97.5 % (a two-sided 95 % interval).
 Z95 = 1.959963984540054
@@ -59,6 +60,15 @@ class Proportion:
         width = 100 * (high - low)
         digits = 1 if width >= 1 else 2 if width >= 0.1 else 3
         return f"{100 * self.estimate:.{digits}f} % ({100 * low:.{digits}f}–{100 * high:.{digits}f})"
+
+
+class SpreadJson(TypedDict):
+    """A histogram's mean, median and 5th and 95th percentiles (``nan`` when empty)."""
+
+    mean: float
+    median: float
+    p05: float
+    p95: float
 
 
 def histogram_mean(hist: Mapping[int, int] | Mapping[float, int]) -> float:

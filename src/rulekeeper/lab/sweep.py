@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from rulekeeper.core.duels import (
     DRAW,
@@ -46,6 +46,39 @@ from .stats import histogram_mean, wilson
 COLUMNS = ("first", "second", "first_level", "second_level", "mode", "charge", "battles", "method", "first_wins",
            "second_wins", "draws", "first_win_rate", "first_win_low95", "first_win_high95", "score", "rounds_mean",
            "first_points", "second_points", "score_per_100_points", "even_points_ratio")
+
+
+class SweepPlanJson(TypedDict):
+    """A :class:`SweepPlan` as ``sweep.json`` keeps it."""
+
+    game: str
+    units: list[str]
+    levels: list[int]
+    mode: str
+    charge: bool
+    sims: int
+    seed: int
+    options: dict[str, str]
+    overrides: dict[str, dict[str, Any]]  # unit → stat → value, as the house rule's request gives them
+    house_rule: str
+    deployment: str
+
+
+class CellSpecJson(TypedDict):
+    """Everything that shapes a cell's numbers (its file is named by this JSON's hash)."""
+
+    first: str
+    second: str
+    levels: list[int]
+    mode: str
+    charge: bool
+    seed: int
+    start: int
+    count: int
+    options: dict[str, str]
+    overrides: dict[str, dict[str, Any]]
+    max_rounds: int
+    deployment: str
 
 
 @dataclass(frozen=True)
@@ -72,7 +105,7 @@ class SweepPlan:
         return DuelRequest(first, second, self.first_level, self.second_level, self.mode, self.charge, self.seed, 0,
                            self.sims, self.options, self.overrides, deployment=self.deployment)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SweepPlanJson:
         return {"game": self.game, "units": list(self.units), "levels": [self.first_level, self.second_level],
                 "mode": self.mode, "charge": self.charge, "sims": self.sims, "seed": self.seed,
                 "options": self.options, "overrides": self.overrides, "house_rule": self.house_rule,
@@ -91,7 +124,7 @@ def pick_units(kernel: DuelKernel, spec: str) -> tuple[str, ...]:
     return tuple(names)
 
 
-def cell_spec(request: DuelRequest) -> dict[str, Any]:
+def cell_spec(request: DuelRequest) -> CellSpecJson:
     """Everything that shapes a cell's numbers, as JSON."""
     return {"first": request.first, "second": request.second, "levels": [request.first_level, request.second_level],
             "mode": request.mode, "charge": request.charge, "seed": request.seed, "start": request.start,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pickle
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from rulekeeper.core.capabilities import duel_kernel_of as offered_kernel
 from rulekeeper.core.duels import DuelKernel, DuelRequest, DuelTally
@@ -50,14 +50,16 @@ class GameRef:
     """A registered game by name (and its class, for games registered at run time only)."""
 
     name: str
-    cls: type[Any]
+    cls: type[object]
 
     @classmethod
     def find(cls, name: str) -> GameRef:
         from rulekeeper.core.ruleset import find_ruleset
 
+        from rulekeeper.core.ruleset import ruleset_name
+
         found = find_ruleset(name)
-        return cls(str(found.name), found)
+        return cls(ruleset_name(found, name), found)
 
     def game(self) -> Ruleset:
         """The registered ruleset (a whole game wrapped for the neutral layers: ``core.registered``)."""

@@ -12,6 +12,7 @@ appends with a compare-and-set on the revision it read (issue 23: the loser of a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rulekeeper.core.errors import IllegalActionError, RulekeeperError
@@ -88,7 +89,7 @@ class ActRequest:
     link: str | None = None
 
 
-def checked(g: Game, rec: BattleRecord, last: LogEntry | None, state: object, action: JsonDict,
+def checked(g: Game, rec: BattleRecord, last: LogEntry | None, state: object, action: Mapping[str, object],
             ask: ActRequest) -> JsonDict:
     """The canonical action, once every check passed, in the order a player reads the refusals: the battle
     moved on, dice not sealed, over, results face down, not an action, not this link's, not this side's turn."""

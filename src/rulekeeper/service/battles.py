@@ -59,10 +59,11 @@ __all__ = ["BattleService", "DiceNotReadyError", "GameOverError", "NotABattleGam
 class HasJson(Protocol):
     """An action object of a game (its own type) that knows its JSON form."""
 
-    def to_dict(self) -> dict[str, Any]: ...
+    def to_dict(self) -> Mapping[str, object]: ...
 
 
-ActionLike = Mapping[str, Any] | HasJson
+#: An action as a caller hands it in: read and checked by the game's ``parse_action`` before anything else.
+ActionLike = Mapping[str, object] | HasJson
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,7 @@ class Visible:
     record: BattleRecord | None = None  # the battle's record at that same moment
 
 
-def _json_of(action: ActionLike) -> JsonDict:
+def _json_of(action: ActionLike) -> Mapping[str, object]:
     return dict(action) if isinstance(action, Mapping) else action.to_dict()
 
 
@@ -345,6 +346,11 @@ class BattleService(BattleReading):
         from rulekeeper.core.datafiles import read_export
 
         doc = read_export(Path(path))
+        if not isinstance(doc, dict):  # JSON, but not a document (a list, a number): refused as the store refuses
+            from rulekeeper.persistence.errors import StoreError
+
+            raise StoreError(f"not a valid rulekeeper battle document: the file holds a JSON {type(doc).__name__}, "
+                             "not an object", field="(document)")
         log = doc.get("log")
         check_size(doc.get("initial"), str(path), None, len(log) if isinstance(log, list) else 0)
         bid = self.store.import_(doc, new_id=new_id)

@@ -19,9 +19,8 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
-from .bot_worker import Job
+from .bot_worker import Answer, Job
 
 #: Seconds a new worker may take to import the games and the bot.
 START_TIMEOUT = 60.0
@@ -47,7 +46,7 @@ class Worker:
         self.proc.stdin.flush()
         self.jobs += 1
 
-    def receive(self, timeout: float) -> dict[str, Any] | None:
+    def receive(self, timeout: float) -> Answer | None:
         """The answer if it is complete within ``timeout`` seconds, else None (EOFError: the worker died)."""
         assert self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
@@ -61,7 +60,7 @@ class Worker:
                 raise EOFError(f"the bot's process ended (exit code {self.proc.poll()})")
             self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
-        found: dict[str, Any] = json.loads(line)
+        found: Answer = json.loads(line)  # our own worker's line (bot_worker.main)
         return found
 
     def kill(self) -> None:
@@ -83,7 +82,7 @@ class WorkerPool:
         self._starting = threading.Lock()
         self._closed = False
 
-    def run(self, job: Job, limit: float, keep_going: Callable[[], bool], every: float) -> dict[str, Any] | None:
+    def run(self, job: Job, limit: float, keep_going: Callable[[], bool], every: float) -> Answer | None:
         """``job``'s answer; ``{"error": "timeout"}`` after ``limit`` seconds; None once ``keep_going()`` says stop.
 
         ``keep_going`` is asked every ``every`` seconds while the worker starts and thinks; a stopped or

@@ -33,7 +33,6 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
 
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.game import Game, JsonDict
@@ -42,7 +41,7 @@ from rulekeeper.persistence.store import BattleRecord, StaleStateError
 from .battles import BattleService, DiceNotReadyError, game_of, is_pending, require_dice
 from .bot_pool import WorkerPool
 from .bot_seat import BotSeat, seat_of
-from .bot_worker import Job, simple
+from .bot_worker import Answer, Job, simple
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +95,7 @@ class Turn:
     rec: BattleRecord
     seat: BotSeat
     game: Game
-    state: Any
+    state: object
 
 
 class BotRunner:
@@ -244,14 +243,14 @@ class BotRunner:
             log.warning("the keeper's move in %s was refused (%s): its shipped policy plays instead", bid, exc)
             self._play(bid, turn, simple(g, turn.state, seat.side), f"refused: {exc.message[:200]}", started)
 
-    def _play(self, bid: str, turn: Turn, answer: dict[str, Any], fallback: str, started: float) -> None:
+    def _play(self, bid: str, turn: Turn, answer: Answer, fallback: str, started: float) -> None:
         seat, g = turn.seat, turn.game
         action = answer.get("action")
         if action is None:
             raise RulekeeperError(f"battle {bid}: the keeper's side {seat.side} has no move to play")
         out, position = self.service.act(bid, action, expected_position=turn.rec.position, shown=True,
                                          side=seat.side, expected_revision=turn.rec.revision)
-        candidates = tuple(Candidate(str(c.get("text", "")), None if c.get("value") is None else float(c["value"]),
+        candidates = tuple(Candidate(str(c.get("text", "")), None if (v := c.get("value")) is None else float(v),
                                      int(c.get("visits") or 0)) for c in answer.get("candidates", []))
         explained = Explanation(position - 1, seat.side, dict(out.action), g.action_text(out.action), seat.strength,
                                 candidates, int(answer.get("iterations") or 0), float(answer.get("seconds") or 0.0),
@@ -265,7 +264,7 @@ class BotRunner:
             c.move_seconds.append(time.monotonic() - started)
         self.notify(bid)
 
-    def _think(self, bid: str, turn: Turn) -> dict[str, Any] | None:
+    def _think(self, bid: str, turn: Turn) -> Answer | None:
         """The child's answer, an ``{"error": ...}`` when it failed, or None when the battle changed."""
         seat, rec = turn.seat, turn.rec
         job = Job(rec.ruleset, turn.game.state_to_json(turn.state), seat.side, seat.policy, seat.strength,
@@ -278,7 +277,7 @@ class BotRunner:
         finally:
             self._slots.release()
 
-    def _watch(self, bid: str, revision: int, job: Job) -> dict[str, Any] | None:
+    def _watch(self, bid: str, revision: int, job: Job) -> Answer | None:
         def unchanged() -> bool:
             return not self._closed and self.store.revision(bid) == revision
 

@@ -19,7 +19,7 @@ import hashlib
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from rulekeeper.bots import DEFAULT_STRENGTH as BOT_DEFAULT
 from rulekeeper.bots import STRENGTHS as BOT_STRENGTHS
@@ -38,6 +38,15 @@ STRENGTH_WORDS = {name: ("Simple: the game's own autoplay policy (instant)" if n
 
 class BadBotSeatError(RulekeeperError):
     code = "bad_request"
+
+
+class SeatJson(TypedDict):
+    """A :class:`BotSeat` as a battle's ``meta["bot"]`` stores it (``policy`` for readers; read back by :func:`seat_of`)."""
+
+    side: str
+    strength: str
+    policy: str
+    seed: int | None
 
 
 @dataclass(frozen=True)
@@ -67,11 +76,11 @@ class BotSeat:
         """The seed of the decision taken at log ``position`` (a fresh one per decision, reproducible)."""
         return move_seed(self.seed if self.seed is not None else max(0, battle_seed), position)
 
-    def to_meta(self) -> dict[str, Any]:
+    def to_meta(self) -> SeatJson:
         return {"side": self.side, "strength": self.strength, "policy": self.policy, "seed": self.seed}
 
 
-def seat_of(meta: Mapping[str, Any] | None) -> BotSeat | None:
+def seat_of(meta: Mapping[str, object] | None) -> BotSeat | None:
     """The keeper's side of a battle from its ``meta`` (None: every side is a player's).
 
     A ``meta["bot"]`` this code cannot read (another version's, a hand-edited database) is

@@ -21,7 +21,7 @@ import resource
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from rulekeeper.core.game import Game, JsonDict
 
@@ -44,6 +44,27 @@ class Job:
     seconds: float
     seed: int
     memory_bytes: int
+
+
+class CandidateJson(TypedDict):
+    """One move the bot weighed, as the answer carries it (``value`` None: the shipped policy's move)."""
+
+    text: str
+    value: float | None
+    visits: int
+
+
+class Answer(TypedDict, total=False):
+    """A worker's answer to one job, one JSON line on its stdout: the move (its logged JSON) with the candidates
+    weighed, or ``error``; ``peak_kb`` its peak memory. A new worker's first line is ``{"ready": true}``."""
+
+    action: JsonDict | None
+    candidates: list[CandidateJson]
+    iterations: int
+    seconds: float
+    error: str
+    peak_kb: int
+    ready: bool
 
 
 def _vm_size() -> int:
@@ -70,7 +91,7 @@ def cap_memory(extra_bytes: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
-def decide(game: Game, state: object, job: Job) -> dict[str, Any]:
+def decide(game: Game, state: object, job: Job) -> Answer:
     """The move of ``job.side`` in ``state``, with the candidates the bot weighed.
 
     Answers a plain dict: ``action``, ``candidates`` (``text``, ``value``, ``visits``, best first),
@@ -81,13 +102,13 @@ def decide(game: Game, state: object, job: Job) -> dict[str, Any]:
     from rulekeeper.bots import choose, strength_named
 
     decision = choose(game, state, job.side, budget=strength_named(job.strength), seed=job.seed)
-    candidates = [{"text": c.text, "value": float(c.value), "visits": int(c.visits)}
+    candidates: list[CandidateJson] = [{"text": c.text, "value": float(c.value), "visits": int(c.visits)}
                   for c in list(decision.candidates)[:TOP]]
     return {"action": dict(decision.action), "candidates": candidates, "iterations": int(decision.iterations),
             "seconds": float(decision.seconds)}
 
 
-def simple(game: Game, state: object, side: str) -> dict[str, Any]:
+def simple(game: Game, state: object, side: str) -> Answer:
     """The game's shipped policy for ``side`` (its first legal action when the policy plays another side)."""
     t0 = time.perf_counter()
     action = game.policy(state)
@@ -101,13 +122,13 @@ def simple(game: Game, state: object, side: str) -> dict[str, Any]:
             "seconds": time.perf_counter() - t0}
 
 
-def answer(job: Job) -> dict[str, Any]:
+def answer(job: Job) -> Answer:
     """One job's answer in a worker: the decision, or ``{"error": ...}`` (never raises)."""
     try:
         from rulekeeper.service.battles import game_of
 
         g = game_of(job.ruleset)
-        found = decide(g, g.state_from_json(job.state), job)
+        found: Answer = decide(g, g.state_from_json(job.state), job)
     except MemoryError:
         found = {"error": "memory"}
     except Exception as exc:  # any failure of the search is the decision's error, told to the parent
@@ -137,7 +158,7 @@ def main(argv: list[str]) -> int:
         try:
             job = Job(**json.loads(line))
         except (ValueError, TypeError) as exc:
-            found: dict[str, Any] = {"error": f"bad job: {exc}"}
+            found: Answer = {"error": f"bad job: {exc}"}
         else:
             found = answer(job)
         out.write(json.dumps(found) + "\n")

@@ -39,11 +39,11 @@ import hashlib
 import json
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from rulekeeper.core.errors import RulekeeperError
-from rulekeeper.core.game import Game, JsonDict
+from rulekeeper.core.game import Game
 from rulekeeper.core.size import check_size
 from rulekeeper.persistence import chain
 from rulekeeper.persistence.dice_store import DiceRecord, NotVerifiableError, commitment_of, contribution_commitment
@@ -128,6 +128,25 @@ def _public(dice: DiceRecord) -> PublishedDice:
             "contributions": [{"role": r, "value": v} for r, v in dice.ordered()]}
 
 
+class DiceStatusJson(TypedDict):
+    """A :class:`DiceStatus` as the API and ``dice status --json`` give it (its fields, in order; the seed as
+    text, 63 bits that JavaScript keeps exact)."""
+
+    verifiable: bool
+    commitment: str | None
+    roles: list[str]
+    contributions: dict[str, str | None] | None
+    waiting: list[str]
+    ready: bool
+    revealed: bool
+    secret: str | None
+    seed: str | None
+    scheme: str
+    commitments: dict[str, str | None] | None
+    uncommitted: list[str]
+    committed: bool
+
+
 @dataclass(frozen=True)
 class DiceStatus:
     """What every link may see of a battle's dice (``secret`` and ``seed`` only once it is over).
@@ -150,11 +169,13 @@ class DiceStatus:
     uncommitted: tuple[str, ...] = ()
     committed: bool = True
 
-    def to_dict(self) -> JsonDict:
-        doc = asdict(self)
-        doc["roles"], doc["waiting"], doc["uncommitted"] = list(self.roles), list(self.waiting), list(self.uncommitted)
-        doc["seed"] = None if self.seed is None else str(self.seed)  # 63 bits: text, so JavaScript keeps it exact
-        return doc
+    def to_dict(self) -> DiceStatusJson:
+        return {"verifiable": self.verifiable, "commitment": self.commitment, "roles": list(self.roles),
+                "contributions": _copied(self.contributions), "waiting": list(self.waiting), "ready": self.ready,
+                "revealed": self.revealed, "secret": self.secret,
+                "seed": None if self.seed is None else str(self.seed),  # 63 bits: text, so JavaScript keeps it exact
+                "scheme": self.scheme, "commitments": _copied(self.commitments), "uncommitted": list(self.uncommitted),
+                "committed": self.committed}
 
 
 class Dice:
@@ -211,6 +232,23 @@ class Dice:
 # -- verification -------------------------------------------------------------------------------
 
 
+def _copied(by_role: dict[str, str | None] | None) -> dict[str, str | None] | None:
+    return None if by_role is None else dict(by_role)
+
+
+class VerificationJson(TypedDict):
+    """A :class:`Verification` as JSON (its fields, in order; the seed as text)."""
+
+    ok: bool
+    actions: int
+    verifiable: bool
+    message: str
+    field: str | None
+    index: int | None
+    seed: str | None
+    commitment: str | None
+
+
 @dataclass(frozen=True)
 class Verification:
     """The answer of :func:`verify_export`: verified, or the first thing that does not match."""
@@ -224,10 +262,10 @@ class Verification:
     seed: int | None = None
     commitment: str | None = None
 
-    def to_dict(self) -> JsonDict:
-        doc = asdict(self)
-        doc["seed"] = None if self.seed is None else str(self.seed)
-        return doc
+    def to_dict(self) -> VerificationJson:
+        return {"ok": self.ok, "actions": self.actions, "verifiable": self.verifiable, "message": self.message,
+                "field": self.field, "index": self.index, "seed": None if self.seed is None else str(self.seed),
+                "commitment": self.commitment}
 
 
 class _Mismatch(Exception):
@@ -307,7 +345,7 @@ def _check_dice(g: Game, parsed: ExportDoc) -> int | None:
     return seed
 
 
-def _check_commitments(promised: dict[str, str] | None, sealed: Mapping[str, Any],
+def _check_commitments(promised: dict[str, str] | None, sealed: Mapping[str, object],
                        given: Sequence[tuple[str, str]]) -> None:
     """Scheme ``/2``: each contribution hashes to the commitment its side gave before any was revealed."""
     recorded = sealed.get("commitments")
@@ -349,9 +387,9 @@ def _replay(g: Game, parsed: ExportDoc) -> int:
     return len(parsed.log)
 
 
-def _text(g: Game, action: Mapping[str, Any]) -> str:
+def _text(g: Game, action: Mapping[str, object]) -> str:
     try:
-        return g.action_text(dict(action))[:120]
+        return g.action_text(action)[:120]
     except DAMAGE:
         return json.dumps(action)[:120]
 

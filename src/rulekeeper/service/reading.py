@@ -86,8 +86,8 @@ def game_of(ruleset: str) -> Game:
     if known is None or known[0] is not g:
         known = _PLAYS[id(g)] = (g, isinstance(g, Game))
     if not known[1]:
-        why = game_refusal(str(g.name)) or "has no whole battles (only its calculator)"
-        raise NotABattleGameError(f"{g.title} {why}", ruleset=ruleset)
+        why = game_refusal(str(getattr(g, "name", ruleset))) or "has no whole battles (only its calculator)"
+        raise NotABattleGameError(f"{getattr(g, 'title', ruleset)} {why}", ruleset=ruleset)
     return cast(Game, g)  # checked once, above
 
 
@@ -110,7 +110,7 @@ class BattleReading:
     def list(self) -> builtins.list[BattleRecord]:
         return self.store.list()
 
-    def state(self, bid: str) -> Any:
+    def state(self, bid: str) -> object:
         """The current state: from memory when current, else from the last checkpoint."""
         with self.store.reading():
             return self._state_of(self.store.get(bid))

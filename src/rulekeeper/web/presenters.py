@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypedDict
 
@@ -19,7 +19,7 @@ from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, Pref
 from markupsafe import Markup
 
 from rulekeeper.core.capabilities import campaign_of, web_presenter_of
-from rulekeeper.core.game import SPECTATOR, Game, JsonDict, LegalAction, OddsPreview
+from rulekeeper.core.game import SPECTATOR, Game, LegalAction, OddsPreview
 from rulekeeper.core.present import FateScreen, Header, Links, WebPresenter
 from rulekeeper.core.registered import as_game
 from rulekeeper.core.ruleset import games
@@ -192,7 +192,7 @@ def _scalar(value: object) -> str:
     return str(value)[:300]
 
 
-def words_of(game: Game, action: JsonDict) -> str:
+def words_of(game: Game, action: Mapping[str, object]) -> str:
     """A logged action in the game's own words (``Game.action_text``: "Bank Archers shoots at Raider Horse").
 
     Why not the action's raw values: the Fate Screen, the log and "Last action" printed
@@ -250,7 +250,7 @@ class GenericPresenter:
         draws = [{"label": r.label, "odds": r.odds()} for r in odds.draws]
         return self._render("generic_preview.html", lg=legal, headline=odds.headline, draws=draws, links=links)
 
-    def fate(self, report: list[JsonDict], shown: int | None, links: Links, index: int) -> FateScreen:
+    def fate(self, report: Sequence[Mapping[str, object]], shown: int | None, links: Links, index: int) -> FateScreen:
         lines = self.log_lines(report)
         return FateScreen(self._render("generic_fate.html", lines=lines), 0, 0)
 
@@ -261,8 +261,8 @@ class GenericPresenter:
         result = self.game.result(state)
         return self._render("generic_result.html", result=result)
 
-    def action_text(self, action: JsonDict) -> str:
+    def action_text(self, action: Mapping[str, object]) -> str:
         return words_of(self.game, action)
 
-    def log_lines(self, report: list[JsonDict]) -> list[str]:
+    def log_lines(self, report: Sequence[Mapping[str, object]]) -> list[str]:
         return [str(r.get("text") or json.dumps(r, ensure_ascii=False, sort_keys=True)[:300]) for r in report]

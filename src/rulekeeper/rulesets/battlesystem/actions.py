@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
+from fractions import Fraction
 from functools import lru_cache
 from typing import ClassVar, Literal
 
@@ -25,7 +26,7 @@ from rulekeeper.core.actioncodec import ActionCodec
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import LegalAction, OddsPreview
-from rulekeeper.core.memo import allows, legal_list
+from rulekeeper.core.memo import legal_list, remembered
 
 from .combat import Reach, Unit, attack_request, resolve_attack
 from .ground import ground_bonus, ground_text
@@ -245,17 +246,26 @@ def _legal_actions(state: BattleState) -> list[LegalAction]:
 
 
 def check(state: BattleState, action: BSAction) -> None:
-    """Refuse (typed, nothing changed) an action that is not one of the legal ones now: its JSON is exactly one
-    of the listed JSON objects (the legal list and its index built once per state, ``core.memo.allows``)."""
+    """Refuse (typed, nothing changed) an action that is not one of the legal ones now: it is exactly one of the
+    listed actions (:func:`listed`; equal typed actions are exactly those whose JSON objects are equal)."""
     if state.over:
         raise IllegalActionError("the battle is over")
     if action.side != state.to_act:
         raise IllegalActionError(f"it is {possessive(state.name(state.to_act))} turn (side {state.to_act}), "
                                  f"not side {action.side}'s")
-    logged = ACTIONS.encode(action)
-    if not allows(state, logged, _legal_actions):
+    if action not in listed(state):
         # in the game's words: the page printed "not legal now: {'kind': 'move', …}"
-        raise IllegalActionError(f"not legal now: {action_text(action)} (see the legal actions)", action=logged)
+        raise IllegalActionError(f"not legal now: {action_text(action)} (see the legal actions)",
+                                 action=ACTIONS.encode(action))
+
+
+def listed(state: BattleState) -> frozenset[BSAction]:
+    """The legal list's actions as typed values, built once per state.
+
+    Why not ``core.memo.allows``: it would encode each checked action to JSON and freeze it into a
+    hashable key, the largest share of a preview's check (a list of 150 actions is checked 150 times);
+    the typed actions are frozen values that hash as they are."""
+    return remembered(state, listed, lambda: frozenset(ACTIONS.listed(lg.action) for lg in legal_actions(state)))
 
 
 #: What each targeted kind does to its target, in the pages' words.
@@ -414,9 +424,21 @@ def _share(artillery: str, card: str, soldiers: int, morale: int, on_target: boo
            rules: BattleSystemOptions) -> tuple[float, float]:
     """Expected casualties and the chance of fleeing of one unit hit (odds.barrage_share), cached by what
     decides them: an artillery's list holds forty hexes, and the same units stand around many of them."""
+    casualties, damage = _share_odds(artillery, card, soldiers, morale == 0, on_target, target_dr, rules)
+    mean = sum(o * pr for o, pr in casualties.items())
+    return float(mean), float(sum(pr for o, pr in damage.items() if o >= morale))
+
+
+@lru_cache(maxsize=1024)
+def _share_odds(artillery: str, card: str, soldiers: int, fleeing: bool, on_target: bool, target_dr: int | None,
+                rules: BattleSystemOptions) -> tuple[Mapping[int, Fraction], Mapping[int, Fraction]]:
+    """One hit unit's casualties and morale damage (odds.barrage_share, shared: never changed by a caller).
+
+    Why apart from :func:`_share`: they read the unit's morale only as 0 or not (``odds.morale_die``
+    rolls nothing against a fleeing unit), so a unit whose morale fell keeps its odds; only the chance
+    of fleeing, a sum over them, is worked out again."""
     types = unit_types()
     guns = Unit.fresh(types.get(artillery))
-    unit = Unit(types.get(card), card, soldiers, morale, 0)
+    unit = Unit(types.get(card), card, soldiers, 0 if fleeing else types.get(card).morale, 0)
     odds = barrage_share(guns, unit, on_target, target_dr, 0, rules)
-    mean = sum(o * pr for o, pr in odds.casualties.items())
-    return float(mean), float(sum(pr for o, pr in odds.morale.items() if o >= morale))
+    return odds.casualties, odds.morale

@@ -37,7 +37,7 @@ from rulekeeper.core.whole import WholeOdds
 from . import actions, policy
 from .combat import Reach, Unit, resolve_attack
 from .options import BattleSystemOptions, option_infos
-from .scenario import home_edges, read_scenario, shipped_scenarios
+from .scenario import ScenarioUnit, home_edges, read_scenario, shipped_scenarios
 from .state import SIDES, BattleState, Piece, state_from_json, state_to_json, unit_types, view_of
 from .whole import play
 
@@ -47,9 +47,9 @@ if TYPE_CHECKING:
 NAME = "battlesystem"
 
 
-def _home(sc: JsonDict) -> tuple[str, str]:
+def _home(edges: Mapping[str, str] | None, width: int, height: int, units: Sequence[ScenarioUnit]) -> tuple[str, str]:
     """Each side's own edge: the scenario's, or (a document stored before issue 25) where the sides stand."""
-    edges = sc.get("edges") or home_edges(int(sc["width"]), int(sc["height"]), list(sc["units"]))
+    edges = edges or home_edges(width, height, units)
     return (str(edges["A"]), str(edges["B"]))
 
 
@@ -77,7 +77,7 @@ class BattleSystem(BaseGame[BattleState, actions.BSAction]):
         return option_infos()
 
     def roster(self) -> list[JsonDict]:
-        return [t.to_json() for t in unit_types().types]
+        return [dict(t.to_json()) for t in unit_types().types]
 
     def sample_resolution(self, fate: Fate) -> Resolution:
         """The guide's first example: Light Infantry attack Heavy Infantry (5d10+6+0-20)."""
@@ -114,7 +114,8 @@ class BattleSystem(BaseGame[BattleState, actions.BSAction]):
                 str(sc["name"]), (str(sc["sides"]["A"]), str(sc["sides"]["B"])), int(sc["width"]), int(sc["height"]),
                 tuple((str(a), str(b), int(c)) for a, b, c in sc["terrain"]), pieces, "A", 1, int(sc["turn_limit"]),
                 tuple((str(k), str(v)) for k, v in document.get("options", {}).items()), False, None, "",
-                RngState.from_seed(int(document["seed"])), _home(sc))
+                RngState.from_seed(int(document["seed"])),
+                _home(sc.get("edges"), int(sc["width"]), int(sc["height"]), list(sc["units"])))
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             if isinstance(exc, RulekeeperError):
                 raise

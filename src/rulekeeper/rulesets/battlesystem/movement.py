@@ -11,14 +11,16 @@ a rating). The board (``boards/``) knows only geometry; these costs are the rule
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
 
 from rulekeeper.boards.hexcoords import hex_to_offset
 from rulekeeper.boards.hexes import Hex, HexMap, hex_distance
 from rulekeeper.core.errors import ImpossibleRequestError, InvalidStatError
 from rulekeeper.core.memo import per_state
 
-from .state import SIDES, SLOW_TERRAINS, BattleState, Piece
+from .state import SIDES, SLOW_TERRAINS, BattleState, Piece, Terrain, board_of
 
 #: A step up of this many levels or more is impossible ("goes up by two levels instantly").
 CLIFF = 2
@@ -84,19 +86,76 @@ def blocking(state: BattleState, piece: Piece) -> tuple[set[Hex], set[Hex]]:
     return enemies, friends
 
 
+@dataclass(frozen=True)
+class Steps:
+    """One map's moves, hex label by hex label: each allowed step with its cost (:func:`step_cost`) and the
+    reading-order key of every hex (row, then column).
+
+    Why: a legal list searches every unit's reach, and every step asked the general search
+    (``boards.hexpaths``) for a checked cost through two closures and compared ``Hex`` objects; the
+    map never changes within a battle, so its steps are priced once per map and the search walks labels."""
+
+    steps: Mapping[str, tuple[tuple[str, int], ...]]
+    order: Mapping[str, tuple[int, int]]
+
+    def label(self, board: HexMap, text: str) -> str:
+        """The canonical label of the on-map hex ``text`` names (a stored label is one already)."""
+        return text if text in self.steps else board.label(board.parse(text))
+
+
+@lru_cache(maxsize=64)
+def steps_of(width: int, height: int, terrain: Terrain) -> Steps:
+    """The :class:`Steps` of one map (the key ``state.board_of`` builds the map from)."""
+    board = board_of(width, height, terrain)
+    cost = step_cost(board)
+    steps: dict[str, tuple[tuple[str, int], ...]] = {}
+    for h in board.cells:
+        priced = ((board.label(n), cost(h, n)) for n in board.neighbours(h))
+        steps[board.label(h)] = tuple((n, c) for n, c in priced if c is not None)
+    return Steps(steps, {board.label(h): (h.r, h.q) for h in board.cells})
+
+
+def reach_labels(steps: Steps, start: str, budget: int, occupied: Collection[str]) -> dict[str, int]:
+    """Every hex label reachable from ``start`` with ``budget`` points and its cheapest cost, never entering
+    ``occupied`` (``start`` included, at 0).
+
+    Dijkstra with a bucket per cost (steps cost 1 or 2, budgets are a few points). The cheapest cost
+    of each hex is unique, so this finds exactly what ``boards.hexpaths.reach`` finds (the tests
+    compare the two on the shipped scenarios' positions)."""
+    best = {start: 0}
+    buckets: list[list[str]] = [[start], *([] for _ in range(budget))]
+    for spent, bucket in enumerate(buckets):
+        for node in bucket:
+            if best[node] != spent:  # reached more cheaply since it was filed here
+                continue
+            for nxt, step in steps.steps[node]:
+                total = spent + step
+                if total <= budget and total < best.get(nxt, total + 1) and nxt not in occupied:
+                    best[nxt] = total
+                    buckets[total].append(nxt)
+    return best
+
+
 @per_state
 def moves(state: BattleState, piece: Piece) -> dict[str, int]:
     """Every hex label the unit may end a move on now, with the points it costs (its own hex left out).
 
     Searched once per state and piece (its legal list, each move's preview and the map's reach all ask);
-    the answer is shared, so no caller changes it."""
+    the answer is shared, so no caller changes it. Enemies block, friends may be crossed but not
+    stopped on (:func:`blocking`)."""
     if not piece.can_fight or left(piece) == 0 or piece.barrage is not None:
         return {}
     board = state.board
-    enemies, friends = blocking(state, piece)
-    start = board.parse(piece.hex)
-    found = board.reach(start, left(piece), step_cost(board), occupied=enemies, pass_through=friends)
-    return {board.label(h): c for h, c in sorted(found.items(), key=lambda hc: (hc[0].r, hc[0].q)) if h != start}
+    steps = steps_of(state.width, state.height, state.terrain)
+    enemies: set[str] = set()
+    friends: set[str] = set()
+    for p in state.units:
+        if p.on_map and p.name != piece.name:
+            (friends if p.side == piece.side else enemies).add(steps.label(board, p.hex))
+    start = steps.label(board, piece.hex)
+    found = reach_labels(steps, start, left(piece), enemies)
+    order = steps.order
+    return {h: c for h, c in sorted(found.items(), key=lambda hc: order[hc[0]]) if h != start and h not in friends}
 
 
 def edge_hexes(state: BattleState, edge: str) -> list[Hex]:

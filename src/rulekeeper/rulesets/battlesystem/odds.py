@@ -51,13 +51,27 @@ class _Card:
 _CARD_FIELDS = tuple(f.name for f in fields(UnitType))
 
 
+def _card(card: UnitType) -> _Card:
+    """``_Card(card)``, made once per card object: an attack's odds ask for its two cards at each of its 46
+    totals, and making a key reads every field of the card (the largest part of a new matchup's odds)."""
+    found = _CARDS.get(id(card))
+    if found is None or found[0] is not card:  # the card held in the entry keeps its id from being reused
+        if len(_CARDS) >= 256:
+            _CARDS.clear()
+        found = _CARDS[id(card)] = (card, _Card(card))
+    return found[1]
+
+
+_CARDS: dict[int, tuple[UnitType, _Card]] = {}
+
+
 def morale_die(dealer: Unit, victim: Unit, casualties: int, via_barrage: bool,
                options: BattleSystemOptions = DEFAULT) -> icepool.Die:
     """Morale damage to ``victim`` (before its casualties) once ``casualties`` are known: 0 if none, none left,
     or ``victim`` already at 0 morale (combat.morale_hit rolls nothing then: the preview must not show a roll)."""
     if casualties <= 0 or casualties >= victim.soldiers or victim.morale == 0:
         return _none()
-    return _morale_die(_Card(dealer.card), _Card(victim.card), casualties, via_barrage, options)
+    return _morale_die(_card(dealer.card), _card(victim.card), casualties, via_barrage, options)
 
 
 @lru_cache(maxsize=4096)
@@ -105,9 +119,11 @@ class AttackOdds:
 def attack_odds(attacker: Unit, defender: Unit, kind: AttackKind = "melee", bonus: int = 0,
                 options: BattleSystemOptions = DEFAULT) -> AttackOdds:
     """Exact casualties, failure and morale damage of ``attacker`` attacking ``defender``; cached by all that
-    decides them (both cards, soldiers and morale): the same pairs meet turn after turn (issue 22, point 5)."""
-    key = (_Card(attacker.card), attacker.soldiers, attacker.morale, _Card(defender.card), defender.soldiers,
-           defender.morale, kind, bonus, options)
+    decides them: the same pairs meet turn after turn (issue 22, point 5). That is both cards and soldiers,
+    and of either unit's morale only whether it is 0 (:func:`morale_die` rolls nothing against a fleeing
+    unit; nothing else reads morale), so the odds stay cached while morale falls."""
+    key = (_card(attacker.card), attacker.soldiers, attacker.morale == 0, _card(defender.card), defender.soldiers,
+           defender.morale == 0, kind, bonus, options)
     found = _ATTACKS.get(key)
     if found is None:
         if len(_ATTACKS) >= 4096:

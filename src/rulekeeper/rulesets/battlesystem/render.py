@@ -12,6 +12,8 @@ Everything comes from the state the player may see (the view hides only the RNG 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from rich import box
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -19,7 +21,6 @@ from rich.table import Table
 from rich.text import Text
 
 from rulekeeper.cli.hexmap import hex_rows
-from rulekeeper.core.game import JsonDict
 
 from .movement import left
 from .state import SIDES, BattleState, Piece, marks_of
@@ -112,7 +113,7 @@ class BattleSystemCliPresenter:
                           str(left(p)) if p.can_fight else "—", status(p))
         return table
 
-    def outcome(self, report: list[JsonDict]) -> RenderableType:
+    def outcome(self, report: Sequence[Mapping[str, object]]) -> RenderableType:
         lines = [fate_line(r) for r in report]
         return Panel(Group(*lines), title="Fate Screen", title_align="left", expand=False)
 
@@ -165,8 +166,9 @@ def status(p: Piece) -> Text:
     return Text(", ".join(parts) or "ready")
 
 
-def fate_line(r: JsonDict) -> Text:
-    """One report line, styled by its kind; the rolled number of a roll line stands out."""
+def fate_line(r: Mapping[str, object]) -> Text:
+    """One report line (as the log stored it: :class:`.report.Line`, read with its text and kind made text), styled
+    by its kind; the rolled number of a roll line stands out."""
     text, kind = str(r.get("text", "")), str(r.get("kind", "note"))
     style = LINE_STYLE.get(kind, "")
     if kind == "roll" and " rolls " in text:

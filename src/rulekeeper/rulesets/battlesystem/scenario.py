@@ -7,9 +7,9 @@ master fixes a file in one go. The checked scenario is what the initial document
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from rulekeeper.boards.hexcoords import hex_to_offset, parse_hex_label
 from rulekeeper.boards.hexes import HexMap
@@ -50,7 +50,7 @@ class ScenarioDoc(TypedDict):
     edges: dict[str, str]
 
 
-def _int(raw: dict[str, Any], key: str, lo: int, hi: int, problems: list[str], where: str = "") -> int:
+def _int(raw: Mapping[str, object], key: str, lo: int, hi: int, problems: list[str], where: str = "") -> int:
     v = raw.get(key)
     if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
         problems.append(f"{where}{key}: a whole number from {lo} to {hi} is required, got {v!r}")
@@ -58,7 +58,7 @@ def _int(raw: dict[str, Any], key: str, lo: int, hi: int, problems: list[str], w
     return v
 
 
-def _sides(raw: dict[str, Any], problems: list[str]) -> dict[str, str]:
+def _sides(raw: Mapping[str, object], problems: list[str]) -> dict[str, str]:
     sides = raw.get("sides")
     if not isinstance(sides, dict) or set(sides) != set(SIDES):
         problems.append("sides: exactly [sides.A] and [sides.B] are required")
@@ -72,7 +72,7 @@ def _sides(raw: dict[str, Any], problems: list[str]) -> dict[str, str]:
     return names
 
 
-def _edges(raw: dict[str, Any], problems: list[str]) -> dict[str, str] | None:
+def _edges(raw: Mapping[str, object], problems: list[str]) -> dict[str, str] | None:
     """``[sides.A] edge = "west"``: a side's own edge, where its broken units run (both sides, or neither)."""
     sides = raw.get("sides")
     if not isinstance(sides, dict):
@@ -102,7 +102,7 @@ def home_edges(width: int, height: int, units: Sequence[ScenarioUnit]) -> dict[s
     return {"A": "north", "B": "south"} if dy >= 0 else {"A": "south", "B": "north"}
 
 
-def _hexes(raw: dict[str, Any], board: HexMap, problems: list[str]) -> list[list[str | int]]:
+def _hexes(raw: Mapping[str, object], board: HexMap, problems: list[str]) -> list[list[str | int]]:
     hexes = raw.get("hexes", {})
     if not isinstance(hexes, dict):
         problems.append("hexes: a table of hex label = {terrain, elevation} is required")
@@ -127,7 +127,7 @@ def _hexes(raw: dict[str, Any], board: HexMap, problems: list[str]) -> list[list
     return sorted(out, key=lambda t: (board.parse(str(t[0])).r, board.parse(str(t[0])).q))
 
 
-def ethnicities(raw: dict[str, Any], names: dict[str, str]) -> dict[str, str]:
+def ethnicities(raw: Mapping[str, object], names: dict[str, str]) -> dict[str, str]:
     """Each side's people: ``[sides.A] ethnicity = "..."``, else the side's name (issue 25: the shipped special
     units belong to the peoples of the shipped scenarios, named as their sides are)."""
     sides = raw.get("sides")
@@ -139,7 +139,8 @@ def ethnicities(raw: dict[str, Any], names: dict[str, str]) -> dict[str, str]:
     return out
 
 
-def _units(raw: dict[str, Any], board: HexMap, problems: list[str], peoples: dict[str, str]) -> list[ScenarioUnit]:
+def _units(raw: Mapping[str, object], board: HexMap, problems: list[str],
+           peoples: dict[str, str]) -> list[ScenarioUnit]:
     units = raw.get("units")
     if not isinstance(units, list) or not units:
         problems.append("units: a list of [[units]] tables is required")

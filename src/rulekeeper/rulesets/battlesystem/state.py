@@ -17,6 +17,7 @@ from typing import NotRequired, TypedDict
 from rulekeeper.boards.hexes import Hex, HexCell, HexMap
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.game import JsonDict
+from rulekeeper.core.memo import remembered
 from rulekeeper.core.rng import RngState
 
 from .combat import Unit
@@ -174,7 +175,7 @@ class BattleState:
 
     @property
     def rules(self) -> BattleSystemOptions:
-        return BattleSystemOptions.parse([f"{k}={v}" for k, v in self.options])
+        return rules_of(self.options)
 
     def piece(self, name: str) -> Piece:
         for p in self.units:
@@ -183,12 +184,28 @@ class BattleState:
         raise KeyError(name)
 
     def at(self, label: str) -> Piece | None:
-        """The unit on hex ``label`` (one unit per hex), if any."""
-        return next((p for p in self.units if p.on_map and p.hex == label), None)
+        """The unit on hex ``label`` (one unit per hex), if any (the index is built once per state: a barrage's
+        preview asks about seven hexes for each of the forty it may choose)."""
+        return remembered(self, occupants, lambda: occupants(self)).get(label)
 
     def with_pieces(self, *pieces: Piece) -> BattleState:
         changed = {p.name: p for p in pieces}
         return replace(self, units=tuple(changed.get(p.name, p) for p in self.units))
+
+
+def occupants(state: BattleState) -> dict[str, Piece]:
+    """Each hex label with a unit on the map and that unit (the first listed, should two ever share one)."""
+    out: dict[str, Piece] = {}
+    for p in state.units:
+        if p.on_map:
+            out.setdefault(p.hex, p)
+    return out
+
+
+@lru_cache(maxsize=64)
+def rules_of(options: tuple[tuple[str, str], ...]) -> BattleSystemOptions:
+    """A battle's readings (``BattleState.rules``), parsed once per set of options: every odds asks for them."""
+    return BattleSystemOptions.parse([f"{k}={v}" for k, v in options])
 
 
 @lru_cache(maxsize=64)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal, NotRequired, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -98,6 +98,34 @@ class _UnitSchema(_Strict):
         return self
 
 
+class Provenanced(TypedDict):
+    """One number (or the abilities) of a card as ``units --json`` prints it: the value, where it came from, why."""
+
+    value: int | list[str] | None
+    source: str
+    why: str | None
+
+
+class UnitTypeJson(TypedDict):
+    """A card as ``units --json`` and the roster print it: its name, its category, a special unit's people and
+    base, then every number (and the abilities) with its provenance, in that order."""
+
+    name: str
+    category: Category
+    ethnicity: NotRequired[str]
+    base: NotRequired[str | None]
+    movement: Provenanced
+    melee: Provenanced
+    missile: Provenanced
+    barrage: Provenanced
+    damage_reduction: Provenanced
+    range: Provenanced
+    ammunition: Provenanced
+    soldiers: Provenanced
+    morale: Provenanced
+    abilities: Provenanced
+
+
 @dataclass(frozen=True)
 class UnitType:
     """One unit card: the numbers, and for each the (source, why) it came from."""
@@ -127,15 +155,26 @@ class UnitType:
     def has(self, ability: str) -> bool:
         return ability in self.abilities
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "category": self.category}
-        if self.ethnicity is not None:
-            out |= {"ethnicity": self.ethnicity, "base": self.base}
-        for name in (*FIELDS, "abilities"):
-            value = sorted(self.abilities) if name == "abilities" else getattr(self, name)
-            source, why = self.provenance[name]
-            out[name] = {"value": value, "source": source, "why": why}
-        return out
+    def to_json(self) -> UnitTypeJson:
+        p = self._provenanced
+        out: UnitTypeJson = {"name": self.name, "category": self.category, "movement": p("movement"),
+                             "melee": p("melee"), "missile": p("missile"), "barrage": p("barrage"),
+                             "damage_reduction": p("damage_reduction"), "range": p("range"),
+                             "ammunition": p("ammunition"), "soldiers": p("soldiers"), "morale": p("morale"),
+                             "abilities": p("abilities")}
+        if self.ethnicity is None:
+            return out
+        # the same keys in the order the JSON has always had: a special unit's people and base after the category
+        return {"name": out["name"], "category": out["category"], "ethnicity": self.ethnicity, "base": self.base,
+                "movement": out["movement"], "melee": out["melee"], "missile": out["missile"],
+                "barrage": out["barrage"], "damage_reduction": out["damage_reduction"], "range": out["range"],
+                "ammunition": out["ammunition"], "soldiers": out["soldiers"], "morale": out["morale"],
+                "abilities": out["abilities"]}
+
+    def _provenanced(self, name: str) -> Provenanced:
+        value: int | list[str] | None = sorted(self.abilities) if name == "abilities" else getattr(self, name)
+        source, why = self.provenance[name]
+        return {"value": value, "source": source, "why": why}
 
 
 @dataclass(frozen=True)
@@ -164,9 +203,9 @@ class UnitTypes:
         return [t.name for t in self.types]
 
 
-def _mark_user(entry: Mapping[str, Any]) -> dict[str, Any]:
+def _mark_user(entry: Mapping[object, object]) -> dict[object, object]:
     """A player's entry with every given field marked ``source: user`` (bare numbers allowed)."""
-    out: dict[str, Any] = {}
+    out: dict[object, object] = {}
     for key, value in entry.items():
         if key in (*FIELDS, "abilities"):
             body = dict(value) if isinstance(value, Mapping) else {"value": value}
@@ -176,17 +215,18 @@ def _mark_user(entry: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _mapping(value: Any, where: str, field: str) -> Mapping[str, Any]:
+def _mapping(value: object, where: str, field: str) -> Mapping[object, object]:
+    """``value`` if it is a mapping (a data file's table, keys and values as the file wrote them: checked later)."""
     if not isinstance(value, Mapping):
         raise DataFileError(where, [f"{field}: expected a mapping, got {type(value).__name__}"])
     return value
 
 
-def _merge(raw: dict[str, Any], doc: Mapping[str, Any], where: str, user: bool) -> None:
+def _merge(raw: dict[str, dict[object, object]], doc: Mapping[object, object], where: str, user: bool) -> None:
     """Lay one file's units and special units over ``raw`` (later files win field by field)."""
-    extra = set(doc) - {"about", "units", "special_units"}
+    extra = sorted(str(k) for k in doc if k not in ("about", "units", "special_units"))
     if extra:
-        raise DataFileError(where, [f"{sorted(extra)[0]}: unknown key (expected about, units, special_units)"])
+        raise DataFileError(where, [f"{extra[0]}: unknown key (expected about, units, special_units)"])
     for section in ("units", "special_units"):
         for name, entry in _mapping(doc.get(section) or {}, where, section).items():
             entry = _mapping(entry, where, f"{section}.{name}")
@@ -200,7 +240,7 @@ def _merge(raw: dict[str, Any], doc: Mapping[str, Any], where: str, user: bool) 
             raw[str(name)] = {**raw.get(str(name), {}), **entry}
 
 
-def build_unit_types(raw: Mapping[str, Any], where: str) -> UnitTypes:
+def build_unit_types(raw: Mapping[str, Mapping[object, object]], where: str) -> UnitTypes:
     """Unit cards from raw entries (name → fields with provenance), checked; ``where`` names the file."""
     types = []
     for name, entry in raw.items():
@@ -217,7 +257,7 @@ def build_unit_types(raw: Mapping[str, Any], where: str) -> UnitTypes:
     return UnitTypes(tuple(types))
 
 
-def _parse(text: str, where: str) -> Mapping[str, Any]:
+def _parse(text: str, where: str) -> Mapping[object, object]:
     suffix = ".toml" if where.lower().endswith(".toml") else ".yaml"
     return _mapping(parse_data_text(text, where, suffix), where, "(top level)")
 
@@ -225,7 +265,7 @@ def _parse(text: str, where: str) -> Mapping[str, Any]:
 def load_unit_types(paths: Iterable[Path | str] = (), texts: Iterable[tuple[str, str]] = ()) -> UnitTypes:
     """The shipped unit types, then each player's file (``paths``, or ``(where, text)`` pairs) over them."""
     shipped = resources.files("rulekeeper.rulesets.battlesystem").joinpath("data", "units.yaml")
-    raw: dict[str, Any] = {}
+    raw: dict[str, dict[object, object]] = {}
     _merge(raw, _parse(shipped.read_text(encoding="utf-8"), SHIPPED), SHIPPED, user=False)
     where = SHIPPED
     sources = [(str(p), read_text(Path(p))) for p in paths] + list(texts)

@@ -10,6 +10,10 @@ leaves an engaged fighter in his fight, so his disengagements (a way out measure
 base: a third of a simulation's cost, profiled) are not listed, and it walks only the first fighter able to act,
 so the others' walks (another third) are not measured; the action is the same in every state
 (``tests/bots/test_rollout_policy.py`` checks it along playthroughs).
+
+``rollout_done`` is a simulation's horizon in the game's own time: through the next combat phase (a charge is
+declared in the activation and lands in the combat), at most ``ACTIONS_PER_HORIZON`` × the budget's horizon
+actions. A round is about eight actions (a whole skirmish 30-50), so this costs about twice the budget's 4.
 """
 
 from __future__ import annotations
@@ -21,7 +25,11 @@ from .flight import flees
 from .offers import activation as _activation
 from .offers import strikes
 from .skirmish import can_activate
-from .state import Fighter, SkirmishState
+from .state import PHASES, Fighter, SkirmishState
+
+#: Actions a simulation plays at most per action of the budget's horizon.
+ACTIONS_PER_HORIZON = 10
+COMBAT = PHASES.index("combat")
 
 
 def evaluate(state: SkirmishState, side: str) -> float:
@@ -73,3 +81,13 @@ def rollout_policy(state: SkirmishState) -> JsonDict | None:
 
 def _cheapest(lg: LegalAction) -> tuple[float, str]:
     return (lg.cost or 0.0, lg.text)
+
+
+def rollout_done(start: SkirmishState, state: SkirmishState, actions: int, horizon: int) -> bool:
+    """Whether a simulation from ``start`` has played through the next combat phase (see the module docstring)."""
+    def clock(s: SkirmishState) -> int:
+        return len(PHASES) * s.round + PHASES.index(s.phase)
+
+    began = PHASES.index(start.phase)
+    combat = len(PHASES) * (start.round + (1 if began > COMBAT else 0)) + COMBAT
+    return clock(state) > combat or actions >= ACTIONS_PER_HORIZON * horizon

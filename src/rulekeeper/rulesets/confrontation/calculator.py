@@ -13,9 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypedDict
 
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import ImpossibleRequestError, UnknownNameError
-from rulekeeper.core.game import JsonDict
 from rulekeeper.core.ruleset import OptionInfo, Resolution
-from rulekeeper.core.whole import WholeOdds
 
 from .abilities import ABILITIES, shape_of
 from .cards import CHARACTERISTICS, shipped_fighter, shipped_warbands
@@ -29,8 +27,6 @@ from .wounds import load_wound_table
 
 if TYPE_CHECKING:
     from rulekeeper.cli.hooks import CliHooks
-
-    from .state import SkirmishState
 
 OPTIONS = [
     OptionInfo("ephemeral_vs_regeneration", "cancel", ("cancel", "ephemeral-wins"),
@@ -174,12 +170,6 @@ class Confrontation(SkirmishGame):
                 row["estimated"] = ", ".join(c for c in (*CHARACTERISTICS, "HP") if c in f.estimated)
                 out.append(row)
         return out
-
-    def whole_odds(self, state: SkirmishState, action: JsonDict) -> WholeOdds | None:
-        """The whole result of a fight, a shot, a charge or a frightening move (:mod:`.whole`)."""
-        from .whole import whole_odds
-
-        return whole_odds(state, action)
 
     def register_cli(self, hooks: CliHooks) -> None:
         """``odds confrontation test|combat``, ``resolve confrontation combat``, ``units confrontation``."""

@@ -6,9 +6,10 @@ import math
 from collections.abc import Callable
 
 from rulekeeper.core.errors import IllegalActionError
-from rulekeeper.core.game import JsonDict
 
-from .accumulators import absorb_problem, named_of
+from .accumulators import absorb_problem
+from .action_types import Absorb, Cast, Charge, Concentrate, Disengage, Lead, Pursue, Shoot, SkirmishAction, Split, \
+    ToPoint
 from .assault import assault_problem
 from .authority_uses import may_pass, token_chooser, token_frays
 from .concentration import concentrate_problem, points_of
@@ -38,46 +39,50 @@ PHASE_OF = {"fight": "combat", "tactical": "tactical", "authority": "tactical", 
             "remove": "maintenance", "keep": "maintenance", "return": "maintenance"}
 
 
-def _fighter(state: SkirmishState, action: JsonDict, key: str = "fighter") -> Fighter:
-    name = str(action.get(key, ""))
+def _fighter(state: SkirmishState, name: str, key: str = "fighter") -> Fighter:
     try:
         return state.fighter(name)
     except LookupError:
         raise IllegalActionError(f"no fighter {name!r} in this skirmish", field=key) from None
 
 
-Check = Callable[[SkirmishState, Fighter, JsonDict], None]
+def _target(state: SkirmishState, action: SkirmishAction) -> Fighter:
+    """The fighter a charge, a pursuit, a shot or a spell is aimed at."""
+    if not isinstance(action, Charge | Pursue | Shoot | Cast):
+        raise IllegalActionError(f"a {action.kind} has no target", field="target")
+    return _fighter(state, action.target, "target")
 
 
-def check(state: SkirmishState, action: JsonDict) -> None:
-    """Refuse (typed error naming what and why) an action that is not legal now."""
-    kind = action.get("kind")
-    if kind not in KINDS:
-        raise IllegalActionError(f"not a Confrontation skirmish action: {kind!r} ({', '.join(KINDS)})", kind=str(kind))
+Check = Callable[[SkirmishState, Fighter, SkirmishAction], None]
+
+
+def check(state: SkirmishState, action: SkirmishAction) -> None:
+    """Refuse (typed error naming what and why) an action that is not legal now (its shape is the codec's:
+    :mod:`.action_types`)."""
+    kind = action.kind
     if state.over:
         raise IllegalActionError("the skirmish is over")
-    if action.get("side") != state.to_act:
-        raise IllegalActionError(f"it is side {state.to_act}'s turn to act, not {action.get('side')!r}",
-                                 side=str(action.get("side")))
-    f = _fighter(state, action)
+    if action.side != state.to_act:
+        raise IllegalActionError(f"it is side {state.to_act}'s turn to act, not {action.side!r}", side=action.side)
+    f = _fighter(state, action.fighter)
     if f.side != state.to_act:
         raise IllegalActionError(f"{f.key} is not side {state.to_act}'s", field="fighter")
-    if PHASE_OF.get(str(kind), "activation") != state.phase:
-        raise IllegalActionError(f"round {state.round} is in its {state.phase} phase: no {kind} now", kind=str(kind))
+    if PHASE_OF.get(kind, "activation") != state.phase:
+        raise IllegalActionError(f"round {state.round} is in its {state.phase} phase: no {kind} now", kind=kind)
     if state.reacting and kind not in ("react", "withhold"):
         raise IllegalActionError(f"{state.reacting[0]}'s charge waits for {state.reacting[1]}'s reaction fire (react, "
-                                 "or withhold)", kind=str(kind))
+                                 "or withhold)", kind=kind)
     if kind in ("fight", "split") and concentrating(state) is not None:
         raise IllegalActionError(f"side {concentrating(state)} declares Concentration before the next fight "
-                                 "(concentrate FIGHTER ATT N …, or steady)", kind=str(kind))
-    CHECKS.get(str(kind), _check_activation)(state, f, action)
+                                 "(concentrate FIGHTER ATT N …, or steady)", kind=kind)
+    CHECKS.get(kind, _check_activation)(state, f, action)
 
 
-def _check_nothing(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+def _check_nothing(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
     """Nothing more to check (holding, fleeing)."""
 
 
-def _check_tactical(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+def _check_tactical(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
     """The Tactical roll waits for the moves under cover declared before it."""
     side = declaring(state)
     if side is not None:
@@ -85,8 +90,8 @@ def _check_tactical(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
                                  "FIGHTER X,Y, or ready)", kind="tactical")
 
 
-def _check_cover(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
-    if action.get("kind") == "ready":
+def _check_cover(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
+    if action.kind == "ready":
         if declaring(state) != f.side:
             raise IllegalActionError(f"side {f.side} is not declaring moves under cover now", kind="ready")
         return
@@ -96,20 +101,20 @@ def _check_cover(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
         raise IllegalActionError(f"{f.key} cannot move under cover to ({x:g}, {y:g}): {problem}", field="to")
 
 
-def _check_authority(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+def _check_authority(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
     if not state.drawn:
         raise IllegalActionError("an Authority token wins a Tactical roll that was a draw: no draw to break now",
                                  kind="authority")
 
 
-def _check_reinforcement(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
-    kind = action.get("kind")
+def _check_reinforcement(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
+    kind = action.kind
     chooser = waiting_choice(state)
     if chooser is None or chooser.key != f.key:
         raise IllegalActionError(f"{f.key} has no Reinforcement choice to make", field="fighter")
     if (kind == "return" and f.returning != "place") or (kind == "remove" and f.returning != "remove?") or \
             (kind == "keep" and f.returning == "place" and proposals(state, f)):
-        raise IllegalActionError(f"{f.key}'s Reinforcement roll does not allow a {kind}", kind=str(kind))
+        raise IllegalActionError(f"{f.key}'s Reinforcement roll does not allow a {kind}", kind=kind)
     if kind == "return":
         x, y = _to(action, "a return goes")
         problem = spot_problem(state, f, x, y)
@@ -117,28 +122,29 @@ def _check_reinforcement(state: SkirmishState, f: Fighter, action: JsonDict) -> 
             raise IllegalActionError(f"{f.key} cannot come back there: {problem}", field="to")
 
 
-def _check_lead(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
-    if action.get("first") not in lead_choices(state):
-        raise IllegalActionError(f"the side that acts first is A or B, got {action.get('first')!r}", field="first")
+def _check_lead(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
+    first = action.first if isinstance(action, Lead) else None
+    if first not in lead_choices(state):
+        raise IllegalActionError(f"the side that acts first is A or B, got {first!r}", field="first")
 
 
-def _check_pursuit(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+def _check_pursuit(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
     if not f.pursuing:
         raise IllegalActionError(f"{f.key} has no pursuit movement to make now", field="fighter")
-    if action.get("kind") == "pursue" and action.get("leap"):
-        t = _fighter(state, action, "target")
+    if isinstance(action, Pursue) and action.leap:
+        t = _target(state, action)
         problem = None if t.side != f.side and t.standing and not t.engaged else f"{t.key} is not a free enemy"
         problem = problem or leap_pursuit(state, f, t)[2]
         if problem is not None:
             raise IllegalActionError(f"{f.key} cannot pursue {t.key} leaping: {problem}", field="target")
-    elif action.get("kind") == "pursue":
-        t = _fighter(state, action, "target")
+    elif isinstance(action, Pursue):
+        t = _target(state, action)
         if t.key not in {e.key for e, _ in pursuit_targets(state, f)}:
             raise IllegalActionError(f"{f.key} cannot pursue {t.key}: a pursuit movement of {pursuit_cm(f):g} cm "
                                      "goes into contact with a free enemy in sight", field="target")
 
 
-def _check_fight(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+def _check_fight(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
     if pursuers(state):
         raise IllegalActionError(f"{pursuers(state)[0].key} makes his pursuit movement first", field="fighter")
     group = group_of(state, f)
@@ -149,18 +155,16 @@ def _check_fight(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
                                  f"{MAX_FIGHTERS}: split it first", field="fighter")
 
 
-def _to(action: JsonDict, what: str) -> tuple[float, float]:
-    """The action's ``to``: two finite numbers of cm."""
-    to = action.get("to")
-    if not (isinstance(to, list) and len(to) == 2 and all(isinstance(v, int | float) and not isinstance(v, bool)
-                                                           and math.isfinite(v) for v in to)):
-        raise IllegalActionError(f"{what} to [x, y] in cm, got {to!r}", field="to")
-    return float(to[0]), float(to[1])
+def _to(action: SkirmishAction, what: str) -> tuple[float, float]:
+    """The action's ``to``: two finite numbers of cm (the codec checked them: :mod:`.action_types`)."""
+    if not isinstance(action, ToPoint | Disengage):
+        raise IllegalActionError(f"{what} to [x, y] in cm, got none", field="to")
+    return action.to
 
 
-def _check_activation(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+def _check_activation(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
     """An activation's action: his turn, then the rules of its kind."""
-    kind = str(action.get("kind"))
+    kind = action.kind
     aiming = [g for g in state.fighters if g.aiming and g.standing]
     if aiming and (aiming[0].key != f.key or kind not in ("shoot", "hold")):
         raise IllegalActionError(f"{aiming[0].key} walked and may still shoot: his activation is not over",
@@ -183,57 +187,57 @@ def _check_activation(state: SkirmishState, f: Fighter, action: JsonDict) -> Non
     ACTIVATION_CHECKS.get(kind, _check_nothing)(state, f, action)
 
 
-def _check_disengage(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+def _check_disengage(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
     if not f.engaged:
         raise IllegalActionError(f"{f.key} is not engaged: he has nothing to disengage from", field="fighter")
-    if action.get("test") not in allowed_tests(state, f):
+    test = action.test if isinstance(action, Disengage) else None
+    if test not in allowed_tests(state, f):
         raise IllegalActionError(f"{f.key} disengages with {' or '.join(allowed_tests(state, f))}, not "
-                                 f"{action.get('test')!r}", field="test")
+                                 f"{test!r}", field="test")
     x, y = _to(action, "a disengagement walks")
     problem = out_problem(state, f, x, y)
     if problem is not None:
         raise IllegalActionError(f"{f.key} cannot walk out to ({x:g}, {y:g}): {problem}", field="to")
 
 
-def _enemy(state: SkirmishState, f: Fighter, action: JsonDict) -> Fighter:
-    t = _fighter(state, action, "target")
+def _enemy(state: SkirmishState, f: Fighter, action: SkirmishAction) -> Fighter:
+    t = _target(state, action)
     if t.side == f.side or not t.standing:
         raise IllegalActionError(f"{t.key} is not a standing enemy of {f.key}", field="target")
     return t
 
 
-def _check_charge(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+def _check_charge(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
     t = _enemy(state, f, action)
     if not can_charge(f):
         raise IllegalActionError(f"{f.key} is in rout: he does not charge", field="fighter")
-    problem = charge_problem(state, f, t, bool(action.get("leap")))
+    leap = isinstance(action, Charge) and bool(action.leap)
+    problem = charge_problem(state, f, t, leap)
     if problem is not None:
-        raise IllegalActionError(f"{f.key} cannot charge {t.key}{' leaping' * bool(action.get('leap'))}: "
-                                 f"{problem}", field="target")
-    if action.get("assault") is not None:
-        problem = "an assault fire is made on a charge that does not leap" if action.get("leap") else \
-            "assault is true or absent" if action.get("assault") is not True else assault_problem(state, f, t)
+        raise IllegalActionError(f"{f.key} cannot charge {t.key}{' leaping' * leap}: {problem}", field="target")
+    assault = action.assault if isinstance(action, Charge) else None
+    if assault is not None:
+        problem = "an assault fire is made on a charge that does not leap" if leap else \
+            "assault is true or absent" if assault is not True else assault_problem(state, f, t)
         if problem is not None:
             raise IllegalActionError(f"{f.key} cannot fire as he charges {t.key}: {problem}", field="assault")
 
 
-def _check_shoot(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+def _check_shoot(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
     t = _enemy(state, f, action)
     problem = shot_problem(state, f, t)
     if problem is not None:
         raise IllegalActionError(f"{f.key} cannot shoot {t.key}: {problem}", field="target")
 
 
-def _check_token_split(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+def _check_token_split(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
     """A token spent on a fray of his: at the beginning of the combat phase, a split the keeper could offer."""
     if token_chooser(state) != f.side:
         raise IllegalActionError(f"side {f.side} has no Authority token to spend on a fray now", kind="authority_split")
     group = next((g for g in token_frays(state, f.side) if f.key in {h.key for h in (*g[0], *g[1])}), None)
     if group is None:
         raise IllegalActionError(f"{f.key} is in no fray of three or more left to split", field="fighter")
-    apart = action.get("apart")
-    if not (isinstance(apart, list) and all(isinstance(k, str) for k in apart)):
-        raise IllegalActionError(f"a split names the fighters it splits off, got {apart!r}", field="apart")
+    apart = list(action.apart) if isinstance(action, Split) else []
     keys = {h.key for h in (*group[0], *group[1])}
     problem = split_problem(state, keys, set(apart)) if apart else \
         f"{len(keys)} fighters are too many for one fray" if too_large(group) else None
@@ -242,45 +246,46 @@ def _check_token_split(state: SkirmishState, f: Fighter, action: JsonDict) -> No
                                  field="apart")
 
 
-def _check_decline(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+def _check_decline(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
     if token_chooser(state) != f.side:
         raise IllegalActionError(f"side {f.side} has no Authority token to decline now", kind="decline")
 
 
-def _check_pass(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+def _check_pass(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
     if state.phase != "activation" or not may_pass(state, f.side):
         raise IllegalActionError(f"side {f.side} cannot pass now (the other side has no fighter waiting, or it just "
                                  "passed, or it was forced to play)", kind="pass")
 
 
-def _check_answer(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+def _check_answer(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
     if state.asking != other(f.side):
-        raise IllegalActionError(f"no pass of side {other(f.side)} waits for an answer", kind=str(action.get("kind")))
+        raise IllegalActionError(f"no pass of side {other(f.side)} waits for an answer", kind=action.kind)
 
 
-def _check_cast(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
-    card = mystic_rules().card(str(action.get("spell", "")))
+def _check_cast(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
+    spell = action.spell if isinstance(action, Cast) else ""
+    card = mystic_rules().card(spell)
     if card is None:
         names = ", ".join(c.name for c in mystic_rules().cards)
-        raise IllegalActionError(f"no spell or miracle {action.get('spell')!r} (known: {names})", field="spell")
-    t = _fighter(state, action, "target")
+        raise IllegalActionError(f"no spell or miracle {spell!r} (known: {names})", field="spell")
+    t = _target(state, action)
     problem = cast_problem(state, f, card, t)
     if problem is not None:
         raise IllegalActionError(f"{f.key} cannot {card.verb[:-1]} {card.name} on {t.key}: {problem}", field="target")
 
 
-def _check_counter(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+def _check_counter(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
     found = pending(state)
     if found is None or found[0].side == f.side:
         raise IllegalActionError(f"no spell or miracle of side {other(f.side)} waits for a counter", field="fighter")
-    if action.get("kind") == "counter" and f.key not in {e.key for e in counterers(state, found[0], found[1])}:
+    if action.kind == "counter" and f.key not in {e.key for e in counterers(state, found[0], found[1])}:
         raise IllegalActionError(f"{f.key} cannot counter {found[1].name} (a Mystic of its kind within "
                                  f"{mystic_rules().counter_range:g} cm of the caster, with {found[1].cost} "
                                  f"{found[1].reserve})", field="fighter")
 
 
-def _check_walk(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
-    leap = action.get("kind") == "leap"
+def _check_walk(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
+    leap = action.kind == "leap"
     x, y = _to(action, "a move goes")
     problem = leap_problem(state, f, x, y) if leap else \
         move_problem(state, f, x, y) or step_problem(state, math.hypot(x - f.x, y - f.y))
@@ -289,15 +294,15 @@ def _check_walk(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
                                  field="to")
 
 
-def _check_split(state: SkirmishState, f: Fighter, action: JsonDict) -> None:
+def _check_split(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
     group = group_of(state, f)
     if group is None:
         raise IllegalActionError(f"{f.key} has no fight left this round", field="fighter")
-    apart = action.get("apart")
-    if not (isinstance(apart, list) and apart and all(isinstance(k, str) for k in apart)):
+    apart = list(action.apart) if isinstance(action, Split) else []
+    if not apart:
         raise IllegalActionError(f"a split names the fighters it splits off, got {apart!r}", field="apart")
     for k in apart:
-        _fighter(state, {"fighter": k})
+        _fighter(state, k)
     if any(g.key in state.settled for g in (*group[0], *group[1])):
         raise IllegalActionError(f"an Authority token chose how {f.key}'s fray is split", field="fighter")
     problem = split_problem(state, {g.key for g in (*group[0], *group[1])}, set(apart))
@@ -314,18 +319,28 @@ CHECKS: dict[str, Check] = {"tactical": _check_tactical, "cover": _check_cover, 
                             "force": _check_answer, "counter": _check_counter, "let": _check_counter,
                             "react": lambda s, f, a: _refuse(reaction_check(s, f), "no reaction fire", "fighter"),
                             "withhold": lambda s, f, a: _refuse(reaction_check(s, f), "no reaction fire", "fighter"),
-                            "concentrate": lambda s, f, a: _refuse(concentrate_problem(s, f, points_of(a.get("points"))),
+                            "concentrate": lambda s, f, a: _refuse(concentrate_problem(s, f, _points(a)),
                                                                    f"{f.key} cannot concentrate", "points"),
                             "steady": lambda s, f, a: _refuse(None if concentrating(s) == f.side else
                                                               f"side {f.side} is not declaring Concentration now",
                                                               "no steady", "kind")}
 
 
+def _points(action: SkirmishAction) -> dict[str, int]:
+    """Concentration's points, checked (at least one, each on a characteristic a fight reads)."""
+    return points_of(action.points.given() if isinstance(action, Concentrate) else None)
+
+
+def _donors(action: SkirmishAction) -> list[str]:
+    """The friends an absorb names."""
+    return list(action.from_) if isinstance(action, Absorb) else []
+
+
 def _refuse(problem: str | None, what: str, field: str) -> None:
     if problem is not None:
         raise IllegalActionError(f"{what}: {problem}", field=field)
 #: The checks of an activation's kinds, once it is his turn (hold and flee need nothing more).
-ACTIVATION_CHECKS: dict[str, Check] = {"absorb": lambda s, f, a: _refuse(absorb_problem(s, f, named_of(a.get("from"))),
+ACTIVATION_CHECKS: dict[str, Check] = {"absorb": lambda s, f, a: _refuse(absorb_problem(s, f, _donors(a)),
                                                                   f"{f.key} cannot absorb", "from"),
                                        "cast": _check_cast, "charge": _check_charge, "shoot": _check_shoot, "move": _check_walk,
                                        "leap": _check_walk}

@@ -14,7 +14,7 @@ Three kinds, in the seed's vocabulary (the rules that read them are in :mod:`.te
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 from rulekeeper.boards.table import Obstacle
 
@@ -56,9 +56,10 @@ class Terrain:
         return out
 
     @staticmethod
-    def from_json(d: Any) -> Terrain:
+    def from_json(d: TerrainJson) -> Terrain:
+        size = d.get("size")
         return Terrain(str(d["name"]), tuple((float(x), float(y)) for x, y in d["corners"]), str(d["kind"]),
-                       None if d.get("size") is None else str(d["size"]), bool(d.get("cover", False)))
+                       None if size is None else str(size), bool(d.get("cover", False)))
 
     def describe(self) -> str:
         """What the piece does, in a few words (the board's tooltip)."""

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rulekeeper.core.game import JsonDict, OddsPreview
+from rulekeeper.core.game import OddsPreview
+
+from .action_types import Cast, SkirmishAction
 
 from .magic import counterers, damage, effect_odds, pending, request, success_odds
 from .shooting import WOUNDS
@@ -21,13 +23,13 @@ def _effect(card: Incantation, f: Fighter, t: Fighter, scale: Fraction, when: st
             (f"{t.key} killed{when}", float(scale * ends.get("Killed outright", Fraction(0))))]
 
 
-def magic_preview(state: SkirmishState, f: Fighter, action: JsonDict) -> OddsPreview:
-    kind = action.get("kind")
-    if kind == "cast":
-        card = mystic_rules().card(str(action.get("spell", "")))
+def magic_preview(state: SkirmishState, f: Fighter, action: SkirmishAction) -> OddsPreview:
+    kind = action.kind
+    if isinstance(action, Cast):
+        card = mystic_rules().card(action.spell)
         if card is None:
             return OddsPreview()
-        t = state.fighter(str(action["target"]))
+        t = state.fighter(action.target)
         works = success_odds(f, card)
         lines: list[tuple[str, float | str]] = [(f"{card.name} works ({card.test} vs {card.difficulty})",
                                                  float(works))]

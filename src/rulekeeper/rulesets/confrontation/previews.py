@@ -6,9 +6,10 @@ import math
 from dataclasses import replace
 from fractions import Fraction
 
-from rulekeeper.core.game import JsonDict, OddsPreview
+from rulekeeper.core.game import OddsPreview
 
-from .accumulators import absorb_preview, named_of
+from .accumulators import absorb_preview
+from .action_types import Absorb, Cast, Charge, Concentrate, Disengage, Pursue, Shoot, SkirmishAction, ToPoint
 from .assault import assault_shot, reaction_difficulty, reaction_shot
 from .authority import holder
 from .concentration import do_concentrate, points_of
@@ -99,10 +100,10 @@ def concentrate_preview(state: SkirmishState, f: Fighter, given: dict[str, int])
     return OddsPreview((*lines, *fray_outlook(group, fray), *hurt))
 
 
-def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
+def preview(state: SkirmishState, action: SkirmishAction) -> OddsPreview:
     """A fight's two INI tests (its first draws, exactly) and its exact odds when small enough; a move's or
     charge's measured distance."""
-    kind = action.get("kind")
+    kind = action.kind
     if kind == "tactical" and holder(state) is not None:  # a draw stops the roll: the token's holder chooses
         a, b, draw = roll_odds(state)
         return OddsPreview(((f"{state.name('A')} win the Tactical roll", _pct(a)),
@@ -114,7 +115,7 @@ def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
                             (f"{state.name('B')} win the Tactical roll", _pct(win_odds(state, "B")))),
                            (request(state, "A"), request(state, "B")))
     try:
-        f = state.fighter(str(action.get("fighter")))
+        f = state.fighter(action.fighter)
     except LookupError:
         return OddsPreview()
     if kind == "fight":
@@ -127,28 +128,27 @@ def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
     if kind in ("react", "withhold") and state.reacting:  # the reaction fire, then the charge as declared
         charger, t, assault = state.fighter(state.reacting[0]), f, state.reacting[2] == "assault"
         after = replace(state, reacting=()).with_fighters(replace(t, reacted=True))  # answered: no second offer
-        rest = preview(after, {"kind": "charge", "side": charger.side, "fighter": charger.key,
-                                                     "target": t.key, **({"assault": True} if assault else {})})
+        rest = preview(after, Charge(charger.side, charger.key, t.key, assault=True if assault else None))
         if kind == "withhold":
             return rest
         shot = reaction_shot(state, t, charger)
         return OddsPreview((*_shot_lines(shot, "reaction fire"), *rest.headline), (shot.request(), *rest.draws))
-    if kind == "charge":
-        t = state.fighter(str(action["target"]))
-        reach = (leap_charge(state, f, t)[0] if action.get("leap") else None) or charge_of(state, f, t)
+    if isinstance(action, Charge):
+        t = state.fighter(action.target)
+        reach = (leap_charge(state, f, t)[0] if action.leap else None) or charge_of(state, f, t)
         mine, passing, theirs = charge_draws(state, f, t)
         tests = [test for test in (mine, *passing, theirs) if test is not None]
         lines: list[tuple[str, float | str]] = [("distance", f"{reach.distance:.1f} cm of {charge_cm(f)}")]
-        if not action.get("leap") and may_react(state, f, t):
+        if not action.leap and may_react(state, f, t):
             lines.append(("reaction fire", f"{t.key} may fire first (AIM vs {reaction_difficulty(t)})"))
-        if action.get("assault") is True:  # the charger's test, then his shot, then the rest (assault.py)
+        if action.assault is True:  # the charger's test, then his shot, then the rest (assault.py)
             shot = assault_shot(state, f, t)
             fired = (*(() if mine is None else (mine.request(),)), shot.request(), *(x.request() for x in tests[1:]))
             return OddsPreview((*lines, *_odds(tests), *_shot_lines(shot)), fired if mine else
                                (shot.request(), *(x.request() for x in tests)))
         return OddsPreview((*lines, *_odds(tests)), tuple(test.request() for test in tests))
-    if kind == "shoot":
-        shot = shot_of(state, f, state.fighter(str(action["target"])))
+    if isinstance(action, Shoot):
+        shot = shot_of(state, f, state.fighter(action.target))
         ends = shot.outcomes(load_wound_table())
         wounded = sum((p for line, p in ends.items() if line in WOUNDS), Fraction(0))
         return OddsPreview((("distance", f"{shot.distance:.1f} cm, {shot.band} range"),
@@ -165,28 +165,28 @@ def preview(state: SkirmishState, action: JsonDict) -> OddsPreview:
             return OddsPreview((ran,))
         return OddsPreview((ran, (f"{f.key} passes DIS {test.characteristic} vs {test.fear} and does not flee",
                                      _pct(test.chance()))), (test.request(),))
-    if kind == "disengage":
-        d = disengagement(state, f, str(action.get("test")))
+    if isinstance(action, Disengage):
+        d = disengagement(state, f, action.test)
         if d.difficulty is None:
             return OddsPreview((("disengages", 1.0),))
         return OddsPreview(((f"disengages ({d.test} {d.value} vs {d.difficulty})", d.chance()),), (d.request(),))
-    if kind == "pursue":
-        t = state.fighter(str(action["target"]))
-        reach = (leap_pursuit(state, f, t)[0] if action.get("leap") else None) or charge_of(state, f, t, pursuit_cm(f))
+    if isinstance(action, Pursue):
+        t = state.fighter(action.target)
+        reach = (leap_pursuit(state, f, t)[0] if action.leap else None) or charge_of(state, f, t, pursuit_cm(f))
         return OddsPreview((("distance", f"{reach.distance:.1f} cm of {pursuit_cm(f):g}"),))
-    if kind in ("cast", "counter", "let"):
+    if isinstance(action, Cast) or kind in ("counter", "let"):
         return magic_preview(state, f, action)
-    if kind == "absorb":
-        return absorb_preview(state, f, named_of(action.get("from")))
-    if kind == "concentrate":
-        return concentrate_preview(state, f, points_of(action.get("points")))
-    if kind == "cover":
-        x, y = action["to"]
+    if isinstance(action, Absorb):
+        return absorb_preview(state, f, list(action.from_))
+    if isinstance(action, Concentrate):
+        return concentrate_preview(state, f, points_of(action.points.given()))
+    if isinstance(action, ToPoint) and kind == "cover":
+        x, y = action.to
         return OddsPreview((("distance", f"{math.hypot(x - f.x, y - f.y):.1f} cm of {cover_cm(f):g}"),
                             ("shots at him this round", f"+{number('under_cover', 'shot_difficulty')} difficulty")))
-    if kind in ("move", "leap"):
-        x, y = action["to"]
-        crossing = walk_tests(state, f, float(x), float(y))
+    if isinstance(action, ToPoint) and kind in ("move", "leap"):
+        x, y = action.to
+        crossing = walk_tests(state, f, x, y)
         return OddsPreview((("distance", f"{math.hypot(x - f.x, y - f.y):.1f} cm of {f.card.MOV}"), *_odds(crossing)),
                            tuple(test.request() for test in crossing))
     return OddsPreview()

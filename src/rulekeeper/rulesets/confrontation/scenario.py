@@ -9,8 +9,9 @@ player's own cards play too; the initial document keeps the cards themselves, no
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from rulekeeper.boards.table import Obstacle, edge_distance
 from rulekeeper.core.datafiles import read_data_file
@@ -18,7 +19,7 @@ from rulekeeper.core.errors import DataFileError, RulekeeperError
 from rulekeeper.core.game import JsonDict, ScenarioInfo
 
 from .cards import WARBANDS, Warband, load_warband
-from .ground import KINDS, SIZES, Terrain
+from .ground import KINDS, SIZES, Terrain, TerrainJson
 from .state import RADIUS, SIDES, card_to_json
 
 SCENARIO_DIR = Path(__file__).resolve().parent / "data" / "scenarios"
@@ -41,6 +42,35 @@ class FighterRow(TypedDict):
     size: str
     rout: int
     key: str
+
+
+class FighterPlace(TypedDict):
+    """A fighter as the initial document places him: his key, side, card, position and facing; ``rout`` only when he
+    starts in rout."""
+
+    key: str
+    side: str
+    card: str
+    x: float
+    y: float
+    facing: float
+    rout: NotRequired[int]
+
+
+class ScenarioDoc(TypedDict):
+    """A checked scenario as the initial document keeps it: the table, the sides' names, the cards themselves (their
+    JSON, ``state.card_to_json``), where each fighter stands; ``terrain`` only when the scenario has some."""
+
+    name: str
+    description: str
+    width: float
+    height: float
+    round_limit: int
+    sides: dict[str, str]
+    obstacles: list[ObstacleRow]
+    cards: list[JsonDict]
+    fighters: list[FighterPlace]
+    terrain: NotRequired[list[TerrainJson]]
 
 
 KEYS = {"ruleset", "name", "description", "table", "round_limit", "sides", "obstacles", "terrain", "fighters"}
@@ -67,7 +97,7 @@ def _number(v: object, lo: float, hi: float) -> float | None:
     return float(v)
 
 
-def _sides(raw: dict[str, Any], path: Path, problems: list[str]) -> tuple[dict[str, str], dict[str, Warband]]:
+def _sides(raw: Mapping[str, object], path: Path, problems: list[str]) -> tuple[dict[str, str], dict[str, Warband]]:
     sides = raw.get("sides")
     names: dict[str, str] = {}
     bands: dict[str, Warband] = {}
@@ -86,9 +116,13 @@ def _sides(raw: dict[str, Any], path: Path, problems: list[str]) -> tuple[dict[s
     return names, bands
 
 
-def _obstacles(raw: dict[str, Any], problems: list[str]) -> list[ObstacleRow]:
+def _obstacles(raw: Mapping[str, object], problems: list[str]) -> list[ObstacleRow]:
+    rows = raw.get("obstacles") or []
+    if not isinstance(rows, list):
+        problems.append("obstacles: a list of {name, corners} is required")
+        return []
     out: list[ObstacleRow] = []
-    for i, o in enumerate(raw.get("obstacles") or []):
+    for i, o in enumerate(rows):
         where = f"obstacles[{i}]"
         try:
             corners = tuple((float(x), float(y)) for x, y in o["corners"])
@@ -103,7 +137,7 @@ def _obstacles(raw: dict[str, Any], problems: list[str]) -> list[ObstacleRow]:
     return out
 
 
-def _terrain(raw: dict[str, Any], problems: list[str]) -> list[Terrain]:
+def _terrain(raw: Mapping[str, object], problems: list[str]) -> list[Terrain]:
     """The terrain pieces (ground.py): a name, a kind, corners; a Size for an obstacle, ``cover`` for ground."""
     rows = raw.get("terrain") or []
     if not isinstance(rows, list):
@@ -140,7 +174,7 @@ def _terrain(raw: dict[str, Any], problems: list[str]) -> list[Terrain]:
     return out
 
 
-def _fighters(raw: dict[str, Any], bands: dict[str, Warband], table: tuple[float, float],
+def _fighters(raw: Mapping[str, object], bands: dict[str, Warband], table: tuple[float, float],
               problems: list[str]) -> list[FighterRow]:
     rows = raw.get("fighters")
     if not isinstance(rows, list) or not rows:
@@ -216,7 +250,15 @@ def _clear_of_obstacles(fighters: list[FighterRow], obstacles: list[ObstacleRow]
                 problems.append(f"fighters: {f['key']} starts on {name or 'an obstacle'}")
 
 
-def read_scenario(path: Path) -> JsonDict:
+def _placed(f: FighterRow) -> FighterPlace:
+    out: FighterPlace = {"key": f["key"], "side": f["side"], "card": f["card"], "x": f["x"], "y": f["y"],
+                         "facing": f["facing"]}
+    if f["rout"]:
+        out["rout"] = f["rout"]
+    return out
+
+
+def read_scenario(path: Path) -> ScenarioDoc:
     """A scenario file checked whole, as the initial document keeps it (cards included)."""
     raw = read_data_file(path)
     if not isinstance(raw, dict):
@@ -248,11 +290,10 @@ def read_scenario(path: Path) -> JsonDict:
     if problems:
         raise DataFileError(str(path), problems)
     cards = {(f["side"], f["card"]): bands[f["side"]].fighter(f["card"]) for f in fighters}
-    doc = {"name": raw["name"], "description": raw["description"], "width": width, "height": height,
-           "round_limit": limit, "sides": names, "obstacles": obstacles,
-           "cards": [card_to_json(c) for c in {c.name: c for c in cards.values()}.values()],
-           "fighters": [{**{k: f[k] for k in ("key", "side", "card", "x", "y", "facing")},
-                         **({"rout": f["rout"]} if f["rout"] else {})} for f in fighters]}
+    doc: ScenarioDoc = {"name": raw["name"], "description": raw["description"], "width": width, "height": height,
+                        "round_limit": limit if isinstance(limit, int) else 0, "sides": names, "obstacles": obstacles,
+                        "cards": [card_to_json(c) for c in {c.name: c for c in cards.values()}.values()],
+                        "fighters": [_placed(f) for f in fighters]}
     if terrain:  # a scenario without terrain is stored as before terrain existed
         doc["terrain"] = [p.to_json() for p in terrain]
     return doc

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Any
 
 from pydantic import ValidationError
 
@@ -233,7 +232,10 @@ def state_to_json(state: SkirmishState) -> JsonDict:
     return doc
 
 
-def obstacles_from_json(rows: list[Any]) -> tuple[Obstacle, ...]:
+def obstacles_from_json(rows: object) -> tuple[Obstacle, ...]:
+    """The table's obstacles from their JSON rows (``name`` and ``corners``), checked to be a list of them."""
+    if not isinstance(rows, list):
+        raise TypeError(f"obstacles are a list, not {rows!r:.80}")
     return tuple(Obstacle(tuple((float(x), float(y)) for x, y in o["corners"]), str(o["name"])) for o in rows)
 
 
@@ -257,7 +259,9 @@ def state_from_json(d: JsonDict) -> SkirmishState:
         raise DamagedStateError(f"a stored Confrontation skirmish state is damaged: {exc!r}") from None
 
 
-def _pair(value: Any) -> tuple[int, int]:
+def _pair(value: object) -> tuple[int, int]:
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise ValueError(f"a pair of whole numbers, not {value!r:.80}")
     a, b = value
     return int(a), int(b)
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections import defaultdict
 from fractions import Fraction
 
-from rulekeeper.core.game import JsonDict
 from rulekeeper.core.whole import WholeMeasure, WholeOdds
 
+from .action_types import Charge, Shoot, SkirmishAction, ToPoint
 from .exchanges import apply_wound
 from .fear import FearTest
 from .fray_whole import fray_whole_odds
@@ -25,29 +25,28 @@ from .strikes import WOUNDS
 from .wounds import load_wound_table
 
 
-def whole_odds(state: SkirmishState, action: JsonDict) -> WholeOdds | None:
+def whole_odds(state: SkirmishState, action: SkirmishAction) -> WholeOdds | None:
     """The whole-action odds of a fight, a shot, a charge or a move that crosses frightening enemies; ``None``
     for an action without chance."""
     try:
-        f = state.fighter(str(action.get("fighter")))
+        f = state.fighter(action.fighter)
     except LookupError:
         return None
-    kind = action.get("kind")
-    if kind == "fight":
+    if action.kind == "fight":
         group = group_of(state, f)
         if group is None:
             return None
         flat = [*group[0], *group[1]]
         ours = 0 if f.side == group[0][0].side else 1
         return fray_whole_odds(fray_of(group, state), [g.key for g in flat], ours)
-    if kind == "shoot":
-        return shot_whole(state, f, state.fighter(str(action["target"])))
-    if kind == "charge":
-        mine, passing, theirs = charge_draws(state, f, state.fighter(str(action["target"])))
-        return charge_whole(str(action["target"]), mine, passing, theirs)
-    if kind == "move":
-        x, y = action["to"]
-        tests = walk_tests(state, f, float(x), float(y))
+    if isinstance(action, Shoot):
+        return shot_whole(state, f, state.fighter(action.target))
+    if isinstance(action, Charge):
+        mine, passing, theirs = charge_draws(state, f, state.fighter(action.target))
+        return charge_whole(action.target, mine, passing, theirs)
+    if isinstance(action, ToPoint) and action.kind == "move":
+        x, y = action.to
+        tests = walk_tests(state, f, x, y)
         return None if not tests else tests_whole(tests, "our fighters in rout")
     return None
 

@@ -9,6 +9,8 @@ the sequence in progress and any decision owed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from rich import box
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -16,7 +18,6 @@ from rich.table import Table
 from rich.text import Text
 
 from rulekeeper.cli.hexmap import hex_rows
-from rulekeeper.core.game import JsonDict
 
 from .state import PHASE_NAMES, SIDES, DNState, Man
 from .turns import living
@@ -85,7 +86,7 @@ class DragonNoirCliPresenter:
                           f"{c['attack']}-{c['movement']}-{c['defence']}", str(m.mp) if m.side == state.side else "")
         return table
 
-    def outcome(self, report: list[JsonDict]) -> RenderableType:
+    def outcome(self, report: Sequence[Mapping[str, object]]) -> RenderableType:
         lines = [Text(str(r.get("text", "")), style=LINE_STYLE.get(str(r.get("kind", "note")), "")) for r in report]
         return Panel(Group(*lines), title="Fate Screen", title_align="left", expand=False)
 

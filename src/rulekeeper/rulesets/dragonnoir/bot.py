@@ -16,13 +16,18 @@ shipped policy wins with (most likely steering away from danger instead of shoot
 from __future__ import annotations
 
 from .harm import movement_of
-from .state import SIDES, DNState, Man, fighter_of
+from .state import PHASES, SIDES, DNState, Man, fighter_of
 from .turns import living
 
 ALIVE = 0.6  # what being alive is worth (the turn limit counts heads)
 REFERENCE = 13.5  # a healthy man on foot: attack 5 + defence 5 + movement 7 / 2
 STRENGTH = 0.4  # what a counter as strong as REFERENCE adds
 ENERGY = 0.02  # per energy point a wizard has left
+#: Sequences a simulation plays to the end of (the current one counts): 2 from a step in the movement sees the
+#: combat it leads to, from the offensive fire the movement, from the combat the other side's volley.
+SEQUENCES = 2
+#: Actions a simulation plays at most per action of the budget's horizon (a bound, should a sequence drag on).
+ACTIONS_PER_HORIZON = 10
 
 def strength(state: DNState, m: Man) -> tuple[int, int, float]:
     """Attack, defence and the character's whole strength (attack + defence + movement / 2) on the counter up."""
@@ -48,3 +53,15 @@ def evaluate(state: DNState, side: str) -> float:
     own = side_value(state, side)
     enemy = sum(side_value(state, s) for s in SIDES if s != side)
     return 0.8 * (own - enemy) / (own + enemy) if own + enemy else 0.0
+
+
+def clock(state: DNState) -> int:
+    """The sequences begun since the battle began (three a player turn; a skipped offensive fire counts)."""
+    return 3 * state.player_turn + PHASES.index(state.phase)
+
+
+def rollout_done(start: DNState, state: DNState, actions: int, horizon: int) -> bool:
+    """A simulation's horizon in Dragon Noir's own time: the end of the sequence after the current one
+    (``SEQUENCES``), at most ``ACTIONS_PER_HORIZON`` × ``horizon`` actions. Why: a move is one hex, so the
+    budget's 4 actions never saw a charge or a volley land (issue 28)."""
+    return clock(state) - clock(start) >= SEQUENCES or actions >= ACTIONS_PER_HORIZON * horizon

@@ -197,6 +197,12 @@ class DragonNoirBattles(BaseGame[DNState, DNAction]):
 
         return evaluate(state, side)
 
+    def rollout_done(self, start: DNState, state: DNState, actions: int, horizon: int) -> bool:
+        """Whether a search bot's simulation from ``start`` has looked far enough (``bot.rollout_done``)."""
+        from .bot import rollout_done
+
+        return rollout_done(start, state, actions, horizon)
+
     def result(self, state: DNState) -> GameResult | None:
         if not state.over:
             return None
@@ -213,7 +219,7 @@ class DragonNoirBattles(BaseGame[DNState, DNAction]):
     def state_to_json(self, state: DNState) -> JsonDict:
         from .state import state_to_json
 
-        return state_to_json(state)
+        return dict(state_to_json(state))
 
     def state_from_json(self, document: JsonDict) -> DNState:
         from .state import state_from_json
@@ -224,7 +230,7 @@ class DragonNoirBattles(BaseGame[DNState, DNAction]):
         """The whole battle but its RNG state: Dragon Noir hides nothing else."""
         from .view import view_of
 
-        return view_of(state)
+        return dict(view_of(state))
 
     # -- presentation --------------------------------------------------------------------------------------
 

@@ -29,7 +29,7 @@ from .magic import Wizard
 from .scene import FEATURES, Piece, Scene
 
 if TYPE_CHECKING:
-    from .placing import Place
+    from .placing import Place, PlaceJson
 
 SIDES = ("A", "B")
 PHASES = ("fire", "move", "combat")
@@ -314,7 +314,39 @@ def hex_of(state: DNState, label: str) -> Hex:
     return state.board.parse(label)
 
 
-def state_to_json(state: DNState) -> JsonDict:
+class Placing(TypedDict, total=False):
+    """Where the rules moved pieces, their owners to choose: only while there are some (older states lack it)."""
+
+    placing: list[PlaceJson]
+
+
+class DNStored(Placing):
+    """A state as its checkpoints keep it (:func:`state_to_json`), in this key order."""
+
+    scenario: str
+    names: list[str]
+    width: int
+    height: int
+    terrain: list[list[str | int]]
+    edges: list[list[str]]
+    men: list[ManJson]
+    side: str
+    phase: str
+    turn: int
+    player_turn: int
+    turn_limit: int
+    options: dict[str, str]
+    pending: PendingJson | None
+    over: bool
+    winner: str | None
+    reason: str
+    rng: dict[str, int]
+    wizards: list[dict[str, object]]
+    dragon: dict[str, object] | None
+
+
+def state_to_json(state: DNState) -> DNStored:
+    placing: Placing = {"placing": [p.to_json() for p in state.placing]} if state.placing else {}
     return {"scenario": state.scenario, "names": list(state.names), "width": state.width, "height": state.height,
             "terrain": [list(t) for t in state.terrain], "edges": [list(e) for e in state.edges],
             "men": [m.to_json() for m in state.men], "side": state.side, "phase": state.phase, "turn": state.turn,
@@ -323,7 +355,7 @@ def state_to_json(state: DNState) -> JsonDict:
             "winner": state.winner, "reason": state.reason, "rng": state.rng.to_dict(),
             "wizards": [w.to_dict() for w in state.wizards],
             "dragon": None if state.dragon is None else state.dragon.to_dict(),
-            **({"placing": [p.to_json() for p in state.placing]} if state.placing else {})}
+            **placing}
 
 
 def state_from_json(d: JsonDict) -> DNState:

@@ -6,10 +6,10 @@ The generic presenters print this view; the game's own presenters draw the same 
 
 from __future__ import annotations
 
-from rulekeeper.core.game import JsonDict
+from typing import TypedDict
 
 from .harm import movement_of
-from .state import PHASE_NAMES, SIDES, DNState, Man, fighter_of, state_to_json
+from .state import PHASE_NAMES, SIDES, DNState, Man, ManJson, PendingJson, Placing, fighter_of, state_to_json
 
 #: One character per terrain on the text map.
 GLYPHS = {"flat": ".", "trees": "♣", "brush": '"', "water": "~", "spring": "~", "ford": "=", "bridge": "#",
@@ -57,17 +57,62 @@ def map_rows(state: DNState, marks: dict[str, str]) -> list[str]:
     return rows
 
 
-def view_of(state: DNState) -> JsonDict:
+class ManView(ManJson):
+    """A piece as a link sees it: as stored, with its mark on the text map and the counter side up."""
+
+    mark: str
+    counter: dict[str, int]
+
+
+class SideView(TypedDict):
+    name: str
+    alive: int
+
+
+class DNView(Placing):
+    """What a link sees (:func:`view_of`): the stored state but its RNG, in the same order, then who acts, the
+    sequence, each side's name and characters alive, and the text map."""
+
+    scenario: str
+    names: list[str]
+    width: int
+    height: int
+    terrain: list[list[str | int]]
+    edges: list[list[str]]
+    men: list[ManView]
+    side: str
+    phase: str
+    turn: int
+    player_turn: int
+    turn_limit: int
+    options: dict[str, str]
+    pending: PendingJson | None
+    over: bool
+    winner: str | None
+    reason: str
+    wizards: list[dict[str, object]]
+    dragon: dict[str, object] | None
+    to_act: str | None
+    sequence: str | None
+    sides: dict[str, SideView]
+    map: list[str]
+
+
+def view_of(state: DNState) -> DNView:
     """Everything a link may see: the battle without its RNG state."""
-    doc = state_to_json(state)
-    del doc["rng"]
-    doc["to_act"] = None if state.over else state.to_act
-    doc["sequence"] = None if state.over else PHASE_NAMES[state.phase]
+    d = state_to_json(state)
     marks = marks_of(state)
-    for d, m in zip(doc["men"], state.men, strict=True):
-        d["mark"] = marks[m.name]
-        d["counter"] = counter(state, m)
-    doc["sides"] = {s: {"name": state.name(s), "alive": sum(1 for m in state.men if m.side == s and m.alive
-                                                             and not m.horse and not m.fades)} for s in SIDES}
-    doc["map"] = map_rows(state, marks)
-    return doc
+    men: list[ManView] = [{**j, "mark": marks[m.name], "counter": counter(state, m)}
+                          for j, m in zip(d["men"], state.men, strict=True)]
+    placing: Placing = {"placing": d["placing"]} if "placing" in d else {}
+    sides: dict[str, SideView] = {
+        s: {"name": state.name(s), "alive": sum(1 for m in state.men if m.side == s and m.alive and not m.horse
+                                                and not m.fades)} for s in SIDES}
+    return {"scenario": d["scenario"], "names": d["names"], "width": d["width"], "height": d["height"],
+            "terrain": d["terrain"], "edges": d["edges"], "men": men, "side": d["side"], "phase": d["phase"],
+            "turn": d["turn"], "player_turn": d["player_turn"], "turn_limit": d["turn_limit"],
+            "options": d["options"], "pending": d["pending"], "over": d["over"], "winner": d["winner"],
+            "reason": d["reason"], "wizards": d["wizards"], "dragon": d["dragon"], **placing,
+            "to_act": None if state.over else state.to_act,
+            "sequence": None if state.over else PHASE_NAMES[state.phase], "sides": sides,
+            "map": map_rows(state, marks)}

@@ -117,7 +117,7 @@ def muster_meta(a: Muster, b: Muster, roster: Roster, data: MustersData) -> dict
     return {MUSTERS_META: sides}
 
 
-def sides_from_meta(meta: Mapping[str, Any], battle_id: str) -> dict[str, SideMuster]:
+def sides_from_meta(meta: Mapping[str, object], battle_id: str) -> dict[str, SideMuster]:
     """Read back :func:`muster_meta`; :class:`NotFromMustersError` when the battle has none."""
     found = meta.get(MUSTERS_META)
     if not isinstance(found, dict) or set(found) != {"A", "B"}:
@@ -317,6 +317,9 @@ def record_battle(svc: BattleService, store: CampaignStore, battle_id: str, play
     rec = svc.record(battle_id)
     sides = sides_from_meta(rec.meta, battle_id)
     state = svc.state(battle_id)
+    if not isinstance(state, BattleState):  # the service holds states opaque: another game's battle
+        raise NotFromMustersError(f"battle {battle_id!r} is a {svc.game(battle_id).title} battle, not an Ex illis one",
+                                  battle_id=battle_id)
     if not state.over:
         raise NotOverError(
             f"battle {battle_id!r} is not over yet ({state.activations} actions played); finish it "

@@ -150,27 +150,33 @@ class ExIllisBattles(BaseGame["BattleState", "Action"]):
             check_musters(campaign, (a, b), self.t.roster)
         return sc, muster_meta(a, b, self.t.roster, data)
 
-    def initial_state(self, document: JsonDict) -> BattleState:
+    def initial_state(self, document: Mapping[str, object]) -> BattleState:
         from .battle.setup import initial_state
         from .options import ExIllisOptions
         from .scenario import Scenario
 
         try:
             sc = Scenario.from_dict(document["scenario"], self.t.roster, self.t.rules, where="stored battle")
-            opts = ExIllisOptions.parse([f"{k}={v}" for k, v in dict(document.get("options", {})).items()])
-            return initial_state(sc, int(document["seed"]), self.t, opts, bool(document.get("practice", False)))
+            options, seed = document.get("options", {}), document["seed"]
+            if not isinstance(options, Mapping) or not isinstance(seed, (int, str, float)):
+                raise TypeError(f"options {options!r}, seed {seed!r}: expected a mapping and a number")
+            opts = ExIllisOptions.parse([f"{k}={v}" for k, v in dict(options).items()])
+            return initial_state(sc, int(seed), self.t, opts, bool(document.get("practice", False)))
         except (KeyError, TypeError, AttributeError) as exc:
             raise RulekeeperError(f"the stored battle's initial document is damaged: {exc!r}") from None
 
-    def recognises(self, document: JsonDict) -> bool:
+    def recognises(self, document: Mapping[str, object]) -> bool:
         """A scenario file of ours has ``armies`` (or at least a name and a zone ``board``)."""
         return "armies" in document or ("board" in document and "name" in document)
 
-    def roles(self, document: JsonDict) -> tuple[str, ...]:
-        armies = document.get("scenario", {}).get("armies", [])
+    def roles(self, document: Mapping[str, object]) -> tuple[str, ...]:
+        scenario = document.get("scenario", {})
+        armies = scenario.get("armies", []) if isinstance(scenario, Mapping) else None
+        if not isinstance(armies, list) or not all(isinstance(a, Mapping) for a in armies):
+            raise RulekeeperError(f"the stored battle's initial document is damaged: scenario.armies {armies!r}")
         return tuple(sorted(str(a["side"]) for a in armies)) or ("A", "B")
 
-    def reseeded(self, document: JsonDict, seed: int) -> JsonDict:
+    def reseeded(self, document: Mapping[str, object], seed: int) -> JsonDict:
         """The same battle with another seed of fate (verifiable dice learn theirs after the set-up)."""
         return {**document, "seed": int(seed)}
 
@@ -277,7 +283,7 @@ class ExIllisBattles(BaseGame["BattleState", "Action"]):
     def state_to_json(self, state: BattleState) -> JsonDict:
         from .battle.stored import state_to_dict
 
-        return state_to_dict(state)
+        return dict(state_to_dict(state))
 
     def state_from_json(self, document: JsonDict) -> BattleState:
         from .battle.stored import state_from_dict

@@ -7,7 +7,9 @@ each ``to_dict`` of :mod:`.pricing` builds exactly one of these shapes.
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
+
+from rulekeeper.core.armylist import ProblemJson
 
 State = Literal["green", "yellow", "red"]
 Role = Literal["unit", "hero", "loner", "unknown", "promotion"]
@@ -66,7 +68,7 @@ class MusterReportDoc(TypedDict):
     battle_points: int
     earns_bp: bool
     valid: bool
-    problems: list[dict[str, Any]]  # core.armylist.Problem.to_dict
+    problems: list[ProblemJson]  # core.armylist.Problem.to_dict
     notes: list[str]
 
 

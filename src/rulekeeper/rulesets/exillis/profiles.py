@@ -13,7 +13,6 @@ import copy
 import functools
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
 
 from pydantic import ValidationError
 
@@ -120,8 +119,13 @@ class Roster:
 # -- reading files -------------------------------------------------------------------------
 
 
-def _read_mapping(path: Path) -> dict[str, Any]:
-    """Parse a YAML or TOML file (by extension) into a mapping with a ``units`` table."""
+#: A profile file's ``units`` table: each unit's name (as written) and its fields, unchecked (the schema of
+#: :class:`UnitProfile` says what is wrong with them).
+UnitTable = dict[object, dict[str, object]]
+
+
+def _read_mapping(path: Path) -> UnitTable:
+    """Parse a YAML or TOML file (by extension) with a ``units`` table; that table, each unit a mapping."""
     where = str(path)
     data = read_data_file(path)
     if not isinstance(data, dict):
@@ -134,7 +138,7 @@ def _read_mapping(path: Path) -> dict[str, Any]:
             raise DataFileError(where, [f"unit {name!r}: expected a mapping of fields, got {type(body).__name__}"])
         if "name" in body:
             raise DataFileError(where, [f"unit {name!r}, field name: the name is the key under 'units', remove it"])
-    return data
+    return units
 
 
 def _describe_errors(where: str, unit: str, exc: ValidationError) -> list[str]:
@@ -180,11 +184,11 @@ def _build(where: str, name: str, body: Mapping[str, object]) -> UnitProfile:
         raise DataFileError(where, _describe_errors(where, name, exc)) from None
 
 
-def _profiles_from(where: str, data: Mapping[str, Any]) -> list[UnitProfile]:
+def _profiles_from(where: str, units: UnitTable) -> list[UnitProfile]:
     profiles: list[UnitProfile] = []
     problems: list[str] = []
     seen: dict[str, str] = {}
-    for name, body in data["units"].items():
+    for name, body in units.items():
         try:
             profile = _build(where, str(name), body)
         except DataFileError as exc:
@@ -211,7 +215,7 @@ def _as_user(value: object) -> object:
     return value  # let the schema report what was expected
 
 
-def _user_patch(key: object, body: Any, problems: list[str]) -> dict[str, Any] | None:
+def _user_patch(key: object, body: dict[str, object], problems: list[str]) -> dict[str, object] | None:
     """One unit's override with each given stat and resistance marked source ``user``.
 
     ``None`` (the problems appended) when a ``stats`` or ``resist`` section is not a mapping of
@@ -222,32 +226,33 @@ def _user_patch(key: object, body: Any, problems: list[str]) -> dict[str, Any] |
     for section in ("stats", "resist"):
         if section not in patch:
             continue
-        if not isinstance(patch[section], dict):
+        given = patch[section]
+        if not isinstance(given, dict):
             problems.append(
                 f"unit {key!r}, field {section}: expected a mapping of key -> number, "
-                f"got {patch[section]!r}"
+                f"got {given!r}"
             )
             bad = True
             continue
-        for k, v in patch[section].items():
+        for k, v in given.items():
             if not isinstance(v, dict) and (isinstance(v, bool) or not isinstance(v, (int, float))):
                 problems.append(
                     f"unit {key!r}, field {section}.{k}: expected a number "
                     f"(or a mapping {{value: N, why: ...}}), got {v!r}"
                 )
                 bad = True
-        patch[section] = {k: _as_user(v) for k, v in patch[section].items()}
+        patch[section] = {k: _as_user(v) for k, v in given.items()}
     return None if bad else patch
 
 
-def _apply_overrides(shipped: dict[str, Any], roster: Roster, path: Path) -> Roster:
+def _apply_overrides(shipped: UnitTable, roster: Roster, path: Path) -> Roster:
     """The shipped units with the override file's patches merged in (a new name adds a unit)."""
     where = str(path)
     data = _read_mapping(path)
-    units: dict[str, Any] = copy.deepcopy(shipped["units"])
+    units: UnitTable = copy.deepcopy(shipped)
     problems: list[str] = []
     hints: list[str] = []
-    for key, body in data["units"].items():
+    for key, body in data.items():
         existing = roster.find(str(key))
         patch = _user_patch(key, body, problems)
         if patch is None:
@@ -255,8 +260,9 @@ def _apply_overrides(shipped: dict[str, Any], roster: Roster, path: Path) -> Ros
         if existing is not None:
             merged = units[existing.name]
             for field, value in patch.items():
-                if field in ("stats", "resist"):
-                    merged[field] = {**merged.get(field, {}), **value}
+                before = merged.get(field, {})
+                if field in ("stats", "resist") and isinstance(before, dict) and isinstance(value, dict):
+                    merged[field] = {**before, **value}  # both mappings: the file's and the patch (checked)
                 else:
                     merged[field] = value
         else:
@@ -270,19 +276,19 @@ def _apply_overrides(shipped: dict[str, Any], roster: Roster, path: Path) -> Ros
     if problems:
         raise DataFileError(where, problems)
     try:
-        profiles = _profiles_from(where, {"units": units})
+        profiles = _profiles_from(where, units)
     except DataFileError as exc:
         raise DataFileError(where, hints + exc.problems) from None
     return Roster(profiles, origin=f"{roster.origin} + {where}")
 
 
-def _load_file(path: Path) -> tuple[Roster, dict[str, Any]]:
+def _load_file(path: Path) -> tuple[Roster, UnitTable]:
     data = _read_mapping(path)
     return Roster(_profiles_from(str(path), data), origin=str(path)), data
 
 
 @functools.lru_cache(maxsize=1)
-def _load_shipped() -> tuple[Roster, dict[str, Any]]:
+def _load_shipped() -> tuple[Roster, UnitTable]:
     return _load_file(DATA_FILE)
 
 

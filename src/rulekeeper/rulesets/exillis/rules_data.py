@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -179,7 +179,8 @@ def _deep_merge(base: Mapping[str, object], over: Mapping[str, object]) -> dict[
     return out
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _read(path: Path) -> dict[str, object]:
+    """A data file's top-level mapping, its values as parsed (the schema checks them)."""
     data = read_data_file(path)
     if not isinstance(data, dict):
         raise DataFileError(str(path), ["the top level must be a mapping"])

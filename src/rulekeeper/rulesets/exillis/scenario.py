@@ -251,8 +251,10 @@ def _feature_key(rules: RulesData, name: str) -> str:
 # -- reading files and describing shape errors ---------------------------------------------------
 
 
-def _read(path: Path) -> Any:
-    return read_data_file(path)
+def _read(path: Path) -> object:
+    """A scenario file as parsed, not yet looked into (:meth:`Scenario.from_dict` checks it whole)."""
+    parsed: object = read_data_file(path)
+    return parsed
 
 
 _FIELDS: dict[str, tuple[str, ...]] = {

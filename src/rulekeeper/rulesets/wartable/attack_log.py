@@ -9,15 +9,25 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal, TypedDict
 
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.events import Event
-from rulekeeper.core.game import JsonDict
 
 from .codec import SIDES, _opt, enc
 from .model import SideName
-from .report_json import CombatReportJson, StabilityJson, StepJson
+from .report_json import (
+    AllocationRow,
+    BlockRow,
+    CombatantRow,
+    CombatReportJson,
+    HealthRow,
+    HitsRow,
+    Num,
+    StabilityJson,
+    StepJson,
+    TotalsRow,
+)
 from .rounding import exact, show
 from .state import NAME
 
@@ -25,6 +35,51 @@ if TYPE_CHECKING:
     from pydantic import TypeAdapter
 
     from .report import CombatReport
+
+
+class CombatItem(TypedDict):
+    """The report's header item: what the battle was, under which options."""
+
+    kind: Literal["combat"]
+    title: str | None
+    action: str
+    region_traits: list[str]
+    options: dict[str, str]
+    excluded: list[str]
+    text: str
+
+
+class StepItem(TypedDict):
+    """One of the six steps, its rows as :mod:`.report_json` has them."""
+
+    kind: Literal["step"]
+    step: int
+    title: str
+    rows: (list[CombatantRow] | list[TotalsRow] | list[HitsRow] | list[AllocationRow] | list[BlockRow]
+           | list[HealthRow])
+    text: str
+
+
+class StabilityItem(TypedDict):
+    kind: Literal["stability"]
+    stability: StabilityJson
+    text: str
+
+
+class NoteItem(TypedDict):
+    kind: Literal["note"]
+    text: str
+
+
+class ResultItem(TypedDict):
+    kind: Literal["result"]
+    result: dict[str, Num]
+    winner: SideName | None
+    text: str
+
+
+#: One item of the attack's report as the log keeps it (:func:`report_items`).
+ReportItem = CombatItem | StepItem | StabilityItem | NoteItem | ResultItem
 
 
 def _step_text(s: StepJson) -> str:
@@ -68,7 +123,7 @@ def holder(report: CombatReport) -> tuple[SideName | None, str]:
     return None, f"both sides still stand after the attack; the seed names no winner ({health})"
 
 
-def report_items(report: CombatReport) -> tuple[JsonDict, ...]:
+def report_items(report: CombatReport) -> tuple[ReportItem, ...]:
     """The report of the attack as the log keeps it: a header, the six steps, Stability, notes, result.
 
     Every item has a ``text`` line (the generic presenters show those); together they hold
@@ -76,7 +131,7 @@ def report_items(report: CombatReport) -> tuple[JsonDict, ...]:
     """
     d = report.to_dict()
     traits = ", ".join(d["region_traits"]) or "none"
-    items: list[JsonDict] = [
+    items: list[ReportItem] = [
         {
             "kind": "combat",
             "title": d["title"],
@@ -98,7 +153,7 @@ def report_items(report: CombatReport) -> tuple[JsonDict, ...]:
     return tuple(items)
 
 
-def combat_from_items(items: Sequence[Mapping[str, Any]]) -> CombatReportJson:
+def combat_from_items(items: Sequence[Mapping[str, object]]) -> CombatReportJson:
     """The combat report's JSON form (as :meth:`CombatReport.to_dict`) from the logged items, checked against
     its shape (:mod:`.report_json`): a damaged log is a :class:`RulekeeperError`, never a ``KeyError`` later."""
     from pydantic import ValidationError

@@ -9,9 +9,9 @@ one battle without retyping flags. See ``examples/wartable/*.yaml``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import BeforeValidator, ValidationError
 
@@ -202,7 +202,7 @@ def _check_options(doc: BattleSchema, found: _Problems) -> None:
 
 
 def battle_from_mapping(
-    raw: Mapping[str, Any],
+    raw: object,
     where: str,
     base_dir: Path | None = None,
     extra_data: Sequence[Path | str] = (),

@@ -20,6 +20,7 @@ import json
 import threading
 from collections import deque
 from collections.abc import Mapping
+from typing import NotRequired, TypedDict
 
 from rulekeeper.core.errors import RulekeeperError
 
@@ -50,10 +51,21 @@ def fixed_text(state: WarTableState) -> str:
     return text
 
 
-def compact_json(state: WarTableState) -> dict[str, object]:
+class CompactCheckpoint(TypedDict):
+    """A compact checkpoint (:func:`compact_json`), in this key order."""
+
+    ruleset: str
+    fixed: str  # the initial document as JSON text (:func:`fixed_text`)
+    resolved: bool
+    declared: NotRequired[bool]  # only while the defenders must answer
+
+
+def compact_json(state: WarTableState) -> CompactCheckpoint:
     """The compact checkpoint of ``state``: the fixed text, whether the attack is resolved or declared."""
-    declared = {"declared": True} if state.declared and state.report is None else {}
-    return {"ruleset": NAME, "fixed": fixed_text(state), "resolved": state.report is not None, **declared}
+    compact: CompactCheckpoint = {"ruleset": NAME, "fixed": fixed_text(state), "resolved": state.report is not None}
+    if state.declared and state.report is None:
+        compact["declared"] = True
+    return compact
 
 
 def compact_from_json(document: Mapping[str, object]) -> WarTableState:

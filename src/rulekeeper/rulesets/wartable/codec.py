@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import TypedDict, TypeVar
 
 from rulekeeper.core.errors import RulekeeperError
-from rulekeeper.core.game import JsonDict
 
 from .model import (
     ACTION_CONDITIONS,
@@ -34,8 +33,75 @@ W = TypeVar("W", bound=str)
 #: The sides of every War Table battle, in the model's words.
 SIDES: tuple[SideName, SideName] = ("attackers", "defenders")
 
+#: An exact number as stored (:func:`enc`): a whole number, an exact float or a fraction's text.
+Exact = int | float | str
 
-def enc(value: Fraction) -> int | float | str:
+
+class StoredUnit(TypedDict):
+    """A unit profile as a stored battle keeps it (:func:`unit_to_json`)."""
+
+    name: str
+    health: Exact
+    attack: Exact
+    defense: Exact
+    traits: list[str]
+    origin: str
+
+
+class StoredCombatant(TypedDict):
+    """One combatant as stored: its profile, its health when not full, its marks, curses and label."""
+
+    unit: StoredUnit
+    health: Exact | None
+    marks: list[str]
+    curses: list[str]
+    label: str | None
+
+
+class StoredModifier(TypedDict):
+    """One modifier in force as stored (:func:`modifier_to_json`), every field present."""
+
+    name: str
+    source: str
+    key: str
+    role: str
+    action: str
+    stat: str
+    amount: Exact
+    quote: str | None
+    estimate: str | None
+    origin: str
+
+
+class StoredSide(TypedDict):
+    """One side of a stored battle: the file's name for it and its combatants."""
+
+    name: str
+    units: list[StoredCombatant]
+
+
+class StoredEnclave(TypedDict):
+    """The Enclave in a stored battle's region."""
+
+    name: str
+    stability: Exact | None
+    side: str
+
+
+class StoredBattle(TypedDict):
+    """A battle as stored (:func:`battle_to_json`), its options complete."""
+
+    title: str | None
+    about: str | None
+    action: str
+    region_traits: list[str]
+    attackers: StoredSide
+    defenders: StoredSide
+    enclave: StoredEnclave | None
+    options: dict[str, str]
+
+
+def enc(value: Fraction) -> Exact:
     """An exact number as JSON: ``86``, ``16.5`` (when the float is exact), else ``"1/3"``."""
     if value.denominator == 1:
         return int(value.numerator)
@@ -55,7 +121,7 @@ def dec(value: object, where: str) -> Fraction:
         raise RulekeeperError(f"{where}: expected a number, got {value!r}") from None
 
 
-def _opt(value: Fraction | None) -> int | float | str | None:
+def _opt(value: Fraction | None) -> Exact | None:
     return None if value is None else enc(value)
 
 
@@ -73,7 +139,20 @@ def _strs(value: object, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def unit_to_json(u: UnitDef) -> JsonDict:
+def fields_of(value: object, where: str) -> Mapping[str, object]:
+    """A stored record's fields (a mapping), checked before they are read one by one; else a typed error."""
+    if not isinstance(value, Mapping):
+        raise RulekeeperError(f"{where}: expected a mapping, got {value!r}")
+    return value
+
+
+def records_of(value: object, where: str) -> list[object]:
+    if not isinstance(value, list):
+        raise RulekeeperError(f"{where}: expected a list, got {value!r}")
+    return value
+
+
+def unit_to_json(u: UnitDef) -> StoredUnit:
     return {
         "name": u.name,
         "health": enc(u.health),
@@ -84,7 +163,7 @@ def unit_to_json(u: UnitDef) -> JsonDict:
     }
 
 
-def unit_from_json(d: Mapping[str, Any], where: str) -> UnitDef:
+def unit_from_json(d: Mapping[str, object], where: str) -> UnitDef:
     return UnitDef(
         str(d["name"]),
         dec(d["health"], f"{where}.health"),
@@ -95,7 +174,7 @@ def unit_from_json(d: Mapping[str, Any], where: str) -> UnitDef:
     )
 
 
-def combatant_to_json(c: Combatant) -> JsonDict:
+def combatant_to_json(c: Combatant) -> StoredCombatant:
     return {
         "unit": unit_to_json(c.unit),
         "health": _opt(c.health),
@@ -105,11 +184,11 @@ def combatant_to_json(c: Combatant) -> JsonDict:
     }
 
 
-def combatant_from_json(d: Mapping[str, Any], where: str) -> Combatant:
+def combatant_from_json(d: Mapping[str, object], where: str) -> Combatant:
     health = d["health"]
     label = d["label"]
     return Combatant(
-        unit_from_json(d["unit"], f"{where}.unit"),
+        unit_from_json(fields_of(d["unit"], f"{where}.unit"), f"{where}.unit"),
         None if health is None else dec(health, where),
         _strs(d["marks"], f"{where}.marks"),
         _strs(d["curses"], f"{where}.curses"),
@@ -117,7 +196,7 @@ def combatant_from_json(d: Mapping[str, Any], where: str) -> Combatant:
     )
 
 
-def modifier_to_json(m: ModifierDef) -> JsonDict:
+def modifier_to_json(m: ModifierDef) -> StoredModifier:
     return {
         "name": m.name,
         "source": m.source,
@@ -132,7 +211,7 @@ def modifier_to_json(m: ModifierDef) -> JsonDict:
     }
 
 
-def modifier_from_json(d: Mapping[str, Any], where: str) -> ModifierDef:
+def modifier_from_json(d: Mapping[str, object], where: str) -> ModifierDef:
     return ModifierDef(
         name=str(d["name"]),
         source=_choice(d["source"], SOURCES, f"{where}.source"),
@@ -147,9 +226,9 @@ def modifier_from_json(d: Mapping[str, Any], where: str) -> ModifierDef:
     )
 
 
-def battle_to_json(b: Battle) -> JsonDict:
+def battle_to_json(b: Battle) -> StoredBattle:
     """A battle as JSON, its options complete (every option with its chosen value)."""
-    enclave = (
+    enclave: StoredEnclave | None = (
         None
         if b.enclave is None
         else {"name": b.enclave.name, "stability": _opt(b.enclave.stability), "side": b.enclave.side}
@@ -166,9 +245,11 @@ def battle_to_json(b: Battle) -> JsonDict:
     }
 
 
-def battle_from_json(d: Mapping[str, Any]) -> Battle:
-    sides = {s: [combatant_from_json(c, f"battle.{s}.units[{i}]") for i, c in enumerate(d[s]["units"])] for s in SIDES}
-    e = d["enclave"]
+def battle_from_json(d: Mapping[str, object]) -> Battle:
+    named = {s: fields_of(d[s], f"battle.{s}") for s in SIDES}
+    sides = {s: [combatant_from_json(fields_of(c, f"battle.{s}.units[{i}]"), f"battle.{s}.units[{i}]")
+                 for i, c in enumerate(records_of(named[s]["units"], f"battle.{s}.units"))] for s in SIDES}
+    e = None if d["enclave"] is None else fields_of(d["enclave"], "battle.enclave")
     enclave = (
         None
         if e is None
@@ -178,7 +259,8 @@ def battle_from_json(d: Mapping[str, Any]) -> Battle:
             _choice(e["side"], SIDES, "battle.enclave.side"),
         )
     )
-    if not isinstance(d["options"], dict):
+    options = d["options"]
+    if not isinstance(options, dict):
         raise RulekeeperError(f"battle.options: expected a mapping, got {d['options']!r}")
     return Battle(
         attackers=tuple(sides["attackers"]),
@@ -186,10 +268,10 @@ def battle_from_json(d: Mapping[str, Any]) -> Battle:
         region_traits=_strs(d["region_traits"], "battle.region_traits"),
         action=str(d["action"]),
         enclave=enclave,
-        options=parse_options({str(k): str(v) for k, v in d["options"].items()}).to_dict(),
+        options=parse_options({str(k): str(v) for k, v in options.items()}).to_dict(),
         title=None if d["title"] is None else str(d["title"]),
-        attacker_name=str(d["attackers"]["name"]),
-        defender_name=str(d["defenders"]["name"]),
+        attacker_name=str(named["attackers"]["name"]),
+        defender_name=str(named["defenders"]["name"]),
         about=None if d["about"] is None else str(d["about"]),
     )
 

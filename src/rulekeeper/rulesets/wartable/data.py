@@ -9,11 +9,11 @@ and raises :class:`InvalidStatError` (also naming file and field).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import AllowInfNan, BaseModel, ConfigDict, Field, Strict, ValidationError
 
@@ -98,7 +98,7 @@ def validation_problems(exc: ValidationError) -> list[str]:
     return list(dict.fromkeys(problems))
 
 
-def read_mapping(path: Path | str, text: str | None = None) -> dict[str, Any]:
+def read_mapping(path: Path | str, text: str | None = None) -> dict[str, object]:
     """Parse a YAML or TOML file (by suffix; YAML otherwise) into a top-level mapping.
 
     Through the core's one bounded loader (size cap, depth, node count, number sizes), so a
@@ -112,7 +112,7 @@ def read_mapping(path: Path | str, text: str | None = None) -> dict[str, Any]:
         raw = {}
     if not isinstance(raw, dict):
         raise DataFileError(where, [f"(top level): expected a mapping of keys, got {type(raw).__name__}"])
-    return raw
+    return raw  # its keys and values are checked by the schema that reads it
 
 
 # ---------------------------------------------------------------- the loaded data
@@ -147,7 +147,7 @@ class WarTableData:
         return WarTableData(tuple(units.values()), tuple(mods.values()), self.sources + other.sources)
 
 
-def parse_data(raw: Mapping[str, Any], where: str, origin: str | None = None) -> WarTableData:
+def parse_data(raw: object, where: str, origin: str | None = None) -> WarTableData:
     """Validate one parsed data file and turn it into domain values.
 
     ``origin`` is recorded on every unit and modifier (default: the file path), so

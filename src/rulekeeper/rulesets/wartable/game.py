@@ -53,7 +53,7 @@ from .model import (
 from .policy import choose
 from .rounding import show
 from .scenario import describe, shipped_scenarios
-from .state import NAME, WarTableState, _state_of, state_document
+from .state import NAME, Declared, FullCheckpoint, WarTableState, _state_of, state_document
 
 if TYPE_CHECKING:
     from rulekeeper.cli.hooks import CliHooks
@@ -144,16 +144,17 @@ class WarTableBattles(BaseGame[WarTableState, Engage]):
         doc = state_document(battle, modifiers, compact=True)  # compact checkpoints (issue 22)
         sides = {s: battle.side_name(s) for s in SIDES}
         title = battle.title or describe(battle)
-        return BattleSetup(NAME, title, request.seed, doc, title, {"sides": sides})
+        return BattleSetup(NAME, title, request.seed, dict(doc), title, {"sides": sides})
 
-    def initial_state(self, document: JsonDict) -> WarTableState:
-        return _state_of(document)
+    def initial_state(self, document: Mapping[str, object]) -> WarTableState:
+        return _state_of(document)  # every field checked
 
-    def roles(self, document: JsonDict) -> tuple[str, ...]:
+    def roles(self, document: object) -> tuple[str, ...]:
+        """The attackers and the defenders, whatever the document (not read)."""
         return SIDES
 
-    def reseeded(self, document: JsonDict, seed: int) -> JsonDict:
-        """The War Table draws no chance: its document has no seed to replace."""
+    def reseeded(self, document: Mapping[str, object], seed: int) -> JsonDict:
+        """The War Table draws no chance: its document has no seed to replace (a copy, not looked into)."""
         return dict(document)
 
     # -- playing -------------------------------------------------------------------------------
@@ -249,17 +250,8 @@ class WarTableBattles(BaseGame[WarTableState, Engage]):
             return Outcome(WarTableState(state.battle, state.modifiers, None, True, state.compact), canonical, "attackers", (), (),
                            (item,), {"chance": [], "report": [item]})
         report = state.resolve()
-        items = report_items(report)
-        record: JsonDict = {"chance": [], "report": list(items)}
-        return Outcome(
-            WarTableState(state.battle, state.modifiers, report, True, state.compact),
-            canonical,
-            "defenders",
-            (),
-            _events(report),
-            items,
-            record,
-        )
+        after = WarTableState(state.battle, state.modifiers, report, True, state.compact)
+        return self.outcome(after, action, "defenders", (), report_items(report), _events(report))
 
     def preview(self, state: WarTableState, action: Engage) -> OddsPreview:
         """No chance: the exact Health after (and the Enclave's Stability) the attack will give."""
@@ -327,11 +319,11 @@ class WarTableBattles(BaseGame[WarTableState, Engage]):
 
     def state_to_json(self, state: WarTableState) -> JsonDict:
         """The checkpoint: compact for a battle set up since issue 22 (:mod:`.checkpoint`), else the full form."""
-        return compact_json(state) if state.compact else self._full_json(state)
+        return dict(compact_json(state) if state.compact else self._full_json(state))
 
-    def _full_json(self, state: WarTableState) -> dict[str, object]:
+    def _full_json(self, state: WarTableState) -> FullCheckpoint:
         """The battle, its modifiers and the report: what views show (and the checkpoint of an older battle)."""
-        declared = {"declared": True} if state.declared and not state.over else {}
+        declared: Declared = {"declared": True} if state.declared and not state.over else {}
         return {
             **state_document(state.battle, state.modifiers, state.compact),
             "resolved": state.over,
@@ -339,7 +331,7 @@ class WarTableBattles(BaseGame[WarTableState, Engage]):
             **declared,
         }
 
-    def state_from_json(self, document: JsonDict) -> WarTableState:
+    def state_from_json(self, document: Mapping[str, object]) -> WarTableState:
         """The state back from :meth:`state_to_json`; the report is resolved again and must match."""
         state = compact_from_json(document) if "fixed" in document else _state_of(document)
         resolved = document.get("resolved")
@@ -351,7 +343,7 @@ class WarTableBattles(BaseGame[WarTableState, Engage]):
             state = WarTableState(state.battle, state.modifiers, state.resolve(), True, state.compact)
         elif document.get("declared") is True:
             state = WarTableState(state.battle, state.modifiers, None, True, state.compact)
-        again = compact_json(state) if "fixed" in document else self._full_json(state)  # either form reads
+        again = dict(compact_json(state) if "fixed" in document else self._full_json(state))  # either form reads
         if again != document:
             keys = sorted(k for k in set(again) | set(document) if again.get(k) != document.get(k))
             raise RulekeeperError(
@@ -363,7 +355,7 @@ class WarTableBattles(BaseGame[WarTableState, Engage]):
 
     def view(self, state: WarTableState, role: str) -> JsonDict:
         """The War Table hides nothing and has no RNG: every role sees the whole state (the full form)."""
-        return self._full_json(state)
+        return dict(self._full_json(state))
 
     # -- presentation ----------------------------------------------------------------------------
 

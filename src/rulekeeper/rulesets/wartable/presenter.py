@@ -7,14 +7,13 @@ attack is the six steps as ``rulekeeper resolve wartable`` prints them (:mod:`.r
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Group
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
-
-from rulekeeper.core.game import JsonDict
 
 from .actions import ATTACK, DEFEND
 from .codec import SIDES
@@ -83,7 +82,7 @@ class WarTableCliPresenter:
             table.add_row(Text(label), Text(str(value)))
         return Group(table)
 
-    def outcome(self, report: list[JsonDict]) -> Group:
+    def outcome(self, report: Sequence[Mapping[str, object]]) -> Group:
         if not any(it.get("kind") == "combat" for it in report):  # the attack declared: the defenders answer
             return Group(*(Text(str(it.get("text", ""))) for it in report))
         return Group(*report_renderables(combat_from_items(report)))

@@ -10,16 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict
 
 from rulekeeper.core.errors import RulekeeperError
-from rulekeeper.core.game import JsonDict
 
-from .codec import battle_from_json, battle_to_json, modifier_from_json, modifier_to_json
+from .codec import (
+    StoredBattle,
+    StoredModifier,
+    battle_from_json,
+    battle_to_json,
+    fields_of,
+    modifier_from_json,
+    modifier_to_json,
+    records_of,
+)
 from .model import Battle, ModifierDef, SideName
 
 if TYPE_CHECKING:
     from .report import CombatReport
+    from .report_json import CombatReportJson
 
 NAME = "wartable"
 
@@ -53,25 +62,46 @@ class WarTableState:
         return {"attackers": every[: len(b.attackers)], "defenders": every[len(b.attackers) :]}
 
 
-#: The initial document's mark of a battle whose checkpoints take the compact form (issue 22).
-COMPACT_MARK = {"checkpoint": "compact"}
+class StoredDocument(TypedDict):
+    """The stored initial document of a battle (:func:`state_document`), in this key order."""
+
+    ruleset: str
+    checkpoint: NotRequired[Literal["compact"]]  # set up since issue 22: compact checkpoints
+    battle: StoredBattle
+    modifiers: list[StoredModifier]
 
 
-def state_document(battle: Battle, modifiers: Sequence[ModifierDef], compact: bool = False) -> JsonDict:
+class Declared(TypedDict, total=False):
+    """``declared``, set only while the defenders must answer the attack (issue 25)."""
+
+    declared: bool
+
+
+class FullCheckpoint(StoredDocument, Declared):
+    """The full form of a state (views, and the checkpoints of a battle stored before issue 22): the document,
+    whether it is resolved, the combat report once it is, and ``declared`` while the defenders must answer."""
+
+    resolved: bool
+    report: CombatReportJson | None
+
+
+def state_document(battle: Battle, modifiers: Sequence[ModifierDef], compact: bool = False) -> StoredDocument:
     """The stored initial document of a battle: everything needed to rebuild it exactly.
 
     ``compact``: marked so its checkpoints take the compact form (a battle stored before has no mark)."""
-    mark = COMPACT_MARK if compact else {}
-    return {"ruleset": NAME, **mark, "battle": battle_to_json(battle),
-            "modifiers": [modifier_to_json(m) for m in modifiers]}
+    stored, mods = battle_to_json(battle), [modifier_to_json(m) for m in modifiers]
+    if compact:
+        return {"ruleset": NAME, "checkpoint": "compact", "battle": stored, "modifiers": mods}
+    return {"ruleset": NAME, "battle": stored, "modifiers": mods}
 
 
-def _state_of(document: Mapping[str, Any]) -> WarTableState:
+def _state_of(document: Mapping[str, object]) -> WarTableState:
     try:
         if document.get("ruleset", NAME) != NAME:
             raise RulekeeperError(f"ruleset: expected {NAME!r}, got {document.get('ruleset')!r}")
-        battle = battle_from_json(document["battle"])
-        mods = tuple(modifier_from_json(m, f"modifiers[{i}]") for i, m in enumerate(document["modifiers"]))
+        battle = battle_from_json(fields_of(document["battle"], "battle"))
+        mods = tuple(modifier_from_json(fields_of(m, f"modifiers[{i}]"), f"modifiers[{i}]")
+                     for i, m in enumerate(records_of(document["modifiers"], "modifiers")))
         mark = document.get("checkpoint")
         if mark not in (None, "compact"):
             raise RulekeeperError(f"checkpoint: expected 'compact' or nothing, got {mark!r}")

@@ -10,8 +10,8 @@ its view hold it (today the Battle System hides nothing but the RNG state).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 from rulekeeper.boards.hexes import hex_distance
 from rulekeeper.core.game import LegalAction
@@ -163,11 +163,12 @@ def focus(state: BattleState, p: Piece, legal: list[tuple[int, LegalAction]], hr
                  tuple(ranges_of(state, p)), tuple(sight_lines(state, p)), left)
 
 
-def barrages(state: BattleState, view: dict[str, Any]) -> list[Barrage]:
+def barrages(state: BattleState, view: Mapping[str, object]) -> list[Barrage]:
     """The barrages the ``view`` (one side's) shows: a unit entry with a ``barrage`` hex."""
     board = state.board
     out = []
-    for u in view.get("units", []):
+    units = view.get("units", [])
+    for u in units if isinstance(units, list) else ():
         label = u.get("barrage") if isinstance(u, dict) else None
         if not label:
             continue

@@ -8,9 +8,9 @@ was a good part of the command's start-up (issue 22, point 6). :mod:`.setup` re-
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
-from rulekeeper.boards.zones import ZoneGrid
+from rulekeeper.boards.zones import GridJson, ZoneGrid
 from rulekeeper.core.rng import RngState
 
 from ..combatants import Combatant, Modifier
@@ -21,7 +21,69 @@ from .state import BattleState, BattleUnit, PendingAction
 from .tables import BattleTables
 
 
-def state_to_dict(state: BattleState) -> dict[str, Any]:
+class StoredUnit(TypedDict):
+    """One unit as a checkpoint keeps it: its place and counters, and its combatant's changing numbers (its
+    profile by name and level)."""
+
+    key: str
+    side: str
+    name: str
+    level: int
+    zone: str | None
+    acp: float
+    status: str
+    hero: str | None
+    retinue: str | None
+    general: bool
+    reloaded: bool
+    approach: int | None
+    deploy_index: int
+    points: int
+    kills: int
+    last_target: str | None
+    streak: int
+    aura_turns: int
+    hp: list[float]
+    max_hp: float
+    fatigue: float
+    veil: float
+    morale: float
+    morale_base: NotRequired[float]  # a battle saved before issue 29 has none (see :func:`_morale_of`)
+    modifiers: list[list[str | float]]
+    fleeing: bool
+    stance: str
+    moved: bool
+    flying: bool
+    leadership: float
+    chain: list[str | int]
+    pending: list[str | None] | None
+    verses: int
+    intimidation_mod: NotRequired[float]  # before issue 29 only
+
+
+class StoredState(TypedDict):
+    """A battle state as its checkpoints keep it (:func:`state_to_dict`), in this key order."""
+
+    scenario: str
+    board: GridJson
+    terrain: list[list[str]]
+    rng: dict[str, int]
+    options: dict[str, str]
+    fight_dirs: list[list[str | int]]
+    active: list[str]
+    activations: int
+    clock: float
+    turn_limit: int
+    over: bool
+    winner: str | None
+    end_reason: str
+    armies: list[list[str]]
+    army_points: list[list[str | int]]
+    practice: bool
+    units: list[StoredUnit]
+
+
+def state_to_dict(state: BattleState) -> StoredState:
     """Everything that changes during a battle, as JSON-able data (profiles by name and level)."""
     name = state.board.name
     return {
@@ -45,7 +107,7 @@ def state_to_dict(state: BattleState) -> dict[str, Any]:
     }
 
 
-def _unit_to_dict(state: BattleState, u: BattleUnit) -> dict[str, Any]:
+def _unit_to_dict(state: BattleState, u: BattleUnit) -> StoredUnit:
     c = u.c
     return {
         "key": u.key, "side": u.side, "name": c.name, "level": c.level, "zone": None if u.zone is None else state.board.name(u.zone),
@@ -89,7 +151,7 @@ def state_from_dict(d: dict[str, Any], t: BattleTables) -> BattleState:
     )
 
 
-def _morale_of(x: dict[str, Any]) -> tuple[float, tuple[Modifier, ...]]:
+def _morale_of(x: StoredUnit) -> tuple[float, tuple[Modifier, ...]]:
     """A saved unit's morale base and live modifiers (a battle saved before issue 29 kept morale
     with its Intimidation modifier and its Leadership folded in: they become modifiers again)."""
     if "morale_base" in x:

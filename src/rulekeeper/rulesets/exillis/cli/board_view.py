@@ -3,6 +3,7 @@ an action's outcome."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Group
@@ -13,6 +14,7 @@ from rulekeeper.boards.zones import DIRECTIONS
 from rulekeeper.cli.fate_screen import rows_table, styled
 from rulekeeper.rulesets.exillis.battle.state import BattleState, BattleUnit
 from rulekeeper.rulesets.exillis.battle.turnbar import predict
+from rulekeeper.rulesets.exillis.logged import entries, entry, listed, number
 from rulekeeper.rulesets.exillis.morale import state_of
 
 SIDE_STYLE = {"A": "bold cyan", "B": "bold red"}
@@ -86,37 +88,47 @@ def units_table(state: BattleState) -> Table:
     return rows_table("Units", ["Unit", "Status", "Zone", "Minis", "HP", "Morale", "State", "Fatigue", "AcP"], rows)
 
 
-def outcome_view(report: list[dict[str, Any]]) -> Group:
-    """The Fate Screen of everything an action caused, in order."""
-    parts: list[Any] = []
+def outcome_view(report: Sequence[Mapping[str, object]]) -> Group:
+    """The Fate Screen of everything an action caused, in order (each logged entry checked as it is read)."""
+    parts: list[Text | Table] = []
     for r in report:
         kind = r.get("kind")
         if kind == "note":
-            parts.append(Text("• " + r["text"]))
+            parts.append(Text("• " + str(r["text"])))
         elif kind == "melee":
-            rows = []
-            for d in r["duels"]:
-                s, ret = d["strike"], d["retaliation"]
-                dmg = f"self −{s['self_damage']}" if s["self_damage"] else (str(s["damage"]) + (" †" if s["killed"] else "")) if s["target"] else ""
-                rows.append([s["attacker"], s["target"] or "—", styled(s["outcome"]), dmg,
-                             "—" if ret is None else f"{ret['outcome']} {ret['damage']}" + (" †" if ret["killed"] else "")])
-            parts.append(rows_table(f"{r['attacker']} {r['action']} in {r['zone']} ({r['direction']})",
-                                    ["Attacker", "Target", "Outcome", "Damage", "Retaliation"], rows))
-            for m in r["morale"]:
-                if m["reasons"]:
-                    parts.append(Text(f"  morale {m['unit']}: {m['before']:.0f} → {m['after']:.0f} ({m['state_after']})", style="dim"))
+            parts += _melee_view(r)
         elif kind == "shoot":
-            rows = [[s["shooter"], styled(s["outcome"]), s["target"] or "—", "Blocked" if s["blocked"] else "",
-                     str(s["damage"]) + (" †" if s["killed"] else "")] for s in r["shots"]]
+            rows = [[str(s["shooter"]), styled(str(s["outcome"])), str(s["target"] or "—"),
+                     "Blocked" if s["blocked"] else "", str(s["damage"]) + (" †" if s["killed"] else "")]
+                    for s in entries(r["shots"])]
             parts.append(rows_table(f"{r['shooter']} {r['action']} at {r['zone']}", ["Shooter", "Outcome", "Hit", "Shield", "Damage"], rows))
         elif kind == "cast":
-            rows = [[c["caster"], c["target"], styled(c["outcome"]), str(c["damage"]) + (" †" if c["killed"] else "")] for c in r["casts"]]
+            rows = [[str(c["caster"]), str(c["target"]), styled(str(c["outcome"])),
+                     str(c["damage"]) + (" †" if c["killed"] else "")] for c in entries(r["casts"])]
             parts.append(rows_table(f"{r['caster']} casts {r['spell']}", ["Caster", "Target", "Outcome", "Damage"], rows))
         elif kind == "cut_down":
             parts.append(Text(f"  cut down: {r['pursuer']} → {r['target']}: {r['outcome']} {r['damage']}" + (" †" if r["killed"] else "")))
         elif kind == "morale":
-            parts.append(Text(f"  morale {r['unit']}: {r['before']:.0f} → {r['after']:.0f} ({r['state_after']}) — " + "; ".join(r["reasons"]), style="dim"))
+            parts.append(Text(f"  morale {r['unit']}: {number(r['before']):.0f} → {number(r['after']):.0f} "
+                              f"({r['state_after']}) — " + "; ".join(str(x) for x in listed(r["reasons"])), style="dim"))
     return Group(*parts)
+
+
+def _melee_view(r: Mapping[str, object]) -> list[Text | Table]:
+    """A melee's duels as a table, then its Morale tests that had reasons."""
+    rows: list[list[str | Text]] = []
+    for d in entries(r["duels"]):
+        s, back = entry(d["strike"]), d["retaliation"]
+        ret = None if back is None else entry(back)
+        dmg = f"self −{s['self_damage']}" if s["self_damage"] else (str(s["damage"]) + (" †" if s["killed"] else "")) if s["target"] else ""
+        rows.append([str(s["attacker"]), str(s["target"] or "—"), styled(str(s["outcome"])), dmg,
+                     "—" if ret is None else f"{ret['outcome']} {ret['damage']}" + (" †" if ret["killed"] else "")])
+    out: list[Text | Table] = [rows_table(f"{r['attacker']} {r['action']} in {r['zone']} ({r['direction']})",
+                                          ["Attacker", "Target", "Outcome", "Damage", "Retaliation"], rows)]
+    for m in entries(r["morale"]):
+        if m["reasons"]:
+            out.append(Text(f"  morale {m['unit']}: {number(m['before']):.0f} → {number(m['after']):.0f} ({m['state_after']})", style="dim"))
+    return out
 
 
 def result_view(state: BattleState) -> Group:
@@ -144,7 +156,7 @@ class ExIllisCliPresenter:
     def units(self, state: BattleState) -> Table:
         return units_table(state)
 
-    def outcome(self, report: list[dict[str, Any]]) -> Group:
+    def outcome(self, report: Sequence[Mapping[str, object]]) -> Group:
         return outcome_view(report)
 
     def result(self, state: BattleState) -> Group:

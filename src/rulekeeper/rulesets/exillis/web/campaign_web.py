@@ -22,6 +22,7 @@ from rulekeeper.core.armies import (
 from rulekeeper.persistence.campaign import CampaignStore
 from rulekeeper.service.battles import BattleService
 
+from ..campaign_records import UnitAdvance
 from ..campaign_service import NotFromMustersError, record_battle, sides_from_meta
 
 __all__ = ["ExIllisCampaignBook", "report_from_summary"]
@@ -32,7 +33,7 @@ class ExIllisCampaignBook:
 
     points_name = "Battle Points"
 
-    def recordable(self, meta: Mapping[str, Any]) -> str | None:
+    def recordable(self, meta: Mapping[str, object]) -> str | None:
         try:
             sides_from_meta(meta, "this battle")
         except NotFromMustersError as exc:
@@ -53,11 +54,12 @@ class ExIllisCampaignBook:
         return report_from_summary(rec.summary, "" if found is None else found.recorded)
 
 
-def _unit(side: str, u: Mapping[str, Any]) -> CampaignUnitLine:
+def _unit(side: str, u: UnitAdvance) -> CampaignUnitLine:
+    to_next = u.get("bp_to_next")
     return CampaignUnitLine(
         side=side, muster=str(u["muster"]), unit=str(u["unit"]), kind=str(u["kind"]), status=str(u.get("status", "")),
         level_before=int(u["level_before"]), level=int(u["level"]), points_received=int(u["bp_received"]),
-        points=int(u["bp"]), to_next=None if u.get("bp_to_next") is None else int(u["bp_to_next"]),
+        points=int(u["bp"]), to_next=None if to_next is None else int(to_next),
         skill_points=int(u.get("skill_points_gained", 0)), label=str(u.get("label") or ""),
         named=bool(u.get("named", False)))
 

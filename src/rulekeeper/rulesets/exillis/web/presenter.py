@@ -11,7 +11,7 @@ battle (unit names, scenario text) reaches the page unescaped.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Required, TypedDict
@@ -34,6 +34,7 @@ from ..battle.state import BattleState, BattleUnit
 from ..battle.tables import BattleTables
 from ..battle.turnbar import predict
 from ..game import KIND_TITLES
+from ..logged import entries, entry, listed, number
 from ..melee import MeleeContext, duel_odds, target_odds
 from ..morale import state_of
 from ..profiles import STAT_KEYS
@@ -332,7 +333,7 @@ class ExIllisPresenter:
 
     # -- the Fate Screen of results ------------------------------------------------------------
 
-    def _items(self, report: list[dict[str, Any]]) -> list[FateItem]:
+    def _items(self, report: Sequence[Mapping[str, object]]) -> list[FateItem]:
         """The report as a sequence of lines and cards; cards are what a player reveals."""
         items: list[FateItem] = []
         for r in report:
@@ -340,18 +341,19 @@ class ExIllisPresenter:
             if kind == "note":
                 items.append({"t": "note", "text": plain(str(r.get("text", "")))})
             elif kind == "melee":
-                items.append({"t": "header", "text": f"{short(r['attacker'])}: {r['action']} in {r['zone']} ({r['direction']})"})
-                for d in r.get("duels", []):
-                    items.append({"t": "duel", "strike": d["strike"], "ret": d.get("retaliation")})
+                items.append({"t": "header", "text": f"{short(str(r['attacker']))}: {r['action']} in {r['zone']} ({r['direction']})"})
+                for d in entries(r.get("duels")):
+                    ret = d.get("retaliation")
+                    items.append({"t": "duel", "strike": entry(d["strike"]), "ret": None if ret is None else entry(ret)})
                 items += self._aftermath(r)
             elif kind == "shoot":
-                items.append({"t": "header", "text": f"{short(r['shooter'])}: {str(r['action']).replace('_', ' ')} at {r['zone']}"})
-                for s in r.get("shots", []):
+                items.append({"t": "header", "text": f"{short(str(r['shooter']))}: {str(r['action']).replace('_', ' ')} at {r['zone']}"})
+                for s in entries(r.get("shots")):
                     items.append({"t": "shot", "s": s})
                 items += self._aftermath(r)
             elif kind == "cast":
-                items.append({"t": "header", "text": f"{short(r['caster'])} casts {r['spell']}"})
-                for c in r.get("casts", []):
+                items.append({"t": "header", "text": f"{short(str(r['caster']))} casts {r['spell']}"})
+                for c in entries(r.get("casts")):
                     items.append({"t": "cast", "c": c})
                 items += self._aftermath(r)
             elif kind == "cut_down":
@@ -361,21 +363,22 @@ class ExIllisPresenter:
         return items
 
     @staticmethod
-    def _morale(m: dict[str, Any]) -> FateItem:
-        return {"t": "morale", "unit": short(m["unit"]), "before": _num(m["before"]), "after": _num(m["after"]),
-                "state": m.get("state_after", ""), "reasons": [plain(str(x)) for x in m.get("reasons", [])]}
+    def _morale(m: Mapping[str, object]) -> FateItem:
+        return {"t": "morale", "unit": short(str(m["unit"])), "before": _num(number(m["before"])),
+                "after": _num(number(m["after"])), "state": str(m.get("state_after", "")),
+                "reasons": [plain(str(x)) for x in listed(m.get("reasons", []))]}
 
-    def _aftermath(self, r: dict[str, Any]) -> list[FateItem]:
+    def _aftermath(self, r: Mapping[str, object]) -> list[FateItem]:
         out: list[FateItem] = []
         if r.get("casualties"):
-            out.append({"t": "casualties", "list": [short(x) for x in r["casualties"]]})
-        out += [self._morale(m) for m in r.get("morale", []) if m.get("reasons")]
+            out.append({"t": "casualties", "list": [short(str(x)) for x in listed(r["casualties"])]})
+        out += [self._morale(m) for m in entries(r.get("morale", [])) if m.get("reasons")]
         return out
 
-    def fate_count(self, report: list[dict[str, Any]]) -> int:
+    def fate_count(self, report: Sequence[Mapping[str, object]]) -> int:
         return sum(1 for i in self._items(report) if i["t"] in CARD_KINDS)
 
-    def fate(self, report: list[dict[str, Any]], shown: int | None, links: Links, index: int) -> FateScreen:
+    def fate(self, report: Sequence[Mapping[str, object]], shown: int | None, links: Links, index: int) -> FateScreen:
         """``shown`` cards revealed (None: all); the lines after the last shown card wait for the next."""
         items = self._items(report)
         total = sum(1 for i in items if i["t"] in CARD_KINDS)
@@ -393,7 +396,7 @@ class ExIllisPresenter:
                             links=links, index=index, short=short)
         return FateScreen(html, total, limit)
 
-    def log_lines(self, report: list[dict[str, Any]]) -> list[str]:
+    def log_lines(self, report: Sequence[Mapping[str, object]]) -> list[str]:
         out = []
         for it in self._items(report):
             t = it["t"]

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from ..model import fold
 from .model import CampaignState, FieldUnit
@@ -49,7 +48,7 @@ def find_side(state: CampaignGameState, name: str) -> str:
     raise CampaignActionError(f"unknown side {name!r}: expected one of {', '.join(names)}", side=name)
 
 
-def read_orders(state: CampaignGameState, data: Mapping[str, Any]) -> GiveOrders:
+def read_orders(state: CampaignGameState, data: Mapping[str, object]) -> GiveOrders:
     """The action a request spells, read through the one codec :data:`.orders.ORDERS`, the round in play and
     (when only one side still has to give them) the side filled in; its names are checked by :func:`checked`."""
     check_kind(data)

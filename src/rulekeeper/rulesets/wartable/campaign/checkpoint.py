@@ -20,17 +20,19 @@ import json
 import threading
 from collections import deque
 from collections.abc import Mapping
-from typing import Any
+from typing import TypedDict
 
 from rulekeeper.core.errors import RulekeeperError
-from rulekeeper.core.game import JsonDict
 
-from ..codec import enc, unit_to_json
-from .codec import options_to_json, table_to_json
+from ..codec import Exact, StoredUnit, enc, fields_of, unit_to_json
+from .codec import StoredDungeon, StoredOptions, StoredRegion, StoredTable, options_to_json, table_to_json
 from .session import (
     COMPACT_MARK,
     NAME,
     CampaignGameState,
+    StoredCampaignGame,
+    StoredRound,
+    StoredSide,
     history_json,
     pending_json,
     state_from_full,
@@ -55,7 +57,62 @@ def _fixed_parts(s: CampaignGameState) -> tuple[object, ...]:
 
 
 
-def _fixed_json(s: CampaignGameState) -> JsonDict:
+class FixedEnclave(TypedDict):
+    name: str
+    region: str
+    faction: str
+    full: Exact
+
+
+class FixedUnit(TypedDict):
+    label: str
+    faction: str
+    profile: StoredUnit
+
+
+class FixedParts(TypedDict):
+    """What never changes while a campaign is played (:func:`_fixed_json`), stored as one JSON text."""
+
+    name: str
+    regions: list[StoredRegion]
+    enclaves: list[FixedEnclave]
+    factions: list[str]
+    units: list[FixedUnit]
+    dungeons: list[StoredDungeon]
+    options: StoredOptions
+    battle_options: dict[str, str]
+    tables: dict[str, StoredTable]
+    last_round: int
+    sides: list[StoredSide]
+
+
+class ChangingEnclave(TypedDict):
+    stability: Exact
+    fallen: bool
+
+
+class ChangingUnit(TypedDict):
+    region: str
+    health: Exact
+    items: list[str]
+
+
+class CompactCheckpoint(TypedDict):
+    """A compact checkpoint (:func:`compact_json`): the fixed text, then what changes keyed by its names."""
+
+    ruleset: str
+    fixed: str
+    round: int
+    enclaves: dict[str, ChangingEnclave]
+    faith: dict[str, Exact]
+    units: dict[str, ChangingUnit]
+    rng: dict[str, int]
+    pending: list[dict[str, object]]
+    history: list[StoredRound]
+    last_log: list[str]
+
+
+def _fixed_json(s: CampaignGameState) -> FixedParts:
     c = s.campaign
     return {
         "name": c.name,
@@ -90,7 +147,7 @@ def fixed_text(s: CampaignGameState) -> str:
     return text
 
 
-def compact_json(s: CampaignGameState) -> JsonDict:
+def compact_json(s: CampaignGameState) -> CompactCheckpoint:
     """The compact checkpoint of ``s``: the fixed text, and what changes keyed by the names it belongs to."""
     c = s.campaign
     return {
@@ -107,15 +164,17 @@ def compact_json(s: CampaignGameState) -> JsonDict:
     }
 
 
-def _require_names(value: object, names: list[str], where: str) -> None:
+def _require_names(value: object, names: list[str], where: str) -> Mapping[str, object]:
     """``value`` is a mapping with exactly ``names`` as keys (the fixed part's names), else a typed error naming it."""
     if not isinstance(value, Mapping) or sorted(value) != sorted(names):
         got = sorted(value) if isinstance(value, Mapping) else value
         raise RulekeeperError(f"{where}: expected an entry for each of {names}, got {got!r}")
+    return value
 
 
-def _full_of(doc: Mapping[str, Any]) -> JsonDict:
-    """The full form (:func:`.session.state_json`) a compact checkpoint stands for."""
+def _full_of(doc: Mapping[str, object]) -> Mapping[str, object]:
+    """The full form (:func:`.session.state_json`) a compact checkpoint stands for, not yet checked: the full
+    form's reader (:func:`.session.state_from_full`) checks every part of it."""
     text = doc["fixed"]
     if not isinstance(text, str):
         raise RulekeeperError(f"fixed: expected the JSON text of the campaign's unchanging parts, got {text!r}")
@@ -125,15 +184,14 @@ def _full_of(doc: Mapping[str, Any]) -> JsonDict:
         raise RulekeeperError(f"fixed: not JSON ({exc})") from None
     if not isinstance(fixed, dict):
         raise RulekeeperError("fixed: expected a JSON object")
-    enclaves, faith, units = doc["enclaves"], doc["faith"], doc["units"]
-    _require_names(enclaves, [e["name"] for e in fixed["enclaves"]], "enclaves")
-    _require_names(faith, list(fixed["factions"]), "faith")
-    _require_names(units, [u["label"] for u in fixed["units"]], "units")
+    enclaves = _require_names(doc["enclaves"], [e["name"] for e in fixed["enclaves"]], "enclaves")
+    faith = _require_names(doc["faith"], list(fixed["factions"]), "faith")
+    units = _require_names(doc["units"], [u["label"] for u in fixed["units"]], "units")
     campaign = {
         "name": fixed["name"], "round": doc["round"], "regions": fixed["regions"],
-        "enclaves": [{**e, **enclaves[e["name"]]} for e in fixed["enclaves"]],
+        "enclaves": [{**e, **fields_of(enclaves[e["name"]], "enclaves")} for e in fixed["enclaves"]],
         "factions": [{"name": f, "faith": faith[f]} for f in fixed["factions"]],
-        "units": [{**u, **units[u["label"]]} for u in fixed["units"]],
+        "units": [{**u, **fields_of(units[u["label"]], "units")} for u in fixed["units"]],
         "dungeons": fixed["dungeons"],
     }
     return {"ruleset": NAME, "campaign": campaign, "rng": doc["rng"], "options": fixed["options"],
@@ -142,12 +200,12 @@ def _full_of(doc: Mapping[str, Any]) -> JsonDict:
             "last_log": doc["last_log"], COMPACT_MARK[0]: COMPACT_MARK[1]}
 
 
-def state_to_json(s: CampaignGameState) -> JsonDict:
+def state_to_json(s: CampaignGameState) -> CompactCheckpoint | StoredCampaignGame:
     """The state's JSON (the checkpoint): compact for a campaign set up so, the full form otherwise."""
     return compact_json(s) if s.compact else state_json(s)
 
 
-def state_from_json(doc: Mapping[str, Any]) -> CampaignGameState:
+def state_from_json(doc: Mapping[str, object]) -> CampaignGameState:
     """The state back from either form; anything it cannot read is a typed error."""
     if "fixed" not in doc:
         return state_from_full(doc)

@@ -10,13 +10,12 @@ tables their entries. Numbers use the calculator's exact encoding (``16.5``, ``"
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from rulekeeper.boards import RegionMap
 from rulekeeper.core.errors import RulekeeperError
-from rulekeeper.core.game import JsonDict
 
-from ..codec import dec, enc, unit_from_json, unit_to_json
+from ..codec import Exact, StoredUnit, dec, enc, fields_of, records_of, unit_from_json, unit_to_json
 from .model import CampaignOptions, CampaignState, Dungeon, Enclave, Faction, FieldUnit
 from .tables import Effects, Entry, RollTable
 
@@ -33,7 +32,99 @@ def _strs(value: object, where: str) -> tuple[str, ...]:
     return tuple(_str(v, f"{where}[{i}]") for i, v in enumerate(value))
 
 
-def campaign_to_json(state: CampaignState) -> JsonDict:
+class StoredRegion(TypedDict):
+    name: str
+    borders: list[str]
+    traits: list[str]
+
+
+class StoredEnclave(TypedDict):
+    name: str
+    region: str
+    faction: str
+    stability: Exact
+    full: Exact
+    fallen: bool
+
+
+class StoredFaction(TypedDict):
+    name: str
+    faith: Exact
+
+
+class StoredFieldUnit(TypedDict):
+    """A unit in the field: its place, Health and items, and its whole War Table profile."""
+
+    label: str
+    unit: str
+    faction: str
+    region: str
+    health: Exact
+    items: list[str]
+    profile: StoredUnit
+
+
+class StoredDungeon(TypedDict):
+    name: str
+    region: str
+    table: str
+
+
+class StoredCampaign(TypedDict):
+    """The campaign between rounds as stored (:func:`campaign_to_json`), numbers exact."""
+
+    name: str
+    round: int
+    regions: list[StoredRegion]
+    enclaves: list[StoredEnclave]
+    factions: list[StoredFaction]
+    units: list[StoredFieldUnit]
+    dungeons: list[StoredDungeon]
+
+
+class StoredEffects(TypedDict):
+    health: Exact
+    stability: Exact
+    faith: Exact
+    items: list[str]
+
+
+class StoredEntry(TypedDict):
+    """One entry of a stored Delve table: its result, weight, range of rolls, text and effects."""
+
+    result: str
+    weight: Exact
+    low: int | None
+    high: int | None
+    text: str | None
+    effects: StoredEffects
+
+
+class StoredTable(TypedDict):
+    """A Delve table as a stored campaign keeps it (:func:`table_to_json`)."""
+
+    name: str
+    sides: int | None
+    example: bool
+    estimate: str | None
+    source: str
+    entries: list[StoredEntry]
+
+
+class StoredOptions(TypedDict):
+    """The campaign's options as stored; the later ones only when not the default (:data:`LATER_OPTIONS`)."""
+
+    reclaim_fallen: str
+    stability_cap: str
+    downtime_every: int
+    move_range: int
+    faith_cost: Exact
+    fallen_on: str
+    zero_stability: NotRequired[str]
+    victory: NotRequired[str]
+
+
+def campaign_to_json(state: CampaignState) -> StoredCampaign:
     """The whole campaign between rounds; units with their full profiles."""
     return {
         "name": state.name,
@@ -47,11 +138,33 @@ def campaign_to_json(state: CampaignState) -> JsonDict:
     }
 
 
-def campaign_from_json(d: Mapping[str, Any]) -> CampaignState:
+def _rows(d: Mapping[str, object], key: str) -> list[Mapping[str, object]]:
+    """The records under ``key`` (a list of mappings), each checked to be a mapping."""
+    return [fields_of(x, f"{key}[{i}]") for i, x in enumerate(records_of(d[key], f"campaign.{key}"))]
+
+
+def _whole(value: object, where: str, least: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or (least is not None and value < least):
+        more = "" if least is None else f" >= {least}"
+        raise RulekeeperError(f"{where}: expected a whole number{more}, got {value!r}")
+    return value
+
+
+def _maybe_whole(value: object, where: str) -> int | None:
+    return None if value is None else _whole(value, where)
+
+
+def _maybe_text(value: object, where: str) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise RulekeeperError(f"{where}: expected a text or nothing, got {value!r}")
+    return value
+
+
+def campaign_from_json(d: Mapping[str, object]) -> CampaignState:
     """The inverse of :func:`campaign_to_json`."""
-    regions = d["regions"]
-    if not isinstance(regions, list):
+    if not isinstance(d["regions"], list):
         raise RulekeeperError("campaign.regions: expected a list")
+    regions = _rows(d, "regions")
     adjacency = {_str(r["name"], f"regions[{i}].name"): frozenset(_strs(r["borders"], f"regions[{i}].borders"))
                  for i, r in enumerate(regions)}
     traits = {str(r["name"]): _strs(r["traits"], f"regions[{i}].traits") for i, r in enumerate(regions)}
@@ -60,23 +173,22 @@ def campaign_from_json(d: Mapping[str, Any]) -> CampaignState:
         Enclave(_str(e["name"], f"enclaves[{i}].name"), _str(e["region"], f"enclaves[{i}].region"),
                 _str(e["faction"], f"enclaves[{i}].faction"), dec(e["stability"], f"enclaves[{i}].stability"),
                 dec(e["full"], f"enclaves[{i}].full"), bool(e["fallen"]))
-        for i, e in enumerate(d["enclaves"]))
+        for i, e in enumerate(_rows(d, "enclaves")))
     factions = tuple(Faction(_str(f["name"], f"factions[{i}].name"), dec(f["faith"], f"factions[{i}].faith"))
-                     for i, f in enumerate(d["factions"]))
+                     for i, f in enumerate(_rows(d, "factions")))
     units = tuple(
-        FieldUnit(_str(u["label"], f"units[{i}].label"), unit_from_json(u["profile"], f"units[{i}].profile"),
+        FieldUnit(_str(u["label"], f"units[{i}].label"),
+                  unit_from_json(fields_of(u["profile"], f"units[{i}].profile"), f"units[{i}].profile"),
                   _str(u["faction"], f"units[{i}].faction"), _str(u["region"], f"units[{i}].region"),
                   dec(u["health"], f"units[{i}].health"), _strs(u["items"], f"units[{i}].items"))
-        for i, u in enumerate(d["units"]))
+        for i, u in enumerate(_rows(d, "units")))
     dungeons = tuple(Dungeon(_str(x["name"], "dungeons.name"), _str(x["region"], "dungeons.region"),
-                             _str(x["table"], "dungeons.table")) for x in d["dungeons"])
-    rnd = d["round"]
-    if isinstance(rnd, bool) or not isinstance(rnd, int) or rnd < 1:
-        raise RulekeeperError(f"campaign.round: expected a whole number >= 1, got {rnd!r}")
+                             _str(x["table"], "dungeons.table")) for x in _rows(d, "dungeons"))
+    rnd = _whole(d["round"], "campaign.round", 1)
     return CampaignState(_str(d["name"], "campaign.name"), region_map, enclaves, factions, units, dungeons, rnd)
 
 
-def table_to_json(t: RollTable) -> JsonDict:
+def table_to_json(t: RollTable) -> StoredTable:
     return {
         "name": t.name, "sides": t.sides, "example": t.example, "estimate": t.estimate, "source": t.source,
         "entries": [{"result": e.result, "weight": enc(e.weight), "low": e.low, "high": e.high, "text": e.text,
@@ -86,17 +198,18 @@ def table_to_json(t: RollTable) -> JsonDict:
     }
 
 
-def table_from_json(d: Mapping[str, Any], where: str) -> RollTable:
+def table_from_json(d: Mapping[str, object], where: str) -> RollTable:
     entries = []
-    for i, e in enumerate(d["entries"]):
-        fx = e["effects"]
+    for i, e in enumerate(_rows(d, "entries")):
         w = f"{where}.entries[{i}]"
+        fx = fields_of(e["effects"], f"{w}.effects")
         effects = Effects(dec(fx["health"], f"{w}.health"), dec(fx["stability"], f"{w}.stability"),
                           dec(fx["faith"], f"{w}.faith"), _strs(fx["items"], f"{w}.items"))
         entries.append(Entry(_str(e["result"], f"{w}.result"), dec(e["weight"], f"{w}.weight"), effects,
-                             e["low"], e["high"], e["text"]))
-    return RollTable(_str(d["name"], f"{where}.name"), tuple(entries), d["sides"], bool(d["example"]),
-                     d["estimate"], str(d["source"]))
+                             _maybe_whole(e["low"], f"{w}.low"), _maybe_whole(e["high"], f"{w}.high"),
+                             _maybe_text(e["text"], f"{w}.text")))
+    return RollTable(_str(d["name"], f"{where}.name"), tuple(entries), _maybe_whole(d["sides"], f"{where}.sides"),
+                     bool(d["example"]), _maybe_text(d["estimate"], f"{where}.estimate"), str(d["source"]))
 
 
 #: Options added after campaigns were first stored: written only when not the default, so a stored
@@ -104,17 +217,19 @@ def table_from_json(d: Mapping[str, Any], where: str) -> RollTable:
 LATER_OPTIONS = {"zero_stability": "falls", "victory": "enclaves"}
 
 
-def options_to_json(o: CampaignOptions) -> JsonDict:
-    later = {k: getattr(o, k) for k, default in LATER_OPTIONS.items() if getattr(o, k) != default}
-    return {"reclaim_fallen": o.reclaim_fallen, "stability_cap": o.stability_cap, "downtime_every": o.downtime_every,
-            "move_range": o.move_range, "faith_cost": enc(o.faith_cost), "fallen_on": o.fallen_on, **later}
+def options_to_json(o: CampaignOptions) -> StoredOptions:
+    stored: StoredOptions = {
+        "reclaim_fallen": o.reclaim_fallen, "stability_cap": o.stability_cap, "downtime_every": o.downtime_every,
+        "move_range": o.move_range, "faith_cost": enc(o.faith_cost), "fallen_on": o.fallen_on}
+    if o.zero_stability != LATER_OPTIONS["zero_stability"]:  # in the order of LATER_OPTIONS
+        stored["zero_stability"] = o.zero_stability
+    if o.victory != LATER_OPTIONS["victory"]:
+        stored["victory"] = o.victory
+    return stored
 
 
-def options_from_json(d: Mapping[str, Any]) -> CampaignOptions:
-    ints = {k: d[k] for k in ("downtime_every", "move_range")}
-    for k, v in ints.items():
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise RulekeeperError(f"options.{k}: expected a whole number, got {v!r}")
+def options_from_json(d: Mapping[str, object]) -> CampaignOptions:
+    ints = {k: _whole(d[k], f"options.{k}") for k in ("downtime_every", "move_range")}
     return CampaignOptions(str(d["reclaim_fallen"]), str(d["stability_cap"]), ints["downtime_every"],
                            ints["move_range"], dec(d["faith_cost"], "options.faith_cost"), str(d["fallen_on"]),
                            **{k: str(d.get(k, default)) for k, default in LATER_OPTIONS.items()})

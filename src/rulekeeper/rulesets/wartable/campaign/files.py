@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from pydantic import Field, ValidationError
 
@@ -150,7 +149,7 @@ def table_for(name: str, base: Path | None = None) -> RollTable:
     return shipped_table(name)
 
 
-def parse_campaign(raw: dict[str, Any], where: str, base: Path | None = None,
+def parse_campaign(raw: object, where: str, base: Path | None = None,
                    given: Sequence[GivenTable] = ()) -> CampaignState:
     """Validate a parsed campaign file into a :class:`CampaignState`; ``data:`` paths are relative to ``base``.
 

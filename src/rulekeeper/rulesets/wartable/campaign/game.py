@@ -36,6 +36,7 @@ from rulekeeper.core.rng import RngState
 from rulekeeper.core.ruleset import OptionInfo, Resolution
 from rulekeeper.core.whole import WholeMeasure, WholeOdds
 
+from ..codec import fields_of, records_of
 from ..model import OPTION_INFO
 from ..rounding import show
 from .actions import (
@@ -122,16 +123,18 @@ class WarTableCampaign(BaseGame[CampaignGameState, GiveOrders]):
     def recognises(self, document: object) -> bool:
         return isinstance(document, dict) and "campaign" in document and "regions" in document
 
-    def initial_state(self, document: JsonDict) -> CampaignGameState:
-        return state_from_json(document)
+    def initial_state(self, document: Mapping[str, object]) -> CampaignGameState:
+        return state_from_json(document)  # every part checked
 
-    def roles(self, document: JsonDict) -> tuple[str, ...]:
+    def roles(self, document: Mapping[str, object]) -> tuple[str, ...]:
         try:
-            return tuple(str(s["side"]) for s in document["sides"])
-        except (KeyError, TypeError) as exc:
+            return tuple(str(fields_of(s, "sides")["side"]) for s in records_of(document["sides"], "sides"))
+        except KeyError as exc:
             raise RulekeeperError(f"the stored War Table campaign is damaged: sides ({exc!r})") from None
+        except RulekeeperError as exc:
+            raise RulekeeperError(f"the stored War Table campaign is damaged: {exc.message}") from None
 
-    def reseeded(self, document: JsonDict, seed: int) -> JsonDict:
+    def reseeded(self, document: Mapping[str, object], seed: int) -> JsonDict:
         return {**document, "rng": RngState.from_seed(seed).to_dict()}
 
     # -- playing -------------------------------------------------------------------------------------
@@ -239,8 +242,7 @@ class WarTableCampaign(BaseGame[CampaignGameState, GiveOrders]):
         chance = tuple(fate.records)
         # the report reveals every side's orders: face down until its side turns it over, never undone once
         # shown (core.game.face_down), or a side could read the others' orders and change its own
-        record: JsonDict = {"chance": [c.to_dict() for c in chance], "report": list(items), "reveals": True}
-        return Outcome(after, canonical, orders.side, chance, (), tuple(items), record)
+        return self.outcome(after, orders.given(state.round), orders.side, chance, items, reveals=True)
 
     def preview(self, state: CampaignGameState, action: GiveOrders) -> OddsPreview:
         """This side's orders in words and the exact odds of its Delve rolls (never the other sides' orders)."""
@@ -329,20 +331,21 @@ class WarTableCampaign(BaseGame[CampaignGameState, GiveOrders]):
     # -- JSON and views --------------------------------------------------------------------------------
 
     def state_to_json(self, state: CampaignGameState) -> JsonDict:
-        return state_to_json(state)
+        return dict(state_to_json(state))
 
-    def state_from_json(self, document: JsonDict) -> CampaignGameState:
+    def state_from_json(self, document: Mapping[str, object]) -> CampaignGameState:
         state = state_from_json(document)
-        if state_to_json(state) != document:
+        if dict(state_to_json(state)) != document:
             raise RulekeeperError("the stored War Table campaign is damaged: it does not read back as written")
         return state
 
     def view(self, state: CampaignGameState, role: str) -> JsonDict:
         """The campaign without the RNG; another side's orders only as "given"."""
-        doc = state_json(state)  # the full form, whatever form the checkpoints take
+        full = state_json(state)  # the full form, whatever form the checkpoints take
+        doc = dict(full)
         doc.pop("rng")
         doc.pop(COMPACT_MARK[0], None)
-        doc["pending"] = [p if p["side"] == role else {"side": p["side"], "given": True} for p in doc["pending"]]
+        doc["pending"] = [p if p["side"] == role else {"side": p["side"], "given": True} for p in full["pending"]]
         return doc
 
     # -- presentation ------------------------------------------------------------------------------------

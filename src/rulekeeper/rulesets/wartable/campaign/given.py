@@ -56,7 +56,8 @@ def load_given(path: Path | str) -> GivenTable:
                                     "--data takes tables (table:, dice:, entries:); unit data files go in the "
                                     "campaign file's data: list"])
     table = parse_table(raw, where)
-    replaces = raw.get("replaces") or []
+    replaces = raw.get("replaces") or []  # a list of names: the table's schema checked it
+    replaces = replaces if isinstance(replaces, list) else []
     answers = {fold(table.name), fold(Path(where).stem), *(fold(str(r)) for r in replaces)}
     return GivenTable(where, table, frozenset(answers))
 

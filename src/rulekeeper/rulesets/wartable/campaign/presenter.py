@@ -7,11 +7,11 @@ changes with their rule, battles, Delve rolls).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
-
-from rulekeeper.core.game import JsonDict
 
 from ..rounding import show
 from .chart import round_label
@@ -57,7 +57,7 @@ class CampaignCliPresenter:
             t.add_row(f, show(state.campaign.faction(f).faith), "given" if k in state.given() else "to give")
         return t
 
-    def outcome(self, report: list[JsonDict]) -> Group:
+    def outcome(self, report: Sequence[Mapping[str, object]]) -> Group:
         return Group(*(Text(str(item.get("text", "")), style="bold" if item.get("kind") == "round" else "")
                        for item in report))
 

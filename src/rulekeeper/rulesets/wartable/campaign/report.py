@@ -8,16 +8,61 @@ presenters draw the richer ones (``battle``, ``stability``, ``delve``) from thei
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-from rulekeeper.core.game import JsonDict
+from typing import Literal, TypedDict
 
 from ..report import CombatReport
+from ..report_json import Num, StepJson
 from ..rounding import show
 from .rounds import RoundResult
+from .stability import ChangeJson
+from .tables import RollJson
 
 
-def round_report(round_: int, orders: Sequence[str], result: RoundResult) -> list[JsonDict]:
-    items: list[JsonDict] = [{"kind": "round", "round": round_, "text": f"Round {round_} resolves"}]
+class RoundItem(TypedDict):
+    kind: Literal["round"]
+    round: int
+    text: str
+
+
+class LineItem(TypedDict):
+    """A line of the round: an order given, an event, an effect the rules could not apply."""
+
+    kind: Literal["orders", "event", "unapplied"]
+    text: str
+
+
+class StabilityItem(ChangeJson):
+    """A Stability change with the seed's line that caused it."""
+
+    kind: Literal["stability"]
+    text: str
+
+
+class DelveItem(RollJson):
+    """A Delve roll with its odds."""
+
+    kind: Literal["delve"]
+    text: str
+
+
+class BattleItem(TypedDict):
+    """One region's battle: each side's combatants, the step-4 split, the six steps and the result."""
+
+    kind: Literal["battle"]
+    title: str | None
+    combatants: dict[str, list[str]]
+    split: list[str]
+    steps: list[StepJson]
+    result: dict[str, Num]
+    text: str
+
+
+#: One item of a resolved round's report as the log keeps it (:func:`round_report`).
+RoundReportItem = RoundItem | LineItem | StabilityItem | DelveItem | BattleItem
+
+
+def round_report(round_: int, orders: Sequence[str], result: RoundResult) -> list[RoundReportItem]:
+    items: list[RoundReportItem] = [{"kind": "round", "round": round_, "text": f"Round {round_} resolves"}]
     items += [{"kind": "orders", "text": f"Orders — {t}"} for t in orders]
     items += [{"kind": "event", "text": line} for line in result.log]
     items += [battle_item(b) for b in result.battles]
@@ -35,7 +80,7 @@ def round_report(round_: int, orders: Sequence[str], result: RoundResult) -> lis
     return items
 
 
-def battle_item(b: CombatReport) -> JsonDict:
+def battle_item(b: CombatReport) -> BattleItem:
     """One region's battle: its combatants on each side, the step-4 split of each side's hits, Health."""
     d = b.to_dict()
     sides = {side: [c.label for c in b.combatants if c.side == side] for side in ("attackers", "defenders")}

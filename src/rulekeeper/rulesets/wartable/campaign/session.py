@@ -13,15 +13,17 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from rulekeeper.core.errors import RulekeeperError
-from rulekeeper.core.game import JsonDict
 from rulekeeper.core.rng import RngState
 
-from ..codec import dec, enc
+from ..codec import Exact, dec, enc, fields_of, records_of
 from ..model import WarTableOptions, parse_options
 from .codec import (
+    StoredCampaign,
+    StoredOptions,
+    StoredTable,
     campaign_from_json,
     campaign_to_json,
     options_from_json,
@@ -97,23 +99,79 @@ class CampaignGameState:
         return [f for _, f in self.sides if any(u.faction == f and u.health > 0 for u in self.campaign.units)]
 
 
-def _snap_json(s: Snapshot) -> list[JsonDict]:
+class StoredStability(TypedDict):
+    enclave: str
+    stability: Exact
+    fallen: bool
+
+
+class StoredRound(TypedDict):
+    """Each Enclave's Stability at the start of a round (the Stability chart's points)."""
+
+    round: int
+    enclaves: list[StoredStability]
+
+
+class StoredSide(TypedDict):
+    side: str
+    faction: str
+
+
+class StoredCampaignGame(TypedDict):
+    """The full form of a campaign being played (:func:`state_json`), in this key order; ``pending`` holds the
+    logged JSON of the actions that gave the waiting orders."""
+
+    ruleset: str
+    campaign: StoredCampaign
+    rng: dict[str, int]
+    options: StoredOptions
+    battle_options: dict[str, str]
+    tables: dict[str, StoredTable]
+    last_round: int
+    sides: list[StoredSide]
+    pending: list[dict[str, object]]
+    history: list[StoredRound]
+    last_log: list[str]
+    checkpoint: NotRequired[str]
+
+
+def _snap_json(s: Snapshot) -> list[StoredStability]:
     return [{"enclave": n, "stability": enc(v), "fallen": f} for n, v, f in s]
 
 
 def _snap_from(d: object, where: str) -> Snapshot:
     if not isinstance(d, list) or not all(isinstance(x, Mapping) for x in d):
         raise RulekeeperError(f"{where}: expected a list of Enclaves' Stability, got {d!r}")
-    return tuple((str(x["enclave"]), dec(x["stability"], f"{where}.stability"), bool(x["fallen"])) for x in d)
+    rows = [fields_of(x, where) for x in d]
+    return tuple((str(x["enclave"]), dec(x["stability"], f"{where}.stability"), bool(x["fallen"])) for x in rows)
 
 
-def pending_json(p: SideOrders, round_: int) -> JsonDict:
+def pending_json(p: SideOrders, round_: int) -> dict[str, object]:
     """Pending orders in the state's JSON: the JSON of the action that gave them."""
     return ORDERS.encode(p.given(round_))
 
 
-def history_json(history: tuple[tuple[int, Snapshot], ...]) -> list[JsonDict]:
+def history_json(history: tuple[tuple[int, Snapshot], ...]) -> list[StoredRound]:
     return [{"round": r, "enclaves": _snap_json(snap)} for r, snap in history]
+
+
+def _rows(doc: Mapping[str, object], key: str) -> list[Mapping[str, object]]:
+    return [fields_of(x, f"{key}[{i}]") for i, x in enumerate(records_of(doc[key], key))]
+
+
+def _names(value: object, where: str) -> dict[str, str]:
+    """The battle options' ``NAME -> VALUE`` pairs as stored, checked to be texts."""
+    named = fields_of(value, where)
+    if not all(isinstance(v, str) for v in named.values()):
+        raise RulekeeperError(f"{where}: expected a text for each option, got {dict(named)!r}")
+    return {str(k): str(v) for k, v in named.items()}
+
+
+def _last_round(value: object) -> int:
+    """``int(value)`` as the full form always read a round number (a stored number or its digits)."""
+    if not isinstance(value, (int, str, float)):
+        raise RulekeeperError(f"expected a round number, got {value!r}")
+    return int(value)
 
 
 #: The initial document's mark of a campaign whose checkpoints are compact (set up since issue 22); a
@@ -121,9 +179,9 @@ def history_json(history: tuple[tuple[int, Snapshot], ...]) -> list[JsonDict]:
 COMPACT_MARK = ("checkpoint", "compact")
 
 
-def state_json(s: CampaignGameState) -> JsonDict:
+def state_json(s: CampaignGameState) -> StoredCampaignGame:
     """The full form: every part of the campaign as plain JSON (the initial document, views, older checkpoints)."""
-    doc: JsonDict = {
+    doc: StoredCampaignGame = {
         "ruleset": NAME,
         "campaign": campaign_to_json(s.campaign),
         "rng": s.rng.to_dict(),
@@ -137,30 +195,33 @@ def state_json(s: CampaignGameState) -> JsonDict:
         "last_log": list(s.last_log),
     }
     if s.compact:
-        doc[COMPACT_MARK[0]] = COMPACT_MARK[1]
+        doc["checkpoint"] = COMPACT_MARK[1]  # COMPACT_MARK
     return doc
 
 
-def state_from_full(doc: Mapping[str, Any]) -> CampaignGameState:
+def state_from_full(doc: Mapping[str, object]) -> CampaignGameState:
     """The state back from :func:`state_json`; anything it cannot read is a typed error."""
     try:
         if doc.get("ruleset") != NAME:
             raise RulekeeperError(f"ruleset: expected {NAME!r}, got {doc.get('ruleset')!r}")
-        sides = tuple((str(x["side"]), str(x["faction"])) for x in doc["sides"])
+        sides = tuple((str(x["side"]), str(x["faction"])) for x in _rows(doc, "sides"))
+        rng, tables = doc["rng"], fields_of(doc["tables"], "tables")
+        if not isinstance(rng, dict):
+            raise RulekeeperError(f"rng: expected the RNG's state, got {rng!r}")
         state = CampaignGameState(
-            campaign_from_json(doc["campaign"]),
-            RngState.from_dict(doc["rng"]),
-            options_from_json(doc["options"]),
-            parse_options(doc["battle_options"]),
-            tuple((str(k), table_from_json(v, f"tables.{k}")) for k, v in doc["tables"].items()),
-            int(doc["last_round"]),
+            campaign_from_json(fields_of(doc["campaign"], "campaign")),
+            RngState.from_dict(rng),
+            options_from_json(fields_of(doc["options"], "options")),
+            parse_options(_names(doc["battle_options"], "battle_options")),
+            tuple((str(k), table_from_json(fields_of(v, f"tables.{k}"), f"tables.{k}")) for k, v in tables.items()),
+            _last_round(doc["last_round"]),
             sides,
             (),
-            tuple((int(h["round"]), _snap_from(h["enclaves"], "history")) for h in doc["history"]),
-            tuple(str(x) for x in doc["last_log"]),
+            tuple((_last_round(h["round"]), _snap_from(h["enclaves"], "history")) for h in _rows(doc, "history")),
+            tuple(str(x) for x in records_of(doc["last_log"], "last_log")),
         )
         pending = []
-        for p in doc["pending"]:
+        for p in _rows(doc, "pending"):
             given = ORDERS.decode(p)  # the JSON of the action that gave them
             faction = state.faction_of(given.side)
             pending.append(SideOrders(given.side, given.orders, tuple(FaithOrder(faction, e) for e in given.faith)))

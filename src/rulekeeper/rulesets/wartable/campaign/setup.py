@@ -18,6 +18,7 @@ from rulekeeper.core.game import BattleSetup, SetupRequest
 from rulekeeper.core.rng import RngState
 from rulekeeper.core.ruleset import OptionInfo
 
+from ..codec import fields_of
 from ..data import read_mapping
 from ..model import OPTION_INFO, WarTableOptions, parse_option_pairs, parse_options
 from .files import parse_campaign, table_for
@@ -68,7 +69,7 @@ def _whole(name: str, value: str, low: int) -> int:
     return n
 
 
-def campaign_options(values: Mapping[str, Any]) -> tuple[CampaignOptions, WarTableOptions]:
+def campaign_options(values: Mapping[str, object]) -> tuple[CampaignOptions, WarTableOptions]:
     """Campaign options and battle options from one ``NAME -> VALUE`` mapping (names routed by kind)."""
     camp: dict[str, Any] = {}
     battle: dict[str, str] = {}
@@ -107,7 +108,7 @@ def setup_campaign(request: SetupRequest) -> BattleSetup:
     campaign = parse_campaign(raw, where, path.parent, given)
     own = match_given(given, [d.table for d in campaign.dungeons], campaign.name)
     problems: list[str] = []
-    values: dict[str, Any] = dict(raw.get("options") or {})
+    values: dict[str, object] = dict(fields_of(raw.get("options") or {}, f"{where}: options"))
     try:
         values.update(parse_option_pairs(list(request.options)))
         options, battle_options = campaign_options(values)
@@ -125,10 +126,12 @@ def setup_campaign(request: SetupRequest) -> BattleSetup:
             tables.append((d.table, own.get(d.table) or table_for(d.table, path.parent)))
     if problems:
         raise DataFileError(where, problems)
-    rounds = raw.get("rounds") or DEFAULT_ROUNDS
+    rounds = raw.get("rounds") or DEFAULT_ROUNDS  # a whole number: the campaign file's schema checked it
+    if not isinstance(rounds, (int, str, float)):
+        raise DataFileError(where, [f"rounds: expected a whole number, got {rounds!r}"])
     state = CampaignGameState(campaign, RngState.from_seed(request.seed), options, battle_options, tuple(tables),
                               campaign.round + int(rounds) - 1, sides, (), ((campaign.round, snapshot(campaign)),),
                               compact=True)
     state = replace(state, last_log=(f"{campaign.name}: round {campaign.round} of {state.last_round}",))
     doc = state_json(state)  # the full form, marked: its checkpoints are compact (:mod:`.checkpoint`)
-    return BattleSetup(NAME, campaign.name, request.seed, doc, campaign.name, {"sides": dict(sides)})
+    return BattleSetup(NAME, campaign.name, request.seed, dict(doc), campaign.name, {"sides": dict(sides)})

@@ -15,13 +15,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, TypedDict
 
 from pydantic import Field, ValidationError, model_validator
 
-from rulekeeper.core.chance import ChanceResult, Fate, discrete
+from rulekeeper.core.chance import ChanceRecord, ChanceResult, Fate, discrete
 from rulekeeper.core.errors import DataFileError, UnknownNameError
-from rulekeeper.core.game import JsonDict
 
 from ..data import Name, StatNumber, StrictModel, read_mapping, validation_problems
 from ..report_json import Num
@@ -96,7 +95,7 @@ class RollJson(TypedDict):
     odds: str
     all_odds: list[list[str]]
     effects: EffectsJson
-    chance: JsonDict
+    chance: ChanceRecord
 
 
 @dataclass(frozen=True)
@@ -231,7 +230,7 @@ def _entries(doc: TableSchema, sides: int | None) -> tuple[list[Entry], list[str
     return entries, problems
 
 
-def parse_table(raw: dict[str, Any], where: str) -> RollTable:
+def parse_table(raw: object, where: str) -> RollTable:
     """Validate a parsed table file; every problem in one :class:`DataFileError` naming file and field."""
     try:
         doc = TableSchema.model_validate(raw)

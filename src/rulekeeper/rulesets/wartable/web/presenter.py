@@ -11,12 +11,12 @@ already gives the exact outcome of the one action.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TypedDict
 
 from markupsafe import Markup
 
-from rulekeeper.core.game import JsonDict
 from rulekeeper.core.present import Header, Links
 from rulekeeper.web.presenters import GenericPresenter
 
@@ -131,5 +131,5 @@ class WarTableWebPresenter(GenericPresenter):
         clock = "Resolved" if status.over else ("The defenders answer" if state.declared else "The attack")
         return Header({s: b.side_name(s) for s in SIDES}, clock, status.acting)
 
-    def action_text(self, action: JsonDict) -> str:
+    def action_text(self, action: Mapping[str, object]) -> str:
         return self.game.action_text(action)

@@ -11,12 +11,13 @@ and ``conceals`` keep them out). Fate Screen and end screen stay generic.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TypedDict
 
 from markupsafe import Markup
 
-from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
+from rulekeeper.core.game import LegalAction, OddsPreview
 from rulekeeper.core.present import Header, Links
 from rulekeeper.web.presenters import GenericPresenter
 
@@ -201,5 +202,5 @@ class CampaignWebPresenter(GenericPresenter):
                             round=state.round, units=units, faith=faith, cost=show(state.options.faith_cost),
                             resolves=last)
 
-    def action_text(self, action: JsonDict) -> str:
+    def action_text(self, action: Mapping[str, object]) -> str:
         return self.game.action_text(action)
