@@ -218,8 +218,9 @@ def record_from_row(row: Row[Any]) -> BattleRecord:
     return BattleRecord(**row._asdict())
 
 
-def entry_from_row(row: Row[Any]) -> LogEntry:
-    return checked_entry(row._asdict())
+def entry_from_row(row: Row[int, object, object, bool, str]) -> LogEntry:
+    """A log entry from a row of :data:`ENTRY_COLUMNS` (in their order; the action and result are checked)."""
+    return checked_entry(*row)
 
 
 # ------------------------------------------------------------- the export document

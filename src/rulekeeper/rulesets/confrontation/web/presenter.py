@@ -112,7 +112,7 @@ def _fighter_of(lg: LegalAction) -> str:
     return str(lg.action.get("fighter", ""))
 
 
-class ConfrontationPresenter(GenericPresenter):
+class ConfrontationPresenter(GenericPresenter[SkirmishState]):
     """The SVG table, the picked fighter's reach and charge lines, his actions and his card."""
 
     def template_dir(self) -> Path:
