@@ -1,8 +1,11 @@
 """Which test files xdist hands out first (read by ``tests/conftest.py``)."""
 
-#: The costliest files, started first: xdist (``--dist loadfile``) hands files to its workers in collection
-#: order, and a long file handed out last kept one worker busy for minutes after the others had finished.
-#: Refresh from the "CPU time by test file" section a run prints (most costly first).
+#: The costliest files, started first: xdist (``--dist loadfile --no-loadscope-reorder``) hands files to its
+#: workers in collection order, and a long file handed out last kept one worker busy for minutes after the others
+#: had finished. Without ``--no-loadscope-reorder`` xdist hands out the files with most tests first and this
+#: list is ignored: mypy and the one-test browser files then went out last. After the costliest by CPU come the
+#: files that hold a worker long while a browser, a keeper server or PostgreSQL works (their wall time), so that
+#: the run ends on small files that fill the gaps. Refresh from the "CPU time by test file" section a run prints.
 COSTLIEST_FIRST = (
     "tests/test_conformance.py",
     "tests/exillis/test_lab_kernel_fallback.py",
@@ -23,4 +26,22 @@ COSTLIEST_FIRST = (
     "tests/web/test_web_dice.py",
     "tests/web/test_browser.py",
     "tests/confrontation/test_confrontation_browser.py",
+    "tests/persistence/test_migrations.py",
+    "tests/exillis/test_cli_exillis.py",
+    "tests/battlesystem/test_battlesystem_browser.py",
+    "tests/confrontation/test_confrontation_magic_browser.py",
+    "tests/persistence/test_convention_hall.py",
+    "tests/web/test_phone.py",
+    "tests/service/test_campaign_cli.py",
+    "tests/confrontation/test_confrontation_shooting_browser.py",
+    "tests/confrontation/test_confrontation_terrain_browser.py",
+    "tests/confrontation/test_confrontation_leap_browser.py",
+    "tests/confrontation/test_confrontation_flight_browser.py",
+    "tests/dragonnoir/test_dn_browser_place.py",
+    "tests/dragonnoir/test_dn_browser.py",
+    "tests/wartable/campaign/test_wartable_campaign_browser.py",
+    "tests/wartable/test_wartable_engagement_browser.py",
+    "tests/web/test_browser_keeper.py",
+    "tests/web/test_browser_navigation.py",
+    "tests/web/test_browser_whole.py",
 )
