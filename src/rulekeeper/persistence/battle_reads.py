@@ -67,7 +67,7 @@ class BattleReads(BattleCheckpoints):
             row = conn.execute(_GET, {"bid": battle_id}).first()
         if row is None:
             raise BattleNotFoundError(battle_id)
-        return record_from_row(row._tuple())
+        return record_from_row(row)
 
     def get_with_last(self, battle_id: str) -> tuple[BattleRecord, LogEntry | None]:
         """The battle's record and its last log entry (None before the first action), in one statement: an act
@@ -78,8 +78,7 @@ class BattleReads(BattleCheckpoints):
             row = conn.execute(_GET_WITH_LAST, {"bid": battle_id}).first()
         if row is None:
             raise BattleNotFoundError(battle_id)
-        values = row._tuple()
-        record, last = values[:_RECORD_WIDTH], values[_RECORD_WIDTH:]
+        record, last = row[:_RECORD_WIDTH], row[_RECORD_WIDTH:]
         return record_from_row(record), None if last[0] is None else checked_entry(*last)
 
     def initial(self, battle_id: str) -> dict[str, Any]:
@@ -98,7 +97,7 @@ class BattleReads(BattleCheckpoints):
             rows = conn.execute(
                 select(*RECORD_COLUMNS).order_by(BattleRow.updated.desc(), BattleRow.created.desc(), BattleRow.id)
             ).all()
-        return [record_from_row(row._tuple()) for row in rows]
+        return [record_from_row(row) for row in rows]
 
     def revision(self, battle_id: str) -> int:
         """The battle's revision: it changes with every write to the battle or its log.

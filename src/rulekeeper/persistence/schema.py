@@ -219,7 +219,7 @@ RecordValues = tuple[str, str, str, int, str, str, int, str, int, str, object, i
 
 
 def record_from_row(values: RecordValues) -> BattleRecord:
-    """A battle's record from the values of :data:`RECORD_COLUMNS` (a row's ``_tuple()``), its meta a JSON object."""
+    """A battle's record from the values of :data:`RECORD_COLUMNS` (a row of them), its meta a JSON object."""
     bid, ruleset, scenario, seed, created, updated, position, status, turn, title, meta, revision, head = values
     return BattleRecord(bid, ruleset, scenario, seed, created, updated, position, status, turn, title,
                         stored_object(meta, bid, "its meta"), revision, head)
