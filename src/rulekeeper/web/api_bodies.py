@@ -100,7 +100,7 @@ class LoggedEntry(TypedDict):
     """One entry of ``GET /api/battles/{id}/log`` (``report`` empty while face down or hidden from the link)."""
 
     index: int
-    action: JsonDict
+    action: Mapping[str, object]  # as logged, or ``core.game.ConcealedAction`` while secret: passed on as it is
     shown: bool
     report: list[JsonDict]
 

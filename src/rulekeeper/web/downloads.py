@@ -32,7 +32,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from rulekeeper.core.errors import RulekeeperError
-from rulekeeper.core.game import JsonDict, concealed_action, conceals
+from rulekeeper.core.game import ConcealedAction, JsonDict, concealed_action, conceals
 from rulekeeper.persistence.chain import fingerprint
 
 from .refusals import ExportNotReadyError, refuse
@@ -61,7 +61,7 @@ class LoggedAction(TypedDict):
 
     index: int
     side: str
-    action: JsonDict
+    action: JsonDict | ConcealedAction
     text: str
     acp: object
     shown: bool
