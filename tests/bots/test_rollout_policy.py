@@ -18,3 +18,30 @@ def test_confrontations_rollout_policy_is_the_shipped_policy() -> None:
         state = game.apply(state, action).state
     assert game.status(state).over
     assert {"charge", "fight", "move"} <= kinds  # the playthrough went through the phases the shortcut skips in
+
+
+
+def test_confrontations_rollout_policy_answers_reaction_fire_and_casts_as_the_policy_does() -> None:
+    # The seer's circle has Mystics (the policy casts before it charges) and a sentry with Reaction fire (a charge
+    # on him waits for "react" or "withhold"): the shortcut must hand both to the policy, or a simulation plays an
+    # action the rules refuse (found by playing: `battle new the_seers_circle.yaml --seed 1 --bot B`). The shipped
+    # policy never charges the sentry, but the bot's candidates do: so every charge offered along the playthrough
+    # is also tried, and the state it leaves is checked too.
+    game, state = started("confrontation", "the_seers_circle", seed=0)
+    kinds, answered = set(), set()
+    for _ in range(400):
+        action = game.policy(state)
+        assert game.rollout_policy(state) == action
+        if action is None:
+            break
+        for legal in game.legal_actions(state):
+            if legal.action["kind"] == "charge":
+                after = game.apply(state, legal.action).state
+                answer = game.policy(after)
+                assert game.rollout_policy(after) == answer
+                answered.add(answer["kind"] if answer else None)
+        kinds.add(action["kind"])
+        state = game.apply(state, action).state
+    assert game.status(state).over
+    assert {"cast", "charge"} <= kinds
+    assert "react" in answered
