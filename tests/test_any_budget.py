@@ -23,8 +23,11 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "rulekeeper"
 #: magic_preview.py 1 each, their actions still JSON dicts) added 13: 1010. On 2026-12-02 the protocol became generic
 #: (``BaseGame[State, Action]`` behind ``core.registered.Registered``: the neutral layers hold states as opaque objects),
 #: Dragon Noir, Ex illis and both War Table games moved onto typed actions, and report lines, views and records took
-#: TypedDicts: 466.
-BUDGET = 466
+#: TypedDicts: 466. On 2026-12-02 (afternoon) Confrontation moved onto typed actions, API answers, store rows, lab
+#: reports, chance records and events took TypedDicts, data files are read as ``object`` and checked: 130, under the
+#: goal. What is left is JSON at the boundaries (stored states and views, logged actions, JSON columns, HTTP
+#: bodies) and the presenters' state parameters (the keeper holds states as opaque objects).
+BUDGET = 130
 
 
 def loose_annotations(source: str) -> int:

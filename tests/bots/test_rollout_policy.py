@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .conftest import started
 
 
@@ -18,3 +20,32 @@ def test_confrontations_rollout_policy_is_the_shipped_policy() -> None:
         state = game.apply(state, action).state
     assert game.status(state).over
     assert {"charge", "fight", "move"} <= kinds  # the playthrough went through the phases the shortcut skips in
+
+
+
+@pytest.mark.parametrize("scenario", ["the_seers_circle", "the_moonlit_shrine"])
+def test_confrontations_rollout_policy_answers_reaction_fire_and_casts_as_the_policy_does(scenario: str) -> None:
+    # The seer's circle has Mystics (the policy casts before it charges) and a sentry with Reaction fire (a charge
+    # on him waits for "react" or "withhold"): the shortcut must hand both to the policy, or a simulation plays an
+    # action the rules refuse (found by playing: `battle new the_seers_circle.yaml --seed 1 --bot B`); so must a spell
+    # waiting for the enemy's counter (the moonlit shrine). The shipped policy never charges the sentry, but the
+    # bot's candidates do: so every charge and cast offered along the playthrough is also tried, and the state it
+    # leaves is checked too.
+    game, state = started("confrontation", scenario, seed=0)
+    kinds, answered = set(), set()
+    for _ in range(400):
+        action = game.policy(state)
+        assert game.rollout_policy(state) == action
+        if action is None:
+            break
+        for legal in game.legal_actions(state):
+            if legal.action["kind"] in ("charge", "cast"):
+                after = game.apply(state, legal.action).state
+                answer = game.policy(after)
+                assert game.rollout_policy(after) == answer
+                answered.add(answer["kind"] if answer else None)
+        kinds.add(action["kind"])
+        state = game.apply(state, action).state
+    assert game.status(state).over
+    assert {"cast", "charge"} <= kinds
+    assert {"react", "counter"} & answered

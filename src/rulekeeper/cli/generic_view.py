@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from rulekeeper.core.game import SPECTATOR, Game, JsonDict
+from rulekeeper.core.game import SPECTATOR, Game
 
 
 class GenericCliPresenter:
@@ -26,7 +27,7 @@ class GenericCliPresenter:
     def units(self, state: object) -> Text:
         return Text("")
 
-    def outcome(self, report: list[JsonDict]) -> Group:
+    def outcome(self, report: Sequence[Mapping[str, object]]) -> Group:
         return Group(*(Text(str(r.get("text") or json.dumps(r, ensure_ascii=False, sort_keys=True)[:300]))
                        for r in report))
 

@@ -88,7 +88,7 @@ class BaseGame(Generic[StateT, ActionT]):
     def options(self) -> list[OptionInfo]:
         return list(self.option_infos)
 
-    def roster(self) -> list[JsonDict]:
+    def roster(self) -> Sequence[Mapping[str, object]]:
         return []
 
     def sample_resolution(self, fate: Fate) -> Resolution:

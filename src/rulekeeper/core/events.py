@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 S = TypeVar("S")
 
@@ -32,6 +32,13 @@ def _thaw(value: object) -> object:
     return value
 
 
+class EventJson(TypedDict):
+    """An :class:`Event` as a record stores it: its kind and its data (lists where the event holds tuples)."""
+
+    kind: str
+    data: dict[str, object]
+
+
 @dataclass(frozen=True)
 class Event:
     """One change of state. ``data`` is frozen (read-only mapping, tuples for lists)."""
@@ -42,11 +49,11 @@ class Event:
     def __post_init__(self) -> None:
         object.__setattr__(self, "data", _freeze(self.data))
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "data": _thaw(self.data)}
+    def to_dict(self) -> EventJson:
+        return {"kind": self.kind, "data": {k: _thaw(v) for k, v in self.data.items()}}
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> Event:
+    def from_dict(cls, d: EventJson) -> Event:
         return cls(str(d["kind"]), dict(d.get("data", {})))
 
     def __eq__(self, other: object) -> bool:

@@ -46,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, runtime_checkable
 
 if TYPE_CHECKING:
     from .chance import ChanceRequest, ChanceResult, Fate
@@ -220,7 +220,7 @@ class Game(Protocol):
         """The ruleset options (readings of contradictory rules) with their defaults."""
         ...
 
-    def roster(self) -> list[JsonDict]:
+    def roster(self) -> Sequence[Mapping[str, object]]:
         """Every unit the shipped data knows, as JSON-able dicts (at least ``name``)."""
         ...
 
@@ -340,7 +340,14 @@ def conceals(game: Game, state: object, action: Mapping[str, object], role: str)
     return bool(hook(state, action, role)) if callable(hook) else False
 
 
-def concealed_action(game: Game, action: Mapping[str, object]) -> JsonDict:
+class ConcealedAction(TypedDict):
+    """What the log, the replay and the downloads show of an action still secret: only its side."""
+
+    kind: str
+    side: str
+
+
+def concealed_action(game: Game, action: Mapping[str, object]) -> ConcealedAction:
     """What a concealed logged action shows: only that its side acted."""
     return {"kind": "concealed", "side": game.side_of(action)}
 

@@ -10,6 +10,7 @@ the core knows no rule system) and return escaped HTML or renderables.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -17,7 +18,7 @@ from urllib.parse import urlencode
 
 from markupsafe import Markup
 
-from .game import JsonDict, LegalAction, OddsPreview
+from .game import LegalAction, OddsPreview
 
 if TYPE_CHECKING:
     from jinja2 import Environment
@@ -93,15 +94,15 @@ class WebPresenter(Protocol):
 
     def preview(self, state: Any, legal: LegalAction, odds: OddsPreview, links: Links) -> Markup: ...
 
-    def fate(self, report: list[JsonDict], shown: int | None, links: Links, index: int) -> FateScreen: ...
+    def fate(self, report: Sequence[Mapping[str, object]], shown: int | None, links: Links, index: int) -> FateScreen: ...
 
     def unit_panel(self, state: Any, key: str, links: Links) -> Markup: ...
 
     def result(self, state: Any) -> Markup: ...
 
-    def action_text(self, action: JsonDict) -> str: ...
+    def action_text(self, action: Mapping[str, object]) -> str: ...
 
-    def log_lines(self, report: list[JsonDict]) -> list[str]: ...
+    def log_lines(self, report: Sequence[Mapping[str, object]]) -> list[str]: ...
 
 
 class CliPresenter(Protocol):
@@ -111,7 +112,7 @@ class CliPresenter(Protocol):
 
     def units(self, state: Any) -> RenderableType: ...
 
-    def outcome(self, report: list[JsonDict]) -> RenderableType: ...
+    def outcome(self, report: Sequence[Mapping[str, object]]) -> RenderableType: ...
 
     def result(self, state: Any) -> RenderableType: ...
 

@@ -80,7 +80,7 @@ class Registered(Generic[StateT, ActionT]):
     def options(self) -> list[OptionInfo]:
         return self.rules.options()
 
-    def roster(self) -> list[JsonDict]:
+    def roster(self) -> Sequence[Mapping[str, object]]:
         return self.rules.roster()
 
     def sample_resolution(self, fate: Fate) -> Resolution:

@@ -8,7 +8,7 @@ either built in or contributed by other distributions through the entry-point gr
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
@@ -68,7 +68,7 @@ class Ruleset(Protocol):
         """The ruleset options (readings of contradictory rules) with their defaults."""
         ...
 
-    def roster(self) -> list[dict[str, Any]]:
+    def roster(self) -> Sequence[Mapping[str, object]]:
         """Every unit the shipped data knows, as JSON-able dicts (at least ``name``)."""
         ...
 

@@ -17,13 +17,14 @@ import os
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor, as_completed
 from types import ModuleType, TracebackType
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from rulekeeper.core.duels import DuelKernel, DuelRequest, DuelTally
 from rulekeeper.core.errors import RulekeeperError
 
 from .errors import CLUSTER_INSTALL, BackendMissingError, LabRequestError, SchedulerUnreachableError, remote_error
 from .works import ChunkWork, DuelWork, KernelSource, Tally
+
 
 T = TypeVar("T", bound=Tally)
 
@@ -93,8 +94,8 @@ class Runner:
         self.scheduler = scheduler
         self.connect_timeout = connect_timeout
         self._pool: ProcessPoolExecutor | None = None
-        self._client: Any = None  # a dask.distributed Client (Dask ships no type hints)
-        self._cluster: Any = None
+        self._client: _DaskClient | None = None
+        self._cluster: _Closable | None = None  # the local cluster this runner started, if any
 
     def __enter__(self) -> Runner:
         if self.backend == "process":
@@ -166,6 +167,25 @@ class Runner:
             finished(index[fut.key], fut.result())
 
 
+class _Closable(Protocol):
+    """What the runner does with the local cluster it starts (Dask leaves ``LocalCluster.close`` untyped)."""
+
+    def close(self) -> object: ...
+
+
+class _DaskFuture(Protocol):
+    @property
+    def key(self) -> str: ...
+
+
+class _DaskClient(Protocol):
+    """What the runner asks of a ``dask.distributed.Client`` (whose methods Dask leaves untyped)."""
+
+    def submit(self, func: Callable[..., object], *args: object, pure: bool = True) -> _DaskFuture: ...
+
+    def close(self) -> object: ...
+
+
 def _distributed() -> ModuleType:
     """``dask.distributed``, or a typed error saying how to install it."""
     try:
@@ -175,7 +195,7 @@ def _distributed() -> ModuleType:
     return dask.distributed
 
 
-def _dask_client(scheduler: str | None, workers: int, timeout: float) -> tuple[Any, Any]:
+def _dask_client(scheduler: str | None, workers: int, timeout: float) -> tuple[_DaskClient, _Closable | None]:
     """A client of the scheduler at ``scheduler``, or of a new local cluster of ``workers`` processes."""
     distributed = _distributed()
     if scheduler is None:

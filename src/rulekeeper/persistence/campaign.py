@@ -25,9 +25,10 @@ name; a recorded battle by battle id.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from copy import deepcopy
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy import (
     JSON,
@@ -36,6 +37,7 @@ from sqlalchemy import (
     Connection,
     Integer,
     MetaData,
+    Row,
     String,
     Table,
     Text,
@@ -148,6 +150,58 @@ class AlreadyRecordedError(RulekeeperError):
         self.battle_id = battle_id
 
 
+class CampaignUnitDoc(TypedDict):
+    """A :class:`CampaignUnit` as JSON (``campaign show --json``), field for field."""
+
+    muster: str
+    slot: str
+    kind: str
+    entry: int
+    unit: str
+    level: int
+    bp: int
+    max_level: int
+    label: str
+    bp_total: int
+    skill_points: int
+    battles: int
+    named: bool
+    created: str
+    updated: str
+
+
+class PlayerDoc(TypedDict):
+    """A :class:`Player` as JSON, field for field."""
+
+    name: str
+    level: int
+    bp: int
+    bp_total: int
+    renown: int
+    battles: int
+    created: str
+    updated: str
+
+
+class StoredMusterDoc(TypedDict):
+    """A :class:`StoredMuster` as JSON (``document``: the muster file's own JSON, as stored)."""
+
+    name: str
+    document: dict[str, Any]
+    created: str
+    updated: str
+
+
+class RecordedBattleDoc(TypedDict):
+    """A :class:`RecordedBattle` as JSON (``summary``: the record's JSON, as stored)."""
+
+    battle_id: str
+    recorded: str
+    bp: int
+    note: str
+    summary: dict[str, Any]
+
+
 @dataclass(frozen=True)
 class CampaignUnit:
     """A unit (or hero) of a muster as the campaign knows it."""
@@ -168,8 +222,11 @@ class CampaignUnit:
     created: str = ""
     updated: str = ""
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_dict(self) -> CampaignUnitDoc:
+        return {"muster": self.muster, "slot": self.slot, "kind": self.kind, "entry": self.entry, "unit": self.unit,
+                "level": self.level, "bp": self.bp, "max_level": self.max_level, "label": self.label,
+                "bp_total": self.bp_total, "skill_points": self.skill_points, "battles": self.battles,
+                "named": self.named, "created": self.created, "updated": self.updated}
 
 
 @dataclass(frozen=True)
@@ -185,8 +242,9 @@ class Player:
     created: str = ""
     updated: str = ""
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_dict(self) -> PlayerDoc:
+        return {"name": self.name, "level": self.level, "bp": self.bp, "bp_total": self.bp_total,
+                "renown": self.renown, "battles": self.battles, "created": self.created, "updated": self.updated}
 
 
 @dataclass(frozen=True)
@@ -196,8 +254,10 @@ class StoredMuster:
     created: str
     updated: str
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_dict(self) -> StoredMusterDoc:
+        """(``document`` a copy of its own, as ``dataclasses.asdict`` made it.)"""
+        return {"name": self.name, "document": deepcopy(self.document), "created": self.created,
+                "updated": self.updated}
 
 
 @dataclass(frozen=True)
@@ -208,8 +268,10 @@ class RecordedBattle:
     note: str
     summary: dict[str, Any]
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_dict(self) -> RecordedBattleDoc:
+        """(``summary`` a copy of its own, as ``dataclasses.asdict`` made it.)"""
+        return {"battle_id": self.battle_id, "recorded": self.recorded, "bp": self.bp, "note": self.note,
+                "summary": deepcopy(self.summary)}
 
 
 @dataclass(frozen=True)
@@ -232,12 +294,22 @@ class Recording:
     summary: dict[str, Any] = field(default_factory=dict)
 
 
-def _unit_from(row: Any) -> CampaignUnit:
-    return CampaignUnit(**row._asdict())
+#: A row of ``rk_campaign_units`` (its columns in the table's order).
+UnitRow = Row[str, str, str, int, str, str, int, int, int, int, int, int, bool, str, str]
+#: A row of ``rk_campaign_players``.
+PlayerRow = Row[str, int, int, int, int, int, str, str]
 
 
-def _player_from(row: Any) -> Player:
-    return Player(**row._asdict())
+def _unit_from(row: UnitRow) -> CampaignUnit:
+    muster, slot, kind, entry, unit, label, level, bp, bp_total, skill_points, battles, max_level, named, created, \
+        updated = row
+    return CampaignUnit(muster=muster, slot=slot, kind=kind, entry=entry, unit=unit, level=level, bp=bp,
+                        max_level=max_level, label=label, bp_total=bp_total, skill_points=skill_points,
+                        battles=battles, named=named, created=created, updated=updated)
+
+
+def _player_from(row: PlayerRow) -> Player:
+    return Player(*row)  # the table's columns are the dataclass' fields, in order
 
 
 def _json_doc(name: str, value: object) -> dict[str, Any]:

@@ -28,7 +28,6 @@ import hashlib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 #: Written at the start of every genesis: another use of SHA-256 cannot collide with ours.
 LABEL = b"rulekeeper-battle-chain/1\n"
@@ -42,10 +41,15 @@ def canonical(value: object) -> bytes:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
 
 
-def genesis(battle: Mapping[str, Any], initial: object) -> str:
-    """The genesis of a battle from its record fields (:data:`GENESIS_FIELDS`) and initial document."""
+def genesis(battle: Mapping[str, object], initial: object) -> str:
+    """The genesis of a battle from its record fields (:data:`GENESIS_FIELDS`) and initial document.
+
+    The fields are sealed as the JSON they are (only the seed is read: a whole number, any size)."""
     sealed = {name: battle[name] for name in GENESIS_FIELDS}
-    sealed["seed"] = str(int(sealed["seed"]))  # any size, the same in JSON and in the database
+    seed = sealed["seed"]
+    if not isinstance(seed, (int, str, float)):
+        raise TypeError(f"a battle's seed is a whole number, not {type(seed).__name__}")
+    sealed["seed"] = str(int(seed))  # any size, the same in JSON and in the database
     return hashlib.sha256(LABEL + canonical({"battle": sealed, "initial": initial})).hexdigest()
 
 
@@ -68,8 +72,8 @@ def link(previous: str, action: object, result: object, created: str, shown: boo
 class Sealed:
     """One log entry as the chain sees it."""
 
-    action: Any
-    result: Any
+    action: object  # the logged JSON, hashed as it is
+    result: object
     created: str
     shown: bool
 

@@ -8,7 +8,7 @@ after it, so a long evening's battle never replays from move one. The helpers he
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVarTuple, Unpack
 
 from sqlalchemy import BindParameter, Connection, Select, select, true, update
 
@@ -39,7 +39,11 @@ def _check_moment(battle_id: str, n: int, position: int) -> None:
         )
 
 
-def _with_position(battle_id: str | BindParameter[str], entry: Select[Any]) -> Select[Any]:
+#: The columns a statement selects (the entry's, after which :func:`_with_position` puts the battle's position).
+Columns = TypeVarTuple("Columns")
+
+
+def _with_position(battle_id: str | BindParameter[str], entry: Select[Unpack[Columns]]) -> Select[int, Unpack[Columns]]:
     """The (at most one) log entry that ``entry`` selects, with the battle's position.
 
     One statement answers both "which entry" and "does the battle exist / how long is

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, Row, insert, select, update
 
 from rulekeeper.core.errors import RulekeeperError, UnknownNameError
 
@@ -126,16 +126,18 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-def _record(row: Any) -> DiceRecord:
-    roles, given, promised = row.roles, row.contributions, row.commitments or {}
+def _record(row: Row[str, str, str | None, object, object, str, object]) -> DiceRecord:
+    """A battle's dice from a row of :data:`_COLUMNS` (its JSON columns checked: a hand-edited row is damage)."""
+    battle_id, commitment, secret, roles, given, created, promised = row
+    promised = promised or {}
     if not (isinstance(roles, list) and all(isinstance(r, str) for r in roles) and isinstance(given, dict)
             and isinstance(promised, dict)):
         from .errors import DamagedStoreError
 
-        raise DamagedStoreError(f"battle {row.battle_id!r}: its dice in the database cannot be read",
-                                battle_id=row.battle_id)
-    return DiceRecord(row.battle_id, row.commitment, row.secret, tuple(roles),
-                      {str(k): str(v) for k, v in given.items()}, row.created,
+        raise DamagedStoreError(f"battle {battle_id!r}: its dice in the database cannot be read",
+                                battle_id=battle_id)
+    return DiceRecord(battle_id, commitment, secret, tuple(roles),
+                      {str(k): str(v) for k, v in given.items()}, created,
                       {str(k): str(v) for k, v in promised.items()})
 
 

@@ -54,16 +54,16 @@ def encoded(name: str, value: object, *, made_by_game: bool = False) -> Encoded:
     return encode(check_json(name, value))
 
 
-def plain_keys(value: dict[str, Any]) -> bool:
+def plain_keys(value: object) -> bool:
     """Every key of every nested object is a string (a walk over containers only, not every number)."""
-    stack: list[Any] = [value]
+    stack = [value]
     while stack:
         item = stack.pop()
         if type(item) is dict:
             if not all(type(k) is str for k in item):
                 return False
             stack.extend(v for v in item.values() if type(v) in (dict, list, tuple))
-        else:
+        elif isinstance(item, (list, tuple, dict)):  # (a dict subclass given at the top: its keys, as ever)
             stack.extend(v for v in item if type(v) in (dict, list, tuple))
     return True
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from functools import partial
-from typing import Any
 
 from .errors import DamagedStoreError
 
@@ -36,9 +35,10 @@ def json_dumps(value: object) -> str:
     return value.text if type(value) is Encoded else _strict_dumps(value)
 
 
-def json_loads(text: str | bytes) -> Any:
+def json_loads(text: str | bytes) -> object:
     """The engines' JSON reader: a column that is not JSON (edited by hand, corrupted) is a
-    :class:`~.errors.DamagedStoreError` naming the problem, never a ``JSONDecodeError``."""
+    :class:`~.errors.DamagedStoreError` naming the problem, never a ``JSONDecodeError``. Any JSON value: its
+    reader checks it is what the column holds (:func:`.records.stored_object`, :func:`.records.checked_entry`)."""
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as exc:

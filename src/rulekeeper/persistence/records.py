@@ -7,12 +7,31 @@ on the default SQLite file (:mod:`.sqlite_reads`) builds the same objects withou
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any
+from copy import deepcopy
+from dataclasses import dataclass
+from typing import Any, TypedDict
 
 from .errors import DamagedStoreError
 
-__all__ = ["BattleRecord", "LogEntry", "checked_entry", "stored_object"]
+__all__ = ["BattleRecord", "BattleRecordDoc", "LogEntry", "checked_entry", "stored_object"]
+
+
+class BattleRecordDoc(TypedDict):
+    """A :class:`BattleRecord` as JSON (``battle list --json``), field for field."""
+
+    id: str
+    ruleset: str
+    scenario: str
+    seed: int
+    created: str
+    updated: str
+    position: int
+    status: str
+    turn: int
+    title: str
+    meta: dict[str, Any]
+    revision: int
+    head: str | None
 
 
 @dataclass(frozen=True)
@@ -37,8 +56,12 @@ class BattleRecord:
     revision: int = 0
     head: str | None = None  # the last link of the log's hash chain (see .chain): its fingerprint
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_dict(self) -> BattleRecordDoc:
+        """The record as JSON (``meta`` a copy of its own, as ``dataclasses.asdict`` made it)."""
+        return {"id": self.id, "ruleset": self.ruleset, "scenario": self.scenario, "seed": self.seed,
+                "created": self.created, "updated": self.updated, "position": self.position, "status": self.status,
+                "turn": self.turn, "title": self.title, "meta": deepcopy(self.meta), "revision": self.revision,
+                "head": self.head}
 
 
 @dataclass(frozen=True)
@@ -52,19 +75,25 @@ class LogEntry:
     created: str
 
 
-def checked_entry(fields: dict[str, Any]) -> LogEntry:
-    """A log entry from its column values, refusing an action or result that is not a JSON object."""
-    for name in ("action", "result"):
-        if not isinstance(fields[name], dict):
-            raise DamagedStoreError(
-                f"log entry {fields['index']}: its {name} in the database is not a JSON object; it was changed "
-                "outside rulekeeper — restore a backup or import the battle from an export",
-                index=fields["index"],
-            )
-    return LogEntry(**fields)
+def checked_entry(index: int, action: object, result: object, shown: bool, created: str) -> LogEntry:
+    """A log entry from its column values (in the order of the log's columns), refusing an action or result
+    that is not a JSON object."""
+    if not isinstance(action, dict):
+        raise _not_an_object(index, "action")
+    if not isinstance(result, dict):
+        raise _not_an_object(index, "result")
+    return LogEntry(index, action, result, shown, created)
 
 
-def stored_object(value: Any, battle_id: str, what: str) -> dict[str, Any]:
+def _not_an_object(index: int, name: str) -> DamagedStoreError:
+    return DamagedStoreError(
+        f"log entry {index}: its {name} in the database is not a JSON object; it was changed "
+        "outside rulekeeper — restore a backup or import the battle from an export",
+        index=index,
+    )
+
+
+def stored_object(value: object, battle_id: str, what: str) -> dict[str, Any]:
     """A document column read back (an initial document, a checkpoint): a JSON object, or a typed error.
 
     Why: ``dict()`` of a number or a string stored by hand raised a bare ``TypeError`` or ``ValueError``,

@@ -55,7 +55,7 @@ from sqlalchemy.engine import Row
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from .errors import DamagedStoreError
-from .records import BattleRecord, LogEntry, checked_entry
+from .records import BattleRecord, LogEntry, checked_entry, stored_object
 
 __all__ = ["BattleRecord", "LogEntry", "checked_entry"]  # re-exported: their home is .records (no SQLAlchemy)
 
@@ -214,12 +214,20 @@ ENTRY_COLUMNS = (
 )
 
 
-def record_from_row(row: Row[Any]) -> BattleRecord:
-    return BattleRecord(**row._asdict())
+#: The values of :data:`RECORD_COLUMNS`, in their order (``meta``: the JSON column, checked when read).
+RecordValues = tuple[str, str, str, int, str, str, int, str, int, str, object, int, str | None]
 
 
-def entry_from_row(row: Row[Any]) -> LogEntry:
-    return checked_entry(row._asdict())
+def record_from_row(values: RecordValues) -> BattleRecord:
+    """A battle's record from the values of :data:`RECORD_COLUMNS` (a row of them), its meta a JSON object."""
+    bid, ruleset, scenario, seed, created, updated, position, status, turn, title, meta, revision, head = values
+    return BattleRecord(bid, ruleset, scenario, seed, created, updated, position, status, turn, title,
+                        stored_object(meta, bid, "its meta"), revision, head)
+
+
+def entry_from_row(row: Row[int, object, object, bool, str]) -> LogEntry:
+    """A log entry from a row of :data:`ENTRY_COLUMNS` (in their order; the action and result are checked)."""
+    return checked_entry(*row)
 
 
 # ------------------------------------------------------------- the export document

@@ -57,7 +57,7 @@ _NEAREST = ("SELECT b.position, c.entry_index, c.state FROM rk_battles AS b LEFT
 _ENTRIES = "SELECT entry_index, action, result, shown, created FROM rk_log WHERE battle_id = ? AND entry_index >= ?"
 
 
-def _json(value: str | bytes | None) -> Any:
+def _json(value: str | bytes | None) -> object:
     """A JSON column as SQLAlchemy's ``JSON(none_as_null=True)`` reads it."""
     return None if value is None else json_loads(value)
 
@@ -70,10 +70,15 @@ def _seed(value: object) -> int:
     return int(text)
 
 
-def _record(row: tuple[Any, ...]) -> BattleRecord:
+#: A row of :data:`_RECORD` as ``sqlite3`` gives it: the seed as decimal text, ``meta`` as JSON text.
+RecordRow = tuple[str, str, str, object, str, str, int, str, int, str, str | None, int, str | None]
+
+
+def _record(row: RecordRow) -> BattleRecord:
     (bid, ruleset, scenario, seed, created, updated, position, status, turn, title, meta, revision, head) = row
     return BattleRecord(id=bid, ruleset=ruleset, scenario=scenario, seed=_seed(seed), created=created,
-                        updated=updated, position=position, status=status, turn=turn, title=title, meta=_json(meta),
+                        updated=updated, position=position, status=status, turn=turn, title=title,
+                        meta=stored_object(_json(meta), bid, "its meta"),
                         revision=revision, head=head)
 
 
@@ -215,6 +220,5 @@ class SqliteReads:
             if found is None or found[0] is None:
                 raise BattleNotFoundError(battle_id)
             rows = conn.execute(query + " ORDER BY entry_index", params).fetchall()
-        return [checked_entry({"index": index, "action": _json(action), "result": _json(result),
-                               "shown": None if shown is None else bool(shown), "created": created})
+        return [checked_entry(index, _json(action), _json(result), bool(shown), created)  # shown: NOT NULL
                 for index, action, result, shown, created in rows]

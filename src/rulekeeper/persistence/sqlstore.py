@@ -16,9 +16,10 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Self
+from typing import Self
 
 from sqlalchemy import Connection, Engine
+from sqlalchemy.pool import PoolProxiedConnection
 from sqlalchemy.exc import (
     ArgumentError,
     IntegrityError,
@@ -131,7 +132,7 @@ class SqlStore:
         """The database URL (password hidden)."""
         return self._safe
 
-    def _driver_connection(self) -> Any:
+    def _driver_connection(self) -> PoolProxiedConnection:
         """A connection of the database driver itself, outside the pool's transactions (``notices.py``)."""
         if self._engine is None:
             raise StoreError(f"this {self.kind} is closed")

@@ -35,37 +35,31 @@ undo a misclick, resume tomorrow, replay afterwards"):
 
 from __future__ import annotations
 
-import builtins
-from collections.abc import Collection
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypedDict
 
-from sqlalchemy import Connection, Integer, String, bindparam, delete, func, insert, select, update
+from sqlalchemy import ColumnElement, Connection, Integer, String, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from rulekeeper.core import ids
 
 from . import chain
-from .checkpoints import BattleCheckpoints, _no_entry, _with_position
+from .battle_reads import BattleReads
+from .checkpoints import _no_entry
 from .documents import check_int, check_json, check_text, encoded
 from .errors import BattleNotFoundError, StaleStateError
-from .records import stored_object
 from .schema import (
     ENTRY_COLUMNS,
     MAX_ID_LENGTH,
-    RECORD_COLUMNS,
     BattleRecord,
     BattleRow,
     LogEntry,
     LogRow,
     checked_entry,
-    entry_from_row,
-    record_from_row,
 )
 from .sqlite_writes import Append, Fallback
-from .sqlstore import StoreError, is_text
-from .stdlib_paths import Miss
-from .transfer import insert_battle
+from .sqlstore import StoreError
+from .transfer import BattleValues, insert_battle
 
 __all__ = ["BattleNotFoundError", "BattleRecord", "BattleStore", "LogEntry", "StaleStateError", "StoreError"]
 
@@ -80,7 +74,25 @@ def _now() -> str:
 _BUMP = BattleRow.revision + 1
 
 
-def _touched() -> dict[str, Any]:
+class Touched(TypedDict):
+    """The battle-row changes of every write."""
+
+    updated: str
+    revision: ColumnElement[int]
+
+
+class Moved(Touched, total=False):
+    """The battle-row changes of an append or undo (a status, turn, snapshot or head left out: unchanged)."""
+
+    position: int
+    status: str
+    turn: int
+    snapshot: dict[str, Any]
+    snapshot_position: int
+    head: str
+
+
+def _touched() -> Touched:
     """The battle-row changes of every write: ``updated`` and the bumped ``revision``."""
     return {"updated": _now(), "revision": _BUMP}
 
@@ -103,26 +115,11 @@ _MOVE = (
 #: The same move, also refused unless the battle is still at the revision the action was computed at.
 _MOVE_AT = _MOVE.where(BattleRow.revision == bindparam("b_revision"))
 _INSERT_ENTRY = insert(LogRow)
-#: A battle's record beside its last log entry (outer join on the entry's primary key: one probe).
-_LAST_NAMES = ("index", "action", "result", "shown", "created")
-_WITH_LAST = (
-    select(*RECORD_COLUMNS, *(c.label(f"last_{name}") for name, c in zip(_LAST_NAMES, ENTRY_COLUMNS, strict=True)))
-    .select_from(BattleRow)
-    .outerjoin(LogRow, (LogRow.battle_id == BattleRow.id) & (LogRow.entry_index == BattleRow.position - 1))
-)
-
-# The hottest reads (every page, every act, every woken live stream), built once with bound parameters.
-# Why: building ``select(...).where(...)`` per call, its cache key, and SQLAlchemy adapting the cached
-# compiled form to each new statement object cost about as much CPU as the rest of a version check;
-# the same statement object each time skips all three (issue 23, the convention-hall bench).
-_GET = select(*RECORD_COLUMNS).where(BattleRow.id == bindparam("bid"))
-_GET_WITH_LAST = _WITH_LAST.where(BattleRow.id == bindparam("bid"))
-_ENTRY = _with_position(bindparam("bid"), select(*ENTRY_COLUMNS).where(LogRow.entry_index == bindparam("index")))
 
 
-def _moves_to(position: int, status: str | None, turn: int | None, snapshot: dict[str, Any] | None) -> dict[str, Any]:
+def _moves_to(position: int, status: str | None, turn: int | None, snapshot: dict[str, Any] | None) -> Moved:
     """The battle-row changes of an append or undo landing at ``position``."""
-    values: dict[str, Any] = {"position": position, **_touched()}
+    values: Moved = {"position": position, "updated": _now(), "revision": _BUMP}
     if status is not None:
         values["status"] = check_text("status", status)
     if turn is not None:
@@ -147,7 +144,7 @@ def _link_before(conn: Connection, battle_id: str, index: int) -> str:
 # --------------------------------------------------------------------------- store
 
 
-class BattleStore(BattleCheckpoints):
+class BattleStore(BattleReads):
     """Battles in a SQL database (SQLite file by default, PostgreSQL by URL).
 
     Every public method is one transaction.  A store may be shared by threads; several
@@ -172,7 +169,7 @@ class BattleStore(BattleCheckpoints):
         """Store a new battle (status ``active``, empty log) and return its id."""
         bid = ids.new_id("b") if battle_id is None else check_text("battle_id", battle_id, max_length=MAX_ID_LENGTH)
         now = _now()
-        values: dict[str, Any] = {
+        values: BattleValues = {
             "id": bid,
             "ruleset": check_text("ruleset", ruleset),
             "scenario": check_text("scenario", scenario, empty=True),
@@ -185,89 +182,17 @@ class BattleStore(BattleCheckpoints):
             "turn": 0,
             "created": now,
             "updated": now,
+            "genesis": "",
+            "head": "",
         }
-        values["genesis"] = values["head"] = chain.genesis(values, initial)
+        values["genesis"] = values["head"] = chain.genesis(values, initial)  # (it reads the record's fields only)
         with self._transaction(write=True) as conn:
             insert_battle(conn, values)
         return bid
 
-    def get(self, battle_id: str) -> BattleRecord:
-        """The battle's record; :class:`BattleNotFoundError` if there is none."""
-        if not is_text(battle_id):
-            raise BattleNotFoundError(battle_id)
-        if not isinstance(fast := self._fast_read(lambda r: r.get(battle_id)), Miss):
-            return fast
-        with self._transaction(write=False) as conn:
-            row = conn.execute(_GET, {"bid": battle_id}).first()
-        if row is None:
-            raise BattleNotFoundError(battle_id)
-        return record_from_row(row)
-
-    def get_with_last(self, battle_id: str) -> tuple[BattleRecord, LogEntry | None]:
-        """The battle's record and its last log entry (None before the first action), in one statement: an act
-        checks both (whose turn, and whether the last results are still face down)."""
-        if not is_text(battle_id):
-            raise BattleNotFoundError(battle_id)
-        with self._transaction(write=False) as conn:
-            row = conn.execute(_GET_WITH_LAST, {"bid": battle_id}).first()
-        if row is None:
-            raise BattleNotFoundError(battle_id)
-        fields = row._asdict()
-        last = {name: fields.pop(f"last_{name}") for name in _LAST_NAMES}
-        return BattleRecord(**fields), None if last["index"] is None else checked_entry(last)
-
-    def initial(self, battle_id: str) -> dict[str, Any]:
-        """The battle's initial document, as given to :meth:`create`."""
-        if not isinstance(fast := self._fast_read(lambda r: r.initial(battle_id)), Miss):
-            return fast
-        with self._transaction(write=False) as conn:
-            row = conn.execute(select(BattleRow.initial).where(BattleRow.id == battle_id)).first()
-        if row is None:
-            raise BattleNotFoundError(battle_id)
-        return stored_object(row[0], battle_id, "its initial document")
-
-    def list(self) -> builtins.list[BattleRecord]:
-        """Every battle, most recently updated first."""
-        with self._transaction(write=False) as conn:
-            rows = conn.execute(
-                select(*RECORD_COLUMNS).order_by(BattleRow.updated.desc(), BattleRow.created.desc(), BattleRow.id)
-            ).all()
-        return [record_from_row(row) for row in rows]
-
-    def revision(self, battle_id: str) -> int:
-        """The battle's revision: it changes with every write to the battle or its log.
-
-        A cache that remembers the revision it was built at is current while this
-        returns the same number (one primary-key read).  It counts from 0 for each
-        battle row, so a cache must forget a battle that is deleted (an id deleted
-        and imported again starts over at 0).
-        """
-        with self._transaction(write=False) as conn:
-            found = conn.execute(select(BattleRow.revision).where(BattleRow.id == battle_id)).scalar()
-        if found is None:
-            raise BattleNotFoundError(battle_id)
-        return int(found)
-
-    def revisions(self, battle_ids: Collection[str]) -> dict[str, int]:
-        """The revisions of several battles in one read (a battle that is gone is left out).
-
-        Why: a keeper process checks every battle with a live stream with this one query
-        (``web/watch.py``), instead of one read per stream.
-        """
-        if not battle_ids:
-            return {}
-        with self._transaction(write=False) as conn:
-            rows = conn.execute(select(BattleRow.id, BattleRow.revision).where(BattleRow.id.in_(list(battle_ids))))
-            return {str(r.id): int(r.revision) for r in rows}
-
-    @property
-    def dialect(self) -> str:
-        """``sqlite`` or ``postgresql``: what the database can do (announce changes, or not)."""
-        return self._engine.dialect.name if self._engine is not None else ""
-
     def set_status(self, battle_id: str, status: str, turn: int | None = None) -> None:
         """Change the status (``active``, ``finished``...) and optionally the turn."""
-        values: dict[str, Any] = {"status": check_text("status", status), **_touched()}
+        values: Moved = {"status": check_text("status", status), "updated": _now(), "revision": _BUMP}
         if turn is not None:
             values["turn"] = check_int("turn", turn)
         with self._transaction(write=True) as conn:
@@ -283,37 +208,6 @@ class BattleStore(BattleCheckpoints):
                 raise BattleNotFoundError(battle_id)
 
     # -- the log -----------------------------------------------------------------
-
-    def entries(self, battle_id: str, start: int = 0, stop: int | None = None) -> builtins.list[LogEntry]:
-        """Log entries ``start`` (included) to ``stop`` (excluded; ``None``: the end), in order.
-
-        Like a slice: a ``stop`` past the end gives the entries up to the end, and one
-        at or below ``start`` gives none.  Reading a slice is what keeps loading a
-        moment cheap: the entries after its nearest checkpoint, not the whole log.
-        """
-        check_int("start", start, minimum=0)
-        if not isinstance(fast := self._fast_read(lambda r: r.entries(battle_id, start, stop)), Miss):
-            return fast
-        query = select(*ENTRY_COLUMNS).where(LogRow.battle_id == battle_id, LogRow.entry_index >= start)
-        if stop is not None:
-            query = query.where(LogRow.entry_index < check_int("stop", stop, minimum=0))
-        with self._transaction(write=False) as conn:
-            self._position(conn, battle_id)
-            rows = conn.execute(query.order_by(LogRow.entry_index)).all()
-        return [entry_from_row(row) for row in rows]
-
-    def entry(self, battle_id: str, index: int) -> LogEntry:
-        """Log entry ``index``; :class:`StoreError` if the log has no such entry."""
-        check_int("index", index, minimum=0)
-        with self._transaction(write=False) as conn:
-            row = conn.execute(_ENTRY, {"bid": battle_id, "index": index}).first()
-        if row is None:
-            raise BattleNotFoundError(battle_id)
-        fields = row._asdict()
-        position = fields.pop("position")
-        if fields["index"] is None:
-            raise _no_entry(battle_id, index, position)
-        return checked_entry(fields)
 
     def append(
         self,
@@ -517,19 +411,4 @@ class BattleStore(BattleCheckpoints):
                     battle_id=battle_id,
                 )
             conn.execute(delete(LogRow).where(LogRow.id == row.id))
-        fields = row._asdict()
-        del fields["id"]
-        return checked_entry(fields)
-
-    def snapshot(self, battle_id: str) -> tuple[int, dict[str, Any]] | None:
-        """The latest snapshot and the log position it belongs to, if any."""
-        with self._transaction(write=False) as conn:
-            row = conn.execute(
-                select(BattleRow.snapshot_position, BattleRow.snapshot).where(BattleRow.id == battle_id)
-            ).first()
-        if row is None:
-            raise BattleNotFoundError(battle_id)
-        position, doc = row
-        if position is None or doc is None:
-            return None
-        return position, doc
+        return checked_entry(*row[1:])  # the entry's columns after its row id

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import builtins
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from sqlalchemy import Connection, insert, select
 from sqlalchemy.exc import IntegrityError
@@ -35,7 +35,68 @@ from .schema import (
 )
 
 
-def insert_battle(conn: Connection, values: dict[str, Any]) -> None:
+class ExportedBattle(TypedDict):
+    """The ``battle`` part of an export: the record's fields but its revision and chain head."""
+
+    id: str
+    ruleset: str
+    scenario: str
+    seed: int
+    created: str
+    updated: str
+    position: int
+    status: str
+    turn: int
+    title: str
+    meta: dict[str, Any]
+
+
+class BattleValues(ExportedBattle):
+    """A new battle row as :func:`insert_battle` writes it (``initial`` and ``meta``: its JSON columns)."""
+
+    initial: dict[str, Any]
+    genesis: str
+    head: str
+
+
+class ExportedEntry(TypedDict):
+    """One entry of an export's log (``action`` and ``result``: the log's JSON, as stored)."""
+
+    action: dict[str, Any]
+    result: dict[str, Any]
+    shown: bool
+    created: str
+    chain: str | None
+
+
+class ExportedChain(TypedDict):
+    genesis: str | None
+    head: str | None
+
+
+class ExportedDice(TypedDict):
+    """An export's verifiable dice (``secret`` once the battle is over; ``commitments`` in rows made since 0005)."""
+
+    commitment: str
+    roles: list[str]
+    contributions: dict[str, str]
+    secret: str | None
+    commitments: NotRequired[dict[str, str]]
+
+
+class Exported(TypedDict):
+    """A whole exported battle: format ``rulekeeper-battle``, read back by :class:`.schema.ExportDoc`."""
+
+    format: str
+    version: int
+    battle: ExportedBattle
+    initial: dict[str, Any]
+    log: list[ExportedEntry]
+    chain: ExportedChain
+    dice: NotRequired[ExportedDice]
+
+
+def insert_battle(conn: Connection, values: BattleValues) -> None:
     """Insert a battle row; an id already there is a :class:`StoreError`, not a driver error."""
     bid = values["id"]
     if conn.execute(select(BattleRow.id).where(BattleRow.id == bid)).first() is not None:
@@ -83,7 +144,7 @@ def _check_dice(dice: DiceDoc) -> None:
 class BattleTransfers(BattleDice):
     """Export, import and chain verification, shared by :class:`~.store.BattleStore`."""
 
-    def export(self, battle_id: str) -> dict[str, Any]:
+    def export(self, battle_id: str) -> Exported:
         """The whole battle as one JSON document (format ``rulekeeper-battle`` v2), chain included.
 
         Snapshots and checkpoints are left out: they are caches that replaying the
@@ -100,10 +161,13 @@ class BattleTransfers(BattleDice):
             ).all()
             dice = conn.execute(select(DiceRow.commitment, DiceRow.secret, DiceRow.roles, DiceRow.contributions,
                                        DiceRow.commitments).where(DiceRow.battle_id == battle_id)).first()
-        battle = row._asdict()
-        initial, genesis, head = battle.pop("initial"), battle.pop("genesis"), battle.pop("head")
-        del battle["revision"]
-        doc = {
+        battle: ExportedBattle = {
+            "id": row.id, "ruleset": row.ruleset, "scenario": row.scenario, "seed": row.seed, "created": row.created,
+            "updated": row.updated, "position": row.position, "status": row.status, "turn": row.turn,
+            "title": row.title, "meta": row.meta,
+        }
+        initial, genesis, head = row.initial, row.genesis, row.head
+        doc: Exported = {
             "format": EXPORT_FORMAT,
             "version": EXPORT_VERSION,
             "battle": battle,
@@ -115,14 +179,15 @@ class BattleTransfers(BattleDice):
         if dice is not None:
             # the secret once the battle is over: the export carries every result anyway (a link gets the
             # export only once the last ones are revealed: web/downloads.py)
-            doc["dice"] = {"commitment": dice.commitment, "roles": list(dice.roles),
-                           "contributions": dict(dice.contributions),
-                           "secret": dice.secret if battle["status"] == "over" else None}
+            shown_dice: ExportedDice = {"commitment": dice.commitment, "roles": list(dice.roles),
+                                        "contributions": dict(dice.contributions),
+                                        "secret": dice.secret if battle["status"] == "over" else None}
             if dice.commitments is not None:
-                doc["dice"]["commitments"] = dict(dice.commitments)
+                shown_dice["commitments"] = dict(dice.commitments)
+            doc["dice"] = shown_dice
         return doc
 
-    def import_(self, doc: dict[str, Any], *, new_id: bool = False) -> str:
+    def import_(self, doc: object, *, new_id: bool = False) -> str:
         """Store an exported battle; returns its id.
 
         The document is validated first (a :class:`StoreError` names each bad field),
@@ -144,10 +209,13 @@ class BattleTransfers(BattleDice):
             _check_dice(parsed.dice)
         now = datetime.now(UTC).isoformat(timespec="microseconds")
         start, links = _sealed(parsed, now)
-        values = parsed.battle.model_dump()
-        if new_id:
-            values["id"] = ids.new_id("b")  # (the flag shadows core.ids.new_id here)
-        values.update(initial=parsed.initial, genesis=start, head=links[-1] if links else start)
+        b = parsed.battle
+        values: BattleValues = {
+            "id": ids.new_id("b") if new_id else b.id,  # (the flag shadows core.ids.new_id here)
+            "ruleset": b.ruleset, "scenario": b.scenario, "seed": b.seed, "created": b.created, "updated": b.updated,
+            "position": b.position, "status": b.status, "turn": b.turn, "title": b.title, "meta": b.meta,
+            "initial": parsed.initial, "genesis": start, "head": links[-1] if links else start,
+        }
         rows = [
             dict(e.model_dump(), battle_id=values["id"], entry_index=i, created=e.created or now, chain=links[i])
             for i, e in enumerate(parsed.log)

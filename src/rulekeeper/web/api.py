@@ -11,7 +11,7 @@ import secrets
 from collections.abc import AsyncIterator
 from contextlib import AbstractContextManager, asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -38,6 +38,19 @@ from rulekeeper.service.bot_seat import new_seat, seat_of
 from rulekeeper.service.dice import Dice
 
 from .action_form import MAX_FIELDS, fields_problem
+from .api_bodies import (
+    ActedBody,
+    ActionsBody,
+    CreatedBody,
+    DiceBody,
+    LogBody,
+    LoggedEntry,
+    ReplayBody,
+    ShownBody,
+    UndoneBody,
+    ViewBody,
+    dice_body,
+)
 from .guards import UnauthorizedError, require_last_actor, require_writer
 from .public_errors import public_body
 from .ratelimit import RateLimit, RateLimits
@@ -220,7 +233,7 @@ def token_of(
     return x_rulekeeper_token or token
 
 
-def _view(k: Keeper, bid: str, role: str) -> dict[str, Any]:
+def _view(k: Keeper, bid: str, role: str) -> ViewBody:
     """The battle as ``role`` may see it: the game's per-side view, before any face-down result."""
     with k.snapshot():
         rec = k.store.get(bid)
@@ -244,7 +257,7 @@ def build_router(k: Keeper) -> APIRouter:
         return [s.to_dict() for s in shipped_scenarios()]
 
     @r.post("/battles", status_code=201, summary="Create a battle; returns the secret side and spectator links")
-    def create(body: NewBattle) -> dict[str, Any]:
+    def create(body: NewBattle) -> CreatedBody:
         found = find_scenario(body.scenario)
         seed, verifiable = body.dice()
         bid, tokens = k.create(SetupRequest(scenario=found.info.path, seed=seed, practice=body.practice,
@@ -256,14 +269,14 @@ def build_router(k: Keeper) -> APIRouter:
                 "links": {role: f"/b/{bid}?token={t}" for role, t in tokens.items()}}
 
     @r.get("/battles/{battle_id}/dice", summary="The verifiable dice: commitment, contributions; the secret after the end")
-    def dice(battle_id: str, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
+    def dice(battle_id: str, token: Annotated[str | None, Depends(token_of)]) -> DiceBody:
         with k.snapshot():
             role = k.role(battle_id, token)
-            return {**k.dice.status(battle_id).to_dict(), "role": role}
+            return dice_body(k.dice.status(battle_id), role)
 
     @r.post("/battles/{battle_id}/dice", summary="Commit to this side's random contribution, then reveal it (once)")
     def contribute(battle_id: str, body: Contribution,
-                   token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
+                   token: Annotated[str | None, Depends(token_of)]) -> DiceBody:
         role = k.role(battle_id, token)
         if role == "spectator":
             raise UnauthorizedError("spectators do not contribute to the dice")
@@ -275,15 +288,15 @@ def build_router(k: Keeper) -> APIRouter:
         else:
             status = k.dice.contribute(battle_id, role, body.contribution or "")
         k.changed(battle_id)
-        return {**status.to_dict(), "role": role}
+        return dice_body(status, role)
 
     @r.get("/battles/{battle_id}", summary="The battle as the holder of this link sees it")
-    def get(battle_id: str, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
+    def get(battle_id: str, token: Annotated[str | None, Depends(token_of)]) -> ViewBody:
         role = k.role(battle_id, token)
         return _view(k, battle_id, role)
 
     @r.get("/battles/{battle_id}/actions", summary="Legal actions of the side(s) to act, with their cost and odds")
-    def actions(battle_id: str, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
+    def actions(battle_id: str, token: Annotated[str | None, Depends(token_of)]) -> ActionsBody:
         with k.snapshot():  # the list and its position: one moment
             role = k.role(battle_id, token)
             visible = k.service.visible(battle_id)
@@ -299,7 +312,7 @@ def build_router(k: Keeper) -> APIRouter:
                              "odds": g.preview(visible.state, lg.action).headline_dict()} for lg in legal]}
 
     @r.post("/battles/{battle_id}/actions", summary="Perform an action (side link only, at the position you saw)")
-    def act(battle_id: str, body: ActionRequest, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
+    def act(battle_id: str, body: ActionRequest, token: Annotated[str | None, Depends(token_of)]) -> ActedBody:
         with k.snapshot():  # the link and the battle read at one moment; the append is a compare-and-set on it
             role = k.writer(battle_id, token, "act")
             # the service checks the rest once (issue 22, point 4); the API answers with the results, so they
@@ -311,7 +324,7 @@ def build_router(k: Keeper) -> APIRouter:
                 "chance": [c.to_dict() for c in out.chance], "over": done.game.status(out.state).over}
 
     @r.post("/battles/{battle_id}/shown", summary="Mark the last action's results as shown (no undo after)")
-    def shown(battle_id: str, body: UndoRequest, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
+    def shown(battle_id: str, body: UndoRequest, token: Annotated[str | None, Depends(token_of)]) -> ShownBody:
         with k.snapshot():  # a compare-and-set on this moment's revision: an undo in between wins, this is stale
             role = k.role(battle_id, token)
             current = k.store.get(battle_id).position
@@ -326,7 +339,7 @@ def build_router(k: Keeper) -> APIRouter:
         return {"position": body.position, "shown": True}
 
     @r.post("/battles/{battle_id}/undo", summary="Take back the last action (never after its random results were shown)")
-    def undo(battle_id: str, body: UndoRequest, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
+    def undo(battle_id: str, body: UndoRequest, token: Annotated[str | None, Depends(token_of)]) -> UndoneBody:
         with k.snapshot():  # a compare-and-set on this moment's revision: a reveal in between wins, this is stale
             role = k.role(battle_id, token)
             current = k.store.get(battle_id).position
@@ -340,7 +353,7 @@ def build_router(k: Keeper) -> APIRouter:
 
     @r.get("/battles/{battle_id}/log", summary="Every action and its results, in order (face-down results withheld)")
     def log(battle_id: str, token: Annotated[str | None, Depends(token_of)],
-            since: Annotated[int, Query(ge=0, le=10**9)] = 0) -> dict[str, Any]:
+            since: Annotated[int, Query(ge=0, le=10**9)] = 0) -> LogBody:
         with k.snapshot():  # the entries, the pending flag and the fingerprint: one moment
             role = k.role(battle_id, token)
             visible = k.service.visible(battle_id)
@@ -349,7 +362,7 @@ def build_router(k: Keeper) -> APIRouter:
         hidden = None if visible.pending is None else visible.pending.index
         sealed = None if visible.pending is not None or not rec.head else fingerprint(rec.head)  # would seal it
         g = k.service.game(battle_id)
-        entries = []
+        entries: list[LoggedEntry] = []
         for e in logged:
             secret = conceals(g, visible.state, e.action, role)  # another side's orders, not yet revealed
             entries.append({"index": e.index, "action": concealed_action(g, e.action) if secret else e.action,
@@ -358,7 +371,7 @@ def build_router(k: Keeper) -> APIRouter:
         return {"position": rec.position, "fingerprint": sealed, "entries": entries}
 
     @r.get("/battles/{battle_id}/replay", summary="Replay the log and prove the stored states identical")
-    def replay(battle_id: str, token: Annotated[str | None, Depends(token_of)]) -> dict[str, Any]:
+    def replay(battle_id: str, token: Annotated[str | None, Depends(token_of)]) -> ReplayBody:
         with k.snapshot():
             k.role(battle_id, token)
             rep = k.service.replay(battle_id)

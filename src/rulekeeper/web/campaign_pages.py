@@ -20,7 +20,7 @@ The host, who holds no side link, records from the command line.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
@@ -64,7 +64,20 @@ def record_in(k: Keeper, v: View, form: dict[str, str]) -> CampaignReport:
     return book.record(k.service, k.store.url, v.bid, {s: n for s, n in players.items() if n})
 
 
-def page_context(k: Keeper, v: View) -> dict[str, Any]:
+class CampaignPage(TypedDict):
+    """What ``campaign_record.html`` shows a link (besides the page's title, error and notice)."""
+
+    v: View
+    book: CampaignBook | None
+    ready: bool
+    report: CampaignReport | None
+    reason: str | None
+    sides: list[str]
+    not_yet: str
+    can_record: bool
+
+
+def page_context(k: Keeper, v: View) -> CampaignPage:
     """What the page shows this link: the record, or why there is none yet, or the form."""
     book = book_of(v.game)
     ready = v.status.over and not v.pending

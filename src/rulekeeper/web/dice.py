@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import json
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal, TypedDict
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from rulekeeper.core.errors import RulekeeperError
-from rulekeeper.service.dice import BadExportError, DiceStatus, Verification
+from rulekeeper.service.dice import BadExportError, DiceStatus, DiceStatusJson, Verification, VerificationJson
 
 from .bodylimit import MAX_EXPORT_BODY
 from .guards import UnauthorizedError
@@ -43,7 +43,38 @@ if TYPE_CHECKING:
 MAX_EXPORT = MAX_EXPORT_BODY
 
 
-def panel(k: Keeper, v: View) -> dict[str, Any]:
+class NoDicePanel(TypedDict):
+    """A battle whose dice are not verifiable: no panel."""
+
+    verifiable: Literal[False]
+
+
+class DicePanel(DiceStatusJson):
+    """The dice panel of a battle page (``dice_panel.html``): the dice, and this link's contribution form."""
+
+    can_contribute: bool
+    suggested: str
+    api: str
+    form: str
+    token: str
+    verify: str
+
+
+class ShownRefusal(TypedDict):
+    """A refusal as the verify page prints it (its code, and a message that never names the store's file)."""
+
+    code: str
+    message: str
+
+
+class Verified(TypedDict):
+    """What the verify page shows of a verification (``result``: ``Verification.to_dict``) or its refusal."""
+
+    result: VerificationJson | None
+    error: ShownRefusal | None
+
+
+def panel(k: Keeper, v: View) -> NoDicePanel | DicePanel:
     """What the dice panel of ``v``'s battle page shows (``verifiable`` False: nothing)."""
     dice = k.dice.status(v.bid)
     if not dice.verifiable:
@@ -55,7 +86,7 @@ def panel(k: Keeper, v: View) -> dict[str, Any]:
             "token": v.links.token, "verify": v.links.sub("verify")}
 
 
-def _verified_ctx(result: Verification | None, error: RulekeeperError | None) -> dict[str, Any]:
+def _verified_ctx(result: Verification | None, error: RulekeeperError | None) -> Verified:
     return {"result": None if result is None else result.to_dict(),
             "error": None if error is None else {"code": error.code, "message": public_message(error)}}
 

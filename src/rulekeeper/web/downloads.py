@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Final, Literal, TypedDict
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from rulekeeper.core.errors import RulekeeperError
-from rulekeeper.core.game import concealed_action, conceals
+from rulekeeper.core.game import ConcealedAction, JsonDict, concealed_action, conceals
 from rulekeeper.persistence.chain import fingerprint
 
 from .refusals import ExportNotReadyError, refuse
@@ -41,9 +41,47 @@ if TYPE_CHECKING:
     from .api import Keeper
     from .pages import Pages, View
 
-LOG_FORMAT = "rulekeeper-log"
-LOG_VERSION = 1
+LOG_FORMAT: Final = "rulekeeper-log"
+LOG_VERSION: Final = 1
 MEDIA = {"txt": "text/plain; charset=utf-8", "json": "application/json"}
+
+
+class LoggedBattle(TypedDict):
+    """Which battle a log file is of."""
+
+    id: str
+    title: str
+    ruleset: str
+    scenario: str
+
+
+class LoggedAction(TypedDict):
+    """One action of the log file: numbered from 1, in the game's words and as logged (``acp`` as the game
+    stored it in the result, if it did; ``report`` the game's own lines, empty while hidden from the link)."""
+
+    index: int
+    side: str
+    action: JsonDict | ConcealedAction
+    text: str
+    acp: object
+    shown: bool
+    hidden: bool
+    lines: list[str]
+    report: list[JsonDict]
+
+
+class LogDocument(TypedDict):
+    """The log file (format ``rulekeeper-log`` version 1): the log page's content as JSON."""
+
+    format: Literal["rulekeeper-log"]
+    version: Literal[1]
+    battle: LoggedBattle
+    position: int
+    over: bool
+    winner: str | None
+    reason: str
+    fingerprint: str | None
+    entries: list[LoggedAction]
 
 
 def _token(request: Request) -> str | None:
@@ -56,14 +94,14 @@ def _attachment(body: str, media: str, name: str) -> Response:
                                                      "Cache-Control": "no-store"})
 
 
-def log_document(k: Keeper, v: View) -> dict[str, Any]:
+def log_document(k: Keeper, v: View) -> LogDocument:
     """The battle's log as this link may see it (the log page's content, as JSON)."""
     from .pages import logged_text
 
     visible_state = v.board_state  # before a face-down action: its results and any end it brought stay hidden
     status = v.game.status(visible_state)
     result = v.game.result(visible_state) if status.over else None
-    entries = []
+    entries: list[LoggedAction] = []
     for e in k.store.entries(v.bid):
         hidden = v.pending and e.index == v.position - 1
         secret = conceals(v.game, visible_state, e.action, v.role)  # another side's orders, not yet revealed
@@ -84,7 +122,7 @@ def log_document(k: Keeper, v: View) -> dict[str, Any]:
     }
 
 
-def log_text(doc: dict[str, Any], game_title: str) -> str:
+def log_text(doc: LogDocument, game_title: str) -> str:
     """The same log for people: one block per action, its report lines indented."""
     b = doc["battle"]
     out = [f"rulekeeper battle log: {b['title'] or b['scenario']}", f"Battle {b['id']} · {game_title} · scenario "

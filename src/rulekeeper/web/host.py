@@ -14,21 +14,41 @@ from __future__ import annotations
 
 import hmac
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 
 from rulekeeper.core.errors import RulekeeperError
+from rulekeeper.persistence.records import BattleRecord
 
-from .keeper_side import explained, keeper_of
+from .keeper_side import KeeperMove, KeeperSeat, explained, keeper_of
 from .links import qr_svg
 from .presenters import side_label
 
 if TYPE_CHECKING:
     from .api import Keeper
     from .pages import Pages
+
+
+class Moment(TypedDict):
+    """Where a battle stands as its players see it (a face-down result not counted yet)."""
+
+    turn: int
+    position: int
+    status: str
+
+
+class HostRow(Moment):
+    """One battle of the host table (``host.html``)."""
+
+    rec: BattleRecord
+    roles: tuple[str, ...]
+    game: str
+    keeper: KeeperSeat | None
+    explained: KeeperMove | None
+    sides: list[str]
 
 
 def new_host_key() -> str:
@@ -51,12 +71,12 @@ def build_host(keeper: Keeper, pages: Pages) -> APIRouter:
     k, p = keeper, pages
     r = APIRouter(include_in_schema=False)
 
-    def rows() -> list[dict[str, Any]]:
+    def rows() -> list[HostRow]:
         """Every battle as the host table lists it: what tells four battles called "The ford" apart."""
-        out = []
+        out: list[HostRow] = []
         for rec in k.store.list():
             # what the players see: a face-down result is not counted yet (its turn, its end of the battle)
-            moment = {"turn": rec.turn, "position": rec.position, "status": rec.status}
+            moment: Moment = {"turn": rec.turn, "position": rec.position, "status": rec.status}
             try:
                 g = k.service.game(rec.id)
                 roles = k.link_roles(rec.id)  # no link for the side the keeper plays

@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 from urllib.parse import parse_qs
 
 from fastapi import APIRouter, Request
@@ -52,6 +51,7 @@ from .isolation import BattleNames
 from .keeper_side import explained, keeper_of
 from .links import qr_svg
 from .live import version_events
+from .live_panels import ActPanel, FatePanel, LiveContext, Panel, ShownError
 from .presenters import Presenters, side_label
 from .public_errors import public_message
 from .scenarios import find_scenario, shipped_scenarios
@@ -175,9 +175,9 @@ class View:
     role: str
     rec: BattleRecord
     game: Game
-    state: Any  # the true current state
+    state: object  # the true current state
     status: Status
-    board_state: Any  # what the board shows (before an action whose results are hidden)
+    board_state: object  # what the board shows (before an action whose results are hidden)
     last: LogEntry | None
     pending: bool  # the last action drew chance and nobody has revealed it yet
     links: Links
@@ -261,7 +261,7 @@ class Pages:
 
     # -- the battle page -----------------------------------------------------------------------
 
-    def _fate_panel(self, v: View, q: dict[str, str | None], fate_index: int) -> tuple[dict[str, Any], Any, str]:
+    def _fate_panel(self, v: View, q: dict[str, str | None], fate_index: int) -> tuple[FatePanel, object, str]:
         """The Fate Screen of logged action ``fate_index``, revealed as far as the query asks."""
         r = v.r
         entry = self.k.store.entry(v.bid, fate_index)
@@ -270,14 +270,14 @@ class Pages:
         fate = r.fate(entry.result.get("report", []), shown, v.links, fate_index)
         # in words only if this link may read them: ?fate=N of another side's hidden orders printed them
         text = logged_text(v, entry.action)
-        panel = {"mode": "fate", "fate": fate, "index": fate_index, "text": text,
+        panel: FatePanel = {"mode": "fate", "fate": fate, "index": fate_index, "text": text,
                  "next": fate.revealed + 1, "done": fate.revealed >= fate.revealable}
         if fate_index == v.position - 1:
             caption = f"Before: {text} — continue to see the board after it"
             return panel, self.k.service.state_at(v.bid, fate_index), caption
         return panel, v.board_state, ""
 
-    def _act_panel(self, v: View, q: dict[str, str | None]) -> dict[str, Any]:
+    def _act_panel(self, v: View, q: dict[str, str | None]) -> ActPanel:
         """The side to act: its actions with their odds, and the preview of the one picked."""
         # sides acting at once (simultaneous orders) each see only their own actions
         legal = [lg for lg in v.game.legal_actions(v.state) if lg.side == v.role]
@@ -285,7 +285,7 @@ class Pages:
         previews = shown_odds(v.game.preview, v.state, [lg.action for lg in legal])
         pick = _opt_int(q.get("pick"), 0, len(legal) - 1) if legal else None
         at = _opt_int(q.get("at"))
-        panel: dict[str, Any] = {"mode": "act", "actions": v.r.actions(v.state, legal, previews, v.links),
+        panel: ActPanel = {"mode": "act", "actions": v.r.actions(v.state, legal, previews, v.links),
                                  "preview": None, "moved_on": pick is not None and at != v.position}
         if pick is not None and at == v.position:
             # the whole action's distribution first (games with a ``whole_odds`` hook), then the per-draw odds
@@ -293,11 +293,12 @@ class Pages:
                                 + v.r.preview(v.state, legal[pick], previews[pick], v.links))
         return panel
 
-    def live(self, v: View, q: dict[str, str | None], error: RulekeeperError | None = None) -> dict[str, Any]:
+    def live(self, v: View, q: dict[str, str | None], error: RulekeeperError | None = None) -> LiveContext:
         """Everything inside the polled ``#live`` region."""
         r = v.r
-        panel: dict[str, Any] = {"mode": "wait"}
-        board_state, caption = v.board_state, ""
+        panel: Panel = {"mode": "wait"}
+        board_state: object = v.board_state
+        caption = ""
         fate_index = _opt_int(q.get("fate"), 0, max(0, v.position - 1))
         if v.pending:
             assert v.last is not None
@@ -349,7 +350,7 @@ class Pages:
                     status: int = 200) -> HTMLResponse:
         return self.html("battle.html", status, title=f"{v.rec.title or v.rec.scenario}", **self.live(v, q, error))
 
-    def home(self, status: int = 200, error: dict[str, str] | None = None, seed: int | None = None) -> HTMLResponse:
+    def home(self, status: int = 200, error: ShownError | None = None, seed: int | None = None) -> HTMLResponse:
         army_games = [g for g in games() if getattr(g, "army_list_noun", None)]
         return self.html("home.html", status, title="Rule keeper",
                          scenarios=shipped_scenarios(), army_games=army_games, strengths=STRENGTH_WORDS,
@@ -357,7 +358,7 @@ class Pages:
                          seed="" if seed is None else seed, error=error)  # empty: verifiable dice (web/dice.py)
 
 
-def _error_ctx(exc: RulekeeperError | None) -> dict[str, str] | None:
+def _error_ctx(exc: RulekeeperError | None) -> ShownError | None:
     if exc is None:
         return None
     code = error_code(exc)

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal, TypedDict
+from typing import Generic, Literal, TypedDict, TypeVar
 
 from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined
 from markupsafe import Markup
 
 from rulekeeper.core.capabilities import campaign_of, web_presenter_of
-from rulekeeper.core.game import SPECTATOR, Game, JsonDict, LegalAction, OddsPreview
+from rulekeeper.core.game import SPECTATOR, Game, LegalAction, OddsPreview
 from rulekeeper.core.present import FateScreen, Header, Links, WebPresenter
 from rulekeeper.core.registered import as_game
 from rulekeeper.core.ruleset import games
@@ -111,13 +111,13 @@ def own_presenter(game: Game) -> tuple[WebPresenter, Path | None]:
     try:
         presenter = web_presenter_of(game)
         if presenter is None:
-            return GenericPresenter(game), None
+            return GenericPresenter[object](game), None
         where = presenter.template_dir()
         return presenter, None if where is None else Path(where)
     except Exception as exc:  # any failure of one game's own module: that game's fault only
         log.warning("the web presenter of %s cannot be built (%s: %s); its battles are drawn by the generic "
                     "presenter", game.name, type(exc).__name__, exc)
-        return GenericPresenter(game), None
+        return GenericPresenter[object](game), None
 
 
 class Presenters:
@@ -143,7 +143,7 @@ class Presenters:
         except Exception as exc:  # as in own_presenter: one game's fault only
             log.warning("the web presenter of %s cannot be bound (%s: %s); its battles are drawn by the generic "
                         "presenter", game.name, type(exc).__name__, exc)
-            presenter = GenericPresenter(game)
+            presenter = GenericPresenter[object](game)
             presenter.bind(self.env)
         self._by_game[game.name] = presenter
         return presenter
@@ -192,7 +192,7 @@ def _scalar(value: object) -> str:
     return str(value)[:300]
 
 
-def words_of(game: Game, action: JsonDict) -> str:
+def words_of(game: Game, action: Mapping[str, object]) -> str:
     """A logged action in the game's own words (``Game.action_text``: "Bank Archers shoots at Raider Horse").
 
     Why not the action's raw values: the Fate Screen, the log and "Last action" printed
@@ -210,7 +210,12 @@ def words_of(game: Game, action: JsonDict) -> str:
     return " ".join(str(v) for v in action.values() if v is not None)
 
 
-class GenericPresenter:
+#: The state a presenter draws: a game's own state class in its presenter (``GenericPresenter[MyState]``), an
+#: opaque object in the keeper's fallback, which only hands it back to the game.
+StateT = TypeVar("StateT")
+
+
+class GenericPresenter(Generic[StateT]):
     """Draws any game from its per-side view and report lines (no game-specific template)."""
 
     def __init__(self, game: object) -> None:
@@ -225,44 +230,44 @@ class GenericPresenter:
     def bind(self, env: Environment) -> None:
         self.env = env
 
-    def _render(self, name: str, **ctx: Any) -> Markup:
+    def _render(self, name: str, **ctx: object) -> Markup:
         assert self.env is not None, "bind() the presenter to an environment first"
         return Markup(self.env.get_template(name).render(**ctx))
 
-    def board(self, state: Any, links: Links, caption: str = "") -> Markup:
+    def board(self, state: StateT, links: Links, caption: str = "") -> Markup:
         view = self.game.view(state, SPECTATOR)
         return self._render("generic_board.html", tree=_tree(view), caption=caption)
 
-    def header(self, state: Any) -> Header:
+    def header(self, state: StateT) -> Header:
         status = self.game.status(state)
         return Header({}, f"Turn {status.turn}", status.acting)
 
-    def turn_bar(self, state: Any) -> Markup:
+    def turn_bar(self, state: StateT) -> Markup:
         return Markup("")
 
-    def actions(self, state: Any, legal: list[LegalAction], previews: list[OddsPreview], links: Links) -> Markup:
+    def actions(self, state: StateT, legal: list[LegalAction], previews: list[OddsPreview], links: Links) -> Markup:
         entries = [{"label": lg.label or lg.text, "href": links.pick(i), "note": lg.note,
                     "odds": ", ".join(f"{k} {pct(v) if isinstance(v, float) else v}" for k, v in p.headline)}
                    for i, (lg, p) in enumerate(zip(legal, previews, strict=True))]
         return self._render("generic_actions.html", entries=entries)
 
-    def preview(self, state: Any, legal: LegalAction, odds: OddsPreview, links: Links) -> Markup:
+    def preview(self, state: StateT, legal: LegalAction, odds: OddsPreview, links: Links) -> Markup:
         draws = [{"label": r.label, "odds": r.odds()} for r in odds.draws]
         return self._render("generic_preview.html", lg=legal, headline=odds.headline, draws=draws, links=links)
 
-    def fate(self, report: list[JsonDict], shown: int | None, links: Links, index: int) -> FateScreen:
+    def fate(self, report: Sequence[Mapping[str, object]], shown: int | None, links: Links, index: int) -> FateScreen:
         lines = self.log_lines(report)
         return FateScreen(self._render("generic_fate.html", lines=lines), 0, 0)
 
-    def unit_panel(self, state: Any, key: str, links: Links) -> Markup:
+    def unit_panel(self, state: StateT, key: str, links: Links) -> Markup:
         return Markup("")
 
-    def result(self, state: Any) -> Markup:
+    def result(self, state: StateT) -> Markup:
         result = self.game.result(state)
         return self._render("generic_result.html", result=result)
 
-    def action_text(self, action: JsonDict) -> str:
+    def action_text(self, action: Mapping[str, object]) -> str:
         return words_of(self.game, action)
 
-    def log_lines(self, report: list[JsonDict]) -> list[str]:
+    def log_lines(self, report: Sequence[Mapping[str, object]]) -> list[str]:
         return [str(r.get("text") or json.dumps(r, ensure_ascii=False, sort_keys=True)[:300]) for r in report]

@@ -9,7 +9,6 @@ server's log; the client gets the stable code and a message that names no locati
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.persistence.errors import StoreError
@@ -41,7 +40,7 @@ def public_message(exc: RulekeeperError) -> str:
     return message
 
 
-def public_body(exc: RulekeeperError) -> dict[str, Any]:
+def public_body(exc: RulekeeperError) -> dict[str, object]:
     """``exc.to_dict()`` without what names the store's location."""
     body = exc.to_dict()
     if isinstance(exc, StoreError):

@@ -12,9 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
+from typing import TypeVar
 
 from rulekeeper.core.chance import ChanceRequest
-from rulekeeper.core.game import JsonDict, OddsPreview
+from rulekeeper.core.game import OddsPreview
+
+#: An action as the game's ``preview`` takes it (the neutral layers hold it as the log's JSON).
+ActionT = TypeVar("ActionT")
 
 
 class ShownOdds(OddsPreview):
@@ -44,7 +48,7 @@ class ShownOdds(OddsPreview):
         return self.__dict__["_odds"] is not None
 
 
-def shown_odds(preview: Callable[[object, JsonDict], OddsPreview], state: object,
-               actions: Sequence[JsonDict]) -> list[OddsPreview]:
+def shown_odds(preview: Callable[[object, ActionT], OddsPreview], state: object,
+               actions: Sequence[ActionT]) -> list[OddsPreview]:
     """One :class:`ShownOdds` per action: ``preview(state, action)`` when a presenter first reads it."""
     return [ShownOdds(partial(preview, state, action)) for action in actions]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import multiprocessing
 import resource
 import threading
-from typing import Any
+from multiprocessing.connection import Connection
 
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.size import BattleTooLargeError
@@ -32,7 +32,7 @@ AT_ONCE = 2
 _slots = threading.BoundedSemaphore(AT_ONCE)
 
 
-def _child(doc: Any, conn: Any) -> None:
+def _child(doc: object, conn: Connection) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
     try:
         conn.send(("ok", verify_export(doc)))
@@ -44,7 +44,7 @@ def _child(doc: Any, conn: Any) -> None:
         conn.close()
 
 
-def verify_on_budget(doc: Any) -> Verification:
+def verify_on_budget(doc: object) -> Verification:
     """``verify_export(doc)`` in a child process with a memory and time budget (a typed refusal past it)."""
     if not _slots.acquire(blocking=False):
         raise StoreBusyError("other exports are being verified just now; try again in a few seconds")

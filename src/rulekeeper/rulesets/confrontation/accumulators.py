@@ -26,6 +26,7 @@ from rulekeeper.boards.table import edge_distance
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import LegalAction, OddsPreview
 
+from .action_types import Absorb, offer
 from .spells import mystic_rules
 from .state import Fighter, SkirmishState
 
@@ -101,10 +102,10 @@ def absorb_offers(state: SkirmishState, f: Fighter) -> list[LegalAction]:
         if tuple(keys) in seen:
             continue
         seen.add(tuple(keys))
-        out.append(LegalAction({"kind": "absorb", "side": f.side, "fighter": f.key, "from": keys},
-                               f"{f.key} absorbs {resource(f)} from {' and '.join(keys)} (+{len(keys)}, Absorb; his "
-                               "activation goes on)", f.side, float(len(keys)), "", f"absorb from {' and '.join(keys)}",
-                               f"{f.key}: spell"))
+        out.append(offer(Absorb(f.side, f.key, tuple(keys)),
+                         f"{f.key} absorbs {resource(f)} from {' and '.join(keys)} (+{len(keys)}, Absorb; his "
+                         "activation goes on)", f.side, float(len(keys)), "", f"absorb from {' and '.join(keys)}",
+                         f"{f.key}: spell"))
     return out
 
 

@@ -12,12 +12,13 @@ Python keyword) is the field ``from_``, written ``from`` in JSON by :class:`Skir
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import ClassVar, Literal
 
 from rulekeeper.core.actioncodec import ActionCodec
 from rulekeeper.core.errors import IllegalActionError
+from rulekeeper.core.game import LegalAction
 
 #: The kinds of action that name one fighter and nothing else (the side's General for a side's choice).
 FighterKind = Literal["hold", "fight", "tactical", "flee", "stay", "remove", "keep", "authority", "decline", "pass",
@@ -227,3 +228,14 @@ ASKED = {"charge.assault": "assault is true or absent", "pursue.leap": "leap is 
 
 #: The one JSON codec of Confrontation's skirmish actions.
 ACTIONS = SkirmishCodec(ByFighter, ToPoint, Charge, Pursue, Shoot, Cast, Disengage, Split, Lead, Concentrate, Absorb)
+
+
+def at(to: Sequence[float]) -> tuple[float, float]:
+    """A destination the rules measured (``[x, y]`` in cm, to the millimetre) as an action holds it."""
+    return to[0], to[1]
+
+
+def offer(action: SkirmishAction, text: str, side: str, cost: float | None = None, note: str = "", label: str = "",
+          group: str = "") -> LegalAction:
+    """A legal action as the protocol lists it: its JSON (through :data:`ACTIONS`, the log's bytes) and its words."""
+    return LegalAction(ACTIONS.encode(action), text, side, cost, note, label, group)

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from rulekeeper.core.game import LegalAction
 
+from .action_types import ByFighter, offer
 from .authority_uses import answer_offers, pass_offer, split_offers, token_chooser
 from .checks import KINDS, PHASE_OF, check
 from .concentration import concentrate_offers, declaring
@@ -55,8 +56,8 @@ def legal_actions(state: SkirmishState) -> list[LegalAction]:
     if aiming:  # he walked: he may still shoot (at +1) or end his activation
         f = aiming[0]
         shots = [lg for lg in activation(state, replace(f, activated=False)) if lg.action["kind"] == "shoot"]
-        return [*shots, LegalAction({"kind": "hold", "side": side, "fighter": f.key}, f"{f.key} does not shoot",
-                                    side, 0.0, "", "no shot", f"{f.key}: shoot")]
+        return [*shots, offer(ByFighter("hold", side, f.key), f"{f.key} does not shoot",
+                              side, 0.0, "", "no shot", f"{f.key}: shoot")]
     out: list[LegalAction] = []
     for f in state.fighters:
         if f.side == side and can_activate(state, f):

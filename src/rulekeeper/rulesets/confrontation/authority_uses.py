@@ -30,6 +30,7 @@ from dataclasses import replace
 
 from rulekeeper.core.game import LegalAction
 
+from .action_types import ByFighter, Split, offer
 from .authority import held, spend
 from .report_lines import ReportLine
 from .skirmish import groups, too_large, waiting
@@ -66,9 +67,9 @@ def split_offers(state: SkirmishState, side: str) -> list[LegalAction]:
     """``decline`` (the keeper's proposal), then for each of his frays: kept whole (when a fray may hold it), and
     each block the keeper offers the winner (:func:`~.splitting.candidates`)."""
     g = general(state, side).key
-    out = [LegalAction({"kind": "decline", "side": side, "fighter": g}, "Keep no Authority token: the Tactical roll's "
-                       "winner splits the frays (the keeper's proposal)", side, None, "", "no token",
-                       f"{g}: Authority")]
+    out = [offer(ByFighter("decline", side, g), "Keep no Authority token: the Tactical roll's "
+                 "winner splits the frays (the keeper's proposal)", side, None, "", "no token",
+                 f"{g}: Authority")]
     for group in token_frays(state, side):
         mine = next(f for f in (*group[0], *group[1]) if f.side == side)
         keys = {f.key for f in (*group[0], *group[1])}
@@ -81,8 +82,8 @@ def split_offers(state: SkirmishState, side: str) -> list[LegalAction]:
 
 
 def _offer(f: Fighter, apart: list[str], text: str) -> LegalAction:
-    return LegalAction({"kind": "authority_split", "side": f.side, "fighter": f.key, "apart": apart}, text, f.side,
-                       None, "", "split off " + ", ".join(apart) if apart else "keep whole", f"{f.key}: Authority")
+    return offer(Split("authority_split", f.side, f.key, tuple(apart)), text, f.side,
+                 None, "", "split off " + ", ".join(apart) if apart else "keep whole", f"{f.key}: Authority")
 
 
 def do_token_split(state: SkirmishState, side: str, lead: Fighter, apart: list[str]) -> tuple[SkirmishState,
@@ -122,8 +123,8 @@ def pass_offer(state: SkirmishState, side: str) -> list[LegalAction]:
     if not may_pass(state, side):
         return []
     g = general(state, side).key
-    return [LegalAction({"kind": "pass", "side": side, "fighter": g}, f"Pass: {state.name(other(side))} activate a "
-                        "fighter first", side, None, "", "pass", f"{g}: activation")]
+    return [offer(ByFighter("pass", side, g), f"Pass: {state.name(other(side))} activate a "
+                  "fighter first", side, None, "", "pass", f"{g}: activation")]
 
 
 def can_force(state: SkirmishState, passer: str) -> bool:
@@ -144,11 +145,11 @@ def answer_offers(state: SkirmishState) -> list[LegalAction]:
     """The answer to a pass: ``allow`` (the keeper's proposal) or ``force`` (a token)."""
     side, passer = other(state.asking), state.asking
     g = general(state, side).key
-    return [LegalAction({"kind": "allow", "side": side, "fighter": g}, f"Let {state.name(passer)} pass (the keeper's "
-                        "proposal: the token is kept)", side, None, "", "let them pass", f"{g}: Authority"),
-            LegalAction({"kind": "force", "side": side, "fighter": g}, f"Spend an Authority token ({held(state, side)} "
-                        f"held): {state.name(passer)} must play now", side, None, "", "force them to play",
-                        f"{g}: Authority")]
+    return [offer(ByFighter("allow", side, g), f"Let {state.name(passer)} pass (the keeper's "
+                  "proposal: the token is kept)", side, None, "", "let them pass", f"{g}: Authority"),
+            offer(ByFighter("force", side, g), f"Spend an Authority token ({held(state, side)} "
+                  f"held): {state.name(passer)} must play now", side, None, "", "force them to play",
+                  f"{g}: Authority")]
 
 
 def do_answer(state: SkirmishState, side: str, force: bool) -> tuple[SkirmishState, list[ReportLine]]:

@@ -9,7 +9,8 @@ so that no unfinished skirmish counts as much as a won one.
 leaves an engaged fighter in his fight, so his disengagements (a way out measured with shapely around every
 base: a third of a simulation's cost, profiled) are not listed, and it walks only the first fighter able to act,
 so the others' walks (another third) are not measured; the action is the same in every state
-(``tests/bots/test_rollout_policy.py`` checks it along playthroughs).
+(``tests/bots/test_rollout_policy.py`` checks it along playthroughs). A charge waiting for reaction fire, a spell
+waiting for the enemy's counter, and an activation where a Mystic could cast (the policy casts before it charges), go to the policy itself.
 
 ``rollout_done`` is a simulation's horizon in the game's own time: through the next combat phase (a charge is
 declared in the activation and lands in the combat), at most ``ACTIONS_PER_HORIZON`` × the budget's horizon
@@ -22,6 +23,7 @@ from rulekeeper.core.game import JsonDict, LegalAction
 
 from . import policy
 from .flight import flees
+from .magic import known
 from .offers import activation as _activation
 from .offers import strikes
 from .skirmish import can_activate
@@ -57,11 +59,11 @@ def rollout_policy(state: SkirmishState) -> JsonDict | None:
     in his fight, a fleeing one flees): only free fighters can shoot or charge (``actions.strikes``), and the
     first fighter's own list (his walks) is built only if nobody shoots or charges. Every other phase: the policy.
     """
-    if state.over or state.phase in ("tactical", "lead", "maintenance", "combat") or \
+    if state.over or state.reacting or state.casting or state.phase in ("tactical", "lead", "maintenance", "combat") or \
             any(f.aiming and f.standing for f in state.fighters):
         return policy.choose(state)
     ready = [f for f in state.fighters if f.side == state.to_act and can_activate(state, f)]
-    if not ready:
+    if not ready or any(known(f) for f in ready):  # a Mystic's casts come before charges: the policy weighs them
         return policy.choose(state)
     offered = [lg for f in ready if not f.engaged and not flees(f) for lg in strikes(state, f)]
     for kind in ("shoot", "charge"):

@@ -32,6 +32,7 @@ from dataclasses import replace
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import LegalAction
 
+from .action_types import ByFighter, Concentrate, Points, offer
 from .skirmish import pending
 from .state import Fighter, SkirmishState, other
 from .tactical import general
@@ -113,8 +114,8 @@ def concentrate_offers(state: SkirmishState, side: str) -> list[LegalAction]:
     """``steady`` (the keeper's proposal), then for each fighter who may: every point on one bold characteristic,
     and, with ATT and DEF both bold and two points or more, half on each (any split may be named)."""
     g = general(state, side)
-    out = [LegalAction({"kind": "steady", "side": side, "fighter": g.key}, "Steady: no (more) Concentration this "
-                       "round (the keeper's proposal)", side, None, "", "steady", "Concentration")]
+    out = [offer(ByFighter("steady", side, g.key), "Steady: no (more) Concentration this "
+                 "round (the keeper's proposal)", side, None, "", "steady", "Concentration")]
     for f in state.standing(side):
         if not may_concentrate(f):
             continue
@@ -122,9 +123,9 @@ def concentrate_offers(state: SkirmishState, side: str) -> list[LegalAction]:
         if {"ATT", "DEF"} <= set(raisable(f)) and f.charges >= 2:
             choices.append({"ATT": f.charges - f.charges // 2, "DEF": f.charges // 2})
         for given in choices:
-            out.append(LegalAction({"kind": "concentrate", "side": side, "fighter": f.key, "points": given},
-                                   f"{f.key} concentrates: {spelled(given)} until the end of the round", side,
-                                   float(sum(given.values())), "", spelled(given), f"{f.key}: Concentration"))
+            out.append(offer(Concentrate(side, f.key, Points.of(given)),
+                             f"{f.key} concentrates: {spelled(given)} until the end of the round", side,
+                             float(sum(given.values())), "", spelled(given), f"{f.key}: Concentration"))
     return out
 
 

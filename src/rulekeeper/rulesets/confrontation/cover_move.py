@@ -22,6 +22,7 @@ from dataclasses import replace
 
 from rulekeeper.core.game import LegalAction
 
+from .action_types import ByFighter, ToPoint, at, offer
 from .core_rules import number
 from .report_lines import ReportLine
 from .skirmish import STEP_CM, move_problem, step_problem, stepped
@@ -66,16 +67,16 @@ def cover_problem(state: SkirmishState, f: Fighter, x: float, y: float) -> str |
 def cover_offers(state: SkirmishState, side: str) -> list[LegalAction]:
     """``ready`` (the keeper's proposal), then for each fighter who may: a careful move toward the nearest enemy,
     as far as it goes (any legal point may be named)."""
-    out = [LegalAction({"kind": "ready", "side": side, "fighter": _first(state, side)}, "Ready: no more moves under "
-                       "cover (the keeper's proposal)", side, None, "", "ready", "moving under cover")]
+    out = [offer(ByFighter("ready", side, _first(state, side)), "Ready: no more moves under "
+                 "cover (the keeper's proposal)", side, None, "", "ready", "moving under cover")]
     for f in state.standing(side):
         to = _offer(state, f) if may_take_cover(state, f) else None
         if to is not None:
             dist = math.hypot(to[0] - f.x, to[1] - f.y)
-            out.append(LegalAction({"kind": "cover", "side": side, "fighter": f.key, "to": to}, f"{f.key} moves "
-                                   f"under cover {dist:.1f} cm (shots at him +{number('under_cover', 'shot_difficulty')}"
-                                   " this round)", side, round(dist, 1), "", f"under cover {dist:.0f} cm",
-                                   f"{f.key}: under cover"))
+            out.append(offer(ToPoint("cover", side, f.key, at(to)), f"{f.key} moves "
+                             f"under cover {dist:.1f} cm (shots at him +{number('under_cover', 'shot_difficulty')}"
+                             " this round)", side, round(dist, 1), "", f"under cover {dist:.0f} cm",
+                             f"{f.key}: under cover"))
     return out
 
 

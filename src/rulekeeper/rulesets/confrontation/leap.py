@@ -27,7 +27,7 @@ from rulekeeper.boards.table import ChargeReach, charge_reach, edge_distance
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.game import LegalAction
 
-from .action_types import Pursue
+from .action_types import Charge, Pursue, offer
 from .heights import fighter_height, piece_height
 from .report_lines import ReportLine
 from .skirmish import (
@@ -276,9 +276,9 @@ def do_leap_charge(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate) -> 
 
 def leap_charges(state: SkirmishState, f: Fighter) -> list[LegalAction]:
     """The offered leaping charges as legal actions (``{"kind": "charge", …, "leap": true}``)."""
-    return [LegalAction({"kind": "charge", "side": f.side, "fighter": f.key, "target": t.key, "leap": True},
-                        f"{f.key} charges {t.key}, leaping over {over_text(over)} ({reach.distance:.1f} cm)", f.side,
-                        round(reach.distance, 1), "", f"→ {t.key} (leap)", f"{f.key}: charge")
+    return [offer(Charge(f.side, f.key, t.key, leap=True),
+                  f"{f.key} charges {t.key}, leaping over {over_text(over)} ({reach.distance:.1f} cm)", f.side,
+                  round(reach.distance, 1), "", f"→ {t.key} (leap)", f"{f.key}: charge")
             for t, reach, over in leap_charge_offers(state, f)]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rulekeeper.core.game import LegalAction
 
+from .action_types import ByFighter, Cast, offer
 from .magic import cast_problem, counterers, known, pending
 from .state import Fighter, SkirmishState, other
 from .tactical import general
@@ -16,11 +17,10 @@ def cast_offers(state: SkirmishState, f: Fighter) -> list[LegalAction]:
         targets = state.standing(other(f.side)) if card.damage else state.standing(f.side)
         for t in targets:
             if cast_problem(state, f, card, t) is None:
-                out.append(LegalAction({"kind": "cast", "side": f.side, "fighter": f.key, "spell": card.name,
-                                        "target": t.key},
-                                       f"{f.key} {card.verb} {card.name} on {t.key} ({card.test} vs "
-                                       f"{card.difficulty}, {card.cost} {card.reserve})", f.side, float(card.cost),
-                                       "", f"{card.name} → {t.key}", f"{f.key}: {'miracle' if card.miracle else 'spell'}"))
+                out.append(offer(Cast(f.side, f.key, card.name, t.key),
+                                 f"{f.key} {card.verb} {card.name} on {t.key} ({card.test} vs "
+                                 f"{card.difficulty}, {card.cost} {card.reserve})", f.side, float(card.cost),
+                                 "", f"{card.name} → {t.key}", f"{f.key}: {'miracle' if card.miracle else 'spell'}"))
     return out
 
 
@@ -32,10 +32,10 @@ def counter_offers(state: SkirmishState) -> list[LegalAction]:
     f, card, t = found
     side = other(f.side)
     word = "censures" if card.miracle else "counters"
-    out = [LegalAction({"kind": "counter", "side": side, "fighter": e.key}, f"{e.key} {word} {card.name} ({card.test} "
-                       f"vs {card.difficulty}, {card.cost} {card.reserve})", side, float(card.cost), "",
-                       f"{word[:-1]} with {e.key}", f"{e.key}: {word[:-1]}")
+    out = [offer(ByFighter("counter", side, e.key), f"{e.key} {word} {card.name} ({card.test} "
+                 f"vs {card.difficulty}, {card.cost} {card.reserve})", side, float(card.cost), "",
+                 f"{word[:-1]} with {e.key}", f"{e.key}: {word[:-1]}")
            for e in counterers(state, f, card)]
     g = general(state, side).key
-    return [*out, LegalAction({"kind": "let", "side": side, "fighter": g}, f"Let {card.name} work on {t.key}", side,
-                              0.0, "", "let it work", f"{g}: {word[:-1]}")]
+    return [*out, offer(ByFighter("let", side, g), f"Let {card.name} work on {t.key}", side,
+                        0.0, "", "let it work", f"{g}: {word[:-1]}")]

@@ -13,6 +13,7 @@ import math
 from rulekeeper.core.game import LegalAction
 
 from .accumulators import absorb_offers
+from .action_types import ByFighter, Charge, Disengage, Pursue, Shoot, ToPoint, at, offer
 from .assault import assault_difficulty, assault_problem
 from .disengage import allowed_tests, disengagement, way_out
 from .flight import flees, flight_of, pursuit_cm, pursuit_targets
@@ -79,57 +80,57 @@ def _disengagements(state: SkirmishState, f: Fighter) -> list[LegalAction]:
     for test in allowed_tests(state, f):
         d = disengagement(state, f, test)
         vs = "automatic" if d.difficulty is None else f"{test} {d.value} vs {d.difficulty}"
-        out.append(LegalAction({"kind": "disengage", "side": f.side, "fighter": f.key, "test": test, "to": to},
-                               f"{f.key} tries to disengage ({vs}) to ({to[0]:g}, {to[1]:g})", f.side, None, "",
-                               f"disengage ({test})", f"{f.key}: disengage"))
+        out.append(offer(Disengage(f.side, f.key, test, at(to)),
+                         f"{f.key} tries to disengage ({vs}) to ({to[0]:g}, {to[1]:g})", f.side, None, "",
+                         f"disengage ({test})", f"{f.key}: disengage"))
     return out
 
 
 def pursuit_offers(f: Fighter, state: SkirmishState) -> list[LegalAction]:
     """A victor's pursuit movements, nearest first (the keeper's proposal), and not pursuing."""
-    out = [LegalAction({"kind": "pursue", "side": f.side, "fighter": f.key, "target": t.key},
-                       f"{f.key} pursues {t.key} ({reach.distance:.1f} cm of {pursuit_cm(f):g})", f.side,
-                       round(reach.distance, 1), "", f"pursue {t.key}", f"{f.key}: pursuit")
+    out = [offer(Pursue(f.side, f.key, t.key),
+                 f"{f.key} pursues {t.key} ({reach.distance:.1f} cm of {pursuit_cm(f):g})", f.side,
+                 round(reach.distance, 1), "", f"pursue {t.key}", f"{f.key}: pursuit")
            for t, reach in pursuit_targets(state, f)]
-    out += [LegalAction({"kind": "pursue", "side": f.side, "fighter": f.key, "target": t.key, "leap": True},
-                        f"{f.key} pursues {t.key}, leaping over {over_text(over)} ({reach.distance:.1f} cm of "
-                        f"{pursuit_cm(f):g})", f.side, round(reach.distance, 1), "", f"pursue {t.key} (leap)",
-                        f"{f.key}: pursuit")
+    out += [offer(Pursue(f.side, f.key, t.key, leap=True),
+                  f"{f.key} pursues {t.key}, leaping over {over_text(over)} ({reach.distance:.1f} cm of "
+                  f"{pursuit_cm(f):g})", f.side, round(reach.distance, 1), "", f"pursue {t.key} (leap)",
+                  f"{f.key}: pursuit")
             for t, reach, over in leap_pursuit_offers(state, f)]  # Leap: "MOV/2 when making a pursuit movement"
-    return [*out, LegalAction({"kind": "stay", "side": f.side, "fighter": f.key}, f"{f.key} does not pursue", f.side,
-                              0.0, "", "no pursuit", f"{f.key}: pursuit")]
+    return [*out, offer(ByFighter("stay", f.side, f.key), f"{f.key} does not pursue", f.side,
+                        0.0, "", "no pursuit", f"{f.key}: pursuit")]
 
 
 def activation(state: SkirmishState, f: Fighter) -> list[LegalAction]:
     side, out = f.side, []
     if f.engaged:  # he may try to disengage, or stay in his fight (the keeper's proposal)
-        return [*_disengagements(state, f), LegalAction({"kind": "hold", "side": side, "fighter": f.key},
-                                                        f"{f.key} stays in his fight", side, 0.0, "", "stay",
-                                                        f"{f.key}: hold")]
+        return [*_disengagements(state, f), offer(ByFighter("hold", side, f.key),
+                                                  f"{f.key} stays in his fight", side, 0.0, "", "stay",
+                                                  f"{f.key}: hold")]
     if flees(f):  # in rout and free: his activation is his flight
         run = flight_of(state, f)
         where = "off the field" if run.leaves else f"to ({run.x:g}, {run.y:g})"
-        return [LegalAction({"kind": "flee", "side": side, "fighter": f.key}, f"{f.key} flees {run.distance:.1f} cm "
-                            f"{where} (in rout)", side, run.distance, "", "flee", f"{f.key}: flee")]
+        return [offer(ByFighter("flee", side, f.key), f"{f.key} flees {run.distance:.1f} cm "
+                      f"{where} (in rout)", side, run.distance, "", "flee", f"{f.key}: flee")]
     if f.covered:  # Dodge: after moving under cover, only cumulative actions (a shot) or holding
         return [*(lg for lg in strikes(state, f) if lg.action["kind"] == "shoot"),
-                LegalAction({"kind": "hold", "side": side, "fighter": f.key}, f"{f.key} holds", side, 0.0, "",
-                            "hold", f"{f.key}: hold")]
+                offer(ByFighter("hold", side, f.key), f"{f.key} holds", side, 0.0, "",
+                      "hold", f"{f.key}: hold")]
     out += strikes(state, f)
     out += cast_offers(state, f)  # spells and miracles (magic.py)
     out += absorb_offers(state, f)  # Absorb/X: a Mystic action before his action (accumulators.py)
     for to, why in _moves(state, f):
         dist = math.hypot(to[0] - f.x, to[1] - f.y)
-        out.append(LegalAction({"kind": "move", "side": side, "fighter": f.key, "to": to},
-                               f"{f.key} walks {dist:.1f} cm {why}", side, round(dist, 1),
-                               "", f"{dist:.0f} cm {why}", f"{f.key}: move"))  # words, not "(15, 22)" (issue 26)
+        out.append(offer(ToPoint("move", side, f.key, at(to)),
+                         f"{f.key} walks {dist:.1f} cm {why}", side, round(dist, 1),
+                         "", f"{dist:.0f} cm {why}", f"{f.key}: move"))  # words, not "(15, 22)" (issue 26)
     for to, over in leap_offers(state, f):  # Leap: "move over them without any penalties"
         dist = math.hypot(to[0] - f.x, to[1] - f.y)
-        out.append(LegalAction({"kind": "leap", "side": side, "fighter": f.key, "to": to}, f"{f.key} leaps over "
-                               f"{over_text(over)} ({dist:.1f} cm)", side, round(dist, 1), "", f"leap {dist:.0f} cm",
-                               f"{f.key}: move"))
-    out.append(LegalAction({"kind": "hold", "side": side, "fighter": f.key}, f"{f.key} holds", side, 0.0, "",
-                           "hold", f"{f.key}: hold"))
+        out.append(offer(ToPoint("leap", side, f.key, at(to)), f"{f.key} leaps over "
+                         f"{over_text(over)} ({dist:.1f} cm)", side, round(dist, 1), "", f"leap {dist:.0f} cm",
+                         f"{f.key}: move"))
+    out.append(offer(ByFighter("hold", side, f.key), f"{f.key} holds", side, 0.0, "",
+                     "hold", f"{f.key}: hold"))
     return out
 
 
@@ -139,20 +140,20 @@ def strikes(state: SkirmishState, f: Fighter) -> list[LegalAction]:
     for t in state.standing("B" if side == "A" else "A") if can_charge(f) else ():
         reach = charge_of(state, f, t)
         if reach.possible:
-            out.append(LegalAction({"kind": "charge", "side": side, "fighter": f.key, "target": t.key},
-                                   f"{f.key} charges {t.key} ({reach.distance:.1f} cm)", side, round(reach.distance, 1),
-                                   "", f"→ {t.key}", f"{f.key}: charge"))
+            out.append(offer(Charge(side, f.key, t.key),
+                             f"{f.key} charges {t.key} ({reach.distance:.1f} cm)", side, round(reach.distance, 1),
+                             "", f"→ {t.key}", f"{f.key}: charge"))
     out += leap_charges(state, f) if can_charge(f) else []  # Leap: "up to his MOVx2"
-    out += [LegalAction({**lg.action, "assault": True}, f"{lg.text.split(' (')[0]} with assault fire (AIM vs "
-                         f"{assault_difficulty(f)})", side, lg.cost, "", f"→ {lg.action['target']}, firing",
-                         f"{f.key}: charge")
+    out += [offer(Charge(side, f.key, str(lg.action["target"]), assault=True), f"{lg.text.split(' (')[0]} with "
+                  f"assault fire (AIM vs {assault_difficulty(f)})", side, lg.cost, "", f"→ {lg.action['target']}, firing",
+                  f"{f.key}: charge")
             for lg in list(out) if lg.action["kind"] == "charge" and not lg.action.get("leap")
             and assault_problem(state, f, state.fighter(str(lg.action["target"]))) is None]
     for t in state.standing("B" if side == "A" else "A") if f.card.weapon is not None else ():
         if shot_problem(state, f, t) is None:
             shot = shot_of(state, f, t)
-            out.append(LegalAction({"kind": "shoot", "side": side, "fighter": f.key, "target": t.key},
-                                   f"{f.key} shoots {t.key} ({shot.where}, difficulty "
-                                   f"{shot.difficulty})", side, round(shot.distance, 1), "", f"shoot {t.key}",
-                                   f"{f.key}: shoot"))
+            out.append(offer(Shoot(side, f.key, t.key),
+                             f"{f.key} shoots {t.key} ({shot.where}, difficulty "
+                             f"{shot.difficulty})", side, round(shot.distance, 1), "", f"shoot {t.key}",
+                             f"{f.key}: shoot"))
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rulekeeper.core.game import LegalAction
 
+from .action_types import ByFighter, Lead, Split, ToPoint, at, offer
 from .cover_move import cover_offers, declaring
 from .reinforcement import proposals, waiting_choice
 from .skirmish import groups, names, too_large
@@ -25,10 +26,10 @@ def combat_offers(state: SkirmishState) -> list[LegalAction]:
         if too_large((mine, theirs)):
             out += offered
             continue
-        out.append(LegalAction({"kind": "fight", "side": side, "fighter": mine[0].key},
-                               f"{names(mine)} fight{'s' if len(mine) == 1 else ''} {names(theirs)}", side, None,
-                               "a duel" if len(mine) + len(theirs) == 2 else f"a fray of {len(mine) + len(theirs)}",
-                               f"{names(mine)} vs {names(theirs)}", "Fight"))
+        out.append(offer(ByFighter("fight", side, mine[0].key),
+                         f"{names(mine)} fight{'s' if len(mine) == 1 else ''} {names(theirs)}", side, None,
+                         "a duel" if len(mine) + len(theirs) == 2 else f"a fray of {len(mine) + len(theirs)}",
+                         f"{names(mine)} vs {names(theirs)}", "Fight"))
         splits += offered
     return [*out, *splits]
 
@@ -37,9 +38,9 @@ def _split(state: SkirmishState, lead: Fighter, group: set[str], block: set[str]
     order = [f.key for f in state.fighters]
     keys = [k for k in order if k in block]
     rest = [k for k in order if k in group - block]
-    return LegalAction({"kind": "split", "side": lead.side, "fighter": lead.key, "apart": keys},
-                       f"split {' and '.join(keys)} off into a fray of their own (the rest: {' and '.join(rest)})",
-                       lead.side, None, "", f"split off {' and '.join(keys)}", f"{lead.key}: split the fray")
+    return offer(Split("split", lead.side, lead.key, tuple(keys)),
+                 f"split {' and '.join(keys)} off into a fray of their own (the rest: {' and '.join(rest)})",
+                 lead.side, None, "", f"split off {' and '.join(keys)}", f"{lead.key}: split the fray")
 
 
 def tactical_offers(state: SkirmishState) -> list[LegalAction]:
@@ -49,17 +50,17 @@ def tactical_offers(state: SkirmishState) -> list[LegalAction]:
     if declaring(state) == side:  # moves under cover come before the roll
         return cover_offers(state, side)
     if state.phase == "tactical" and state.drawn:  # Authority: the holder's choice after a draw
-        return [LegalAction({"kind": "authority", "side": side, "fighter": g}, "Spend an Authority token and win "
-                            "the Tactical roll (the keeper's proposal)", side, None, "", "Authority token",
-                            f"{g}: Tactical roll"),
-                LegalAction({"kind": "tactical", "side": side, "fighter": g}, "Roll the Tactical roll again, keeping "
-                            "the token", side, None, "", "roll again", f"{g}: Tactical roll")]
+        return [offer(ByFighter("authority", side, g), "Spend an Authority token and win "
+                      "the Tactical roll (the keeper's proposal)", side, None, "", "Authority token",
+                      f"{g}: Tactical roll"),
+                offer(ByFighter("tactical", side, g), "Roll the Tactical roll again, keeping "
+                      "the token", side, None, "", "roll again", f"{g}: Tactical roll")]
     if state.phase == "tactical":
-        return [LegalAction({"kind": "tactical", "side": side, "fighter": g}, f"Round {state.round}: roll the Tactical "
-                            "roll", side, None, "", "Tactical roll", f"{g}: Tactical roll")]
-    return [LegalAction({"kind": "lead", "side": side, "fighter": g, "first": first},
-                        f"{state.name(first)} act first" + (" (the keeper's proposal)" if i == 0 else ""), side, None,
-                        "", f"{state.name(first)} first", f"{g}: who acts first")
+        return [offer(ByFighter("tactical", side, g), f"Round {state.round}: roll the Tactical "
+                      "roll", side, None, "", "Tactical roll", f"{g}: Tactical roll")]
+    return [offer(Lead(side, g, first),
+                  f"{state.name(first)} act first" + (" (the keeper's proposal)" if i == 0 else ""), side, None,
+                  "", f"{state.name(first)} first", f"{g}: who acts first")
             for i, first in enumerate(lead_choices(state))]
 
 
@@ -71,13 +72,13 @@ def reinforcement_offers(state: SkirmishState) -> list[LegalAction]:
         return []
     side = f.side
     if f.returning == "remove?":
-        return [LegalAction({"kind": kind, "side": side, "fighter": f.key}, text, side, None, "", kind,
-                            f"{f.key}: Reinforcement")
-                for kind, text in (("keep", f"{f.key} stays in the area of losses (the keeper's proposal)"),
-                                   ("remove", f"{f.key} is removed from play"))]
+        return [offer(ByFighter("keep", side, f.key), f"{f.key} stays in the area of losses (the keeper's proposal)",
+                side, None, "", "keep", f"{f.key}: Reinforcement"),
+                offer(ByFighter("remove", side, f.key), f"{f.key} is removed from play", side, None, "", "remove",
+                f"{f.key}: Reinforcement")]
     if not proposals(state, f):
-        return [LegalAction({"kind": "keep", "side": side, "fighter": f.key}, f"{f.key}: no room within 10 cm of a "
-                            "friend, he stays in the area of losses", side, None, "", "keep", f"{f.key}: Reinforcement")]
-    return [LegalAction({"kind": "return", "side": side, "fighter": f.key, "to": to},
-                        f"{f.key} comes back at ({to[0]:g}, {to[1]:g})", side, None, "", f"back at {to[0]:g},{to[1]:g}",
-                        f"{f.key}: Reinforcement") for to in proposals(state, f)]
+        return [offer(ByFighter("keep", side, f.key), f"{f.key}: no room within 10 cm of a "
+                      "friend, he stays in the area of losses", side, None, "", "keep", f"{f.key}: Reinforcement")]
+    return [offer(ToPoint("return", side, f.key, at(to)),
+                  f"{f.key} comes back at ({to[0]:g}, {to[1]:g})", side, None, "", f"back at {to[0]:g},{to[1]:g}",
+                  f"{f.key}: Reinforcement") for to in proposals(state, f)]

@@ -21,6 +21,7 @@ from dataclasses import replace
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.game import LegalAction
 
+from .action_types import ByFighter, offer
 from .assault import fire, reaction_difficulty, reaction_problem
 from .state import Fighter, SkirmishState
 
@@ -49,11 +50,11 @@ def reaction_offers(state: SkirmishState) -> list[LegalAction]:
     found = pending_charge(state)
     assert found is not None
     f, t, _ = found
-    return [LegalAction({"kind": "react", "side": t.side, "fighter": t.key}, f"{t.key} fires at {f.key} before he "
-                        f"reaches him (reaction fire, AIM vs {reaction_difficulty(t)}; the keeper's proposal)", t.side,
-                        None, "", "reaction fire", f"{t.key}: reaction fire"),
-            LegalAction({"kind": "withhold", "side": t.side, "fighter": t.key}, f"{t.key} holds his fire", t.side,
-                        None, "", "hold fire", f"{t.key}: reaction fire")]
+    return [offer(ByFighter("react", t.side, t.key), f"{t.key} fires at {f.key} before he "
+                  f"reaches him (reaction fire, AIM vs {reaction_difficulty(t)}; the keeper's proposal)", t.side,
+                  None, "", "reaction fire", f"{t.key}: reaction fire"),
+            offer(ByFighter("withhold", t.side, t.key), f"{t.key} holds his fire", t.side,
+                  None, "", "hold fire", f"{t.key}: reaction fire")]
 
 
 def reaction_check(state: SkirmishState, t: Fighter) -> str | None:

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import math
 import string
+from collections.abc import Mapping, Sequence
 
 from rich import box
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
-
-from rulekeeper.core.game import JsonDict
 
 from .skirmish import worth
 from .state import SIDES, Fighter, SkirmishState, distance
@@ -130,11 +129,12 @@ class ConfrontationCliPresenter:
                           str(f.card.MOV), status(f))
         return table
 
-    def outcome(self, report: list[JsonDict]) -> RenderableType:
+    def outcome(self, report: Sequence[Mapping[str, object]]) -> RenderableType:
         lines: list[Text] = []
         for r in report:
             lines.append(Text(str(r.get("text", "")), style=LINE_STYLE.get(str(r.get("kind")), "")))
-            lines += [Text("  " + str(x), style="dim") for x in r.get("lines", [])]
+            under = r.get("lines")
+            lines += [Text("  " + str(x), style="dim") for x in (under if isinstance(under, list) else [])]
         return Panel(Group(*lines), title="Fate Screen", title_align="left", expand=False)
 
     def result(self, state: SkirmishState) -> RenderableType:

@@ -9,7 +9,9 @@ of these shapes; the Fate Screen and the CLI read them back from the log.
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
+
+from rulekeeper.core.events import EventJson
 
 
 class MoraleLine(TypedDict):
@@ -68,7 +70,7 @@ class DuelLine(TypedDict):
 class MeleeLine(TypedDict):
     """A round of melee. ``events`` and ``units`` are left out of the battle log (it has both already)."""
 
-    events: NotRequired[list[dict[str, Any]]]  # core.events.Event.to_dict
+    events: NotRequired[list[EventJson]]  # core.events.Event.to_dict
     attacker: str
     action: str
     direction: str
@@ -95,7 +97,7 @@ class ShotLine(TypedDict):
 class VolleyLine(TypedDict):
     """A volley. ``events`` and ``units`` are left out of the battle log (it has both already)."""
 
-    events: NotRequired[list[dict[str, Any]]]  # core.events.Event.to_dict
+    events: NotRequired[list[EventJson]]  # core.events.Event.to_dict
     shooter: str
     action: str
     shots: list[ShotLine]
@@ -119,7 +121,7 @@ class CastLine(TypedDict):
 class CastReportLine(TypedDict):
     """A cast. The battle log leaves out ``events`` and ``units`` (it has both already)."""
 
-    events: NotRequired[list[dict[str, Any]]]  # core.events.Event.to_dict
+    events: NotRequired[list[EventJson]]  # core.events.Event.to_dict
     caster: str
     spell: str
     casts: list[CastLine]

@@ -113,7 +113,7 @@ class Counter(TypedDict):
     href: str
 
 
-class BattleSystemPresenter(GenericPresenter):
+class BattleSystemPresenter(GenericPresenter[BattleState]):
     """The SVG hex board, the picked unit's actions and the unit panel; preview and results stay generic."""
 
     def template_dir(self) -> Path:

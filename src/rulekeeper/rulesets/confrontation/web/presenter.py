@@ -13,12 +13,13 @@ shows that fighter's actions only. Every string reaches the page through autoesc
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TypedDict
 
 from markupsafe import Markup
 
-from rulekeeper.core.game import JsonDict, LegalAction, OddsPreview
+from rulekeeper.core.game import LegalAction, OddsPreview
 from rulekeeper.core.present import Header, Links
 from rulekeeper.web.presenters import GenericPresenter, pct
 
@@ -111,7 +112,7 @@ def _fighter_of(lg: LegalAction) -> str:
     return str(lg.action.get("fighter", ""))
 
 
-class ConfrontationPresenter(GenericPresenter):
+class ConfrontationPresenter(GenericPresenter[SkirmishState]):
     """The SVG table, the picked fighter's reach and charge lines, his actions and his card."""
 
     def template_dir(self) -> Path:
@@ -217,12 +218,13 @@ class ConfrontationPresenter(GenericPresenter):
             entries.append({"href": links.pick(i), "text": lg.text, "kind": lg.action["kind"], "odds": odds})
         return self._render("confrontation/actions.html", fighters=fighters, entries=entries, picked=picked)
 
-    def log_lines(self, report: list[JsonDict]) -> list[str]:
+    def log_lines(self, report: Sequence[Mapping[str, object]]) -> list[str]:
         """Each report line, and under a fight its initiative, placements and every blow (the Fate Screen)."""
         out: list[str] = []
         for r in report:
             out.append(str(r.get("text", "")))
-            out += [f"· {line}" for line in r.get("lines", []) if line]
+            lines = r.get("lines")
+            out += [f"· {line}" for line in (lines if isinstance(lines, list) else []) if line]
         return out
 
     def unit_panel(self, state: SkirmishState, key: str, links: Links) -> Markup:

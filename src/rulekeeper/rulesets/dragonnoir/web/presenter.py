@@ -125,7 +125,7 @@ def pick_href(links: Links, index: int, unit: str | None) -> str:
     return links.pick(index) if unit is None else links.page("panel", pick=index, at=links.position, unit=unit)
 
 
-class DragonNoirPresenter(GenericPresenter):
+class DragonNoirPresenter(GenericPresenter[DNState]):
     """The SVG hex map, the picked character's actions and card; preview and results stay generic."""
 
     def template_dir(self) -> Path:

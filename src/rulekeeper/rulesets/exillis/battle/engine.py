@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from rulekeeper.core.chance import ChanceRecord, ChanceResult, Fate
-from rulekeeper.core.events import Event
+from rulekeeper.core.events import Event, EventJson
 
 from ..aftermath import StaticModifier
 from ..fastcopy import evolve
@@ -37,7 +37,7 @@ class EngineRecord(TypedDict):
     the active group after it (what a replay checks itself against)."""
 
     acp: float
-    events: list[dict[str, Any]]  # core.events.Event.to_dict
+    events: list[EventJson]  # core.events.Event.to_dict
     chance: list[ChanceRecord]  # core.chance.ChanceResult.to_dict
     report: list[dict[str, Any]]  # the lines of the Fate Screen (records.py for a melee, a volley, a cast)
     rng_after: dict[str, int]

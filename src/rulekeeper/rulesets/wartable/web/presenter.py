@@ -105,7 +105,7 @@ def _steps(state: WarTableState) -> Steps | None:
             "stability": stability, "notes": list(r.notes)}
 
 
-class WarTableWebPresenter(GenericPresenter):
+class WarTableWebPresenter(GenericPresenter[WarTableState]):
     """Board and header for ``wartable`` engagements; everything else generic."""
 
     def template_dir(self) -> Path:

@@ -128,7 +128,7 @@ def delve_odds(state: CampaignGameState, region: str) -> DelveOdds | None:
     return {"dungeon": dungeon.name, "table": table.name, "rows": rows}
 
 
-class CampaignWebPresenter(GenericPresenter):
+class CampaignWebPresenter(GenericPresenter[CampaignGameState]):
     """Map, chart and order form for ``wartable-campaign``; preview, Fate Screen and result stay generic."""
 
     def template_dir(self) -> Path:
