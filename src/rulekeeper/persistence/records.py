@@ -13,11 +13,11 @@ from typing import Any, TypedDict
 
 from .errors import DamagedStoreError
 
-__all__ = ["BattleRecord", "BattleRecordDoc", "LogEntry", "checked_entry", "stored_object"]
+__all__ = ["BattleRecord", "BattleRecordDoc", "ExportedBattle", "LogEntry", "checked_entry", "stored_object"]
 
 
-class BattleRecordDoc(TypedDict):
-    """A :class:`BattleRecord` as JSON (``battle list --json``), field for field."""
+class ExportedBattle(TypedDict):
+    """The ``battle`` part of an export (:mod:`.transfer`): a record's fields but its revision and chain head."""
 
     id: str
     ruleset: str
@@ -30,6 +30,11 @@ class BattleRecordDoc(TypedDict):
     turn: int
     title: str
     meta: dict[str, Any]
+
+
+class BattleRecordDoc(ExportedBattle):
+    """A :class:`BattleRecord` as JSON (``battle list --json``), field for field (the export's, then these)."""
+
     revision: int
     head: str | None
 

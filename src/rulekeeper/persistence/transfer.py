@@ -21,6 +21,7 @@ from rulekeeper.core import ids
 from . import chain
 from .dice_store import BattleDice, commitment_of
 from .errors import BattleNotFoundError, StoreError
+from .records import ExportedBattle
 from .schema import (
     ENTRY_COLUMNS,
     EXPORT_FORMAT,
@@ -33,22 +34,6 @@ from .schema import (
     LogRow,
     validate_export,
 )
-
-
-class ExportedBattle(TypedDict):
-    """The ``battle`` part of an export: the record's fields but its revision and chain head."""
-
-    id: str
-    ruleset: str
-    scenario: str
-    seed: int
-    created: str
-    updated: str
-    position: int
-    status: str
-    turn: int
-    title: str
-    meta: dict[str, Any]
 
 
 class BattleValues(ExportedBattle):
