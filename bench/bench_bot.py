@@ -150,11 +150,11 @@ def bench_scenario(g: Game, key: str, path: Path, args: argparse.Namespace, budg
         by_side.setdefault(side, {"won": 0, "drawn": 0, "lost": 0, "unfinished": 0})[outcome] += 1
         move_times += times
         PEAKS.append(peak)
-    low, high = wilson(tally["won"], args.battles)
+    low, high = wilson(tally["won"], args.battles) if args.battles else (0.0, 1.0)  # --battles 0: move times only
     default_times = timing(g, document, args.timing) if args.timing else []
     return {
         "game": g.name, "scenario": key, "battles": args.battles, **tally, "by_side": by_side,
-        "win_rate": tally["won"] / args.battles, "low95": low, "high95": high,
+        "win_rate": tally["won"] / args.battles if args.battles else 0.0, "low95": low, "high95": high,
         "bench_move_p95": _q(move_times, 0.95), "default_move_p50": _q(default_times, 0.5),
         "default_move_p95": _q(default_times, 0.95), "default_move_max": max(default_times, default=0.0),
         "default_moves_timed": len(default_times), "seconds": time.perf_counter() - started,
