@@ -20,6 +20,12 @@ at the end. ``--jobs N`` plays the battles in N worker processes (each battle is
 so the tallies do not depend on N); the move-time figures then include the other workers' load. The machine's load changes the time figures, never the win tallies of an iterations-capped run... except through
 ``--budget`` in seconds, which stops a search early on a loaded machine (say so when reporting).
 
+``--cpu-clock`` makes a time budget count each worker's CPU seconds instead of the wall clock, so ``--budget
+normal --cap 0`` plays the default bot as a quiet machine would (one core to itself), at any load: the ledger's
+budget then reads ``1s or 300 simulations (CPU clock)``. ``--baseline`` plays the shipped policy against
+itself instead (who wins each scenario when neither side searches: a lopsided scenario caps a sides-swapped
+win rate near 50 %).
+
 **The results ledger** (issue 28: 200 battles per scenario, accumulated over sessions). ``--ledger`` appends
 every battle, as it ends, to a JSON-lines file (default ``bench/results/bot_vs_policy.jsonl``, committed): the
 game, scenario, the run's seed and the battle's index and seed, the bot's side, its outcome, the bot's budget
@@ -39,6 +45,8 @@ import resource
 import statistics
 import sys
 import time
+import types
+import importlib
 import subprocess
 from collections import defaultdict
 from datetime import UTC, datetime
@@ -105,10 +113,43 @@ def timing(g: Game, document: dict[str, Any], positions: int) -> list[float]:
     return out
 
 
-def _battle(job: tuple[str, str, int, int, Budget, bool]) -> tuple[str, list[float], float, str, int]:
+def baseline(g: Game, path: Path, seed0: int, battles: int) -> dict[str, int]:
+    """``--baseline``: the shipped policy against itself, ``battles`` battles: wins by role (and ``drawn``).
+
+    A scenario whose first side wins nearly every such battle is lopsided for these players: with sides
+    swapped, a bot that beats the policy only as the favoured side stays near 50 %."""
+    document = g.setup(SetupRequest(scenario=path, seed=seed0)).document
+    tally: dict[str, int] = {role: 0 for role in g.roles(document)} | {"drawn": 0, "unfinished": 0}
+    for i in range(battles):
+        state = g.initial_state(g.reseeded(document, battle_seed(seed0, i)))
+        for _ in range(MAX_ACTIONS):
+            action = g.policy(state)
+            if action is None:
+                break
+            state = g.apply(state, action).state
+        result = g.result(state)
+        outcome = "unfinished" if result is None else (result.winner if result.winner in tally else "drawn")
+        tally[outcome] += 1
+    return tally
+
+
+def use_cpu_clock() -> None:
+    """``--cpu-clock``: the search's deadline counts this process's CPU time, not the wall clock.
+
+    A time budget then gives the bot what a quiet machine with a core to itself gives it, whatever else runs
+    (other workers, tests): the tallies of a ``1s`` budget no longer depend on the load, only the bench's wall
+    time does. (Cache and memory contention still make a loaded CPU second somewhat slower, so a loaded run
+    errs on the bot's weak side.)"""
+    search_module = importlib.import_module("rulekeeper.bots.search")
+    search_module.time = types.SimpleNamespace(perf_counter=time.process_time)  # type: ignore[attr-defined]
+
+
+def _battle(job: tuple[str, str, int, int, Budget, bool, bool]) -> tuple[str, list[float], float, str, int]:
     """Battle ``i`` of a scenario (a worker's task): its outcome, the bot's move times, the worker's peak RSS,
     the bot's side and the battle's index."""
-    name, key, seed0, i, budget, plain = job
+    name, key, seed0, i, budget, plain, cpu_clock = job
+    if cpu_clock:
+        use_cpu_clock()
     g = game_named(name)
     if plain:  # the wrapper answers a missing hook from the game; None here hides the game's own
         g = _PlainHorizon(g)
@@ -139,7 +180,7 @@ def bench_scenario(g: Game, key: str, path: Path, args: argparse.Namespace, budg
     by_side: dict[str, dict[str, int]] = {}
     move_times: list[float] = []
     started = time.perf_counter()
-    jobs = [(g.name, key, args.seed, i, budget, args.plain_horizon) for i in range(args.battles)]
+    jobs = [(g.name, key, args.seed, i, budget, args.plain_horizon, args.cpu_clock) for i in range(args.battles)]
     for outcome, times, peak, side, i in (pool.imap_unordered(_battle, jobs) if pool is not None
                                           else map(_battle, jobs)):
         if args.ledger:
@@ -181,7 +222,8 @@ def code_version() -> str:
 def _record(args: argparse.Namespace, budget: Budget, battle: dict[str, Any]) -> None:
     """Append one battle to the ledger (a line each, written as the battle ends: an interrupted run keeps its
     battles)."""
-    row = {**battle, "policy": "search", "opponent": "simple", "budget": budget.describe(),
+    row = {**battle, "policy": "search", "opponent": "simple",
+           "budget": budget.describe() + (" (CPU clock)" if args.cpu_clock else ""),
            "horizon": budget.horizon, "label": args.label, "code": args.code,
            "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
     path = Path(args.ledger)
@@ -244,6 +286,10 @@ def main() -> None:
                     help=f"append every battle to this JSON-lines ledger (default path: {LEDGER.relative_to(ROOT)})")
     ap.add_argument("--plain-horizon", action="store_true",
                     help="ignore a game's rollout_done hook: every simulation plays the budget's horizon in actions")
+    ap.add_argument("--baseline", action="store_true",
+                    help="play the shipped policy against itself (--battles battles per scenario) and print who won")
+    ap.add_argument("--cpu-clock", action="store_true",
+                    help="a time budget counts the worker's CPU seconds, not wall seconds (load-proof tallies)")
     ap.add_argument("--label", default="", help="the bot variant's name in the ledger (default: none, the committed bot)")
     ap.add_argument("--summary", nargs="?", const=str(LEDGER), default=None,
                     help="summarise a ledger (per scenario, budget and label) instead of playing")
@@ -253,6 +299,15 @@ def main() -> None:
         print(json.dumps(rows, indent=1) if args.json else "", end="\n" if args.json else "")
         if not args.json:
             print_summary(rows)
+        return
+    if args.baseline:
+        for name in args.games:
+            g = game_named(name)
+            for info in g.scenarios():
+                if not args.scenarios or info.key in args.scenarios:
+                    tally = baseline(g, info.path, args.seed, args.battles)
+                    print(f"{name:18} {info.key:30} the shipped policy against itself, {args.battles} battles: "
+                          + ", ".join(f"{k} {v}" for k, v in tally.items()), flush=True)
         return
     args.code = code_version()
     budget = parse_budget(args.budget)
