@@ -70,9 +70,13 @@ GAMES = ("exillis", "wartable", "wartable-campaign", "battlesystem", "dragonnoir
 MAX_ACTIONS = 3000
 
 
-def play(g: Game, document: dict[str, Any], bot_side: str, budget: Budget, seed: int) -> tuple[str, list[float]]:
-    """One battle, the bot playing ``bot_side``: ``won``/``drawn``/``lost``/``unfinished`` and its move times."""
-    search, simple = policy_named("search", budget), policy_named("simple")
+def play(g: Game, document: dict[str, Any], bot_side: str, budget: Budget, seed: int,
+         opponent: str = "simple") -> tuple[str, list[float]]:
+    """One battle, the bot playing ``bot_side``: ``won``/``drawn``/``lost``/``unfinished`` and its move times.
+
+    The other side plays ``opponent``: the shipped policy (``simple``), or the bot itself (``search``, at the
+    same budget, its own move seeds) for the bot-against-itself figures."""
+    search, simple = policy_named("search", budget), policy_named(opponent, budget)
     state = g.initial_state(document)
     times: list[float] = []
     for index in range(MAX_ACTIONS):
@@ -84,7 +88,7 @@ def play(g: Game, document: dict[str, Any], bot_side: str, budget: Budget, seed:
             action = search.act(g, state, move_seed(seed, index))
             times.append(time.perf_counter() - started)
         else:
-            action = simple.act(g, state, 0)
+            action = simple.act(g, state, move_seed(seed ^ 0x5EED, index) if opponent == "search" else 0)
         assert action is not None
         state = g.apply(state, action).state
     result = g.result(state)
@@ -144,10 +148,10 @@ def use_cpu_clock() -> None:
     search_module.time = types.SimpleNamespace(perf_counter=time.process_time)  # type: ignore[attr-defined]
 
 
-def _battle(job: tuple[str, str, int, int, Budget, bool, bool]) -> tuple[str, list[float], float, str, int]:
+def _battle(job: tuple[str, str, int, int, Budget, bool, bool, str]) -> tuple[str, list[float], float, str, int]:
     """Battle ``i`` of a scenario (a worker's task): its outcome, the bot's move times, the worker's peak RSS,
     the bot's side and the battle's index."""
-    name, key, seed0, i, budget, plain, cpu_clock = job
+    name, key, seed0, i, budget, plain, cpu_clock, opponent = job
     if cpu_clock:
         use_cpu_clock()
     g = game_named(name)
@@ -157,7 +161,7 @@ def _battle(job: tuple[str, str, int, int, Budget, bool, bool]) -> tuple[str, li
     document = g.setup(SetupRequest(scenario=path, seed=seed0)).document
     seed = battle_seed(seed0, i)
     side = g.roles(document)[i % 2]
-    outcome, times = play(g, g.reseeded(document, seed), side, budget, seed)
+    outcome, times = play(g, g.reseeded(document, seed), side, budget, seed, opponent)
     return outcome, times, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, side, i
 
 
@@ -180,7 +184,8 @@ def bench_scenario(g: Game, key: str, path: Path, args: argparse.Namespace, budg
     by_side: dict[str, dict[str, int]] = {}
     move_times: list[float] = []
     started = time.perf_counter()
-    jobs = [(g.name, key, args.seed, i, budget, args.plain_horizon, args.cpu_clock) for i in range(args.battles)]
+    jobs = [(g.name, key, args.seed, i, budget, args.plain_horizon, args.cpu_clock, args.opponent)
+            for i in range(args.battles)]
     for outcome, times, peak, side, i in (pool.imap_unordered(_battle, jobs) if pool is not None
                                           else map(_battle, jobs)):
         if args.ledger:
@@ -222,7 +227,7 @@ def code_version() -> str:
 def _record(args: argparse.Namespace, budget: Budget, battle: dict[str, Any]) -> None:
     """Append one battle to the ledger (a line each, written as the battle ends: an interrupted run keeps its
     battles)."""
-    row = {**battle, "policy": "search", "opponent": "simple",
+    row = {**battle, "policy": "search", "opponent": args.opponent,
            "budget": budget.describe() + (" (CPU clock)" if args.cpu_clock else ""),
            "horizon": budget.horizon, "label": args.label, "code": args.code,
            "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
@@ -242,12 +247,14 @@ def summarise(path: Path, games: list[str] | None, scenarios: list[str] | None) 
         b = json.loads(line)
         if (games and b["game"] not in games) or (scenarios and b["scenario"] not in scenarios):
             continue
-        key = (b["game"], b["scenario"], b["budget"], b["horizon"], b["label"], b["battle_seed"], b["bot_side"])
+        key = (b["game"], b["scenario"], b["budget"], b["horizon"], b["label"], b["opponent"], b["battle_seed"],
+               b["bot_side"])
         if key in seen:
             continue
         seen.add(key)
-        group = groups.setdefault((b["game"], b["scenario"], b["budget"], b["label"]), {
+        group = groups.setdefault((b["game"], b["scenario"], b["budget"], b["label"], b["opponent"]), {
             "game": b["game"], "scenario": b["scenario"], "budget": b["budget"], "label": b["label"],
+            "opponent": b["opponent"],
             "battles": 0, "won": 0, "drawn": 0, "lost": 0, "unfinished": 0,
             "by_side": defaultdict(lambda: {"won": 0, "drawn": 0, "lost": 0, "unfinished": 0}), "codes": set()})
         group["battles"] += 1
@@ -259,13 +266,13 @@ def summarise(path: Path, games: list[str] | None, scenarios: list[str] | None) 
         low, high = wilson(group["won"], group["battles"])
         rows.append({**group, "by_side": dict(group["by_side"]), "codes": sorted(group["codes"]),
                      "win_rate": group["won"] / group["battles"], "low95": low, "high95": high})
-    return sorted(rows, key=lambda r: (r["game"], r["scenario"], r["budget"], r["label"]))
+    return sorted(rows, key=lambda r: (r["game"], r["scenario"], r["opponent"], r["budget"], r["label"]))
 
 
 def print_summary(rows: list[dict[str, Any]]) -> None:
     for r in rows:
         sides = "; ".join(f"as {side} {t['won']}/{t['drawn']}/{t['lost']}" for side, t in sorted(r["by_side"].items()))
-        print(f"{r['game']:18} {r['scenario']:22} {r['budget']:16} {r['label'] or '-':14} {r['battles']:4} battles "
+        print(f"{r['game']:18} {r['scenario']:28} {r['budget']:34} {r['label'] or '-':14} vs {r['opponent']:6} {r['battles']:4} battles "
               f"W/D/L {r['won']}/{r['drawn']}/{r['lost']}: {100 * r['win_rate']:.0f} % "
               f"[{100 * r['low95']:.0f}, {100 * r['high95']:.0f}]  ({sides})")
 
@@ -286,6 +293,8 @@ def main() -> None:
                     help=f"append every battle to this JSON-lines ledger (default path: {LEDGER.relative_to(ROOT)})")
     ap.add_argument("--plain-horizon", action="store_true",
                     help="ignore a game's rollout_done hook: every simulation plays the budget's horizon in actions")
+    ap.add_argument("--opponent", choices=("simple", "search"), default="simple",
+                    help="the other side: the shipped policy, or the bot itself at the same budget")
     ap.add_argument("--baseline", action="store_true",
                     help="play the shipped policy against itself (--battles battles per scenario) and print who won")
     ap.add_argument("--cpu-clock", action="store_true",
