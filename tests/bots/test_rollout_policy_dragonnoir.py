@@ -21,7 +21,7 @@ from .conftest import started
 SCENARIOS = ["the_dragons_lair", "the_ford", "the_gargoyles_call", "the_mill_house", "the_wizards_duel"]
 #: Actions followed along each playthrough; the bot's candidates are all tried at the first state of each kind
 #: (side, sequence, decision owed) and every ``EVERY`` actions.
-ACTIONS_FOLLOWED = 48
+ACTIONS_FOLLOWED = 40
 EVERY = 12
 #: Actions a simulation from a candidate spell is followed for.
 FOLLOWED_AFTER_A_SPELL = 12

@@ -118,6 +118,7 @@ class HexMap:
         object.__setattr__(self, "_areas", {})
         object.__setattr__(self, "_labels", {})
         object.__setattr__(self, "_near", {})
+        object.__setattr__(self, "_parsed", {})
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -174,6 +175,11 @@ class HexMap:
 
     def parse(self, text: str) -> Hex:
         """The on-map hex a player typed ("c4"); malformed text suggests close labels, off-map is impossible."""
+        parsed: dict[str, Hex] = self._parsed  # type: ignore[attr-defined]
+        try:
+            return parsed[text]
+        except (KeyError, TypeError):  # not read yet (or not a string: refused below)
+            pass
         try:
             h = parse_hex_label(text)
         except InvalidStatError:
@@ -181,6 +187,8 @@ class HexMap:
             raise UnknownNameError("hex", str(text), names) from None
         if h not in self.cells:
             raise ImpossibleRequestError(f"Hex {str(text).strip().upper()!r} is not on the map.", hex=str(text))
+        if type(text) is str:
+            parsed[text] = h
         return h
 
     def _adjacent(self, h: Hex) -> list[Hex]:

@@ -25,15 +25,14 @@ from rulekeeper.core.game import LegalAction
 from . import dragon
 from .action_types import ACTIONS, DNAction
 from .legal import attack_part, dragon_part, end_action, fire_part, in_sequence, step_part
-from .policy import Choice, _best_attack, _best_shot, _close_in, _dragon_closes_in, _spell, choose
+from .policy import Choice, _best_attack, _best_shot, _close_in, _dragon_closes_in, _spell, choose, gap, touching_hexes
 from .shots import is_shooter
 from .sorcery import casts
 from .state import DNState
 
-HEALS = ("Healing", "Self-healing")
-#: The spells the policy casts in each sequence (:func:`.policy._spell`), heals in every one.
-CAST_NOW = {"fire": frozenset(HEALS), "move": frozenset({*HEALS, "Call the Gargoyles", "Raise the Living Deads"}),
-            "combat": frozenset({*HEALS, "Stunning"})}
+HEALS = frozenset({"Healing", "Self-healing"})
+SUMMONS = frozenset({"Call the Gargoyles", "Raise the Living Deads"})
+STUN = "Stunning"
 
 
 def _typed(part: tuple[LegalAction, ...] | list[LegalAction]) -> list[Choice]:
@@ -47,7 +46,7 @@ def rollout_policy(state: DNState) -> DNAction | None:
     side = state.side
     pick: DNAction | None = None
     if state.wizards:  # the legal list's spells are the side's own (none while a decision is owed)
-        pick = _spell(state, _typed(casts(state, side, CAST_NOW[state.phase])), side)
+        pick = _spell(state, _typed(casts(state, side, wanted(state, side))), side)
     if pick is not None:
         return pick
     if state.phase == "fire":
@@ -63,3 +62,22 @@ def rollout_policy(state: DNState) -> DNAction | None:
     else:
         pick = _best_attack(state, _typed(attack_part(state)))
     return pick or ACTIONS.listed(end_action(state).action)
+
+
+def wanted(state: DNState, side: str) -> frozenset[str]:
+    """The spells :func:`.policy._spell` may cast now: a heal always; a stun in a combat sequence, if an enemy
+    touches one of ours (it stuns only such a one); spectres in the side's movement, if no enemy wizard stands and
+    one of ours is within 6 hexes of an enemy (else it calls none). Each test is the policy's own, or wider."""
+    spells = set(HEALS)
+    board = state.board
+    if state.phase == "combat":
+        ours = [m for m in state.men if m.side == side and m.standing and not m.horse]
+        if any(touching_hexes(board, e.hexes, m.hexes) for e in state.men if e.side != side for m in ours):
+            spells.add(STUN)
+    elif state.phase == "move" and state.side == side:
+        wizards = {w.name for w in state.wizards}
+        rival = any(m.side != side and m.standing and m.name in wizards for m in state.men)
+        if not rival and any(m.side == side and m.name in wizards and gap(state, m.hexes, side) <= 6
+                             for m in state.men):
+            spells |= SUMMONS
+    return frozenset(spells)

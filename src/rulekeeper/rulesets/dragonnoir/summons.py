@@ -40,8 +40,11 @@ SUMMON_REACH = 10
 
 
 def counters_of(kind: str) -> list[str]:
-    """The counters of a spectre kind ("Gargoyle" → Gargoyle 1, Gargoyle 2) in the order of the counter sheet."""
-    return [n for n in shipped_sheet().characters.characters if n.casefold().startswith(kind.casefold() + " ")]
+    """The counters of a spectre kind ("Gargoyle" → Gargoyle 1, Gargoyle 2) in the order of the counter sheet
+    (found once per sheet: every summoning spell offered asks)."""
+    sheet = shipped_sheet()
+    return list(remembered(sheet, (counters_of, kind), lambda: tuple(
+        n for n in sheet.characters.characters if n.casefold().startswith(kind.casefold() + " "))))
 
 
 def free_counters(state: DNState, spell: Spell) -> list[str]:
