@@ -327,8 +327,11 @@ def sync(before: DNState, state: DNState) -> DNState:
             w = wound_wizard(w)
         elif m.health not in WOUNDED and m.alive and w.wounded:
             w = heal_wizard(w)
-        w = replace(w, stunned=m.health == "stunned")
+        if w.stunned != (m.health == "stunned"):
+            w = replace(w, stunned=m.health == "stunned")
         if state.player_turn != before.player_turn:
             w = new_player_turn(w)
         out.append(w)
+    if all(a is b for a, b in zip(out, state.wizards, strict=True)):  # nothing changed: most actions (issue 28)
+        return state
     return replace(state, wizards=tuple(out))
