@@ -247,13 +247,16 @@ def _legal_actions(state: BattleState) -> list[LegalAction]:
 
 def check(state: BattleState, action: BSAction) -> None:
     """Refuse (typed, nothing changed) an action that is not one of the legal ones now: it is exactly one of the
-    listed actions (:func:`listed`; equal typed actions are exactly those whose JSON objects are equal)."""
+    listed actions (:func:`listed`; equal typed actions are exactly those whose JSON objects are equal), asked of
+    its own unit and kind only (``offers.offered``: the search bot applies thousands of actions nobody listed)."""
+    from .offers import offered
+
     if state.over:
         raise IllegalActionError("the battle is over")
     if action.side != state.to_act:
         raise IllegalActionError(f"it is {possessive(state.name(state.to_act))} turn (side {state.to_act}), "
                                  f"not side {action.side}'s")
-    if action not in listed(state):
+    if not offered(state, action):
         # in the game's words: the page printed "not legal now: {'kind': 'move', …}"
         raise IllegalActionError(f"not legal now: {action_text(action)} (see the legal actions)",
                                  action=ACTIONS.encode(action))

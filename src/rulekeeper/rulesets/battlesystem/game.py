@@ -177,6 +177,12 @@ class BattleSystem(BaseGame[BattleState, actions.BSAction]):
     def policy(self, state: BattleState) -> actions.BSAction | None:
         return policy.choose(state)
 
+    def rollout_policy(self, state: BattleState) -> actions.BSAction | None:
+        """The shipped policy's action, asked one unit at a time (the search bot's simulations: ``bot.py``)."""
+        from .bot import rollout_policy
+
+        return rollout_policy(state)
+
     def side_of(self, action: actions.BSAction) -> str:
         return action.side
 
