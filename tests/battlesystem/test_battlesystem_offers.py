@@ -1,13 +1,15 @@
 """``offers.offered`` (what ``apply`` checks an action with, asking only its own unit and kind) says exactly what
 the legal list says (``actions.listed``): along playthroughs of both shipped scenarios, for every unit of either
 side, every kind of action, every unit's name and every hex's label as its target, and each of the three typed
-action classes (a ``Move`` spelled with a target's kind is no legal action)."""
+action classes (a ``Move`` spelled with a target's kind is no legal action). And the codec's fast ``encode`` (the bot
+encodes every action its simulations play) writes what the core's writes."""
 
 from __future__ import annotations
 
 from rulekeeper.core.ruleset import game
 from rulekeeper.core.game import SetupRequest
-from rulekeeper.rulesets.battlesystem.actions import AtHex, BSAction, EndTurn, Move, Targeted, listed
+from rulekeeper.core.actioncodec import ActionCodec
+from rulekeeper.rulesets.battlesystem.actions import ACTIONS, AtHex, BSAction, EndTurn, Move, Targeted, listed
 from rulekeeper.rulesets.battlesystem.offers import OFFERS, offered
 from rulekeeper.rulesets.battlesystem.state import SIDES, BattleState
 
@@ -34,6 +36,9 @@ def test_offered_is_the_legal_list() -> None:
             action = g.policy(state)
             if action is None:
                 break
+            for lg in g.legal_actions(state):  # the codec's fast encode writes what the core's writes, key order too
+                typed = ACTIONS.listed(lg.action)
+                assert list(ACTIONS.encode(typed).items()) == list(ActionCodec.encode(ACTIONS, typed).items())
             if step % 16 == 0:
                 ref = listed(state)
                 for a in _spelled(state):

@@ -15,6 +15,7 @@ every candidate the bot tries).
 
 from __future__ import annotations
 
+from rulekeeper.boards.hexcoords import parse_hex_label
 from rulekeeper.boards.hexes import Hex, hex_distance
 
 from .actions import KIND_OF, AtHex, BSAction, EndTurn, Move, Targeted, barrage_hexes, targets
@@ -56,7 +57,7 @@ def _general(state: BattleState, p: Piece) -> BSAction | None:
     fleeing = [board.parse(q.hex) for q in state.units if q.side == p.side and q.fleeing]
     if not p.spent and fleeing:
         now = _gap(board.parse(p.hex), fleeing)
-        best = min(((_gap(board.parse(to), fleeing), float(cost), to) for to, cost in moves(state, p).items()),
+        best = min(((_gap(parse_hex_label(to), fleeing), float(cost), to) for to, cost in moves(state, p).items()),
                    key=lambda k: k[:2], default=None)
         if best is not None and best[0] < now:
             return Move("move", p.side, p.name, best[2])
@@ -90,15 +91,18 @@ def _soldier(state: BattleState, p: Piece) -> BSAction | None:
     now = _gap(here, spots)
     best: tuple[int, float, str] | None = None
     for to, cost in moves(state, p).items():
-        gap = _gap(board.parse(to), spots)
+        gap = _gap(parse_hex_label(to), spots)
         if gap < now and (best is None or (gap, float(cost)) < best[:2]):
             best = (gap, float(cost), to)
     return None if best is None else Move("move", p.side, p.name, best[2])
 
 
 def _gap(here: Hex, spots: list[Hex]) -> int:
-    """The distance to the nearest of ``spots`` (0 when there are none, as ``policy.nearest_enemy`` says)."""
-    return min((hex_distance(here, h) for h in spots), default=0)
+    """The distance to the nearest of ``spots`` (0 when there are none, as ``policy.nearest_enemy`` says):
+    ``hex_distance`` written out (its cube coordinate ``s`` is ``-q - r``), asked for every hex a unit may reach.
+    A reachable hex's label is the map's own (``movement.moves``), so it is read without the map's checks."""
+    q, r = here.q, here.r
+    return min(((abs(q - h.q) + abs(r - h.r) + abs(q - h.q + r - h.r)) // 2 for h in spots), default=0)
 
 
 def _attack(state: BattleState, p: Piece) -> Targeted | None:
