@@ -20,6 +20,12 @@ at the end. ``--jobs N`` plays the battles in N worker processes (each battle is
 so the tallies do not depend on N); the move-time figures then include the other workers' load. The machine's load changes the time figures, never the win tallies of an iterations-capped run... except through
 ``--budget`` in seconds, which stops a search early on a loaded machine (say so when reporting).
 
+``--cpu-clock`` makes a time budget count each worker's CPU seconds instead of the wall clock, so ``--budget
+normal --cap 0`` plays the default bot as a quiet machine would (one core to itself), at any load: the ledger's
+budget then reads ``1s or 300 simulations (CPU clock)``. ``--baseline`` plays the shipped policy against
+itself instead (who wins each scenario when neither side searches: a lopsided scenario caps a sides-swapped
+win rate near 50 %).
+
 **The results ledger** (issue 28: 200 battles per scenario, accumulated over sessions). ``--ledger`` appends
 every battle, as it ends, to a JSON-lines file (default ``bench/results/bot_vs_policy.jsonl``, committed): the
 game, scenario, the run's seed and the battle's index and seed, the bot's side, its outcome, the bot's budget
@@ -39,6 +45,8 @@ import resource
 import statistics
 import sys
 import time
+import types
+import importlib
 import subprocess
 from collections import defaultdict
 from datetime import UTC, datetime
@@ -62,9 +70,13 @@ GAMES = ("exillis", "wartable", "wartable-campaign", "battlesystem", "dragonnoir
 MAX_ACTIONS = 3000
 
 
-def play(g: Game, document: dict[str, Any], bot_side: str, budget: Budget, seed: int) -> tuple[str, list[float]]:
-    """One battle, the bot playing ``bot_side``: ``won``/``drawn``/``lost``/``unfinished`` and its move times."""
-    search, simple = policy_named("search", budget), policy_named("simple")
+def play(g: Game, document: dict[str, Any], bot_side: str, budget: Budget, seed: int,
+         opponent: str = "simple") -> tuple[str, list[float]]:
+    """One battle, the bot playing ``bot_side``: ``won``/``drawn``/``lost``/``unfinished`` and its move times.
+
+    The other side plays ``opponent``: the shipped policy (``simple``), or the bot itself (``search``, at the
+    same budget, its own move seeds) for the bot-against-itself figures."""
+    search, simple = policy_named("search", budget), policy_named(opponent, budget)
     state = g.initial_state(document)
     times: list[float] = []
     for index in range(MAX_ACTIONS):
@@ -76,7 +88,7 @@ def play(g: Game, document: dict[str, Any], bot_side: str, budget: Budget, seed:
             action = search.act(g, state, move_seed(seed, index))
             times.append(time.perf_counter() - started)
         else:
-            action = simple.act(g, state, 0)
+            action = simple.act(g, state, move_seed(seed ^ 0x5EED, index) if opponent == "search" else 0)
         assert action is not None
         state = g.apply(state, action).state
     result = g.result(state)
@@ -105,10 +117,43 @@ def timing(g: Game, document: dict[str, Any], positions: int) -> list[float]:
     return out
 
 
-def _battle(job: tuple[str, str, int, int, Budget, bool]) -> tuple[str, list[float], float, str, int]:
+def baseline(g: Game, path: Path, seed0: int, battles: int) -> dict[str, int]:
+    """``--baseline``: the shipped policy against itself, ``battles`` battles: wins by role (and ``drawn``).
+
+    A scenario whose first side wins nearly every such battle is lopsided for these players: with sides
+    swapped, a bot that beats the policy only as the favoured side stays near 50 %."""
+    document = g.setup(SetupRequest(scenario=path, seed=seed0)).document
+    tally: dict[str, int] = {role: 0 for role in g.roles(document)} | {"drawn": 0, "unfinished": 0}
+    for i in range(battles):
+        state = g.initial_state(g.reseeded(document, battle_seed(seed0, i)))
+        for _ in range(MAX_ACTIONS):
+            action = g.policy(state)
+            if action is None:
+                break
+            state = g.apply(state, action).state
+        result = g.result(state)
+        outcome = "unfinished" if result is None else (result.winner if result.winner in tally else "drawn")
+        tally[outcome] += 1
+    return tally
+
+
+def use_cpu_clock() -> None:
+    """``--cpu-clock``: the search's deadline counts this process's CPU time, not the wall clock.
+
+    A time budget then gives the bot what a quiet machine with a core to itself gives it, whatever else runs
+    (other workers, tests): the tallies of a ``1s`` budget no longer depend on the load, only the bench's wall
+    time does. (Cache and memory contention still make a loaded CPU second somewhat slower, so a loaded run
+    errs on the bot's weak side.)"""
+    search_module = importlib.import_module("rulekeeper.bots.search")
+    search_module.time = types.SimpleNamespace(perf_counter=time.process_time)  # type: ignore[attr-defined]
+
+
+def _battle(job: tuple[str, str, int, int, Budget, bool, bool, str]) -> tuple[str, list[float], float, str, int]:
     """Battle ``i`` of a scenario (a worker's task): its outcome, the bot's move times, the worker's peak RSS,
     the bot's side and the battle's index."""
-    name, key, seed0, i, budget, plain = job
+    name, key, seed0, i, budget, plain, cpu_clock, opponent = job
+    if cpu_clock:
+        use_cpu_clock()
     g = game_named(name)
     if plain:  # the wrapper answers a missing hook from the game; None here hides the game's own
         g = _PlainHorizon(g)
@@ -116,7 +161,7 @@ def _battle(job: tuple[str, str, int, int, Budget, bool]) -> tuple[str, list[flo
     document = g.setup(SetupRequest(scenario=path, seed=seed0)).document
     seed = battle_seed(seed0, i)
     side = g.roles(document)[i % 2]
-    outcome, times = play(g, g.reseeded(document, seed), side, budget, seed)
+    outcome, times = play(g, g.reseeded(document, seed), side, budget, seed, opponent)
     return outcome, times, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, side, i
 
 
@@ -139,7 +184,8 @@ def bench_scenario(g: Game, key: str, path: Path, args: argparse.Namespace, budg
     by_side: dict[str, dict[str, int]] = {}
     move_times: list[float] = []
     started = time.perf_counter()
-    jobs = [(g.name, key, args.seed, i, budget, args.plain_horizon) for i in range(args.battles)]
+    jobs = [(g.name, key, args.seed, i, budget, args.plain_horizon, args.cpu_clock, args.opponent)
+            for i in range(args.battles)]
     for outcome, times, peak, side, i in (pool.imap_unordered(_battle, jobs) if pool is not None
                                           else map(_battle, jobs)):
         if args.ledger:
@@ -181,7 +227,8 @@ def code_version() -> str:
 def _record(args: argparse.Namespace, budget: Budget, battle: dict[str, Any]) -> None:
     """Append one battle to the ledger (a line each, written as the battle ends: an interrupted run keeps its
     battles)."""
-    row = {**battle, "policy": "search", "opponent": "simple", "budget": budget.describe(),
+    row = {**battle, "policy": "search", "opponent": args.opponent,
+           "budget": budget.describe() + (" (CPU clock)" if args.cpu_clock else ""),
            "horizon": budget.horizon, "label": args.label, "code": args.code,
            "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
     path = Path(args.ledger)
@@ -200,12 +247,14 @@ def summarise(path: Path, games: list[str] | None, scenarios: list[str] | None) 
         b = json.loads(line)
         if (games and b["game"] not in games) or (scenarios and b["scenario"] not in scenarios):
             continue
-        key = (b["game"], b["scenario"], b["budget"], b["horizon"], b["label"], b["battle_seed"], b["bot_side"])
+        key = (b["game"], b["scenario"], b["budget"], b["horizon"], b["label"], b["opponent"], b["battle_seed"],
+               b["bot_side"])
         if key in seen:
             continue
         seen.add(key)
-        group = groups.setdefault((b["game"], b["scenario"], b["budget"], b["label"]), {
+        group = groups.setdefault((b["game"], b["scenario"], b["budget"], b["label"], b["opponent"]), {
             "game": b["game"], "scenario": b["scenario"], "budget": b["budget"], "label": b["label"],
+            "opponent": b["opponent"],
             "battles": 0, "won": 0, "drawn": 0, "lost": 0, "unfinished": 0,
             "by_side": defaultdict(lambda: {"won": 0, "drawn": 0, "lost": 0, "unfinished": 0}), "codes": set()})
         group["battles"] += 1
@@ -217,13 +266,13 @@ def summarise(path: Path, games: list[str] | None, scenarios: list[str] | None) 
         low, high = wilson(group["won"], group["battles"])
         rows.append({**group, "by_side": dict(group["by_side"]), "codes": sorted(group["codes"]),
                      "win_rate": group["won"] / group["battles"], "low95": low, "high95": high})
-    return sorted(rows, key=lambda r: (r["game"], r["scenario"], r["budget"], r["label"]))
+    return sorted(rows, key=lambda r: (r["game"], r["scenario"], r["opponent"], r["budget"], r["label"]))
 
 
 def print_summary(rows: list[dict[str, Any]]) -> None:
     for r in rows:
         sides = "; ".join(f"as {side} {t['won']}/{t['drawn']}/{t['lost']}" for side, t in sorted(r["by_side"].items()))
-        print(f"{r['game']:18} {r['scenario']:22} {r['budget']:16} {r['label'] or '-':14} {r['battles']:4} battles "
+        print(f"{r['game']:18} {r['scenario']:28} {r['budget']:34} {r['label'] or '-':14} vs {r['opponent']:6} {r['battles']:4} battles "
               f"W/D/L {r['won']}/{r['drawn']}/{r['lost']}: {100 * r['win_rate']:.0f} % "
               f"[{100 * r['low95']:.0f}, {100 * r['high95']:.0f}]  ({sides})")
 
@@ -244,6 +293,12 @@ def main() -> None:
                     help=f"append every battle to this JSON-lines ledger (default path: {LEDGER.relative_to(ROOT)})")
     ap.add_argument("--plain-horizon", action="store_true",
                     help="ignore a game's rollout_done hook: every simulation plays the budget's horizon in actions")
+    ap.add_argument("--opponent", choices=("simple", "search"), default="simple",
+                    help="the other side: the shipped policy, or the bot itself at the same budget")
+    ap.add_argument("--baseline", action="store_true",
+                    help="play the shipped policy against itself (--battles battles per scenario) and print who won")
+    ap.add_argument("--cpu-clock", action="store_true",
+                    help="a time budget counts the worker's CPU seconds, not wall seconds (load-proof tallies)")
     ap.add_argument("--label", default="", help="the bot variant's name in the ledger (default: none, the committed bot)")
     ap.add_argument("--summary", nargs="?", const=str(LEDGER), default=None,
                     help="summarise a ledger (per scenario, budget and label) instead of playing")
@@ -253,6 +308,15 @@ def main() -> None:
         print(json.dumps(rows, indent=1) if args.json else "", end="\n" if args.json else "")
         if not args.json:
             print_summary(rows)
+        return
+    if args.baseline:
+        for name in args.games:
+            g = game_named(name)
+            for info in g.scenarios():
+                if not args.scenarios or info.key in args.scenarios:
+                    tally = baseline(g, info.path, args.seed, args.battles)
+                    print(f"{name:18} {info.key:30} the shipped policy against itself, {args.battles} battles: "
+                          + ", ".join(f"{k} {v}" for k, v in tally.items()), flush=True)
         return
     args.code = code_version()
     budget = parse_budget(args.budget)

@@ -171,7 +171,9 @@ class BattleState:
 
     @property
     def board(self) -> HexMap:
-        return board_of(self.width, self.height, self.terrain)
+        """The map (``board_of``), kept on the state: finding it in ``board_of``'s cache hashed the whole terrain,
+        and a simulated step asks for it tens of times (issue 28)."""
+        return remembered(self, board_of, lambda: board_of(self.width, self.height, self.terrain))
 
     @property
     def rules(self) -> BattleSystemOptions:

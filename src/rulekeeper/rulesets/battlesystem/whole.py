@@ -58,6 +58,14 @@ def play(state: BattleState, act: actions.BSAction, fate: Fate) -> tuple[BattleS
     return decided(replace(new, rng=fate.state)), report
 
 
+def moved(state: BattleState, act: actions.Move) -> tuple[BattleState, Lines]:
+    """A move (what :func:`play` does with one, without its ``fate``: a move draws nothing, so ``apply`` builds no
+    generator for it, a tenth of a simulated move's cost; the state's RNG state stays the one it had, as equal as
+    the one a fate that drew nothing gives back)."""
+    new, report = actions.do_move(state, act)
+    return decided(new), report
+
+
 def _measure(key: str, label: str, dist: dict[int, Fraction]) -> WholeMeasure:
     return WholeMeasure.from_weights(key, label, [(k, float(p)) for k, p in sorted(dist.items())])
 

@@ -25,7 +25,7 @@ from .core_rules import number
 from .fear import FearTest
 from .morale import discipline_shape
 from .report_lines import ReportLine
-from .skirmish import charge_of, inside, move_problem
+from .skirmish import charge_of, inside, move_problem, out_of_reach
 from .state import Fighter, SkirmishState, other
 
 #: The run is searched back from its full length in steps of this many cm for the farthest clear point.
@@ -128,7 +128,7 @@ def pursuit_targets(state: SkirmishState, f: Fighter) -> list[tuple[Fighter, Cha
     first."""
     out = []
     for e in state.standing(other(f.side)):
-        if e.engaged:
+        if e.engaged or out_of_reach(f, e, pursuit_cm(f)):
             continue
         reach = charge_of(state, f, e, pursuit_cm(f))
         if reach.possible:

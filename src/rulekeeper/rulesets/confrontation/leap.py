@@ -23,12 +23,13 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rulekeeper.boards.table import ChargeReach, charge_reach, edge_distance
+from rulekeeper.boards.table import ChargeReach, edge_distance
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.game import LegalAction
 
 from .action_types import Charge, Pursue, offer
 from .heights import fighter_height, piece_height
+from .measures import charge_reach
 from .report_lines import ReportLine
 from .skirmish import (
     KEEP_APART,
@@ -40,6 +41,7 @@ from .skirmish import (
     do_move,
     inside,
     move_problem,
+    out_of_reach,
     step_problem,
     stepped,
     sweep,
@@ -225,6 +227,8 @@ def leap_charge_offers(state: SkirmishState, f: Fighter) -> list[tuple[Fighter, 
         return []
     out = []
     for t in state.standing("B" if f.side == "A" else "A"):
+        if out_of_reach(f, t, float(charge_cm(f))):  # its straight way is too long: no leap reaches him
+            continue
         reach, found, problem = leap_charge(state, f, t)
         if reach is not None and problem is None:
             around = charge_of(state, f, t)
@@ -242,7 +246,7 @@ def leap_pursuit_offers(state: SkirmishState, f: Fighter) -> list[tuple[Fighter,
         return []
     out = []
     for t in state.standing("B" if f.side == "A" else "A"):
-        if t.engaged:
+        if t.engaged or out_of_reach(f, t, pursuit_cm(f)):
             continue
         reach, found, problem = leap_pursuit(state, f, t)
         if reach is not None and problem is None:

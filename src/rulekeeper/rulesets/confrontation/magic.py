@@ -22,12 +22,13 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
-from rulekeeper.boards.table import edge_distance, line_of_sight
+from rulekeeper.boards.table import edge_distance
 from rulekeeper.core.chance import ChanceRequest, Fate
 
 from .concentration import generate
 from .exchanges import Health, apply_wound
 from .fighters import Combatant
+from .measures import line_of_sight
 from .mystic import faith_kept
 from .report_lines import ReportLine
 from .rolls import odds_of_test, request_for_test, roll_test, succeeds

@@ -20,7 +20,7 @@ from .flight import flees, flight_of, pursuit_cm, pursuit_targets
 from .leap import leap_charges, leap_offers, leap_pursuit_offers, over_text
 from .magic_offers import cast_offers
 from .shooting import shot_of, shot_problem
-from .skirmish import STEP_CM, can_charge, charge_of, move_problem, step_problem, stepped
+from .skirmish import STEP_CM, can_charge, charge_cm, charge_of, move_problem, out_of_reach, step_problem, stepped
 from .state import Fighter, SkirmishState
 
 #: A move toward an enemy stops this far (cm) short of his base: contact is a charge's.
@@ -138,6 +138,8 @@ def strikes(state: SkirmishState, f: Fighter) -> list[LegalAction]:
     """A free fighter's charges in reach and shots he can take (what the shipped policy picks first)."""
     side, out = f.side, []
     for t in state.standing("B" if side == "A" else "A") if can_charge(f) else ():
+        if out_of_reach(f, t, float(charge_cm(f))):
+            continue
         reach = charge_of(state, f, t)
         if reach.possible:
             out.append(offer(Charge(side, f.key, t.key),

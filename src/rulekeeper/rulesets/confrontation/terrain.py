@@ -23,12 +23,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rulekeeper.boards.table import CONTACT, Obstacle, length_inside
+from rulekeeper.boards.table import CONTACT, Obstacle
 
 from .cards import FighterCard, canonical_ability
 from .core_rules import number
 from .ground import SIZES, Terrain
 from .heights import fighter_height, piece_height
+from .measures import length_inside
 from .state import Fighter, SkirmishState
 
 #: Immunity/X values that spare a fighter encumbered ground (X as written on cards, lower case).
