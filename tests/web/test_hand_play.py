@@ -114,3 +114,11 @@ def test_the_other_side_waiting_on_hidden_orders_reads_a_sentence(client: TestCl
     waiting = client.get(f"/b/{bid}", params={"token": tokens["bloodless"]}).text
     assert "is turning over the results of its action (what it did is told when they are revealed)" in waiting
     assert "hidden until it is revealed)</strong>" not in waiting
+
+
+def test_a_stopping_keeper_does_not_wait_for_the_open_pages_live_streams() -> None:
+    """Ctrl-C with a battle page open: the keeper waited for the page's event stream (up to its ten minutes)."""
+    from rulekeeper.web.live import LIFETIME
+    from rulekeeper.web.server import uvicorn_options
+
+    assert 0 < uvicorn_options(None)["timeout_graceful_shutdown"] <= 5 < LIFETIME
