@@ -101,7 +101,7 @@ def build_host(keeper: Keeper, pages: Pages) -> APIRouter:
 
     @r.post("/host/links", response_class=HTMLResponse)
     async def new_links(request: Request) -> Response:
-        from .pages import read_form
+        from .page_forms import read_form
 
         try:
             form = await read_form(request)

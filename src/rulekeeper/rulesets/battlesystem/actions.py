@@ -227,7 +227,7 @@ def _unit_actions(state: BattleState, p: Piece) -> list[LegalAction]:
                                f"→ {label}", f"{p.name}: barrage"))
     for label, cost in moves(state, p).items():
         out.append(LegalAction({"kind": "move", "side": s, "unit": p.name, "to": label},
-                               f"{p.name} move to {label}", s, float(cost), f"{cost} of {left(p)} points left",
+                               f"{p.name} move to {label}", s, float(cost), f"costs {cost} of {left(p)} points left",
                                f"→ {label}", f"{p.name}: move"))
     return out
 
