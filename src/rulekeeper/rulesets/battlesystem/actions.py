@@ -37,7 +37,7 @@ from .pursuit import pursuit_request, quarry
 from .rally import ralliable, rally_request
 from .report import Lines
 from .rolls import ATTACK_DICE, simply
-from .state import BattleState, Piece, Terrain, board_of, possessive, unit_types
+from .state import BattleState, Piece, Terrain, board_of, evolved, possessive, unit_types
 from .support import bridgeable, resuppliable, tend_request, tendable
 from .support_data import support_numbers
 from .turns import barrage_draws, under_fire
@@ -227,7 +227,7 @@ def _unit_actions(state: BattleState, p: Piece) -> list[LegalAction]:
                                f"→ {label}", f"{p.name}: barrage"))
     for label, cost in moves(state, p).items():
         out.append(LegalAction({"kind": "move", "side": s, "unit": p.name, "to": label},
-                               f"{p.name} move to {label}", s, float(cost), f"{cost} of {left(p)} points left",
+                               f"{p.name} move to {label}", s, float(cost), f"costs {cost} of {left(p)} points left",
                                f"→ {label}", f"{p.name}: move"))
     return out
 
@@ -318,7 +318,7 @@ def action_text(action: BSAction) -> str:
 def do_move(state: BattleState, action: Move) -> tuple[BattleState, Lines]:
     p = state.piece(action.unit)
     cost = moves(state, p)[action.to]
-    moved = replace(p, hex=action.to, spent=p.spent + cost)
+    moved = evolved(p, hex=action.to, spent=p.spent + cost)
     text = f"{p.name} move {p.hex} → {moved.hex} ({cost} points, {left(moved)} left)"
     return state.with_pieces(moved), [{"text": text, "kind": "move"}]
 
