@@ -92,3 +92,12 @@ def test_side_names_ending_in_s_take_a_bare_apostrophe() -> None:
     with pytest.raises(IllegalActionError, match="it is Reds' turn"):
         G.apply(state, {"kind": "end_turn", "side": "B"})
     assert (possessive("Raiders"), possessive("Riverguard")) == ("Raiders'", "Riverguard's")
+
+
+def test_a_moves_note_says_what_it_costs() -> None:
+    """hweb: the phone's move list read "→ B1 — movement points left after this move 3 · 1 of 4 points left"."""
+    from bs_kit import G, battle
+
+    s = battle([("A", "Light Infantry", "Foot", "A1"), ("B", "Light Infantry", "Foes", "H1")])
+    notes = {lg.action["to"]: lg.note for lg in G.legal_actions(s) if lg.action["kind"] == "move"}
+    assert notes["B1"] == "costs 1 of 4 points left" and notes["C1"] == "costs 2 of 4 points left"

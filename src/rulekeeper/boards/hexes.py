@@ -112,6 +112,13 @@ class HexMap:
         if problems:
             raise InvalidStatError("Invalid hex map: " + "; ".join(problems) + ".", problems=problems)
         object.__setattr__(self, "cells", MappingProxyType(dict(self.cells)))
+        # what the map answers the same way every time, remembered (not fields: equality and repr ignore them).
+        # Why: a search bot's simulation asks ``within`` for the same areas thousands of times (a spiral rebuilt
+        # each time was a sixth of a Dragon Noir simulation, profiled, issue 28); the cells never change.
+        object.__setattr__(self, "_areas", {})
+        object.__setattr__(self, "_labels", {})
+        object.__setattr__(self, "_near", {})
+        object.__setattr__(self, "_parsed", {})
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -157,12 +164,22 @@ class HexMap:
         return sorted(self.cells, key=lambda h: (h.r, h.q))
 
     def label(self, h: Hex) -> str:
-        """The player-facing name of an on-map hex (:func:`hex_label`)."""
-        self._check(h)
-        return hex_label(h)
+        """The player-facing name of an on-map hex (:func:`hex_label`), remembered per map."""
+        labels: dict[Hex, str] = self._labels  # type: ignore[attr-defined]
+        try:
+            return labels[h]
+        except (KeyError, TypeError):  # not asked yet (or not a hex: the check refuses it)
+            self._check(h)
+            text = labels[h] = hex_label(h)
+            return text
 
     def parse(self, text: str) -> Hex:
         """The on-map hex a player typed ("c4"); malformed text suggests close labels, off-map is impossible."""
+        parsed: dict[str, Hex] = self._parsed  # type: ignore[attr-defined]
+        try:
+            return parsed[text]
+        except (KeyError, TypeError):  # not read yet (or not a string: refused below)
+            pass
         try:
             h = parse_hex_label(text)
         except InvalidStatError:
@@ -170,15 +187,22 @@ class HexMap:
             raise UnknownNameError("hex", str(text), names) from None
         if h not in self.cells:
             raise ImpossibleRequestError(f"Hex {str(text).strip().upper()!r} is not on the map.", hex=str(text))
+        if type(text) is str:
+            parsed[text] = h
         return h
 
     def _adjacent(self, h: Hex) -> list[Hex]:
         return [n for n in hex_neighbours(h) if n in self.cells]
 
     def neighbours(self, h: Hex) -> list[Hex]:
-        """The adjacent hexes that exist on the map, in :func:`hex_neighbours` order."""
-        self._check(h)
-        return self._adjacent(h)
+        """The adjacent hexes that exist on the map, in :func:`hex_neighbours` order (remembered per map)."""
+        near: dict[Hex, tuple[Hex, ...]] = self._near  # type: ignore[attr-defined]
+        try:
+            return list(near[h])
+        except (KeyError, TypeError):  # not asked yet (or not a hex: the check refuses it)
+            self._check(h)
+            found = near[h] = tuple(self._adjacent(h))
+            return list(found)
 
     def ring(self, center: Hex, radius: int) -> list[Hex]:
         """The on-map hexes at exactly ``radius`` from ``center``, in :func:`hex_ring` order."""
@@ -187,8 +211,16 @@ class HexMap:
 
     def within(self, center: Hex, radius: int) -> list[Hex]:
         """The on-map hexes within ``radius`` of ``center``, ring by ring (a barrage's adjacent hexes are radius 1)."""
+        areas: dict[tuple[Hex, int], tuple[Hex, ...]] = self._areas  # type: ignore[attr-defined]
+        try:
+            if type(radius) is int:  # (True or 1.0 would find radius 1's area: the check refuses them)
+                return list(areas[center, radius])
+        except (KeyError, TypeError):  # not asked yet (or a bad centre or radius: the checks refuse it)
+            pass
         self._check(center)
-        return [h for h in hex_spiral(center, radius) if h in self.cells]
+        area = tuple(h for h in hex_spiral(center, radius) if h in self.cells)
+        areas[center, radius] = area
+        return list(area)
 
     def edge_hexes(self) -> list[Hex]:
         """The hexes with a side off the map, in reading order: fleeing units head for these and escape past them."""

@@ -87,9 +87,11 @@ def _search(
         for nxt in neighbours(node):
             if nxt in done or nxt in occupied:
                 continue
-            step = _checked(cost(node, nxt), node, nxt)
+            step = cost(node, nxt)
             if step is None:
                 continue
+            if type(step) is not int or step < 0:  # the common whole cost ≥ 0 needs no call (a bot's hot loop)
+                _checked(step, node, nxt)  # raises unless a whole number ≥ 0 (an int subclass passes as before)
             total = spent + step
             if (budget is None or total <= budget) and total < best.get(nxt, total + 1):
                 best[nxt] = total

@@ -92,7 +92,7 @@ class ActRequest:
 def checked(g: Game, rec: BattleRecord, last: LogEntry | None, state: object, action: Mapping[str, object],
             ask: ActRequest) -> JsonDict:
     """The canonical action, once every check passed, in the order a player reads the refusals: the battle
-    moved on, dice not sealed, over, results face down, not an action, not this link's, not this side's turn."""
+    moved on, dice not sealed, results face down, over, not an action, not this link's, not this side's turn."""
     if ask.link is not None and rec.meta and "bot" in rec.meta:
         from .bot_seat import seat_of
 
@@ -103,11 +103,13 @@ def checked(g: Game, rec: BattleRecord, last: LogEntry | None, state: object, ac
     if position != rec.position or ask.expected_revision not in (None, rec.revision):
         raise StaleStateError(rec.id, position, rec.position)  # checked again atomically on append
     require_dice(rec)
+    # face down before over: the last blow's results still face down, a link asking to act must not learn from
+    # the refusal that the battle has ended (a "game_over" told the other side who had just won)
+    if ask.link is not None and last is not None and is_pending(last, rec):
+        raise ResultsPendingError(f"reveal the results of {g.action_text(last.action)} first")
     status = g.status(state)
     if status.over:
         raise GameOverError("the battle is over")
-    if ask.link is not None and last is not None and is_pending(last, rec):
-        raise ResultsPendingError(f"reveal the results of {g.action_text(last.action)} first")
     data = g.parse_action(state, action)
     actor = g.side_of(data)
     if ask.link is not None and actor != ask.link:

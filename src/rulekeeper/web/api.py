@@ -33,7 +33,7 @@ from rulekeeper.core.game import SPECTATOR, JsonDict, SetupRequest, concealed_ac
 from rulekeeper.persistence.access import AccessStore
 from rulekeeper.persistence.chain import fingerprint
 from rulekeeper.persistence.store import BattleNotFoundError, BattleRecord, BattleStore, StaleStateError
-from rulekeeper.service.battles import ActRequest, BattleService, GameOverError, NotYourTurnError, game_of
+from rulekeeper.service.battles import ActRequest, BattleService, GameOverError, NotYourTurnError, game_of, is_pending
 from rulekeeper.service.bot_seat import new_seat, seat_of
 from rulekeeper.service.dice import Dice
 
@@ -342,9 +342,14 @@ def build_router(k: Keeper) -> APIRouter:
     def undo(battle_id: str, body: UndoRequest, token: Annotated[str | None, Depends(token_of)]) -> UndoneBody:
         with k.snapshot():  # a compare-and-set on this moment's revision: a reveal in between wins, this is stale
             role = k.role(battle_id, token)
-            current = k.store.get(battle_id).position
-            require_writer(battle_id, role, body.position, current, k.service.status(battle_id).over, "undo")
+            rec = k.store.get(battle_id)
+            current = rec.position
             last = k.store.entry(battle_id, current - 1) if current else None
+            # over as this link sees it: a last blow still face down may be taken back, and the refusal of
+            # another link's undo must not tell that the battle has ended
+            hidden = last is not None and is_pending(last, rec)
+            require_writer(battle_id, role, body.position, current, k.service.status(battle_id).over and not hidden,
+                           "undo")
             require_last_actor(role, None if last is None else k.service.game(battle_id).side_of(last.action),
                                "take it back")
             k.service.undo(battle_id, expected_position=body.position)
@@ -481,7 +486,8 @@ def create_app(db: str | Path | None = None, rate_limits: RateLimits | None = No
     app.include_router(build_router(keeper))
     from fastapi.staticfiles import StaticFiles
 
-    from .pages import STATIC, build_pages
+    from .battle_routes import build_pages
+    from .pages import STATIC
 
     app.include_router(build_pages(keeper))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -33,7 +33,7 @@ from rulekeeper.core.game import SPECTATOR, Game
 from rulekeeper.persistence.store import BattleNotFoundError
 
 from .guards import UnauthorizedError
-from .pages import read_form
+from .page_forms import read_form
 from .refusals import NoCampaignError, NotRecordableYetError, error_ctx, status_of
 
 if TYPE_CHECKING:

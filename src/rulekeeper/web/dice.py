@@ -92,7 +92,8 @@ def _verified_ctx(result: Verification | None, error: RulekeeperError | None) ->
 
 
 def build_dice(keeper: Keeper, pages: Pages) -> APIRouter:
-    from .pages import error_code, read_form
+    from .page_forms import read_form
+    from .pages import error_code
 
     k, p = keeper, pages
     r = APIRouter(include_in_schema=False)

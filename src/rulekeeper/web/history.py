@@ -30,7 +30,8 @@ def results_of_last(v: View) -> str | None:
 
 
 def build_history(keeper: Keeper, pages: Pages) -> APIRouter:
-    from .pages import _opt_int, logged_text
+    from .page_forms import _opt_int
+    from .pages import logged_text
 
     k, p = keeper, pages
     r = APIRouter(include_in_schema=False)

@@ -27,12 +27,15 @@ class WaitPanel(TypedDict):
 
 
 class PendingPanel(TypedDict):
-    """The last action's results are face down (``mine``: this link's side played it)."""
+    """The last action's results are face down (``mine``: this link's side played it; ``hidden``: what it did is
+    secret from this link too, so the panel names no action: "turning over the results of side oathsworn acted
+    (hidden until it is revealed)" was the concealed text dropped into the sentence)."""
 
     mode: Literal["pending"]
     mine: bool
     text: str
     side: str | None
+    hidden: bool
 
 
 class FatePanel(TypedDict):
@@ -54,12 +57,19 @@ class OverPanel(TypedDict):
 
 
 class SealingPanel(TypedDict):
-    """Verifiable dice not sealed yet: which sides have added their share, and which are awaited."""
+    """Verifiable dice not sealed yet: which sides have added their share, and which are awaited.
+
+    ``unopened``: no commitment yet (its link not opened); ``opened``: committed, its bytes revealed by its own
+    device once every side has committed. A side's phone that had opened its link read "not opened yet (this
+    device)" until the other side came, since only the revealed bytes were counted.
+    """
 
     mode: Literal["dice"]
     waiting: list[str]
     roles: list[str]
     added: list[str]
+    unopened: list[str]
+    opened: list[str]
 
 
 class ActPanel(TypedDict):

@@ -22,7 +22,7 @@ from fastapi import Request
 
 from rulekeeper.core.armylist import ArmyList, ListedUnit
 
-from .pages import MAX_FIELD, MAX_MUSTER, PageRequestError
+from .page_forms import MAX_FIELD, MAX_MUSTER, PageRequestError
 from .refusals import TooLargeError
 
 #: The most entries a muster may have in the builder (a Cataclysmic army is far smaller).

@@ -35,7 +35,7 @@ from rulekeeper.core.game import Game
 from rulekeeper.core.ruleset import games
 
 from .muster_form import BLANK_ROWS, MAX_ROWS, BuilderForm, army_of, form_from_army, form_of, read_builder_form
-from .pages import PageRequestError
+from .page_forms import PageRequestError
 from .refusals import error_ctx, refuse, status_of
 
 if TYPE_CHECKING:

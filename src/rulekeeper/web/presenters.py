@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Generic, Literal, TypedDict, TypeVar
@@ -82,13 +83,28 @@ def side_html(role: str, sides: Mapping[str, str] | None = None, named: bool = T
     return bdi(side_label(role, sides, named))
 
 
-def make_env(game_dirs: dict[str, Path] | None = None) -> Environment:
-    """The keeper's templates, plus each game's folder under its name; autoescaping everywhere."""
+#: Set to 1 while editing templates: every render then checks the template files and reads a changed one again.
+RELOAD_ENV = "RULEKEEPER_RELOAD_TEMPLATES"
+
+
+def reloading_templates() -> bool:
+    """Whether templates are read again when their file changes (a developer's switch, off by default)."""
+    return os.environ.get(RELOAD_ENV, "") not in ("", "0")
+
+
+def make_env(game_dirs: dict[str, Path] | None = None, auto_reload: bool | None = None) -> Environment:
+    """The keeper's templates, plus each game's folder under its name; autoescaping everywhere.
+
+    ``auto_reload`` (default: :func:`reloading_templates`): Jinja2's default checked every template file's
+    modification time on every render of a running keeper (a ``stat`` per template and include); templates are
+    compiled once now, and reloaded only in a development keeper (``RULEKEEPER_RELOAD_TEMPLATES=1``).
+    """
     loaders: list[BaseLoader] = [FileSystemLoader(TEMPLATES)]
     if game_dirs:
         loaders.append(PrefixLoader({name: FileSystemLoader(d) for name, d in game_dirs.items()}))
     env = Environment(loader=ChoiceLoader(loaders), autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True)
+                      trim_blocks=True, lstrip_blocks=True,
+                      auto_reload=reloading_templates() if auto_reload is None else auto_reload)
     env.globals["short"] = short
     env.globals["pct"] = pct
     env.globals["side_label"] = side_label  # plain text: attributes, <title>

@@ -37,7 +37,7 @@ from .pursuit import pursuit_request, quarry
 from .rally import ralliable, rally_request
 from .report import Lines
 from .rolls import ATTACK_DICE, simply
-from .state import BattleState, Piece, possessive, unit_types
+from .state import BattleState, Piece, Terrain, board_of, evolved, possessive, unit_types
 from .support import bridgeable, resuppliable, tend_request, tendable
 from .support_data import support_numbers
 from .turns import barrage_draws, under_fire
@@ -98,6 +98,9 @@ class BSCodec(ActionCodec[BSAction]):
         #: each kind's fields besides its kind (every one a word, none optional)
         self._fields = {kind: {f.name for f in fields(cls) if f.name != "kind"}
                         for cls in classes for kind in self._kinds_of(cls)}
+        #: each class's fields besides its kind, in their declared order (:meth:`encode`)
+        self._order: dict[type, tuple[str, ...]] = {cls: tuple(f.name for f in fields(cls) if f.name != "kind")
+                                                     for cls in classes}
 
     def decode(self, data: Mapping[str, object], defaults: Mapping[str, object] | None = None) -> BSAction:
         """The core's decode, read straight when ``data`` is already what :meth:`encode` writes (the log's and the
@@ -117,6 +120,21 @@ class BSCodec(ActionCodec[BSAction]):
                                                           for v in words.values()):
             return None
         return make(**({"kind": kind, **words} if with_kind else words))
+
+    def encode(self, action: BSAction) -> dict[str, object]:
+        """The core's encode, read straight when every field is a word (always, for an action the rules built): the
+        same object, ``kind`` first and the fields in their declared order (the search bot encodes every action its
+        simulations play: the core's walk over the fields was a twentieth of a simulation, issue 28)."""
+        names = self._order.get(type(action))
+        if names is None:
+            return super().encode(action)
+        out: dict[str, object] = {"kind": action.kind}
+        for name in names:
+            value = getattr(action, name)
+            if type(value) is not str:
+                return super().encode(action)
+            out[name] = value
+        return out
 
     def listed(self, data: Mapping[str, object]) -> BSAction:
         """The typed action of one of the legal list's JSON actions (canonical by construction: no checks, nothing
@@ -171,9 +189,16 @@ def barrage_hexes(state: BattleState, piece: Piece) -> list[str]:
         return []
     if not armed(piece):
         return []
-    board = state.board
-    here = board.parse(piece.hex)
-    return [board.label(h) for h in board.within(here, piece.type.range) if hex_distance(h, here) >= 2]
+    return list(_barrage_ring(state.width, state.height, state.terrain, piece.hex, piece.type.range))
+
+
+@lru_cache(maxsize=4096)
+def _barrage_ring(width: int, height: int, terrain: Terrain, label: str, reach: int) -> tuple[str, ...]:
+    """The labels of the hexes within ``reach`` of ``label`` but not next to it, ring by ring (pure geometry of
+    one map: an artillery unit's simulation asked it anew at every step, issue 28)."""
+    board = board_of(width, height, terrain)
+    here = board.parse(label)
+    return tuple(board.label(h) for h in board.within(here, reach) if hex_distance(h, here) >= 2)
 
 
 def _unit_actions(state: BattleState, p: Piece) -> list[LegalAction]:
@@ -202,7 +227,7 @@ def _unit_actions(state: BattleState, p: Piece) -> list[LegalAction]:
                                f"→ {label}", f"{p.name}: barrage"))
     for label, cost in moves(state, p).items():
         out.append(LegalAction({"kind": "move", "side": s, "unit": p.name, "to": label},
-                               f"{p.name} move to {label}", s, float(cost), f"{cost} of {left(p)} points left",
+                               f"{p.name} move to {label}", s, float(cost), f"costs {cost} of {left(p)} points left",
                                f"→ {label}", f"{p.name}: move"))
     return out
 
@@ -247,13 +272,16 @@ def _legal_actions(state: BattleState) -> list[LegalAction]:
 
 def check(state: BattleState, action: BSAction) -> None:
     """Refuse (typed, nothing changed) an action that is not one of the legal ones now: it is exactly one of the
-    listed actions (:func:`listed`; equal typed actions are exactly those whose JSON objects are equal)."""
+    listed actions (:func:`listed`; equal typed actions are exactly those whose JSON objects are equal), asked of
+    its own unit and kind only (``offers.offered``: the search bot applies thousands of actions nobody listed)."""
+    from .offers import offered
+
     if state.over:
         raise IllegalActionError("the battle is over")
     if action.side != state.to_act:
         raise IllegalActionError(f"it is {possessive(state.name(state.to_act))} turn (side {state.to_act}), "
                                  f"not side {action.side}'s")
-    if action not in listed(state):
+    if not offered(state, action):
         # in the game's words: the page printed "not legal now: {'kind': 'move', …}"
         raise IllegalActionError(f"not legal now: {action_text(action)} (see the legal actions)",
                                  action=ACTIONS.encode(action))
@@ -290,7 +318,7 @@ def action_text(action: BSAction) -> str:
 def do_move(state: BattleState, action: Move) -> tuple[BattleState, Lines]:
     p = state.piece(action.unit)
     cost = moves(state, p)[action.to]
-    moved = replace(p, hex=action.to, spent=p.spent + cost)
+    moved = evolved(p, hex=action.to, spent=p.spent + cost)
     text = f"{p.name} move {p.hex} → {moved.hex} ({cost} points, {left(moved)} left)"
     return state.with_pieces(moved), [{"text": text, "kind": "move"}]
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from rulekeeper.core.base import BaseGame
-from rulekeeper.core.chance import Fate
+from rulekeeper.core.chance import ChanceResult, Fate
 from rulekeeper.core.errors import IllegalActionError, RulekeeperError
 from rulekeeper.core.game import (
     BattleSetup,
@@ -39,7 +39,7 @@ from .combat import Reach, Unit, resolve_attack
 from .options import BattleSystemOptions, option_infos
 from .scenario import ScenarioUnit, home_edges, read_scenario, shipped_scenarios
 from .state import SIDES, BattleState, Piece, state_from_json, state_to_json, unit_types, view_of
-from .whole import play
+from .whole import moved, play
 
 if TYPE_CHECKING:
     from rulekeeper.cli.hooks import CliHooks
@@ -153,12 +153,17 @@ class BattleSystem(BaseGame[BattleState, actions.BSAction]):
 
     def apply(self, state: BattleState, action: actions.BSAction) -> Outcome:
         actions.check(state, action)
-        fate = Fate.from_state(state.rng)
-        new, report = play(state, action, fate)
+        if isinstance(action, actions.Move):
+            new, report = moved(state, action)
+            records: Sequence[ChanceResult] = ()
+        else:
+            fate = Fate.from_state(state.rng)
+            new, report = play(state, action, fate)
+            records = fate.records
         if new.over:
             winner = "a draw" if new.winner is None else f"{new.name(new.winner)} win"
             report.append({"text": f"The battle is over, {winner}: {new.reason}", "kind": "over"})
-        return self.outcome(new, action, action.side, fate.records, report)
+        return self.outcome(new, action, action.side, records, report)
 
     def whole_odds(self, state: BattleState, action: actions.BSAction) -> WholeOdds | None:
         """The whole result of an attack, a pursuit, a rally or tending (:mod:`.whole`)."""
@@ -176,6 +181,12 @@ class BattleSystem(BaseGame[BattleState, actions.BSAction]):
 
     def policy(self, state: BattleState) -> actions.BSAction | None:
         return policy.choose(state)
+
+    def rollout_policy(self, state: BattleState) -> actions.BSAction | None:
+        """The shipped policy's action, asked one unit at a time (the search bot's simulations: ``bot.py``)."""
+        from .bot import rollout_policy
+
+        return rollout_policy(state)
 
     def side_of(self, action: actions.BSAction) -> str:
         return action.side

@@ -10,9 +10,9 @@ unique names, the names players type and the chance labels show.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 from functools import lru_cache
-from typing import NotRequired, TypedDict
+from typing import NotRequired, TypedDict, TypeVar
 
 from rulekeeper.boards.hexes import Hex, HexCell, HexMap
 from rulekeeper.core.errors import RulekeeperError
@@ -35,6 +35,29 @@ TERRAINS = ("open", *SLOW_TERRAINS, "bridge")
 SIGHT_BLOCKING = ("dense forest",)
 #: The four edges of a rectangular map a side may call its own (docs/rules/battlesystem.md, "Fleeing").
 EDGES = ("west", "east", "north", "south")
+
+
+T = TypeVar("T", "Piece", "BattleState")
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def evolved(obj: T, **changes: object) -> T:
+    """``dataclasses.replace(obj, **changes)`` for a :class:`Piece` or a :class:`BattleState` (plain frozen fields,
+    no ``__post_init__``), a third of its cost: the field values copied straight into the new instance (never what
+    ``core.memo`` kept on the old one). Every simulated step copies the state and a few pieces (issue 28)."""
+    cls = type(obj)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))
+    unknown = set(changes).difference(names)
+    if unknown:
+        raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
+    src = obj.__dict__
+    values = {n: src[n] for n in names}
+    values.update(changes)
+    new = object.__new__(cls)
+    object.__setattr__(new, "__dict__", values)
+    return new
 
 
 def other(side: str) -> str:
@@ -125,7 +148,7 @@ class Piece:
 
     def took(self, after: Unit) -> Piece:
         """This piece with the soldiers, morale and ammunition a resolution left it."""
-        return replace(self, soldiers=after.soldiers, morale=after.morale, ammunition=after.ammunition)
+        return evolved(self, soldiers=after.soldiers, morale=after.morale, ammunition=after.ammunition)
 
     def to_json(self) -> PieceJson:
         return {"name": self.name, "side": self.side, "card": self.card, "hex": self.hex,
@@ -171,7 +194,9 @@ class BattleState:
 
     @property
     def board(self) -> HexMap:
-        return board_of(self.width, self.height, self.terrain)
+        """The map (``board_of``), kept on the state: finding it in ``board_of``'s cache hashed the whole terrain,
+        and a simulated step asks for it tens of times (issue 28)."""
+        return remembered(self, board_of, lambda: board_of(self.width, self.height, self.terrain))
 
     @property
     def rules(self) -> BattleSystemOptions:
@@ -190,7 +215,7 @@ class BattleState:
 
     def with_pieces(self, *pieces: Piece) -> BattleState:
         changed = {p.name: p for p in pieces}
-        return replace(self, units=tuple(changed.get(p.name, p) for p in self.units))
+        return evolved(self, units=tuple(changed.get(p.name, p) for p in self.units))
 
 
 def occupants(state: BattleState) -> dict[str, Piece]:

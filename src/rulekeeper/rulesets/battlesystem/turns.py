@@ -19,7 +19,7 @@ from rulekeeper.core.chance import ChanceRequest, Fate
 from .barrage import barrage_request, resolve_barrage
 from .movement import flight
 from .report import Lines
-from .state import SIDES, BattleState, Piece, other
+from .state import SIDES, BattleState, Piece, evolved, other
 from .units import NO_AMMUNITION
 
 
@@ -94,9 +94,9 @@ def begin_turn(state: BattleState, fate: Fate) -> tuple[BattleState, Lines]:
     """The next side's turn: fresh movement and attacks, its barrages fire, its fleeing units run."""
     side = other(state.to_act)
     # fresh movement and attack for the side to act; a pursuit not taken lapses with the turn it was won in
-    fresh = [replace(p, spent=0, attacked=False, broke=None) if p.side == side else replace(p, broke=None)
+    fresh = [evolved(p, spent=0, attacked=False, broke=None) if p.side == side else evolved(p, broke=None)
              for p in state.units]
-    state = replace(state, to_act=side, turn=state.turn + 1).with_pieces(*fresh)
+    state = evolved(state, to_act=side, turn=state.turn + 1).with_pieces(*fresh)
     lines: Lines = [{"text": f"Turn {state.turn}: {state.name(side)}", "kind": "turn"}]
     for piece in firing(state, side):
         state, more = fire(state, state.piece(piece.name), fate)

@@ -11,7 +11,6 @@ morale damage and whether a unit flees, each outcome with its probability, exact
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import replace
 from fractions import Fraction
 
 from rulekeeper.core.chance import Fate
@@ -26,7 +25,7 @@ from .options import BattleSystemOptions
 from .pursuit import do_pursue
 from .rally import do_rally
 from .report import Lines
-from .state import BattleState
+from .state import BattleState, evolved
 from .support import do_bridge, do_resupply, do_tend
 from .turns import decided, end_turn
 from .units import AttackKind
@@ -55,7 +54,15 @@ def play(state: BattleState, act: actions.BSAction, fate: Fate) -> tuple[BattleS
         new, report = do_bridge(state, act)
     else:
         new, report = end_turn(state, fate)
-    return decided(replace(new, rng=fate.state)), report
+    return decided(evolved(new, rng=fate.state)), report
+
+
+def moved(state: BattleState, act: actions.Move) -> tuple[BattleState, Lines]:
+    """A move (what :func:`play` does with one, without its ``fate``: a move draws nothing, so ``apply`` builds no
+    generator for it, a tenth of a simulated move's cost; the state's RNG state stays the one it had, as equal as
+    the one a fate that drew nothing gives back)."""
+    new, report = actions.do_move(state, act)
+    return decided(new), report
 
 
 def _measure(key: str, label: str, dist: dict[int, Fraction]) -> WholeMeasure:

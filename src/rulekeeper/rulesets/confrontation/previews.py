@@ -83,6 +83,12 @@ def _shot_lines(shot: Shot, what: str = "") -> list[tuple[str, float | str]]:
             (f"{head}{shot.target} killed", _pct(ends.get("Killed outright", Fraction(0))))]
 
 
+def initiative_label(state: SkirmishState, side: str) -> str:
+    """Whose chance a fray's initiative line gives (its camp A's side): a bare "wins initiative" did not say, and a
+    player read the other camp's odds as his own."""
+    return f"{state.name(side)} win initiative"
+
+
 def concentrate_preview(state: SkirmishState, f: Fighter, given: dict[str, int]) -> OddsPreview:
     """Concentration draws nothing; its preview is his fight's odds recomputed with the bonus (the fight's own
     preview and roll read the same boosted card once it is given: preview = roll)."""
@@ -93,7 +99,7 @@ def concentrate_preview(state: SkirmishState, f: Fighter, given: dict[str, int])
         return OddsPreview(tuple(lines))
     fray = fray_of(group, after)
     won = initiative_odds_of(fray)
-    lines.append((f"side {group[0][0].side} wins initiative", _pct(won)))
+    lines.append((initiative_label(state, group[0][0].side), _pct(won)))
     ends = fray_ends(fray).odds
     hurt = [(f"{g.key} loses HP", _pct(sum(p for e, p in ends.items() if not e[k].startswith(f"{g.hp} HP"))))
             for k, g in enumerate((*group[0], *group[1]))]
@@ -123,7 +129,8 @@ def preview(state: SkirmishState, action: SkirmishAction) -> OddsPreview:
         if group is None:
             return OddsPreview()
         fray = fray_of(group, state)
-        headline: list[tuple[str, float | str]] = [("wins initiative", _pct(initiative_odds_of(fray)))]
+        headline: list[tuple[str, float | str]] = [(initiative_label(state, group[0][0].side),
+                                                     _pct(initiative_odds_of(fray)))]
         return OddsPreview((*headline, *fray_outlook(group, fray)), initiative_requests(fray))
     if kind in ("react", "withhold") and state.reacting:  # the reaction fire, then the charge as declared
         charger, t, assault = state.fighter(state.reacting[0]), f, state.reacting[2] == "assault"

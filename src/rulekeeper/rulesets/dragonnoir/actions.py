@@ -35,161 +35,23 @@ from dataclasses import replace
 from fractions import Fraction
 
 from rulekeeper.core.chance import Fate
-from rulekeeper.core.errors import IllegalActionError
-from rulekeeper.core.game import LegalAction, OddsPreview
-from rulekeeper.core.memo import allows, legal_list
+from rulekeeper.core.game import OddsPreview
 
-from . import bridle, carry, corpses, crossing, dragon, jumps, saddle, sorcery, summons
-from .action_types import (
-    ACTIONS,
-    Attack,
-    ByUnit,
-    Cast,
-    Clear,
-    Decide,
-    DNAction,
-    DragonMove,
-    Lead,
-    Mount,
-    Shoot,
-    ToHex,
-    offered,
-)
-from .advance import advance_steps, lying, must_go_on, owes_roll
-from .centre import BODY, fight_via, staged
+from . import bridle, carry, corpses, dragon, jumps, saddle, sorcery, summons
+from .action_types import Attack, ByUnit, Cast, Clear, Decide, DNAction, DragonMove, Lead, Mount, Shoot, ToHex
+from .advance import advance_steps, owes_roll
+from .centre import fight_via, staged
 from .harm import hurt, never_retreats
-from .melee import ADVANCE, centre_combats, combats, fight, odds, take_blow
-from .placing import place, place_actions
+from .legal import check, legal_actions, step_moves
+from .melee import ADVANCE, fight, odds, take_blow
+from .placing import place
 from .report import Lines
-from .shots import defensive_shooters, is_shooter, resolve_shot, shot_odds, shots, standstill_shots
+from .shots import defensive_shooters, resolve_shot, shot_odds, standstill_shots
 from .state import DNState, Man, Pending, other
-from .steps import Step, half_turn_cost, infiltration_request, must_roll, steps, turned
+from .steps import Step, infiltration_request, must_roll, turned
 from .turns import end_phase
 
-_la = offered
-
-
-# -- what is legal ------------------------------------------------------------------------------------------
-
-
-def _fire_actions(state: DNState, side: str, defensive: Man | None) -> list[LegalAction]:
-    out = []
-    for s in state.men:
-        if s.side != side or not s.alive or not is_shooter(s):
-            continue
-        for t, line in shots(state, s, defensive is not None, defensive):
-            out.append(_la(Shoot(side, s.name, t.name),
-                           f"{s.name} shoots at {t.name}", None, f"{line.band} range, {line.cover} cover",
-                           f"→ {t.name}", f"{s.name}: {'defensive fire' if defensive else 'shoot'}"))
-    return out
-
-
-def _move_actions(state: DNState, m: Man) -> list[LegalAction]:
-    s, g = m.side, f"{m.name}: move"
-    out = [_la(ToHex("move", s, m.name, st.to), f"{m.name} moves to {st.to}", float(st.cost),
-               f"{st.cost} of {m.mp} points" + (f" ({st.why})" if st.why else ""), f"→ {st.to}", g)
-           for st in [*steps(state, m), *crossing.crossing_steps(state, m)]]
-    cost = half_turn_cost(state, m)
-    if cost is not None:
-        out.append(_la(ByUnit("half_turn", s, m.name), f"{m.name} turns his horse about",
-                       float(cost), f"{cost} points", "half-turn", g))
-    out += saddle.saddle_actions(state, m)
-    for to, cost, who in carry.carry_steps(state, m):
-        out.append(_la(ToHex("carry", s, m.name, to), f"{m.name} picks up {who} on {to}",
-                       float(cost), f"{cost} of {m.mp} points, then the rest halved", f"carry {who} ({to})", g))
-    out += [_la(ToHex("fly", s, m.name, to), f"{m.name} flies to {to}", float(m.mp),
-                f"all {m.mp} points: 'They can fly short distances (5 hexes maximum)'", f"fly → {to}", g)
-            for to in summons.flights(state, m)]
-    return out + carry.set_down_actions(state, m) + jumps.jump_actions(state, m) + bridle.lead_actions(state, m)
-
-
-def _pending_actions(state: DNState, p: Pending) -> list[LegalAction]:
-    if p.kind == "counter":
-        return sorcery.pending_actions(state, p)
-    if p.kind == "magic":
-        return sorcery.window_actions(state, p)
-    if p.kind == "standstill":
-        return [*(_la(Shoot(p.side, s.name, t.name),
-                      f"{s.name} shoots at {t.name}", None, f"{line.band} range, {line.cover} cover; he did not move",
-                      f"→ {t.name}", f"{s.name}: defensive fire") for s, t, line in standstill_shots(state)),
-                _la(Decide("hold", p.side), f"{state.name(p.side)}: no more defensive fire",
-                    label="No more defensive fire", group="Defensive fire")]
-    if p.kind == "defensive":
-        mover = state.man(p.unit)
-        return [*_fire_actions(state, p.side, mover),
-                _la(Decide("hold", p.side), f"{state.name(p.side)} hold their fire", label="Hold fire",
-                    group="Defensive fire")]
-    if p.kind == "victim":
-        return [_la(ByUnit("take_blow", p.side, n), f"{n} takes the blow", None, p.harm,
-                    f"{n}", "Who takes the blow") for n in p.options]
-    out = []
-    for n in ([p.unit] if p.unit else p.options):
-        m = state.man(n)
-        for st in advance_steps(state, p, m):
-            over = lying(state, st.to, m)
-            note = f"over the stunned {over[0].name}: he must step on" if over else "advance after combat"
-            out.append(_la(ToHex("advance", p.side, n, st.to),
-                           f"{n} advances to {st.to}", None, note, f"→ {st.to}", f"{n}: advance"))
-    if must_go_on(state, p):
-        return out
-    return [*out, _la(Decide("stay", p.side), f"{state.name(p.side)} do not advance", label="Stay",
-                      group="Advance after combat")]
-
-
-def legal_actions(state: DNState) -> list[LegalAction]:
-    """Every legal action of the side to decide, built once per state (``check`` and each preview reuse it)."""
-    return legal_list(state, _legal_actions)
-
-
-def _legal_actions(state: DNState) -> list[LegalAction]:
-    if state.over:
-        return []
-    if state.placing:  # a piece the rules just moved: its owner places it first (:mod:`.placing`)
-        return place_actions(state)
-    if state.pending is not None:
-        return _pending_actions(state, state.pending)
-    s = state.side
-    passing = crossing.crosser(state)
-    if passing is not None:  # 'only one living character must remain per hex': he steps on before anything else
-        return [a for a in _move_actions(state, passing) if a.action["kind"] == "move"]
-    out: list[LegalAction] = sorcery.cast_actions(state)
-    if state.phase == "fire":
-        out += _fire_actions(state, s, None)
-    elif state.phase == "move":
-        for m in state.men:
-            if m.side == s and m.alive and not m.horse and not dragon.is_part(m):
-                out += _move_actions(state, m)
-        out += [_la(DragonMove(s, to), f"the Black Dragon moves to {to}", float(cost),
-                    f"{cost} of {dragon.body(state).mp} points", f"→ {to}", "Black Dragon body: move")
-                for to, cost in dragon.steps(state)]
-        out += corpses.clear_actions(state)
-    else:
-        for attackers, defenders in combats(state):
-            who = " + ".join(attackers)
-            out.append(_la(Attack(s, tuple(attackers), tuple(defenders)),
-                           f"{who} attack {' + '.join(defenders)}", None, "", f"{who} → {' + '.join(defenders)}",
-                           f"{attackers[0]}: attack {' + '.join(defenders)}"))
-        for attackers, via in centre_combats(state):
-            who = " + ".join(attackers)
-            out.append(_la(Attack(s, tuple(attackers), (BODY,), via),
-                           f"{who} attack {BODY}, {via[0]} from the disabled limb on {via[1]}", None,
-                           f"{via[0]} steps onto {via[1]}, then back", f"{who} → {BODY} from {via[1]}",
-                           f"{attackers[0]}: attack {BODY}"))
-    name = {"fire": "End offensive fire", "move": "End movement", "combat": "End the player turn"}[state.phase]
-    out.append(_la(Decide("end_phase", s), f"{state.name(s)}: {name.lower()}", label=name, group="Turn"))
-    return out
-
-
-def check(state: DNState, action: DNAction) -> None:
-    """Refuse (typed, nothing changed) an action that is not one of the legal ones now: its JSON is exactly one
-    of the listed JSON objects (the legal list and its index built once per state, ``core.memo.allows``)."""
-    if state.over:
-        raise IllegalActionError("the battle is over")
-    if action.side != state.to_act:
-        raise IllegalActionError(f"it is side {state.to_act}'s decision, not side {action.side!r}'s")
-    logged = ACTIONS.encode(action)
-    if not allows(state, logged, _legal_actions):
-        raise IllegalActionError(f"not legal now: {logged!r} (see the legal actions)", action=logged)
+__all__ = ["check", "do_move", "end_movement", "legal_actions", "perform", "preview"]
 
 
 # -- what each action does ----------------------------------------------------------------------------------
@@ -217,7 +79,7 @@ def do_move(state: DNState, action: ToHex, fate: Fate) -> tuple[DNState, Lines]:
         to, cost, _ = next(c for c in carry.carry_steps(state, m) if c[0] == action.to)
         step = Step(to, (to,), None, cost)
     elif action.kind == "move":
-        step = next(st for st in [*steps(state, m), *crossing.crossing_steps(state, m)] if st.to == action.to)
+        step = next(st for st in step_moves(state, m) if st.to == action.to)
     state, lines, ended = _infiltrate(state, m, fate)
     if ended:
         return state, lines

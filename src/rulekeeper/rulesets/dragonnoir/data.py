@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from rulekeeper.core.datafiles import parse_data_text, read_text
 from rulekeeper.core.errors import DataFileError, UnknownNameError
+from rulekeeper.core.memo import remembered
 
 Source = Literal["seed", "estimated", "user"]
 Effect = Literal["+", "0", "-"]
@@ -417,27 +418,41 @@ class SheetData:
     user_files: frozenset[str] = frozenset()
     """The files (``"characters"``, ``"combat"`` …) a player's sheet replaced: their values are the user's."""
 
+    # Each name asked is looked up once per sheet (``_found``): the rules ask the same few names tens of thousands
+    # of times in a search bot's simulations (issue 28, profiled); a sheet never changes.
+
     def terrain_named(self, name: str) -> Terrain:
-        key = name.strip().casefold()
-        for n, t in self.terrain.terrains.items():
-            if n.casefold() == key:
-                return t
-        raise UnknownNameError("terrain", name, self.terrain.terrains)
+        return self.terrain.terrains[self.terrain_name(name)]
 
     def terrain_name(self, name: str) -> str:
-        key = name.strip().casefold()
-        for n in self.terrain.terrains:
-            if n.casefold() == key:
-                return n
+        found: dict[str, str] = _found(self, "terrain")
+        try:
+            return found[name]
+        except KeyError:
+            key = name.strip().casefold()
+            for n in self.terrain.terrains:
+                if n.casefold() == key:
+                    found[name] = n
+                    return n
         raise UnknownNameError("terrain", name, self.terrain.terrains)
 
     def character(self, name: str) -> tuple[str, Character]:
         """The character called ``name`` (case and spaces do not matter), with his canonical name."""
-        key = " ".join(name.split()).casefold()
-        for n, c in self.characters.characters.items():
-            if n.casefold() == key:
-                return n, c
+        found: dict[str, tuple[str, Character]] = _found(self, "character")
+        try:
+            return found[name]
+        except KeyError:
+            key = " ".join(name.split()).casefold()
+            for n, c in self.characters.characters.items():
+                if n.casefold() == key:
+                    found[name] = n, c
+                    return n, c
         raise UnknownNameError("character", name, self.characters.characters)
+
+
+def _found(sheet: SheetData, what: str) -> dict[Any, Any]:
+    """The names of ``what`` a sheet was asked, with its answers (kept on the sheet, ``core.memo``)."""
+    return remembered(sheet, (_found, what), dict)
 
 
 def _is_folder(path: Path) -> bool:

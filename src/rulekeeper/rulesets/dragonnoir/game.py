@@ -203,6 +203,12 @@ class DragonNoirBattles(BaseGame[DNState, DNAction]):
 
         return rollout_done(start, state, actions, horizon)
 
+    def rollout_policy(self, state: DNState) -> DNAction | None:
+        """The shipped policy's action, computed faster (the search bot's simulations, :mod:`.rollout`)."""
+        from .rollout import rollout_policy
+
+        return rollout_policy(state)
+
     def result(self, state: DNState) -> GameResult | None:
         if not state.over:
             return None

@@ -21,6 +21,7 @@ from itertools import combinations
 from rulekeeper.boards.hexes import hex_distance
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import ImpossibleRequestError
+from rulekeeper.core.memo import remembered
 
 from .advance import advance_steps
 from .centre import BODY, staged, via_combats
@@ -49,10 +50,14 @@ def ready(state: DNState, m: Man) -> bool:
 
 
 def odds(state: DNState, attackers: list[str], defenders: list[str]) -> CombatOdds:
-    """The combat's odds (ImpossibleRequestError when the combat cannot be fought)."""
-    atk = [fighter_of(state, state.man(n)) for n in attackers]
-    dfn = [fighter_of(state, state.man(n)) for n in defenders]
-    return combat_odds(shipped_sheet(), atk, dfn, state.option("dwarves", "instead"))
+    """The combat's odds (ImpossibleRequestError when the combat cannot be fought), worked out once per state:
+    listing the combats, the policy's choice and the fight itself ask the same ones (issue 28, profiled)."""
+    def build() -> CombatOdds:
+        atk = [fighter_of(state, state.man(n)) for n in attackers]
+        dfn = [fighter_of(state, state.man(n)) for n in defenders]
+        return combat_odds(shipped_sheet(), atk, dfn, state.option("dwarves", "instead"))
+
+    return remembered(state, (odds, tuple(attackers), tuple(defenders)), build)
 
 
 def _possible(state: DNState, attackers: list[str], defenders: list[str]) -> bool:

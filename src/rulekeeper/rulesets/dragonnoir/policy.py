@@ -25,8 +25,9 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
-from rulekeeper.boards.hexes import HexMap, hex_direction, hex_distance
+from rulekeeper.boards.hexes import HexMap, hex_direction, hex_distance, hex_label, hex_to_offset
 from rulekeeper.core.game import LegalAction
+from rulekeeper.core.memo import remembered
 
 from .action_types import ACTIONS, Attack, ByUnit, Cast, DNAction, DragonMove, Shoot, ToHex
 from .actions import legal_actions
@@ -36,7 +37,7 @@ from .fighters import can_enter
 from .melee import odds
 from .scene import FEATURES
 from .shots import is_shooter, shot_odds
-from .state import DNState, Man, feature_between, fighter_of
+from .state import DNState, Man, fighter_of, label_neighbours
 
 PASSABLE = tuple(f for f in FEATURES.values() if f.passable)
 #: Defensive fire only when a hit is at least this likely.
@@ -71,25 +72,45 @@ def _best_shot(state: DNState, legal: list[Choice], least: float) -> Shoot | Non
 
 def field(state: DNState, m: Man) -> dict[str, int]:
     """Hexes ``m`` could stand on, each with the number of steps to a hex next to an enemy (a breadth-first
-    search over the terrain he may enter, walls and the living of the other side in the way; facing ignored)."""
-    board = state.board
+    search over the terrain he may enter, walls and the living of the other side in the way; facing ignored).
+    Read from the map's tables (labels, neighbours, terrain, walls: :func:`walls_of`), remembered on the map:
+    the search bot's rollouts ask it at every step (issue 28, profiled)."""
     sheet = shipped_sheet()
     f = fighter_of(state, m)
     foes = {h for e in state.men if e.alive and e.side != m.side for h in e.hexes}
+    near, terrain, walls = label_neighbours(state.board), state.terrains, walls_of(state)
+    enters: dict[str, bool] = {}
 
     def open_(label: str) -> bool:
-        return label not in foes and can_enter(sheet, f, state.terrain_at(label)) is None
+        if label in foes:
+            return False
+        kind = terrain[label]
+        if kind not in enters:
+            enters[kind] = can_enter(sheet, f, kind) is None
+        return enters[kind]
 
-    todo = [board.label(n) for h in foes for n in board.neighbours(board.parse(h))
-            if board.label(n) not in foes and open_(board.label(n))]
+    todo = [n for h in foes for n in near[h] if open_(n)]
     dist = {label: 0 for label in todo}
     for label in todo:
-        for n in board.neighbours(board.parse(label)):
-            nl = board.label(n)
-            if nl not in dist and open_(nl) and feature_between(state, label, nl) in (None,) + PASSABLE:
+        for nl in near[label]:
+            if nl not in dist and open_(nl) and (label, nl) not in walls:
                 dist[nl] = dist[label] + 1
                 todo.append(nl)
     return dist
+
+
+def walls_of(state: DNState) -> frozenset[tuple[str, str]]:
+    """The (hex, next hex) label pairs with an edge feature a character cannot pass between them (both ways),
+    remembered on the battle's edge map."""
+    def build() -> frozenset[tuple[str, str]]:
+        out = set()
+        for e, feature in state.edge_map.features.items():
+            if feature not in (None,) + PASSABLE and min(*hex_to_offset(e.a), *hex_to_offset(e.b)) >= 0:
+                a, b = hex_label(e.a), hex_label(e.b)
+                out |= {(a, b), (b, a)}
+        return frozenset(out)
+
+    return remembered(state.edge_map, walls_of, build)
 
 
 def _close_in(state: DNState, m: Man, legal: list[Choice]) -> ToHex | None:

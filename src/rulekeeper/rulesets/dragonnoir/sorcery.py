@@ -17,6 +17,7 @@ spells are not offered in battles (docs/rules/dragonnoir.md, "Battles": why).
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterator
 from dataclasses import replace
 
 from rulekeeper.core.chance import ChanceRequest, Fate
@@ -114,17 +115,27 @@ def cast_actions(state: DNState) -> list[LegalAction]:
     return casts(state, state.side)
 
 
-def casts(state: DNState, side: str) -> list[LegalAction]:
+def casts(state: DNState, side: str, only: Collection[str] | None = None) -> list[LegalAction]:
     """Every spell a wizard of ``side`` may cast now, whosever player turn it is: "During player A's turn, each of
-    the wizards has the right to cast one spell and one counterspell" (both sides' wizards)."""
-    out = []
+    the wizards has the right to cast one spell and one counterspell" (both sides' wizards). ``only``: just those
+    spells, in the same order (the search bot's rollouts weigh only the spells the shipped policy casts)."""
+    return list(_each_cast(state, side, only))
+
+
+def can_cast(state: DNState, side: str) -> bool:
+    """Whether a wizard of ``side`` may cast some spell now (the first one found is enough)."""
+    return next(_each_cast(state, side, None), None) is not None
+
+
+def _each_cast(state: DNState, side: str, only: Collection[str] | None) -> Iterator[LegalAction]:
     spells = shipped_spells()
     for w in state.men:
         if w.side != side or not w.standing or not any(s.name == w.name for s in state.wizards):
             continue
         for name, spell in spells.spells.items():
             summon = spell.effect.kind == "summon"
-            if spell.effect.kind not in WIRED or (spell.target == "hexes" and not summon):
+            if spell.effect.kind not in WIRED or (spell.target == "hexes" and not summon) or (
+                    only is not None and name not in only):
                 continue
             targets = [w] if spell.target == "self" or summon else _targets(state, w, spell.effect.kind)
             for t in targets:
@@ -135,10 +146,9 @@ def casts(state: DNState, side: str) -> list[LegalAction]:
                 except ImpossibleRequestError:
                     continue
                 text = f"{w.name} casts {name}" + ("" if summon else f" on {t.name}")
-                out.append(offered(Cast(w.side, w.name, name, t.name), text, float(spell.ep),
-                                   f"{spell.ep} EP, succeeds {float(o.cast.probability):.0%}",
-                                   f"{name} → {t.name}", f"{w.name}: cast"))
-    return out
+                yield offered(Cast(w.side, w.name, name, t.name), text, float(spell.ep),
+                              f"{spell.ep} EP, succeeds {float(o.cast.probability):.0%}",
+                              f"{name} → {t.name}", f"{w.name}: cast")
 
 
 def window(before: DNState | None, state: DNState) -> DNState:
@@ -154,7 +164,7 @@ def window(before: DNState | None, state: DNState) -> DNState:
             state.side, state.phase, state.player_turn):
         return state
     them = other(state.side)
-    if not casts(state, them):
+    if not can_cast(state, them):
         return state
     return replace(state, pending=Pending("magic", them))
 
@@ -317,8 +327,11 @@ def sync(before: DNState, state: DNState) -> DNState:
             w = wound_wizard(w)
         elif m.health not in WOUNDED and m.alive and w.wounded:
             w = heal_wizard(w)
-        w = replace(w, stunned=m.health == "stunned")
+        if w.stunned != (m.health == "stunned"):
+            w = replace(w, stunned=m.health == "stunned")
         if state.player_turn != before.player_turn:
             w = new_player_turn(w)
         out.append(w)
+    if all(a is b for a, b in zip(out, state.wizards, strict=True)):  # nothing changed: most actions (issue 28)
+        return state
     return replace(state, wizards=tuple(out))

@@ -12,14 +12,17 @@ horse cost one movement point more").
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
+from types import MappingProxyType
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from rulekeeper.boards.hexedges import Edge, EdgeFeature, EdgeMap
 from rulekeeper.boards.hexes import Hex, HexCell, HexMap
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.game import JsonDict
+from rulekeeper.core.memo import remembered
 from rulekeeper.core.rng import RngState
 
 from .blackdragon import BlackDragon
@@ -264,9 +267,17 @@ class DNState:
     def add(self, man: Man) -> DNState:
         return replace(self, men=(*self.men, man))
 
+    @cached_property
+    def terrains(self) -> Mapping[str, str]:
+        """Every on-map hex label's terrain (:meth:`terrain_at`), read once per map (:func:`terrains_of`)."""
+        return terrains_of(self.board)
+
     def terrain_at(self, label: str) -> str:
-        cell = self.board.cells.get(self.board.parse(label))
-        return "flat" if cell is None or cell.terrain == "open" else cell.terrain
+        try:
+            return self.terrains[label]
+        except KeyError:  # a label as a player typed it ("c4"), or off the map: parsed (or refused) as ever
+            cell = self.board.cells.get(self.board.parse(label))
+            return "flat" if cell is None or cell.terrain == "open" else cell.terrain
 
 
 @lru_cache(maxsize=64)
@@ -277,6 +288,25 @@ def board_of(width: int, height: int, terrain: Terrain) -> HexMap:
     cells = {base.parse(label): HexCell(kind, level, sheet.terrain_named(kind).blocks.value)
              for label, kind, level in terrain}
     return base.with_cells(cells)
+
+
+def terrains_of(board: HexMap) -> Mapping[str, str]:
+    """Each on-map label's terrain ("flat" for open ground), remembered on the map: the rules ask it of the same
+    labels hundreds of times per action (issue 28, profiled: a search bot's simulations)."""
+    def build() -> Mapping[str, str]:
+        return MappingProxyType({board.label(h): "flat" if c.terrain == "open" else c.terrain
+                                 for h, c in board.cells.items()})
+
+    return remembered(board, terrains_of, build)
+
+
+def label_neighbours(board: HexMap) -> Mapping[str, tuple[str, ...]]:
+    """Each on-map label's neighbours on the map, as labels in ``HexMap.neighbours`` order, remembered on the map."""
+    def build() -> Mapping[str, tuple[str, ...]]:
+        return MappingProxyType({board.label(h): tuple(board.label(n) for n in board.neighbours(h))
+                                 for h in board.cells})
+
+    return remembered(board, label_neighbours, build)
 
 
 @lru_cache(maxsize=64)
@@ -296,10 +326,19 @@ def character_of(name: str, sheet: SheetData | None = None) -> Character:
 
 
 def fighter_of(state: DNState, m: Man) -> Fighter:
-    """The calculator's view of a piece (counter side and the terrain under each of its hexes)."""
+    """The calculator's view of a piece (counter side and the terrain under each of its hexes), built once per
+    sheet for each character, counter side and terrain (a Fighter is frozen; the rules ask it tens of thousands
+    of times in a search bot's simulations, issue 28)."""
     st: State = "healthy" if m.horse or m.health == "dead" else m.health  # type: ignore[assignment]
     terrains = tuple(state.terrain_at(h) for h in m.hexes)
-    return Fighter(m.character, character_of(m.character), m.mounted, st, terrains, m.horse)
+    sheet = shipped_sheet()
+    fighters: dict[tuple[str, bool, str, tuple[str, ...], bool], Fighter] = remembered(sheet, fighter_of, dict)
+    key = (m.character, m.mounted, st, terrains, m.horse)
+    try:
+        return fighters[key]
+    except KeyError:
+        f = fighters[key] = Fighter(m.character, character_of(m.character, sheet), m.mounted, st, terrains, m.horse)
+        return f
 
 
 def scene_of(state: DNState) -> Scene:

@@ -92,20 +92,26 @@
     (d.roles || []).forEach(function (role) {
       text("dice-" + role, d.contributions && d.contributions[role]);
       var call = document.querySelector("[data-dice-role='" + role + "'] strong");
-      if (call && d.contributions && d.contributions[role]) { call.textContent = "added its share \u2713"; }
+      if (call && d.contributions && d.contributions[role]) {
+        call.textContent = "added its share \u2713";
+      } else if (call && d.commitments && d.commitments[role]) {
+        call.textContent = "opened \u2713";  // committed: its device reveals its bytes once every side has
+      }
     });
     text("dice-secret", d.secret);
     var waiting = d.waiting || [];
+    var uncommitted = d.uncommitted || [];
     var heading = document.getElementById("dice-wait-h");
-    if (heading && waiting.length) {
-      var names = waiting.map(function (role) {
+    var awaited = uncommitted.length ? uncommitted : waiting;
+    if (heading && awaited.length) {
+      var names = awaited.map(function (role) {
         var li = document.querySelector("[data-dice-role='" + role + "']");
         return li ? li.getAttribute("data-label") : "side " + role;
       });
-      heading.textContent = "Waiting for " + names.join(" and ") + " to open " +
-        (waiting.length === 1 ? "its link" : "their links");
+      heading.textContent = "Waiting for " + names.join(" and ") + (uncommitted.length ?
+        " to open " + (awaited.length === 1 ? "its link" : "their links") :
+        " to add " + (awaited.length === 1 ? "its share" : "their shares"));
     }
-    var uncommitted = d.uncommitted || [];
     if (!d.ready && uncommitted.length) {
       text("dice-state", "waiting for side " + uncommitted.join(" and side ") + " to commit to " +
            (uncommitted.length === 1 ? "its" : "their") + " randomness");
@@ -129,6 +135,8 @@
     /* first step: this device's bytes stay here; only their commitment goes to the keeper */
     var url = panel.getAttribute("data-contribute"), role = panel.getAttribute("data-role");
     if (!url || !window.crypto || !window.crypto.getRandomValues) { return Promise.resolve(); }
+    var details = panel.querySelector("details");
+    if (details) { details.open = false; }  // this device adds its share by itself: the board stays in view
     var value = stored(key(panel, "value")) || randomHex();
     stored(key(panel, "value"), value);
     var field = panel.querySelector("input[name=contribution]");
@@ -152,7 +160,10 @@
     panel.setAttribute("data-revealing", "1");
     stored(key(panel, "seen"), JSON.stringify(d.commitments));
     post(panel.getAttribute("data-status"), {contribution: value}).then(function (r) {
-      return r.json().then(show, function () { return null; });
+      return r.json().then(function (answer) {
+        if (answer && answer.ready) { location.reload(); return; }  // this share sealed the dice: play starts
+        show(answer);
+      }, function () { return null; });
     }, function () { panel.removeAttribute("data-revealing"); });
   }
 
@@ -203,8 +214,6 @@
             a.textContent = "verify every roll";
             state.appendChild(a);
           }
-          var details = panel.querySelector("details");
-          if (details) { details.open = true; }
         });
     });
   }

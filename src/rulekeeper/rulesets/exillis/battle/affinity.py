@@ -18,6 +18,8 @@ Decisions (docs/rules/exillis-battles.md):
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..musters_data import load_musters_data
 from ..profiles import normalise_name
 from .state import BattleState, BattleUnit
@@ -26,9 +28,15 @@ from .tables import BattleTables
 
 def faction_of(state: BattleState, hero: BattleUnit) -> str | None:
     """The faction ``hero`` fights for in this battle: its army's name, if it is one of its factions."""
-    army = dict(state.armies).get(hero.side, "")
+    return _faction(dict(state.armies).get(hero.side, ""), hero.name)
+
+
+@lru_cache(maxsize=1024)
+def _faction(army: str, hero: str) -> str | None:
+    """:func:`faction_of` by the army's and the hero's names (the shipped musters never change in a process):
+    every unit's Leadership asks it after every death, ~10 times an action in a simulation (issue 28)."""
     key = normalise_name(army)
-    return next((f for f in load_musters_data().hero_factions(hero.name) if normalise_name(f) == key), None)
+    return next((f for f in load_musters_data().hero_factions(hero) if normalise_name(f) == key), None)
 
 
 def cause_leadership(state: BattleState, hero: BattleUnit, u: BattleUnit, t: BattleTables) -> float:

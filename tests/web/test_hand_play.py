@@ -1,0 +1,124 @@
+"""What playing the web keeper by hand found (hweb, issue 28's session): each test is one thing a player saw.
+
+The face-down last blow: side A's charge ended the duel, its results still face down; side B tried to act and to
+undo and was told "game_over" — the end (and so the winner) before side A had turned a card over. And side A could
+not take its face-down last blow back, though undo is allowed until a result is seen.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rulekeeper.web.api import create_app
+
+
+@pytest.fixture()
+def client(tmp_path: Path) -> TestClient:
+    return TestClient(create_app(tmp_path / "web.db"), follow_redirects=False)
+
+
+def _duel_at_its_last_blow(client: TestClient) -> tuple[str, dict[str, str], int, str]:
+    """A duel autoplayed to its end: its last blow's results face down (autoplay leaves them so)."""
+    r = client.post("/new", data={"scenario": "duel", "seed": "3"})
+    urls = re.findall(r'<input id="link-(\w+)" type="text" readonly value="([^"]+)"', r.text)
+    tokens = {role: html.unescape(url).split("token=")[1] for role, url in urls}
+    bid = html.unescape(urls[0][1]).split("/b/")[1].split("?")[0]
+    keeper: Any = client.app.state.keeper  # type: ignore[attr-defined]
+    keeper.service.autoplay(bid)
+    n = keeper.store.get(bid).position
+    last = keeper.store.entry(bid, n - 1)
+    assert keeper.store.get(bid).status == "over" and not last.shown
+    return bid, tokens, n, keeper.service.game(bid).side_of(last.action)
+
+
+def test_a_face_down_last_blow_is_not_told_by_a_refusal_and_may_be_taken_back(client: TestClient) -> None:
+    bid, tokens, n, actor = _duel_at_its_last_blow(client)
+    other = "B" if actor == "A" else "A"
+    refusals = [
+        client.post(f"/b/{bid}/act", data={"token": tokens[other], "position": str(n), "kind": "wait",
+                                           "unit": f"{other}:Vileins"}),
+        client.post(f"/b/{bid}/undo", data={"token": tokens[other], "position": str(n)}),
+        client.post(f"/api/battles/{bid}/actions", params={"token": tokens[other]},
+                    json={"kind": "wait", "unit": f"{other}:Vileins", "position": n}),
+        client.post(f"/api/battles/{bid}/undo", params={"token": tokens[other]}, json={"position": n}),
+    ]
+    for r in refusals:
+        assert 400 <= r.status_code < 500 and "game_over" not in r.text and "is over" not in r.text, r.text
+    assert [r.status_code for r in refusals] == [409, 403, 409, 403]
+    assert "results_pending" in refusals[0].text and refusals[3].json()["error"] == "unauthorized"
+    # and the side that struck it may take it back before anything is seen, as any face-down action
+    r = client.post(f"/b/{bid}/undo", data={"token": tokens[actor], "position": str(n)})
+    assert r.status_code == 303
+    keeper: Any = client.app.state.keeper  # type: ignore[attr-defined]
+    assert keeper.store.get(bid).position == n - 1 and keeper.store.get(bid).status != "over"
+    # played again and revealed: the end screen counts its activations in good English ("1 activations.")
+    keeper.service.autoplay(bid)
+    keeper.service.reveal(bid, keeper.store.get(bid).position)
+    end = client.get(f"/b/{bid}", params={"token": tokens["A"]}).text
+    count = re.search(r"<p>(\d+) (activations?)\. ", end)
+    assert count and count.group(2) == ("activation" if count.group(1) == "1" else "activations")
+
+
+def test_a_running_keeper_compiles_its_templates_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Jinja2's default auto-reload stat()ed every template file on every render of a running keeper."""
+    from rulekeeper.web.presenters import RELOAD_ENV, make_env
+
+    monkeypatch.delenv(RELOAD_ENV, raising=False)
+    assert make_env().auto_reload is False
+    monkeypatch.setenv(RELOAD_ENV, "1")
+    assert make_env().auto_reload is True
+
+
+def _created(client: TestClient, **form: str) -> tuple[str, str, dict[str, str]]:
+    r = client.post("/new", data={"scenario": "exillis:duel", **form})
+    urls = re.findall(r'<input id="link-(\w+)" type="text" readonly value="([^"]+)"', r.text)
+    tokens = {role: html.unescape(url).split("token=")[1] for role, url in urls}
+    return r.text, html.unescape(urls[0][1]).split("/b/")[1].split("?")[0], tokens
+
+
+def test_a_phone_that_opened_its_link_is_not_told_it_has_not_and_keeps_its_board_in_view(client: TestClient) -> None:
+    """Side A's phone had committed its share; its page read "Waiting for Side A and Side B to open their links …
+    Side A: not opened yet (this device)", under a dice panel left open that pushed the board 700 px down."""
+    created, bid, tokens = _created(client, seed="")
+    # Copy, Share and Open in one row (Share alone took a phone card's whole width); hidden stays hidden
+    assert created.count('<div class="link-buttons">') == 3
+    css = (Path(__file__).resolve().parents[2] / "src/rulekeeper/web/static/style.css").read_text()
+    assert "[hidden] { display: none !important; }" in css
+    r = client.post(f"/api/battles/{bid}/dice", params={"token": tokens["A"]}, json={"commitment": "ab" * 32})
+    assert r.status_code == 200
+    a = html.unescape(client.get(f"/b/{bid}", params={"token": tokens["A"]}).text)
+    assert "Waiting for Side B to open its link" in a and "Side A and" not in a
+    assert re.search(r'data-dice-role="A"[^>]*>Side A( — <bdi>[^<]*</bdi>)?: <strong>opened ✓', a)
+    assert "<details open>" not in a  # nothing of its own left to fill in: the board comes first
+    b = client.get(f"/b/{bid}", params={"token": tokens["B"]}).text
+    assert "<details open>" in b and 'name="contribution"' in b  # its own form, for a page without JavaScript
+
+
+def test_the_other_side_waiting_on_hidden_orders_reads_a_sentence(client: TestClient) -> None:
+    """The War Table campaign: while the round's results were face down, the other side read "Oathsworn is turning
+    over the results of side oathsworn acted (hidden until it is revealed)"."""
+    r = client.post("/new", data={"scenario": "wartable-campaign:shroudfall", "seed": "31"})
+    urls = dict(re.findall(r'<input id="link-(\w+)" type="text" readonly value="([^"]+)"', r.text))
+    tokens = {role: html.unescape(url).split("token=")[1] for role, url in urls.items()}
+    bid = html.unescape(urls["spectator"]).split("/b/")[1].split("?")[0]
+    for at, side in enumerate(("bloodless", "oathsworn")):
+        done = client.post(f"/b/{bid}/act", data={"token": tokens[side], "position": str(at), "kind": "orders",
+                                                  "side": side, "round": "1"})
+        assert done.status_code == 303, done.text
+    waiting = client.get(f"/b/{bid}", params={"token": tokens["bloodless"]}).text
+    assert "is turning over the results of its action (what it did is told when they are revealed)" in waiting
+    assert "hidden until it is revealed)</strong>" not in waiting
+
+
+def test_a_stopping_keeper_does_not_wait_for_the_open_pages_live_streams() -> None:
+    """Ctrl-C with a battle page open: the keeper waited for the page's event stream (up to its ten minutes)."""
+    from rulekeeper.web.live import LIFETIME
+    from rulekeeper.web.server import uvicorn_options
+
+    assert 0 < uvicorn_options(None)["timeout_graceful_shutdown"] <= 5 < LIFETIME
