@@ -122,3 +122,19 @@ def test_a_stopping_keeper_does_not_wait_for_the_open_pages_live_streams() -> No
     from rulekeeper.web.server import uvicorn_options
 
     assert 0 < uvicorn_options(None)["timeout_graceful_shutdown"] <= 5 < LIFETIME
+
+
+def test_the_log_of_a_game_without_a_campaign_offers_none_and_its_step_links_sit_beside_the_words(
+        client: TestClient) -> None:
+    """A Dragon Noir log offered "Campaign" (a page saying there is none); on a phone each "#12" step button,
+    pulled into the line by negative margins, overlapped the wrapped words of its action."""
+    r = client.post("/new", data={"scenario": "dragonnoir:the_ford", "seed": "3"})
+    urls = dict(re.findall(r'<input id="link-(\w+)" type="text" readonly value="([^"]+)"', r.text))
+    url = html.unescape(urls["A"]).replace("http://testserver", "")
+    bid, token = url.split("/b/")[1].split("?token=")
+    log = client.get(f"/b/{bid}/log", params={"token": token}).text
+    assert "Download:" in log and "/campaign?" not in log
+    css = (Path(__file__).resolve().parents[2] / "src/rulekeeper/web/static/style.css").read_text()
+    assert ".log > li > p:first-child { display: flex;" in css and "margin: -.65rem 0" not in css
+    # and the phone's home page clamps each scenario's description to two lines
+    assert re.search(r"\.new-battle \.choice small:not\(\.game\) \{[^}]*-webkit-line-clamp: 2", css)
