@@ -16,13 +16,14 @@ from functools import cached_property
 
 from pydantic import ValidationError
 
-from rulekeeper.boards.table import Base, Obstacle, edge_distance
+from rulekeeper.boards.table import Base, Obstacle
 from rulekeeper.core.errors import RulekeeperError, UnknownNameError
 from rulekeeper.core.game import JsonDict
 from rulekeeper.core.rng import RngState
 
 from .cards import FighterCard
 from .ground import Terrain
+from .measures import edge_distance
 
 SIDES = ("A", "B")
 #: Base radius (cm) by size: 25 mm round bases for Small and Medium infantry, 37.5 mm for Large
