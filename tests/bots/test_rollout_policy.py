@@ -49,3 +49,32 @@ def test_confrontations_rollout_policy_answers_reaction_fire_and_casts_as_the_po
     assert game.status(state).over
     assert {"cast", "charge"} <= kinds
     assert {"react", "counter"} & answered
+
+
+@pytest.mark.parametrize(("scenario", "candidates", "seen"), [
+    ("the_mill_race", True, {"ready", "shoot", "charge", "hold"}),
+    ("the_stalkers_ford", False, {"ready", "shoot", "charge (leap)", "flee"}),
+])
+def test_confrontations_rollout_policy_measures_only_what_the_policy_picks(scenario: str, candidates: bool,
+                                                                           seen: set[str]) -> None:
+    # The shortcut measures the charges nearest first and stops when none left can be cheaper, skips the assault
+    # fire's twin of a charge, answers "ready" before the Tactical roll, and lets a marksman who walked shoot or
+    # hold (issue 28): along a playthrough (the stalkers' ford: a leaping charge), and in the state after each of
+    # the bot's candidates (every legal action: moves under cover, the charges the policy does not pick, passes),
+    # it plays the policy's action.
+    game, state = started("confrontation", scenario, seed=1)
+    kinds, answered = set(), set()
+    for _ in range(400):
+        action = game.policy(state)
+        assert game.rollout_policy(state) == action
+        if action is None:
+            break
+        for legal in game.legal_actions(state) if candidates else ():
+            after = game.apply(state, legal.action).state
+            answer = game.policy(after)
+            assert game.rollout_policy(after) == answer
+            answered.add(answer["kind"] if answer else None)
+        kinds.add(action["kind"] + (" (leap)" if action.get("leap") else ""))
+        state = game.apply(state, action).state
+    assert game.status(state).over
+    assert seen <= kinds | answered

@@ -114,3 +114,44 @@ def test_the_other_side_waiting_on_hidden_orders_reads_a_sentence(client: TestCl
     waiting = client.get(f"/b/{bid}", params={"token": tokens["bloodless"]}).text
     assert "is turning over the results of its action (what it did is told when they are revealed)" in waiting
     assert "hidden until it is revealed)</strong>" not in waiting
+
+
+def test_a_stopping_keeper_does_not_wait_for_the_open_pages_live_streams() -> None:
+    """Ctrl-C with a battle page open: the keeper waited for the page's event stream (up to its ten minutes)."""
+    from rulekeeper.web.live import LIFETIME
+    from rulekeeper.web.server import uvicorn_options
+
+    assert 0 < uvicorn_options(None)["timeout_graceful_shutdown"] <= 5 < LIFETIME
+
+
+def test_the_log_of_a_game_without_a_campaign_offers_none_and_its_step_links_sit_beside_the_words(
+        client: TestClient) -> None:
+    """A Dragon Noir log offered "Campaign" (a page saying there is none); on a phone each "#12" step button,
+    pulled into the line by negative margins, overlapped the wrapped words of its action."""
+    r = client.post("/new", data={"scenario": "dragonnoir:the_ford", "seed": "3"})
+    urls = dict(re.findall(r'<input id="link-(\w+)" type="text" readonly value="([^"]+)"', r.text))
+    url = html.unescape(urls["A"]).replace("http://testserver", "")
+    bid, token = url.split("/b/")[1].split("?token=")
+    log = client.get(f"/b/{bid}/log", params={"token": token}).text
+    assert "Download:" in log and "/campaign?" not in log
+    css = (Path(__file__).resolve().parents[2] / "src/rulekeeper/web/static/style.css").read_text()
+    assert ".log > li > p:first-child { display: flex;" in css and "margin: -.65rem 0" not in css
+    # and the phone's home page clamps each scenario's description to two lines
+    assert re.search(r"\.new-battle \.choice small:not\(\.game\) \{[^}]*-webkit-line-clamp: 2", css)
+
+
+def test_a_held_update_after_an_undo_says_so(client: TestClient) -> None:
+    """Side A had an odds preview open when side B took its move back; the held banner read "Side A: Hobelars: move
+    to A1" — side A's own earlier move, now the last in the log — as if it were news."""
+    _, bid, tokens = _created(client, seed="9")
+    for side in ("A", "B"):
+        acts = client.get(f"/api/battles/{bid}/actions", params={"token": tokens[side]}).json()
+        move = next(a for a in acts["actions"] if a["kind"] in ("move", "stance"))
+        body = {k: v for k, v in move.items() if k not in ("text", "acp", "note", "odds")}
+        assert client.post(f"/api/battles/{bid}/actions", params={"token": tokens[side]},
+                           json={**body, "position": acts["position"]}).status_code == 200
+    assert client.post(f"/api/battles/{bid}/undo", params={"token": tokens["B"]}, json={"position": 2}).status_code == 200
+    held = client.get(f"/b/{bid}/live", params={"token": tokens["A"], "v": "2.0"}).text
+    assert 'data-moved="The last action was taken back"' in held
+    news = client.get(f"/b/{bid}/live", params={"token": tokens["A"], "v": "0.0"}).text
+    assert 'data-moved="Side A: Hobelars: move' in news  # an action is still told as before

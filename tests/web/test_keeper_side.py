@@ -70,7 +70,9 @@ def test_the_keeper_moves_after_the_player_and_both_pages_follow(client: TestCli
     assert 'id="keeper-why"' in spectator and "Estimated value" in spectator
     why = k.bots.explanation(bid)
     assert why is not None and why.index == 1 and why.candidates and why.text == "move B:Vileins B2"
-    assert why.candidates[0].text in spectator
+    # in the log's words, the presenter's ("Vileins: move to B2"), not the protocol's ("move B:Vileins B2": hweb)
+    assert "Why the keeper played <strong>Vileins: move to B2</strong>" in spectator
+    assert why.candidates[0].action is not None and why.candidates[0].text not in spectator
     assert 'id="keeper-why"' not in page(client, bid, tokens["A"])
     assert 'id="keeper-why"' not in client.get(f"/b/{bid}/live", params={"token": tokens["A"]}).text
     host = client.get("/host", params={"key": k.host_key}).text

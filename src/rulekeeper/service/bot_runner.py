@@ -58,6 +58,7 @@ class Candidate:
     text: str
     value: float | None
     visits: int
+    action: JsonDict | None = None  # its logged JSON: a page says it in the game's words, as the log does
 
 
 @dataclass(frozen=True)
@@ -251,7 +252,8 @@ class BotRunner:
         out, position = self.service.act(bid, action, expected_position=turn.rec.position, shown=True,
                                          side=seat.side, expected_revision=turn.rec.revision)
         candidates = tuple(Candidate(str(c.get("text", "")), None if (v := c.get("value")) is None else float(v),
-                                     int(c.get("visits") or 0)) for c in answer.get("candidates", []))
+                                     int(c.get("visits") or 0), a if isinstance(a := c.get("action"), dict) else None)
+                           for c in answer.get("candidates", []))
         explained = Explanation(position - 1, seat.side, dict(out.action), g.action_text(out.action), seat.strength,
                                 candidates, int(answer.get("iterations") or 0), float(answer.get("seconds") or 0.0),
                                 int(answer.get("peak_kb") or 0), fallback)

@@ -52,6 +52,7 @@ class CandidateJson(TypedDict):
     text: str
     value: float | None
     visits: int
+    action: JsonDict  # its logged JSON, for the page to word it as the log does
 
 
 class Answer(TypedDict, total=False):
@@ -102,8 +103,8 @@ def decide(game: Game, state: object, job: Job) -> Answer:
     from rulekeeper.bots import choose, strength_named
 
     decision = choose(game, state, job.side, budget=strength_named(job.strength), seed=job.seed)
-    candidates: list[CandidateJson] = [{"text": c.text, "value": float(c.value), "visits": int(c.visits)}
-                  for c in list(decision.candidates)[:TOP]]
+    candidates: list[CandidateJson] = [{"text": c.text, "value": float(c.value), "visits": int(c.visits),
+                                        "action": dict(c.action)} for c in list(decision.candidates)[:TOP]]
     return {"action": dict(decision.action), "candidates": candidates, "iterations": int(decision.iterations),
             "seconds": float(decision.seconds)}
 
@@ -118,8 +119,8 @@ def simple(game: Game, state: object, side: str) -> Answer:
     if action is None:
         return {"action": None, "candidates": [], "iterations": 0, "seconds": time.perf_counter() - t0}
     text = game.action_text(action)
-    return {"action": dict(action), "candidates": [{"text": text, "value": None, "visits": 0}], "iterations": 0,
-            "seconds": time.perf_counter() - t0}
+    return {"action": dict(action), "candidates": [{"text": text, "value": None, "visits": 0, "action": dict(action)}],
+            "iterations": 0, "seconds": time.perf_counter() - t0}
 
 
 def answer(job: Job) -> Answer:

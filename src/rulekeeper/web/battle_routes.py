@@ -123,7 +123,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
                 if v == p.version(bid, token):
                     return Response(status_code=204)
                 view = p.view(bid, token)
-                return p.html("live.html", **p.live(view, {}))
+                return p.html("live.html", **p.live(view, {"since": v}))  # the page's version: an undo is told
         except BattleNotFoundError:
             return p.html("live_gone.html", 404, message=NOT_FOUND["message"])
 

@@ -81,8 +81,9 @@ def build_host(keeper: Keeper, pages: Pages) -> APIRouter:
                 g = k.service.game(rec.id)
                 roles = k.link_roles(rec.id)  # no link for the side the keeper plays
                 seen = k.service.visible(rec.id)
-                keeper, why = keeper_of(k, rec), explained(k, rec, g, seen.state, "host")
-                sides = p.presenters.of(g).header(seen.state).sides
+                shown = p.presenters.of(g)
+                keeper, why = keeper_of(k, rec), explained(k, rec, g, seen.state, "host", shown.action_text)
+                sides = shown.header(seen.state).sides
                 title = str(getattr(g, "title", "") or rec.ruleset)
                 if seen.pending is not None:
                     status = g.status(seen.state)

@@ -9,9 +9,11 @@ explained until it is revealed, so the explanation never tells more than the log
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, TypedDict
 
-from rulekeeper.core.game import Game, conceals
+from rulekeeper.core.errors import RulekeeperError
+from rulekeeper.core.game import Game, JsonDict, conceals
 from rulekeeper.persistence.store import BattleRecord
 from rulekeeper.service.bot_seat import seat_of
 
@@ -58,11 +60,13 @@ def keeper_of(k: Keeper, rec: BattleRecord) -> KeeperSeat | None:
     return {"side": seat.side, "words": seat.words(), "thinking": k.bots.thinking(rec.id)}
 
 
-def explained(k: Keeper, rec: BattleRecord, game: Game, shown_state: object, role: str) -> KeeperMove | None:
+def explained(k: Keeper, rec: BattleRecord, game: Game, shown_state: object, role: str,
+              say: Callable[[Mapping[str, object]], str] | None = None) -> KeeperMove | None:
     """The keeper's last move and its candidates, for ``role``'s page (None: nothing to show it).
 
     ``shown_state``: the state the page shows (before a face-down result), which decides
-    whether the move is still concealed.
+    whether the move is still concealed.  ``say``: the presenter's words for an action, the log's
+    ("Billmen: charge to B3"; the spectator read the protocol's "charge B:Billmen B3" there).
     """
     if role not in EXPLAINED_TO or seat_of(rec.meta) is None:
         return None
@@ -70,8 +74,19 @@ def explained(k: Keeper, rec: BattleRecord, game: Game, shown_state: object, rol
     if found is None or found.index >= rec.position or conceals(game, shown_state, found.action, "spectator"):
         return None
     return {
-        "index": found.index, "side": found.side, "text": found.text, "strength": found.strength,
+        "index": found.index, "side": found.side, "text": _words(say, found.action, found.text),
+        "strength": found.strength,
         "iterations": found.iterations, "seconds": round(found.seconds, 2), "fallback": found.fallback,
-        "candidates": [{"text": c.text, "value": None if c.value is None else round(c.value, 3), "visits": c.visits,
-                        "chosen": i == 0} for i, c in enumerate(found.candidates)],
+        "candidates": [{"text": _words(say, c.action, c.text), "value": None if c.value is None else round(c.value, 3),
+                        "visits": c.visits, "chosen": i == 0} for i, c in enumerate(found.candidates)],
     }
+
+
+def _words(say: Callable[[Mapping[str, object]], str] | None, action: JsonDict | None, text: str) -> str:
+    """``action`` in the presenter's words, or the game's ``text`` when there is no action or it cannot say it."""
+    if say is None or action is None:
+        return text
+    try:
+        return say(action)
+    except (RulekeeperError, LookupError, ValueError, TypeError):  # a candidate the presenter cannot word
+        return text

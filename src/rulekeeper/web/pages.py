@@ -247,6 +247,8 @@ class Pages:
         who = side_label(v.last_side or "", header.sides, False)
         moved = "" if v.last is None else (f"{who} acted (hidden until it is revealed)" if conceals(
             v.game, v.board_state, v.last.action, v.role) else f"{who}: {last_text}")
+        if _taken_back(q.get("since"), v.position):  # else the banner named the action before it as news
+            moved = "The last action was taken back"
         return {
             "v": v, "panel": panel, "header": header,
             "board": r.board(board_state, replace(v.links, viewer=v.role), caption),  # the live board: its role's
@@ -255,7 +257,8 @@ class Pages:
             "last_text": last_text, "moved": moved, "last_results": results_of_last(v),
             "unit_html": unit_html, "notice": notice, "error": _error_ctx(error),
             # the side the keeper plays, and its reasons on the spectator's page only (web/keeper_side.py)
-            "keeper": keeper_of(self.k, v.rec), "explained": explained(self.k, v.rec, v.game, v.board_state, v.role),
+            "keeper": keeper_of(self.k, v.rec),
+            "explained": explained(self.k, v.rec, v.game, v.board_state, v.role, r.action_text),
         }
 
     def battle_page(self, v: View, q: dict[str, str | None], error: RulekeeperError | None = None,
@@ -268,6 +271,14 @@ class Pages:
                          scenarios=shipped_scenarios(), army_games=army_games, strengths=STRENGTH_WORDS,
                          default_strength=DEFAULT_STRENGTH,
                          seed="" if seed is None else seed, error=error)  # empty: verifiable dice (web/dice.py)
+
+
+def _taken_back(since: str | None, position: int) -> bool:
+    """Whether the page drawn at version ``since`` ("position.pending") saw more actions than there are now."""
+    try:
+        return since is not None and int(since.split(".")[0]) > position
+    except ValueError:
+        return False
 
 
 def _error_ctx(exc: RulekeeperError | None) -> ShownError | None:

@@ -118,13 +118,21 @@ class UvicornOptions(TypedDict):
     timeout_keep_alive: int
     h11_max_incomplete_event_size: int
     log_level: str
+    timeout_graceful_shutdown: int
+
+
+#: Seconds a stopping keeper waits for open requests.  Without a bound, Ctrl-C (or a service manager's SIGTERM)
+#: waited for every open battle page's live stream, up to its ten-minute lifetime; the pages reconnect by themselves
+#: to the next keeper, so their streams are simply cut.
+GRACEFUL_SHUTDOWN = 3
 
 
 def uvicorn_options(forwarded_allow_ips: str | None) -> UvicornOptions:
     """What every way of serving the keeper passes to uvicorn (the tests' keeper included)."""
     return {"http": TimedH11Protocol, "loop": "rulekeeper.web.server:FairAcceptLoop", "proxy_headers": forwarded_allow_ips is not None,
             "forwarded_allow_ips": forwarded_allow_ips or "", "timeout_keep_alive": 5,
-            "h11_max_incomplete_event_size": 16 * 1024, "log_level": "warning"}
+            "h11_max_incomplete_event_size": 16 * 1024, "log_level": "warning",
+            "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN}
 
 
 def worker_app() -> FastAPI:

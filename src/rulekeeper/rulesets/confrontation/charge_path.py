@@ -26,9 +26,13 @@ AROUND = 16
 CONTACTS = 48
 #: How much clear of a blocker the graph's points stand (cm), against rounding.
 CLEARANCE = 0.01
+#: How much farther than needed a bounding box must be for its obstacle to be clear without shapely's exact
+#: distance (cm): far above the rounding of either measure, so the answer is shapely's own.
+SURE = 1e-7
 
 Point = tuple[float, float]
 Circle = tuple[float, float, float]
+Box = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +45,14 @@ class Route:
     @property
     def end(self) -> Point:
         return self.points[-1]
+
+
+def _gap(a: Point, b: Point, box: Box) -> float:
+    """How far the bounding box of the segment ``a``-``b`` is from ``box``: never more than how far the segment is
+    from anything inside ``box`` (so a gap of at least the charger's radius, less :data:`SURE`, clears it)."""
+    dx = max(box[0] - max(a[0], b[0]), 0.0, min(a[0], b[0]) - box[2])
+    dy = max(box[1] - max(a[1], b[1]), 0.0, min(a[1], b[1]) - box[3])
+    return math.hypot(dx, dy)
 
 
 def _segment_distance(p: Point, a: Point, b: Point) -> float:
@@ -60,6 +72,9 @@ class _Field:
     obstacles: tuple[Any, ...]
     width: float
     height: float
+    #: each obstacle's bounding box (min x, min y, max x, max y): what is farther from it than the charger's
+    #: radius is clear of it without asking shapely (issue 28: most of a route's cost)
+    boxes: tuple[Box, ...] = ()
 
     def free(self, p: Point, apart: float = 0.0) -> bool:
         r = self.radius
@@ -67,20 +82,26 @@ class _Field:
             return False
         if any(math.hypot(p[0] - x, p[1] - y) < rr + r + apart - 1e-9 for x, y, rr in self.circles):
             return False
+        near = [o for o, box in zip(self.obstacles, self.boxes, strict=True) if _gap(p, p, box) < r - 1e-6 + SURE]
+        if not near:
+            return True
         from shapely.geometry import Point as ShapelyPoint  # type: ignore[import-untyped]
 
-        return all(o.distance(ShapelyPoint(p)) >= r - 1e-6 for o in self.obstacles)
+        return all(o.distance(ShapelyPoint(p)) >= r - 1e-6 for o in near)
 
     def clear(self, a: Point, b: Point) -> bool:
         r = self.radius
         if any(_segment_distance((x, y), a, b) < rr + r - 1e-6 for x, y, rr in self.circles):
             return False
-        if not self.obstacles:
+        if a == b:
+            return True
+        near = [o for o, box in zip(self.obstacles, self.boxes, strict=True) if _gap(a, b, box) < r - 1e-6 + SURE]
+        if not near:
             return True
         from shapely.geometry import LineString
 
-        line = LineString([a, b]) if a != b else None
-        return line is None or all(o.distance(line) >= r - 1e-6 for o in self.obstacles)
+        line = LineString([a, b])
+        return all(o.distance(line) >= r - 1e-6 for o in near)
 
     def around(self) -> list[Point]:
         grow = 1 / math.cos(math.pi / AROUND)
@@ -109,7 +130,10 @@ def _route(start: Point, radius: float, target: Circle, movement: float, circles
     from shapely.geometry import Polygon
 
     shapes = tuple(Polygon(c) for c in corners)
-    field, others = _Field(radius, (*circles, target), shapes, *table), _Field(radius, circles, shapes, *table)
+    boxes = tuple((min(x for x, _ in c), min(y for _, y in c), max(x for x, _ in c), max(y for _, y in c))
+                  for c in corners)
+    field = _Field(radius, (*circles, target), shapes, *table, boxes)
+    others = _Field(radius, circles, shapes, *table, boxes)
     tx, ty, tr = target
     touch = tr + radius
     ring = [(tx + touch * math.cos(2 * math.pi * k / CONTACTS), ty + touch * math.sin(2 * math.pi * k / CONTACTS))

@@ -14,6 +14,7 @@ Three kinds, in the seed's vocabulary (the rules that read them are in :mod:`.te
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import NotRequired, TypedDict
 
 from rulekeeper.boards.table import Obstacle
@@ -42,9 +43,10 @@ class Terrain:
     size: str | None = None
     cover: bool = False
 
-    @property
+    @cached_property
     def outline(self) -> Obstacle:
-        """The piece as the geometry of :mod:`rulekeeper.boards.table` sees it."""
+        """The piece as the geometry of :mod:`rulekeeper.boards.table` sees it (built once per piece: every walk,
+        charge and line of sight asks for it)."""
         return Obstacle(self.corners, self.name)
 
     def to_json(self) -> TerrainJson:

@@ -20,7 +20,7 @@ everything he leapt. Obstacles without a Size are taller than anyone.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from rulekeeper.boards.table import ChargeReach, edge_distance
@@ -46,7 +46,7 @@ from .skirmish import (
     stepped,
     sweep,
 )
-from .state import Fighter, SkirmishState
+from .state import Fighter, SkirmishState, replace
 from .terrain import barriers, sight_scenery, way_cost
 
 #: "A fighter endowed with this ability can make up to two leaps per round."
@@ -223,18 +223,32 @@ def leap_into(state: SkirmishState, f: Fighter, t: Fighter, movement: float, acr
 
 def leap_charge_offers(state: SkirmishState, f: Fighter) -> list[tuple[Fighter, ChargeReach, list[Hurdle]]]:
     """The keeper's offers: each enemy a leap reaches straight, shorter than the charge around (or where none goes)."""
-    if not f.card.has("Leap") or f.leaps >= LEAPS_PER_ROUND:
+    if not may_leap(f):
         return []
     out = []
     for t in state.standing("B" if f.side == "A" else "A"):
-        if out_of_reach(f, t, float(charge_cm(f))):  # its straight way is too long: no leap reaches him
-            continue
-        reach, found, problem = leap_charge(state, f, t)
-        if reach is not None and problem is None:
-            around = charge_of(state, f, t)
-            if not around.possible or around.distance > reach.distance + 0.05:
-                out.append((t, reach, found))
+        offered = leap_charge_at(state, f, t)
+        if offered is not None:
+            out.append((t, *offered))
     return out
+
+
+def may_leap(f: Fighter) -> bool:
+    """He has Leap and a leap left this round ("up to two leaps per round")."""
+    return f.card.has("Leap") and f.leaps < LEAPS_PER_ROUND
+
+
+def leap_charge_at(state: SkirmishState, f: Fighter, t: Fighter) -> tuple[ChargeReach, list[Hurdle]] | None:
+    """The keeper's leaping charge at ``t`` (one who :func:`may_leap`): its reach and what it leaps, if a leap reaches
+    him straight, shorter than the charge around (or where none goes)."""
+    if out_of_reach(f, t, float(charge_cm(f))):  # its straight way is too long: no leap reaches him
+        return None
+    reach, found, problem = leap_charge(state, f, t)
+    if reach is not None and problem is None:
+        around = charge_of(state, f, t)
+        if not around.possible or around.distance > reach.distance + 0.05:
+            return reach, found
+    return None
 
 
 def leap_pursuit_offers(state: SkirmishState, f: Fighter) -> list[tuple[Fighter, ChargeReach, list[Hurdle]]]:
@@ -280,10 +294,13 @@ def do_leap_charge(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate) -> 
 
 def leap_charges(state: SkirmishState, f: Fighter) -> list[LegalAction]:
     """The offered leaping charges as legal actions (``{"kind": "charge", …, "leap": true}``)."""
-    return [offer(Charge(f.side, f.key, t.key, leap=True),
-                  f"{f.key} charges {t.key}, leaping over {over_text(over)} ({reach.distance:.1f} cm)", f.side,
-                  round(reach.distance, 1), "", f"→ {t.key} (leap)", f"{f.key}: charge")
-            for t, reach, over in leap_charge_offers(state, f)]
+    return [leap_charge_offer(f, t, reach, over) for t, reach, over in leap_charge_offers(state, f)]
+
+
+def leap_charge_offer(f: Fighter, t: Fighter, reach: ChargeReach, over: list[Hurdle]) -> LegalAction:
+    return offer(Charge(f.side, f.key, t.key, leap=True),
+                 f"{f.key} charges {t.key}, leaping over {over_text(over)} ({reach.distance:.1f} cm)", f.side,
+                 round(reach.distance, 1), "", f"→ {t.key} (leap)", f"{f.key}: charge")
 
 
 def charge_problem(state: SkirmishState, f: Fighter, t: Fighter, leaping: bool) -> str | None:

@@ -85,3 +85,13 @@ def _way_problem(x0: float, y0: float, radius: float, x: float, y: float, throug
         if table.edge_distance(Base(x, y, radius), g) <= table.CONTACT:
             return f"it ends in contact with {g.name} (contact is made by a charge)"
     return None
+
+
+def edge_distance(a: Base, b: Base) -> float:
+    """:func:`rulekeeper.boards.table.edge_distance` (base edge to base edge), remembered by place and size."""
+    return _edge_distance(a.x, a.y, a.radius, b.x, b.y, b.radius)
+
+
+@functools.lru_cache(maxsize=KEPT, typed=True)
+def _edge_distance(ax: float, ay: float, ar: float, bx: float, by: float, br: float) -> float:
+    return table.edge_distance(Base(ax, ay, ar), Base(bx, by, br))

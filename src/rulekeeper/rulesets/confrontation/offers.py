@@ -9,6 +9,7 @@ reach, every shot he can take, and holding.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 from rulekeeper.core.game import LegalAction
 
@@ -34,26 +35,36 @@ def point(x: float, y: float) -> list[float]:
     return [round(x, 1), round(y, 1)]
 
 
-def _moves(state: SkirmishState, f: Fighter) -> list[tuple[list[float], str]]:
+def _destinations(state: SkirmishState, f: Fighter) -> Iterator[tuple[list[float], str]]:
+    """The walks offered toward his nearest enemy, in order, each measured only when asked for (the search bot's
+    rollouts want the first one only: ``bot.rollout_policy``)."""
     near = state.nearest_enemy(f)
     if near is None:
-        return []
+        return
     gap = math.hypot(near.x - f.x, near.y - f.y)
     room = gap - f.radius - near.radius - SHORT
     if room <= 0.5:
-        return []
+        return
     heading = math.atan2(near.y - f.y, near.x - f.x)
-    out: list[tuple[list[float], str]] = []
+    found: list[list[float]] = []
     for share, word in ((1.0, "toward"), (0.5, "halfway toward")):
         step = min(f.card.MOV * share, room if share == 1.0 else room / 2)
         for turn in DETOURS:
             angle = heading + math.radians(turn)
             to = _walk_to(state, f, angle, step)
-            if to is not None and to not in [o for o, _ in out]:
+            if to is not None and to not in found:
                 detour = f" ({turn:+d}° detour)" if turn else ""
-                out.append((to, f"{word} {near.key}{detour}"))
+                found.append(to)
+                yield to, f"{word} {near.key}{detour}"
                 break
-    return out
+
+
+def walks(state: SkirmishState, f: Fighter) -> Iterator[LegalAction]:
+    """His walks toward the nearest enemy as offers (the whole way, then half of it), each measured when asked for."""
+    for to, why in _destinations(state, f):
+        dist = math.hypot(to[0] - f.x, to[1] - f.y)
+        yield offer(ToPoint("move", f.side, f.key, at(to)), f"{f.key} walks {dist:.1f} cm {why}", f.side,
+                    round(dist, 1), "", f"{dist:.0f} cm {why}", f"{f.key}: move")  # words, not "(15, 22)" (issue 26)
 
 
 def _walk_to(state: SkirmishState, f: Fighter, angle: float, step: float) -> list[float] | None:
@@ -119,11 +130,7 @@ def activation(state: SkirmishState, f: Fighter) -> list[LegalAction]:
     out += strikes(state, f)
     out += cast_offers(state, f)  # spells and miracles (magic.py)
     out += absorb_offers(state, f)  # Absorb/X: a Mystic action before his action (accumulators.py)
-    for to, why in _moves(state, f):
-        dist = math.hypot(to[0] - f.x, to[1] - f.y)
-        out.append(offer(ToPoint("move", side, f.key, at(to)),
-                         f"{f.key} walks {dist:.1f} cm {why}", side, round(dist, 1),
-                         "", f"{dist:.0f} cm {why}", f"{f.key}: move"))  # words, not "(15, 22)" (issue 26)
+    out += walks(state, f)
     for to, over in leap_offers(state, f):  # Leap: "move over them without any penalties"
         dist = math.hypot(to[0] - f.x, to[1] - f.y)
         out.append(offer(ToPoint("leap", side, f.key, at(to)), f"{f.key} leaps over "
@@ -138,19 +145,32 @@ def strikes(state: SkirmishState, f: Fighter) -> list[LegalAction]:
     """A free fighter's charges in reach and shots he can take (what the shipped policy picks first)."""
     side, out = f.side, []
     for t in state.standing("B" if side == "A" else "A") if can_charge(f) else ():
-        if out_of_reach(f, t, float(charge_cm(f))):
-            continue
-        reach = charge_of(state, f, t)
-        if reach.possible:
-            out.append(offer(Charge(side, f.key, t.key),
-                             f"{f.key} charges {t.key} ({reach.distance:.1f} cm)", side, round(reach.distance, 1),
-                             "", f"→ {t.key}", f"{f.key}: charge"))
+        plain = charge_offer(state, f, t)
+        if plain is not None:
+            out.append(plain)
     out += leap_charges(state, f) if can_charge(f) else []  # Leap: "up to his MOVx2"
     out += [offer(Charge(side, f.key, str(lg.action["target"]), assault=True), f"{lg.text.split(' (')[0]} with "
                   f"assault fire (AIM vs {assault_difficulty(f)})", side, lg.cost, "", f"→ {lg.action['target']}, firing",
                   f"{f.key}: charge")
             for lg in list(out) if lg.action["kind"] == "charge" and not lg.action.get("leap")
             and assault_problem(state, f, state.fighter(str(lg.action["target"]))) is None]
+    return [*out, *shots(state, f)]
+
+
+def charge_offer(state: SkirmishState, f: Fighter, t: Fighter) -> LegalAction | None:
+    """His charge at ``t`` (straight or around), if it is in reach (a charger who can charge: :func:`can_charge`)."""
+    if out_of_reach(f, t, float(charge_cm(f))):
+        return None
+    reach = charge_of(state, f, t)
+    if not reach.possible:
+        return None
+    return offer(Charge(f.side, f.key, t.key), f"{f.key} charges {t.key} ({reach.distance:.1f} cm)", f.side,
+                 round(reach.distance, 1), "", f"→ {t.key}", f"{f.key}: charge")
+
+
+def shots(state: SkirmishState, f: Fighter) -> list[LegalAction]:
+    """The shots he can take, at each enemy in sight and range."""
+    side, out = f.side, []
     for t in state.standing("B" if side == "A" else "A") if f.card.weapon is not None else ():
         if shot_problem(state, f, t) is None:
             shot = shot_of(state, f, t)

@@ -12,10 +12,9 @@ result only through Bull's-eye, and the preview sums over it exactly.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
-from rulekeeper.boards.table import edge_distance
 from rulekeeper.core.chance import ChanceRequest, Fate
 
 from .core_rules import number
@@ -23,10 +22,10 @@ from .effects import TestShape
 from .exchanges import Health, apply_wound
 from .fighters import Combatant
 from .heights import fighter_height
+from .measures import edge_distance, line_of_sight
 from .report_lines import ReportLine
 from .rolls import odds_of_test, request_for_test, roll_test, succeeds
-from .state import Fighter, SkirmishState
-from .measures import line_of_sight
+from .state import Fighter, SkirmishState, replace
 from .terrain import cover_difficulty, sight_scenery
 from .wounds import WOUND_LEVELS, DamageHook, WoundTable, damage_odds, damage_request, load_wound_table
 

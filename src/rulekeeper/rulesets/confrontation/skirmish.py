@@ -12,7 +12,7 @@ only thanks to Fierce. Every die is drawn through the state's :class:`~rulekeepe
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+
 from typing import Any
 
 from rulekeeper.boards.table import CONTACT, QUAD_SEGS, ChargeReach, contact_position, edge_distance
@@ -30,7 +30,7 @@ from .morale import without_active
 from .report_lines import ReportLine
 from .shooting import shot_problem
 from .splitting import component, fights, fought_block
-from .state import SIDES, Fighter, SkirmishState, bearing, other
+from .state import SIDES, Fighter, SkirmishState, bearing, other, replace
 from .terrain import barriers, sight_scenery, way_cost
 from .wounds import load_wound_table
 
@@ -139,12 +139,18 @@ def out_of_reach(f: Fighter, target: Fighter, movement: float) -> bool:
     """Whether straight base contact with ``target`` is farther than ``movement`` cm: then :func:`charge_of` (and a
     leap's straight way, leap.py) is out of reach whatever the sight and the way (a way around is longer), so a
     list of the charges that *can* be made skips him without measuring his line of sight and his path with
-    shapely (most of a search bot's simulation, profiled: issue 28). The same arithmetic as ``charge_reach``'s
-    distance; bases sharing a centre are left to it (it refuses them)."""
+    shapely (most of a search bot's simulation, profiled: issue 28)."""
+    return straight_cm(f, target) > movement + 1e-9
+
+
+def straight_cm(f: Fighter, target: Fighter) -> float:
+    """How far straight base contact with ``target`` is (cm): ``charge_reach``'s distance, the same arithmetic, and
+    never more than any charge's at him (around, or leaping: the same straight way). 0 for bases sharing a centre
+    (``charge_reach`` refuses them: left to it)."""
     if (f.x, f.y) == (target.x, target.y):
-        return False
+        return 0.0
     end = contact_position(f.base, target.base)
-    return math.hypot(end.x - f.x, end.y - f.y) > movement + 1e-9
+    return math.hypot(end.x - f.x, end.y - f.y)
 
 
 def _slowed(state: SkirmishState, f: Fighter, reach: ChargeReach, points: list[tuple[float, float]],
