@@ -155,3 +155,5 @@ def test_a_held_update_after_an_undo_says_so(client: TestClient) -> None:
     assert 'data-moved="The last action was taken back"' in held
     news = client.get(f"/b/{bid}/live", params={"token": tokens["A"], "v": "0.0"}).text
     assert 'data-moved="Side A: Hobelars: move' in news  # an action is still told as before
+    css = (Path(__file__).resolve().parents[2] / "src/rulekeeper/web/static/style.css").read_text()
+    assert re.search(r"\.banner\.held \{[^}]*position: sticky; top: 0;", css)  # seen from Commit, a screen below
