@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from pathlib import Path
+
+import pytest
 
 from rulekeeper.boards import table
 from rulekeeper.core.game import Game, SetupRequest
 from rulekeeper.rulesets.confrontation import measures
 from rulekeeper.rulesets.confrontation.charge_path import _Field
 from rulekeeper.rulesets.confrontation.skirmish import charge_cm, charge_of, out_of_reach, straight_cm
-from rulekeeper.rulesets.confrontation.state import SkirmishState
+from rulekeeper.rulesets.confrontation.state import SkirmishState, replace
 from rulekeeper.rulesets.confrontation.terrain import barriers, sight_scenery
 
 STALKERS = Path(__file__).resolve().parents[2] / \
@@ -57,3 +60,17 @@ def test_a_route_clears_the_obstacles_its_bounding_boxes_leave_out_as_shapely_do
     pairs = list(zip(points, points[1:] + points[:1], strict=True))
     assert [quick.clear(a, b) for a, b in pairs] == [slow.clear(a, b) for a, b in pairs]
     assert any(quick.clear(a, b) for a, b in pairs) and not all(quick.clear(a, b) for a, b in pairs)
+
+
+def test_the_quick_replace_builds_what_dataclasses_replace_builds(g: Game) -> None:
+    # state.replace sets the fields directly (issue 28: dataclasses.replace was a tenth of a simulation)
+    state = g.initial_state(g.setup(SetupRequest(scenario=STALKERS, seed=0)).document)
+    assert isinstance(state, SkirmishState)
+    f = state.fighters[0]
+    assert f.base.x == f.x  # remembered by this fighter value: a moved one must measure his own
+    moved = replace(f, x=f.x + 1.5, activated=True)
+    assert moved == dataclasses.replace(f, x=f.x + 1.5, activated=True) and moved.base.x == f.x + 1.5
+    assert replace(state, round=3, no_pass="A") == dataclasses.replace(state, round=3, no_pass="A")
+    assert state.with_fighters(moved).fighters[0] is moved
+    with pytest.raises(TypeError):
+        replace(f, speed=3)

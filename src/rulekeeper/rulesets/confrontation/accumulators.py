@@ -20,15 +20,13 @@ The capacities are cards the seed does not print, so the accumulator capacity of
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rulekeeper.boards.table import edge_distance
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import LegalAction, OddsPreview
 
 from .action_types import Absorb, offer
 from .spells import mystic_rules
-from .state import Fighter, SkirmishState
+from .state import Fighter, SkirmishState, replace
 
 
 def reach(f: Fighter) -> float | None:

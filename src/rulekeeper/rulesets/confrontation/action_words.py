@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
 from rulekeeper.core.errors import IllegalActionError, UnknownNameError
 
@@ -37,7 +36,7 @@ from .concentration import points_of
 from .disengage import way_out
 from .skirmish import groups
 from .spells import mystic_rules
-from .state import SIDES, SkirmishState
+from .state import SIDES, SkirmishState, replace
 from .tactical import general
 
 KIND_WORDS = {"move": "move", "walk": "move", "charge": "charge", "hold": "hold", "wait": "hold",

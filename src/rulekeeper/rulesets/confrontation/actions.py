@@ -9,8 +9,6 @@ roll, the combat phase's fights and splits, Reinforcement).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rulekeeper.core.game import LegalAction
 
 from .action_types import ByFighter, offer
@@ -24,7 +22,7 @@ from .phase_offers import combat_offers, reinforcement_offers, tactical_offers
 from .previews import fray_outlook, preview
 from .reaction import reaction_offers
 from .skirmish import can_activate
-from .state import SkirmishState
+from .state import SkirmishState, replace
 
 __all__ = ["KINDS", "PHASE_OF", "activation", "check", "fray_outlook", "legal_actions", "point", "preview", "strikes"]
 

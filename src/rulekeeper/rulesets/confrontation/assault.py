@@ -21,14 +21,12 @@ here (docs/rules/confrontation.md, "Assault fire"; **estimated** where marked):
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rulekeeper.core.chance import Fate
 
 from .exchanges import apply_wound
 from .rolls import roll_test
 from .shooting import Shot, _combatant, _health, shot_of, shot_problem
-from .state import Fighter, SkirmishState
+from .state import Fighter, SkirmishState, replace
 from .wounds import load_wound_table
 
 #: The seed: "can make those shots with a difficulty of 4 instead of 7".

@@ -17,10 +17,8 @@ kept in the state, and spent there; their other uses (preventing a pass, choosin
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .report_lines import ReportLine
-from .state import SIDES, Fighter, SkirmishState, other
+from .state import SIDES, Fighter, SkirmishState, other, replace
 
 
 def pure_warrior_character(f: Fighter) -> bool:

@@ -26,8 +26,6 @@ Played here (docs/rules/confrontation.md, "Authority's other uses"):
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rulekeeper.core.game import LegalAction
 
 from .action_types import ByFighter, Split, offer
@@ -35,7 +33,7 @@ from .authority import held, spend
 from .report_lines import ReportLine
 from .skirmish import groups, too_large, waiting
 from .splitting import candidates, do_split
-from .state import Fighter, SkirmishState, other
+from .state import Fighter, SkirmishState, other, replace
 from .tactical import general
 
 Group = tuple[tuple[Fighter, ...], tuple[Fighter, ...]]

@@ -22,8 +22,6 @@ actions. A round is about eight actions (a whole skirmish 30-50), so this costs 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rulekeeper.core.game import JsonDict, LegalAction
 
 from . import policy
@@ -36,7 +34,7 @@ from .magic_offers import cast_offers
 from .offers import activation as _activation
 from .offers import charge_offer, shots, walks
 from .skirmish import can_activate, can_charge, straight_cm
-from .state import PHASES, Fighter, SkirmishState, other
+from .state import PHASES, Fighter, SkirmishState, other, replace
 
 #: Actions a simulation plays at most per action of the budget's horizon.
 ACTIONS_PER_HORIZON = 10

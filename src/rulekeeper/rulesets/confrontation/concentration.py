@@ -27,14 +27,12 @@ Played here (docs/rules/confrontation.md, "Concentration"):
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import LegalAction
 
 from .action_types import ByFighter, Concentrate, Points, offer
 from .skirmish import pending
-from .state import Fighter, SkirmishState, other
+from .state import Fighter, SkirmishState, other, replace
 from .tactical import general
 
 #: The characteristics a fight reads: what a bonus given at the beginning of the combat phase can change.

@@ -18,7 +18,6 @@ under cover"; numbers in ``data/core_rules.yaml``, **estimated**):
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 from rulekeeper.core.game import LegalAction
 
@@ -26,7 +25,7 @@ from .action_types import ByFighter, ToPoint, at, offer
 from .core_rules import number
 from .report_lines import ReportLine
 from .skirmish import STEP_CM, move_problem, step_problem, stepped
-from .state import Fighter, SkirmishState, bearing, other
+from .state import Fighter, SkirmishState, bearing, other, replace
 
 #: A keeper's offer stops this far (cm) short of the nearest enemy's base.
 SHORT = 1.0

@@ -15,7 +15,7 @@ failed, he stays engaged. Either way his activation ends. Rules: docs/rules/conf
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from rulekeeper.core.chance import ChanceRequest, Fate
 
@@ -26,7 +26,7 @@ from .report_lines import ReportLine
 from .rolls import p_success, request_for_test, roll_test
 from .shooting import SIZE_RANK
 from .skirmish import STEP_CM, move_problem, step_problem, stepped
-from .state import Fighter, SkirmishState
+from .state import Fighter, SkirmishState, replace
 from .wounds import load_wound_table
 
 #: The run out of contact is searched back from MOV in steps of this many cm (a battle walking to the millimetre;

@@ -8,7 +8,7 @@ are the odds drawn. Rules and estimates: docs/rules/confrontation.md, "Morale".
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 from rulekeeper.boards.table import edge_distance
@@ -18,7 +18,7 @@ from .effects import TestShape
 from .morale import Lender, courage, courage_shape, discipline_shape, fear_rate, frightens, morale_of
 from .report_lines import ReportLine
 from .rolls import p_success, request_for_test, roll_test
-from .state import Fighter, SkirmishState
+from .state import Fighter, SkirmishState, replace
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ pursuit".
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from rulekeeper.boards.table import ChargeReach
 from rulekeeper.core.chance import Fate
@@ -26,7 +26,7 @@ from .fear import FearTest
 from .morale import discipline_shape
 from .report_lines import ReportLine
 from .skirmish import charge_of, inside, move_problem, out_of_reach
-from .state import Fighter, SkirmishState, other
+from .state import Fighter, SkirmishState, other, replace
 
 #: The run is searched back from its full length in steps of this many cm for the farthest clear point.
 STEP = 0.5

@@ -13,7 +13,6 @@ Rules decisions: docs/rules/confrontation.md, "Skirmishes".
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
 from rulekeeper.core.base import BaseGame
 from rulekeeper.core.chance import Fate
@@ -77,6 +76,7 @@ from .state import (
     cards_from_json,
     obstacles_from_json,
     other,
+    replace,
     state_from_json,
     state_to_json,
     view_of,

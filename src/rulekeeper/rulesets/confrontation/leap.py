@@ -20,7 +20,7 @@ everything he leapt. Obstacles without a Size are taller than anyone.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from rulekeeper.boards.table import ChargeReach, edge_distance
@@ -46,7 +46,7 @@ from .skirmish import (
     stepped,
     sweep,
 )
-from .state import Fighter, SkirmishState
+from .state import Fighter, SkirmishState, replace
 from .terrain import barriers, sight_scenery, way_cost
 
 #: "A fighter endowed with this ability can make up to two leaps per round."

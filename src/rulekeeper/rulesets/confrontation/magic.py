@@ -19,7 +19,6 @@ The seed names them and prints none of their rules; the mystic abilities it does
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 
 from rulekeeper.boards.table import edge_distance
@@ -34,7 +33,7 @@ from .report_lines import ReportLine
 from .rolls import odds_of_test, request_for_test, roll_test, succeeds
 from .shooting import sight_blockers
 from .spells import Incantation, mystic_rules
-from .state import Fighter, SkirmishState, other
+from .state import Fighter, SkirmishState, other, replace
 from .terrain import sight_scenery
 from .wounds import damage_odds, damage_request, load_wound_table
 

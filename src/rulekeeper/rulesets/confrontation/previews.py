@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+
 from fractions import Fraction
 
 from rulekeeper.core.game import OddsPreview
@@ -35,7 +35,7 @@ from .skirmish import (
     too_large,
     walk_tests,
 )
-from .state import Fighter, SkirmishState
+from .state import Fighter, SkirmishState, replace
 from .tactical import request, roll_odds, win_odds
 from .wounds import load_wound_table
 

@@ -16,14 +16,12 @@ marked):
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.game import LegalAction
 
 from .action_types import ByFighter, offer
 from .assault import fire, reaction_difficulty, reaction_problem
-from .state import Fighter, SkirmishState
+from .state import Fighter, SkirmishState, replace
 
 
 def may_react(state: SkirmishState, f: Fighter, t: Fighter) -> bool:

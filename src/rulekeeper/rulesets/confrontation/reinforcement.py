@@ -21,14 +21,13 @@ friend he is placed by; a battle stored before the option places him anywhere wi
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 from rulekeeper.boards.table import edge_distance
 from rulekeeper.core.chance import ChanceRequest, Fate, discrete
 
 from .report_lines import ReportLine
 from .skirmish import KEEP_APART, STEP_CM, STEP_SLACK, inside, stepped
-from .state import SIDES, Fighter, SkirmishState, bearing, other
+from .state import SIDES, Fighter, SkirmishState, bearing, other, replace
 from .terrain import barriers
 
 #: "He must be placed within 10 cm of a friendly fighter".

@@ -12,7 +12,7 @@ result only through Bull's-eye, and the preview sums over it exactly.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 from rulekeeper.core.chance import ChanceRequest, Fate
@@ -25,7 +25,7 @@ from .heights import fighter_height
 from .measures import edge_distance, line_of_sight
 from .report_lines import ReportLine
 from .rolls import odds_of_test, request_for_test, roll_test, succeeds
-from .state import Fighter, SkirmishState
+from .state import Fighter, SkirmishState, replace
 from .terrain import cover_difficulty, sight_scenery
 from .wounds import WOUND_LEVELS, DamageHook, WoundTable, damage_odds, damage_request, load_wound_table
 

@@ -12,7 +12,7 @@ only thanks to Fierce. Every die is drawn through the state's :class:`~rulekeepe
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+
 from typing import Any
 
 from rulekeeper.boards.table import CONTACT, QUAD_SEGS, ChargeReach, contact_position, edge_distance
@@ -30,7 +30,7 @@ from .morale import without_active
 from .report_lines import ReportLine
 from .shooting import shot_problem
 from .splitting import component, fights, fought_block
-from .state import SIDES, Fighter, SkirmishState, bearing, other
+from .state import SIDES, Fighter, SkirmishState, bearing, other, replace
 from .terrain import barriers, sight_scenery, way_cost
 from .wounds import load_wound_table
 

@@ -20,10 +20,9 @@ So a fray can be split, the split can separate a charger from his target, and on
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 
 from .report_lines import ReportLine
-from .state import Fighter, SkirmishState
+from .state import Fighter, SkirmishState, replace
 
 
 def block_of(state: SkirmishState, key: str) -> int | None:

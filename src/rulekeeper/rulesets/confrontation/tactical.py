@@ -13,7 +13,6 @@ the preview of the ``tactical`` action (``Tactical roll: <side name>``).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 
 from rulekeeper.core.chance import ChanceRequest, Fate, discrete
@@ -21,7 +20,7 @@ from rulekeeper.core.chance import ChanceRequest, Fate, discrete
 from .authority import generate, holder
 from .core_rules import number, word
 from .report_lines import ReportLine
-from .state import SIDES, Fighter, SkirmishState, other
+from .state import SIDES, Fighter, SkirmishState, other, replace
 
 #: A draw is rolled again at most this often in one action (a bound, not a rule: 50 draws in a row is ~10^-35).
 MAX_DRAWS = 50
