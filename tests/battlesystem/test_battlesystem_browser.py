@@ -117,7 +117,11 @@ def test_a_short_hex_battle_picked_on_the_map_on_a_phone_and_a_laptop(server: st
 
     # … and moves them by tapping a green hex, then ends the turn
     to = reach.last.get_attribute("data-hex")
+    tapped = re.search(r"[?&]pick=(\d+)", reach.last.get_attribute("href") or "")
     reach.last.click()
+    # the moves' drop-down shows the tapped move beside its odds (it showed its first entry: hweb)
+    assert tapped is not None
+    expect(pa.locator("form.picker[data-kind=move] select[name=pick]")).to_have_value(tapped.group(1))
     commit(pa)
     expect(on_board(pa, "Bank Archers", to)).to_have_count(1)
     expect(on_board(pb, "Bank Archers", to)).to_have_count(1)  # B's page, live, no reload

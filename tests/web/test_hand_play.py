@@ -155,3 +155,23 @@ def test_a_held_update_after_an_undo_says_so(client: TestClient) -> None:
     assert 'data-moved="The last action was taken back"' in held
     news = client.get(f"/b/{bid}/live", params={"token": tokens["A"], "v": "0.0"}).text
     assert 'data-moved="Side A: Hobelars: move' in news  # an action is still told as before
+    css = (Path(__file__).resolve().parents[2] / "src/rulekeeper/web/static/style.css").read_text()
+    assert re.search(r"\.banner\.held \{[^}]*position: sticky; top: 0;", css)  # seen from Commit, a screen below
+
+
+def test_a_dragon_noir_move_says_what_it_costs() -> None:
+    """The phone's move buttons read "→ D4 · 1 of 6 points" (cost or points left?); as the Battle System's now do,
+    they say "costs 1 of 6 points"."""
+    from rulekeeper.core.game import SetupRequest
+    from rulekeeper.core.ruleset import game
+
+    g = game("dragonnoir")
+    scenario = next(s for s in g.scenarios() if "ford" in str(s.path))
+    state = g.initial_state(g.setup(SetupRequest(scenario=scenario.path, seed=1)).document)
+    moves = []
+    while not moves:  # past the opening sequence (spells, fire) to the first movement
+        legal = g.legal_actions(state)
+        moves = [lg for lg in legal if lg.action.get("kind") == "move"]
+        if not moves:
+            state = g.apply(state, g.policy(state) or legal[-1].action).state
+    assert all(re.fullmatch(r"costs \d+ of \d+ points( \(.*\))?", lg.note or "") for lg in moves), moves[0].note

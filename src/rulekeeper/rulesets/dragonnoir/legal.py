@@ -54,7 +54,7 @@ def step_part(state: DNState, m: Man) -> tuple[LegalAction, ...]:
     def build() -> tuple[LegalAction, ...]:
         s, g = m.side, f"{m.name}: move"
         return tuple(_la(ToHex("move", s, m.name, st.to), f"{m.name} moves to {st.to}", float(st.cost),
-                         f"{st.cost} of {m.mp} points" + (f" ({st.why})" if st.why else ""), f"→ {st.to}", g)
+                         f"costs {st.cost} of {m.mp} points" + (f" ({st.why})" if st.why else ""), f"→ {st.to}", g)
                      for st in step_moves(state, m))
 
     return remembered(state, (step_part, m), build)
@@ -101,7 +101,7 @@ def dragon_part(state: DNState) -> tuple[LegalAction, ...]:
     """The Black Dragon's steps in its side's movement."""
     def build() -> tuple[LegalAction, ...]:
         return tuple(_la(DragonMove(state.side, to), f"the Black Dragon moves to {to}", float(cost),
-                         f"{cost} of {dragon.body(state).mp} points", f"→ {to}", "Black Dragon body: move")
+                         f"costs {cost} of {dragon.body(state).mp} points", f"→ {to}", "Black Dragon body: move")
                      for to, cost in dragon.steps(state))
 
     return remembered(state, dragon_part, build)

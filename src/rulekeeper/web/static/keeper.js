@@ -258,7 +258,19 @@
     });
   }
 
-  function start() { remember(); listBattles(); startVerify(); creatorButtons(); }
+  /* an action picked on the board (a tapped hex) opens its odds; a drop-down listing the same action showed its
+     first entry beside that preview ("→ B1" over "Road Foot move to D1"), and "See it" then opened B1 */
+  function pickShown() {
+    var m = /[?&]pick=(\d+)/.exec(location.search);
+    if (!m) { return; }
+    Array.prototype.forEach.call(document.querySelectorAll("select[name=pick]"), function (s) {
+      Array.prototype.forEach.call(s.options, function (o) {
+        if (o.value === m[1]) { o.selected = true; o.defaultSelected = true; }  // the page's own state, not a change
+      });
+    });
+  }
+
+  function start() { remember(); listBattles(); startVerify(); creatorButtons(); pickShown(); }
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);
@@ -266,6 +278,6 @@
     start();
   }
   document.addEventListener("htmx:load", function (e) {
-    if (e.detail && e.detail.elt && e.detail.elt.id !== "live") { start(); } else { creatorButtons(); }
+    if (e.detail && e.detail.elt && e.detail.elt.id !== "live") { start(); } else { creatorButtons(); pickShown(); }
   });
 }());
