@@ -12,7 +12,7 @@ import pytest
 from rulekeeper.boards import table
 from rulekeeper.core.game import Game, SetupRequest
 from rulekeeper.rulesets.confrontation import measures
-from rulekeeper.rulesets.confrontation.charge_path import _Field
+from rulekeeper.rulesets.confrontation.charge_path import _Field, _route, _within, charge_route
 from rulekeeper.rulesets.confrontation.skirmish import charge_cm, charge_of, out_of_reach, straight_cm
 from rulekeeper.rulesets.confrontation.state import SkirmishState, replace
 from rulekeeper.rulesets.confrontation.terrain import barriers, sight_scenery
@@ -74,3 +74,23 @@ def test_the_quick_replace_builds_what_dataclasses_replace_builds(g: Game) -> No
     assert state.with_fighters(moved).fighters[0] is moved
     with pytest.raises(TypeError):
         replace(f, speed=3)
+
+
+def test_a_route_is_the_same_without_the_bases_too_far_from_it_to_matter() -> None:
+    # charge_path.charge_route leaves out the bases far from the way (so that a route is found again, remembered,
+    # when only a far fighter moved): the route found is the one found among every base
+    rng = random.Random(24)
+    dropped = found = 0
+    for _ in range(30):
+        start = (round(rng.uniform(5, 55), 1), round(rng.uniform(5, 55), 1))
+        angle, far = rng.uniform(0, 2 * math.pi), rng.uniform(4, 14)
+        target = (round(start[0] + far * math.cos(angle), 1), round(start[1] + far * math.sin(angle), 1), 1.25)
+        circles = tuple((round(rng.uniform(3, 57), 1), round(rng.uniform(3, 57), 1), 1.25) for _ in range(12))
+        circles += ((round((start[0] + target[0]) / 2, 1), round((start[1] + target[1]) / 2, 1), 1.875),)  # in the way
+        wall = ((start[0] + 3, start[1] - 4), (start[0] + 4, start[1] - 4), (start[0] + 4, start[1] + 4))
+        kept = [c for c in circles if _within(start, 1.25, target, 12.0, c)]
+        route = charge_route(start, 1.25, target, 12.0, circles, [table.Obstacle(wall)], (60.0, 60.0))
+        assert route == _route(start, 1.25, target, 12.0, circles, (wall,), (60.0, 60.0))
+        dropped += len(kept) < len(circles)
+        found += route is not None and len(route.points) > 2
+    assert dropped >= 25 and found >= 10  # bases left out, and routes that go around

@@ -119,9 +119,31 @@ class _Field:
 def charge_route(start: Point, radius: float, target: Circle, movement: float, circles: Sequence[Circle],
                  obstacles: Sequence[Obstacle], table: tuple[float, float]) -> Route | None:
     """The shortest way of a charger of ``radius`` at ``start`` into contact with ``target`` within ``movement``
-    cm, around ``circles`` (other bases: centre and radius) and ``obstacles``; ``None`` if there is none."""
-    return _route(start, radius, target, movement, tuple(circles),
-                  tuple(tuple(o.corners) for o in obstacles), table)
+    cm, around ``circles`` (other bases: centre and radius) and ``obstacles``; ``None`` if there is none.
+
+    The bases too far from the way to matter are left out (:func:`_within`), so that a route once found is found
+    again (remembered) when only a fighter far from it has moved: the search bot's simulations (issue 28)."""
+    near = tuple(c for c in circles if _within(start, radius, target, movement, c))
+    return _route(start, radius, target, movement, near, tuple(tuple(o.corners) for o in obstacles), table)
+
+
+def _within(start: Point, radius: float, target: Circle, movement: float, circle: Circle) -> bool:
+    """Whether ``circle`` may change the route: every point the search uses lies in the convex region where
+    ``|p - start| + max(0, |p - target| - touch) <= movement`` (a graph point outside it is pruned, a goal outside
+    it is never reached, a straight leg between two of its points stays in it); that sum grows by at most 2 per cm,
+    so a base whose centre's sum exceeds ``movement`` by more than twice :func:`_sway` is farther than its sway
+    from the region: it blocks none of its points and legs, and its own graph points lie outside it."""
+    tx, ty, tr = target
+    x, y, _ = circle
+    spent = math.hypot(x - start[0], y - start[1]) + max(0.0, math.hypot(x - tx, y - ty) - (tr + radius))
+    return spent <= movement + 2 * _sway(radius, circle)
+
+
+def _sway(radius: float, circle: Circle) -> float:
+    """How far from a base's centre it acts on the charger's centre (cm), with room to spare: its graph points
+    stand (its radius + his + :data:`CLEARANCE`) / cos(pi / :data:`AROUND`) away, and a goal must be
+    :data:`~rulekeeper.boards.table.CONTACT` clear of it."""
+    return 1.05 * (circle[2] + radius) + 0.05
 
 
 @lru_cache(maxsize=2048)
