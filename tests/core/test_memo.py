@@ -82,7 +82,7 @@ def _midgame(name: str, scenario: str, actions: int) -> Any:
 
 @pytest.mark.parametrize(("name", "module", "scenario", "actions"), [
     ("battlesystem", "rulekeeper.rulesets.battlesystem.actions", "river_crossing", 7),
-    ("dragonnoir", "rulekeeper.rulesets.dragonnoir.actions", "the_ford", 1),
+    ("dragonnoir", "rulekeeper.rulesets.dragonnoir.legal", "the_ford", 1),
 ])
 def test_listing_every_action_with_its_odds_builds_the_legal_list_once(
         name: str, module: str, scenario: str, actions: int, monkeypatch: pytest.MonkeyPatch) -> None:

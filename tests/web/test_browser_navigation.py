@@ -53,3 +53,16 @@ def test_a_live_update_does_not_flash_over_the_reveal_the_player_asked_for(serve
     seen = page.evaluate("window.seenStates")
     assert seen == ["fate"], f"the page showed {seen} on its way from the closed Fate Screen to the open one"
     ctx.close()
+
+
+def test_a_phone_home_page_folds_its_long_list_of_battles(server: str, browser: Any) -> None:
+    """hweb: "Your battles" listed all 50 battles a browser remembers above the new-battle form (5,000 px on a
+    phone); the first five are listed, the rest folded under "N more"."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    page.add_init_script("""localStorage.setItem("rulekeeper-battles", JSON.stringify(Array.from({length: 8},
+      (_, i) => ({url: "/b/b-x" + i + "?token=t", title: "Battle " + i, role: "Side A", seen: "2026-12-02T15:00"}))));""")
+    page.goto(server + "/")
+    sync_api.expect(page.locator("#more-battles summary")).to_have_text("3 more")
+    assert page.locator("#your-battles > ul > li").count() == 5 and page.locator("#more-battles li").count() == 3
+    ctx.close()

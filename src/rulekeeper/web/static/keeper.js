@@ -15,6 +15,7 @@
 
   var held = null;   // {el: the #live element the update was held for, html: the newest fragment}
   var STORE = "rulekeeper-battles";
+  var SHOWN = 5;     // "Your battles" listed before the rest are folded under "N more"
 
   function live() { return document.getElementById("live"); }
 
@@ -201,8 +202,19 @@
     var list = remembered();
     if (!list.length) { return; }
     var ul = box.querySelector("ul");
+    var first = ul, listed = 0;
     list.forEach(function (b) {
       if (!b || typeof b.url !== "string" || b.url.charAt(0) !== "/") { return; }
+      if (listed++ === SHOWN) {  // the rest folded: 50 of them put "New battle" 5,000 px down a phone's home page
+        var more = document.createElement("details");
+        more.id = "more-battles";
+        var summary = document.createElement("summary");
+        more.appendChild(summary);
+        ul = document.createElement("ul");
+        ul.className = first.className;
+        more.appendChild(ul);
+        first.parentNode.insertBefore(more, first.nextSibling);
+      }
       var li = document.createElement("li");
       var a = document.createElement("a");
       a.className = "btn";
@@ -214,11 +226,14 @@
       li.appendChild(when);
       ul.appendChild(li);
     });
+    var folded = document.getElementById("more-battles");
+    if (folded) { folded.querySelector("summary").textContent = (listed - SHOWN) + " more"; }
     var forget = box.querySelector("#forget-battles");
     if (forget) {
       forget.addEventListener("click", function () {
         try { window.localStorage.removeItem(STORE); } catch (err) { /* nothing kept */ }
-        ul.textContent = "";
+        first.textContent = "";
+        if (folded) { folded.remove(); }
         box.hidden = true;
       });
     }
