@@ -2,25 +2,42 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 from .conftest import started
 
 
-def test_confrontations_rollout_policy_is_the_shipped_policy() -> None:
-    # bot.py: "the action is the same in every state" (it only skips disengagements and other fighters' walks)
-    game, state = started("confrontation", "the_ford", seed=0)
-    kinds = set()
+def _follow(game: Any, state: Any, tried: Callable[[Any], bool]) -> tuple[set[str], set[str | None], Any]:
+    """Play the shipped policy to the end, checking ``rollout_policy`` in every state and, after each legal action
+    ``tried`` picks (a bot's candidate), in the state it leaves: the kinds played (a leaping charge marked), the
+    kinds answered after candidates, and the final state."""
+    kinds: set[str] = set()
+    answered: set[str | None] = set()
     for _ in range(400):
         action = game.policy(state)
         assert game.rollout_policy(state) == action
         if action is None:
             break
-        kinds.add(action["kind"])
+        for legal in game.legal_actions(state):
+            if tried(legal):
+                after = game.apply(state, legal.action).state
+                answer = game.policy(after)
+                assert game.rollout_policy(after) == answer
+                answered.add(answer["kind"] if answer else None)
+        kinds.add(action["kind"] + (" (leap)" if action.get("leap") else ""))
         state = game.apply(state, action).state
+    return kinds, answered, state
+
+
+def test_confrontations_rollout_policy_is_the_shipped_policy() -> None:
+    # bot.py: "the action is the same in every state" (it only skips disengagements and other fighters' walks)
+    game, state = started("confrontation", "the_ford", seed=0)
+    kinds, _, state = _follow(game, state, lambda legal: False)
     assert game.status(state).over
     assert {"charge", "fight", "move"} <= kinds  # the playthrough went through the phases the shortcut skips in
-
 
 
 @pytest.mark.parametrize("scenario", ["the_seers_circle", "the_moonlit_shrine"])
@@ -32,20 +49,7 @@ def test_confrontations_rollout_policy_answers_reaction_fire_and_casts_as_the_po
     # bot's candidates do: so every charge and cast offered along the playthrough is also tried, and the state it
     # leaves is checked too.
     game, state = started("confrontation", scenario, seed=0)
-    kinds, answered = set(), set()
-    for _ in range(400):
-        action = game.policy(state)
-        assert game.rollout_policy(state) == action
-        if action is None:
-            break
-        for legal in game.legal_actions(state):
-            if legal.action["kind"] in ("charge", "cast"):
-                after = game.apply(state, legal.action).state
-                answer = game.policy(after)
-                assert game.rollout_policy(after) == answer
-                answered.add(answer["kind"] if answer else None)
-        kinds.add(action["kind"])
-        state = game.apply(state, action).state
+    kinds, answered, state = _follow(game, state, lambda legal: legal.action["kind"] in ("charge", "cast"))
     assert game.status(state).over
     assert {"cast", "charge"} <= kinds
     assert {"react", "counter"} & answered
@@ -63,18 +67,6 @@ def test_confrontations_rollout_policy_measures_only_what_the_policy_picks(scena
     # the bot's candidates (every legal action: moves under cover, the charges the policy does not pick, passes),
     # it plays the policy's action.
     game, state = started("confrontation", scenario, seed=1)
-    kinds, answered = set(), set()
-    for _ in range(400):
-        action = game.policy(state)
-        assert game.rollout_policy(state) == action
-        if action is None:
-            break
-        for legal in game.legal_actions(state) if candidates else ():
-            after = game.apply(state, legal.action).state
-            answer = game.policy(after)
-            assert game.rollout_policy(after) == answer
-            answered.add(answer["kind"] if answer else None)
-        kinds.add(action["kind"] + (" (leap)" if action.get("leap") else ""))
-        state = game.apply(state, action).state
+    kinds, answered, state = _follow(game, state, lambda legal: candidates)
     assert game.status(state).over
     assert seen <= kinds | answered
