@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, TypedDict
 
 from rulekeeper.core.errors import RulekeeperError
-from rulekeeper.core.game import Game, JsonDict, conceals
+from rulekeeper.core.game import Game, conceals
 from rulekeeper.persistence.store import BattleRecord
 from rulekeeper.service.bot_seat import seat_of
 
@@ -82,7 +82,8 @@ def explained(k: Keeper, rec: BattleRecord, game: Game, shown_state: object, rol
     }
 
 
-def _words(say: Callable[[Mapping[str, object]], str] | None, action: JsonDict | None, text: str) -> str:
+def _words(say: Callable[[Mapping[str, object]], str] | None, action: Mapping[str, object] | None,
+           text: str) -> str:
     """``action`` in the presenter's words, or the game's ``text`` when there is no action or it cannot say it."""
     if say is None or action is None:
         return text

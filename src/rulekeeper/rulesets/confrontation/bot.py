@@ -22,7 +22,9 @@ actions. A round is about eight actions (a whole skirmish 30-50), so this costs 
 
 from __future__ import annotations
 
-from rulekeeper.core.game import JsonDict, LegalAction
+from collections.abc import Mapping
+
+from rulekeeper.core.game import LegalAction
 
 from . import policy
 from .action_types import ACTIONS, ByFighter
@@ -58,7 +60,7 @@ def _health(f: Fighter) -> float:
     return max(0.25, min(1.0, f.hp / f.card.HP))
 
 
-def rollout_policy(state: SkirmishState) -> JsonDict | None:
+def rollout_policy(state: SkirmishState) -> Mapping[str, object] | None:
     """``policy.choose(state)``, without measuring what it never picks (see the module docstring).
 
     Before the Tactical roll the declaring side is ``ready`` (the policy never moves under cover). In the
@@ -89,7 +91,7 @@ def rollout_policy(state: SkirmishState) -> JsonDict | None:
     return _activation_choice(state, ready)
 
 
-def _activation_choice(state: SkirmishState, ready: list[Fighter]) -> JsonDict:
+def _activation_choice(state: SkirmishState, ready: list[Fighter]) -> Mapping[str, object]:
     """The policy's choice among the activations of ``ready`` (none moved under cover), cheapest kind first."""
     free = [f for f in ready if not f.engaged and not flees(f)]
     shot = min((lg for f in free for lg in shots(state, f)), key=_cheapest, default=None)

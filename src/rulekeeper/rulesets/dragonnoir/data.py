@@ -418,14 +418,14 @@ class SheetData:
     user_files: frozenset[str] = frozenset()
     """The files (``"characters"``, ``"combat"`` …) a player's sheet replaced: their values are the user's."""
 
-    # Each name asked is looked up once per sheet (``_found``): the rules ask the same few names tens of thousands
+    # Each name asked is looked up once per sheet (a dict ``core.memo`` keeps on it): the rules ask the same few names tens of thousands
     # of times in a search bot's simulations (issue 28, profiled); a sheet never changes.
 
     def terrain_named(self, name: str) -> Terrain:
         return self.terrain.terrains[self.terrain_name(name)]
 
     def terrain_name(self, name: str) -> str:
-        found: dict[str, str] = _found(self, "terrain")
+        found: dict[str, str] = remembered(self, (SheetData.terrain_name, "found"), dict)
         try:
             return found[name]
         except KeyError:
@@ -438,7 +438,7 @@ class SheetData:
 
     def character(self, name: str) -> tuple[str, Character]:
         """The character called ``name`` (case and spaces do not matter), with his canonical name."""
-        found: dict[str, tuple[str, Character]] = _found(self, "character")
+        found: dict[str, tuple[str, Character]] = remembered(self, (SheetData.character, "found"), dict)
         try:
             return found[name]
         except KeyError:
@@ -448,11 +448,6 @@ class SheetData:
                     found[name] = n, c
                     return n, c
         raise UnknownNameError("character", name, self.characters.characters)
-
-
-def _found(sheet: SheetData, what: str) -> dict[Any, Any]:
-    """The names of ``what`` a sheet was asked, with its answers (kept on the sheet, ``core.memo``)."""
-    return remembered(sheet, (_found, what), dict)
 
 
 def _is_folder(path: Path) -> bool:
