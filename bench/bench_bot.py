@@ -237,8 +237,10 @@ def _record(args: argparse.Namespace, budget: Budget, battle: dict[str, Any]) ->
         out.write(json.dumps(row, sort_keys=True) + "\n")
 
 
-def summarise(path: Path, games: list[str] | None, scenarios: list[str] | None) -> list[dict[str, Any]]:
-    """The ledger's battles per game, scenario, budget and label (each battle once: see the module docstring)."""
+def summarise(path: Path, games: list[str] | None, scenarios: list[str] | None,
+              codes: list[str] | None = None) -> list[dict[str, Any]]:
+    """The ledger's battles per game, scenario, budget and label (each battle once: see the module docstring);
+    ``codes``: only battles played by these code versions (``git describe`` prefixes)."""
     seen: set[tuple[Any, ...]] = set()
     groups: dict[tuple[str, str, str, str], dict[str, Any]] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -246,6 +248,8 @@ def summarise(path: Path, games: list[str] | None, scenarios: list[str] | None) 
             continue
         b = json.loads(line)
         if (games and b["game"] not in games) or (scenarios and b["scenario"] not in scenarios):
+            continue
+        if codes and not any(b["code"].startswith(code) for code in codes):
             continue
         key = (b["game"], b["scenario"], b["budget"], b["horizon"], b["label"], b["opponent"], b["battle_seed"],
                b["bot_side"])
@@ -300,11 +304,14 @@ def main() -> None:
     ap.add_argument("--cpu-clock", action="store_true",
                     help="a time budget counts the worker's CPU seconds, not wall seconds (load-proof tallies)")
     ap.add_argument("--label", default="", help="the bot variant's name in the ledger (default: none, the committed bot)")
+    ap.add_argument("--code", nargs="*", default=None,
+                    help="with --summary: only the battles of these code versions (prefixes of the ledger's code)")
     ap.add_argument("--summary", nargs="?", const=str(LEDGER), default=None,
                     help="summarise a ledger (per scenario, budget and label) instead of playing")
     args = ap.parse_args()
     if args.summary:
-        rows = summarise(Path(args.summary), args.games if args.games != list(GAMES) else None, args.scenarios)
+        rows = summarise(Path(args.summary), args.games if args.games != list(GAMES) else None, args.scenarios,
+                         args.code)
         print(json.dumps(rows, indent=1) if args.json else "", end="\n" if args.json else "")
         if not args.json:
             print_summary(rows)
