@@ -229,3 +229,17 @@ def test_an_attacker_next_to_several_enemies_fights_some_of_them_or_all() -> Non
     groups = {tuple(a["targets"]) for a in legal(s, "attack", units=["Thrug"])}
     assert {("Goblin 1", "Goblin 2"), ("Goblin 1", "Goblin 3"), ("Goblin 2", "Goblin 3")} <= groups
     assert ("Goblin 1", "Goblin 2", "Goblin 3") in groups and ("Goblin 1",) in groups
+
+
+def test_a_dead_wizard_thrown_into_the_water_sinks_with_his_magic_sheet() -> None:
+    """'If the corpses are thrown into the water, they are considered to sink, and the counters representing them
+    are removed from the map': a dead wizard's too, and his magic sheet goes with his counter (found by the search
+    bot's battles: the sheets were kept in step with a counter no longer on the map, and the clearing crashed)."""
+    s = battle([man("Thrug", "A", "B3"), man("Zed", "A", "C4"), man("Zacharie", "B", "C3", health="dead"),
+                man("Crazy Ork", "B", "H1")], terrain=[["D3", "water", 0]])
+    assert [w.name for w in s.wizards] == ["Zacharie"]
+    sunk = act(s, kind="clear", units=["Thrug", "Zed"], frm="C3", to="D3").state
+    assert "Zacharie" not in {m.name for m in sunk.men} and sunk.wizards == ()
+    assert sunk.man("Thrug").mp == 0
+    thrown_aside = act(s, kind="clear", units=["Thrug", "Zed"], frm="C3", to="C2").state
+    assert [w.name for w in thrown_aside.wizards] == ["Zacharie"]  # on dry ground he is still a dead wizard

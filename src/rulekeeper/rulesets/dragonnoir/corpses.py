@@ -6,7 +6,8 @@ the map." A ``clear`` action (``units``: the two, ``frm``: the hex cleared, ``to
 offered in the movement of the side to act, for two standing characters on foot who have not yet moved,
 shot or fought this player turn and both stand next to the hex. Decisions (docs/rules/dragonnoir.md,
 "Battles"): a dead horse is moved by shifting its two hexes one step the same way; the dead go onto a hex any
-character may stand on (or into water), never onto the clearers' own hexes.
+character may stand on (or into water), never onto the clearers' own hexes; a dead wizard who sinks takes his magic
+sheet with him (nothing is left to keep in step with it).
 """
 
 from __future__ import annotations
@@ -100,4 +101,7 @@ def clear(state: DNState, action: Clear) -> tuple[DNState, Lines]:
             m = replace(m, mp=0, attacked=True)
         men.append(m)
     text = f"{' and '.join(action.units)} move {len(load)} dead from {frm} to {to}"
-    return replace(state, men=tuple(men)), [{"text": text + (" (they sink)" if sunk else ""), "kind": "move"}]
+    # a wizard's magic sheet sinks with his counter: the rules keep every sheet in step with its counter
+    wizards = tuple(w for w in state.wizards if w.name not in sunk)
+    return replace(state, men=tuple(men), wizards=wizards), [{"text": text + (" (they sink)" if sunk else ""),
+                                                              "kind": "move"}]
