@@ -392,15 +392,12 @@ class Recorder:
                 self.failures.append(failure)
 
     def summary(self, extra: dict[str, Any]) -> dict[str, Any]:
-        import resource
-
-        usage = resource.getrusage(resource.RUSAGE_SELF)
         return {
             "target": self.target, "total": sum(self.cases.values()), "cases": dict(self.cases),
             "outcomes": {k: dict(v) for k, v in self.outcomes.items()}, "failures": self.failures[:200],
             "failure_count": len(self.failures), "known": self.known[:50], "known_count": len(self.known),
             "slowest": {"seconds": round(self.slowest[0], 3), "case": self.slowest[1]},
-            "peak_rss_mb": round(usage.ru_maxrss / 1024, 1), "memory_limit_mb": MEMORY_LIMIT // (1024 * 1024),
+            "peak_rss_mb": round(_rss_mb(), 1), "memory_limit_mb": MEMORY_LIMIT // (1024 * 1024),
             "peak_address_space_mb": _vm_peak_mb(),
             "wall_seconds": round(time.perf_counter() - self.started, 1),
             "cpu_seconds": round(time.process_time() - self.cpu_started, 1),
@@ -410,15 +407,23 @@ class Recorder:
         }
 
 
-def _vm_peak_mb() -> float | None:
+def _vm_peak_mb(field: str = "VmPeak") -> float | None:
     try:
-        line = next(x for x in Path("/proc/self/status").read_text().splitlines() if x.startswith("VmPeak:"))
+        line = next(x for x in Path("/proc/self/status").read_text().splitlines() if x.startswith(field + ":"))
     except (OSError, StopIteration):
         return None
     return round(int(line.split()[1]) / 1024, 1)
 
 
 def _rss_mb() -> float:
+    """The driver's own peak resident set (``VmHWM``, which starts afresh at ``exec``).
+
+    Not ``ru_maxrss``: Linux keeps in it the high-water mark of the process image before ``exec``, so a driver
+    started by a pytest worker that had run mypy in-process (~1.2 GB) reported that worker's peak as its own
+    (seen once in a clean-clone CI: 1,032 MB, where the driver itself peaks near 340 MB)."""
+    hwm = _vm_peak_mb("VmHWM")
+    if hwm is not None:
+        return hwm
     import resource
 
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
