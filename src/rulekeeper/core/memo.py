@@ -44,6 +44,13 @@ def remembered(state: object, key: Hashable, build: Callable[[], R]) -> R:
         return value
 
 
+def recalled(state: object, key: Hashable) -> object | None:
+    """What :func:`remembered` keeps for ``state`` and ``key``, or None when nothing is kept (nothing built)."""
+    store = getattr(state, "__dict__", None)
+    memo = None if store is None else store.get(SLOT)
+    return None if memo is None else memo.get(key)
+
+
 def per_state(fn: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[S, P], R]:
     """``fn(state, *args)`` computed once per state object and arguments (which must be hashable).
 

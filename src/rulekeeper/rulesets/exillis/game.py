@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rulekeeper.core.base import BaseGame
 from rulekeeper.core.chance import Fate
@@ -29,7 +29,7 @@ from rulekeeper.core.game import (
     SetupRequest,
     Status,
 )
-from rulekeeper.core.memo import remembered
+from rulekeeper.core.memo import recalled, remembered
 from rulekeeper.core.ruleset import OptionInfo, Resolution
 
 from .action_codec import ACTIONS
@@ -78,6 +78,9 @@ class ExIllisBattles(BaseGame["BattleState", "Action"]):
         return remembered(state, "exillis.legal", lambda: legal_actions(state, self.t))
 
     def _find(self, state: BattleState, action: Action) -> Legal | None:
+        picked = cast("Legal | None", recalled(state, "exillis.rollout"))  # the rollout policy's entry
+        if picked is not None and picked.action == action:  # no list to build for it
+            return picked
         return next((lg for lg in self._legal_of(state) if lg.action == action), None)
 
     @cached_property
@@ -256,6 +259,16 @@ class ExIllisBattles(BaseGame["BattleState", "Action"]):
 
         best = choose(state, self.t, self._legal_of(state))
         return None if best is None else best.action
+
+    def rollout_policy(self, state: BattleState) -> Action | None:
+        """The shipped policy's action, found without building the whole legal list (the search bot's
+        simulations, :mod:`.battle.rollout`); its entry is kept on the state for ``apply``."""
+        from .battle.rollout import rollout_choice
+
+        best = rollout_choice(state, self.t, lambda: self._legal_of(state))
+        if best is None:
+            return None
+        return remembered(state, "exillis.rollout", lambda: best).action
 
     def action_text(self, action: Action) -> str:
         """The stable text form, as typed on the command line: ``move A:Billmen C3``."""

@@ -120,9 +120,9 @@ def _melee_actions(
     """
     assert u.zone is not None
     out: list[Legal] = []
-    grounded_targets = [e for e in state.enemies_in(u.zone, u.side) if not e.flying or u.flying]
-    if grounded_targets:
-        out.append(Legal(Action("fight", u.key), 1000.0 + polearm, "attack the enemies in the zone"))
+    fight = fight_on_zone(state, u, polearm)
+    if fight is not None:
+        out.append(fight)
         for m in members:  # the Baneret's Challenge: a Fight whose target is an enemy hero
             out += [Legal(Action("fight", u.key, e.key), 1000.0 + polearm, f"{m.key} attacks {e.key} directly")
                     for e in challengeable(state, m)]
@@ -130,6 +130,19 @@ def _melee_actions(
         for r in move_routes(state, t.rules, u):
             out.append(Legal(Action("retreat", u.key, state.zone_name(r.to)), r.acp, "risks being cut down"))
     return out
+
+
+def fight_on_zone(state: BattleState, u: BattleUnit, polearm: float) -> Legal | None:
+    """An engaged group's Fight on everyone in its zone: None when every enemy there flies and it does not."""
+    assert u.zone is not None
+    if not any(not e.flying or u.flying for e in state.enemies_in(u.zone, u.side)):
+        return None
+    return Legal(Action("fight", u.key), 1000.0 + polearm, "attack the enemies in the zone")
+
+
+def moves(state: BattleState, t: BattleTables, u: BattleUnit) -> list[Legal]:
+    """Every move of a group not engaged (its routes, :func:`.moves.move_routes`)."""
+    return [Legal(Action("move", u.key, state.zone_name(r.to)), r.acp) for r in move_routes(state, t.rules, u)]
 
 
 def _charges(state: BattleState, t: BattleTables, u: BattleUnit, polearm: float) -> list[Legal]:
@@ -202,8 +215,7 @@ def legal_actions(state: BattleState, t: BattleTables) -> list[Legal]:
     if engaged:
         out += _melee_actions(state, t, u, members, polearm)
     else:
-        for r in move_routes(state, t.rules, u):
-            out.append(Legal(Action("move", u.key, state.zone_name(r.to)), r.acp))
+        out += moves(state, t, u)
         if not any(m.has_rule("Laborious Movements") for m in members):
             charges = _charges(state, t, u, polearm)
             forced = _compulsive(state, t, u, charges)
@@ -214,8 +226,13 @@ def legal_actions(state: BattleState, t: BattleTables) -> list[Legal]:
     out += _spells(state, t, u)
     out += _stance_and_flight(state, t, u, engaged)
     out += _command_actions(state, t, u, members, engaged)
-    out.append(Legal(Action("wait", u.key), 1000.0, wait_note(t, members, engaged)))
+    out.append(wait_legal(t, u, members, engaged))
     return out
+
+
+def wait_legal(t: BattleTables, u: BattleUnit, members: list[BattleUnit], engaged: bool) -> Legal:
+    """The Wait every group that is neither fleeing nor disabled may take (the legal list's last entry)."""
+    return Legal(Action("wait", u.key), 1000.0, wait_note(t, members, engaged))
 
 
 def wait_note(t: BattleTables, members: list[BattleUnit], engaged: bool) -> str:
