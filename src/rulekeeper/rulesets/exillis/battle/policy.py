@@ -68,12 +68,15 @@ def choose(state: BattleState, t: BattleTables, legal: list[Legal] | None = None
     ``legal``: the group's legal actions when the caller already has them (built once per action).
     """
     legal = legal_actions(state, t) if legal is None else legal
-    if not legal:
+    return first_best([(lg, score(state, t, lg)) for lg in legal])
+
+
+def first_best(scored: list[tuple[Legal, float]]) -> Legal | None:
+    """The entry of the best score, the first listed on a tie (``None`` for an empty list)."""
+    if not scored:
         return None
-    best = legal[0]
-    best_score = score(state, t, best)
-    for lg in legal[1:]:
-        s = score(state, t, lg)
+    best, best_score = scored[0]
+    for lg, s in scored[1:]:
         if s > best_score:
             best, best_score = lg, s
     return best

@@ -2,8 +2,8 @@
 
 Why: a simulation of the search bot (``rulekeeper.bots``) asks the policy once an action, and the policy
 scored the whole legal list (every retreat's and move's route with its cost, every Challenge, stance and
-spell) to pick one entry. :func:`candidates` lists only the entries the policy could pick, *in the legal
-list's order*, and the very same :func:`.policy.choose` picks among them. Leaving out an entry that some kept
+spell) to pick one entry. :func:`rollout_choice` scores only the entries the policy could pick, *in the legal
+list's order*, and picks as :func:`.policy.choose` does (the first best score). Leaving out an entry that some kept
 entry scores strictly higher (or as high, listed before it) never changes the first best entry, so the pick
 is the shipped policy's in every state (``tests/bots/test_rollout_policy_exillis.py`` checks it along
 playthroughs of every shipped scenario and after every candidate of the bot there). What is left out, by the
@@ -43,40 +43,37 @@ from .actions import (
     wait_legal,
 )
 from .moves import group_movement, group_of
-from .policy import choose, score
+from .policy import choose, first_best, score
 from .state import BattleState
 from .tables import BattleTables
 
 
-def candidates(state: BattleState, t: BattleTables, whole: Callable[[], list[Legal]]) -> list[Legal]:
-    """The entries of the legal list the shipped policy could pick, in the list's order (``whole()``: the
-    whole legal list, asked only where nothing can be left out)."""
+def rollout_choice(state: BattleState, t: BattleTables, whole: Callable[[], list[Legal]]) -> Legal | None:
+    """The shipped policy's entry of the legal list (:func:`.policy.choose`), picked among the entries it could
+    pick, each scored once (``whole()``: the whole legal list, asked only where nothing can be left out)."""
     if state.over or not state.active:
-        return []
+        return None
     u = leader(state)
     assert u is not None and u.zone is not None
     members = group_of(state, u)
     if is_fleeing(state) or all(is_disabled(m) for m in members):
-        return whole()
+        return choose(state, t, whole())
     polearm = t.rules.num("polearm_extra_acp") if any(m.has_rule("Polearm") for m in members) else 0.0
     if state.engaged(u):
         fight = fight_on_zone(state, u, polearm)
         if fight is None:
-            return whole()
-        return [fight, *_ranged(state, t, u, True), *_command_actions(state, t, u, members, True)]
+            return choose(state, t, whole())
+        kept = [fight, *_ranged(state, t, u, True), *_command_actions(state, t, u, members, True)]
+        return first_best([(lg, score(state, t, lg)) for lg in kept])
     charges: list[Legal] = []
     if not any(m.has_rule("Laborious Movements") for m in members):
         charges = _charges(state, t, u, polearm)
         forced = _compulsive(state, t, u, charges)
         if forced:
-            return forced
+            return choose(state, t, forced)
     rest = [*charges, *_ranged(state, t, u, False), *_spells(state, t, u),
             *_command_actions(state, t, u, members, False), wait_legal(t, u, members, False)]
-    if max(score(state, t, lg) for lg in rest) > 12.0 + 5.0 * group_movement(members):
-        return rest
-    return [*moves(state, t, u), *rest]
-
-
-def rollout_choice(state: BattleState, t: BattleTables, whole: Callable[[], list[Legal]]) -> Legal | None:
-    """The shipped policy's entry of the legal list (:func:`.policy.choose`), picked among :func:`candidates`."""
-    return choose(state, t, candidates(state, t, whole))
+    scored = [(lg, score(state, t, lg)) for lg in rest]
+    if max(s for _, s in scored) > 12.0 + 5.0 * group_movement(members):
+        return first_best(scored)
+    return first_best([(lg, score(state, t, lg)) for lg in moves(state, t, u)] + scored)
