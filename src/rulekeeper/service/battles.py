@@ -44,6 +44,8 @@ from .acting import (
     NotYourSideError,
     NotYourTurnError,
     ResultsPendingError,
+    UnauthorizedError,
+    check_undo_link,
     checked,
     is_pending,
     require_dice,
@@ -52,7 +54,7 @@ from .diff import json_diff
 from .reading import DAMAGE, BattleReading, NotABattleGameError, game_of, read_stored
 
 __all__ = ["BattleService", "DiceNotReadyError", "GameOverError", "NotABattleGameError", "NotYourSideError",
-           "NotYourTurnError", "ActRequest", "Played", "Replay", "ResultsPendingError", "Visible", "game_of", "guess_ruleset", "is_pending",
+           "NotYourTurnError", "ActRequest", "Played", "Replay", "ResultsPendingError", "UnauthorizedError", "Visible", "game_of", "guess_ruleset", "is_pending",
            "require_dice"]
 
 
@@ -242,20 +244,23 @@ class BattleService(BattleReading):
         self._keep(bid, moved.position, moved.revision, out.state)
         return out, moved, after
 
-    def undo(self, bid: str, expected_position: int | None = None, side: str | None = None) -> object:
+    def undo(self, bid: str, expected_position: int | None = None, side: str | None = None,
+             link: str | None = None) -> object:
         """Take back the last action, unless a random result of it has been shown.
 
         Read from one snapshot, written as a compare-and-set on its revision: a reveal
         committed in between makes the undo stale (409), so a shown result never goes back.
-        ``side``: only that side's last action may be taken back.
+        ``side``: only that side's last action may be taken back. ``link``: the role of a web
+        link asking (see :func:`.acting.check_undo_link`: the page and the API check it here).
         """
         with self.store.reading():
-            rec = self.store.get(bid)
-            if rec.position == 0:
-                raise IllegalActionError("nothing to undo: no action has been played", code_detail="nothing_to_undo")
-            last = self.store.entry(bid, rec.position - 1)
+            rec, last = self.store.get_with_last(bid)
             g = game_of(rec.ruleset)
             position = rec.position if expected_position is None else expected_position
+            if link is not None:
+                check_undo_link(g, rec, last, position, lambda: g.status(self._state_of(rec)).over, link)
+            if last is None:
+                raise IllegalActionError("nothing to undo: no action has been played", code_detail="nothing_to_undo")
             if position != rec.position:
                 raise StaleStateError(bid, position, rec.position)
             if side is not None and g.side_of(last.action) != side:

@@ -216,12 +216,8 @@ def build_pages(keeper: Keeper) -> APIRouter:
         def change(form: dict[str, str], token: str | None) -> Response:
             with k.snapshot():  # a compare-and-set on this moment's revision: a reveal in between makes it stale
                 v = p.view(bid, token)
-                position = _int(form.get("position"), "position")
-                # over as this link sees it: a last blow still face down may be taken back (nothing seen yet), and
-                # another link's refusal must not say that the battle has ended
-                require_writer(bid, v.role, position, v.position, v.status.over and not v.pending, "undo")
-                require_last_actor(v.role, v.last_side, "take it back")
-                k.service.undo(bid, expected_position=position)
+                # the link's checks (its role, the battle's end as it sees it, the last actor) are the service's
+                k.service.undo(bid, expected_position=_int(form.get("position"), "position"), link=v.role)
             k.changed(bid)
             return _see_other(v.links.page("panel", note="undone"))
 
