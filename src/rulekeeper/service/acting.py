@@ -45,6 +45,15 @@ class ResultsPendingError(RulekeeperError):
     code = "results_pending"
 
 
+class ResultsShownError(IllegalActionError):
+    """An undo of an action whose random results were shown: a seen roll is never taken back and retried.
+
+    A conflict with the battle's state (409, like ``stale_state``), the same code on the pages and in the API.
+    """
+
+    code = "results_shown"
+
+
 class DiceNotReadyError(RulekeeperError):
     """A battle with verifiable dice waits for every side's contribution before anyone acts."""
 

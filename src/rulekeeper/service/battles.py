@@ -44,6 +44,7 @@ from .acting import (
     NotYourSideError,
     NotYourTurnError,
     ResultsPendingError,
+    ResultsShownError,
     UnauthorizedError,
     check_undo_link,
     checked,
@@ -54,7 +55,7 @@ from .diff import json_diff
 from .reading import DAMAGE, BattleReading, NotABattleGameError, game_of, read_stored
 
 __all__ = ["BattleService", "DiceNotReadyError", "GameOverError", "NotABattleGameError", "NotYourSideError",
-           "NotYourTurnError", "ActRequest", "Played", "Replay", "ResultsPendingError", "UnauthorizedError", "Visible", "game_of", "guess_ruleset", "is_pending",
+           "NotYourTurnError", "ActRequest", "Played", "Replay", "ResultsPendingError", "ResultsShownError", "UnauthorizedError", "Visible", "game_of", "guess_ruleset", "is_pending",
            "require_dice"]
 
 
@@ -266,9 +267,8 @@ class BattleService(BattleReading):
             if side is not None and g.side_of(last.action) != side:
                 raise NotYourTurnError("only the side that played the last action may take it back")
             if last.shown and face_down(last.result):
-                raise IllegalActionError(
-                    f"cannot undo {g.action_text(last.action)}: its results were already shown",
-                    code_detail="results_shown")
+                raise ResultsShownError(f"cannot undo {g.action_text(last.action)}: its results were already shown",
+                                        code_detail="results_shown")
             previous = self._state_at(bid, rec.position - 1)
         status = g.status(previous)
         self.store.pop_last(bid, position, status=status.label, turn=status.turn, expected_revision=rec.revision)

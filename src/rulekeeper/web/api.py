@@ -33,7 +33,14 @@ from rulekeeper.core.game import SPECTATOR, JsonDict, SetupRequest, concealed_ac
 from rulekeeper.persistence.access import AccessStore
 from rulekeeper.persistence.chain import fingerprint
 from rulekeeper.persistence.store import BattleNotFoundError, BattleRecord, BattleStore, StaleStateError
-from rulekeeper.service.battles import ActRequest, BattleService, GameOverError, NotYourTurnError, game_of
+from rulekeeper.service.battles import (
+    ActRequest,
+    BattleService,
+    GameOverError,
+    NotYourTurnError,
+    ResultsShownError,
+    game_of,
+)
 from rulekeeper.service.bot_seat import new_seat, seat_of
 from rulekeeper.service.dice import Dice
 
@@ -61,7 +68,7 @@ STATUS = {
     "invalid_action": 422, "unknown_name": 422, "impossible_request": 422, "invalid_stat": 422, "data_file": 422,
     "bad_request": 422, "replay_mismatch": 422, "store": 503, "busy": 503, "damaged_store": 503,
     "dice_not_ready": 409, "dice_contributed": 409, "not_verifiable": 409, "bad_contribution": 422, "bad_export": 422,
-    "dice_not_committed": 409, "contribution_mismatch": 409, "results_pending": 409,
+    "dice_not_committed": 409, "contribution_mismatch": 409, "results_pending": 409, "results_shown": 409,
     "too_large": 413, "too_slow": 408, "bad_name": 422,
 }
 
@@ -383,7 +390,7 @@ def install_errors(app: FastAPI) -> None:
     @app.exception_handler(RulekeeperError)
     async def typed(_: Request, exc: RulekeeperError) -> JSONResponse:
         code = exc.code
-        if isinstance(exc, (NotYourTurnError, GameOverError, UnauthorizedError)):
+        if isinstance(exc, (NotYourTurnError, GameOverError, UnauthorizedError, ResultsShownError)):
             code = exc.code
         elif isinstance(exc, IllegalActionError):
             code = "invalid_action"

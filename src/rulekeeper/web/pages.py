@@ -21,7 +21,7 @@ from pathlib import Path
 
 from fastapi.responses import HTMLResponse
 
-from rulekeeper.core.errors import IllegalActionError, RulekeeperError
+from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.game import Game, JsonDict, Status, concealed_text, conceals, face_down
 from rulekeeper.core.present import Links, WebPresenter
 from rulekeeper.core.ruleset import games
@@ -58,7 +58,7 @@ EXTRA_TITLES = {
     "no_campaign": "No campaign", "export_not_ready": "Not yet", "data_file": "Cannot read it",
     "too_large": "Too large",
 }
-PAGE_STATUS = {**STATUS, "results_pending": 409, "results_shown": 409, **EXTRA_STATUS}
+PAGE_STATUS = {**STATUS, **EXTRA_STATUS}
 #: Banner headlines; the stable code is shown next to them.
 ERROR_TITLES = {
     "not_found": "Not found", "unauthorized": "Not allowed", "not_your_turn": "Not your turn",
@@ -70,9 +70,6 @@ ERROR_TITLES = {
 
 def error_code(exc: RulekeeperError) -> str:
     """The code the JSON API would answer (IllegalActionError subclasses keep theirs)."""
-    detail = exc.details.get("code_detail") if isinstance(exc.details, dict) else None
-    if type(exc) is IllegalActionError and detail == "results_shown":
-        return "results_shown"
     return exc.code
 
 
