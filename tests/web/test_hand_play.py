@@ -175,3 +175,29 @@ def test_a_dragon_noir_move_says_what_it_costs() -> None:
         if not moves:
             state = g.apply(state, g.policy(state) or legal[-1].action).state
     assert all(re.fullmatch(r"costs \d+ of \d+ points( \(.*\))?", lg.note or "") for lg in moves), moves[0].note
+
+
+def test_a_war_table_page_capitalises_its_sides_and_says_its_rule_reading_in_words(client: TestClient) -> None:
+    """The War Table board read "oathsworn (attackers)" under capitalised unit names, and showed players the
+    keeper's option keys: "Options: step5=example, stat_rounding=tenth, enclave_loss=per_battle, ..."."""
+    r = client.post("/new", data={"scenario": "wartable:oathsworn_vs_bloodless", "seed": ""})
+    urls = dict(re.findall(r'<input id="link-(\w+)" type="text" readonly value="([^"]+)"', r.text))
+    url = html.unescape(urls["attackers"]).replace("http://testserver", "")
+    page = html.unescape(client.get(url).text)
+    assert "<bdi>Oathsworn</bdi> (Attackers) to attack" in page
+    assert "<h3><bdi>Bloodless</bdi> <small>(Defenders)</small></h3>" in page
+    assert "Your turn: <bdi>Oathsworn</bdi>" in page and ">oathsworn<" not in page and ">bloodless<" not in page
+    assert "Options:" not in page and "step5" not in page and "stat_rounding" not in page
+    reading = re.search(r'<p class="traits" id="rule-readings">([^<]*)</p>', page)
+    assert reading and reading.group(1) == (
+        "Rule readings: blocked hits kept exact, unblocked hits rounded up (the seed's worked example); "
+        "stat totals rounded to one decimal place.")  # no Enclave in this region: its readings are not told
+
+
+def test_every_war_table_rule_reading_has_its_words() -> None:
+    from rulekeeper.rulesets.wartable.model import OPTION_INFO
+    from rulekeeper.rulesets.wartable.readings import PHRASES, rule_readings
+
+    assert set(PHRASES) == {(o.name, c) for o in OPTION_INFO for c in o.choices}
+    assert len(rule_readings({"step5": "literal"}, enclave=True)) == 4
+    assert rule_readings({"step5": "literal"}, enclave=False)[0] == "blocked hits rounded up (the seed's step list)"
