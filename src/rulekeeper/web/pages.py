@@ -16,6 +16,7 @@ other side's device follows the battle without reloading.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -262,12 +263,17 @@ class Pages:
                     status: int = 200) -> HTMLResponse:
         return self.html("battle.html", status, title=f"{v.rec.title or v.rec.scenario}", **self.live(v, q, error))
 
-    def home(self, status: int = 200, error: ShownError | None = None, seed: int | None = None) -> HTMLResponse:
+    def home(self, status: int = 200, error: ShownError | None = None, seed: int | None = None,
+             typed: Mapping[str, str] | None = None) -> HTMLResponse:
+        """The home page and its new-battle forms; ``typed``: a refused form's fields, filled in again (the
+        page then says its own address, ``/``, so a reload opens the forms rather than sending one again)."""
         army_games = [g for g in games() if getattr(g, "army_list_noun", None)]
+        typed = dict(typed or {})
+        shown_seed = typed.get("seed", "" if seed is None else str(seed))  # empty: verifiable dice (web/dice.py)
         return self.html("home.html", status, title="Rule keeper",
                          scenarios=shipped_scenarios(), army_games=army_games, strengths=STRENGTH_WORDS,
-                         default_strength=DEFAULT_STRENGTH,
-                         seed="" if seed is None else seed, error=error)  # empty: verifiable dice (web/dice.py)
+                         default_strength=DEFAULT_STRENGTH, seed=shown_seed, error=error, typed=typed,
+                         address="/" if typed else None)
 
 
 def _taken_back(since: str | None, position: int) -> bool:
