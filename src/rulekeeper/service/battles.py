@@ -92,7 +92,7 @@ class Played:
 class Visible:
     """What players see now: the state before a face-down result, or the current one."""
 
-    state: Any
+    state: object
     pending: LogEntry | None  # the last entry, while its chance results are face down
     record: BattleRecord | None = None  # the battle's record at that same moment
 
