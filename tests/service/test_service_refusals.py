@@ -75,3 +75,35 @@ def test_a_nul_byte_or_a_huge_title_is_refused_the_same_on_every_backend(svc: Ba
         with pytest.raises(StoreError):
             svc.new(DUEL, seed=1, title=title)
     assert svc.list() == []
+
+
+def test_undo_for_a_link_is_checked_by_the_service_in_the_order_a_player_reads_it(svc: BattleService) -> None:
+    """The page and the API hand the link's role to ``undo``: one rule for both (it was written twice).
+
+    Spectators never write; another side may not take back this side's action; a finished battle is over
+    only as the link sees it: a last blow still face down may be taken back by its side.
+    """
+    from rulekeeper.service.battles import GameOverError, UnauthorizedError
+
+    bid = svc.new(DUEL, seed=3)
+    svc.autoplay(bid, max_actions=1)
+    last_side = svc.game(bid).side_of(svc.store.entry(bid, 0).action)
+    other = "B" if last_side == "A" else "A"
+    with pytest.raises(UnauthorizedError, match="spectators"):
+        svc.undo(bid, expected_position=1, link="spectator")
+    with pytest.raises(UnauthorizedError, match="only the side that played"):
+        svc.undo(bid, expected_position=1, link=other)
+    assert svc.record(bid).position == 1
+    svc.undo(bid, expected_position=1, link=last_side)
+    assert svc.record(bid).position == 0
+    svc.autoplay(bid)  # to the end: the last blow's results are face down
+    assert svc.status(bid).over
+    end = svc.record(bid).position
+    striker = svc.game(bid).side_of(svc.store.entry(bid, end - 1).action)
+    loser = "B" if striker == "A" else "A"
+    with pytest.raises(UnauthorizedError, match="only the side that played"):  # not "game_over": not seen yet
+        svc.undo(bid, expected_position=end, link=loser)
+    assert svc.reveal(bid, end)
+    with pytest.raises(GameOverError):
+        svc.undo(bid, expected_position=end, link=striker)
+    assert svc.record(bid).position == end

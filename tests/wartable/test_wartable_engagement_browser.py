@@ -28,7 +28,7 @@ def test_attackers_on_a_laptop_and_defenders_on_a_phone(server: str, browser: ob
     for p in (pa, pd):
         expect(p.locator("#engagement .side")).to_have_count(2)
         expect(p.locator("#engagement .unit[data-unit='Bloodless Horde']")).to_contain_text("Health 150")
-        expect(p.locator("#whose-turn")).to_contain_text("oathsworn (attackers) to attack")
+        expect(p.locator("#whose-turn")).to_contain_text("Oathsworn (Attackers) to attack")
         # readable on its screen: no sideways scrolling, no key/value dump
         assert p.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
         assert p.locator("section.board.generic, dl.view").count() == 0
@@ -43,7 +43,7 @@ def test_attackers_on_a_laptop_and_defenders_on_a_phone(server: str, browser: ob
 
     # the defenders' phone gets its turn
     pd.reload()
-    expect(pd.locator("#whose-turn")).to_contain_text("bloodless (defenders) to answer the attack")
+    expect(pd.locator("#whose-turn")).to_contain_text("Bloodless (Defenders) to answer the attack")
     shot(pd, "wt-engagement-phone-defend")
     pd.locator("a.act").first.click()
     expect(pd.locator("#commit")).to_contain_text("defend")

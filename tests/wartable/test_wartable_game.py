@@ -145,7 +145,7 @@ def test_a_wiped_out_side_loses_the_field(g: Game, tmp_path: Path) -> None:
     )
     out = fight(g, start(g, p))
     status, result = g.status(out.state), g.result(out.state)
-    assert status.winner == "attackers" and result is not None and result.winner_name == "horde"
+    assert status.winner == "attackers" and result is not None and result.winner_name == "Horde"
     assert "hold the field" in result.reason
     kinds = [e.kind for e in out.events]
     assert "unit_destroyed" in kinds
@@ -226,9 +226,9 @@ def test_a_damaged_state_is_refused(g: Game) -> None:
         ({"kind": "charge"}, "the attackers attack, the defenders defend"),
         ({"kind": "withdraw"}, "no way to decline"),
         ({"kind": ""}, "the attackers attack, the defenders defend"),
-        ({"kind": "attack", "side": "defenders"}, "it is the attackers' .oathsworn. turn"),
-        ({"kind": "attack", "side": "bloodless"}, "it is the attackers' .oathsworn. turn"),
-        ({"kind": "defend"}, "it is the attackers' .oathsworn. turn"),
+        ({"kind": "attack", "side": "defenders"}, "it is the attackers' .Oathsworn. turn"),
+        ({"kind": "attack", "side": "bloodless"}, "it is the attackers' .Oathsworn. turn"),
+        ({"kind": "defend"}, "it is the attackers' .Oathsworn. turn"),
         ({"kind": "attack", "side": "nobody"}, "unknown side"),
         ({"kind": "attack", "unit": "Bloodless Horde"}, "unexpected: unit"),
     ],
@@ -254,7 +254,7 @@ def test_a_defenders_action_parses_to_their_side(g: Game) -> None:
 
 def test_no_second_attack(g: Game) -> None:
     declared = g.apply(start(g), {"kind": "attack"}).state
-    with pytest.raises(IllegalActionError, match="defenders' .bloodless. turn"):
+    with pytest.raises(IllegalActionError, match="defenders' .Bloodless. turn"):
         g.apply(declared, {"kind": "attack"})
     after = g.apply(declared, {"kind": "defend"}).state
     with pytest.raises(IllegalActionError, match="over"):
@@ -437,7 +437,7 @@ def test_through_the_web_keeper_both_links_get_their_turn(tmp_path: Path) -> Non
 
     board = re.sub(r"</?bdi>", "", client.get(links["defenders"]).text)  # names isolated (issue 23): read the text
     assert 'class="wartable-board"' in board and 'data-unit="Bloodless Horde"' in board
-    assert "oathsworn (attackers) to attack" in board and "Health 150" in board and "[Ruin]" in board
+    assert "Oathsworn (Attackers) to attack" in board and "Health 150" in board and "[Ruin]" in board
     refused = client.post(
         f"/api/battles/{bid}/actions", params={"token": tokens["defenders"]}, json={"position": 0, "kind": "attack"}
     )
@@ -457,11 +457,11 @@ def test_through_the_web_keeper_both_links_get_their_turn(tmp_path: Path) -> Non
 
     play("attackers", 0, "attack")
     turn = re.sub(r"</?bdi>", "", client.get(links["defenders"]).text)
-    assert "bloodless (defenders) to answer the attack" in turn and "defend" in turn
+    assert "Bloodless (Defenders) to answer the attack" in turn and "defend" in turn
     play("defenders", 1, "defend")
     end = client.get(links["spectator"])
     end_text = re.sub(r"</?bdi>", "", end.text)
     assert end.status_code == 200 and "The battle is over" in end_text and 'Health 100 → <span class="after">86</span>' in end_text
-    assert "Step 4, oathsworn: 70 hits / 1 enemy unit = 70 each" in end_text
+    assert "Step 4, Oathsworn: 70 hits / 1 enemy unit = 70 each" in end_text
     api = client.get(f"/api/battles/{bid}", params={"token": tokens["spectator"]}).json()
     assert api["over"] and api["result"]["health"] == {"Oathsworn Vanguard": 86, "Bloodless Horde": 94}

@@ -198,4 +198,5 @@ def test_api_results_count_as_shown_so_a_seen_roll_cannot_be_undone(client: Test
     r = client.post(f"/api/battles/{bid}/actions", params={"token": a}, json={**body, "position": acts["position"]})
     assert r.status_code == 200 and r.json()["chance"]
     u = client.post(f"/api/battles/{bid}/undo", params={"token": a}, json={"position": r.json()["position"]})
-    assert u.status_code == 422 and u.json()["error"] == "invalid_action" and "shown" in u.json()["message"]
+    # the same code as the pages answer (it was 422 invalid_action here, 409 results_shown there)
+    assert u.status_code == 409 and u.json()["error"] == "results_shown" and "shown" in u.json()["message"]

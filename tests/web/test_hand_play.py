@@ -175,3 +175,58 @@ def test_a_dragon_noir_move_says_what_it_costs() -> None:
         if not moves:
             state = g.apply(state, g.policy(state) or legal[-1].action).state
     assert all(re.fullmatch(r"costs \d+ of \d+ points( \(.*\))?", lg.note or "") for lg in moves), moves[0].note
+
+
+def test_a_war_table_page_capitalises_its_sides_and_says_its_rule_reading_in_words(client: TestClient) -> None:
+    """The War Table board read "oathsworn (attackers)" under capitalised unit names, and showed players the
+    keeper's option keys: "Options: step5=example, stat_rounding=tenth, enclave_loss=per_battle, ..."."""
+    r = client.post("/new", data={"scenario": "wartable:oathsworn_vs_bloodless", "seed": ""})
+    urls = dict(re.findall(r'<input id="link-(\w+)" type="text" readonly value="([^"]+)"', r.text))
+    url = html.unescape(urls["attackers"]).replace("http://testserver", "")
+    page = html.unescape(client.get(url).text)
+    assert "<bdi>Oathsworn</bdi> (Attackers) to attack" in page
+    assert "<h3><bdi>Bloodless</bdi> <small>(Defenders)</small></h3>" in page
+    assert "Your turn: <bdi>Oathsworn</bdi>" in page and ">oathsworn<" not in page and ">bloodless<" not in page
+    assert "Options:" not in page and "step5" not in page and "stat_rounding" not in page
+    reading = re.search(r'<p class="traits" id="rule-readings">([^<]*)</p>', page)
+    assert reading and reading.group(1) == (
+        "Rule readings: blocked hits kept exact, unblocked hits rounded up (the seed's worked example); "
+        "stat totals rounded to one decimal place.")  # no Enclave in this region: its readings are not told
+
+
+def test_every_war_table_rule_reading_has_its_words() -> None:
+    from rulekeeper.rulesets.wartable.model import OPTION_INFO
+    from rulekeeper.rulesets.wartable.readings import PHRASES, rule_readings
+
+    assert set(PHRASES) == {(o.name, c) for o in OPTION_INFO for c in o.choices}
+    assert len(rule_readings({"step5": "literal"}, enclave=True)) == 4
+    assert rule_readings({"step5": "literal"}, enclave=False)[0] == "blocked hits rounded up (the seed's step list)"
+
+
+def test_a_refused_new_battle_comes_back_filled_in_at_the_forms_own_address(client: TestClient) -> None:
+    """A muster breaking the rules was refused at POST /new: the address bar kept /new (a reload sent the form
+    again), the error sat at the top of the page a screen above the army lists' form, and both lists were gone."""
+    musters = Path(__file__).resolve().parents[2] / "examples" / "exillis" / "musters"
+    mine, theirs = (musters / "invalid.yaml").read_text(), (musters / "brec_helean.toml").read_text()
+    r = client.post("/new", data={"from": "musters", "game": "exillis", "muster_a": mine, "muster_b": theirs,
+                                  "board": "6x4", "seed": "12", "practice": "1", "bot": "second"})
+    assert r.status_code == 422 and r.headers["HX-Replace-Url"] == "/"  # a boosted form: the bar reads /
+    page = html.unescape(r.text)
+    assert '<h1 data-address="/">' in page  # keeper.js puts it in the bar after a full page load
+    assert f'<textarea name="muster_a" rows="9" spellcheck="false">{mine}</textarea>' in page
+    assert f'<textarea name="muster_b" rows="9" spellcheck="false">{theirs}</textarea>' in page
+    assert 'name="board" value="6x4"' in page and 'value="12"' in page and 'value="second" selected' in page
+    # the error is told once, focused, right above the form that was sent (not at the top of the page)
+    assert page.count('class="banner error"') == 1
+    banner = page.index('id="error" tabindex="-1" autofocus')
+    assert page.index('id="musters-h-exillis"') < banner < page.index('name="muster_a"')
+    assert "2 Generals named (Decurion, Marrenne)" in page
+    # a scenario form: its scenario and seed come back; the army lists' forms stay empty
+    r = client.post("/new", data={"scenario": "exillis:duel", "seed": "-4"})
+    page = r.text
+    assert r.status_code == 422 and r.headers["HX-Replace-Url"] == "/"
+    assert 'value="exillis:duel" checked' in page and page.count('name="seed" value="-4"') == 1
+    assert page.index('class="banner error"') < page.index('id="new-h"')
+    js = (Path(__file__).resolve().parents[2] / "src/rulekeeper/web/static/keeper.js").read_text()
+    assert 'querySelector("[data-address]")' in js and "ownAddress();" in js
+    assert '<h1>Rule keeper</h1>' in client.get("/").text  # the plain home page says no address of its own

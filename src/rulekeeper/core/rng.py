@@ -9,9 +9,9 @@ No code in rulekeeper uses :mod:`random` or numpy's global generator.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, TypedDict
 
 from .errors import InvalidStatError

@@ -25,7 +25,6 @@ from rulekeeper.core.errors import RulekeeperError
 from .errors import CLUSTER_INSTALL, BackendMissingError, LabRequestError, SchedulerUnreachableError, remote_error
 from .works import ChunkWork, DuelWork, KernelSource, Tally
 
-
 T = TypeVar("T", bound=Tally)
 
 BACKENDS = ("serial", "process", "dask")

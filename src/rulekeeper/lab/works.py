@@ -54,9 +54,7 @@ class GameRef:
 
     @classmethod
     def find(cls, name: str) -> GameRef:
-        from rulekeeper.core.ruleset import find_ruleset
-
-        from rulekeeper.core.ruleset import ruleset_name
+        from rulekeeper.core.ruleset import find_ruleset, ruleset_name
 
         found = find_ruleset(name)
         return cls(ruleset_name(found, name), found)

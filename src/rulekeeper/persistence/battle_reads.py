@@ -33,7 +33,6 @@ from .schema import (
 from .sqlstore import is_text
 from .stdlib_paths import Miss
 
-
 #: A battle's record beside its last log entry (outer join on the entry's primary key: one probe).
 _LAST_NAMES = ("index", "action", "result", "shown", "created")
 _RECORD_WIDTH = len(RECORD_COLUMNS)

@@ -19,7 +19,6 @@ from contextvars import ContextVar
 from typing import Self
 
 from sqlalchemy import Connection, Engine
-from sqlalchemy.pool import PoolProxiedConnection
 from sqlalchemy.exc import (
     ArgumentError,
     IntegrityError,
@@ -29,6 +28,7 @@ from sqlalchemy.exc import (
     SQLAlchemyError,
     StatementError,
 )
+from sqlalchemy.pool import PoolProxiedConnection
 
 from rulekeeper.core.errors import RulekeeperError
 

@@ -12,11 +12,11 @@ appends with a compare-and-set on the revision it read (issue 23: the loser of a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from rulekeeper.core.errors import IllegalActionError, RulekeeperError
-from rulekeeper.core.game import Game, JsonDict, face_down
+from rulekeeper.core.game import SPECTATOR, Game, JsonDict, face_down
 from rulekeeper.persistence.errors import BattleNotFoundError
 from rulekeeper.persistence.store import BattleRecord, LogEntry, StaleStateError
 
@@ -29,16 +29,29 @@ class GameOverError(IllegalActionError):
     code = "game_over"
 
 
-class NotYourSideError(RulekeeperError):
-    """A link playing another side's action (the other side's unit, say)."""
+class UnauthorizedError(RulekeeperError):
+    """A link asking for what its role may not do: a spectator writing, a side taking back the other's action."""
 
     code = "unauthorized"
+
+
+class NotYourSideError(UnauthorizedError):
+    """A link playing another side's action (the other side's unit, say)."""
 
 
 class ResultsPendingError(RulekeeperError):
     """An act while the last action's results are still face down: its side reveals them (or takes it back) first."""
 
     code = "results_pending"
+
+
+class ResultsShownError(IllegalActionError):
+    """An undo of an action whose random results were shown: a seen roll is never taken back and retried.
+
+    A conflict with the battle's state (409, like ``stale_state``), the same code on the pages and in the API.
+    """
+
+    code = "results_shown"
 
 
 class DiceNotReadyError(RulekeeperError):
@@ -119,3 +132,22 @@ def checked(g: Game, rec: BattleRecord, last: LogEntry | None, state: object, ac
     if ask.side is not None and actor != ask.side:
         raise NotYourTurnError(f"{g.action_text(data)}: that is side {actor}'s to play, not side {ask.side}'s")
     return data
+
+
+def check_undo_link(g: Game, rec: BattleRecord, last: LogEntry | None, position: int, over: Callable[[], bool],
+                    link: str) -> None:
+    """What a link (a web page or API token's role) may take back, checked once for every caller.
+
+    In the order a player reads the refusals: spectators never write; the position the link saw is the
+    battle's; the battle is not over *as this link sees it* (a last blow still face down may be taken back:
+    nothing of it has been seen, and the refusal of another link's undo must not tell that the battle has
+    ended); only the side that played the last action takes it back.
+    """
+    if link == SPECTATOR:
+        raise UnauthorizedError("spectators cannot undo")
+    if position != rec.position:
+        raise StaleStateError(rec.id, position, rec.position)
+    if not (last is not None and is_pending(last, rec)) and over():
+        raise GameOverError("the battle is over")
+    if last is not None and g.side_of(last.action) != link:
+        raise UnauthorizedError("only the side that played the last action may take it back")

@@ -18,7 +18,7 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from rulekeeper.core.errors import IllegalActionError, ReplayMismatchError, RulekeeperError, UnknownNameError
 from rulekeeper.core.game import (
@@ -44,6 +44,9 @@ from .acting import (
     NotYourSideError,
     NotYourTurnError,
     ResultsPendingError,
+    ResultsShownError,
+    UnauthorizedError,
+    check_undo_link,
     checked,
     is_pending,
     require_dice,
@@ -52,7 +55,7 @@ from .diff import json_diff
 from .reading import DAMAGE, BattleReading, NotABattleGameError, game_of, read_stored
 
 __all__ = ["BattleService", "DiceNotReadyError", "GameOverError", "NotABattleGameError", "NotYourSideError",
-           "NotYourTurnError", "ActRequest", "Played", "Replay", "ResultsPendingError", "Visible", "game_of", "guess_ruleset", "is_pending",
+           "NotYourTurnError", "ActRequest", "Played", "Replay", "ResultsPendingError", "ResultsShownError", "UnauthorizedError", "Visible", "game_of", "guess_ruleset", "is_pending",
            "require_dice"]
 
 
@@ -89,7 +92,7 @@ class Played:
 class Visible:
     """What players see now: the state before a face-down result, or the current one."""
 
-    state: Any
+    state: object
     pending: LogEntry | None  # the last entry, while its chance results are face down
     record: BattleRecord | None = None  # the battle's record at that same moment
 
@@ -242,28 +245,30 @@ class BattleService(BattleReading):
         self._keep(bid, moved.position, moved.revision, out.state)
         return out, moved, after
 
-    def undo(self, bid: str, expected_position: int | None = None, side: str | None = None) -> object:
+    def undo(self, bid: str, expected_position: int | None = None, side: str | None = None,
+             link: str | None = None) -> object:
         """Take back the last action, unless a random result of it has been shown.
 
         Read from one snapshot, written as a compare-and-set on its revision: a reveal
         committed in between makes the undo stale (409), so a shown result never goes back.
-        ``side``: only that side's last action may be taken back.
+        ``side``: only that side's last action may be taken back. ``link``: the role of a web
+        link asking (see :func:`.acting.check_undo_link`: the page and the API check it here).
         """
         with self.store.reading():
-            rec = self.store.get(bid)
-            if rec.position == 0:
-                raise IllegalActionError("nothing to undo: no action has been played", code_detail="nothing_to_undo")
-            last = self.store.entry(bid, rec.position - 1)
+            rec, last = self.store.get_with_last(bid)
             g = game_of(rec.ruleset)
             position = rec.position if expected_position is None else expected_position
+            if link is not None:
+                check_undo_link(g, rec, last, position, lambda: g.status(self._state_of(rec)).over, link)
+            if last is None:
+                raise IllegalActionError("nothing to undo: no action has been played", code_detail="nothing_to_undo")
             if position != rec.position:
                 raise StaleStateError(bid, position, rec.position)
             if side is not None and g.side_of(last.action) != side:
                 raise NotYourTurnError("only the side that played the last action may take it back")
             if last.shown and face_down(last.result):
-                raise IllegalActionError(
-                    f"cannot undo {g.action_text(last.action)}: its results were already shown",
-                    code_detail="results_shown")
+                raise ResultsShownError(f"cannot undo {g.action_text(last.action)}: its results were already shown",
+                                        code_detail="results_shown")
             previous = self._state_at(bid, rec.position - 1)
         status = g.status(previous)
         self.store.pop_last(bid, position, status=status.label, turn=status.turn, expected_revision=rec.revision)

@@ -33,7 +33,14 @@ from rulekeeper.core.game import SPECTATOR, JsonDict, SetupRequest, concealed_ac
 from rulekeeper.persistence.access import AccessStore
 from rulekeeper.persistence.chain import fingerprint
 from rulekeeper.persistence.store import BattleNotFoundError, BattleRecord, BattleStore, StaleStateError
-from rulekeeper.service.battles import ActRequest, BattleService, GameOverError, NotYourTurnError, game_of, is_pending
+from rulekeeper.service.battles import (
+    ActRequest,
+    BattleService,
+    GameOverError,
+    NotYourTurnError,
+    ResultsShownError,
+    game_of,
+)
 from rulekeeper.service.bot_seat import new_seat, seat_of
 from rulekeeper.service.dice import Dice
 
@@ -61,7 +68,7 @@ STATUS = {
     "invalid_action": 422, "unknown_name": 422, "impossible_request": 422, "invalid_stat": 422, "data_file": 422,
     "bad_request": 422, "replay_mismatch": 422, "store": 503, "busy": 503, "damaged_store": 503,
     "dice_not_ready": 409, "dice_contributed": 409, "not_verifiable": 409, "bad_contribution": 422, "bad_export": 422,
-    "dice_not_committed": 409, "contribution_mismatch": 409, "results_pending": 409,
+    "dice_not_committed": 409, "contribution_mismatch": 409, "results_pending": 409, "results_shown": 409,
     "too_large": 413, "too_slow": 408, "bad_name": 422,
 }
 
@@ -341,18 +348,8 @@ def build_router(k: Keeper) -> APIRouter:
     @r.post("/battles/{battle_id}/undo", summary="Take back the last action (never after its random results were shown)")
     def undo(battle_id: str, body: UndoRequest, token: Annotated[str | None, Depends(token_of)]) -> UndoneBody:
         with k.snapshot():  # a compare-and-set on this moment's revision: a reveal in between wins, this is stale
-            role = k.role(battle_id, token)
-            rec = k.store.get(battle_id)
-            current = rec.position
-            last = k.store.entry(battle_id, current - 1) if current else None
-            # over as this link sees it: a last blow still face down may be taken back, and the refusal of
-            # another link's undo must not tell that the battle has ended
-            hidden = last is not None and is_pending(last, rec)
-            require_writer(battle_id, role, body.position, current, k.service.status(battle_id).over and not hidden,
-                           "undo")
-            require_last_actor(role, None if last is None else k.service.game(battle_id).side_of(last.action),
-                               "take it back")
-            k.service.undo(battle_id, expected_position=body.position)
+            # the link's checks (its role, the battle's end as it sees it, the last actor) are the service's
+            k.service.undo(battle_id, expected_position=body.position, link=k.role(battle_id, token))
         k.changed(battle_id)
         return {"position": body.position - 1}
 
@@ -393,7 +390,7 @@ def install_errors(app: FastAPI) -> None:
     @app.exception_handler(RulekeeperError)
     async def typed(_: Request, exc: RulekeeperError) -> JSONResponse:
         code = exc.code
-        if isinstance(exc, (NotYourTurnError, GameOverError, UnauthorizedError)):
+        if isinstance(exc, (NotYourTurnError, GameOverError, UnauthorizedError, ResultsShownError)):
             code = exc.code
         elif isinstance(exc, IllegalActionError):
             code = "invalid_action"

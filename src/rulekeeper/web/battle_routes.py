@@ -78,6 +78,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
 
     @r.post("/new", response_class=HTMLResponse)
     async def new(request: Request) -> Response:
+        form: dict[str, str] = {}  # what the player typed, kept on a refusal
         try:
             form = await read_form(request, max_form=MAX_MUSTER * 3, max_field=MAX_MUSTER)
             seed = _int(form.get("seed"), "seed", default=0, hi=2**63 - 1)
@@ -85,7 +86,10 @@ def build_pages(keeper: Keeper) -> APIRouter:
             # parsing musters and setting a battle up is CPU work: off the event loop
             bid, tokens = await run_in_threadpool(create_from_form, k, form, seed, practice)
         except RulekeeperError as exc:
-            return p.home(PAGE_STATUS.get(error_code(exc), 400), _error_ctx(exc))
+            # the form again, as the player filled it, at its own address: a reload must not send it again
+            page = p.home(PAGE_STATUS.get(error_code(exc), 400), _error_ctx(exc), typed=form)
+            page.headers["HX-Replace-Url"] = "/"
+            return page
         links = {role: f"{k.base(request)}/b/{bid}?token={t}" for role, t in tokens.items()}
 
         def created() -> Response:  # reads the store: off the event loop
@@ -216,12 +220,8 @@ def build_pages(keeper: Keeper) -> APIRouter:
         def change(form: dict[str, str], token: str | None) -> Response:
             with k.snapshot():  # a compare-and-set on this moment's revision: a reveal in between makes it stale
                 v = p.view(bid, token)
-                position = _int(form.get("position"), "position")
-                # over as this link sees it: a last blow still face down may be taken back (nothing seen yet), and
-                # another link's refusal must not say that the battle has ended
-                require_writer(bid, v.role, position, v.position, v.status.over and not v.pending, "undo")
-                require_last_actor(v.role, v.last_side, "take it back")
-                k.service.undo(bid, expected_position=position)
+                # the link's checks (its role, the battle's end as it sees it, the last actor) are the service's
+                k.service.undo(bid, expected_position=_int(form.get("position"), "position"), link=v.role)
             k.changed(bid)
             return _see_other(v.links.page("panel", note="undone"))
 

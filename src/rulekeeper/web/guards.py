@@ -7,13 +7,10 @@ that played the last action.
 
 from __future__ import annotations
 
-from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.persistence.store import StaleStateError
-from rulekeeper.service.battles import GameOverError
+from rulekeeper.service.battles import GameOverError, UnauthorizedError
 
-
-class UnauthorizedError(RulekeeperError):
-    code = "unauthorized"
+__all__ = ["UnauthorizedError", "require_last_actor", "require_writer"]
 
 
 def require_writer(bid: str, role: str, position: int, current: int, over: bool, verb: str,

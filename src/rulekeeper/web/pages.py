@@ -16,12 +16,13 @@ other side's device follows the battle without reloading.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from fastapi.responses import HTMLResponse
 
-from rulekeeper.core.errors import IllegalActionError, RulekeeperError
+from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.game import Game, JsonDict, Status, concealed_text, conceals, face_down
 from rulekeeper.core.present import Links, WebPresenter
 from rulekeeper.core.ruleset import games
@@ -58,7 +59,7 @@ EXTRA_TITLES = {
     "no_campaign": "No campaign", "export_not_ready": "Not yet", "data_file": "Cannot read it",
     "too_large": "Too large",
 }
-PAGE_STATUS = {**STATUS, "results_pending": 409, "results_shown": 409, **EXTRA_STATUS}
+PAGE_STATUS = {**STATUS, **EXTRA_STATUS}
 #: Banner headlines; the stable code is shown next to them.
 ERROR_TITLES = {
     "not_found": "Not found", "unauthorized": "Not allowed", "not_your_turn": "Not your turn",
@@ -70,9 +71,6 @@ ERROR_TITLES = {
 
 def error_code(exc: RulekeeperError) -> str:
     """The code the JSON API would answer (IllegalActionError subclasses keep theirs)."""
-    detail = exc.details.get("code_detail") if isinstance(exc.details, dict) else None
-    if type(exc) is IllegalActionError and detail == "results_shown":
-        return "results_shown"
     return exc.code
 
 
@@ -265,12 +263,17 @@ class Pages:
                     status: int = 200) -> HTMLResponse:
         return self.html("battle.html", status, title=f"{v.rec.title or v.rec.scenario}", **self.live(v, q, error))
 
-    def home(self, status: int = 200, error: ShownError | None = None, seed: int | None = None) -> HTMLResponse:
+    def home(self, status: int = 200, error: ShownError | None = None, seed: int | None = None,
+             typed: Mapping[str, str] | None = None) -> HTMLResponse:
+        """The home page and its new-battle forms; ``typed``: a refused form's fields, filled in again (the
+        page then says its own address, ``/``, so a reload opens the forms rather than sending one again)."""
         army_games = [g for g in games() if getattr(g, "army_list_noun", None)]
+        typed = dict(typed or {})
+        shown_seed = typed.get("seed", "" if seed is None else str(seed))  # empty: verifiable dice (web/dice.py)
         return self.html("home.html", status, title="Rule keeper",
                          scenarios=shipped_scenarios(), army_games=army_games, strengths=STRENGTH_WORDS,
-                         default_strength=DEFAULT_STRENGTH,
-                         seed="" if seed is None else seed, error=error)  # empty: verifiable dice (web/dice.py)
+                         default_strength=DEFAULT_STRENGTH, seed=shown_seed, error=error, typed=typed,
+                         address="/" if typed else None)
 
 
 def _taken_back(since: str | None, position: int) -> bool:

@@ -8,8 +8,19 @@ from collections.abc import Callable
 from rulekeeper.core.errors import IllegalActionError
 
 from .accumulators import absorb_problem
-from .action_types import Absorb, Cast, Charge, Concentrate, Disengage, Lead, Pursue, Shoot, SkirmishAction, Split, \
-    ToPoint
+from .action_types import (
+    Absorb,
+    Cast,
+    Charge,
+    Concentrate,
+    Disengage,
+    Lead,
+    Pursue,
+    Shoot,
+    SkirmishAction,
+    Split,
+    ToPoint,
+)
 from .assault import assault_problem
 from .authority_uses import may_pass, token_chooser, token_frays
 from .concentration import concentrate_problem, points_of

@@ -7,7 +7,6 @@ from fractions import Fraction
 from rulekeeper.core.game import OddsPreview
 
 from .action_types import Cast, SkirmishAction
-
 from .magic import counterers, damage, effect_odds, pending, request, success_odds
 from .shooting import WOUNDS
 from .spells import Incantation, mystic_rules

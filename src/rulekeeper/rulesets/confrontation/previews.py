@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-
 from fractions import Fraction
 
 from rulekeeper.core.game import OddsPreview

@@ -12,7 +12,6 @@ only thanks to Fierce. Every die is drawn through the state's :class:`~rulekeepe
 from __future__ import annotations
 
 import math
-
 from typing import Any
 
 from rulekeeper.boards.table import CONTACT, QUAD_SEGS, ChargeReach, contact_position, edge_distance

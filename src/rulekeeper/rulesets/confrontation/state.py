@@ -10,8 +10,8 @@ by a charge). The RNG state rides along and never reaches a view. Rules: docs/ru
 
 from __future__ import annotations
 
-import math
 import dataclasses
+import math
 from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import TypeVar

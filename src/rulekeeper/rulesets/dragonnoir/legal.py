@@ -18,7 +18,20 @@ from rulekeeper.core.game import LegalAction
 from rulekeeper.core.memo import allows, legal_list, remembered
 
 from . import bridle, carry, corpses, crossing, dragon, jumps, saddle, sorcery, summons
-from .action_types import ACTIONS, Attack, ByUnit, Cast, Decide, DNAction, DragonMove, Lead, Mount, Shoot, ToHex, offered
+from .action_types import (
+    ACTIONS,
+    Attack,
+    ByUnit,
+    Cast,
+    Decide,
+    DNAction,
+    DragonMove,
+    Lead,
+    Mount,
+    Shoot,
+    ToHex,
+    offered,
+)
 from .advance import advance_steps, lying, must_go_on
 from .centre import BODY
 from .melee import centre_combats, combats

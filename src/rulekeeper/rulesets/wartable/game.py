@@ -235,7 +235,7 @@ class WarTableBattles(BaseGame[WarTableState, Engage]):
         turn: SideName = "defenders" if state.declared else "attackers"
         if action.player != turn or KIND_SIDE[action.kind] != turn:
             raise WarTableActionError(
-                f"it is the {turn}' ({state.battle.side_name(turn)}) turn: "
+                f"it is the {turn}' ({state.battle.shown_name(turn)}) turn: "
                 + ("they defend" if turn == "defenders" else "they attack, then the defenders answer"),
                 side=action.player,
             )
@@ -244,8 +244,8 @@ class WarTableBattles(BaseGame[WarTableState, Engage]):
     def apply(self, state: WarTableState, action: Engage) -> Outcome:
         canonical = ACTIONS.encode(self._check(state, action))
         if not state.declared:
-            text = (f"{state.battle.side_name('attackers')} attack: {describe(state.battle)}; the "
-                    f"{state.battle.side_name('defenders')} answer")
+            text = (f"{state.battle.shown_name('attackers')} attack: {describe(state.battle)}; "
+                    f"{state.battle.shown_name('defenders')} answer")
             item: JsonDict = {"kind": "attack_declared", "text": text}
             return Outcome(WarTableState(state.battle, state.modifiers, None, True, state.compact), canonical, "attackers", (), (),
                            (item,), {"chance": [], "report": [item]})
@@ -293,7 +293,7 @@ class WarTableBattles(BaseGame[WarTableState, Engage]):
             return None
         report = state.report
         winner, reason = holder(report)
-        winner_name = None if winner is None else state.battle.side_name(winner)
+        winner_name = None if winner is None else state.battle.shown_name(winner)
         summary: JsonDict = {
             "title": state.battle.title,
             "winner": winner,

@@ -327,3 +327,9 @@ class Battle:
         """The battle file's name for ``side`` (the model's ``attackers``/``defenders`` otherwise)."""
         given = self.attacker_name if side == "attackers" else self.defender_name
         return given or side
+
+    def shown_name(self, side: SideName) -> str:
+        """:meth:`side_name` as sentences and pages write a name: capitalised. A battle file names its sides
+        by their keys (``oathsworn``), and the pages read "oathsworn (attackers)" beside capitalised names."""
+        name = self.side_name(side)
+        return name[:1].upper() + name[1:] if name.islower() else name

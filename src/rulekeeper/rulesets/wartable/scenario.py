@@ -28,11 +28,11 @@ def shipped_scenarios() -> list[ScenarioInfo]:
 
 
 def describe(battle: Battle) -> str:
-    """``oathsworn (Oathsworn Vanguard) attack bloodless (Bloodless Horde) in a Ruin region``."""
+    """``Oathsworn (Oathsworn Vanguard) attack Bloodless (Bloodless Horde) in a region with Ruin``."""
 
     def side(s: SideName) -> str:
         units = battle.attackers if s == "attackers" else battle.defenders
-        return f"{battle.side_name(s)} ({', '.join(c.label or c.unit.name for c in units) or 'nobody'})"
+        return f"{battle.shown_name(s)} ({', '.join(c.label or c.unit.name for c in units) or 'nobody'})"
 
     where = f" in a region with {', '.join(battle.region_traits)}" if battle.region_traits else ""
     enclave = f"; Enclave {battle.enclave.name} held by the {battle.enclave.side}" if battle.enclave else ""

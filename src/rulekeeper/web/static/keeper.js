@@ -285,7 +285,15 @@
     });
   }
 
-  function start() { remember(); listBattles(); startVerify(); creatorButtons(); pickShown(); }
+  /* a refused new-battle form answered at POST /new: the address bar shows the form's own page, so a reload
+     opens the form instead of sending it again (a boosted form gets the same from HX-Replace-Url) */
+  function ownAddress() {
+    var mark = document.querySelector("[data-address]");
+    var here = mark && mark.getAttribute("data-address");
+    if (here && location.pathname !== here) { history.replaceState(history.state, "", here); }
+  }
+
+  function start() { remember(); listBattles(); startVerify(); creatorButtons(); pickShown(); ownAddress(); }
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);

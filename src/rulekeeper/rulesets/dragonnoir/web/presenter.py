@@ -47,6 +47,36 @@ class Cell(TypedDict):
     y: float
     points: str
     fill: str
+    #: The terrain's name as the map writes it ("" on flat ground), its font size and, for a long name, the
+    #: width it is fitted to (0: its own width).
+    word: str
+    word_font: float
+    word_fit: float
+    word_y: float
+
+
+#: The widest a terrain's name may be (SVG units): the hex's width just under a counter, so the name stays
+#: clear of the hex labels of the row below (at ±26 from the centre, 3 units lower).
+WORD_WIDTH = 34.0
+#: A terrain name's font size, and the width of one of its letters at that size (DejaVu Sans: at most .55 em).
+WORD_FONT = 8.0
+LETTER = .55
+#: The name's baseline below the hex's centre: its letters start just under a counter (which ends at +18).
+WORD_DOWN = 24
+
+
+def terrain_word(kind: str, level: int) -> tuple[str, float, float]:
+    """The name the map writes low in a hex, its font size and the width it is fitted to (0: none).
+
+    Each name was drawn with its hex and then half covered by the next row's hexes ("house", "slope + 1"
+    cut at the hex's lower edges); the names now sit in a layer of their own above every hex, and a
+    long one ("tower centre") is drawn smaller, then fitted, rather than spilling into its neighbours.
+    """
+    if kind == "flat":
+        return "", WORD_FONT, 0.0
+    word = f"{kind} +{level}" if level else kind
+    font = WORD_FONT if len(word) * WORD_FONT * LETTER <= WORD_WIDTH else WORD_FONT - 1
+    return word, font, (WORD_WIDTH if len(word) * font * LETTER > WORD_WIDTH else 0.0)
 
 
 class EdgeMark(TypedDict):
@@ -140,8 +170,10 @@ class DragonNoirPresenter(GenericPresenter[DNState]):
                 kind = state.terrain_at(label)
                 level = state.board.cells[h].elevation
                 x, y = centre(h)
+                word, font, fit = terrain_word(kind, level)
                 cells.append({"label": label, "kind": kind, "level": level, "x": x, "y": y, "points": points(h),
-                              "fill": FILLS.get(kind, FILLS["flat"])})
+                              "fill": FILLS.get(kind, FILLS["flat"]), "word": word, "word_font": font, "word_fit": fit,
+                              "word_y": round(y + WORD_DOWN, 1)})
         return cells
 
     def _edges(self, state: DNState) -> list[EdgeMark]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from rulekeeper.core.errors import IllegalActionError
 
@@ -18,15 +19,17 @@ from .moves import charge_routes, group_of, move_routes
 from .state import BattleState, BattleUnit
 from .tables import BattleTables
 
-KINDS = (
+#: The kinds of battle action; a typo in a rule's ``Action(kind=...)`` is a type error, not a silent no-match.
+ActionKind = Literal[
     "move", "charge", "fight", "shoot", "cast", "retreat", "wait", "stance", "take_off", "land",
     "reload", "rally", "verse", "finale", "flee",
-)
+]
+KINDS: tuple[ActionKind, ...] = get_args(ActionKind)
 
 
 @dataclass(frozen=True)
 class Action:
-    kind: str
+    kind: ActionKind
     unit: str
     target: str | None = None  # a zone name ("C2") or a unit key
     option: str | None = None  # shot type, spell, stance
@@ -42,9 +45,10 @@ class Action:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, object]) -> Action:
-        if d.get("kind") not in KINDS:
+        kind = next((known for known in KINDS if known == d.get("kind")), None)
+        if kind is None:
             raise IllegalActionError(f"unknown action kind {d.get('kind')!r}; kinds are {', '.join(KINDS)}")
-        return cls(str(d["kind"]), str(_text(d, "unit")), _text(d, "target"), _text(d, "option"))
+        return cls(kind, str(_text(d, "unit")), _text(d, "target"), _text(d, "option"))
 
     def text(self) -> str:
         parts = [self.kind, self.unit]

@@ -22,6 +22,7 @@ from rulekeeper.web.presenters import GenericPresenter
 
 from ..codec import SIDES
 from ..model import fold
+from ..readings import rule_readings
 from ..rounding import show
 from ..state import WarTableState
 
@@ -47,6 +48,7 @@ class UnitCard(TypedDict):
 class SideCard(TypedDict):
     key: str
     name: str
+    role: str
     units: list[UnitCard]
 
 
@@ -86,7 +88,8 @@ def _side(state: WarTableState, side: str) -> SideCard:
             "after": None if h is None else show(h.after), "lost": None if h is None else show(h.unblocked),
             "destroyed": bool(h is not None and h.destroyed), "fights": c.base_health > 0,
         })
-    return {"key": side, "name": b.side_name("attackers" if side == "attackers" else "defenders"), "units": rows}
+    return {"key": side, "name": b.shown_name("attackers" if side == "attackers" else "defenders"),
+            "role": side.capitalize(), "units": rows}
 
 
 def _steps(state: WarTableState) -> Steps | None:
@@ -101,7 +104,7 @@ def _steps(state: WarTableState) -> Steps | None:
         after = "unknown" if st.after is None else show(st.after)
         stability = {"enclave": st.enclave, "before": before, "after": after, "fallen": st.fallen,
                      "effects": [e.arithmetic for e in st.effects]}
-    return {"split": [{"side": state.battle.side_name(a.side), "text": a.arithmetic()} for a in r.allocations],
+    return {"split": [{"side": state.battle.shown_name(a.side), "text": a.arithmetic()} for a in r.allocations],
             "stability": stability, "notes": list(r.notes)}
 
 
@@ -117,19 +120,19 @@ class WarTableWebPresenter(GenericPresenter[WarTableState]):
         turn = None if status.over else status.to_act[0]
         enclave = None
         if b.enclave is not None:
-            enclave = {"name": b.enclave.name, "side": b.side_name(b.enclave.side),
+            enclave = {"name": b.enclave.name, "side": b.shown_name(b.enclave.side),
                        "stability": "unknown" if b.enclave.stability is None else show(b.enclave.stability)}
         return self._render(
             "wartable/board.html", caption=caption, title=b.title or "War Table battle", action=b.action,
             traits=list(b.region_traits), sides=[_side(state, s) for s in SIDES], enclave=enclave,
-            turn=turn, turn_name=None if turn is None else b.side_name("attackers" if turn == "attackers" else "defenders"),
-            declared=state.declared, steps=_steps(state), options=dict(b.options))
+            turn=turn, turn_name=None if turn is None else b.shown_name("attackers" if turn == "attackers" else "defenders"),
+            declared=state.declared, steps=_steps(state), readings=rule_readings(b.options, enclave=enclave is not None))
 
     def header(self, state: WarTableState) -> Header:
         status = self.game.status(state)
         b = state.battle
         clock = "Resolved" if status.over else ("The defenders answer" if state.declared else "The attack")
-        return Header({s: b.side_name(s) for s in SIDES}, clock, status.acting)
+        return Header({s: b.shown_name(s) for s in SIDES}, clock, status.acting)
 
     def action_text(self, action: Mapping[str, object]) -> str:
         return self.game.action_text(action)
