@@ -45,7 +45,7 @@ class ResultsPendingError(RulekeeperError):
     code = "results_pending"
 
 
-class ResultsShownError(IllegalActionError):
+class ResultsShownError(RulekeeperError):
     """An undo of an action whose random results were shown: a seen roll is never taken back and retried.
 
     A conflict with the battle's state (409, like ``stale_state``), the same code on the pages and in the API.

@@ -267,8 +267,7 @@ class BattleService(BattleReading):
             if side is not None and g.side_of(last.action) != side:
                 raise NotYourTurnError("only the side that played the last action may take it back")
             if last.shown and face_down(last.result):
-                raise ResultsShownError(f"cannot undo {g.action_text(last.action)}: its results were already shown",
-                                        code_detail="results_shown")
+                raise ResultsShownError(f"cannot undo {g.action_text(last.action)}: its results were already shown")
             previous = self._state_at(bid, rec.position - 1)
         status = g.status(previous)
         self.store.pop_last(bid, position, status=status.label, turn=status.turn, expected_revision=rec.revision)

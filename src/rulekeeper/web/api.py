@@ -38,7 +38,6 @@ from rulekeeper.service.battles import (
     BattleService,
     GameOverError,
     NotYourTurnError,
-    ResultsShownError,
     game_of,
 )
 from rulekeeper.service.bot_seat import new_seat, seat_of
@@ -390,7 +389,7 @@ def install_errors(app: FastAPI) -> None:
     @app.exception_handler(RulekeeperError)
     async def typed(_: Request, exc: RulekeeperError) -> JSONResponse:
         code = exc.code
-        if isinstance(exc, (NotYourTurnError, GameOverError, UnauthorizedError, ResultsShownError)):
+        if isinstance(exc, (NotYourTurnError, GameOverError, UnauthorizedError)):
             code = exc.code
         elif isinstance(exc, IllegalActionError):
             code = "invalid_action"

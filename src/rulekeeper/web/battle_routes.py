@@ -26,7 +26,7 @@ from .keeper_side import keeper_of
 from .links import qr_svg
 from .live import version_events
 from .page_forms import MAX_MUSTER, _int, create_from_form, read_form
-from .pages import PAGE_STATUS, Pages, _error_ctx, error_code
+from .pages import PAGE_STATUS, Pages, _error_ctx
 
 
 def _see_other(url: str) -> RedirectResponse:
@@ -54,7 +54,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
         """A typed error as a readable page: the battle with a banner, or the common 404 (in a worker thread)."""
         if isinstance(exc, BattleNotFoundError):
             return p.not_found()
-        status = PAGE_STATUS.get(error_code(exc), 400)
+        status = PAGE_STATUS.get(exc.code, 400)
         if bid is not None:
             try:
                 v = p.view(bid, token)
@@ -87,7 +87,7 @@ def build_pages(keeper: Keeper) -> APIRouter:
             bid, tokens = await run_in_threadpool(create_from_form, k, form, seed, practice)
         except RulekeeperError as exc:
             # the form again, as the player filled it, at its own address: a reload must not send it again
-            page = p.home(PAGE_STATUS.get(error_code(exc), 400), _error_ctx(exc), typed=form)
+            page = p.home(PAGE_STATUS.get(exc.code, 400), _error_ctx(exc), typed=form)
             page.headers["HX-Replace-Url"] = "/"
             return page
         links = {role: f"{k.base(request)}/b/{bid}?token={t}" for role, t in tokens.items()}

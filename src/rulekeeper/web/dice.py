@@ -93,7 +93,6 @@ def _verified_ctx(result: Verification | None, error: RulekeeperError | None) ->
 
 def build_dice(keeper: Keeper, pages: Pages) -> APIRouter:
     from .page_forms import read_form
-    from .pages import error_code
 
     k, p = keeper, pages
     r = APIRouter(include_in_schema=False)
@@ -122,7 +121,7 @@ def build_dice(keeper: Keeper, pages: Pages) -> APIRouter:
                     return p.refusal(exc)
                 from .pages import PAGE_STATUS
 
-                return p.battle_page(view, {}, exc, PAGE_STATUS.get(error_code(exc), 400))
+                return p.battle_page(view, {}, exc, PAGE_STATUS.get(exc.code, 400))
             return RedirectResponse(v.links.page("dice"), status_code=303)
 
         return await run_in_threadpool(change)

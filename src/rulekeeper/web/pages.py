@@ -69,11 +69,6 @@ ERROR_TITLES = {
 }
 
 
-def error_code(exc: RulekeeperError) -> str:
-    """The code the JSON API would answer (IllegalActionError subclasses keep theirs)."""
-    return exc.code
-
-
 
 @dataclass
 class View:
@@ -154,7 +149,7 @@ class Pages:
         """A typed error as a page of its own (the common 404 for a missing battle or bad link)."""
         if isinstance(exc, BattleNotFoundError):
             return self.not_found()
-        return self.html("error.html", PAGE_STATUS.get(error_code(exc), 400), title="Error", error=_error_ctx(exc))
+        return self.html("error.html", PAGE_STATUS.get(exc.code, 400), title="Error", error=_error_ctx(exc))
 
     def view(self, bid: str, token: str | None, unit: str | None = None) -> View:
         """The battle as ``token``'s holder sees it, every part read from one snapshot."""
@@ -287,5 +282,5 @@ def _taken_back(since: str | None, position: int) -> bool:
 def _error_ctx(exc: RulekeeperError | None) -> ShownError | None:
     if exc is None:
         return None
-    code = error_code(exc)
+    code = exc.code
     return {"code": code, "title": ERROR_TITLES.get(code, "Refused"), "message": public_message(exc)}

@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse
 
 from rulekeeper.core.errors import RulekeeperError
 
-from .pages import PAGE_STATUS, error_code
+from .pages import PAGE_STATUS
 from .pages import _error_ctx as error_ctx  # noqa: F401 (the banner of every page)
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ class TooLargeError(RulekeeperError):
 
 
 def status_of(exc: RulekeeperError) -> int:
-    return PAGE_STATUS.get(error_code(exc), 400)
+    return PAGE_STATUS.get(exc.code, 400)
 
 
 def refuse(pages: Pages, exc: RulekeeperError) -> HTMLResponse:
