@@ -45,10 +45,11 @@ class ResultsPendingError(RulekeeperError):
     code = "results_pending"
 
 
-class ResultsShownError(RulekeeperError):
+class ResultsShownError(IllegalActionError):
     """An undo of an action whose random results were shown: a seen roll is never taken back and retried.
 
-    A conflict with the battle's state (409, like ``stale_state``), the same code on the pages and in the API.
+    An illegal undo (callers that catch :class:`IllegalActionError` still do), but a conflict with the battle's
+    state, answered 409 ``results_shown`` like ``stale_state``: the same code on the pages and in the API.
     """
 
     code = "results_shown"

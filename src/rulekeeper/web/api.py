@@ -38,6 +38,7 @@ from rulekeeper.service.battles import (
     BattleService,
     GameOverError,
     NotYourTurnError,
+    ResultsShownError,
     game_of,
 )
 from rulekeeper.service.bot_seat import new_seat, seat_of
@@ -389,7 +390,7 @@ def install_errors(app: FastAPI) -> None:
     @app.exception_handler(RulekeeperError)
     async def typed(_: Request, exc: RulekeeperError) -> JSONResponse:
         code = exc.code
-        if isinstance(exc, (NotYourTurnError, GameOverError, UnauthorizedError)):
+        if isinstance(exc, (NotYourTurnError, GameOverError, UnauthorizedError, ResultsShownError)):
             code = exc.code
         elif isinstance(exc, IllegalActionError):
             code = "invalid_action"
