@@ -138,10 +138,13 @@ def numba_threads() -> tuple[float, float]:
     """Wall seconds of one kernel run on 1, then 2 numba threads (the same tally)."""
     request = DuelRequest(FIRST, SECOND, count=KERNEL_SIMS, seed=4)
     tables = tables_for(request)
-    walls = []
+    walls, tallies = [], []
     for n in (1, 2):
         set_threads(n)
         walls.append(cpu_timed(lambda: run(request, tables), repeat=2)[1])
+        tallies.append(run(request, tables).tally.to_json())
+    # the tests compile the kernel for one thread (tests/exillis/test_lab_kernel_fallback.py): threads are checked here
+    assert tallies[0] == tallies[1], "the kernel's tally depends on its thread count"
     return walls[0], walls[1]
 
 

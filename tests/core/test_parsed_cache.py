@@ -109,3 +109,31 @@ def test_the_folder_keeps_only_the_newest_entries(cache: Path, tmp_path: Path, m
     datafiles.read_data_file(tmp_path / "units4.yaml")  # the newest is still recalled
     datafiles.read_data_file(tmp_path / "units0.yaml")  # the oldest was removed: parsed again
     assert parsed == [str(tmp_path / "units0.yaml")]
+
+
+def test_the_game_files_a_setup_reads_are_recalled_too(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Confrontation scenario reads two warband files (about 12 ms of YAML each) every time it is set up or listed;
+    Dragon Noir's sheets and the War Table's files the same: each is parsed once, then recalled."""
+    from rulekeeper.rulesets.confrontation.cards import WARBANDS, load_warband, parse_warband
+    from rulekeeper.rulesets.dragonnoir.data import load_sheet
+    from rulekeeper.rulesets.wartable.data import load_data
+
+    parsed = _counting(monkeypatch)
+    lions = WARBANDS / "lions_of_alahan.yaml"
+    assert load_warband(lions) == load_warband(lions)
+    load_sheet(None), load_sheet(None)
+    load_data(), load_data()
+    assert parsed.count(str(lions)) == 1
+    sheet = [where for where in parsed if "dragonnoir/data/" in where]
+    assert sorted(set(sheet)) == [f"rulekeeper/rulesets/dragonnoir/data/{name}.yaml"
+                                  for name in ("characters", "combat", "fire", "moves", "terrain")]
+    # the large ones once; those under MIN_BYTES (combat, moves, the War Table's) parse faster than a recall
+    assert [where for where in set(parsed) if parsed.count(where) > 1] and all(
+        parsed.count(where) == 1 for where in sheet if where.rsplit("/", 1)[1] in {"characters.yaml", "fire.yaml",
+                                                                                   "terrain.yaml"})
+    pasted = lions.read_text(encoding="utf-8")  # a text pasted into the web keeper is a visitor's: never recalled
+    from rulekeeper.rulesets.confrontation import cards
+
+    monkeypatch.setattr(cards, "parse_data_text", datafiles.parse_data_text)  # the spy
+    parse_warband(pasted, "pasted"), parse_warband(pasted, "pasted")
+    assert parsed.count("pasted") == 2

@@ -15,6 +15,10 @@ from fuzzlib import KNOWN_BUGS, MEMORY_LIMIT
 from runner import explain, run_driver
 from web_cases import WEB_TABLE, routes, uncovered
 
+#: Half of each feed's hypothesis examples (the table's figures): the whole corpus still goes to every route, and
+#: the run makes about 2,650 requests instead of 3,100, for the suite's 15 minutes.
+HYPOTHESIS_SCALE = 0.5
+
 
 def _app(tmp: Path):  # type: ignore[no-untyped-def]
     from rulekeeper.web.api import create_app
@@ -32,7 +36,7 @@ def test_every_endpoint_is_in_the_fuzz_table(tmp_path: Path) -> None:
 
 
 def test_the_web_fuzz_suite_finds_no_5xx_and_only_our_refusals(tmp_path: Path) -> None:
-    summary = run_driver("web", tmp_path)
+    summary = run_driver("web", tmp_path, scale=HYPOTHESIS_SCALE)
     assert summary["failure_count"] == 0, explain(summary)
     assert set(summary["cases"]) == set(WEB_TABLE)
     assert summary["total"] >= 2000 and summary["pasted_files"] >= 50

@@ -23,8 +23,10 @@ COUNT = itertools.count()
 CALLS: list[int] = []
 
 
+#: 100 examples an operation make about 1,300 requests (150 made 1,800 for 14 s more of CPU): the issue's 1,000
+#: with a margin, for the suite's 15 minutes.
 @schema.parametrize()
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
 def test_no_server_errors(case) -> None:  # type: ignore[no-untyped-def]
     n = next(COUNT)
     if case.path_parameters and "battle_id" in case.path_parameters and n % 2 == 0:

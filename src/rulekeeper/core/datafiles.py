@@ -168,7 +168,16 @@ def read_data_file(path: Path) -> object:
     suffix = Path(path).suffix.lower()
     if suffix not in (".toml", ".yaml", ".yml"):
         raise DataFileError(where, [f"unsupported file type {suffix or '(none)'!r}: expected .yaml, .yml or .toml"])
-    text = read_text(Path(path), where)
+    return parse_file_text(read_text(Path(path), where), where, suffix)
+
+
+def parse_file_text(text: str, where: str, suffix: str) -> object:
+    """:func:`parse_data_text` for the text of a file (the user's or a shipped one), recalled from
+    :mod:`.parsed_cache` when the same text was parsed before.
+
+    Why not every text: a document pasted into the web keeper is a visitor's, not this machine's user's,
+    and is not written to the user's cache folder.
+    """
     known, tree = parsed_cache.recall(text, suffix)
     if known:
         return tree

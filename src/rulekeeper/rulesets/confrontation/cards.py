@@ -17,7 +17,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from rulekeeper.core.datafiles import parse_data_text, read_text
+from rulekeeper.core.datafiles import parse_data_text, parse_file_text, read_text
 from rulekeeper.core.errors import DataFileError, UnknownNameError, closest
 from rulekeeper.core.yamlfiles import StrictLoader
 
@@ -232,9 +232,13 @@ def _problems(data: object, text: str, yaml_text: bool, exc: ValidationError) ->
     return [p for _, p in sorted(found, key=lambda x: x[0])]
 
 
-def parse_warband(text: str, where: str, suffix: str = ".yaml") -> Warband:
-    """A warband from a document's text; :class:`DataFileError` naming ``where``, line and field."""
-    data = parse_data_text(text, where, suffix)
+def parse_warband(text: str, where: str, suffix: str = ".yaml", *, from_file: bool = False) -> Warband:
+    """A warband from a document's text; :class:`DataFileError` naming ``where``, line and field.
+
+    ``from_file``: the text is a file's, so its parse may be recalled (a scenario reads two warbands, about
+    12 ms of YAML each, every time it is set up or listed).
+    """
+    data = (parse_file_text if from_file else parse_data_text)(text, where, suffix)
     lines = suffix in (".yaml", ".yml")
     if isinstance(data, dict) and "fighters" not in data and "name" in data:  # a file with a single card
         try:
@@ -253,7 +257,7 @@ def load_warband(path: Path) -> Warband:
     suffix = Path(path).suffix.lower()
     if suffix not in (".yaml", ".yml", ".toml"):
         raise DataFileError(str(path), [f"unsupported file type {suffix or '(none)'!r}: expected .yaml, .yml or .toml"])
-    return parse_warband(read_text(Path(path)), str(path), suffix)
+    return parse_warband(read_text(Path(path)), str(path), suffix, from_file=True)
 
 
 @cache

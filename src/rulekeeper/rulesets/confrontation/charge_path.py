@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -55,6 +55,16 @@ def _gap(a: Point, b: Point, box: Box) -> float:
     return math.hypot(dx, dy)
 
 
+def _boxes_within(low_x: float, low_y: float, high_x: float, high_y: float, box: Box, reach: float) -> bool:
+    """Whether the box ``low``-``high`` is nearer than ``reach`` to ``box``: :func:`_gap` ``< reach``, on the
+    segment's box already found (the charge search asks this of every leg it tries)."""
+    dx = max(box[0] - high_x, 0.0, low_x - box[2])
+    if dx >= reach:
+        return False
+    dy = max(box[1] - high_y, 0.0, low_y - box[3])
+    return dy < reach and math.hypot(dx, dy) < reach
+
+
 def _segment_distance(p: Point, a: Point, b: Point) -> float:
     ax, ay = a
     dx, dy = b[0] - ax, b[1] - ay
@@ -78,10 +88,14 @@ class _Field:
 
     def free(self, p: Point, apart: float = 0.0) -> bool:
         r = self.radius
-        if not (r - 1e-9 <= p[0] <= self.width - r + 1e-9 and r - 1e-9 <= p[1] <= self.height - r + 1e-9):
+        px, py = p
+        if not (r - 1e-9 <= px <= self.width - r + 1e-9 and r - 1e-9 <= py <= self.height - r + 1e-9):
             return False
-        if any(math.hypot(p[0] - x, p[1] - y) < rr + r + apart - 1e-9 for x, y, rr in self.circles):
-            return False
+        for x, y, rr in self.circles:
+            reach = rr + r + apart - 1e-9
+            # the box test first: most bases are far from the point, and it costs no call
+            if abs(px - x) < reach and abs(py - y) < reach and math.hypot(px - x, py - y) < reach:
+                return False
         near = [o for o, box in zip(self.obstacles, self.boxes, strict=True) if _gap(p, p, box) < r - 1e-6 + SURE]
         if not near:
             return True
@@ -91,11 +105,18 @@ class _Field:
 
     def clear(self, a: Point, b: Point) -> bool:
         r = self.radius
-        if any(_segment_distance((x, y), a, b) < rr + r - 1e-6 for x, y, rr in self.circles):
-            return False
-        if a == b:
+        low_x, high_x = (a[0], b[0]) if a[0] <= b[0] else (b[0], a[0])
+        low_y, high_y = (a[1], b[1]) if a[1] <= b[1] else (b[1], a[1])
+        for x, y, rr in self.circles:
+            reach = rr + r - 1e-6
+            # a base farther than its reach from the segment's bounding box is farther from the segment
+            if low_x - reach < x < high_x + reach and low_y - reach < y < high_y + reach and \
+                    _segment_distance((x, y), a, b) < reach:
+                return False
+        if a == b or not self.obstacles:
             return True
-        near = [o for o, box in zip(self.obstacles, self.boxes, strict=True) if _gap(a, b, box) < r - 1e-6 + SURE]
+        near = [o for o, box in zip(self.obstacles, self.boxes, strict=True)
+                if _boxes_within(low_x, low_y, high_x, high_y, box, r - 1e-6 + SURE)]
         if not near:
             return True
         from shapely.geometry import LineString
@@ -103,7 +124,9 @@ class _Field:
         line = LineString([a, b])
         return all(o.distance(line) >= r - 1e-6 for o in near)
 
-    def around(self) -> list[Point]:
+    def around(self, reachable: Callable[[Point], bool]) -> list[Point]:
+        """The graph's points around the blockers: free ones the charger may reach (``reachable``, tested first:
+        it is cheaper, and most points around a crowded table are out of reach)."""
         grow = 1 / math.cos(math.pi / AROUND)
         centres = [(x, y, (rr + self.radius + CLEARANCE) * grow) for x, y, rr in self.circles]
         for o in self.obstacles:
@@ -113,7 +136,7 @@ class _Field:
             for k in range(AROUND):
                 angle = 2 * math.pi * (k + 0.5) / AROUND
                 out.append((x + d * math.cos(angle), y + d * math.sin(angle)))
-        return [p for p in out if self.free(p)]
+        return [p for p in out if reachable(p) and self.free(p)]
 
 
 def charge_route(start: Point, radius: float, target: Circle, movement: float, circles: Sequence[Circle],
@@ -167,7 +190,7 @@ def _route(start: Point, radius: float, target: Circle, movement: float, circles
     def to_goal(p: Point) -> float:
         return max(0.0, math.hypot(p[0] - tx, p[1] - ty) - touch)
 
-    nodes = [p for p in field.around() if math.hypot(p[0] - start[0], p[1] - start[1]) + to_goal(p) <= movement]
+    nodes = field.around(lambda p: math.hypot(p[0] - start[0], p[1] - start[1]) + to_goal(p) <= movement)
     nodes += sorted(goals)
     best: dict[Point, float] = {start: 0.0}
     came: dict[Point, Point] = {}

@@ -19,7 +19,7 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from rulekeeper.core.datafiles import parse_data_text, read_text
+from rulekeeper.core.datafiles import parse_file_text, read_text
 from rulekeeper.core.errors import DataFileError, UnknownNameError
 from rulekeeper.core.memo import remembered
 
@@ -398,7 +398,7 @@ def _read(name: str, model: type[M], sheet: Path | None) -> M:
     else:
         where = f"rulekeeper/rulesets/dragonnoir/data/{name}.yaml"
         text = resources.files("rulekeeper.rulesets.dragonnoir").joinpath("data", f"{name}.yaml").read_text("utf-8")
-    raw = parse_data_text(text, where, ".yaml")
+    raw = parse_file_text(text, where, ".yaml")
     try:
         return model.model_validate(raw)
     except ValidationError as exc:

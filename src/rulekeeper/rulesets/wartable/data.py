@@ -17,7 +17,7 @@ from typing import Annotated
 
 from pydantic import AllowInfNan, BaseModel, ConfigDict, Field, Strict, ValidationError
 
-from rulekeeper.core.datafiles import parse_data_text, read_text
+from rulekeeper.core.datafiles import parse_file_text, read_text
 from rulekeeper.core.errors import DataFileError, InvalidStatError, UnknownNameError
 
 from .model import (
@@ -103,11 +103,13 @@ def read_mapping(path: Path | str, text: str | None = None) -> dict[str, object]
 
     Through the core's one bounded loader (size cap, depth, node count, number sizes), so a
     War Table file gets the same typed refusals as every other data file rulekeeper reads.
+    ``text``: the file's text when it is already read (a shipped resource); its parse may be recalled
+    (:func:`~rulekeeper.core.datafiles.parse_file_text`), so never a text a web visitor pasted.
     """
     where = str(path)
     if text is None:
         text = read_text(Path(path), where)
-    raw = parse_data_text(text, where, ".toml" if where.lower().endswith(".toml") else ".yaml")
+    raw = parse_file_text(text, where, ".toml" if where.lower().endswith(".toml") else ".yaml")
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):

@@ -30,18 +30,27 @@ def _load_numba() -> ModuleType | None:
     return numba
 
 
+#: Whether the battle loop is compiled for threads: ``RULEKEEPER_NUMBA_PARALLEL=0`` compiles it for one.
+#: Why a switch: the threaded compile costs about 60 s of CPU once per install, the one-thread compile about
+#: 20 s, and a one-core machine (or a test that checks the draws, not the speed) gains nothing from threads.
+#: The tallies are the same either way: each battle draws from its own index of the counter-based stream.
+PARALLEL = os.environ.get("RULEKEEPER_NUMBA_PARALLEL", "1") != "0"
+
+
 def _drop_stale_cache(numba: ModuleType | None) -> None:
     """Remove the kernel's cached machine code when any kernel source changed since it was made.
 
     Why: numba checks a cached function against its own file only, but the battle loop (in
     ``battle.py``) has every kernel function of the other files inlined in it — an edit to
     ``strikes.py`` alone would leave the old strikes running from the cache. A stamp named by
-    a hash of all the kernel's sources marks a cache made from them.
+    a hash of all the kernel's sources (and of :data:`PARALLEL`) marks a cache made from them.
     """
     if numba is None or os.environ.get("NUMBA_CACHE_DIR"):
         return  # a cache elsewhere is the user's to manage
     here = Path(__file__).parent
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(here.glob("*.py")))).hexdigest()[:16]
+    # numba's cache index does not tell a threaded compile from a one-thread one: the switch is in the stamp
+    made_from = [p.read_bytes() for p in sorted(here.glob("*.py"))] + [f"parallel={PARALLEL}".encode()]
+    digest = hashlib.sha256(b"".join(made_from)).hexdigest()[:16]
     cache = here / "__pycache__"
     stamp = cache / f"kernel-sources-{digest}.stamp"
     try:
@@ -77,10 +86,11 @@ def kernel(fn: F) -> F:
 
 
 def parallel_kernel(fn: F) -> F:
-    """The battle loop: ``numba.njit(parallel=True, cache=True)`` so ``prange`` spreads battles on threads."""
+    """The battle loop: ``numba.njit(parallel=True, cache=True)`` so ``prange`` spreads battles on threads
+    (``parallel=False`` when :data:`PARALLEL` is off: ``prange`` is then a plain range)."""
     if NUMBA is None:
         return fn
-    return cast(F, NUMBA.njit(parallel=True, cache=True, nogil=True, error_model="numpy")(fn))
+    return cast(F, NUMBA.njit(parallel=PARALLEL, cache=True, nogil=True, error_model="numpy")(fn))
 
 
 prange: Callable[..., range] = range if NUMBA is None else NUMBA.prange
