@@ -423,13 +423,18 @@ def out_paths(tmp: Path) -> list[str]:
             str(where / "é☃ \udcff.json")]
 
 
-#: Both 250k-entry YAML files are refused by the same check (more than 500,000 values, about 2 s each): the one
-#: with 250,000 distinct names goes to the muster reader it was written for, the other to every heavy reader.
-NAMES_250K_READER = "muster check"
+#: The 250k-entry YAML files are refused by the one YAML reader every command shares, before any command's own
+#: code (more than 500,000 values, about 2 s each): the one with distinct names goes to the muster reader it was
+#: written for, the other to two readers (musters and unit data). Every heavy reader gets the 250k-table TOML file,
+#: which each refuses by its own count of lines.
+HEAVY_YAML_READERS = {"muster check": ("250k_names", "250k_entries"), "units exillis": ("250k_entries",)}
 
 
 def heavy_for(slot: Slot, file_name: str, env: Env) -> bool:
-    return "250k_names" not in file_name or slot.argv(env, "FILE")[:2] == NAMES_250K_READER.split()
+    if file_name.endswith(".toml"):
+        return True
+    command = " ".join(slot.argv(env, "FILE")[:2])
+    return any(kind in file_name for kind in HEAVY_YAML_READERS.get(command, ()))
 
 
 def values_for(slot: Slot, files: list[Path], exports: list[Path], dbs: list[str], outs: list[str],
