@@ -12,6 +12,8 @@ from rulekeeper.service.battles import BattleService
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTER = ROOT / "examples" / "exillis" / "starter.yaml"
+#: The completion script ``rulekeeper --show-completion bash`` printed, by test folder.
+SCRIPTS: dict[str, str] = {}
 
 
 def bash_complete(tmp: Path, line: str) -> list[str]:
@@ -23,8 +25,10 @@ def bash_complete(tmp: Path, line: str) -> list[str]:
     wrapper.chmod(0o755)
     env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "PYTHONPATH": str(ROOT / "src"),
            "RULEKEEPER_DB": str(tmp / "battles.db"), "RULEKEEPER_STATE_DIR": str(tmp / "state")}
-    script = subprocess.run(["rulekeeper", "--show-completion", "bash"], env=env, capture_output=True, text=True,
-                            check=True, timeout=120).stdout
+    if str(tmp) not in SCRIPTS:  # the same script every time: asked once a test (a process of about 1 s)
+        SCRIPTS[str(tmp)] = subprocess.run(["rulekeeper", "--show-completion", "bash"], env=env, capture_output=True,
+                                           text=True, check=True, timeout=120).stdout
+    script = SCRIPTS[str(tmp)]
     assert "complete -o default -F _rulekeeper_completion rulekeeper" in script
     probe = (f"{script}\nCOMP_WORDS=({line}); COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 ))\n"
              "[[ \"$LINE\" == *' ' ]] && { COMP_WORDS+=(''); COMP_CWORD=$((COMP_CWORD + 1)); }\n"
