@@ -9,7 +9,7 @@ The numba kernel is compiled for one thread here (``RULEKEEPER_NUMBA_PARALLEL=0`
 60 s on this 2-core machine, a third of the suite's budget for the file). The tallies do not depend on the compile:
 each battle draws from its own index of the counter-based stream, which the chunked runs check. The threaded
 compile and its one-thread rerun are checked with ``RULEKEEPER_NUMBA_PARALLEL=1 pytest tests/exillis/test_lab_kernel_fallback.py``
-(and by ``bench/bench_lab.py``, which times 1 and 2 threads and compares their tallies).
+(and by ``bench/lab.py``, which times 1 and 2 threads and asserts their tallies are equal).
 """
 
 from __future__ import annotations
