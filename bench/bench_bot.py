@@ -1,7 +1,7 @@
 """The search bot against the shipped policy, every shipped scenario of every game, sides swapped.
 
     python bench/bench_bot.py [--battles 12] [--budget 0.2s] [--cap 24] [--horizon H] [--jobs 2] [--timing 6]
-                              [--games exillis ...] [--scenarios KEY ...] [--json] [--ledger [PATH]] [--label L]
+                              [--games exillis ...] [--scenarios KEY ...] [--json] [--ledger [PATH]] [--label L [--margin Z]]
     python bench/bench_bot.py --summary [PATH] [--games ...] [--scenarios ...]
 
 For each scenario:
@@ -148,12 +148,22 @@ def use_cpu_clock() -> None:
     search_module.time = types.SimpleNamespace(perf_counter=time.process_time)  # type: ignore[attr-defined]
 
 
-def _battle(job: tuple[str, str, int, int, Budget, bool, bool, str]) -> tuple[str, list[float], float, str, int]:
+def use_margin(margin: float | None) -> None:
+    """``--margin Z``: the standard errors by which a challenger must beat the shipped policy's choice
+    (``bots.search.MARGIN_Z``), for a variant of the bot measured against the committed one (give it a
+    ``--label``)."""
+    if margin is not None:
+        importlib.import_module("rulekeeper.bots.search").MARGIN_Z = margin  # type: ignore[attr-defined]
+
+
+def _battle(job: tuple[str, str, int, int, Budget, bool, bool, str, float | None]
+            ) -> tuple[str, list[float], float, str, int]:
     """Battle ``i`` of a scenario (a worker's task): its outcome, the bot's move times, the worker's peak RSS,
     the bot's side and the battle's index."""
-    name, key, seed0, i, budget, plain, cpu_clock, opponent = job
+    name, key, seed0, i, budget, plain, cpu_clock, opponent, margin = job
     if cpu_clock:
         use_cpu_clock()
+    use_margin(margin)
     g = game_named(name)
     if plain:  # the wrapper answers a missing hook from the game; None here hides the game's own
         g = _PlainHorizon(g)
@@ -184,7 +194,7 @@ def bench_scenario(g: Game, key: str, path: Path, args: argparse.Namespace, budg
     by_side: dict[str, dict[str, int]] = {}
     move_times: list[float] = []
     started = time.perf_counter()
-    jobs = [(g.name, key, args.seed, i, budget, args.plain_horizon, args.cpu_clock, args.opponent)
+    jobs = [(g.name, key, args.seed, i, budget, args.plain_horizon, args.cpu_clock, args.opponent, args.margin)
             for i in range(args.battles)]
     for outcome, times, peak, side, i in (pool.imap_unordered(_battle, jobs) if pool is not None
                                           else map(_battle, jobs)):
@@ -303,6 +313,9 @@ def main() -> None:
                     help="play the shipped policy against itself (--battles battles per scenario) and print who won")
     ap.add_argument("--cpu-clock", action="store_true",
                     help="a time budget counts the worker's CPU seconds, not wall seconds (load-proof tallies)")
+    ap.add_argument("--margin", type=float, default=None,
+                    help="a bot variant: a challenger must beat the policy's choice by this many standard errors "
+                         "(default: the committed MARGIN_Z); needs --label")
     ap.add_argument("--label", default="", help="the bot variant's name in the ledger (default: none, the committed bot)")
     ap.add_argument("--code", nargs="*", default=None,
                     help="with --summary: only the battles of these code versions (prefixes of the ledger's code)")
@@ -325,6 +338,8 @@ def main() -> None:
                     print(f"{name:18} {info.key:30} the shipped policy against itself, {args.battles} battles: "
                           + ", ".join(f"{k} {v}" for k, v in tally.items()), flush=True)
         return
+    if args.margin is not None and not args.label:
+        ap.error("--margin plays a variant of the bot: name it with --label (the ledger keeps variants apart)")
     args.code = code_version()
     budget = parse_budget(args.budget)
     if args.cap:
