@@ -39,15 +39,15 @@ counted once (an iterations budget makes it the same battle), so run new seeds (
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import multiprocessing
 import resource
 import statistics
+import subprocess
 import sys
 import time
 import types
-import importlib
-import subprocess
 from collections import defaultdict
 from datetime import UTC, datetime
 from pathlib import Path

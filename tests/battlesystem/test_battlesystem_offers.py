@@ -6,9 +6,9 @@ encodes every action its simulations play) writes what the core's writes."""
 
 from __future__ import annotations
 
-from rulekeeper.core.ruleset import game
-from rulekeeper.core.game import SetupRequest
 from rulekeeper.core.actioncodec import ActionCodec
+from rulekeeper.core.game import SetupRequest
+from rulekeeper.core.ruleset import game
 from rulekeeper.rulesets.battlesystem.actions import ACTIONS, AtHex, BSAction, EndTurn, Move, Targeted, listed
 from rulekeeper.rulesets.battlesystem.offers import OFFERS, offered
 from rulekeeper.rulesets.battlesystem.state import SIDES, BattleState

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from golden.confrontation_playthrough import GOLDEN as GOLDEN_RUNS
+from golden.confrontation_playthrough import start
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.rulesets.confrontation.action_types import (
     ACTIONS,
@@ -23,8 +25,6 @@ from rulekeeper.rulesets.confrontation.action_types import (
     ToPoint,
 )
 from rulekeeper.rulesets.confrontation.checks import KINDS
-from golden.confrontation_playthrough import GOLDEN as GOLDEN_RUNS
-from golden.confrontation_playthrough import start
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "confrontation_ruined_wall_seed7.json"
 GOLDEN_RUN = GOLDEN_RUNS[0]

@@ -195,7 +195,7 @@ def test_monte_carlo_of_seeded_duels_agrees_with_exact_odds_within_4_sigma() -> 
     for _ in range(n):
         counts[resolve_round(z, "Billmen", ctx, fate).duels[0].strike.outcome] += 1
         (roll,) = [rec.request for rec in fate.records if rec.request.label == ROLL_TO_HIT]
-        assert roll.outcomes == outcomes and max(abs(p - q) for p, q in zip(roll.probabilities, odds)) < 1e-12
+        assert roll.outcomes == outcomes and max(abs(p - q) for p, q in zip(roll.probabilities, odds, strict=True)) < 1e-12
         fate.records.clear()
     assert 0 < counts["Luck"] < counts["Deflected"] < counts["Blocked"] < counts["Attack"]
     for outcome, p in exact.items():

@@ -8,7 +8,7 @@ after it, so a long evening's battle never replays from move one. The helpers he
 
 from __future__ import annotations
 
-from typing import Any, TypeVarTuple, Unpack
+from typing import Any, TypeVarTuple
 
 from sqlalchemy import BindParameter, Connection, Select, select, true, update
 
@@ -43,7 +43,7 @@ def _check_moment(battle_id: str, n: int, position: int) -> None:
 Columns = TypeVarTuple("Columns")
 
 
-def _with_position(battle_id: str | BindParameter[str], entry: Select[Unpack[Columns]]) -> Select[int, Unpack[Columns]]:
+def _with_position(battle_id: str | BindParameter[str], entry: Select[*Columns]) -> Select[int, *Columns]:
     """The (at most one) log entry that ``entry`` selects, with the battle's position.
 
     One statement answers both "which entry" and "does the battle exist / how long is
