@@ -43,7 +43,7 @@ def test_a_number_from_a_list_the_battle_moved_past_is_refused(monkeypatch: pyte
     run(monkeypatch, capsys, "battle", "actions")
     BattleService(BattleStore(None)).act(bid, {"kind": "move", "unit": "A:Billmen", "target": "C3"})
     code, _, err = run(monkeypatch, capsys, "battle", "act", "3")
-    assert code == 2 and "moved since its actions were listed (then 0 action(s) played, now 1)" in err
+    assert code == 2 and "moved since its actions were listed (then 0 actions played, now 1)" in err
     assert BattleStore(None).get(bid).position == 1
     run(monkeypatch, capsys, "battle", "actions")
     code, out, _ = run(monkeypatch, capsys, "battle", "act", "1", "--json")

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.game import Game, LegalAction, Outcome
+from rulekeeper.core.wording import counted
 
 from . import action_words, current
 from .battle_cmds import BattleArg, BattleIdArg, Db, Explain, Json, _doc, _service, _show, battle_app, presenter
@@ -79,7 +80,7 @@ def numbered(svc: BattleService, battle: str, n: int) -> tuple[LegalAction, int]
                              f"{battle[:10]} first, then play a line by its number", battle_id=battle)
     if (shown.position, shown.head) != (rec.position, rec.head or ""):
         raise StaleListError(
-            f"battle {battle} moved since its actions were listed (then {shown.position} action(s) played, now "
+            f"battle {battle} moved since its actions were listed (then {counted(shown.position, 'action')} played, now "
             f"{rec.position}): number {n} is not played; list the actions again (rulekeeper battle actions)",
             battle_id=battle, listed_at=shown.position, now=rec.position)
     _, legal = svc.legal(battle)
@@ -158,5 +159,5 @@ def use(battle: BattleIdArg, db: Db = None, json: Json = False) -> None:
         print_json({"id": bid, "current": True})
         return
     rec = svc.record(bid)
-    console.print(Text(f"Current battle: {bid} ({rec.ruleset}, {rec.scenario}, {rec.position} action(s), "
+    console.print(Text(f"Current battle: {bid} ({rec.ruleset}, {rec.scenario}, {counted(rec.position, 'action')}, "
                        f"{rec.status})", style="bold green"))

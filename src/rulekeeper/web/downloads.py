@@ -33,6 +33,7 @@ from fastapi.responses import Response
 
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.game import ConcealedAction, JsonDict, concealed_action, conceals
+from rulekeeper.core.wording import counted
 from rulekeeper.persistence.chain import fingerprint
 
 from .refusals import ExportNotReadyError, refuse
@@ -126,7 +127,7 @@ def log_text(doc: LogDocument, game_title: str) -> str:
     """The same log for people: one block per action, its report lines indented."""
     b = doc["battle"]
     out = [f"rulekeeper battle log: {b['title'] or b['scenario']}", f"Battle {b['id']} · {game_title} · scenario "
-           f"{b['scenario']}", f"{doc['position']} action(s)" + (f" · over: {doc['winner'] or 'no winner'}"
+           f"{b['scenario']}", counted(doc["position"], "action") + (f" · over: {doc['winner'] or 'no winner'}"
                                                                f"{' — ' + doc['reason'] if doc['reason'] else ''}"
                                                                if doc["over"] else "")]
     if doc["fingerprint"]:

@@ -24,6 +24,7 @@ from rulekeeper.core.game import SPECTATOR, Game, LegalAction, OddsPreview
 from rulekeeper.core.present import FateScreen, Header, Links, WebPresenter
 from rulekeeper.core.registered import as_game
 from rulekeeper.core.ruleset import games
+from rulekeeper.core.wording import counted
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
@@ -107,6 +108,7 @@ def make_env(game_dirs: dict[str, Path] | None = None, auto_reload: bool | None 
                       auto_reload=reloading_templates() if auto_reload is None else auto_reload)
     env.globals["short"] = short
     env.globals["pct"] = pct
+    env.globals["counted"] = counted  # "1 action", "3 actions"
     env.globals["side_label"] = side_label  # plain text: attributes, <title>
     env.globals["side_html"] = side_html  # page text: the name in <bdi>
     env.globals["campaign_of"] = campaign_of  # an optional capability: None for a game without a campaign
