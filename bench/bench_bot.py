@@ -34,6 +34,11 @@ and horizon, ``--label`` (what variant of the bot played, when it is not the com
 prints, per game, scenario, budget and label: battles, the bot's W/D/L, its win rate with Wilson's 95 %
 interval, and W/D/L by the side it played. A battle played twice with the same seeds, budget and label is
 counted once (an iterations budget makes it the same battle), so run new seeds (``--seed``) to add battles.
+
+**A variant against the committed bot** (``--margin Z --label L`` plays one; ``--summary --paired L [--code ...]``
+compares it): the battles both played with the same battle seed and side, per scenario and side, the wins of
+each, and the discordant pairs (won by one, not the other) with McNemar's z. Pairing by seed takes out the
+scenario's and the dice's share of the difference; what is left is the bots' and the search's own noise.
 """
 
 from __future__ import annotations
@@ -283,6 +288,43 @@ def summarise(path: Path, games: list[str] | None, scenarios: list[str] | None,
     return sorted(rows, key=lambda r: (r["game"], r["scenario"], r["opponent"], r["budget"], r["label"]))
 
 
+def paired(path: Path, label: str, codes: list[str] | None) -> None:
+    """``--summary --paired LABEL``: the variant ``LABEL`` against the committed bot (no label, same budget
+    and CPU clock; ``codes`` narrows the committed bot's battles), on the battles both played with the same
+    battle seed and side (see the module docstring)."""
+    outcomes: dict[str, dict[tuple[str, str, int, str, str], bool]] = {"variant": {}, "committed": {}}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        b = json.loads(line)
+        if b["opponent"] != "simple":
+            continue
+        key = (b["game"], b["scenario"], b["battle_seed"], b["bot_side"], b["budget"])
+        if b["label"] == label:
+            outcomes["variant"][key] = b["outcome"] == "won"
+        elif not b["label"] and (not codes or any(b["code"].startswith(code) for code in codes)):
+            outcomes["committed"][key] = b["outcome"] == "won"
+    # the variant's budget may differ from the committed bot's only in its cap (a labelled cap variant)
+    committed = {k[:4]: won for k, won in outcomes["committed"].items() if k[4].startswith("1s or 300")}
+    rows: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
+    only_variant = only_committed = 0
+    for key, won in outcomes["variant"].items():
+        if key[:4] not in committed:
+            continue
+        other = committed[key[:4]]
+        row = rows[(key[0], key[1], key[3])]
+        row[0], row[1], row[2] = row[0] + 1, row[1] + won, row[2] + other
+        only_variant, only_committed = only_variant + (won and not other), only_committed + (other and not won)
+    for (game, scenario, side), (battles, variant, base) in sorted(rows.items()):
+        print(f"{game:18} {scenario:28} as {side:6} {battles:4} battles: {label} won {variant:3}, committed won {base:3}")
+    battles = sum(r[0] for r in rows.values())
+    won = [sum(r[1] for r in rows.values()), sum(r[2] for r in rows.values())]
+    discordant = only_variant + only_committed
+    print(f"{battles} paired battles: {label} won {won[0]}, the committed bot {won[1]}; won by one only: "
+          f"{label} {only_variant}, committed {only_committed}"
+          + (f" (McNemar z {(only_variant - only_committed) / discordant ** 0.5:+.2f})" if discordant else ""))
+
+
 def print_summary(rows: list[dict[str, Any]]) -> None:
     for r in rows:
         sides = "; ".join(f"as {side} {t['won']}/{t['drawn']}/{t['lost']}" for side, t in sorted(r["by_side"].items()))
@@ -319,9 +361,14 @@ def main() -> None:
     ap.add_argument("--label", default="", help="the bot variant's name in the ledger (default: none, the committed bot)")
     ap.add_argument("--code", nargs="*", default=None,
                     help="with --summary: only the battles of these code versions (prefixes of the ledger's code)")
+    ap.add_argument("--paired", default=None, metavar="LABEL",
+                    help="with --summary: the variant LABEL against the committed bot, paired by battle seed and side")
     ap.add_argument("--summary", nargs="?", const=str(LEDGER), default=None,
                     help="summarise a ledger (per scenario, budget and label) instead of playing")
     args = ap.parse_args()
+    if args.summary and args.paired:
+        paired(Path(args.summary), args.paired, args.code)
+        return
     if args.summary:
         rows = summarise(Path(args.summary), args.games if args.games != list(GAMES) else None, args.scenarios,
                          args.code)
