@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from rulekeeper.boards.hexes import Hex, hex_distance, hex_neighbour, hex_neighbours, hex_ring
 from rulekeeper.core.errors import ImpossibleRequestError, InvalidStatError
+from rulekeeper.core.wording import counted
 
 from .data import CombatResult, SheetData, State
 from .fighters import Fighter
@@ -217,7 +218,7 @@ def dragon_defends(dragon: BlackDragon, letter: str, result: CombatResult, defen
             raise ImpossibleRequestError(f"'Dragon wounded': the dragon's player chooses which defending part "
                                          f"takes it, one of {', '.join(able)}.", choices=able)
         after = wound(dragon, victim)
-        what = "dies" if after.dead else f"has {after.wounds_of(victim)} wound(s)"
+        what = "dies" if after.dead else f"has {counted(after.wounds_of(victim), 'wound')}"
         return DragonOutcome(after, victim, None, f"{letter}: 'Dragon wounded' ('The results D, E and F become "
                                                   f"\"Dragon wounded\"'): the {victim} {what}")
     if result.defender == "retreat":

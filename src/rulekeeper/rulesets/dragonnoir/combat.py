@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from rulekeeper.core.chance import ChanceRequest, Fate, discrete
 from rulekeeper.core.errors import ImpossibleRequestError
+from rulekeeper.core.wording import counted
 
 from .data import CombatResult, SheetData, Table
 from .fighters import Fighter, can_enter, fighter_effect, least_advantageous
@@ -125,9 +126,9 @@ def _group_shifts(attackers: tuple[Fighter, ...], defenders: tuple[Fighter, ...]
                  "each dwarf present in the combat.'")
         together = out[-1].columns
         if dwarves == "plus":
-            out.append(Shift(n, f"{n} dwarf(s), on top of attacking together (option dwarves=plus): {quote}"))
+            out.append(Shift(n, f"{counted(n, 'dwarf', 'dwarves')}, on top of attacking together (option dwarves=plus): {quote}"))
         elif n > together:
-            out.append(Shift(n - together, f"{n} dwarf(s) in place of the one column for attacking together "
+            out.append(Shift(n - together, f"{counted(n, 'dwarf', 'dwarves')} in place of the one column for attacking together "
                                            f"(option dwarves=instead): {quote}"))
     return out
 
@@ -137,7 +138,7 @@ def _terrain_shift(sheet: SheetData, attackers: tuple[Fighter, ...], defenders: 
     d = least_advantageous([fighter_effect(sheet, f) for f in defenders])
     n = sheet.terrain.combat_shifts.shifts[a][d]  # type: ignore[index]
     who = "the attackers' least advantageous terrain" if len(attackers) > 1 else "the attacker's terrain"
-    return Shift(n, f"terrain: {who} ({a}) against the defender's ({d}): {n:+d} column(s)")
+    return Shift(n, f"terrain: {who} ({a}) against the defender's ({d}): {n:+d} {'column' if abs(n) == 1 else 'columns'}")
 
 
 def combat_odds(sheet: SheetData, attackers: list[Fighter], defenders: list[Fighter],

@@ -19,6 +19,7 @@ from dataclasses import replace
 
 from rulekeeper.boards.hexes import Hex, hex_direction, hex_neighbour
 from rulekeeper.core.errors import ImpossibleRequestError
+from rulekeeper.core.wording import counted
 
 from .blackdragon import CHARACTER, PARTS, BlackDragon, Part, dragon_step, push_destinations, wound
 from .data import shipped_sheet
@@ -139,7 +140,7 @@ def wounded(state: DNState, name: str) -> tuple[DNState, Lines]:
     part: Part = PART_OF[name]
     after = wound(dragon, part)
     state = _placed(state, after)
-    what = "the Black Dragon dies" if after.dead else f"its {part} has {after.wounds_of(part)} wound(s)"
+    what = "the Black Dragon dies" if after.dead else f"its {part} has {counted(after.wounds_of(part), 'wound')}"
     return state, [{"text": f"  Dragon wounded: {what}", "kind": "harm"}]
 
 

@@ -29,6 +29,7 @@ from typing import NotRequired, TypedDict
 
 from rulekeeper.core.armylist import ArmyList
 from rulekeeper.core.errors import DataFileError, ImpossibleRequestError, RulekeeperError
+from rulekeeper.core.wording import counted
 
 from .campaign import effective_level
 from .muster import Muster
@@ -88,7 +89,7 @@ def deployment_columns(width: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     2 or 3 columns gives each side one, so the two deployment areas never share a zone.
     """
     if width < 2:
-        raise BattleSetupError(f"a board of {width} column(s) leaves no deployment area for side B", width=width)
+        raise BattleSetupError(f"a board of {counted(width, 'column')} leaves no deployment area for side B", width=width)
     depth = min(2, width // 2)
     a = tuple(range(depth - 1, -1, -1))  # B then A: the front first
     b = tuple(range(width - depth, width))  # D then E
