@@ -56,7 +56,7 @@ def test_a_number_outside_the_list_is_refused(monkeypatch: pytest.MonkeyPatch, c
     new(monkeypatch, capsys, str(STARTER))
     run(monkeypatch, capsys, "battle", "actions")
     code, _, err = run(monkeypatch, capsys, "battle", "act", "99")
-    assert code == 2 and "no action 99: the list has 11 line(s) (1 to 11)" in err
+    assert code == 2 and "no action 99: the list has 11 lines (1 to 11)" in err
 
 
 def test_the_campaign_orders_are_taken_back_as_listed(monkeypatch: pytest.MonkeyPatch,

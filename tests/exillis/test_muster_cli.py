@@ -97,7 +97,7 @@ def test_export_markdown_with_the_validation_result(tmp_path: Path) -> None:
     target = tmp_path / "list.md"
     code, out = run("export", INVALID, "--format", "md", "--output", str(target))
     text = target.read_text(encoding="utf-8")
-    assert code == 1 and out == "" and "problem(s)" in text and "hero-twice" in text
+    assert code == 1 and out == "" and "**13 problems**:" in text and "hero-twice" in text
 
 
 def test_export_html_is_self_contained_and_escaped(tmp_path: Path) -> None:

@@ -152,7 +152,7 @@ def test_an_interrupted_cli_sweep_keeps_its_finished_cells(tmp_path: Path, monke
 
     monkeypatch.setattr(sweeps, "run_sweep", interrupted)
     ran = run_cli(*argv)
-    assert ran.code == 130 and "interrupted: 2 finished cell(s) kept" in ran.out + ran.err
+    assert ran.code == 130 and "interrupted: 2 finished cells kept" in ran.out + ran.err
     assert len(list((out / "cells").glob("*.json"))) == 2
     monkeypatch.setattr(sweeps, "run_sweep", real)
     again = run_cli(*argv, "--json")

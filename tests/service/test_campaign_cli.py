@@ -57,7 +57,7 @@ def test_musters_to_battle_to_campaign_and_levels_go_up(tmp_path: Path, musters:
     assert [b["battle_id"] for b in shown["battles"]] == [bid]
 
     text = rk("campaign", "show", db=db).stdout
-    assert "Campaign units" in text and "Yew and grey goose" in text and "Ann" in text and "1 battle(s)" in text
+    assert "Campaign units" in text and "Yew and grey goose" in text and "Ann" in text and "1 battle recorded." in text
     out = rk("campaign", "show", "--muster", "Broken Wing", "--json", db=db).stdout
     assert {u["muster"] for u in json.loads(out)["units"]} == {"Broken Wing"}
 

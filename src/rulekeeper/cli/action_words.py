@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import Game, LegalAction
+from rulekeeper.core.wording import counted
 
 _WORD = re.compile(r"\w+")
 
@@ -54,7 +55,7 @@ def number_of(words: Sequence[str]) -> int | None:
 
 def by_number(legal: Sequence[LegalAction], n: int) -> LegalAction:
     if not 1 <= n <= len(legal):
-        raise IllegalActionError(f"no action {n}: the list has {len(legal)} line(s) (1 to {len(legal)})"
+        raise IllegalActionError(f"no action {n}: the list has {counted(len(legal), 'line')} (1 to {len(legal)})"
                                  if legal else f"no action {n}: nobody can act now")
     return legal[n - 1]
 

@@ -15,6 +15,7 @@ import typer
 from rich.text import Text
 
 from rulekeeper.core.game import ArmySource, SetupRequest, check_data_files
+from rulekeeper.core.wording import counted
 
 from . import battle_view
 from .battle_ids import make_current, resolve
@@ -192,7 +193,7 @@ def replay(battle: BattleArg = None, db: Db = None, json: Json = False) -> None:
         console.print(Text(f"Replayed {rep.actions} actions: the final state is identical, bit for bit, and the "
                            f"hash chain is intact (fingerprint {fingerprint(head or '')}).", style="bold green"))
     else:
-        console.print(Text(f"Replay differs in {len(rep.differences)} place(s):", style="bold red"))
+        console.print(Text(f"Replay differs in {counted(len(rep.differences), 'place')}:", style="bold red"))
         for d in rep.differences[:20]:
             console.print("  " + d)
     if not rep.identical:

@@ -16,6 +16,8 @@ import typer
 from rich import box
 from rich.table import Table
 
+from rulekeeper.core.wording import counted
+
 from .output import console, print_json
 
 if TYPE_CHECKING:
@@ -305,7 +307,7 @@ def sweep(game: Game, units: Annotated[str, typer.Option("--units", help="all, o
             cells = run_sweep(ref.name, kernel, plan, folder, runner, chunk, progress)
     except KeyboardInterrupt:
         kept = len(list((folder / "cells").glob("*.json"))) if (folder / "cells").is_dir() else 0
-        console.print(f"interrupted: {kept} finished cell(s) kept in {folder / 'cells'}; run the same command to "
+        console.print(f"interrupted: {counted(kept, 'finished cell')} kept in {folder / 'cells'}; run the same command to "
                       "resume", style="yellow")
         raise typer.Exit(130) from None
     paths = write_outputs(folder, plan, cells)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
+from rulekeeper.core.wording import counted
+
 #: Longest detail text an error carries (an id or a name given by a user may be 100,000 characters).
 MAX_DETAIL = 500
 
@@ -82,7 +84,7 @@ class DataFileError(RulekeeperError):
         path = path if len(path) <= 500 else path[:500] + "…"
         shown = [p if len(p) <= 500 else p[:500] + "…" for p in problems[: self.MAX_PROBLEMS]]
         more = len(problems) - len(shown)
-        body = "; ".join(shown) + (f"; … and {more} more problem(s)" if more > 0 else "")
+        body = "; ".join(shown) + (f"; … and {counted(more, 'more problem')}" if more > 0 else "")
         if len(body) > LIMITS.message:
             body = body[: LIMITS.message] + "…"
         super().__init__(f"{path}: {body}", path=path, problems=shown, more_problems=max(0, more))

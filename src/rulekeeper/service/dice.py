@@ -327,7 +327,7 @@ def _check_dice(g: Game, parsed: ExportDoc) -> int | None:
     given = [(r, dice.contributions[r]) for r in roles if r in dice.contributions]
     if len(given) != len(roles):
         missing = [r for r in roles if r not in dice.contributions]
-        raise _Mismatch("dice.contributions", f"side(s) {', '.join(missing)} never contributed: the dice were "
+        raise _Mismatch("dice.contributions", f"{'side' if len(missing) == 1 else 'sides'} {', '.join(missing)} never contributed: the dice were "
                                               "never sealed")
     _check_commitments(dice.commitments, sealed, given)
     recorded = sealed.get("contributions")

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from rulekeeper.core.errors import IllegalActionError, UnknownNameError
+from rulekeeper.core.wording import counted
 
 from .actions import ACTIONS, FIELDS, KINDS, AtHex, BSAction, Move, Targeted
 from .state import SIDES, BattleState
@@ -65,5 +66,5 @@ def read_words(state: BattleState, words: Sequence[str]) -> BSAction:
         raise IllegalActionError(f"not a Battle System action: {words[0]!r} ({', '.join(KINDS)})")
     keys = FIELDS[kind]
     if len(words) != len(keys) + 1:
-        raise IllegalActionError(f"{kind} takes {len(keys)} word(s): {' '.join(k.upper() for k in keys) or '-'}")
+        raise IllegalActionError(f"{kind} takes {counted(len(keys), 'word')}: {' '.join(k.upper() for k in keys) or '-'}")
     return read_action(state, {"kind": kind, **dict(zip(keys, words[1:], strict=True))})

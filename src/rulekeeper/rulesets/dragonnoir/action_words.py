@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from rulekeeper.core.errors import IllegalActionError, UnknownNameError
+from rulekeeper.core.wording import counted
 
 from .action_types import ACTIONS, KINDS, Attack, Clear, DNAction, DragonMove
 
@@ -121,7 +122,7 @@ def read_words(state: DNState, words: Sequence[str]) -> DNAction:
     if kind == "mount" and len(words) == 3:  # mount UNIT HORSE: another character's horse
         return read_action(state, {"kind": kind, "unit": words[1], "horse": words[2]})
     if len(words) != len(keys) + 1:
-        raise IllegalActionError(f"{kind} takes {len(keys)} word(s): {' '.join(k.upper() for k in keys) or '-'}")
+        raise IllegalActionError(f"{kind} takes {counted(len(keys), 'word')}: {' '.join(k.upper() for k in keys) or '-'}")
     return read_action(state, {"kind": kind, **dict(zip(keys, words[1:], strict=True))})
 
 

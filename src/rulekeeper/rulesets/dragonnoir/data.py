@@ -121,7 +121,7 @@ def _check_rows(rows: Mapping[int, str], width: int, letters: Mapping[str, Comba
             raise ValueError(f"{where} row {n}: {len(row)} letters for {width} columns")
         bad = sorted(set(row) - set(letters))
         if bad:
-            raise ValueError(f"{where} row {n}: letter(s) {bad} not in the table's key")
+            raise ValueError(f"{where} row {n}: {'letter' if len(bad) == 1 else 'letters'} {bad} not in the table's key")
 
 
 class CombatFile(_Strict):

@@ -164,7 +164,7 @@ def _check(setup: ShotSetup) -> tuple[RulesData, Action]:
         raise ImpossibleRequestError(f"distance must be >= 0, got {setup.distance}")
     if setup.distance > reach:
         raise ImpossibleRequestError(
-            f"{s.name} cannot {action.title} at range {setup.distance}: its reach is {reach:g} zone(s)",
+            f"{s.name} cannot {action.title} at range {setup.distance}: its reach is {reach:g} {'zone' if reach == 1 else 'zones'}",
             range=setup.distance, reach=reach,
         )
     if s.fleeing:

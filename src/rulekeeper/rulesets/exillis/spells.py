@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from rulekeeper.core.chance import Fate, discrete
 from rulekeeper.core.errors import ImpossibleRequestError, UnknownNameError
 from rulekeeper.core.events import Event
+from rulekeeper.core.wording import counted
 
 from . import damage as dmg
 from .aftermath import Death, FatigueChange, MoraleChange, add_fatigue, apply_morale
@@ -127,7 +128,7 @@ def spell_odds(caster: Combatant, target: Combatant, spell: Spell, data: RulesDa
     calc = dmg.magical(spell.power.value, mag, res, spell.element)
     mult = chain_multiplier(chain[1])
     lines += calc.lines()
-    lines.append(f"elemental chain: {target.chain[0] or 'none'} → {spell.element}: × {mult:.3f} ({chain[1]} step(s))")
+    lines.append(f"elemental chain: {target.chain[0] or 'none'} → {spell.element}: × {mult:.3f} ({counted(chain[1], 'step')})")
     return CastOdds(odds, weights, lines, dmg.bounds(calc.final, mult), calc.final * mult, chain)
 
 
@@ -138,7 +139,7 @@ def _check(caster: Combatant, target: Combatant, spell: Spell, distance: int) ->
         raise ImpossibleRequestError(f"{caster.key} is Fleeing and cannot cast")
     if distance < 0 or distance > spell.range.value:
         raise ImpossibleRequestError(
-            f"{spell.title} reaches {spell.range.value:g} zone(s); the target is at range {distance}",
+            f"{spell.title} reaches {spell.range.value:g} {'zone' if spell.range.value == 1 else 'zones'}; the target is at range {distance}",
             range=distance, reach=spell.range.value,
         )
     if target.count == 0:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from rulekeeper.core.errors import IllegalActionError
+from rulekeeper.core.wording import counted
 
 from ..morale import state_of
 from .charging import challengeable
@@ -194,7 +195,7 @@ def _command_actions(
             out.append(Legal(Action("verse", u.key), 1000.0, "allies within 2 zones gain morale while it sings"))
         sung = max(m.verses for m in members)
         if sung and not engaged:
-            out.append(Legal(Action("finale", u.key), 1000.0, f"ends {sung} Verse(s): allies within 2 zones gain morale"))
+            out.append(Legal(Action("finale", u.key), 1000.0, f"ends {counted(sung, 'Verse')}: allies within 2 zones gain morale"))
     return out
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rulekeeper.boards.zones import Coord
+from rulekeeper.core.wording import counted
 
 from ..aftermath import MoraleChange, StaticModifier, sensitivity
 from ..combatants import Modifier
@@ -83,10 +84,10 @@ def finale(run: Run, legal: Legal) -> None:
     u = run.state.unit(legal.action.unit)
     sung = u.verses
     amount = run.t.rules.num("finale_morale_per_verse") * sung
-    allies = _to_allies(run, u.key, amount, f"Finale of {u.key} ({sung} Verse(s))")
+    allies = _to_allies(run, u.key, amount, f"Finale of {u.key} ({counted(sung, 'Verse')})")
     run.state = run.state.with_units({u.key: evolve(run.state.unit(u.key), verses=0)})
     run.event("finale", unit=u.key, verses=sung, allies=allies, morale=amount)
-    run.note(f"{u.key} sings the Finale of {sung} Verse(s): +{amount:g} morale to {allies} allied unit(s); its Verses end")
+    run.note(f"{u.key} sings the Finale of {counted(sung, 'Verse')}: +{amount:g} morale to {counted(allies, 'allied unit')}; its Verses end")
 
 
 def end_verses(run: Run, keys: list[str], kind: str) -> None:

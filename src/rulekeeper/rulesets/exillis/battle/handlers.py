@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from rulekeeper.boards.zones import Coord
 from rulekeeper.core.events import Event
+from rulekeeper.core.wording import counted
 
 from ..aftermath import Death, add_fatigue
 from ..combatants import Combatant
@@ -198,7 +199,7 @@ def _retreat(run: Run, legal: Legal) -> None:
         units[m.key] = replace(cur, zone=r.to, c=tired, approach=None)
     _set(run, units)
     run.event("retreat", units=list(units), to=run.state.board.name(r.to), cut_down=len(cuts))
-    run.note(f"{' + '.join(units) or 'nobody'} retreat to {run.state.board.name(r.to)}; {len(cuts)} cut-down attack(s)")
+    run.note(f"{' + '.join(units) or 'nobody'} retreat to {run.state.board.name(r.to)}; {counted(len(cuts), 'cut-down attack')}")
 
 
 def casualty_morale(run: Run, z: Coord | None, deaths: list[Death], before: BattleState) -> None:

@@ -9,6 +9,7 @@ from rich.text import Text
 
 from rulekeeper.cli.fate_screen import rows_table
 from rulekeeper.cli.output import console, print_json
+from rulekeeper.core.wording import counted
 
 if TYPE_CHECKING:
     from rulekeeper.persistence.campaign import CampaignUnit, Player
@@ -118,7 +119,7 @@ def show(
     console.print(rows_table("Players", ["Player", "Level", "BP", "To next", "Renown", "Battles"], [
         [p.name, str(p.level), str(p.bp), _to_next(_player_to_next(p)),
          str(p.renown), str(p.battles)] for p in players]))
-    console.print(f"{len(battles)} battle(s) recorded.")
+    console.print(f"{counted(len(battles), 'battle')} recorded.")
 
 
 def register(app: typer.Typer) -> None:

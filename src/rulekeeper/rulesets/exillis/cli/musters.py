@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # the pricing models load when a command runs, not when the C
 
 from rulekeeper.cli.fate_screen import rows_table
 from rulekeeper.cli.output import console, fail, print_json
+from rulekeeper.core.wording import counted
 
 muster_app = typer.Typer(help="Ex illis musters (army lists): check, cost, export.", no_args_is_help=True)
 
@@ -132,7 +133,7 @@ def _print_problems(report: MusterReport) -> None:
     if not report.problems:
         console.print(Text("Valid muster: no problem found.", style="bold green"))
         return
-    console.print(Text(f"{len(report.problems)} problem(s):", style="bold red"))
+    console.print(Text(f"{counted(len(report.problems), 'problem')}:", style="bold red"))
     for p in report.problems:
         console.print(Text(f"  - {p.text()}"))
 
@@ -171,7 +172,7 @@ def cost(file: File, data: Data = None, json: Json = False) -> None:
     console.print(rows_table(f"{report.name}: cost", TERM_COLUMNS, _cost_rows(report, steps=False)))
     console.print(Text(f"Total: {report.total} points", style="bold"))
     if report.problems:
-        console.print(Text(f"{len(report.problems)} problem(s): run 'rulekeeper muster check {file}'.",
+        console.print(Text(f"{counted(len(report.problems), 'problem')}: run 'rulekeeper muster check {file}'.",
                            style="bold red"))
     _done(report)
 
@@ -235,7 +236,7 @@ def render_markdown(report: MusterReport) -> str:
     if report.valid:
         lines.append("**Valid muster**: no problem found.")
     else:
-        lines.append(f"**{len(report.problems)} problem(s)**:")
+        lines.append(f"**{counted(len(report.problems), 'problem')}**:")
         lines.append("")
         lines += [f"- {md_escape(p.text())}" for p in report.problems]
     if report.notes:
@@ -281,7 +282,7 @@ def render_html(report: MusterReport) -> str:
         validation = '<p class="ok">Valid muster: no problem found.</p>'
     else:
         items = "".join(f"<li>{e(p.text())}</li>" for p in report.problems)
-        validation = f'<p class="bad">{len(report.problems)} problem(s):</p><ul>{items}</ul>'
+        validation = f'<p class="bad">{counted(len(report.problems), "problem")}:</p><ul>{items}</ul>'
     notes = "".join(f"<li>{e(n)}</li>" for n in report.notes)
     parts = [
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',

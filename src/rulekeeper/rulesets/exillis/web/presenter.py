@@ -23,6 +23,7 @@ from rulekeeper.boards.zones import DIRECTIONS
 from rulekeeper.core.errors import IllegalActionError, RulekeeperError
 from rulekeeper.core.game import LegalAction, OddsPreview
 from rulekeeper.core.present import FateScreen, Header, Links
+from rulekeeper.core.wording import counted
 
 from ..battle.actions import Action
 from ..battle.handlers import _crossed
@@ -408,7 +409,7 @@ class ExIllisPresenter:
                 out.append(f"morale {it['unit']}: {it['before']} → {it['after']} ({it['state']})")
         n = self.fate_count(report)
         if n:
-            out.append(f"{n} result(s) of chance")
+            out.append(f"{counted(n, 'result')} of chance")
         return out
 
     # -- unit panel and end screen -------------------------------------------------------------

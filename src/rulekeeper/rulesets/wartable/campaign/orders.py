@@ -19,6 +19,7 @@ from typing import ClassVar, Literal, get_args
 
 from rulekeeper.core.actioncodec import ActionCodec
 from rulekeeper.core.errors import IllegalActionError
+from rulekeeper.core.wording import counted
 
 from ..model import fold
 from .model import CampaignOptions, CampaignState, FieldUnit
@@ -191,7 +192,7 @@ def _check(state: CampaignState, unit: FieldUnit, order: Order, opts: CampaignOp
         target = state.map.resolve(order.target or "")
         if target == unit.region or not state.map.reachable(unit.region, target, opts.move_range):
             raise OrderError(
-                f"{unit.label} cannot move from {unit.region} to {target}: more than {opts.move_range} border(s)"
+                f"{unit.label} cannot move from {unit.region} to {target}: more than {counted(opts.move_range, 'border')}"
             )
         return Order(unit.label, "move", target)
     if order.kind == "attack":
