@@ -33,23 +33,45 @@ def test_the_keeper_takes_a_side_of_the_campaign_and_answers_hidden_orders(
         db: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """Shroudfall: the keeper plays the Bloodless. Both sides give their orders at once, so the keeper gives its own
     (hidden) as soon as the campaign starts, without seeing the player's; the player's orders then resolve the round,
-    and the keeper gives its orders for the next one: three actions in the log after one typed by the player."""
+    and the keeper gives its orders for the next one: three actions in the log after one typed by the player. The
+    player reads of the keeper's orders only that they were given (the log's concealed form), in the JSON too."""
+    from rulekeeper.persistence.store import BattleStore
+
+    concealed = {"kind": "concealed", "side": "bloodless"}
     made = _json(monkeypatch, capsys, "battle", "new", _scenario("wartable-campaign", "shroudfall"), "--bot", "bloodless",
                  "--strength", "easy", "--db", db)
-    assert [(d["action"]["side"], d["action"]["round"]) for d in made["keeper"]] == [("bloodless", 1)]
+    assert [(d["action"], d["candidates"]) for d in made["keeper"]] == [(concealed, [])]
+    assert made["keeper"][0]["iterations"] >= 1
     listed = _json(monkeypatch, capsys, "battle", "actions", made["id"], "--db", db)
     assert {a["side"] for a in listed["actions"]} == {"oathsworn"}
     acted = _json(monkeypatch, capsys, "battle", "act", made["id"], "1", "--db", db)
-    assert [(d["action"]["side"], d["action"]["round"]) for d in acted["keeper"]] == [("bloodless", 2)]
-    assert acted["keeper"][0]["candidates"][0]["visits"] >= 1 and acted["keeper"][0]["iterations"] >= 1
-    shown = _json(monkeypatch, capsys, "battle", "list", "--db", db)
-    assert shown[0]["position"] == 3
+    assert [(d["action"], d["candidates"]) for d in acted["keeper"]] == [(concealed, [])]
+    logged = BattleStore(db).entries(made["id"])
+    assert [(e.action["side"], e.action["round"]) for e in logged] == [("bloodless", 1), ("oathsworn", 1),
+                                                                       ("bloodless", 2)]
     # the same seat as the web keeper's form makes: the keeper on the web plays this battle on
-    from rulekeeper.persistence.store import BattleStore
     from rulekeeper.service.bot_seat import seat_of
 
     seat = seat_of(BattleStore(db).get(made["id"]).meta)
     assert seat is not None and (seat.side, seat.strength, seat.policy) == ("bloodless", "easy", "search")
+
+
+def test_the_player_does_not_read_the_keepers_hidden_orders_even_explained(
+        db: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The War Table campaign's orders stay hidden until the round resolves ("both sides give their orders at once"):
+    the terminal shows that the keeper acted, not its orders, and ``--explain`` shows no candidate (each is a set of
+    orders). Before, the line read "The keeper (side bloodless) plays: bloodless orders for round 1: …"."""
+    from rulekeeper.persistence.store import BattleStore
+
+    code, out = run_main(["battle", "new", _scenario("wartable-campaign", "shroudfall"), "--bot", "bloodless",
+                          "--strength", "easy", "--explain", "--db", db], capsys, monkeypatch)
+    assert code == 0, out
+    assert "The keeper (side bloodless) acted (hidden until it is revealed)" in out
+    assert "Why:" not in out and "Simulations" not in out
+    (orders,) = BattleStore(db).entries(BattleStore(db).list()[0].id)
+    assert orders.action["side"] == "bloodless"  # it did give them: stored, not shown
+    words = game_named("wartable-campaign").action_text(orders.action)
+    assert words.startswith("bloodless orders for round 1: ") and " ".join(words.split()) not in " ".join(out.split())
 
 
 def test_the_keeper_moves_first_when_its_side_starts_and_explains_itself(

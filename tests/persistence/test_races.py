@@ -23,8 +23,8 @@ import pytest
 
 from live_keeper import running_keeper
 from rulekeeper.core.game import SetupRequest
+from rulekeeper.service.scenarios import find_scenario
 from rulekeeper.web.api import Keeper
-from rulekeeper.web.scenarios import find_scenario
 
 #: Races per test: 120, not 200, for the suite's 15 minutes (2026-12-03); each race is a charge and its undo
 #: or its reveal sent at once, and a race lost once fails the test.

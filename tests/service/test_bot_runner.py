@@ -17,7 +17,7 @@ from rulekeeper.service.bot_pool import WorkerPool
 from rulekeeper.service.bot_runner import BotRunner
 from rulekeeper.service.bot_seat import BotSeat, new_seat, seat_of
 from rulekeeper.service.bot_worker import Job
-from rulekeeper.web.scenarios import find_scenario
+from rulekeeper.service.scenarios import find_scenario
 
 #: One shipped scenario of every game, the War Table campaign's hidden simultaneous orders included.
 EVERY_GAME = ["exillis:duel", "battlesystem:hill_road", "dragonnoir:the_wizards_duel", "confrontation:the_ford",

@@ -31,9 +31,9 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 from rulekeeper.core.game import SetupRequest
+from rulekeeper.service.scenarios import find_scenario
 from rulekeeper.web.api import Keeper, create_app
 from rulekeeper.web.ratelimit import RateLimits
-from rulekeeper.web.scenarios import find_scenario
 
 HOST_KEY = "host-key-of-the-fairness-walk-0123456789"
 #: Large seeds, so that a seed printed anywhere can be found by its digits.

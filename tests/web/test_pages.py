@@ -16,8 +16,8 @@ from rulekeeper.core.ruleset import game as _game
 from rulekeeper.rulesets.exillis.profiles import load_profiles
 from rulekeeper.rulesets.exillis.rules_data import load_rules_data
 from rulekeeper.rulesets.exillis.scenario import load_scenario
+from rulekeeper.service.scenarios import find_scenario
 from rulekeeper.web.api import create_app
-from rulekeeper.web.scenarios import find_scenario
 
 EXILLIS = _game("exillis")
 

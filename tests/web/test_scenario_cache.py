@@ -13,7 +13,7 @@ import pytest
 
 from rulekeeper.core.game import ScenarioInfo
 from rulekeeper.core.ruleset import game, register_for_tests, unregister_for_tests
-from rulekeeper.web.scenarios import scenarios_of
+from rulekeeper.service.scenarios import scenarios_of
 from toygame.game import ToyGame
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "toygame" / "scenarios"

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, settings
 
 schemathesis = pytest.importorskip("schemathesis")
 
+from rulekeeper.service.scenarios import find_scenario  # noqa: E402
 from rulekeeper.web.api import create_app  # noqa: E402
-from rulekeeper.web.scenarios import find_scenario  # noqa: E402
 
 DB = Path(tempfile.mkdtemp(prefix="rk-schemathesis-")) / "web.db"
 APP = create_app(DB)

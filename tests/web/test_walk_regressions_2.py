@@ -186,7 +186,7 @@ def test_a_broken_scenario_of_one_game_does_not_stop_battles_of_another(
     for scenario in ("battlesystem:river_crossing", "toyfaulty:race", "river_crossing"):
         r = client.post("/api/battles", json={"scenario": scenario, "seed": 7})
         assert r.status_code == 201, (scenario, r.text)
-    with caplog.at_level(logging.WARNING, logger="rulekeeper.web.scenarios"):
+    with caplog.at_level(logging.WARNING, logger="rulekeeper.service.scenarios"):
         listed = client.get("/api/scenarios")
         assert client.get("/").status_code == 200  # the new-battle page still lists the others
     assert listed.status_code == 200

@@ -49,10 +49,30 @@ BattleArg = Annotated[str | None, typer.Argument(
 BattleIdArg = Annotated[str, typer.Argument(help="Battle id or any unique prefix of it.", autocompletion=complete_battle)]
 
 
+#: What a scenario file's name ends with (a name without one, and no such file, names a shipped scenario).
+SCENARIO_SUFFIXES = frozenset({".yaml", ".yml", ".toml", ".json"})
+
+
+def shipped_file(scenario: Path | None, ruleset: str | None) -> tuple[Path | None, str | None]:
+    """The scenario file and game of ``battle new``: a file as given, or a shipped scenario by its name
+    (``the_hunters_wood``, ``dragonnoir:the_ford``, or ``the_ford`` with ``--ruleset dragonnoir``) when no
+    file has that name. Why: a player who installed rulekeeper has the shipped scenarios but not the
+    repository's examples folder, and the web keeper already takes these names; an unknown name is refused
+    with the names nearest it (``unknown_name``, exit 2)."""
+    if scenario is None or scenario.exists() or scenario.suffix.lower() in SCENARIO_SUFFIXES:
+        return scenario, ruleset
+    from rulekeeper.service.scenarios import find_scenario
+
+    name = str(scenario)
+    shipped = find_scenario(name if ruleset is None or ":" in name else f"{ruleset}:{name}")
+    return shipped.info.path, shipped.game
+
+
 @battle_app.command("new")
 def new(
     scenario: Annotated[Path | None, typer.Argument(
-        help="Scenario file, e.g. examples/exillis/starter.yaml (or give two --muster instead).")] = None,
+        help="Scenario file (e.g. examples/exillis/starter.yaml) or a shipped scenario's name (starter, "
+             "dragonnoir:the_ford; rulekeeper games --scenarios lists them), or give two --muster instead.")] = None,
     muster: Annotated[list[Path] | None, typer.Option(
         "--muster", "--army", help="An army list (an Ex illis muster), YAML or TOML; give two: side A, then side B.")] = None,
     board: Annotated[str | None, typer.Option(
@@ -84,6 +104,7 @@ def new(
 
         raise DiceRequestError("--verifiable takes neither --seed (the sides' contributions make the seed) nor "
                               "--autoplay (nobody plays before every side has contributed: battle contribute)")
+    scenario, ruleset = shipped_file(scenario, ruleset)
     svc = _service(db)
     armies = tuple(ArmySource(str(p), suffix=p.suffix.lower(), path=p) for p in muster or [])
     request = SetupRequest(scenario=scenario, armies=armies, board=board, seed=seed, options=tuple(option or ()),

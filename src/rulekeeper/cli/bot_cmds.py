@@ -7,6 +7,11 @@ action a player makes here (``battle new`` itself when the keeper's side starts,
 loop) :func:`bot_turns` lets the keeper play its side until another side must act. The keeper reads only what
 its side may see: it never moves while the last result is face down, and the search (``rulekeeper.bots``)
 determinises everything else. Its seed for a move is the seat's seed and the log position.
+
+The player at this terminal plays the other side, so a keeper's move the game still conceals (the War Table
+campaign's hidden orders, until the round resolves) is shown as the log shows it to another side: that the
+keeper's side acted, without its orders and without the candidates (``--explain``, ``--json``) that would
+tell them. The web keeper hides it the same way (``web.keeper_side``).
 """
 
 from __future__ import annotations
@@ -17,7 +22,16 @@ from typing import TYPE_CHECKING, TypedDict
 from rich.table import Table
 from rich.text import Text
 
-from rulekeeper.core.game import BattleSetup, Game, JsonDict, Outcome, SetupRequest
+from rulekeeper.core.game import (
+    SPECTATOR,
+    BattleSetup,
+    Game,
+    JsonDict,
+    Outcome,
+    SetupRequest,
+    concealed_action,
+    conceals,
+)
 
 from .output import console
 
@@ -106,6 +120,9 @@ def bot_turns(svc: BattleService, bid: str, *, explain: bool = False, quiet: boo
                                       for c in answer["candidates"]],
                           iterations=answer["iterations"], seconds=answer["seconds"])
         out, _ = svc.act(bid, move["action"], expected_position=rec.position, side=seat.side)
+        if conceals(g, svc.visible(bid).state, chosen, SPECTATOR):  # the other side may not read it yet
+            move = KeeperMove(action=dict(concealed_action(g, chosen)), candidates=[],
+                              iterations=move["iterations"], seconds=move["seconds"])
         answers.append(move)
         if not quiet:
             show_bot_move(g, seat.side, move, out, explain)
@@ -116,9 +133,14 @@ def show_bot_move(g: Game, side: str, move: KeeperMove, out: Outcome, explain: b
     """The keeper's move, its reasons when asked, and the game's Fate Screen of what it caused."""
     from .battle_cmds import presenter
 
-    console.print(Text(f"The keeper (side {side}) plays: {g.action_text(move['action'])}", style="bold cyan"))
-    if explain:
-        console.print(explanation(move))
+    if move["action"].get("kind") == "concealed":
+        console.print(Text(f"The keeper (side {side}) acted (hidden until it is revealed)", style="bold cyan"))
+        if explain:
+            console.print(Text("  (its reasons would tell its orders: none are shown)", style="dim"))
+    else:
+        console.print(Text(f"The keeper (side {side}) plays: {g.action_text(move['action'])}", style="bold cyan"))
+        if explain:
+            console.print(explanation(move))
     console.print(presenter(g).outcome(list(out.report)))
 
 

@@ -57,8 +57,13 @@ def register(app: typer.Typer) -> None:
     @app.command("games")
     def games_command(
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON: one object per registered ruleset.")] = False,
+        scenarios: Annotated[bool, typer.Option(
+            "--scenarios", help="List every shipped scenario instead, by the name 'battle new' takes.")] = False,
     ) -> None:
         """Every registered rule system: whole battles or not (and why), scenarios, optional parts."""
+        if scenarios:
+            _print_scenarios(as_json)
+            return
         entries = [entry(name) for name in sorted(registered())]
         if as_json:
             print_json([asdict(e) for e in entries])
@@ -71,3 +76,24 @@ def register(app: typer.Typer) -> None:
             battles = "yes" if e.battles else f"[red]no[/]: {escape(e.refusal)}"
             table.add_row(escape(e.name), escape(e.title), battles, str(e.scenarios), escape(", ".join(e.capabilities)))
         console.print(table)
+
+
+def _print_scenarios(as_json: bool) -> None:
+    """``games --scenarios``: every shipped scenario, with the name ``battle new`` takes for it (the bare key
+    where only one game ships it, else ``game:key``)."""
+    from rulekeeper.service.scenarios import shipped_scenarios
+
+    shipped = shipped_scenarios()
+    bare_count: dict[str, int] = {}
+    for s in shipped:
+        bare_count[s.info.key] = bare_count.get(s.info.key, 0) + 1
+    rows = [{**s.to_dict(), "type": s.info.key if bare_count[s.info.key] == 1 else s.key} for s in shipped]
+    if as_json:
+        print_json(rows)
+        return
+    table = Table(title="Shipped scenarios (rulekeeper battle new NAME)", box=box.SIMPLE_HEAVY)
+    for column in ("name to type", "game", "scenario"):
+        table.add_column(column, no_wrap=column == "name to type")
+    for row in rows:
+        table.add_row(escape(row["type"]), escape(row["game"]), escape(row["name"]))
+    console.print(table)

@@ -59,7 +59,7 @@ def register(app: typer.Typer) -> None:
         show_link("host", f"{base}/host?key={keeper.host_key}")
         if demo and not keeper.store.list():
             from rulekeeper.core.game import SetupRequest
-            from rulekeeper.web.scenarios import shipped_scenarios
+            from rulekeeper.service.scenarios import shipped_scenarios
 
             demo_scenario = shipped_scenarios()[0]
             for s in shipped_scenarios():

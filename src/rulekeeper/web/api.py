@@ -43,6 +43,7 @@ from rulekeeper.service.battles import (
 )
 from rulekeeper.service.bot_seat import new_seat, seat_of
 from rulekeeper.service.dice import Dice
+from rulekeeper.service.scenarios import find_scenario, shipped_scenarios
 
 from .action_form import MAX_FIELDS, fields_problem
 from .api_bodies import (
@@ -61,7 +62,6 @@ from .api_bodies import (
 from .guards import UnauthorizedError, require_last_actor, require_writer
 from .public_errors import public_body
 from .ratelimit import RateLimit, RateLimits
-from .scenarios import find_scenario, shipped_scenarios
 
 STATUS = {
     "not_found": 404, "unauthorized": 403, "not_your_turn": 409, "stale_state": 409, "game_over": 409,

@@ -14,8 +14,7 @@ from fastapi import Request
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.game import ArmySource, Game, SetupRequest
 from rulekeeper.core.ruleset import games
-
-from .scenarios import find_scenario
+from rulekeeper.service.scenarios import find_scenario
 
 if TYPE_CHECKING:
     from .api import Keeper

@@ -29,6 +29,7 @@ from rulekeeper.core.ruleset import games
 from rulekeeper.persistence.store import BattleNotFoundError, BattleRecord, LogEntry
 from rulekeeper.service.battles import is_pending
 from rulekeeper.service.bot_seat import DEFAULT_STRENGTH, STRENGTH_WORDS
+from rulekeeper.service.scenarios import shipped_scenarios
 
 from .api import NOT_FOUND, STATUS, Keeper
 from .history import results_of_last
@@ -38,7 +39,6 @@ from .live_panels import ActPanel, FatePanel, LiveContext, Panel, ShownError
 from .page_forms import MAX_FIELD, _opt_int
 from .presenters import Presenters, side_label
 from .public_errors import public_message
-from .scenarios import shipped_scenarios
 from .shown_odds import shown_odds
 from .whole import whole_chart
 

@@ -1,4 +1,4 @@
-"""The scenarios a web battle may start from: the ones every installed game ships.
+"""The scenarios a battle may start from by name (the web keeper's lists, `rulekeeper battle new KEY`): every installed game's.
 
 Each game's list is read on its own: a game whose scenario files cannot be read (one broken file
 makes its ``scenarios()`` raise) is left out of the lists with a logged warning, and only a battle
