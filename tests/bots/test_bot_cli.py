@@ -122,3 +122,22 @@ def test_lab_play_says_which_policy_produced_its_figures(
     assert simple["policy"] == "shipped policy (simple)"
     code, out = run_main(["lab", "play", "exillis", "skirmish", "--policy", "C=search"], capsys, monkeypatch)
     assert code == 2 and "Unknown side of this scenario" in out
+
+
+@pytest.mark.parametrize("policy", [[], ["--policy", "search", "--budget", "4"]])
+def test_autoplay_of_one_side_never_gives_the_other_sides_orders(
+        db: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], policy: list[str]) -> None:
+    """"Let a policy play one or all sides (until another side must act)": in the War Table campaign both sides
+    give their orders at once, so both are to act; ``--side bloodless`` gives the Bloodless orders only and leaves
+    the Oathsworn's to their player (before, the shipped policy played the first side to act: the Oathsworn, to the
+    campaign's end). Each round then waits for the Oathsworn."""
+    from rulekeeper.persistence.store import BattleStore
+
+    made = _json(monkeypatch, capsys, "battle", "new", _scenario("wartable-campaign", "shroudfall"), "--db", db)
+    _json(monkeypatch, capsys, "battle", "autoplay", made["id"], "--side", "bloodless", *policy, "--db", db)
+    assert [e.action["side"] for e in BattleStore(db).entries(made["id"])] == ["bloodless"]
+    again = _json(monkeypatch, capsys, "battle", "autoplay", made["id"], "--side", "bloodless", *policy, "--db", db)
+    assert again.get("decisions", []) == [] and len(BattleStore(db).entries(made["id"])) == 1  # theirs are given
+    _json(monkeypatch, capsys, "battle", "autoplay", made["id"], "--side", "oathsworn", *policy, "--db", db)
+    logged = [(e.action["side"], e.action["round"]) for e in BattleStore(db).entries(made["id"])]
+    assert logged == [("bloodless", 1), ("oathsworn", 1), ("oathsworn", 2)]  # round 2 waits for the Bloodless

@@ -57,10 +57,12 @@ class SearchPolicy:
     budget: Budget = STRENGTHS[DEFAULT_STRENGTH]
     name: str = "search"
 
-    def decide(self, game: Game, state: object, seed: int) -> Decision | None:
-        """The bot's decision for the side to act now (None when nobody can act)."""
-        side = acting_side(game, state)
-        return None if side is None else choose(game, state, side, budget=self.budget, seed=seed)
+    def decide(self, game: Game, state: object, seed: int, side: str | None = None) -> Decision | None:
+        """The bot's decision for ``side`` (default: the side to act now; None when it cannot act)."""
+        side = acting_side(game, state) if side is None else side
+        if side is None or not side_actions(game, state, side):
+            return None
+        return choose(game, state, side, budget=self.budget, seed=seed)
 
     def act(self, game: Game, state: object, seed: int) -> Mapping[str, object] | None:
         decision = self.decide(game, state, seed)

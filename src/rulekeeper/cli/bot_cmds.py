@@ -174,10 +174,10 @@ class SearchChooser:
     seed: int
     decisions: list[Decision] = field(default_factory=list)
 
-    def __call__(self, state: object, position: int) -> JsonDict | None:
+    def __call__(self, state: object, position: int, side: str) -> JsonDict | None:
         from rulekeeper.bots import move_seed
 
-        decision = self.policy.decide(self.game, state, move_seed(self.seed, position))
+        decision = self.policy.decide(self.game, state, move_seed(self.seed, position), side)
         if decision is None:
             return None
         self.decisions.append(decision)

@@ -328,6 +328,25 @@ class WithoutExtras:
 # -- hidden simultaneous orders (optional) ---------------------------------------------------------
 
 
+def policy_for(game: Game, state: object, side: str) -> JsonDict | None:
+    """The shipped policy's action for ``side`` (autoplay of one side), or None when ``side`` cannot act.
+
+    ``Game.policy`` plays the first side to act; where sides act at once (the War Table campaign's
+    orders) another side to act asks the game's ``policy_for(state, side)`` hook. A game without the
+    hook answers with its policy's action when that is ``side``'s, else ``side``'s first legal action.
+    """
+    hook = getattr(game, "policy_for", None)
+    if callable(hook):
+        chosen: JsonDict | None = hook(state, side)
+        return chosen
+    action = game.policy(state)
+    if action is not None and game.side_of(action) == side:
+        return action
+    own = [legal for legal in game.legal_actions(state) if legal.side == side]
+    return dict(own[0].action) if own else None
+
+
+
 def conceals(game: Game, state: object, action: Mapping[str, object], role: str) -> bool:
     """Whether the holder of ``role`` may not yet see what a logged ``action`` says.
 

@@ -58,6 +58,8 @@ class Registered(Generic[StateT, ActionT]):
             self.conceals = self._conceals
         if callable(getattr(rules, "rollout_policy", None)):
             self.rollout_policy = self._rollout_policy
+        if callable(getattr(rules, "policy_for", None)):
+            self.policy_for = self._policy_for
 
     # -- the game's names and calculator side ---------------------------------------------------------
 
@@ -161,6 +163,11 @@ class Registered(Generic[StateT, ActionT]):
     def _rollout_policy(self, state: object) -> JsonDict | None:
         hook = getattr(self.rules, "rollout_policy")  # noqa: B009  # present: checked when wrapped
         chosen: ActionT | None = hook(self.state(state))
+        return None if chosen is None else self.logged(chosen)
+
+    def _policy_for(self, state: object, side: str) -> JsonDict | None:
+        hook = getattr(self.rules, "policy_for")  # noqa: B009  # present: checked when wrapped
+        chosen: ActionT | None = hook(self.state(state), side)
         return None if chosen is None else self.logged(chosen)
 
     # -- JSON and views -------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from rulekeeper.core.game import (
     SetupRequest,
     Status,
     face_down,
+    policy_for,
 )
 from rulekeeper.core.names import check_text
 from rulekeeper.core.size import BATTLE_LIMITS, BattleTooLargeError, check_size
@@ -303,13 +304,15 @@ class BattleService(BattleReading):
 
     def autoplay(self, bid: str, sides: set[str] | None = None, max_actions: int = 5000,
                  progress: Callable[[object], None] | None = None,
-                 policy: Callable[[object, int], JsonDict | None] | None = None) -> object:
+                 policy: Callable[[object, int, str], JsonDict | None] | None = None) -> object:
         """Let the policy play ``sides`` (all when None) until the battle ends or another side must act.
 
         Each action is its own transaction (a killed autoplay resumes at its last action); the
         position and revision are carried from one to the next instead of being read again, and
         a writer that got in between makes the next append fail as stale, changing nothing.
-        ``policy(state, position)`` replaces the game's shipped policy (``autoplay --policy search``).
+        ``policy(state, position, side)`` replaces the game's shipped policy (``autoplay --policy search``).
+        Where sides act at once (the War Table campaign), only ``sides`` are played: the other side's
+        orders are left to its player.
         """
         with self.store.reading():  # the record and the state it starts from: one read transaction
             rec = self.store.get(bid)
@@ -326,9 +329,7 @@ class BattleService(BattleReading):
         for _ in range(max_actions):
             if status.over or not status.to_act:
                 break
-            if sides is not None and not set(status.to_act) & sides:
-                break
-            action = g.policy(state) if policy is None else policy(state, at.position)
+            action = self._autoplayed(g, state, status, sides, at.position, policy)
             if action is None:
                 break
             out, at, status = self._commit(bid, g, state, action, at, shown=False)
@@ -336,6 +337,19 @@ class BattleService(BattleReading):
             if progress is not None:
                 progress(state)
         return state
+
+    @staticmethod
+    def _autoplayed(g: Game, state: object, status: Status, sides: set[str] | None, position: int,
+                    policy: Callable[[object, int, str], JsonDict | None] | None) -> JsonDict | None:
+        """The action autoplay plays next: for the first side to act among ``sides`` (any when None) that
+        the policy has an action for; None when there is none."""
+        for side in status.to_act:
+            if sides is not None and side not in sides:
+                continue
+            action = policy_for(g, state, side) if policy is None else policy(state, position, side)
+            if action is not None:
+                return action
+        return None
 
     def export(self, bid: str, path: Path) -> None:
         """Write the battle to ``path`` (a typed error, not a traceback, when it cannot be written)."""

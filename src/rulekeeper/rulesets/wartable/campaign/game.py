@@ -288,6 +288,14 @@ class WarTableCampaign(BaseGame[CampaignGameState, GiveOrders]):
             return None
         return policy_orders(state, status.to_act[0]).given(state.round)
 
+    def policy_for(self, state: CampaignGameState, side: str) -> GiveOrders | None:
+        """The shipped policy's orders for ``side`` (both sides give theirs at once: ``policy`` answers for the
+        first, ``battle autoplay --side bloodless`` asks for the other)."""
+        status = self.status(state)
+        if status.over or side not in status.to_act:
+            return None
+        return policy_orders(state, side).given(state.round)
+
     def side_of(self, action: GiveOrders) -> str:
         return action.side
 
