@@ -88,8 +88,8 @@ def new_database(server: str) -> str:
 def make_battles(url: str, n: int) -> list[tuple[str, dict[str, str]]]:
     """``n`` battles of :data:`SCENARIO` with a chosen seed, made in the database: (id, tokens)."""
     from rulekeeper.core.game import SetupRequest
+    from rulekeeper.service.scenarios import shipped_scenarios
     from rulekeeper.web.api import create_app
-    from rulekeeper.web.scenarios import shipped_scenarios
 
     keeper = create_app(url).state.keeper
     scenario = next(s for s in shipped_scenarios() if s.key == SCENARIO)

@@ -25,7 +25,7 @@ from rulekeeper.persistence.store import BattleStore  # noqa: E402
 from rulekeeper.service.battles import BattleService, game_of  # noqa: E402
 from rulekeeper.service.bot_runner import BotRunner  # noqa: E402
 from rulekeeper.service.bot_seat import new_seat  # noqa: E402
-from rulekeeper.web.scenarios import find_scenario  # noqa: E402
+from rulekeeper.service.scenarios import find_scenario  # noqa: E402
 
 EVERY_GAME = ["exillis:duel", "battlesystem:hill_road", "dragonnoir:the_wizards_duel", "confrontation:the_ford",
               "wartable:oathsworn_vs_bloodless", "wartable-campaign:shroudfall"]

@@ -67,3 +67,12 @@ def test_games_lists_every_shipped_scenario_by_the_name_battle_new_takes(
     assert "the_ford" not in typed  # two games ship one: only game:key names it
     code, out, err = run(monkeypatch, capsys, "games", "--scenarios")
     assert code == 0 and "confrontation:the_ford" in out and "Hunters at the ford" in out
+
+
+@pytest.mark.parametrize("name", ["n" * 300, "deep/" * 900 + "x.yaml", "x" * 121])
+def test_a_name_the_file_system_refuses_is_a_typed_error(
+        db: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str) -> None:
+    """A name too long for the file system (the fuzz corpus found ``OSError: File name too long`` escaping the
+    name lookup) is read as a path and refused by the data-file reader: exit 2, no traceback."""
+    code, out = run_main(["battle", "new", name, "--db", db], capsys, monkeypatch)
+    assert code == 2 and out.startswith("error (") and "Traceback" not in out

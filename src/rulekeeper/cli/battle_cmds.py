@@ -51,6 +51,8 @@ BattleIdArg = Annotated[str, typer.Argument(help="Battle id or any unique prefix
 
 #: What a scenario file's name ends with (a name without one, and no such file, names a shipped scenario).
 SCENARIO_SUFFIXES = frozenset({".yaml", ".yml", ".toml", ".json"})
+#: The longest scenario name looked up (``game:key``); anything longer is a path.
+MAX_NAME = 120
 
 
 def shipped_file(scenario: Path | None, ruleset: str | None) -> tuple[Path | None, str | None]:
@@ -59,11 +61,17 @@ def shipped_file(scenario: Path | None, ruleset: str | None) -> tuple[Path | Non
     file has that name. Why: a player who installed rulekeeper has the shipped scenarios but not the
     repository's examples folder, and the web keeper already takes these names; an unknown name is refused
     with the names nearest it (``unknown_name``, exit 2)."""
-    if scenario is None or scenario.exists() or scenario.suffix.lower() in SCENARIO_SUFFIXES:
+    name = str(scenario)
+    if (scenario is None or scenario.suffix.lower() in SCENARIO_SUFFIXES or "/" in name or "\\" in name
+            or len(name) > MAX_NAME):
+        return scenario, ruleset  # a path: the data-file reader names what is wrong with it
+    try:
+        if scenario.exists():
+            return scenario, ruleset
+    except OSError:  # a name the file system refuses (too long, ...): the reader's typed error says so
         return scenario, ruleset
     from rulekeeper.service.scenarios import find_scenario
 
-    name = str(scenario)
     shipped = find_scenario(name if ruleset is None or ":" in name else f"{ruleset}:{name}")
     return shipped.info.path, shipped.game
 

@@ -328,7 +328,7 @@ class WithoutExtras:
 # -- hidden simultaneous orders (optional) ---------------------------------------------------------
 
 
-def policy_for(game: Game, state: object, side: str) -> JsonDict | None:
+def policy_for(game: Game, state: object, side: str) -> Mapping[str, object] | None:
     """The shipped policy's action for ``side`` (autoplay of one side), or None when ``side`` cannot act.
 
     ``Game.policy`` plays the first side to act; where sides act at once (the War Table campaign's
@@ -337,13 +337,13 @@ def policy_for(game: Game, state: object, side: str) -> JsonDict | None:
     """
     hook = getattr(game, "policy_for", None)
     if callable(hook):
-        chosen: JsonDict | None = hook(state, side)
+        chosen: Mapping[str, object] | None = hook(state, side)
         return chosen
     action = game.policy(state)
     if action is not None and game.side_of(action) == side:
         return action
     own = [legal for legal in game.legal_actions(state) if legal.side == side]
-    return dict(own[0].action) if own else None
+    return own[0].action if own else None
 
 
 

@@ -165,7 +165,7 @@ class Registered(Generic[StateT, ActionT]):
         chosen: ActionT | None = hook(self.state(state))
         return None if chosen is None else self.logged(chosen)
 
-    def _policy_for(self, state: object, side: str) -> JsonDict | None:
+    def _policy_for(self, state: object, side: str) -> Mapping[str, object] | None:
         hook = getattr(self.rules, "policy_for")  # noqa: B009  # present: checked when wrapped
         chosen: ActionT | None = hook(self.state(state), side)
         return None if chosen is None else self.logged(chosen)

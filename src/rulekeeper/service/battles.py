@@ -304,7 +304,7 @@ class BattleService(BattleReading):
 
     def autoplay(self, bid: str, sides: set[str] | None = None, max_actions: int = 5000,
                  progress: Callable[[object], None] | None = None,
-                 policy: Callable[[object, int, str], JsonDict | None] | None = None) -> object:
+                 policy: Callable[[object, int, str], Mapping[str, object] | None] | None = None) -> object:
         """Let the policy play ``sides`` (all when None) until the battle ends or another side must act.
 
         Each action is its own transaction (a killed autoplay resumes at its last action); the
@@ -332,7 +332,7 @@ class BattleService(BattleReading):
             action = self._autoplayed(g, state, status, sides, at.position, policy)
             if action is None:
                 break
-            out, at, status = self._commit(bid, g, state, action, at, shown=False)
+            out, at, status = self._commit(bid, g, state, dict(action), at, shown=False)
             state = out.state
             if progress is not None:
                 progress(state)
@@ -340,7 +340,8 @@ class BattleService(BattleReading):
 
     @staticmethod
     def _autoplayed(g: Game, state: object, status: Status, sides: set[str] | None, position: int,
-                    policy: Callable[[object, int, str], JsonDict | None] | None) -> JsonDict | None:
+                    policy: Callable[[object, int, str], Mapping[str, object] | None] | None
+                    ) -> Mapping[str, object] | None:
         """The action autoplay plays next: for the first side to act among ``sides`` (any when None) that
         the policy has an action for; None when there is none."""
         for side in status.to_act:
