@@ -346,7 +346,6 @@ def policy_for(game: Game, state: object, side: str) -> Mapping[str, object] | N
     return own[0].action if own else None
 
 
-
 def conceals(game: Game, state: object, action: Mapping[str, object], role: str) -> bool:
     """Whether the holder of ``role`` may not yet see what a logged ``action`` says.
 

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import TypedDict
 
-from rulekeeper.core.game import Game, JsonDict
+from rulekeeper.core.game import Game, JsonDict, policy_for
 
 #: How much lower a worker's CPU priority is than the keeper's (a move's budget is wall-clock time, so a busy
 #: keeper makes its bot think a little less, never its pages answer later).
@@ -110,12 +110,10 @@ def decide(game: Game, state: object, job: Job) -> Answer:
 
 
 def simple(game: Game, state: object, side: str) -> Answer:
-    """The game's shipped policy for ``side`` (its first legal action when the policy plays another side)."""
+    """The game's shipped policy for ``side`` (``core.game.policy_for``)."""
     t0 = time.perf_counter()
-    action = game.policy(state)
-    if action is None or game.side_of(action) != side:
-        legal = [lg for lg in game.legal_actions(state) if lg.side == side]
-        action = legal[0].action if legal else None
+    chosen = policy_for(game, state, side)
+    action = None if chosen is None else dict(chosen)
     if action is None:
         return {"action": None, "candidates": [], "iterations": 0, "seconds": time.perf_counter() - t0}
     text = game.action_text(action)
