@@ -199,8 +199,11 @@ def bench_scenario(g: Game, key: str, path: Path, args: argparse.Namespace, budg
     by_side: dict[str, dict[str, int]] = {}
     move_times: list[float] = []
     started = time.perf_counter()
+    roles = g.roles(document)
+    if args.only_side is not None and args.only_side not in roles:
+        raise SystemExit(f"--only-side {args.only_side!r}: {key}'s sides are {', '.join(roles)}")
     jobs = [(g.name, key, args.seed, i, budget, args.plain_horizon, args.cpu_clock, args.opponent, args.margin)
-            for i in range(args.battles)]
+            for i in range(args.battles) if args.only_side is None or roles[i % 2] == args.only_side]
     for outcome, times, peak, side, i in (pool.imap_unordered(_battle, jobs) if pool is not None
                                           else map(_battle, jobs)):
         if args.ledger:
@@ -211,11 +214,12 @@ def bench_scenario(g: Game, key: str, path: Path, args: argparse.Namespace, budg
         by_side.setdefault(side, {"won": 0, "drawn": 0, "lost": 0, "unfinished": 0})[outcome] += 1
         move_times += times
         PEAKS.append(peak)
-    low, high = wilson(tally["won"], args.battles) if args.battles else (0.0, 1.0)  # --battles 0: move times only
+    played = sum(tally.values())
+    low, high = wilson(tally["won"], played) if played else (0.0, 1.0)  # --battles 0: move times only
     default_times = timing(g, document, args.timing) if args.timing else []
     return {
-        "game": g.name, "scenario": key, "battles": args.battles, **tally, "by_side": by_side,
-        "win_rate": tally["won"] / args.battles if args.battles else 0.0, "low95": low, "high95": high,
+        "game": g.name, "scenario": key, "battles": played, **tally, "by_side": by_side,
+        "win_rate": tally["won"] / played if played else 0.0, "low95": low, "high95": high,
         "bench_move_p95": _q(move_times, 0.95), "default_move_p50": _q(default_times, 0.5),
         "default_move_p95": _q(default_times, 0.95), "default_move_max": max(default_times, default=0.0),
         "default_moves_timed": len(default_times), "seconds": time.perf_counter() - started,
@@ -358,6 +362,9 @@ def main() -> None:
     ap.add_argument("--margin", type=float, default=None,
                     help="a bot variant: a challenger must beat the policy's choice by this many standard errors "
                          "(default: the committed MARGIN_Z); needs --label")
+    ap.add_argument("--only-side", default=None, metavar="ROLE",
+                    help="play only the battles (of the --battles) where the bot is ROLE: the same battle seeds and "
+                         "side as the full run's, so they pair with it (the side a scenario disfavours)")
     ap.add_argument("--label", default="", help="the bot variant's name in the ledger (default: none, the committed bot)")
     ap.add_argument("--code", nargs="*", default=None,
                     help="with --summary: only the battles of these code versions (prefixes of the ledger's code)")
