@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rulekeeper.core.wording import counted
+
 HERE = Path(__file__).resolve().parent
 
 #: The whole driver run may take this long (wall time; it needs about 25 s of CPU).
@@ -31,4 +33,4 @@ def explain(summary: dict[str, Any]) -> str:
     """The failures, one per line, with their reproduction."""
     lines = [f"{f['name']} [{f['label']}] at {f['where'] or '-'}: {f['problem'][:300]}\n    args: {f['args']}"
              for f in summary["failures"][:30]]
-    return f"{summary['failure_count']} failure(s):\n" + "\n".join(lines)
+    return f"{counted(summary['failure_count'], 'failure')}:\n" + "\n".join(lines)
