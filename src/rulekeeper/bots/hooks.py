@@ -11,6 +11,11 @@
 * ``rollout_policy(state) -> action | None``: the shipped policy's action, computed faster where the game can
   (Confrontation lists no disengagements its policy never picks). The simulations play it; the anchor is
   still asked of ``policy``. The default is ``policy``.
+* ``bot_policy(state) -> action | None``: the bot's *own* default play, where the game knows a better one than
+  its shipped policy (Ex illis: the shipped policy, but a group that can shoot never charges). The search's
+  anchor is this policy's choice, and in the simulations the bot's side plays it while every other side plays
+  ``rollout_policy`` (the opponent is still modelled by the shipped policy). The default: none (the anchor is
+  ``policy``'s choice and every side plays ``rollout_policy``).
 * ``rollout_done(start, state, actions, horizon) -> bool``: whether a simulation from ``start`` (the world
   before the candidate) has gone far enough, now in ``state`` after ``actions`` actions: *the game says what
   the horizon means* in its own time (Dragon Noir: to the end of the sequence after the current one, a move
@@ -104,6 +109,12 @@ def roller(game: Game) -> Callable[[object], Mapping[str, object] | None]:
     if callable(hook):
         return hook  # type: ignore[no-any-return]
     return game.policy
+
+
+def own_player(game: Game) -> Callable[[object], Mapping[str, object] | None] | None:
+    """The game's ``bot_policy`` hook (the bot's own default play), or None when the game has none."""
+    hook = getattr(game, "bot_policy", None)
+    return hook if callable(hook) else None
 
 
 def policy_action(game: Game, state: object) -> Mapping[str, object] | None:

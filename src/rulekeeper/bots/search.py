@@ -1,8 +1,9 @@
 """The search: determinised Monte Carlo over the bot's own actions, compared on common worlds and halved, with
 rollouts by the game's shipped policy (see the package docstring for why this shape).
 
-1. **candidates**: the side's legal actions, the shipped policy's own choice first (asked in a determinised
-   world: the policy may not read what the side cannot see), then the others in a seeded order, the first
+1. **candidates**: the side's legal actions, the *base policy*'s choice first (the shipped policy, or the
+   game's ``bot_policy`` where it knows a better default; asked in a determinised world: the policy may not
+   read what the side cannot see), then the others in a seeded order, the first
    :data:`SCREEN` of them *screened* (applied once in the first world and scored at once, best first), as many
    as the budget can give :data:`SAMPLES_PER_ARM` simulations each (2 to :data:`WIDTH`; a first *probe*
    simulation of the policy's choice says what one costs): a side with 150 legal moves spends its
@@ -10,10 +11,12 @@ rollouts by the game's shipped policy (see the package docstring for why this sh
 2. **a pass**: one world is drawn (``hooks.determiniser``: a fresh RNG state and the other sides' unrevealed
    orders drawn afresh, seeded by the bot's own seed, never by the battle) and *every* candidate still in the
    race is simulated in it: applied, then every side plays the shipped policy (``hooks.roller``: the game's
-   faster ``rollout_policy`` where it gives one) for at most ``budget.horizon`` actions, and the end is scored (the result if the battle ended, else the game's ``evaluate``). The same
-   worlds for every candidate (common random numbers) make their differences show with few simulations;
+   faster ``rollout_policy`` where it gives one; the bot's own side the game's ``bot_policy``, where it gives
+   one) for at most ``budget.horizon`` actions, and the end is scored (the result if the battle ended, else the
+   game's ``evaluate``). The same worlds for every candidate (common random numbers) make their differences
+   show with few simulations;
 3. **halving**: after every :data:`PASSES_PER_ROUND` passes the worse half of the *challengers* leaves the race
-   (sequential halving, the simple-regret bandit of Karnin et al. 2013), down to two; the shipped policy's
+   (sequential halving, the simple-regret bandit of Karnin et al. 2013), down to two; the base policy's
    choice (the *anchor*) never leaves it, so every challenger is compared with it on the same worlds;
 4. the budget (iterations or seconds) is checked after every simulation, and a time budget's deadline within
    one too (a simulation cut short is left out);
@@ -28,17 +31,17 @@ rollouts by the game's shipped policy (see the package docstring for why this sh
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from rulekeeper.core.game import Game, JsonDict, LegalAction
 
-from .hooks import determiniser, evaluator, horizon_of, roller
+from .hooks import determiniser, evaluator, horizon_of, own_player, roller
 from .model import BotRequestError, Budget, Candidate, Decision
 
-#: Candidates compared at most (the shipped policy's choice and the first others in a seeded order).
+#: Candidates compared at most (the base policy's choice and the first others in a seeded order).
 WIDTH = 12
 #: Simulations each compared candidate should get at least (what sets the width on a small budget).
 SAMPLES_PER_ARM = 6
@@ -48,7 +51,7 @@ PASSES_PER_ROUND = 2
 SCREEN = 24
 #: The share of a time budget the screen may spend.
 SCREEN_SHARE = 0.3
-#: Standard errors of the paired difference by which a challenger must beat the shipped policy's choice.
+#: Standard errors of the paired difference by which a challenger must beat the base policy's choice.
 MARGIN_Z = 2.0
 
 
@@ -100,12 +103,12 @@ def choose(game: Game, state: object, side: str, *, budget: Budget, seed: int,
     seeds = np.random.Generator(np.random.PCG64(seed))
     determinise = determiniser(game)
     arms = _ordered_arms(game, determinise(state, side, _draw(seeds)), side, legal, seeds)
-    evaluate = evaluator(game)
+    evaluate, own = evaluator(game), own_player(game)
     deadline = None if budget.seconds is None else start + budget.seconds
-    # the probe: the shipped policy's choice in the first world, which also says what a simulation costs
+    # the probe: the base policy's choice in the first world, which also says what a simulation costs
     world = determinise(state, side, _draw(seeds))
     probe = time.perf_counter()
-    value, _ = _simulate(game, world, arms[0].legal.action, side, budget.horizon, evaluate, deadline)
+    value, _ = _simulate(game, world, arms[0].legal.action, side, budget.horizon, evaluate, deadline, own)
     arms[0].add(0, value)
     arms = [arms[0], *_screened(game, world, arms[1:], side, evaluate,
                                 None if budget.seconds is None else start + budget.seconds * SCREEN_SHARE)]
@@ -119,7 +122,7 @@ def choose(game: Game, state: object, side: str, *, budget: Budget, seed: int,
 
     while not spent():
         for arm in race[first:]:
-            value, whole = _simulate(game, world, arm.legal.action, side, budget.horizon, evaluate, deadline)
+            value, whole = _simulate(game, world, arm.legal.action, side, budget.horizon, evaluate, deadline, own)
             if not whole:  # cut by the deadline: not comparable with the others, left out
                 break
             arm.add(passes, value)
@@ -140,7 +143,7 @@ def choose(game: Game, state: object, side: str, *, budget: Budget, seed: int,
 
 
 def _chosen(arms: list[_Arm]) -> _Arm:
-    """The anchor (``arms[0]``, the shipped policy's choice), or the challenger that beats it by the most on
+    """The anchor (``arms[0]``, the base policy's choice), or the challenger that beats it by the most on
     the worlds both were played in, if the paired difference's lower bound (mean − :data:`MARGIN_Z` standard
     errors, at least two shared worlds) is above 0."""
     anchor, best, best_bound = arms[0], arms[0], 0.0
@@ -191,27 +194,31 @@ def _draw(seeds: np.random.Generator) -> int:
 
 def _ordered_arms(game: Game, world: object, side: str, legal: list[LegalAction],
                   seeds: np.random.Generator) -> list[_Arm]:
-    """The candidates in the order they enter the search: the shipped policy's choice (in a determinised
-    world: the policy may not read what the side cannot see), then the others in a seeded order."""
-    suggested = game.policy(world)
+    """The candidates in the order they enter the search: the base policy's choice (the game's ``bot_policy``,
+    else its shipped ``policy``; in a determinised world: the policy may not read what the side cannot see),
+    then the others in a seeded order."""
+    suggested = (own_player(game) or game.policy)(world)
     first = [i for i, la in enumerate(legal) if suggested is not None and la.action == suggested][:1]
     rest = [int(i) for i in seeds.permutation(len(legal)) if int(i) not in first]
     return [_Arm(legal[i]) for i in (*first, *rest)]
 
 
 def _simulate(game: Game, world: object, action: JsonDict, side: str, horizon: int,
-              evaluate: Callable[[object, str], float], deadline: float | None) -> tuple[float, bool]:
-    """Play ``action`` in ``world``, then the shipped policy for every side until the horizon (``horizon``
+              evaluate: Callable[[object, str], float], deadline: float | None,
+              own: Callable[[object], Mapping[str, object] | None] | None = None) -> tuple[float, bool]:
+    """Play ``action`` in ``world``, then the shipped policy for every side (``own``, the game's
+    ``bot_policy``, for ``side`` alone to act, where the game gives one) until the horizon (``horizon``
     actions, or what the game's ``rollout_done`` says); the score, and whether the simulation ran its course
     (False: the deadline cut it short)."""
     state, follow_policy, done = game.apply(world, action).state, roller(game), horizon_of(game)
-    actions = 0
+    actions, alone = 0, (side,)
     while not done(world, state, actions, horizon):
-        if game.status(state).over:
+        status = game.status(state)
+        if status.over:
             break
         if deadline is not None and time.perf_counter() >= deadline:
             return evaluate(state, side), False
-        follow = follow_policy(state)
+        follow = (own if own is not None and status.to_act == alone else follow_policy)(state)
         if follow is None:
             break
         state = game.apply(state, follow).state

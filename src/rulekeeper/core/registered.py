@@ -58,6 +58,8 @@ class Registered(Generic[StateT, ActionT]):
             self.conceals = self._conceals
         if callable(getattr(rules, "rollout_policy", None)):
             self.rollout_policy = self._rollout_policy
+        if callable(getattr(rules, "bot_policy", None)):
+            self.bot_policy = self._bot_policy
         if callable(getattr(rules, "policy_for", None)):
             self.policy_for = self._policy_for
 
@@ -162,6 +164,11 @@ class Registered(Generic[StateT, ActionT]):
 
     def _rollout_policy(self, state: object) -> JsonDict | None:
         hook = getattr(self.rules, "rollout_policy")  # noqa: B009  # present: checked when wrapped
+        chosen: ActionT | None = hook(self.state(state))
+        return None if chosen is None else self.logged(chosen)
+
+    def _bot_policy(self, state: object) -> JsonDict | None:
+        hook = getattr(self.rules, "bot_policy")  # noqa: B009  # present: checked when wrapped
         chosen: ActionT | None = hook(self.state(state))
         return None if chosen is None else self.logged(chosen)
 

@@ -78,9 +78,10 @@ class ExIllisBattles(BaseGame["BattleState", "Action"]):
         return remembered(state, "exillis.legal", lambda: legal_actions(state, self.t))
 
     def _find(self, state: BattleState, action: Action) -> Legal | None:
-        picked = cast("Legal | None", recalled(state, "exillis.rollout"))  # the rollout policy's entry
-        if picked is not None and picked.action == action:  # no list to build for it
-            return picked
+        for key in ("exillis.rollout", "exillis.bot"):  # the entry the rollout or the bot's policy picked
+            picked = cast("Legal | None", recalled(state, key))
+            if picked is not None and picked.action == action:  # no list to build for it
+                return picked
         return next((lg for lg in self._legal_of(state) if lg.action == action), None)
 
     @cached_property
@@ -269,6 +270,19 @@ class ExIllisBattles(BaseGame["BattleState", "Action"]):
         if best is None:
             return None
         return remembered(state, "exillis.rollout", lambda: best).action
+
+    def bot_policy(self, state: BattleState) -> Action | None:
+        """The search bot's own default play (``rulekeeper.bots``: its anchor, and its side in its simulations):
+        the shipped policy, but a group that can shoot never charges (:func:`.battle.policy.bot_score`, with
+        the figures that chose it); found as :meth:`rollout_policy` finds the shipped one, and kept on the state
+        for ``apply`` too."""
+        from .battle.policy import bot_score
+        from .battle.rollout import rollout_choice
+
+        best = rollout_choice(state, self.t, lambda: self._legal_of(state), bot_score)
+        if best is None:
+            return None
+        return remembered(state, "exillis.bot", lambda: best).action
 
     def action_text(self, action: Action) -> str:
         """The stable text form, as typed on the command line: ``move A:Billmen C3``."""

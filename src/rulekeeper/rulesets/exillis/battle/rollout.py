@@ -43,37 +43,42 @@ from .actions import (
     wait_legal,
 )
 from .moves import group_movement, group_of
-from .policy import choose, first_best, score
+from .policy import Scorer, choose, first_best, score
 from .state import BattleState
 from .tables import BattleTables
 
 
-def rollout_choice(state: BattleState, t: BattleTables, whole: Callable[[], list[Legal]]) -> Legal | None:
+def rollout_choice(state: BattleState, t: BattleTables, whole: Callable[[], list[Legal]],
+                   score_of: Scorer = score) -> Legal | None:
     """The shipped policy's entry of the legal list (:func:`.policy.choose`), picked among the entries it could
-    pick, each scored once (``whole()``: the whole legal list, asked only where nothing can be left out)."""
+    pick, each scored once (``whole()``: the whole legal list, asked only where nothing can be left out).
+
+    ``score_of``: the scores to pick by (:func:`.policy.bot_score` for the search bot's own play). What is left
+    out stays below what is kept for any scores that give moves, retreats, Challenges, casts, stances and the
+    Wait of an engaged group the shipped scores (``bot_score`` changes charges only)."""
     if state.over or not state.active:
         return None
     u = leader(state)
     assert u is not None and u.zone is not None
     members = group_of(state, u)
     if is_fleeing(state) or all(is_disabled(m) for m in members):
-        return choose(state, t, whole())
+        return choose(state, t, whole(), score_of)
     polearm = t.rules.num("polearm_extra_acp") if any(m.has_rule("Polearm") for m in members) else 0.0
     if state.engaged(u):
         fight = fight_on_zone(state, u, polearm)
         if fight is None:
-            return choose(state, t, whole())
+            return choose(state, t, whole(), score_of)
         kept = [fight, *_ranged(state, t, u, True), *_command_actions(state, t, u, members, True)]
-        return first_best([(lg, score(state, t, lg)) for lg in kept])
+        return first_best([(lg, score_of(state, t, lg)) for lg in kept])
     charges: list[Legal] = []
     if not any(m.has_rule("Laborious Movements") for m in members):
         charges = _charges(state, t, u, polearm)
         forced = _compulsive(state, t, u, charges)
         if forced:
-            return choose(state, t, forced)
+            return choose(state, t, forced, score_of)
     rest = [*charges, *_ranged(state, t, u, False), *_spells(state, t, u),
             *_command_actions(state, t, u, members, False), wait_legal(t, u, members, False)]
-    scored = [(lg, score(state, t, lg)) for lg in rest]
+    scored = [(lg, score_of(state, t, lg)) for lg in rest]
     if max(s for _, s in scored) > 12.0 + 5.0 * group_movement(members):
         return first_best(scored)
-    return first_best([(lg, score(state, t, lg)) for lg in moves(state, t, u)] + scored)
+    return first_best([(lg, score_of(state, t, lg)) for lg in moves(state, t, u)] + scored)
