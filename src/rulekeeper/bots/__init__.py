@@ -1,12 +1,12 @@
 """An opponent for every game: a search bot over the game protocol, fair by construction.
 
 Rule-system neutral, like ``lab``/``service``: it reaches a game only through
-:class:`rulekeeper.core.game.Game` (plus two optional hooks), never by importing ``rulesets``.
+:class:`rulekeeper.core.game.Game` (plus optional hooks), never by importing ``rulesets``.
 
 Public API (stable)::
 
     choose(game, state, side, *, budget: Budget, seed: int, cancelled=None) -> Decision
-    Budget(seconds: float | None, iterations: int | None, horizon: int = 10)
+    Budget(seconds: float | None, iterations: int | None, horizon: int = 4)
     Decision(action, candidates: tuple[Candidate, ...], iterations: int, seconds: float)
     Candidate(action, text, value: float, visits: int)      # value in [-1, 1] for the bot's side
     POLICIES                    # {"simple": ..., "search": ...}: name -> what it is
@@ -14,8 +14,11 @@ Public API (stable)::
     STRENGTHS, strength_named(name), parse_budget("1s" | "200" | "normal"), move_seed(seed, index)
 
 Optional game hooks (``hooks``): ``evaluate(state, side) -> float`` in [-1, 1] (material, morale,
-objectives), ``determinise(state, side, seed) -> state`` (default: a fresh RNG state) and
-``rollout_policy(state) -> action`` (the shipped policy's action computed faster; default: ``policy``).
+objectives), ``determinise(state, side, seed) -> state`` (default: a fresh RNG state),
+``rollout_policy(state) -> action`` (the shipped policy's action computed faster; default: ``policy``),
+``bot_policy(state) -> action`` (the bot's own default play where the game knows a better one than its shipped
+policy: the search's anchor and the bot's side in its simulations; default: none) and ``rollout_done`` (a
+simulation's horizon in the game's own time; default: ``horizon`` actions).
 
 **Why determinised Monte Carlo with policy rollouts, not expectimax.** Expectimax needs every chance node's
 outcomes and odds enumerated; the protocol gives a ``preview`` with the exact requests an action draws
@@ -24,7 +27,7 @@ and hidden simultaneous orders (the War Table campaign) are information sets, no
 handles both with what every game already has: chance goes through the RNG inside the state, so a
 simulation re-seeds it (the bot's seed, never the battle's) and re-draws the other sides' unrevealed orders
 (*determinisation*, as in information-set MCTS), and ``apply`` then plays out the exact rules. The tree
-is one level deep (a UCB1 bandit over the bot's own actions, widened progressively) and the simulations
+is one level deep (the bot's own actions, raced on common worlds and halved: ``search``) and the simulations
 follow the game's shipped policy for a bounded horizon: this is the *rollout algorithm* of policy
 iteration, which in expectation plays at least as well as the policy it rolls out, and it keeps a move
 inside a second on the slowest game, where a deeper tree of determinised worlds would spend its budget
