@@ -63,7 +63,7 @@ def test_battle_act_prints_the_fate_screen_and_the_moved_counter(monkeypatch: py
     db = str(tmp_path / "b.db")
     bid = new_battle(monkeypatch, capsys, db)
     code, out, _ = run(monkeypatch, capsys, "battle", "act", bid, "move", "Riverguard Foot", "C2", "--db", db)
-    assert code == 0 and "Fate Screen" in out and "Riverguard Foot move B2 → C2 (1 points, 3 left)" in out
+    assert code == 0 and "Fate Screen" in out and "Riverguard Foot move B2 → C2 (1 point, 3 left)" in out
     row2 = hex_lines(out, 1)
     assert row2[1][column_of(2, 1):].startswith("a1 LI") and not row2[1][column_of(1, 1):].startswith("a1")
     code, _, err = run(monkeypatch, capsys, "battle", "act", bid, "rally", "Captain of the Ford", "Ford Pikes",

@@ -20,6 +20,7 @@ import pytest
 from rulekeeper.core.errors import UnknownNameError
 from rulekeeper.core.game import Game
 from rulekeeper.core.ruleset import game, register_for_tests, unregister_for_tests
+from rulekeeper.core.wording import counted
 from rulekeeper.persistence.dice_store import AlreadyContributedError, NotVerifiableError, contribution_commitment
 from rulekeeper.persistence.store import BattleStore
 from rulekeeper.service.battles import BattleService, DiceNotReadyError
@@ -68,7 +69,7 @@ def test_the_commitment_verifies_and_the_seed_is_made_from_all_three(svc: Battle
     assert svc.replay(bid).identical
     result = Dice(svc).verify(bid)
     n = svc.store.get(bid).position
-    assert result.ok and result.verifiable and result.actions == n > 0 and result.message == f"verified: {n} actions"
+    assert result.ok and result.verifiable and result.actions == n > 0 and result.message == f"verified: {counted(n, 'action')}"
 
 
 def test_the_order_of_the_sides_matters_and_every_contribution_changes_the_seed() -> None:

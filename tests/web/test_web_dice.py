@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 
 from live_keeper import running_keeper
 from rulekeeper.core.ruleset import register_for_tests, unregister_for_tests
+from rulekeeper.core.wording import counted
 from rulekeeper.persistence.dice_store import contribution_commitment
 from rulekeeper.web.api import create_app
 from toygame.game import ToyGame
@@ -141,7 +142,7 @@ def test_the_secret_and_the_seed_reach_nobody_before_the_end(client: TestClient)
         page = client.get(f"/b/{bid}", params={"token": token}).text
         assert secret in page and seed in page and "verify every roll" in page
     verify = client.get(f"/b/{bid}/verify", params={"token": toks["B"]}).text
-    assert f"verified: {n} actions" in verify and secret in verify
+    assert f"verified: {counted(n, 'action')}" in verify and secret in verify
 
 
 def test_the_verify_page_checks_a_pasted_export(client: TestClient) -> None:
@@ -156,7 +157,7 @@ def test_the_verify_page_checks_a_pasted_export(client: TestClient) -> None:
     form = client.get("/verify")
     assert form.status_code == 200 and 'action="/verify"' in form.text
     ok = client.post("/verify", data={"export": json.dumps(doc)})
-    assert ok.status_code == 200 and 'id="verify-result"' in ok.text and f"verified: {len(doc['log'])} actions" in ok.text
+    assert ok.status_code == 200 and 'id="verify-result"' in ok.text and f"verified: {counted(len(doc['log']), 'action')}" in ok.text
     doc["log"][0]["result"]["chance"][0]["u"] = 0.999 if doc["log"][0]["result"]["chance"][0]["u"] != 0.999 else 0.5
     bad = client.post("/verify", data={"export": json.dumps(doc)})
     assert bad.status_code == 200 and "Does not verify" in bad.text and "log.0.result" in bad.text

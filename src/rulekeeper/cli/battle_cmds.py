@@ -8,6 +8,7 @@ when the game ships none). SQLAlchemy and the service are imported when a comman
 
 from __future__ import annotations
 
+from itertools import count
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -162,11 +163,13 @@ def _autoplay(svc: BattleService, bid: str, sides: set[str] | None, max_actions:
     from rich.progress import BarColumn, Progress, TextColumn  # the bar only: every other command skips it
 
     g = svc.game(bid)
-    with Progress(TextColumn("[bold]autoplay"), BarColumn(), TextColumn("{task.completed} actions, turn {task.fields[turn]}"),
-                  console=console, transient=True) as bar:
-        task = bar.add_task("autoplay", total=None, turn="0")
+    played = count(1)  # the bar counts in words: "1 action", "2 actions"
+    with Progress(TextColumn("[bold]autoplay"), BarColumn(),
+                  TextColumn("{task.fields[done]}, turn {task.fields[turn]}"), console=console, transient=True) as bar:
+        task = bar.add_task("autoplay", total=None, turn="0", done=counted(0, "action"))
         return svc.autoplay(bid, sides, max_actions, policy=policy,
-                            progress=lambda s: bar.update(task, advance=1, turn=str(g.status(s).turn)))
+                            progress=lambda s: bar.update(task, advance=1, turn=str(g.status(s).turn),
+                                                          done=counted(next(played), "action")))
 
 
 @battle_app.command("list")
@@ -219,8 +222,8 @@ def replay(battle: BattleArg = None, db: Db = None, json: Json = False) -> None:
         print_json({"id": battle, "identical": rep.identical, "actions": rep.actions, "differences": rep.differences,
                     "fingerprint": head and fingerprint(head)})
     elif rep.identical:
-        console.print(Text(f"Replayed {rep.actions} actions: the final state is identical, bit for bit, and the "
-                           f"hash chain is intact (fingerprint {fingerprint(head or '')}).", style="bold green"))
+        console.print(Text(f"Replayed {counted(rep.actions, 'action')}: the final state is identical, bit for bit, "
+                           f"and the hash chain is intact (fingerprint {fingerprint(head or '')}).", style="bold green"))
     else:
         console.print(Text(f"Replay differs in {counted(len(rep.differences), 'place')}:", style="bold red"))
         for d in rep.differences[:20]:

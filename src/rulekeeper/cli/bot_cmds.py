@@ -32,6 +32,7 @@ from rulekeeper.core.game import (
     concealed_action,
     conceals,
 )
+from rulekeeper.core.wording import counted
 
 from .output import console
 
@@ -147,7 +148,7 @@ def show_bot_move(g: Game, side: str, move: KeeperMove, out: Outcome, explain: b
 def explanation(move: KeeperMove, top: int = 5) -> Table:
     """The bot's best candidates: their estimated value for its side (-1 a sure loss … +1 a sure win) and the
     simulations behind each."""
-    table = Table(title=f"Why: {move['iterations']} simulations in {float(move['seconds']):.2f}s",
+    table = Table(title=f"Why: {counted(move['iterations'], 'simulation')} in {float(move['seconds']):.2f}s",
                   title_justify="left")
     for col in ("#", "Candidate", "Value", "Simulations"):
         table.add_column(col, justify="right" if col != "Candidate" else "left")

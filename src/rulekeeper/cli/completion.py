@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from rulekeeper.core.wording import counted
+
 if TYPE_CHECKING:
     from rulekeeper.service.battles import BattleService
 
@@ -40,7 +42,7 @@ def _quiet(found: Iterator[tuple[str, str]]) -> list[tuple[str, str]]:
 def _ids(ctx: typer.Context, incomplete: str) -> Iterator[tuple[str, str]]:
     for r in _service(ctx).list():
         if r.id.startswith(incomplete):
-            yield r.id, f"{r.ruleset} {r.scenario}, {r.position} actions, {r.status}"
+            yield r.id, f"{r.ruleset} {r.scenario}, {counted(r.position, 'action')}, {r.status}"
 
 
 def complete_battle(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]]:

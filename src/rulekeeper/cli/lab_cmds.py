@@ -148,7 +148,8 @@ def play(game: Game, scenario: Annotated[str, typer.Argument(help="A scenario fi
 
 def _print_play(game: str, scenario: str, summary: PlaySummary) -> None:
     doc = summary.to_json()
-    table = Table(title=f"{game} · {scenario} · {doc['battles']} battles · {doc['method']}", box=box.SIMPLE_HEAVY)
+    table = Table(title=f"{game} · {scenario} · {counted(doc['battles'], 'battle')} · {doc['method']}",
+                  box=box.SIMPLE_HEAVY)
     table.add_column("result")
     table.add_column("rate" + ("" if summary.exact else " (95 % Wilson interval)"), justify="right")
     table.add_column("battles", justify="right")
@@ -261,7 +262,7 @@ def _print_duel(request: DuelRequest, summary: DuelSummary, tally: DuelTally, pl
     table = Table(title=f"{request.first} (level {request.first_level}) vs {request.second} (level "
                         f"{request.second_level}) · {request.mode}{' · charge' if request.charge else ''}"
                         f" · deployed first: {'a coin each battle' if request.deployment == 'random' else request.first}\n"
-                        f"{tally.battles} battles · {_method(how, tally.method)}", box=box.SIMPLE_HEAVY)
+                        f"{counted(tally.battles, 'battle')} · {_method(how, tally.method)}", box=box.SIMPLE_HEAVY)
     table.add_column("outcome")
     table.add_column("probability" + ("" if how == "exact" else " (95 % Wilson interval)"), justify="right")
     for label, share in summary.rows():
@@ -326,7 +327,7 @@ def sweep(game: Game, units: Annotated[str, typer.Option("--units", help="all, o
 def _print_sweep(cells: list[Cell], reused: int, paths: dict[str, Path]) -> None:
     from rulekeeper.lab.stats import wilson
 
-    table = Table(title=f"{len(cells)} matchups ({reused} read from earlier runs); score = wins + draws/2",
+    table = Table(title=f"{counted(len(cells), 'matchup')} ({reused} read from earlier runs); score = wins + draws/2",
                   box=box.SIMPLE_HEAVY)
     for col in ("first", "second", "wins", "95 %", "score", "/100 pts", "even ratio"):
         table.add_column(col, justify="left" if col in ("first", "second") else "right",
@@ -357,7 +358,7 @@ def compare(base: Annotated[Path, typer.Argument(help="The base sweep's folder."
                      "variant": m.variant, "delta": m.delta, "z": m.z, "moved": m.moved} for m in moves])
         return
     moved = [m for m in moves if m.moved]
-    table = Table(title=f"{len(moved)} of {len(moves)} matchups moved (|z| ≥ 1.96); score = wins + draws/2",
+    table = Table(title=f"{len(moved)} of {counted(len(moves), 'matchup')} moved (|z| ≥ 1.96); score = wins + draws/2",
                   box=box.SIMPLE_HEAVY)
     for col in ("first", "second", "base", "variant", "change", "z", ""):
         table.add_column(col, justify="left" if col in ("first", "second", "") else "right")

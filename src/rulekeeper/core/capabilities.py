@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from .wording import counted
+
 if TYPE_CHECKING:
     from .armies import ArmyBuilder, CampaignBook
     from .duels import DuelKernel
@@ -116,5 +118,5 @@ def capabilities(game: object) -> tuple[str, ...]:
     options = getattr(game, "options", None)
     count = len(options()) if callable(options) else 0
     if count:
-        found.append(f"{count} options")
+        found.append(counted(count, "option"))
     return tuple(found)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, TypeVar
 from . import parsed_cache
 from .errors import DataFileError
 from .limits import EXPORT_LIMITS, LIMITS, Limits
+from .wording import counted, noun_for
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -45,20 +46,20 @@ def check_tree(data: T, where: str, limits: Limits = LIMITS) -> T:
         item, depth = stack.pop()
         count += 1
         if count > limits.nodes:
-            raise DataFileError(where, [f"more than {limits.nodes:,} values"])
+            raise DataFileError(where, [f"more than {limits.nodes:,} {noun_for(limits.nodes, 'value')}"])
         if isinstance(item, dict):
             if depth >= limits.depth:
-                raise DataFileError(where, [f"nested deeper than {limits.depth} levels"])
+                raise DataFileError(where, [f"nested deeper than {counted(limits.depth, 'level')}"])
             stack.extend((k, depth + 1) for k in item)
             stack.extend((v, depth + 1) for v in item.values())
         elif isinstance(item, list):
             if depth >= limits.depth:
-                raise DataFileError(where, [f"nested deeper than {limits.depth} levels"])
+                raise DataFileError(where, [f"nested deeper than {counted(limits.depth, 'level')}"])
             stack.extend((v, depth + 1) for v in item)
         elif isinstance(item, int) and not isinstance(item, bool) and abs(item) >= 10**limits.digits:
-            raise DataFileError(where, [f"a number longer than {limits.digits} digits"])
+            raise DataFileError(where, [f"a number longer than {counted(limits.digits, 'digit')}"])
         elif isinstance(item, str) and len(item) > limits.text:
-            raise DataFileError(where, [f"a text longer than {limits.text:,} characters"])
+            raise DataFileError(where, [f"a text longer than {limits.text:,} {noun_for(limits.text, 'character')}"])
         elif isinstance(item, str) and (control := control_character(item)) is not None:
             raise DataFileError(where, [f"a text holding the control character {control}: {item[:40]!r}"])
     return data
@@ -197,7 +198,7 @@ def read_text(path: Path, where: str | None = None, limits: Limits = LIMITS) -> 
     except OSError as exc:
         raise DataFileError(where, [f"cannot read the file ({exc.__class__.__name__}: {exc.strerror or exc})"]) from None
     if len(raw) > limits.file_bytes:
-        raise DataFileError(where, [f"larger than {limits.file_bytes:,} bytes"])
+        raise DataFileError(where, [f"larger than {limits.file_bytes:,} {noun_for(limits.file_bytes, 'byte')}"])
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:

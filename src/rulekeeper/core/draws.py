@@ -17,6 +17,7 @@ from typing import Generic, TypeVar
 from .chance import ChanceRequest, ChanceResult, Fate
 from .errors import RulekeeperError
 from .rng import Rng
+from .wording import counted
 
 T = TypeVar("T")
 
@@ -90,5 +91,5 @@ def enumerate_draws(run: Callable[[Fate], T], max_leaves: int = MAX_LEAVES) -> l
                 if u is not None:
                     todo.append(((*script, u), p * q, (*names, f"{request.label}: {outcome}")))
         if len(leaves) + len(todo) > max_leaves:
-            raise NotEnumerable(f"more than {max_leaves} branches of draws")
+            raise NotEnumerable(f"more than {counted(max_leaves, 'branch', 'branches')} of draws")
     return leaves

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import RulekeeperError
+from .wording import noun_for
 
 #: Lists whose entries are the battle's units, in the shipped games' documents.
 UNIT_LISTS = ("units", "fighters", "men")
@@ -87,11 +88,11 @@ def check_size(document: object, where: str, game: object = None, actions: int =
     if side > limits.side:
         problems.append(f"a board side of {side:g} (at most {limits.side})")
     if size.cells > limits.cells:
-        problems.append(f"a board of {size.cells:,} cells (at most {limits.cells:,})")
+        problems.append(f"a board of {size.cells:,} {noun_for(size.cells, 'cell')} (at most {limits.cells:,})")
     if size.units > limits.units:
-        problems.append(f"{size.units:,} units (at most {limits.units:,})")
+        problems.append(f"{size.units:,} {noun_for(size.units, 'unit')} (at most {limits.units:,})")
     if actions > limits.actions:
-        problems.append(f"{actions:,} actions (at most {limits.actions:,})")
+        problems.append(f"{actions:,} {noun_for(actions, 'action')} (at most {limits.actions:,})")
     if problems:
         raise BattleTooLargeError(f"{where}: the battle is too large for this keeper: {'; '.join(problems)} — "
                                   "see docs/limits.md", cells=size.cells, units=size.units, actions=actions)

@@ -29,6 +29,7 @@ from typing import Any, TypeVar, Union
 
 from .errors import RulekeeperError
 from .rng import RngState
+from .wording import counted
 
 T = TypeVar("T")
 
@@ -112,7 +113,8 @@ def _tuple(kind: object, data: object, where: str) -> tuple[object, ...]:
     if len(args) == 2 and args[1] is Ellipsis:
         return tuple(_read(args[0], v, f"{where}[{i}]") for i, v in enumerate(items))
     if len(items) != len(args):
-        raise DamagedStateError(f"{where}: {len(args)} items are expected, not {len(items)}")
+        raise DamagedStateError(f"{where}: {counted(len(args), 'item')} {'is' if len(args) == 1 else 'are'} expected, "
+                                f"not {len(items)}")
     return tuple(_read(a, v, f"{where}[{i}]") for i, (a, v) in enumerate(zip(args, items, strict=True)))
 
 

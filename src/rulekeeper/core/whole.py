@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .errors import InvalidOddsError
+from .wording import counted
 
 if TYPE_CHECKING:
     from _typeshed import SupportsRichComparison
@@ -200,7 +201,8 @@ def marginals(joint: Joint, names: Sequence[tuple[str, str]],
         acc: dict[Hashable, float] = {}
         for outcome, p in joint.items():
             if len(outcome) != len(names):
-                raise InvalidOddsError(f"joint outcome {outcome!r} has {len(outcome)} parts, not {len(names)}")
+                raise InvalidOddsError(f"joint outcome {outcome!r} has {counted(len(outcome), 'part')}, "
+                                       f"not {len(names)}")
             acc[outcome[i]] = acc.get(outcome[i], 0.0) + p
         sort_key = order[i] if order is not None and i < len(order) else None
         values = sorted(acc, key=sort_key) if sort_key is not None else _sorted(list(acc))

@@ -9,11 +9,21 @@ Why its own module: the CLI, the web pages and the downloads all count actions, 
 '0 actions'
 >>> counted(2, "match", "matches")
 '2 matches'
+>>> f"7/10 = {0.7:g} {noun_for(0.7, 'hit')}, rounded: 1 {noun_for(1, 'hit')}"
+'7/10 = 0.7 hits, rounded: 1 hit'
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
+
+
+def noun_for(number: float | Fraction, noun: str, plural: str | None = None) -> str:
+    """The noun as it follows ``number`` in a text that writes the number itself (a sum, a fraction): singular
+    for exactly one, else ``plural`` (default: the noun with an "s")."""
+    return noun if number == 1 else (plural if plural is not None else noun + "s")
+
 
 def counted(number: int, noun: str, plural: str | None = None) -> str:
     """``number`` and the noun, singular for exactly one, else ``plural`` (default: the noun with an "s")."""
-    return f"{number} {noun if number == 1 else (plural if plural is not None else noun + 's')}"
+    return f"{number} {noun_for(number, noun, plural)}"

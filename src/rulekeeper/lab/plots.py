@@ -7,6 +7,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from rulekeeper.core.duels import DuelRequest, DuelTally
+from rulekeeper.core.wording import counted
 
 from .errors import LabRequestError
 
@@ -48,7 +49,7 @@ def duel_histogram(path: Path, request: DuelRequest, tally: DuelTally) -> None:
         ax.set_title(title)
         ax.set_ylabel("share of battles")
     fig.suptitle(f"{request.first} (level {request.first_level}) vs {request.second} (level {request.second_level}),"
-                 f" {tally.battles} battles, {tally.method}")
+                 f" {counted(tally.battles, 'battle')}, {tally.method}")
     fig.tight_layout()
     _save(fig, path)
     plt.close(fig)

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypedDict
 
+from rulekeeper.core.wording import counted
+
 #: The normal quantile of 97.5 % (a two-sided 95 % interval).
 Z95 = 1.959963984540054
 
@@ -23,7 +25,7 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     if trials <= 0:
         return 0.0, 1.0
     if not 0 <= successes <= trials:
-        raise ValueError(f"{successes} successes out of {trials} trials")
+        raise ValueError(f"{counted(successes, 'success', 'successes')} out of {counted(trials, 'trial')}")
     p = successes / trials
     z2 = z * z
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)

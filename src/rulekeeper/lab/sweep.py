@@ -37,6 +37,7 @@ from rulekeeper.core.duels import (
     DuelRequest,
     DuelTally,
 )
+from rulekeeper.core.wording import counted
 
 from .backends import Progress, Runner, run_duel
 from .duel import csv_text, unit_name
@@ -277,7 +278,7 @@ def write_outputs(out: Path, plan: SweepPlan, cells: list[Cell]) -> dict[str, Pa
     paths["csv"].write_text(matrix_csv(cells), encoding="utf-8", newline="")
     write_parquet(paths["parquet"], [cell.row() for cell in cells])
     scores = {(c.request.first, c.request.second): float(c.row()[COLUMNS.index("score")]) for c in cells}
-    title = f"{plan.game}: first unit's score (wins + draws/2), {plan.sims} battles a cell"
+    title = f"{plan.game}: first unit's score (wins + draws/2), {counted(plan.sims, 'battle')} a cell"
     heatmap(paths["heatmap"], list(plan.units), scores, title + (f" — {plan.house_rule}" if plan.house_rule else ""))
     return paths
 

@@ -13,6 +13,7 @@ from typing import Any, TypeVarTuple
 from sqlalchemy import BindParameter, Connection, Select, select, true, update
 
 from rulekeeper.core.errors import RulekeeperError
+from rulekeeper.core.wording import counted
 
 from .documents import check_int, encoded
 from .errors import BattleNotFoundError, StaleStateError
@@ -25,7 +26,7 @@ from .transfer import BattleTransfers
 
 def _no_entry(battle_id: str, index: int, position: int) -> StoreError:
     return StoreError(
-        f"battle {battle_id!r} has no log entry {index} (its log has {position} entries)",
+        f"battle {battle_id!r} has no log entry {index} (its log has {counted(position, 'entry', 'entries')})",
         battle_id=battle_id,
         index=index,
     )
@@ -35,7 +36,8 @@ def _check_moment(battle_id: str, n: int, position: int) -> None:
     """Refuse a moment past the end of the log (the state there does not exist yet)."""
     if n > position:
         raise StoreError(
-            f"battle {battle_id!r} has no moment {n}: its log has {position} entries", battle_id=battle_id, n=n
+            f"battle {battle_id!r} has no moment {n}: its log has {counted(position, 'entry', 'entries')}",
+            battle_id=battle_id, n=n,
         )
 
 

@@ -28,6 +28,7 @@ from typing import Any
 from sqlalchemy import Connection, Row, insert, select, update
 
 from rulekeeper.core.errors import RulekeeperError, UnknownNameError
+from rulekeeper.core.wording import counted
 
 from . import chain
 from .documents import check_json
@@ -253,7 +254,7 @@ class BattleDice(StdlibPaths):
         if row is None:
             raise BattleNotFoundError(bid)
         if row.position != 0:
-            raise StoreError(f"battle {bid!r} has {row.position} actions: its seed can no longer change",
+            raise StoreError(f"battle {bid!r} has {counted(row.position, 'action')}: its seed can no longer change",
                              battle_id=bid)
         seed, initial, public = seal(dice, dict(row.initial))
         values: dict[str, Any] = {

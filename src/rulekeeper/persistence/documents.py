@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from rulekeeper.core.wording import counted
+
 from .location import Encoded, encode
 from .schema import find_non_json
 from .sqlstore import StoreError
@@ -80,7 +82,7 @@ def check_text(name: str, value: object, *, max_length: int | None = MAX_TEXT, e
     if not isinstance(value, str) or (not empty and not value):
         raise StoreError(f"{name} must be a non-empty string, got {str(value)[:80]!r}", field=name)
     if max_length is not None and len(value) > max_length:
-        raise StoreError(f"{name} is longer than {max_length} characters", field=name)
+        raise StoreError(f"{name} is longer than {counted(max_length, 'character')}", field=name)
     if "\x00" in value:  # SQLite would keep it and PostgreSQL refuse it: the same answer on both
         raise StoreError(f"{name} contains a NUL character", field=name)
     return value

@@ -54,6 +54,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Row
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from rulekeeper.core.wording import counted
+
 from .errors import DamagedStoreError
 from .records import BattleRecord, LogEntry, checked_entry, stored_object
 
@@ -371,7 +373,8 @@ def validate_export(doc: object) -> tuple[ExportDoc | None, list[tuple[str, str]
     except ValidationError as exc:
         return None, [(".".join(str(p) for p in err["loc"]) or "(document)", err["msg"]) for err in exc.errors()]
     if parsed.battle.position != len(parsed.log):
-        return None, [("battle.position", f"is {parsed.battle.position} but the log has {len(parsed.log)} entries")]
+        return None, [("battle.position", f"is {parsed.battle.position} but the log has "
+                                          f"{counted(len(parsed.log), 'entry', 'entries')}")]
     chained = parsed.version >= 2
     if chained != (parsed.chain is not None):
         return None, [("chain", "is required in version 2" if chained else "appeared in version 2; this is version 1")]

@@ -31,6 +31,8 @@ from types import TracebackType
 from typing import Any, Self
 from urllib.parse import quote
 
+from rulekeeper.core.wording import counted
+
 from .errors import BattleNotFoundError, DamagedStoreError, StoreError
 from .jsontext import json_loads
 from .records import BattleRecord, LogEntry, checked_entry, stored_object
@@ -206,8 +208,8 @@ class SqliteReads:
             raise BattleNotFoundError(battle_id)
         position, index, state = row
         if n > position:
-            raise StoreError(f"battle {battle_id!r} has no moment {n}: its log has {position} entries",
-                             battle_id=battle_id, n=n)
+            raise StoreError(f"battle {battle_id!r} has no moment {n}: its log has "
+                             f"{counted(position, 'entry', 'entries')}", battle_id=battle_id, n=n)
         return None if index is None else (index + 1, stored_object(_json(state), battle_id, f"the checkpoint after entry {index}"))
 
     def entries(self, battle_id: str, start: int = 0, stop: int | None = None) -> builtins.list[LogEntry]:

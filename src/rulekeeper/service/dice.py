@@ -45,6 +45,7 @@ from typing import Any, TypedDict
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.game import Game
 from rulekeeper.core.size import check_size
+from rulekeeper.core.wording import counted
 from rulekeeper.persistence import chain
 from rulekeeper.persistence.dice_store import DiceRecord, NotVerifiableError, commitment_of, contribution_commitment
 from rulekeeper.persistence.schema import ExportDoc, validate_export
@@ -299,9 +300,11 @@ def verify_export(doc: object) -> Verification:
                             bad.field, bad.index, seed, parsed.dice.commitment if parsed.dice else None)
     n = len(parsed.log)
     if parsed.dice is None:
-        return Verification(True, n, False, f"replayed: {n} actions identical — but this battle has a plain seed "
-                                            "chosen when it was created, not verifiable dice", seed=parsed.battle.seed)
-    return Verification(True, n, True, f"verified: {n} actions", seed=seed, commitment=parsed.dice.commitment)
+        return Verification(True, n, False, f"replayed: {counted(n, 'action')} identical — but this battle has a plain "
+                                            "seed chosen when it was created, not verifiable dice",
+                            seed=parsed.battle.seed)
+    return Verification(True, n, True, f"verified: {counted(n, 'action')}", seed=seed,
+                        commitment=parsed.dice.commitment)
 
 
 def _check_dice(g: Game, parsed: ExportDoc) -> int | None:

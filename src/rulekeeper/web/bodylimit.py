@@ -25,6 +25,8 @@ import time
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from rulekeeper.core.wording import noun_for
+
 log = logging.getLogger("rulekeeper.web")
 
 #: Seconds a request body may take to arrive, from the first read of it.
@@ -100,7 +102,7 @@ class BodyLimit:
             log.warning("client went away before its request was read: %s %s", scope.get("method"), scope.get("path"))
 
     async def _refuse(self, send: Send, cap: int, page: bool, slow: bool = False) -> None:
-        message = f"the request body is larger than {cap:,} bytes"
+        message = f"the request body is larger than {cap:,} {noun_for(cap, 'byte')}"
         if slow:
             body = json.dumps({"error": "too_slow", "message": f"the request body did not arrive within "
                                                                f"{self.body_timeout:g} s"}).encode()

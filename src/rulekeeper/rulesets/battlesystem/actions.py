@@ -27,6 +27,7 @@ from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import LegalAction, OddsPreview
 from rulekeeper.core.memo import legal_list, remembered
+from rulekeeper.core.wording import counted
 
 from .combat import Reach, Unit, attack_request, resolve_attack
 from .ground import ground_bonus, ground_text
@@ -227,8 +228,8 @@ def _unit_actions(state: BattleState, p: Piece) -> list[LegalAction]:
                                f"→ {label}", f"{p.name}: barrage"))
     for label, cost in moves(state, p).items():
         out.append(LegalAction({"kind": "move", "side": s, "unit": p.name, "to": label},
-                               f"{p.name} move to {label}", s, float(cost), f"costs {cost} of {left(p)} points left",
-                               f"→ {label}", f"{p.name}: move"))
+                               f"{p.name} move to {label}", s, float(cost),
+                               f"costs {cost} of {counted(left(p), 'point')} left", f"→ {label}", f"{p.name}: move"))
     return out
 
 
@@ -238,7 +239,7 @@ def _support_actions(state: BattleState, p: Piece) -> list[LegalAction]:
     out = []
     for u in tendable(state, p):
         out.append(LegalAction({"kind": "tend", "side": s, "unit": p.name, "target": u.name},
-                               f"{p.name} tend {u.name}", s, None, f"{u.soldiers} of {u.type.soldiers} soldiers",
+                               f"{p.name} tend {u.name}", s, None, f"{u.soldiers} of {counted(u.type.soldiers, 'soldier')}",
                                f"→ {u.name}", f"{p.name}: tend"))
     for u in resuppliable(state, p):
         out.append(LegalAction({"kind": "resupply", "side": s, "unit": p.name, "target": u.name},
@@ -319,7 +320,7 @@ def do_move(state: BattleState, action: Move) -> tuple[BattleState, Lines]:
     p = state.piece(action.unit)
     cost = moves(state, p)[action.to]
     moved = evolved(p, hex=action.to, spent=p.spent + cost)
-    text = f"{p.name} move {p.hex} → {moved.hex} ({cost} points, {left(moved)} left)"
+    text = f"{p.name} move {p.hex} → {moved.hex} ({counted(cost, 'point')}, {left(moved)} left)"
     return state.with_pieces(moved), [{"text": text, "kind": "move"}]
 
 
@@ -332,10 +333,10 @@ def do_attack(state: BattleState, action: Targeted, fate: Fate) -> tuple[BattleS
     lines: Lines = [{"text": f"{a.name} {'attack' if kind == 'melee' else 'shoot at'} {d.name}: "
                                       f"{res.formula} rolls {res.roll}", "kind": "roll"}]
     if res.casualties:
-        lines.append({"text": f"  {d.name} lose {res.casualties} soldiers ({d.soldiers} → {res.defender.soldiers})",
-                      "kind": "casualties"})
+        lines.append({"text": f"  {d.name} lose {counted(res.casualties, 'soldier')} "
+                              f"({d.soldiers} → {res.defender.soldiers})", "kind": "casualties"})
     elif res.attacker_losses:
-        lines.append({"text": f"  the attack fails: {a.name} lose {res.attacker_losses} soldiers instead",
+        lines.append({"text": f"  the attack fails: {a.name} lose {counted(res.attacker_losses, 'soldier')} instead",
                       "kind": "fails"})
     else:
         lines.append({"text": "  nobody falls", "kind": "none"})

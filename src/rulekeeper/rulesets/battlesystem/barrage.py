@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from rulekeeper.core.chance import ChanceRequest, Fate
 from rulekeeper.core.errors import ImpossibleRequestError
+from rulekeeper.core.wording import counted
 
 from .combat import DEFAULT, MoraleHit, Unit, check_able, morale_hit, spend
 from .options import BattleSystemOptions
@@ -47,7 +48,8 @@ def check_barrage_target(artillery: Unit, distance: int) -> None:
     check_able(artillery, "barrage")
     if distance > artillery.card.range:
         raise ImpossibleRequestError(
-            f"{artillery.name}: the hex is {distance} hexes away, beyond its range {artillery.card.range}",
+            f"{artillery.name}: the hex is {counted(distance, 'hex', 'hexes')} away, "
+            f"beyond its range {artillery.card.range}",
             unit=artillery.name, distance=distance, range=artillery.card.range)
 
 

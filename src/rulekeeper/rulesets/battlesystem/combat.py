@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from rulekeeper.core.chance import ChanceRequest, Fate
 from rulekeeper.core.errors import ImpossibleRequestError
+from rulekeeper.core.wording import counted
 
 from .options import BattleSystemOptions
 from .rolls import ATTACK_DICE, MORALE_DICE, SIDES, drawn, roll_request, simply, written
@@ -111,7 +112,8 @@ def check_attack(attacker: Unit, defender: Unit, kind: AttackKind, reach: Reach)
                       attacker, distance=reach.distance)
     if kind == "missile":
         if reach.distance > attacker.card.range:
-            raise _refuse(f"{defender.name} is {reach.distance} hexes away, beyond its range {attacker.card.range}",
+            raise _refuse(f"{defender.name} is {counted(reach.distance, 'hex', 'hexes')} away, "
+                          f"beyond its range {attacker.card.range}",
                           attacker, distance=reach.distance, range=attacker.card.range)
         if not reach.in_sight:
             raise _refuse(f"{defender.name} is not in sight ('the enemy has to be within range and in sight')",

@@ -33,6 +33,7 @@ from rulekeeper.core.present import CliPresenter, WebPresenter
 from rulekeeper.core.rng import RngState
 from rulekeeper.core.ruleset import OptionInfo, Resolution
 from rulekeeper.core.whole import WholeOdds
+from rulekeeper.core.wording import counted
 
 from . import actions, policy
 from .combat import Reach, Unit, resolve_attack
@@ -208,7 +209,8 @@ class BattleSystem(BaseGame[BattleState, actions.BSAction]):
         summary: JsonDict = {"winner": state.winner, "turn": state.turn,
                              "soldiers able to fight": {s: strength(state, s) for s in SIDES},
                              "units": {p.name: ("escaped" if p.escaped else "destroyed" if p.destroyed else
-                                                "fleeing" if p.fleeing else f"{p.soldiers} soldiers, {p.morale} morale")
+                                                "fleeing" if p.fleeing else
+                                                f"{counted(p.soldiers, 'soldier')}, {p.morale} morale")
                                        for p in state.units}}
         return GameResult(state.winner, None if state.winner is None else state.name(state.winner), state.reason,
                           summary)

@@ -23,6 +23,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rulekeeper.core.chance import ChanceRequest, Fate
+from rulekeeper.core.wording import counted
 
 from .combat import modifier
 from .report import Lines
@@ -71,7 +72,7 @@ def do_pursue(state: BattleState, action: Targeted, fate: Fate) -> tuple[BattleS
                               "kind": "roll"}]
     if lost:
         end = " — destroyed" if lost == t.soldiers else ""
-        lines.append({"text": f"  {t.name} lose {lost} soldiers ({t.soldiers} → {t.soldiers - lost}){end}",
+        lines.append({"text": f"  {t.name} lose {counted(lost, 'soldier')} ({t.soldiers} → {t.soldiers - lost}){end}",
                       "kind": "casualties"})
     else:
         lines.append({"text": "  they get away: nobody falls (a fleeing unit does not fight back)", "kind": "none"})

@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rulekeeper.cli.hexmap import hex_rows
+from rulekeeper.core.wording import counted
 
 from .movement import left
 from .state import SIDES, BattleState, Piece, marks_of
@@ -141,7 +142,7 @@ class BattleSystemCliPresenter:
         t.append(f"{state.name(state.to_act)} to act", style=SIDE_STYLE[state.to_act])
         for s in SIDES:
             able = sum(p.holds_field for p in state.units if p.side == s)
-            t.append(f" · {state.name(s)}: {able} able, {strength(state, s)} soldiers", style="dim")
+            t.append(f" · {state.name(s)}: {able} able, {counted(strength(state, s), 'soldier')}", style="dim")
         pending = [f"{p.name} → {p.barrage}" for p in state.units if p.barrage is not None and p.on_map]
         if pending:
             t.append(" · barrages: " + ", ".join(pending), style="magenta")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from rulekeeper.boards.hexes import hex_distance
 from rulekeeper.core.chance import ChanceRequest, Fate
+from rulekeeper.core.wording import counted
 
 from .report import Lines
 from .rolls import drawn, roll_request
@@ -83,7 +84,8 @@ def do_tend(state: BattleState, action: Targeted, fate: Fate) -> tuple[BattleSta
     back = tended(total, u)
     lines: Lines = [
         {"text": f"{m.name} tend {u.name}: {request.explain[0]} rolls {total}", "kind": "roll"},
-        {"text": f"  {u.name} get {back} soldiers back ({u.soldiers} → {u.soldiers + back})", "kind": "rally"}]
+        {"text": f"  {u.name} get {counted(back, 'soldier')} back ({u.soldiers} → {u.soldiers + back})",
+         "kind": "rally"}]
     return state.with_pieces(replace(m, attacked=True), replace(u, soldiers=u.soldiers + back)), lines
 
 

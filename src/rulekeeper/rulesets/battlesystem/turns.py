@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rulekeeper.core.chance import ChanceRequest, Fate
+from rulekeeper.core.wording import counted
 
 from .barrage import barrage_request, resolve_barrage
 from .movement import flight
@@ -64,7 +65,7 @@ def fire(state: BattleState, piece: Piece, fate: Fate) -> tuple[BattleState, Lin
         q = state.piece(hit.unit.name)
         changed.append(q.took(hit.unit))
         where = "on the hex" if hit.on_target else "adjacent"
-        lines.append({"text": f"  {q.name} ({where}): {hit.formula} → {hit.casualties} soldiers lost",
+        lines.append({"text": f"  {q.name} ({where}): {hit.formula} → {counted(hit.casualties, 'soldier')} lost",
                       "kind": "casualties" if hit.casualties else "none"})
         if hit.morale is not None:
             lines.append({"text": f"  {q.name} take {hit.morale.damage} morale damage "
@@ -145,7 +146,8 @@ def decided(state: BattleState) -> BattleState:
 def at_limit(state: BattleState) -> BattleState:
     """The turn limit reached: the side with more soldiers still able to fight wins; equal numbers draw."""
     a, b = strength(state, "A"), strength(state, "B")
-    reason = f"turn limit ({state.turn_limit} turns): {state.name('A')} {a} soldiers, {state.name('B')} {b}"
+    reason = (f"turn limit ({counted(state.turn_limit, 'turn')}): {state.name('A')} {counted(a, 'soldier')}, "
+              f"{state.name('B')} {b}")
     winner = None if a == b else ("A" if a > b else "B")
     return replace(state, over=True, winner=winner, reason=reason)
 

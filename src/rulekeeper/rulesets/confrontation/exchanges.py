@@ -18,6 +18,7 @@ from typing import Generic, TypeVar
 
 from rulekeeper.core.chance import ChanceRequest
 from rulekeeper.core.errors import ImpossibleRequestError
+from rulekeeper.core.wording import counted
 
 from .effects import TestShape
 from .fighters import Combatant
@@ -72,7 +73,8 @@ def place(fighter: Combatant, opponent_attack: int | None, attack: int | None = 
     n, forced = (fighter.combat_dice() if dice is None else dice), fighter.attack_only_dice()
     if attack is not None:
         if not 0 <= attack <= n:
-            raise ImpossibleRequestError(f"{fighter.name} places {attack} attack dice of {n}", field="placement")
+            raise ImpossibleRequestError(f"{fighter.name} places {counted(attack, 'attack die', 'attack dice')} of {n}",
+                                         field="placement")
         chosen = attack
     elif opponent_attack is None:
         chosen = (n + 1) // 2

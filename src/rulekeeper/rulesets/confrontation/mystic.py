@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from rulekeeper.core.wording import counted
+
 from .cards import FighterCard, canonical_ability
 from .effects import Amount, Bonus
 from .wounds import DamageHook, WoundTable, damage_odds
@@ -113,7 +115,7 @@ def offering_odds(table: WoundTable, giver: FighterCard, points: int, hp_left: i
     "nevertheless apply in the usual way") eliminates him. "X cannot be higher than the current HP" he has left."""
     most = _value(giver, Offering)
     if most is None or not 1 <= points <= min(most, hp_left):
-        raise ValueError(f"{giver.name} can offer 1 to {min(most or 0, hp_left)} points, not {points}")
+        raise ValueError(f"{giver.name} can offer 1 to {counted(min(most or 0, hp_left), 'point')}, not {points}")
     out: dict[int, Fraction] = {}
     for line, p in damage_odds(table, STR_PER_POINT * points, 0, suffered).items():
         killed = line == KILLED or table.hp_of(line) >= hp_left

@@ -18,6 +18,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from rulekeeper.core.wording import counted
+
 from .skirmish import worth
 from .state import SIDES, Fighter, SkirmishState, distance
 
@@ -159,5 +161,6 @@ class ConfrontationCliPresenter:
             return t
         t.append(f"{state.name(state.to_act)} to act", style=SIDE_STYLE[state.to_act])
         for s in SIDES:
-            t.append(f" · {state.name(s)}: {len(state.standing(s))} standing, {worth(state, s)} points", style="dim")
+            t.append(f" · {state.name(s)}: {len(state.standing(s))} standing, {counted(worth(state, s), 'point')}",
+                     style="dim")
         return t

@@ -16,6 +16,7 @@ from typing import Any
 
 from rulekeeper.boards.table import CONTACT, QUAD_SEGS, ChargeReach, contact_position, edge_distance
 from rulekeeper.core.chance import ChanceRequest, Fate
+from rulekeeper.core.wording import counted
 
 from .assault import fire
 from .charge_path import charge_route
@@ -175,7 +176,7 @@ def _around(state: SkirmishState, f: Fighter, target: Fighter, straight: ChargeR
         return straight
     x, y = route.end
     end = f.base.moved_to(x, y, bearing(x, y, target.x, target.y))
-    reach = ChargeReach(route.length, end, True, f"in reach, going around ({len(route.points) - 2} turns)")
+    reach = ChargeReach(route.length, end, True, f"in reach, going around ({counted(len(route.points) - 2, 'turn')})")
     return _slowed(state, f, reach, list(route.points), movement)
 
 
@@ -479,6 +480,6 @@ def decided(state: SkirmishState) -> SkirmishState:
 
 def by_points(state: SkirmishState) -> SkirmishState:
     a, b = worth(state, "A"), worth(state, "B")
-    reason = f"round limit {state.round_limit} reached: standing fighters worth {a} against {b} points"
+    reason = f"round limit {state.round_limit} reached: standing fighters worth {a} against {counted(b, 'point')}"
     winner = None if a == b else ("A" if a > b else "B")
     return replace(state, over=True, winner=winner, reason=reason)

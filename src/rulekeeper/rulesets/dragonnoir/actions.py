@@ -36,6 +36,7 @@ from fractions import Fraction
 
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.game import OddsPreview
+from rulekeeper.core.wording import counted
 
 from . import bridle, carry, corpses, dragon, jumps, saddle, sorcery, summons
 from .action_types import Attack, ByUnit, Cast, Clear, Decide, DNAction, DragonMove, Lead, Mount, Shoot, ToHex
@@ -93,14 +94,14 @@ def do_move(state: DNState, action: ToHex, fate: Fate) -> tuple[DNState, Lines]:
             return state, lines
     elif action.kind == "fly":
         moved = summons.flown(m, action.to)
-        lines.append({"text": f"{m.name} flies {m.hex} → {moved.hex} (all {m.mp} points)", "kind": "move"})
+        lines.append({"text": f"{m.name} flies {m.hex} → {moved.hex} (all {counted(m.mp, 'point')})", "kind": "move"})
     elif action.kind == "carry":
         moved, who = carry.picked_up(state, m, step.to, step.cost)
-        lines.append({"text": f"{m.name} moves {m.hex} → {step.to} ({step.cost} points) and lifts {who.name} "
-                              f"onto his back: {m.mp - step.cost} left halved = {moved.mp}", "kind": "move"})
+        lines.append({"text": f"{m.name} moves {m.hex} → {step.to} ({counted(step.cost, 'point')}) and lifts "
+                              f"{who.name} onto his back: {m.mp - step.cost} left halved = {moved.mp}", "kind": "move"})
     else:
         moved = replace(m, hexes=step.hexes, facing=step.facing, mp=m.mp - step.cost, steps=m.steps + 1, moved=True)
-        lines.append({"text": f"{m.name} moves {m.hex} → {step.to} ({step.cost} points, {moved.mp} left)",
+        lines.append({"text": f"{m.name} moves {m.hex} → {step.to} ({counted(step.cost, 'point')}, {moved.mp} left)",
                       "kind": "move"})
     state = carry.follow(state.with_men(moved), moved)
     state, more = bridle.follow(state, m)

@@ -21,6 +21,7 @@ from rulekeeper.cli.fate_screen import explain_panel, odds_table, rows_table
 from rulekeeper.cli.output import console, fail, print_json
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import ImpossibleRequestError, RulekeeperError
+from rulekeeper.core.wording import counted
 
 from . import OPTION_INFO
 from .combat import CombatOdds, combat_odds, resolve_combat
@@ -155,7 +156,7 @@ def _fire(shooter: str, target: str, map_file: Path | None, distance: int, cover
     weapon = weapon_of(Piece(s, (), "shooter"))
     band = band_of(data, weapon, distance)
     if band is None:
-        raise ImpossibleRequestError(f"{distance} hexes is beyond the {weapon}'s long range.")
+        raise ImpossibleRequestError(f"{counted(distance, 'hex', 'hexes')} is beyond the {weapon}'s long range.")
     if t.character.untargetable:
         raise ImpossibleRequestError("'It is impossible to shoot at an adult Black Dragon'.")
     return None, fire_odds(data, s, t, band, cover), None
@@ -185,8 +186,8 @@ def _show_errare(stray: list[StrayHex]) -> None:
 def _show_fire(line: LineOfFire | None, odds: FireOdds | None, scene: Scene | None) -> None:
     if line is not None:
         state = "[green]clear[/]" if line.possible else "[red]blocked[/]"
-        console.print(f"Line of fire {line.shooter} → {line.target}: {state}, {line.distance} hexes"
-                      f" ({line.band or 'out of'} range), cover {line.cover}")
+        console.print(f"Line of fire {line.shooter} → {line.target}: {state}, "
+                      f"{counted(line.distance, 'hex', 'hexes')} ({line.band or 'out of'} range), cover {line.cover}")
         if scene is not None:
             console.print(draw_line(scene, line), highlight=False, markup=False)
         for why in (*line.reasons, *line.notes, *line.cover_why):

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from rulekeeper.core.datafiles import parse_file_text, read_text
 from rulekeeper.core.errors import DataFileError, UnknownNameError
 from rulekeeper.core.memo import remembered
+from rulekeeper.core.wording import counted
 
 Source = Literal["seed", "estimated", "user"]
 Effect = Literal["+", "0", "-"]
@@ -118,7 +119,7 @@ def _check_rows(rows: Mapping[int, str], width: int, letters: Mapping[str, Comba
         raise ValueError(f"{where}: rows must be consecutive die numbers, got {numbers}")
     for n, row in rows.items():
         if len(row) != width:
-            raise ValueError(f"{where} row {n}: {len(row)} letters for {width} columns")
+            raise ValueError(f"{where} row {n}: {counted(len(row), 'letter')} for {counted(width, 'column')}")
         bad = sorted(set(row) - set(letters))
         if bad:
             raise ValueError(f"{where} row {n}: {'letter' if len(bad) == 1 else 'letters'} {bad} not in the table's key")

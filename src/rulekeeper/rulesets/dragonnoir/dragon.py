@@ -89,7 +89,8 @@ def move(state: DNState, to: str) -> tuple[DNState, Lines]:
     b = body(state)
     state = state.with_men(*(replace(m, mp=b.mp - cost, moved=True, steps=m.steps + 1)
                              for m in state.men if is_part(m)))
-    lines: Lines = [{"text": f"the Black Dragon moves to {to} ({cost} points, {b.mp - cost} left)", "kind": "move"}]
+    lines: Lines = [{"text": f"the Black Dragon moves to {to} ({counted(cost, 'point')}, {b.mp - cost} left)",
+                     "kind": "move"}]
     covered = set(after.hexes().values())
     for m in state.men:
         if m.alive and not is_part(m) and len(m.hexes) > 1 and covered & {board.parse(h) for h in m.hexes}:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rulekeeper.core.errors import ImpossibleRequestError, InvalidStatError
+from rulekeeper.core.wording import counted
 
 from .data import EFFECT_VALUE, Character, Counter, SheetData, State
 
@@ -39,8 +40,8 @@ class Fighter:
                 f"(sides: {', '.join(self.counters)}).", character=self.name, state=self.state)
         want = 2 if self.mounted or self.horse else 1
         if len(self.terrains) not in (1, want):
-            raise InvalidStatError(f"{self.name} stands on {want} hex(es), got {len(self.terrains)} terrains.",
-                                   character=self.name)
+            raise InvalidStatError(f"{self.name} stands on {counted(want, 'hex', 'hexes')}, "
+                                   f"got {counted(len(self.terrains), 'terrain')}.", character=self.name)
 
     @property
     def counters(self) -> dict[State, Counter]:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from rulekeeper.boards.hexedges import Edge, Point, crossed_edges, segment_hexes, sides, walls_cross
 from rulekeeper.boards.hexes import Hex, hex_centre, hex_distance, hex_label, hex_neighbour, hex_neighbours
 from rulekeeper.core.errors import ImpossibleRequestError
+from rulekeeper.core.wording import counted
 
 from .data import COVERS, Band, Cover, SheetData, Weapon
 from .fighters import can_enter
@@ -350,7 +351,8 @@ def _judge(sheet: SheetData, scene: Scene, shooter: Piece, target: Piece, t: Hex
 
     if band is None:
         longest = sheet.fire.range_bands.weapons[weapon].long
-        return refused(f"{distance} hexes is beyond the {weapon}'s long range ({longest}, estimated)")
+        return refused(f"{counted(distance, 'hex', 'hexes')} is beyond the {weapon}'s long range "
+                       f"({longest}, estimated)")
     if "underground" in (scene.terrain(o), scene.terrain(t)) and distance > UNDERGROUND_RANGE:
         return refused("'shots are impossible underground if the target is more than 5 hexes from the shooter'")
     points, why, rule = origins(scene, o, t)

@@ -20,6 +20,7 @@ from typing import Literal
 from rulekeeper.boards.hexes import hex_neighbour
 from rulekeeper.core.chance import ChanceRequest, Fate, discrete
 from rulekeeper.core.game import LegalAction
+from rulekeeper.core.wording import counted
 
 from .action_types import ToHex, offered
 from .data import shipped_sheet
@@ -69,7 +70,7 @@ def jump_actions(state: DNState, m: Man) -> list[LegalAction]:
     over, _, land, cost = j
     return [offered(ToHex("jump", m.side, m.name, land),
                     f"{m.name} jumps the {state.terrain_at(over)} on {over} to land on {land}",
-                    float(cost), f"{cost} of {m.mp} points; a die on the jump table", f"jump → {land}",
+                    float(cost), f"{cost} of {counted(m.mp, 'point')}; a die on the jump table", f"jump → {land}",
                     f"{m.name}: move")]
 
 
@@ -96,7 +97,8 @@ def jump(state: DNState, name: str, fate: Fate) -> tuple[DNState, Lines]:
                      "kind": "roll"}]
     if result == "cleared":
         moved = replace(m, hexes=(land, rear), mp=m.mp - cost, steps=m.steps + 1, moved=True)
-        lines.append({"text": f"  {m.name} lands on {land}-{rear} ({cost} points, {moved.mp} left)", "kind": "move"})
+        lines.append({"text": f"  {m.name} lands on {land}-{rear} ({counted(cost, 'point')}, {moved.mp} left)",
+                      "kind": "move"})
         return state.with_men(moved), lines
     if result == "refused":
         return state.with_men(replace(m, mp=0, moved=True)), lines

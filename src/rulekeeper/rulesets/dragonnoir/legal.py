@@ -16,6 +16,7 @@ from __future__ import annotations
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import LegalAction
 from rulekeeper.core.memo import allows, legal_list, remembered
+from rulekeeper.core.wording import counted
 
 from . import bridle, carry, corpses, crossing, dragon, jumps, saddle, sorcery, summons
 from .action_types import (
@@ -67,7 +68,8 @@ def step_part(state: DNState, m: Man) -> tuple[LegalAction, ...]:
     def build() -> tuple[LegalAction, ...]:
         s, g = m.side, f"{m.name}: move"
         return tuple(_la(ToHex("move", s, m.name, st.to), f"{m.name} moves to {st.to}", float(st.cost),
-                         f"costs {st.cost} of {m.mp} points" + (f" ({st.why})" if st.why else ""), f"→ {st.to}", g)
+                         f"costs {st.cost} of {counted(m.mp, 'point')}" + (f" ({st.why})" if st.why else ""),
+                         f"→ {st.to}", g)
                      for st in step_moves(state, m))
 
     return remembered(state, (step_part, m), build)
@@ -84,13 +86,14 @@ def _move_actions(state: DNState, m: Man) -> list[LegalAction]:
     cost = half_turn_cost(state, m)
     if cost is not None:
         out.append(_la(ByUnit("half_turn", s, m.name), f"{m.name} turns his horse about",
-                       float(cost), f"{cost} points", "half-turn", g))
+                       float(cost), counted(cost, "point"), "half-turn", g))
     out += saddle.saddle_actions(state, m)
     for to, cost, who in carry.carry_steps(state, m):
         out.append(_la(ToHex("carry", s, m.name, to), f"{m.name} picks up {who} on {to}",
-                       float(cost), f"{cost} of {m.mp} points, then the rest halved", f"carry {who} ({to})", g))
+                       float(cost), f"{cost} of {counted(m.mp, 'point')}, then the rest halved",
+                       f"carry {who} ({to})", g))
     out += [_la(ToHex("fly", s, m.name, to), f"{m.name} flies to {to}", float(m.mp),
-                f"all {m.mp} points: 'They can fly short distances (5 hexes maximum)'", f"fly → {to}", g)
+                f"all {counted(m.mp, 'point')}: 'They can fly short distances (5 hexes maximum)'", f"fly → {to}", g)
             for to in summons.flights(state, m)]
     return out + carry.set_down_actions(state, m) + jumps.jump_actions(state, m) + bridle.lead_actions(state, m)
 
@@ -114,7 +117,8 @@ def dragon_part(state: DNState) -> tuple[LegalAction, ...]:
     """The Black Dragon's steps in its side's movement."""
     def build() -> tuple[LegalAction, ...]:
         return tuple(_la(DragonMove(state.side, to), f"the Black Dragon moves to {to}", float(cost),
-                         f"costs {cost} of {dragon.body(state).mp} points", f"→ {to}", "Black Dragon body: move")
+                         f"costs {cost} of {counted(dragon.body(state).mp, 'point')}", f"→ {to}",
+                         "Black Dragon body: move")
                      for to, cost in dragon.steps(state))
 
     return remembered(state, dragon_part, build)

@@ -26,6 +26,7 @@ from rulekeeper.boards.hexes import Hex, hex_distance
 from rulekeeper.core.chance import ChanceRequest, Fate, discrete
 from rulekeeper.core.datafiles import parse_data_text, read_text
 from rulekeeper.core.errors import DataFileError, ImpossibleRequestError, InvalidStatError, UnknownNameError
+from rulekeeper.core.wording import counted
 
 from .data import IntValue, Provenance
 
@@ -321,9 +322,9 @@ def magic_roll(role: Role, w: Wizard, spell: str, cost: int, distance: int, thre
         f"{spell}: {role} of {cost} EP; a {threshold_cost} EP spell ({lo} to {lo + 9} EP) needs more than "
         f"{threshold} on the die",
         f"+{w.bonus}: level {w.level} ('level 1 / +1 on the die, level 2 / +2 on the die')",
-        (f"-{penalty}: {distance} hexes away, {penalty} beyond the radius of {w.radius} ('a penalty on the die of "
-         "one point per hex beyond the limit')") if penalty else
-        f"no range penalty: {distance} hex(es) away, within the radius of {w.radius}",
+        (f"-{penalty}: {counted(distance, 'hex', 'hexes')} away, {penalty} beyond the radius of {w.radius} "
+         "('a penalty on the die of one point per hex beyond the limit')") if penalty else
+        f"no range penalty: {counted(distance, 'hex', 'hexes')} away, within the radius of {w.radius}",
     )
     return MagicRoll(role, w.name, spell, cost, threshold, w.bonus, distance, w.radius, penalty, arithmetic)
 
@@ -414,16 +415,16 @@ def _check_targets(name: str, spell: Spell, c: Casting) -> tuple[Hex, ...]:
         raise IllegalCastError(f"{name} aims at one character: give his hex (two for a horseman), got "
                                f"{len(targets)}.", spell=name)
     if spell.target == "hexes" and len(targets) != spell.hexes:
-        raise IllegalCastError(f"{name} covers {spell.hexes} hex(es), got {len(targets)}.", spell=name)
+        raise IllegalCastError(f"{name} covers {counted(spell.hexes, 'hex', 'hexes')}, got {len(targets)}.", spell=name)
     return targets
 
 
 def _check_hope(roll: MagicRoll) -> None:
     if roll.probability == 0:
         raise OutOfRangeError(
-            f"{roll.wizard}'s {roll.role} cannot succeed: {roll.distance} hexes away, -{roll.penalty} on the die, "
-            f"and even a 10 does not exceed {roll.threshold} (estimated: a cast no die can make is refused rather "
-            "than let waste the energy).", wizard=roll.wizard, distance=roll.distance, penalty=roll.penalty)
+            f"{roll.wizard}'s {roll.role} cannot succeed: {counted(roll.distance, 'hex', 'hexes')} away, "
+            f"-{roll.penalty} on the die, and even a 10 does not exceed {roll.threshold} (estimated: a cast no die "
+            "can make is refused rather than let waste the energy).", wizard=roll.wizard, distance=roll.distance, penalty=roll.penalty)
 
 
 def cast_odds(spells: SpellsFile, casting: Casting, countering: Countering | None = None,

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from rulekeeper.boards.hexes import Hex, hex_direction, hex_neighbour
 from rulekeeper.core.errors import ImpossibleRequestError, InvalidStatError
+from rulekeeper.core.wording import counted
 
 from .data import SheetData
 from .fighters import Fighter, can_enter
@@ -104,7 +105,8 @@ def dismount(sheet: SheetData, fighter: Fighter, spent: int) -> Conversion:
     remaining = potential - spent - cost
     if spent < 0 or remaining < 0:
         raise ImpossibleRequestError(
-            f"{fighter.name} has {potential} points mounted: {spent} spent and {cost} to dismount is too many.",
+            f"{fighter.name} has {counted(potential, 'point')} mounted: {spent} spent and {cost} to dismount "
+            "is too many.",
             character=fighter.name)
     divisor = fighter.character.dismount_divisor * (2 if fighter.state == "wounded" else 1)
     left = remaining // divisor
@@ -122,7 +124,8 @@ def mount(sheet: SheetData, fighter: Fighter, spent: int) -> Conversion:
     remaining = potential - spent - cost
     if spent < 0 or remaining < 0:
         raise ImpossibleRequestError(
-            f"{fighter.name} has {potential} points on foot: {spent} spent and {cost} to mount is too many.",
+            f"{fighter.name} has {counted(potential, 'point')} on foot: {spent} spent and {cost} to mount "
+            "is too many.",
             character=fighter.name)
     text = f"{potential} minus {spent + cost} ({spent} spent + {cost} to mount) = {remaining}; times 2 = {2 * remaining}"
     return Conversion(potential, spent, cost, remaining, 1, 2, 2 * remaining, text)

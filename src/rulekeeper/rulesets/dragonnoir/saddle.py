@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from rulekeeper.core.errors import ImpossibleRequestError
 from rulekeeper.core.game import LegalAction
+from rulekeeper.core.wording import counted
 
 from .action_types import Mount, ToHex, offered
 from .bridle import controls
@@ -79,15 +80,16 @@ def saddle_actions(state: DNState, m: Man) -> list[LegalAction]:
         for to in _dismount_hexes(state, m) if conv is not None else []:
             assert conv is not None
             out.append(offered(ToHex("dismount", m.side, m.name, to), f"{m.name} dismounts onto {to}",
-                               float(conv.cost), f"{conv.left} points left on foot", f"dismount → {to}", g))
+                               float(conv.cost), f"{counted(conv.left, 'point')} left on foot",
+                               f"dismount → {to}", g))
     for h in horses_for(state, m):
         left = can_mount(state, m, h)
         if left is None:
             continue
         own = h.name == f"{m.character}{HORSE}"
         out.append(offered(Mount(m.side, m.name, None if own else h.name),
-                           f"{m.name} mounts {'his horse' if own else h.name}", None, f"{left} points left mounted",
-                           "mount" if own else f"mount {h.name}", g))
+                           f"{m.name} mounts {'his horse' if own else h.name}", None,
+                           f"{counted(left, 'point')} left mounted", "mount" if own else f"mount {h.name}", g))
     return out
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rulekeeper.core.wording import counted
+
 from .data import shipped_sheet
 from .dragon import counts_alive
 from .harm import movement_of
@@ -105,7 +107,7 @@ def decided(state: DNState) -> DNState:
 
 def at_limit(state: DNState) -> DNState:
     a, b = len(living(state, "A")), len(living(state, "B"))
-    reason = (f"turn limit ({state.turn_limit} turns): {state.name('A')} {a} alive, "
+    reason = (f"turn limit ({counted(state.turn_limit, 'turn')}): {state.name('A')} {a} alive, "
               f"{state.name('B')} {b} alive")
     winner = None if a == b else ("A" if a > b else "B")
     return replace(state, over=True, winner=winner, pending=None, reason=reason)

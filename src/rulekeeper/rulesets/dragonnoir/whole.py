@@ -14,6 +14,7 @@ from dataclasses import replace
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.draws import NotEnumerable, enumerate_draws
 from rulekeeper.core.whole import WholeMeasure, WholeOdds
+from rulekeeper.core.wording import counted
 
 from .action_types import Attack, ByUnit, Cast, DNAction, Lead, Mount, Shoot, ToHex
 from .combat import CombatOdds
@@ -97,7 +98,7 @@ def whole_odds(state: DNState, action: DNAction) -> WholeOdds | None:
     events = (("an enemy killed", min(1.0, sum(p for k, p in enemies.items() if k > 0))),
               ("one of ours killed", min(1.0, sum(p for k, p in ours.items() if k > 0))))
     return WholeOdds(measures, events, "exact", 0.0,
-                     f"every outcome of the dice ({len(leaves)} branches) run through the rules")
+                     f"every outcome of the dice ({counted(len(leaves), 'branch', 'branches')}) run through the rules")
 
 
 def combat_whole(odds: CombatOdds) -> WholeOdds:

@@ -16,6 +16,7 @@ from typing import Any
 from rulekeeper.core.armylist import ArmyList
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.registered import rules_of
+from rulekeeper.core.wording import counted
 from rulekeeper.persistence.campaign import (
     CampaignStore,
     CampaignUnit,
@@ -322,7 +323,7 @@ def record_battle(svc: BattleService, store: CampaignStore, battle_id: str, play
                                   battle_id=battle_id)
     if not state.over:
         raise NotOverError(
-            f"battle {battle_id!r} is not over yet ({state.activations} actions played); finish it "
+            f"battle {battle_id!r} is not over yet ({counted(state.activations, 'action')} played); finish it "
             f"(rulekeeper battle autoplay {battle_id}, or play it out) before recording it", battle_id=battle_id)
     names = {side: ((players or {}).get(side) or DEFAULT_PLAYERS[side]).strip() or DEFAULT_PLAYERS[side]
              for side in ("A", "B")}

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from rulekeeper.core.errors import InvalidStatError
+from rulekeeper.core.wording import counted
 
 from .fastcopy import evolve, memo
 
@@ -109,7 +110,7 @@ class Combatant:
         if n < 1:
             raise InvalidStatError(f"{key}: a unit needs at least 1 miniature, got {n}")
         if n > full:
-            raise InvalidStatError(f"{key}: {profile.name} has at most {full} miniatures, got {n}")
+            raise InvalidStatError(f"{key}: {profile.name} has at most {counted(full, 'miniature')}, got {n}")
         hp = profile.stat("hp") * hp_factor
         m = profile.stat("morale") if morale is None else morale
         return cls(key, profile, side, (hp,) * n, hp, fatigue, veil, m, (), False, stance, moved, level)

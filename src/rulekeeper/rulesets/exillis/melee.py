@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from rulekeeper.core.chance import ChanceRequest, Fate, discrete
 from rulekeeper.core.errors import ImpossibleRequestError, UnknownNameError
 from rulekeeper.core.events import Event
+from rulekeeper.core.wording import counted
 
 from . import damage as dmg
 from .aftermath import Death, FatigueChange, MoraleChange, StaticModifier, add_fatigue, apply_morale
@@ -304,5 +305,5 @@ def charge_statics(att: Combatant, zone: tuple[Combatant, ...], ctx: MeleeContex
             if att.has_rule(rule):
                 pen = cavalry_charge_penalty(rule, att.count, c.stat(ctx.options.space_bulk_key()))
                 if pen:
-                    out.append(StaticModifier(c.key, pen, f"{rule} ({att.count} knights)"))
+                    out.append(StaticModifier(c.key, pen, f"{rule} ({counted(att.count, 'knight')})"))
     return out

@@ -176,9 +176,11 @@ def _deploy(muster: ArmyList, side: str, units: list[ScenarioUnitDoc], zones: li
         zone = next((z for z in zones if free[z] >= need), None)
         if zone is None:
             total = sum(_space(u["unit"], roster) for u in units)
+            entries = counted(len(units), "entry", "entries") + (" needs" if len(units) == 1 else " need")
+            space = counted(total, "unit's space", "units' space")
             raise BoardTooSmallError(
                 f"muster {muster.name!r} (side {side}) does not fit on a {board[0]} x {board[1]} board: its "
-                f"{len(units)} entries need {total} units' space but its deployment zones ({', '.join(zones)}) "
+                f"{entries} {space} but its deployment zones ({', '.join(zones)}) "
                 f"hold {capacity} per zone, {capacity * len(zones)} in all (entry {i}, {item['unit']!r}, found no "
                 "room); use a larger --board or a smaller muster",
                 muster=muster.name, side=side, needed=total, room=capacity * len(zones))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from rulekeeper.core.armylist import ArmyList, ListedUnit, Problem
 from rulekeeper.core.errors import UnknownNameError
+from rulekeeper.core.wording import counted
 
 from .musters_data import GameType, MustersData
 from .profiles import Roster, UnitProfile
@@ -92,11 +93,11 @@ class _Checker:
         full, low = profile.miniatures, minimum_miniatures(profile.miniatures)
         if miniatures < low:
             self.bad(i, profile.name, "miniatures-minimum",
-                     f"{miniatures} miniatures of {profile.name}: a partial unit keeps 'the majority (50% + 1)', "
-                     f"so {low} to {full} (full size {full}).")
+                     f"{counted(miniatures, 'miniature')} of {profile.name}: a partial unit keeps "
+                     f"'the majority (50% + 1)', so {low} to {full} (full size {full}).")
         elif miniatures > full:
             self.bad(i, profile.name, "miniatures-maximum",
-                     f"{miniatures} miniatures of {profile.name}: a full unit has {full}.")
+                     f"{counted(miniatures, 'miniature')} of {profile.name}: a full unit has {full}.")
 
     def _level(self, i: int, profile: UnitProfile, level: int, field: str) -> None:
         game = self.game

@@ -29,6 +29,7 @@ import math
 from dataclasses import dataclass, field
 
 from rulekeeper.core.armylist import ArmyList, CostLine, Problem
+from rulekeeper.core.wording import counted
 
 from .muster_checks import LONER, army_generals, check_army
 from .muster_records import GameTypeDoc, MusterReportDoc, PricedLineDoc, Role, ShapeLine, State
@@ -382,7 +383,8 @@ class ExIllisArmyRules:
             notes.append(f"No General promotion cost for {faction} (estimate, see the muster data).")
             return None
         points = round_half_up(piece.base * share)
-        step = f"General promotion ({faction}): {share:.0%} of {piece.name}'s {piece.base} basic points -> {points}"
+        step = (f"General promotion ({faction}): {share:.0%} of {piece.name}'s {counted(piece.base, 'basic point')} "
+                f"-> {points}")
         line = CostLine(entry=piece.entry, unit=f"{piece.name} (General promotion)", base=0.0, shortage=0.0,
                         faction=float(points), total=points, steps=(step,))
         return PricedLine(line, "promotion")

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from rulekeeper.core.errors import UnknownNameError
+from rulekeeper.core.wording import counted
 
 from .profiles import Roster, UnitProfile, normalise_name
 from .rules_data import RulesData, Terrain
@@ -168,8 +169,8 @@ class ScenarioChecker:
             return None
         full, low = profile.miniatures, minimum_miniatures(profile.miniatures)
         if entry.miniatures is not None and not low <= entry.miniatures <= full:
-            self.bad(f"{ulabel}, field miniatures", f"expected {low} to {full} miniatures (full size {full}; a "
-                     f"partial unit keeps the majority, 50% + 1), got {entry.miniatures}")
+            self.bad(f"{ulabel}, field miniatures", f"expected {low} to {counted(full, 'miniature')} "
+                     f"(full size {full}; a partial unit keeps the majority, 50% + 1), got {entry.miniatures}")
         self._level(f"{ulabel}, field level", entry.level, profile)
         return profile
 
@@ -211,9 +212,11 @@ class ScenarioChecker:
             name, feature = self.features.get(pos, (DEFAULT_FEATURE, self.rules.terrain_feature(DEFAULT_FEATURE)))
             used = sum(weight for _, weight in items)
             if used > feature.capacity:
+                space = counted(used, "unit's space", "units' space")
                 self.bad(f"{label}, zone {zone_name(*pos)!r} ({name})",
-                         f"{used} units' space used ({', '.join(n for n, _ in items)}); a {name} zone holds at "
-                         f"most {feature.capacity} units per side (a hero counts with its Retinue)")
+                         f"{space} used ({', '.join(n for n, _ in items)}); "
+                         f"a {name} zone holds at most {counted(feature.capacity, 'unit')} per side "
+                         "(a hero counts with its Retinue)")
 
     def _general(self, label: str, army: Army, heroes: dict[str, str]) -> None:
         where = f"{label}, field general"

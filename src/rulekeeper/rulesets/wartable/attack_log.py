@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal, TypedDict
 
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.events import Event
+from rulekeeper.core.wording import noun_for
 
 from .codec import SIDES, _opt, enc
 from .model import SideName
@@ -90,7 +91,7 @@ def _step_text(s: StepJson) -> str:
         rows = [f"{r['unit']}: Health {r['health']['arithmetic']}; Attack {r['attack']['arithmetic']}; "
                 f"Defense {r['defense']['arithmetic']}" for r in s["rows"]]
     elif s["step"] == 3:
-        rows = [f"{r['unit']}: {r['arithmetic']} hits" for r in s["rows"]]
+        rows = [f"{r['unit']}: {r['arithmetic']} {noun_for(r['hits'], 'hit')}" for r in s["rows"]]
     elif s["step"] == 4:
         rows = [f"{r['side']}: {r['arithmetic']}" for r in s["rows"]]
     elif s["step"] == 5:

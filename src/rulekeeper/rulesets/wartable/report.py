@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from rulekeeper.core.wording import counted, noun_for
+
 from .model import SideName, WarTableOptions
 from .modifiers import StatTotal
 from .report_json import (
@@ -122,9 +124,9 @@ class AllocationLine:
         if len(self.dealt_by) > 1:
             summed += f" = {show(self.total_hits)}"
         if not self.targets:
-            return f"{summed} hits; no enemy unit to allocate them to"
+            return f"{summed} {noun_for(self.total_hits, 'hit')}; no enemy unit to allocate them to"
         n = len(self.targets)
-        text = f"{summed} hits / {n} enemy unit{'s' if n != 1 else ''} = {show(self.share)}"
+        text = f"{summed} {noun_for(self.total_hits, 'hit')} / {counted(n, 'enemy unit')} = {show(self.share)}"
         if self.share != self.per_unit:
             text += f" -> {show(self.per_unit)} (rounded up)"
         return text + " each"

@@ -353,7 +353,7 @@ def exasperation(run: Run) -> None:
     for u in run.state.units:
         if u.on_board and u.has_rule("Exasperation") and u.points and u.kills > 2 * u.points / 3:
             _set(run, {u.key: replace(u, status="fled", zone=None)})
-            run.note(f"{u.key} leaves the battlefield, exasperated ({u.kills} kills)")
+            run.note(f"{u.key} leaves the battlefield, exasperated ({counted(u.kills, 'kill')})")
 
 
 def end_melees(run: Run) -> None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TypedDict
 
+from rulekeeper.core.wording import counted
+
 from .state import BattleState
 
 #: Game time sums many fractions of a round: a turn due at round N may land a hair below N.
@@ -59,7 +61,8 @@ def check_end(state: BattleState) -> BattleState:
         a, b = state.sides()
         pa, pb = surviving_points(state, a), surviving_points(state, b)
         winner = a if pa > pb else b if pb > pa else "draw"
-        return replace(state, over=True, winner=winner, end_reason=f"turn limit ({state.turn_limit} rounds)", active=())
+        return replace(state, over=True, winner=winner, end_reason=f"turn limit ({counted(state.turn_limit, 'round')})",
+                       active=())
     return state
 
 

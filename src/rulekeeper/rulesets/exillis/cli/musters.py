@@ -94,10 +94,11 @@ def _pct(x: float | None) -> str:
 def _header(report: MusterReport) -> list[str]:
     game = report.game.label if report.game is not None else f"{report.game_type} (unknown game type)"
     general = ", ".join(report.generals) or "none"
-    bp = (f"{report.battle_points} ({report.units_and_heroes} units and heroes)" if report.earns_bp
+    bp = (f"{report.battle_points} ({counted(report.units_and_heroes, 'unit or hero', 'units and heroes')})"
+          if report.earns_bp
           else f"0 ({report.game.name if report.game else 'this game type'} earns no BP)")
     return [f"Game type: {game}", f"Faction: {report.faction or 'none'}", f"General: {general}",
-            f"Total: {report.total} points (basic {report.basic_total})", f"Battle Points brought: {bp}"]
+            f"Total: {counted(report.total, 'point')} (basic {report.basic_total})", f"Battle Points brought: {bp}"]
 
 
 def _shape_rows(report: MusterReport) -> list[list[str | Text]]:
@@ -170,7 +171,7 @@ def cost(file: File, data: Data = None, json: Json = False) -> None:
         _done(report)
         return
     console.print(rows_table(f"{report.name}: cost", TERM_COLUMNS, _cost_rows(report, steps=False)))
-    console.print(Text(f"Total: {report.total} points", style="bold"))
+    console.print(Text(f"Total: {counted(report.total, 'point')}", style="bold"))
     if report.problems:
         console.print(Text(f"{counted(len(report.problems), 'problem')}: run 'rulekeeper muster check {file}'.",
                            style="bold red"))

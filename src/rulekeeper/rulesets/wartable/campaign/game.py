@@ -35,6 +35,7 @@ from rulekeeper.core.game import (
 from rulekeeper.core.rng import RngState
 from rulekeeper.core.ruleset import OptionInfo, Resolution
 from rulekeeper.core.whole import WholeMeasure, WholeOdds
+from rulekeeper.core.wording import counted
 
 from ..codec import fields_of, records_of
 from ..model import OPTION_INFO
@@ -113,8 +114,8 @@ class WarTableCampaign(BaseGame[CampaignGameState, GiveOrders]):
         out = []
         for p in sorted(SCENARIO_DIR.glob("*.yaml")):
             c = load_campaign(p)
-            out.append(ScenarioInfo(p.stem, c.name, f"A War Table campaign: {len(c.map.names())} regions, "
-                                    f"{len(c.enclaves)} Enclaves, {len(c.factions)} factions", p))
+            out.append(ScenarioInfo(p.stem, c.name, f"A War Table campaign: {counted(len(c.map.names()), 'region')}, "
+                                    f"{counted(len(c.enclaves), 'Enclave')}, {counted(len(c.factions), 'faction')}", p))
         return out
 
     def setup(self, request: SetupRequest) -> BattleSetup:
