@@ -13,7 +13,8 @@ from rulekeeper.bots.search import _simulate
 from rulekeeper.core.memo import recalled
 from rulekeeper.core.ruleset import game as game_named
 from rulekeeper.rulesets.exillis.battle.actions import legal_actions
-from rulekeeper.rulesets.exillis.battle.policy import bot_score, choose as policy_choose
+from rulekeeper.rulesets.exillis.battle.policy import bot_score
+from rulekeeper.rulesets.exillis.battle.policy import choose as policy_choose
 
 from .conftest import started
 

@@ -8,6 +8,7 @@ from typing import TypedDict
 
 from rulekeeper.core.errors import RulekeeperError
 from rulekeeper.core.game import JsonDict
+from rulekeeper.core.wording import counted
 
 #: Actions a simulation plays after the candidate before it is scored by the evaluation (see ``search``).
 DEFAULT_HORIZON = 4
@@ -48,7 +49,7 @@ class Budget:
 
     def describe(self) -> str:
         parts = ([f"{self.seconds:g}s"] if self.seconds is not None else []) + (
-            [f"{self.iterations} simulations"] if self.iterations is not None else [])
+            [counted(self.iterations, "simulation")] if self.iterations is not None else [])
         return " or ".join(parts)
 
 
