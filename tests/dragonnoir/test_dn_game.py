@@ -199,7 +199,7 @@ def test_errare_humanum_est_rolls_again_after_a_miss_when_the_option_is_on() -> 
                    errare="on")
         out = act(s, kind="shoot", unit="Laberne", target="Goblin 1")
         if out.chance[0].outcome.endswith("→A"):
-            assert labels(out) == ["fire die (foot table, long bow, none cover)", "errare: Laberne's stray projectile"]
+            assert labels(out) == ["fire die (foot table, long bow, no cover)", "errare: Laberne's stray projectile"]
             break
     else:
         pytest.fail("no miss in 80 seeds")

@@ -27,7 +27,7 @@ from . import OPTION_INFO
 from .combat import CombatOdds, combat_odds, resolve_combat
 from .data import COVER_COLUMNS, CombatResult, FireResult, SheetData, load_sheet, shipped_sheet
 from .fire import LineOfFire, band_of, line_of_fire, stray_hexes, weapon_of
-from .fireodds import FireOdds, StrayHex, errare_odds, fire_odds, resolve_fire
+from .fireodds import FireOdds, StrayHex, cover_words, errare_odds, fire_odds, resolve_fire
 from .render import draw_line
 from .roster import CounterNumber, roster
 from .scene import Piece, Scene, load_scene
@@ -193,7 +193,8 @@ def _show_fire(line: LineOfFire | None, odds: FireOdds | None, scene: Scene | No
         for why in (*line.reasons, *line.notes, *line.cover_why):
             console.print(f"  • {why}", markup=False)
     if odds is not None:
-        title = f"Fate Screen: {odds.shooter} shoots {odds.target} ({odds.weapon}, {odds.band}, {odds.cover} cover)"
+        title = (f"Fate Screen: {odds.shooter} shoots {odds.target} "
+                 f"({odds.weapon}, {odds.band}, {cover_words(odds.cover)})")
         console.print(odds_table(title, _pct_rows(odds.letters, odds.key)))
         dice = "  ".join(f"{d if d < 10 else 0}:{x}" for d, x in odds.rows.items())
         console.print(explain_panel([*odds.arithmetic, f"die → result: {dice}", *odds.notes]))

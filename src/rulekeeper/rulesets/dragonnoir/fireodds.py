@@ -19,6 +19,11 @@ from .data import COVER_COLUMNS, Band, Cover, FireResult, SheetData, Table, Weap
 from .fighters import Fighter
 from .special import fire_notes
 
+
+def cover_words(cover: str) -> str:
+    """The target's cover as a player says it: "no cover", "light cover", "medium cover", "strong cover"."""
+    return "no cover" if cover == "none" else f"{cover} cover"
+
 DIE = range(1, 11)
 WEAPONS: tuple[Weapon, ...] = ("short bow", "long bow", "crossbow")
 
@@ -40,7 +45,7 @@ class FireOdds:
 
     @property
     def request(self) -> ChanceRequest:
-        return discrete(f"fire die ({self.table} table, {self.weapon}, {self.cover} cover)",
+        return discrete(f"fire die ({self.table} table, {self.weapon}, {cover_words(self.cover)})",
                         [(f"{d}→{self.rows[d]}", 1.0) for d in DIE], self.arithmetic)
 
     def to_dict(self) -> dict[str, object]:

@@ -35,6 +35,7 @@ from .action_types import (
 )
 from .advance import advance_steps, lying, must_go_on
 from .centre import BODY
+from .fireodds import cover_words
 from .melee import centre_combats, combats
 from .placing import place_actions
 from .shots import is_shooter, shots, standstill_shots
@@ -53,7 +54,7 @@ def _fire_actions(state: DNState, side: str, defensive: Man | None) -> list[Lega
             continue
         for t, line in shots(state, s, defensive is not None, defensive):
             out.append(_la(Shoot(side, s.name, t.name),
-                           f"{s.name} shoots at {t.name}", None, f"{line.band} range, {line.cover} cover",
+                           f"{s.name} shoots at {t.name}", None, f"{line.band} range, {cover_words(line.cover)}",
                            f"→ {t.name}", f"{s.name}: {'defensive fire' if defensive else 'shoot'}"))
     return out
 
@@ -166,7 +167,8 @@ def _pending_actions(state: DNState, p: Pending) -> list[LegalAction]:
         return sorcery.window_actions(state, p)
     if p.kind == "standstill":
         return [*(_la(Shoot(p.side, s.name, t.name),
-                      f"{s.name} shoots at {t.name}", None, f"{line.band} range, {line.cover} cover; he did not move",
+                      f"{s.name} shoots at {t.name}", None, f"{line.band} range, {cover_words(line.cover)}; "
+                      "he did not move",
                       f"→ {t.name}", f"{s.name}: defensive fire") for s, t, line in standstill_shots(state)),
                 _la(Decide("hold", p.side), f"{state.name(p.side)}: no more defensive fire",
                     label="No more defensive fire", group="Defensive fire")]

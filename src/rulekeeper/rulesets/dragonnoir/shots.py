@@ -16,7 +16,7 @@ from rulekeeper.core.chance import ChanceRequest, Fate, discrete
 
 from .data import shipped_sheet
 from .fire import WEAPONS, LineOfFire, line_of_fire, stray_hexes
-from .fireodds import FireOdds, errare_odds, fire_odds, resolve_fire
+from .fireodds import FireOdds, cover_words, errare_odds, fire_odds, resolve_fire
 from .harm import hurt, kill_horse_under, retreat
 from .report import Lines
 from .state import DNState, Man, character_of, fighter_of, scene_of
@@ -151,8 +151,8 @@ def resolve_shot(state: DNState, shooter: str, target: str, defensive: bool,
     unloaded = s.mounted and character_of(s.character).weapon == "crossbow"
     s = replace(s, fired=True) if defensive else replace(s, shot=True)
     state = state.with_men(replace(s, unloaded=unloaded))
-    lines: Lines = [{"text": f"{s.name} shoots at {t.name} ({odds.weapon}, {odds.band} range, {odds.cover} "
-                                      f"cover): die {roll.die}{odds.modifier:+d} rolls {roll.letter}, "
+    lines: Lines = [{"text": f"{s.name} shoots at {t.name} ({odds.weapon}, {odds.band} range, "
+                                      f"{cover_words(odds.cover)}): die {roll.die}{odds.modifier:+d} rolls {roll.letter}, "
                                       f"{result.text}", "kind": "roll"}]
     if roll.letter == "A" and state.option("errare", "off") == "on":
         state, more = errare(state, s, t, fate)
