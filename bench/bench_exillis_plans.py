@@ -31,9 +31,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from rulekeeper.core.game import SetupRequest  # noqa: E402
+from bench_bot import baseline  # noqa: E402
+
 from rulekeeper.core.ruleset import game as game_named  # noqa: E402
-from rulekeeper.lab.play import battle_seed  # noqa: E402
 from rulekeeper.lab.stats import wilson  # noqa: E402
 from rulekeeper.rulesets.exillis.battle import policy, rollout  # noqa: E402
 from rulekeeper.rulesets.exillis.battle.actions import Legal  # noqa: E402
@@ -43,7 +43,6 @@ from rulekeeper.rulesets.exillis.battle.tables import BattleTables  # noqa: E402
 SHIPPED = policy.score
 #: below every action the shipped policy prefers to standing still (its Wait scores 2)
 SHELVED = 1.0
-MAX_ACTIONS = 5000
 
 
 def _hold(state: BattleState, lg: Legal, shipped: float) -> float:
@@ -96,23 +95,11 @@ def use_plan(name: str, side: str) -> None:
 
 
 def tally(scenario: str, side: str, plan: str, battles: int, seed: int) -> dict[str, int]:
-    """Wins per side (``drawn``, ``unfinished``) of ``battles`` policy battles, ``side`` playing ``plan``."""
+    """Wins per side (``drawn``, ``unfinished``) of ``battles`` policy battles, ``side`` playing ``plan``: the
+    shipped policy's baseline battles (``bench_bot.baseline``) with the plan in place."""
     use_plan(plan, side)
     g = game_named("exillis")
-    path = next(info.path for info in g.scenarios() if info.key == scenario)
-    document = g.setup(SetupRequest(scenario=path, seed=seed)).document
-    out: dict[str, int] = {}
-    for index in range(battles):
-        state = g.initial_state(g.reseeded(document, battle_seed(seed, index)))
-        for _ in range(MAX_ACTIONS):
-            action = g.policy(state)
-            if action is None:
-                break
-            state = g.apply(state, action).state
-        result = g.result(state)
-        winner = "unfinished" if result is None else (result.winner or "drawn")
-        out[winner] = out.get(winner, 0) + 1
-    return out
+    return baseline(g, next(info.path for info in g.scenarios() if info.key == scenario), seed, battles)
 
 
 def main() -> None:
