@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from rulekeeper.core.whole import WholeOdds
 
     from .battle.actions import Action, Legal
+    from .battle.policy import Scorer
     from .battle.state import BattleState
     from .battle.tables import BattleTables
     from .campaign_records import MusterSide
@@ -264,12 +265,9 @@ class ExIllisBattles(BaseGame["BattleState", "Action"]):
     def rollout_policy(self, state: BattleState) -> Action | None:
         """The shipped policy's action, found without building the whole legal list (the search bot's
         simulations, :mod:`.battle.rollout`); its entry is kept on the state for ``apply``."""
-        from .battle.rollout import rollout_choice
+        from .battle.policy import score
 
-        best = rollout_choice(state, self.t, lambda: self._legal_of(state))
-        if best is None:
-            return None
-        return remembered(state, "exillis.rollout", lambda: best).action
+        return self._picked(state, "exillis.rollout", score)
 
     def bot_policy(self, state: BattleState) -> Action | None:
         """The search bot's own default play (``rulekeeper.bots``: its anchor, and its side in its simulations):
@@ -277,12 +275,17 @@ class ExIllisBattles(BaseGame["BattleState", "Action"]):
         the figures that chose it); found as :meth:`rollout_policy` finds the shipped one, and kept on the state
         for ``apply`` too."""
         from .battle.policy import bot_score
+
+        return self._picked(state, "exillis.bot", bot_score)
+
+    def _picked(self, state: BattleState, key: str, score_of: Scorer) -> Action | None:
+        """The action ``score_of`` picks (:func:`.battle.rollout.rollout_choice`), its entry kept under ``key``."""
         from .battle.rollout import rollout_choice
 
-        best = rollout_choice(state, self.t, lambda: self._legal_of(state), bot_score)
+        best = rollout_choice(state, self.t, lambda: self._legal_of(state), score_of)
         if best is None:
             return None
-        return remembered(state, "exillis.bot", lambda: best).action
+        return remembered(state, key, lambda: best).action
 
     def action_text(self, action: Action) -> str:
         """The stable text form, as typed on the command line: ``move A:Billmen C3``."""
