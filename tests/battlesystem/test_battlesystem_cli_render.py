@@ -119,3 +119,17 @@ def test_the_fate_screen_styles_each_kind_of_line() -> None:
     assert any(span.style == "bold reverse" and line.plain[span.start:span.end] == total for span in line.spans)
     assert str(fate_line(out.report[1]).style) == "bold green"  # the rally line
     assert G.cli_presenter().result(s).plain == ""  # not over: no end screen
+
+
+def test_the_action_list_gives_a_figure_after_a_colon(monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Played as a user: the Odds column read "movement points left after this move 3" (the figure run into
+    the words); a chance still follows its outcome ("hit 70.0 %")."""
+    db = str(tmp_path / "b.db")
+    bid = new_battle(monkeypatch, capsys, db)
+    monkeypatch.setenv("COLUMNS", "250")
+    code, out, _ = run(monkeypatch, capsys, "battle", "actions", bid, "--db", db)
+    assert code == 0
+    row = next(line for line in out.splitlines() if "Riverguard Foot move to C2" in line)
+    assert "movement points left after this move: 3" in row and "costs 1 of 4 points left" in row
+    assert not re.search(r"after this move \d", out)

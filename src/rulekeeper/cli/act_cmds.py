@@ -36,7 +36,13 @@ class StaleListError(RulekeeperError):
 
 
 def odds_line(odds: dict[str, float | str]) -> str:
-    return ", ".join(f"{k} {v * 100:.1f} %" if isinstance(v, float) else f"{k} {v}" for k, v in odds.items())
+    """One line of an action's odds: a chance after its outcome ("hit 70.0 %"), any other figure after a colon
+    ("movement points left after this move: 3", not "... move 3").
+
+    >>> odds_line({"hit": 0.7, "expected casualties": "1.2"})
+    'hit 70.0 %, expected casualties: 1.2'
+    """
+    return ", ".join(f"{k} {v * 100:.1f} %" if isinstance(v, float) else f"{k}: {v}" for k, v in odds.items())
 
 
 def listing(legal: list[LegalAction]) -> str:
