@@ -14,7 +14,26 @@ from rulekeeper.core.wording import counted, noun_for
 
 def test_docstring_examples_run() -> None:
     result = doctest.testmod(wording)
-    assert result.attempted == 4 and result.failed == 0
+    assert result.attempted == 5 and result.failed == 0
+    from rulekeeper.core import game
+
+    result = doctest.testmod(game)  # OddsPreview.line: every action list's odds
+    assert result.attempted == 1 and result.failed == 0
+
+
+def test_every_action_list_writes_the_odds_one_way() -> None:
+    """Played as a user: the Battle System's move list read "movement points left after this move 3" in the CLI
+    and on the phone's picker; five renderers joined a headline each with its own copy of the same line."""
+    from rulekeeper.core.game import OddsPreview, headline_line
+
+    preview = OddsPreview((("hit", 0.25), ("movement points left after this move", "3")))
+    assert preview.line() == headline_line(preview.headline_dict().items()) == \
+        "hit 25.0 %, movement points left after this move: 3"
+    root = Path(wording.__file__).resolve().parents[1]
+    copies = [str(p.relative_to(root)) for p in root.rglob("*.py")
+              if "for k, v in" in p.read_text() and ".headline" in p.read_text()
+              and "isinstance(v, float) else" in p.read_text() and p.name != "game.py"]
+    assert copies == [], copies
 
 
 def test_one_is_singular_and_every_other_count_plural() -> None:

@@ -14,7 +14,7 @@ import typer
 from rich.text import Text
 
 from rulekeeper.core.errors import RulekeeperError
-from rulekeeper.core.game import Game, LegalAction, Outcome
+from rulekeeper.core.game import Game, LegalAction, Outcome, headline_line
 from rulekeeper.core.wording import counted
 
 from . import action_words, current
@@ -42,7 +42,7 @@ def odds_line(odds: dict[str, float | str]) -> str:
     >>> odds_line({"hit": 0.7, "expected casualties": "1.2"})
     'hit 70.0 %, expected casualties: 1.2'
     """
-    return ", ".join(f"{k} {v * 100:.1f} %" if isinstance(v, float) else f"{k}: {v}" for k, v in odds.items())
+    return headline_line(odds.items())
 
 
 def listing(legal: list[LegalAction]) -> str:

@@ -14,6 +14,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from rulekeeper.core.wording import percent
+
 OUTCOME_STYLE = {
     "Attack": "bold green", "Luck": "bold magenta", "Blocked": "cyan", "Evaded": "yellow",
     "Deflected": "yellow", "Bad Luck": "bold red", "Miss": "dim", "Accurate Shot": "bold green",
@@ -23,10 +25,8 @@ OUTCOME_STYLE = {
 }
 
 
-def pct(p: float) -> str:
-    if 0 < p < 0.001:
-        return "<0.1 %"
-    return f"{p * 100:.1f} %"
+#: the one formatting of a chance (``core.wording.percent``)
+pct = percent
 
 
 def bar(p: float, width: int = 24) -> str:

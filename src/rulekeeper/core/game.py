@@ -43,10 +43,12 @@ Why this shape (after OpenSpiel's ``Game``/``State`` and boardgame.io's moves):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypedDict, runtime_checkable
+
+from .wording import percent
 
 if TYPE_CHECKING:
     from .chance import ChanceRequest, ChanceResult, Fate
@@ -185,6 +187,20 @@ class OddsPreview:
 
     def headline_dict(self) -> dict[str, float | str]:
         return dict(self.headline)
+
+    def line(self) -> str:
+        """The headline on one line, as every action list shows it: a chance after its outcome, any other figure
+        after a colon (a figure run into the words read "movement points left after this move 3").
+
+        >>> OddsPreview((("hit", 0.7), ("killed", 0.0004), ("movement points left after this move", "3"))).line()
+        'hit 70.0 %, killed <0.1 %, movement points left after this move: 3'
+        """
+        return headline_line(self.headline)
+
+
+def headline_line(headline: Iterable[tuple[str, float | str]]) -> str:
+    """:meth:`OddsPreview.line` of a headline given as pairs (or a dict's items)."""
+    return ", ".join(f"{k} {percent(v)}" if isinstance(v, float) else f"{k}: {v}" for k, v in headline)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,18 @@ def noun_for(number: float | Fraction, noun: str, plural: str | None = None) -> 
     return noun if number == 1 else (plural if plural is not None else noun + "s")
 
 
+def percent(p: float) -> str:
+    """A probability as the pages and the terminal print it: one decimal, and "<0.1 %" for a chance that rounds to
+    nothing but is not none.
+
+    >>> percent(0.7), percent(0.0004), percent(0.0)
+    ('70.0 %', '<0.1 %', '0.0 %')
+    """
+    if 0 < p < 0.001:
+        return "<0.1 %"
+    return f"{p * 100:.1f} %"
+
+
 def counted(number: int, noun: str, plural: str | None = None) -> str:
     """``number`` and the noun, singular for exactly one, else ``plural`` (default: the noun with an "s")."""
     return f"{number} {noun_for(number, noun, plural)}"

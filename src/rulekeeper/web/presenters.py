@@ -24,7 +24,7 @@ from rulekeeper.core.game import SPECTATOR, Game, LegalAction, OddsPreview
 from rulekeeper.core.present import FateScreen, Header, Links, WebPresenter
 from rulekeeper.core.registered import as_game
 from rulekeeper.core.ruleset import games
-from rulekeeper.core.wording import counted
+from rulekeeper.core.wording import counted, percent
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
@@ -41,10 +41,8 @@ def short(key: str) -> str:
     return str(key).split(":", 1)[-1]
 
 
-def pct(p: float) -> str:
-    if 0 < p < 0.001:
-        return "<0.1 %"
-    return f"{p * 100:.1f} %"
+#: the one formatting of a chance (``core.wording.percent``)
+pct = percent
 
 
 def side_label(role: str, sides: Mapping[str, str] | None = None, named: bool = True) -> str:
@@ -265,7 +263,7 @@ class GenericPresenter(Generic[StateT]):
 
     def actions(self, state: StateT, legal: list[LegalAction], previews: list[OddsPreview], links: Links) -> Markup:
         entries = [{"label": lg.label or lg.text, "href": links.pick(i), "note": lg.note,
-                    "odds": ", ".join(f"{k} {pct(v) if isinstance(v, float) else v}" for k, v in p.headline)}
+                    "odds": p.line()}
                    for i, (lg, p) in enumerate(zip(legal, previews, strict=True))]
         return self._render("generic_actions.html", entries=entries)
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 from rulekeeper.core.game import LegalAction, OddsPreview
 from rulekeeper.core.present import Links
-from rulekeeper.web.presenters import pct
 
 from ..state import BattleState
 
@@ -94,7 +93,7 @@ def pick_href(links: Links, index: int, unit: str | None) -> str:
 
 
 def odds_text(preview: OddsPreview) -> str:
-    return ", ".join(f"{k} {pct(v) if isinstance(v, float) else v}" for k, v in preview.headline)
+    return preview.line()
 
 
 def groups_of(legal: list[LegalAction], previews: list[OddsPreview], links: Links,

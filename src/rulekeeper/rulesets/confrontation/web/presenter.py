@@ -21,7 +21,7 @@ from markupsafe import Markup
 
 from rulekeeper.core.game import LegalAction, OddsPreview
 from rulekeeper.core.present import Header, Links
-from rulekeeper.web.presenters import GenericPresenter, pct
+from rulekeeper.web.presenters import GenericPresenter
 
 from ..render import marks_of, status
 from ..skirmish import can_activate, charge_cm, charge_of
@@ -214,7 +214,7 @@ class ConfrontationPresenter(GenericPresenter[SkirmishState]):
         for i, (lg, p) in enumerate(zip(legal, previews, strict=True)):
             if _fighter_of(lg) != picked:
                 continue
-            odds = ", ".join(f"{k} {pct(v) if isinstance(v, float) else v}" for k, v in p.headline)
+            odds = p.line()
             entries.append({"href": links.pick(i), "text": lg.text, "kind": lg.action["kind"], "odds": odds})
         return self._render("confrontation/actions.html", fighters=fighters, entries=entries, picked=picked)
 

@@ -20,7 +20,7 @@ from markupsafe import Markup
 from rulekeeper.boards.hexes import hex_label, offset_to_hex
 from rulekeeper.core.game import SPECTATOR, LegalAction, OddsPreview
 from rulekeeper.core.present import Header, Links
-from rulekeeper.web.presenters import GenericPresenter, pct
+from rulekeeper.web.presenters import GenericPresenter
 
 from ..state import PHASE_NAMES, DNState, Man, character_of
 from ..view import counter
@@ -244,7 +244,7 @@ class DragonNoirPresenter(GenericPresenter[DNState]):
             owner = unit_of(lg)
             if owner is not None and owner != picked and lg.action.get("kind") not in ("take_blow",):
                 continue
-            odds = ", ".join(f"{k} {pct(v) if isinstance(v, float) else v}" for k, v in p.headline)
+            odds = p.line()
             groups.setdefault(lg.group or "", []).append(
                 {"index": i, "kind": str(lg.action.get("kind", "")), "label": lg.label or lg.text, "note": lg.note,
                  "odds": odds, "href": pick_href(links, i, picked if owner else None)})

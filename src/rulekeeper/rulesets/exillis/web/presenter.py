@@ -23,7 +23,7 @@ from rulekeeper.boards.zones import DIRECTIONS
 from rulekeeper.core.errors import IllegalActionError, RulekeeperError
 from rulekeeper.core.game import LegalAction, OddsPreview
 from rulekeeper.core.present import FateScreen, Header, Links
-from rulekeeper.core.wording import counted
+from rulekeeper.core.wording import counted, percent
 
 from ..battle.actions import Action
 from ..battle.handlers import _crossed
@@ -49,10 +49,8 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 # -- small formatting helpers ------------------------------------------------------------------
 
 
-def pct(p: float) -> str:
-    if 0 < p < 0.001:
-        return "<0.1 %"
-    return f"{p * 100:.1f} %"
+#: the one formatting of a chance (``core.wording.percent``)
+pct = percent
 
 
 def short(key: str) -> str:
