@@ -113,7 +113,10 @@ def main() -> None:
     args = ap.parse_args()
     use, known = PLANS[args.game]
     g = game_named(args.game)
-    path = next(info.path for info in g.scenarios() if info.key == args.scenario)
+    path = next((info.path for info in g.scenarios() if info.key == args.scenario), None)
+    if path is None:
+        raise SystemExit(f"{args.game} ships no scenario {args.scenario!r}: "
+                         + ", ".join(info.key for info in g.scenarios()))
     for plan in args.plans or known:
         if plan not in known:
             raise SystemExit(f"{args.game} has no plan {plan!r}: {', '.join(known)}")
