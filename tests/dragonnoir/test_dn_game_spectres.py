@@ -75,6 +75,13 @@ def test_a_summon_can_be_countered_before_the_die() -> None:
     s = battle([man("Zacharie", "A", "B3"), man("Shaman", "B", "G3")])
     out = act(s, kind="cast", unit="Zacharie", spell="Raise the Living Deads", target="Zacharie")
     assert not out.chance and out.state.pending is not None and out.state.pending.kind == "counter"
+    # played as a user: "Shaman casts Raise the Living Deads on Shaman" read as if the caster were raised
+    assert out.report[0]["text"].startswith("Zacharie announces Raise the Living Deads: the enemy wizard")
+    assert any(lg.text.endswith("let Zacharie cast Raise the Living Deads") for lg in G.legal_actions(out.state))
+    assert G.action_text({"kind": "cast", "side": "A", "unit": "Zacharie", "spell": "Raise the Living Deads",
+                          "target": "Zacharie"}) == "Zacharie casts Raise the Living Deads"
+    assert G.action_text({"kind": "cast", "side": "A", "unit": "Zacharie", "spell": "Stunning", "target": "Shaman"}) \
+        == "Zacharie casts Stunning on Shaman"
 
 
 def test_spectres_only_retreat() -> None:

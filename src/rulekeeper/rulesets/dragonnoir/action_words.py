@@ -16,6 +16,7 @@ from rulekeeper.core.errors import IllegalActionError, UnknownNameError
 from rulekeeper.core.wording import counted
 
 from .action_types import ACTIONS, KINDS, Attack, Clear, DNAction, DragonMove
+from .magic import spell_on
 
 if TYPE_CHECKING:
     from .state import DNState
@@ -145,4 +146,6 @@ def action_text(action: DNAction) -> str:
     if rest is None:
         return f"side {side}: {kind.replace('_', ' ')}"
     logged = ACTIONS.encode(action)
+    if kind == "cast":
+        return f"{logged['unit']} casts {spell_on(str(logged['spell']), str(logged['target']))}"
     return f"{logged['unit']} {rest.format(**logged)}"

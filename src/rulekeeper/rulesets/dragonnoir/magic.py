@@ -165,6 +165,19 @@ def shipped_spells() -> SpellsFile:
     return spells_from_text(text, "rulekeeper/rulesets/dragonnoir/data/spells.yaml")
 
 
+def spell_on(spell: str, target: str) -> str:
+    """A cast spell as the log and the pages name it: "Stunning on Zed", but a summoning by its name alone.
+
+    Why: the keeper records a summoning's target as the caster himself (the spectres appear around him), and
+    "Shaman casts Raise the Living Deads on Shaman" read as if he were the one raised (played as a user, issue 28).
+
+    >>> spell_on("Stunning", "Zed"), spell_on("Raise the Living Deads", "Shaman")
+    ('Stunning on Zed', 'Raise the Living Deads')
+    """
+    known = shipped_spells().spells.get(spell)
+    return spell if known is not None and known.effect.kind == "summon" else f"{spell} on {target}"
+
+
 # -- the wizard's magic sheet --------------------------------------------------------------------
 
 

@@ -39,6 +39,7 @@ from .magic import (
     new_wizard,
     resolve_cast,
     shipped_spells,
+    spell_on,
     wound_wizard,
 )
 from .report import Lines
@@ -205,7 +206,7 @@ def pending_actions(state: DNState, p: Pending) -> list[LegalAction]:
         out.append(offered(ByUnit("counter", p.side, c.name), f"{c.name} counters {spell}", None,
                            f"{2 * shipped_spells().spell(spell)[1].ep} EP", "Counter", "Counterspell"))
     return [*out, *rivals(state, p),
-            offered(Decide("let_be", p.side), f"{state.name(p.side)} let {p.unit} cast {spell} on {target}", None, "",
+            offered(Decide("let_be", p.side), f"{state.name(p.side)} let {p.unit} cast {spell_on(spell, target)}", None, "",
                     "Let it be", "Counterspell")]
 
 
@@ -215,7 +216,7 @@ def announce(state: DNState, wizard: str, spell: str, target: str, fate: Fate,
     answer, else roll it now; then the queued rival spell, if any."""
     if waits(state, wizard, spell, target, queued):
         p = Pending("counter", other(state.man(wizard).side), wizard, (target,), (), 0, spell, queued)
-        return replace(state, pending=p), [{"text": f"{wizard} announces {spell} on {target}: the enemy wizard "
+        return replace(state, pending=p), [{"text": f"{wizard} announces {spell_on(spell, target)}: the enemy wizard "
                                                     "may counter it before the die is rolled", "kind": "note"}]
     state, lines = resolve(state, wizard, spell, target, False, fate)
     state, more = then_queued(state, queued, fate)
@@ -252,7 +253,7 @@ def contest(state: DNState, p: Pending, rival: tuple[str, str, str], fate: Fate)
     the side whose player turn it is, estimated); "The other wizard always has the possibility of countering the
     spell that has just been cast", then casts his own."""
     head, queued, why = _heads(state, p, rival)
-    lines: Lines = [{"text": f"{rival[0]} wants {rival[1]} on {rival[2]} too: {why}", "kind": "note"}]
+    lines: Lines = [{"text": f"{rival[0]} wants {spell_on(rival[1], rival[2])} too: {why}", "kind": "note"}]
     state, more = announce(replace(state, pending=None), *head, fate, queued=queued)
     return state, lines + more
 
@@ -265,7 +266,7 @@ def then_queued(state: DNState, queued: tuple[str, ...], fate: Fate) -> tuple[DN
     wizard, spell, target = queued
     still = [lg.action for lg in casts(state, state.man(wizard).side)]
     if not any(a["unit"] == wizard and a["spell"] == spell and a["target"] == target for a in still):
-        return state, [{"text": f"  {wizard}'s {spell} on {target} is lost: he can no longer cast it",
+        return state, [{"text": f"  {wizard}'s {spell_on(spell, target)} is lost: he can no longer cast it",
                         "kind": "note"}]
     return announce(state, wizard, spell, target, fate)
 
