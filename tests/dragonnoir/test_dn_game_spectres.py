@@ -80,6 +80,8 @@ def test_a_summon_can_be_countered_before_the_die() -> None:
     assert any(lg.text.endswith("let Zacharie cast Raise the Living Deads") for lg in G.legal_actions(out.state))
     assert G.action_text({"kind": "cast", "side": "A", "unit": "Zacharie", "spell": "Raise the Living Deads",
                           "target": "Zacharie"}) == "Zacharie casts Raise the Living Deads"
+    labels = {lg.action["spell"]: lg.label for lg in G.legal_actions(s) if lg.action["kind"] == "cast"}
+    assert labels["Raise the Living Deads"] == "Raise the Living Deads" and labels["Stunning"] == "Stunning → Shaman"
     assert G.action_text({"kind": "cast", "side": "A", "unit": "Zacharie", "spell": "Stunning", "target": "Shaman"}) \
         == "Zacharie casts Stunning on Shaman"
 

@@ -149,7 +149,7 @@ def _each_cast(state: DNState, side: str, only: Collection[str] | None) -> Itera
                 text = f"{w.name} casts {name}" + ("" if summon else f" on {t.name}")
                 yield offered(Cast(w.side, w.name, name, t.name), text, float(spell.ep),
                               f"{spell.ep} EP, succeeds {float(o.cast.probability):.0%}",
-                              f"{name} → {t.name}", f"{w.name}: cast")
+                              name if summon else f"{name} → {t.name}", f"{w.name}: cast")
 
 
 def window(before: DNState | None, state: DNState) -> DNState:
