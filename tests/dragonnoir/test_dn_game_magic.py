@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from dn_game_kit import G, act, battle, legal, man, set_man
 
 from rulekeeper.rulesets.dragonnoir.magic import shipped_spells
@@ -38,6 +39,24 @@ def test_a_counter_is_announced_before_the_caster_rolls() -> None:
     assert sheet(after, "Zacharie").energy == 100 - cost and sheet(after, "Shaman").energy == 100 - 2 * cost
     assert after.pending is None and after.to_act == "A"
     assert not legal(after, "cast", unit="Zacharie")  # 'each wizard can cast one spell'
+
+
+def test_a_spells_odds_say_whether_the_counter_stops_it_and_whether_it_takes_effect() -> None:
+    """'If the counter fails, the wizard who cast the spell rolls': the spell takes effect when the counter fails
+    and then its die succeeds. Played as a user: the headline was each die's label with its chance of success,
+    "spell die (Shaman: Raise the Living Deads) 60.0 %" beside the counter, as if the counter did not matter."""
+    s = G.apply(_duel(), legal(_duel(), "cast", unit="Zacharie", spell="Stunning", target="Goblin 1")[0]).state
+
+    def success(request: object) -> float:
+        return sum(p for outcome, p in request.odds() if outcome.endswith("success"))  # type: ignore[attr-defined]
+
+    countered = G.preview(s, legal(s, "counter")[0])
+    stops, lands = countered.draws
+    assert countered.headline == (("Shaman's counter stops it", pytest.approx(success(stops))),
+                                  ("Zacharie's Stunning takes effect", pytest.approx((1 - success(stops)) * success(lands))))
+    let_be = G.preview(s, legal(s, "let_be")[0])
+    assert let_be.headline == (("Zacharie's Stunning takes effect", pytest.approx(success(let_be.draws[0]))),)
+    assert 0 < success(stops) < 1 and 0 < success(lands) < 1  # neither figure is vacuous
 
 
 def test_let_be_rolls_the_spell_and_a_stun_lands_as_a_stunned_result() -> None:

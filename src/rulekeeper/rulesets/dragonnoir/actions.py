@@ -44,6 +44,7 @@ from .advance import advance_steps, owes_roll
 from .centre import fight_via, staged
 from .harm import hurt, never_retreats
 from .legal import check, legal_actions, step_moves
+from .magic import CastOdds
 from .melee import ADVANCE, fight, odds, take_blow
 from .placing import place
 from .report import Lines
@@ -236,6 +237,20 @@ def _hold(state: DNState) -> tuple[DNState, Lines]:
 # -- odds before the roll -----------------------------------------------------------------------------------
 
 
+def _magic_preview(rolled: CastOdds | None) -> OddsPreview:
+    """A spell's odds in words: whether the counter stops it, and whether it takes effect in all (the counter
+    fails, then the caster's die succeeds: ``CastOdds.p_applied``). The headline used to be each die's label with
+    its chance of success, and "spell die (Shaman: Raise the Living Deads) 60.0 %" beside a counter read as if
+    the counter did not matter (played as a user)."""
+    if rolled is None:  # a cast that waits for the enemy's answer rolls nothing yet
+        return OddsPreview()
+    spell = f"{rolled.cast.wizard}'s {rolled.spell_name}"
+    headline: tuple[tuple[str, float | str], ...] = ((f"{spell} takes effect", float(rolled.p_applied)),)
+    if rolled.counter is not None:
+        headline = ((f"{rolled.counter.wizard}'s counter stops it", float(rolled.p_countered)),) + headline
+    return OddsPreview(headline, rolled.requests)
+
+
 def _p(letters: dict[str, Fraction], wanted: str) -> float:
     return float(sum((p for k, p in letters.items() if k in wanted), Fraction(0)))
 
@@ -255,9 +270,7 @@ def preview(state: DNState, action: DNAction) -> OddsPreview:
                 headline += (("attackers retreat", _p(c.letters, "B")),)
             return OddsPreview(headline, (c.request,))
         case Cast() | ByUnit(kind="counter") | Decide(kind="let_be"):
-            draws = sorcery.requests(state, action)
-            return OddsPreview(tuple((d.label, sum(p for o, p in d.odds() if o.endswith("success")))
-                                     for d in draws), draws)
+            return _magic_preview(sorcery.odds_for(state, action))
         case ToHex(kind="advance") if state.pending is not None and owes_roll(state, state.pending,
                                                                               state.man(action.unit)):
             req = infiltration_request(state.man(action.unit))

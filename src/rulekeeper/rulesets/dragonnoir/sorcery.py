@@ -285,6 +285,13 @@ def answer(state: DNState, action: ByUnit | Decide, fate: Fate) -> tuple[DNState
 def requests(state: DNState, action: Cast | ByUnit | Decide) -> tuple[ChanceRequest, ...]:
     """The dice a ``cast``, ``counter`` or ``let_be`` rolls first (a cast that waits for an answer rolls none; a
     queued rival spell rolls after, so it is not previewed)."""
+    rolled = odds_for(state, action)
+    return () if rolled is None else rolled.requests
+
+
+def odds_for(state: DNState, action: Cast | ByUnit | Decide) -> CastOdds | None:
+    """The odds of the spell a ``cast``, ``counter`` or ``let_be`` rolls for now (None: a cast that waits for the
+    enemy's answer rolls nothing yet); its ``requests`` are the dice :func:`requests` previews."""
     p = state.pending
     if isinstance(action, Cast):
         head = (action.unit, action.spell, action.target)
@@ -292,9 +299,9 @@ def requests(state: DNState, action: Cast | ByUnit | Decide) -> tuple[ChanceRequ
         if p is not None and p.kind == "counter":
             head, queued, _ = _heads(state, p, head)
             state = replace(state, pending=None)
-        return () if waits(state, *head, queued) else odds_of(state, *head, False).requests
+        return None if waits(state, *head, queued) else odds_of(state, *head, False)
     assert p is not None
-    return odds_of(state, p.unit, p.harm, p.options[0], action.kind == "counter").requests
+    return odds_of(state, p.unit, p.harm, p.options[0], action.kind == "counter")
 
 
 def resolve(state: DNState, wizard: str, spell: str, target: str, countered: bool,
