@@ -58,6 +58,19 @@ def test_spectres_dematerialise_after_their_game_turns() -> None:
     assert s.player_turn == 5 and not any(m.character.startswith("Living Dead") for m in s.men)
 
 
+def test_the_log_names_the_side_the_spectres_appear_for() -> None:
+    """Played as a user: "Living Dead 1 appears on F2 for B's side"; the side's own name now."""
+    for seed in range(1, 40):
+        s = battle([man("Zacharie", "A", "B3"), man("Goblin 1", "B", "H3")], seed=seed)
+        out = G.apply(s, legal(s, "cast", unit="Zacharie", spell="Raise the Living Deads")[0])
+        appeared = [line["text"] for line in out.report if " appears on " in line["text"]]
+        if appeared:
+            assert all(f"for {s.name('A')} (gone after" in text for text in appeared) and s.name("A") != "A"
+            assert not any("'s side" in text for text in appeared)
+            return
+    raise AssertionError("the Living Deads never appeared in 40 seeds")
+
+
 def test_the_gargoyles_stay_four_game_turns() -> None:
     """The Gargoyles: 'They remain only 4 game turns before dematerialising again (*).'"""
     s = _called("Call the Gargoyles")

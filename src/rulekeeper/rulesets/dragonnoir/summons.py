@@ -97,7 +97,7 @@ def appear(state: DNState, wizard: str, spell: Spell) -> tuple[DNState, Lines]:
     lines: Lines = []
     for name, label in zip(names, hexes, strict=True):
         state = state.add(Man(name, name, w.side, (label,), fades=last))
-        lines.append({"text": f"  {name} appears on {label} for {w.side}'s side (gone after player turn {last})",
+        lines.append({"text": f"  {name} appears on {label} for {state.name(w.side)} (gone after player turn {last})",
                       "kind": "move"})
     return state, lines
 
