@@ -32,9 +32,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from bench_bot import baseline  # noqa: E402
+from bench_plans import print_row  # noqa: E402
 
 from rulekeeper.core.ruleset import game as game_named  # noqa: E402
-from rulekeeper.lab.stats import wilson  # noqa: E402
 from rulekeeper.rulesets.exillis.battle import policy, rollout  # noqa: E402
 from rulekeeper.rulesets.exillis.battle.actions import Legal  # noqa: E402
 from rulekeeper.rulesets.exillis.battle.state import BattleState  # noqa: E402
@@ -113,12 +113,7 @@ def main() -> None:
     for scenario in args.scenarios:
         for plan in args.plans:
             started = time.process_time()
-            out = tally(scenario, args.side, plan, args.battles, args.seed)
-            won = out.get(args.side, 0)
-            low, high = wilson(won, args.battles)
-            print(f"{scenario:14} {args.side} plays {plan:7} won {won:3} of {args.battles} "
-                  f"({won / args.battles:4.0%} [{low:.0%}, {high:.0%}])  all: {dict(sorted(out.items()))}  "
-                  f"{time.process_time() - started:.0f} s CPU", flush=True)
+            print_row(scenario, args.side, plan, tally(scenario, args.side, plan, args.battles, args.seed), started)
 
 
 if __name__ == "__main__":

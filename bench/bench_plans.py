@@ -122,12 +122,18 @@ def main() -> None:
             raise SystemExit(f"{args.game} has no plan {plan!r}: {', '.join(known)}")
         started = time.process_time()
         use(plan, args.side)
-        out = baseline(g, path, args.seed, args.battles)
-        won = out.get(args.side, 0)
-        low, high = wilson(won, args.battles)
-        print(f"{args.scenario:18} {args.side} plays {plan:8} won {won:3} of {args.battles} "
-              f"({won / args.battles:4.0%} [{low:.0%}, {high:.0%}])  all: {dict(sorted(out.items()))}  "
-              f"{time.process_time() - started:.0f} s CPU", flush=True)
+        print_row(args.scenario, args.side, plan, baseline(g, path, args.seed, args.battles), started)
+
+
+def print_row(scenario: str, side: str, plan: str, out: dict[str, int], started: float) -> None:
+    """One plan's line: the side's wins of the battles, Wilson's 95 % interval, every tally, the CPU it took
+    (``started``: ``time.process_time()`` before the battles). Shared with ``bench_exillis_plans.py``."""
+    battles = sum(out.values())
+    won = out.get(side, 0)
+    low, high = wilson(won, battles)
+    print(f"{scenario:18} {side} plays {plan:8} won {won:3} of {battles} "
+          f"({won / battles:4.0%} [{low:.0%}, {high:.0%}])  all: {dict(sorted(out.items()))}  "
+          f"{time.process_time() - started:.0f} s CPU", flush=True)
 
 
 if __name__ == "__main__":
