@@ -14,7 +14,7 @@ import pytest
 from bs_kit import G, act, battle, set_unit
 from rich.console import Console
 
-from cli_kit import run
+from cli_kit import run, run_captured
 from rulekeeper.rulesets.battlesystem.render import CELL, BattleSystemCliPresenter, fate_line
 
 RIVER = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/battlesystem/data/scenarios/river_crossing.yaml"
@@ -127,8 +127,8 @@ def test_the_action_list_gives_a_figure_after_a_colon(monkeypatch: pytest.Monkey
     the words); a chance still follows its outcome ("hit 70.0 %")."""
     db = str(tmp_path / "b.db")
     bid = new_battle(monkeypatch, capsys, db)
-    monkeypatch.setenv("COLUMNS", "250")
-    code, out, _ = run(monkeypatch, capsys, "battle", "actions", bid, "--db", db)
+    done = run_captured("battle", "actions", bid, "--db", db, width=250)  # one table row a line, whatever the terminal
+    code, out = done.returncode, done.stdout
     assert code == 0
     row = next(line for line in out.splitlines() if "Riverguard Foot move to C2" in line)
     assert "movement points left after this move: 3" in row and "costs 1 of 4 points left" in row
