@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from rulekeeper.core.errors import IllegalActionError, UnknownNameError
 from rulekeeper.core.wording import counted
 
-from .action_types import ACTIONS, KINDS, Attack, Clear, DNAction, DragonMove
+from .action_types import ACTIONS, KINDS, Attack, Cast, Clear, DNAction, DragonMove
 from .magic import spell_on
 
 if TYPE_CHECKING:
@@ -136,16 +136,16 @@ def action_text(action: DNAction) -> str:
             return f"the Black Dragon moves to {action.to}"
         case Clear():
             return f"{' and '.join(action.units)} move the dead from {action.frm}"
+        case Cast():
+            return f"{action.unit} casts {spell_on(action.spell, action.target)}"
     kind, side = action.kind, action.side
     rest = {"shoot": "shoots at {target}", "move": "moves to {to}", "half_turn": "turns about",
             "mount": "mounts", "dismount": "dismounts onto {to}", "take_blow": "takes the blow",
-            "advance": "advances to {to}", "cast": "casts {spell} on {target}",
+            "advance": "advances to {to}",
             "counter": "counters the spell", "carry": "picks up the stunned man on {to}",
             "set_down": "sets his load down on {to}", "jump": "jumps to {to}",
             "lead": "takes {horse} by the bridle", "place": "is placed on {to}"}.get(kind)
     if rest is None:
         return f"side {side}: {kind.replace('_', ' ')}"
     logged = ACTIONS.encode(action)
-    if kind == "cast":
-        return f"{logged['unit']} casts {spell_on(str(logged['spell']), str(logged['target']))}"
     return f"{logged['unit']} {rest.format(**logged)}"

@@ -146,8 +146,8 @@ def _each_cast(state: DNState, side: str, only: Collection[str] | None) -> Itera
                     o = odds_of(state, w.name, name, t.name, False)
                 except ImpossibleRequestError:
                     continue
-                text = f"{w.name} casts {name}" + ("" if summon else f" on {t.name}")
-                yield offered(Cast(w.side, w.name, name, t.name), text, float(spell.ep),
+                yield offered(Cast(w.side, w.name, name, t.name), f"{w.name} casts {spell_on(name, t.name)}",
+                              float(spell.ep),
                               f"{spell.ep} EP, succeeds {float(o.cast.probability):.0%}",
                               name if summon else f"{name} → {t.name}", f"{w.name}: cast")
 
