@@ -243,3 +243,17 @@ def test_a_dead_wizard_thrown_into_the_water_sinks_with_his_magic_sheet() -> Non
     assert sunk.man("Thrug").mp == 0
     thrown_aside = act(s, kind="clear", units=["Thrug", "Zed"], frm="C3", to="C2").state
     assert [w.name for w in thrown_aside.wizards] == ["Zacharie"]  # on dry ground he is still a dead wizard
+
+
+def test_a_sides_decision_reads_as_what_it_decided() -> None:
+    """Played as a user: the spectator's card read "Last action: side B: end phase" (the kind's own name). Every
+    decision without a character says what the side did, and no words are left to the fallback."""
+    from typing import get_args, get_type_hints
+
+    from rulekeeper.rulesets.dragonnoir.action_types import Decide
+    from rulekeeper.rulesets.dragonnoir.action_words import DECISION_WORDS
+
+    assert G.action_text({"kind": "end_phase", "side": "B"}) == "side B ends its sequence"
+    assert G.action_text({"kind": "hold", "side": "A"}) == "side A holds its fire"
+    assert G.action_text({"kind": "no_spell", "side": "A"}) == "side A casts no spell now"
+    assert set(DECISION_WORDS) == set(get_args(get_type_hints(Decide)["kind"]))  # the Literal's values

@@ -127,6 +127,12 @@ def read_words(state: DNState, words: Sequence[str]) -> DNAction:
     return read_action(state, {"kind": kind, **dict(zip(keys, words[1:], strict=True))})
 
 
+#: A side's decision without a character (``Decide``), as the log and "Last action" say it. Why not the kind's
+#: own name: the spectator's page read "Last action: side B: end phase", which says neither what ended nor who.
+DECISION_WORDS = {"end_phase": "ends its sequence", "hold": "holds its fire", "stay": "does not advance",
+                  "no_spell": "casts no spell now", "let_be": "lets the spell be cast"}
+
+
 def action_text(action: DNAction) -> str:
     """An action as the log and the pages say it: "Laberne shoots at Goblin 1", "Grast + Thrug attack Crazy Ork"."""
     match action:
@@ -146,6 +152,6 @@ def action_text(action: DNAction) -> str:
             "set_down": "sets his load down on {to}", "jump": "jumps to {to}",
             "lead": "takes {horse} by the bridle", "place": "is placed on {to}"}.get(kind)
     if rest is None:
-        return f"side {side}: {kind.replace('_', ' ')}"
+        return f"side {side} {DECISION_WORDS.get(kind, kind.replace('_', ' '))}"
     logged = ACTIONS.encode(action)
     return f"{logged['unit']} {rest.format(**logged)}"
