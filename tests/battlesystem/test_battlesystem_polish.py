@@ -14,6 +14,7 @@ import pytest
 from bs_kit import G, act, battle
 
 from rulekeeper.core.errors import IllegalActionError
+from rulekeeper.core.game import OddsPreview
 from rulekeeper.rulesets.battlesystem.odds import barrage_odds
 from rulekeeper.rulesets.battlesystem.state import BattleState, possessive
 
@@ -94,10 +95,15 @@ def test_side_names_ending_in_s_take_a_bare_apostrophe() -> None:
     assert (possessive("Raiders"), possessive("Riverguard")) == ("Raiders'", "Riverguard's")
 
 
-def test_a_moves_note_says_what_it_costs() -> None:
-    """hweb: the phone's move list read "→ B1 — movement points left after this move 3 · 1 of 4 points left"."""
+def test_a_move_says_its_cost_once_as_dragon_noirs_moves_do() -> None:
+    """hweb: the phone's move list read "→ B1 — movement points left after this move 3 · 1 of 4 points left";
+    then "→ A1 — movement points left after this move: 2 · costs 2 of 4 points left", which the phone's picker cut
+    after 30 characters, before any figure. A move draws nothing: its note says its cost, as Dragon Noir's
+    moves' notes do ("costs 1 of 7 points"), and it has no headline to say it again."""
     from bs_kit import G, battle
 
     s = battle([("A", "Light Infantry", "Foot", "A1"), ("B", "Light Infantry", "Foes", "H1")])
-    notes = {lg.action["to"]: lg.note for lg in G.legal_actions(s) if lg.action["kind"] == "move"}
-    assert notes["B1"] == "costs 1 of 4 points left" and notes["C1"] == "costs 2 of 4 points left"
+    listed = {lg.action["to"]: lg for lg in G.legal_actions(s) if lg.action["kind"] == "move"}
+    assert (listed["B1"].note, listed["C1"].note) == ("costs 1 of 4 points", "costs 2 of 4 points")
+    assert (listed["B1"].cost, listed["C1"].cost) == (1.0, 2.0)
+    assert G.preview(s, listed["C1"].action) == OddsPreview()

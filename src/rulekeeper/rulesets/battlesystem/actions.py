@@ -228,8 +228,8 @@ def _unit_actions(state: BattleState, p: Piece) -> list[LegalAction]:
                                f"→ {label}", f"{p.name}: barrage"))
     for label, cost in moves(state, p).items():
         out.append(LegalAction({"kind": "move", "side": s, "unit": p.name, "to": label},
-                               f"{p.name} move to {label}", s, float(cost),
-                               f"costs {cost} of {counted(left(p), 'point')} left", f"→ {label}", f"{p.name}: move"))
+                               f"{p.name} move to {label}", s, float(cost), f"costs {cost} of {counted(left(p), 'point')}",
+                               f"→ {label}", f"{p.name}: move"))
     return out
 
 
@@ -393,8 +393,10 @@ def preview(state: BattleState, action: BSAction) -> OddsPreview:
     if isinstance(action, EndTurn):
         draws = barrage_draws(state)
         return OddsPreview((("barrages to fire", str(len(draws))),), draws)
-    return OddsPreview((("movement points left after this move", str(left(state.piece(action.unit)) -
-                                                  moves(state, state.piece(action.unit))[action.to])),))
+    # a move draws nothing, and its note says its cost ("costs 2 of 4 points", as Dragon Noir's moves): its headline
+    # "movement points left after this move: 2" said it again, and a phone's move picker, showing "→ A1 — movement
+    # points left after this move: 2 · costs 2 of 4 points left", cut it after 30 characters, before any figure
+    return OddsPreview()
 
 
 def _one_die_preview(state: BattleState, action: Targeted) -> OddsPreview:
