@@ -119,7 +119,8 @@ def test_the_fray_odds_are_recomputed_with_the_bonus_and_the_fight_rolls_them(g:
     for label, p in seen.headline:
         if label in shown:
             assert shown[label] == p, label
-    assert shown["side B kills every enemy in the fight"] == dict(seen.headline)["side B kills every enemy in the fight"]
+    kill_all = f"{after.name('B')} kill every enemy in the fight"
+    assert shown[kill_all] == dict(seen.headline)[kill_all]
     plain = dict(g.preview(c, {**act, "points": {"ATT": 2}}).headline)
     assert shown["Alahan champion loses HP"] < plain["Alahan champion loses HP"]  # DEF +2 guards him better
     assert plain["Wolfen hunter loses HP"] > shown["Wolfen hunter loses HP"]  # ATT +2 strikes harder

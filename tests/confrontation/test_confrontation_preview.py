@@ -41,7 +41,9 @@ def test_a_five_fighter_fray_previews_its_kill_odds_by_the_numpy_kernel(g: Game)
     fray = fray_of(group, s)
     assert fray_method(fray, "auto") == "monte-carlo"
     head = g.preview(s, fight).headline_dict()
-    assert str(head["odds"]).startswith("estimate, ±1.0 % (10,000 frays played side by side")
+    # one level of brackets: "(10,000 frays played side by side (numpy kernel, seed 27))" nested two (played as a user)
+    assert str(head["odds"]) == "estimate, ±1.0 % (10,000 frays played side by side by the numpy kernel, seed 27)"
+    assert not any(label.startswith("side ") for label in head)  # each side by its name, as its initiative line
     ends = fray_ends(fray).odds
     mc = fray_monte_carlo(fray, 1500, 24)
     flat = [*group[0], *group[1]]
@@ -51,7 +53,7 @@ def test_a_five_fighter_fray_previews_its_kill_odds_by_the_numpy_kernel(g: Game)
         sampled = sum(q for e, q in mc.odds.items() if e[at] == "killed")
         assert abs(sampled - p) <= 4 * (p * (1 - p) * (1 / 1500 + 1 / 10_000)) ** 0.5 + 1e-9, f.key
     a_wins = sum(p for e, p in ends.items() if e[3] == e[4] == "killed")
-    assert head["side A kills every enemy in the fight"] == pytest.approx(a_wins)
+    assert head[f"{s.name('A')} kill every enemy in the fight"] == pytest.approx(a_wins)
     assert 0 < float(head["no one killed"]) < 1
     assert g.preview(s, fight).headline_dict() == head  # seeded: the same state shows the same odds
 
@@ -64,9 +66,9 @@ def test_a_duel_previews_exact_whole_outcome_odds(g: Game) -> None:
     exact = exact_fray_odds(fray_of(group, s))
     head = g.preview(s, fight).headline_dict()
     assert head["odds"] == "exact"
-    assert head["side A kills every enemy in the fight"] == pytest.approx(float(sum((p for e, p in exact.items()
+    assert head[f"{s.name('A')} kill every enemy in the fight"] == pytest.approx(float(sum((p for e, p in exact.items()
                                                                                      if e[1] == "killed"),
                                                                                     Fraction(0))), abs=1e-12)
-    assert head["Wolfen hunter killed"] == head["side A kills every enemy in the fight"]
+    assert head["Wolfen hunter killed"] == head[f"{s.name('A')} kill every enemy in the fight"]
     no_one = sum((p for e, p in exact.items() if "killed" not in e), Fraction(0))
     assert head["no one killed"] == pytest.approx(float(no_one), abs=1e-12)

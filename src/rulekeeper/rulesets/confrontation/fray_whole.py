@@ -131,9 +131,9 @@ def _fray_ends(fray: Fray, method: str) -> FrayEnds:
             pass
     if supported(fray):
         return FrayEnds(kernel_ends(fray, KERNEL_RUNS, SEED), "estimate", half_width(KERNEL_RUNS),
-                        f"{KERNEL_RUNS:,} frays played side by side (numpy kernel, seed {SEED})")
+                        f"{KERNEL_RUNS:,} frays played side by side by the numpy kernel, seed {SEED}")
     return FrayEnds(dict(fray_monte_carlo(fray, SAMPLED_RUNS, SEED).odds), "estimate", half_width(SAMPLED_RUNS),
-                    f"{SAMPLED_RUNS:,} resolutions by the engine (seed {SEED}): an ability the kernel does not model")
+                    f"{SAMPLED_RUNS:,} resolutions by the engine, seed {SEED}: an ability the kernel does not model")
 
 
 def fray_whole_odds(fray: Fray, names: Sequence[str] | None = None, ours: int = 0,

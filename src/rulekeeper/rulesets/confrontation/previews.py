@@ -48,11 +48,14 @@ def _odds(tests: list[FearTest]) -> list[tuple[str, float | str]]:
             for test in tests]
 
 
-def fray_outlook(group: tuple[tuple[Fighter, ...], tuple[Fighter, ...]], fray: Fray) -> list[tuple[str, float | str]]:
+def fray_outlook(state: SkirmishState, group: tuple[tuple[Fighter, ...], tuple[Fighter, ...]],
+                 fray: Fray) -> list[tuple[str, float | str]]:
     """The whole fray's outcome (issue 24: "the preview of a fight shows the kill odds, not only the initiative
     dice"): each side's chance of killing every enemy in it, of no one being killed, and each fighter's chance of
     being killed (the enemies first); :func:`~.fray_whole.fray_ends`: exact when small, else the numpy kernel's
-    estimate with its error (the seed is fixed, so the preview of one state is always the same)."""
+    estimate with its error (the seed is fixed, so the preview of one state is always the same). Each side by its
+    name, as the initiative line beside it says it (the lines read "side A kills every enemy in the fight" under
+    "Lions of Alahan win initiative", played as a user)."""
     flat = [*group[0], *group[1]]
     camp_a = len(group[0])
     found = fray_ends(fray)  # the whole fray, fast (issue 27): exact when small, else the numpy kernel
@@ -63,7 +66,7 @@ def fray_outlook(group: tuple[tuple[Fighter, ...], tuple[Fighter, ...]], fray: F
     first, second = flat[0].side, flat[camp_a].side
     for side, enemies in ((first, range(camp_a, len(flat))), (second, range(camp_a))):
         won = sum(p for e, p in ends.items() if all(e[k] == "killed" for k in enemies))
-        out.append((f"side {side} kills every enemy in the fight", _pct(won)))
+        out.append((f"{state.name(side)} kill every enemy in the fight", _pct(won)))
     out.append(("no one killed", _pct(sum(p for e, p in ends.items() if "killed" not in e))))
     for at in [*range(camp_a, len(flat)), *range(camp_a)]:  # the enemies first
         killed = sum(p for e, p in ends.items() if e[at] == "killed")
@@ -102,7 +105,7 @@ def concentrate_preview(state: SkirmishState, f: Fighter, given: dict[str, int])
     ends = fray_ends(fray).odds
     hurt = [(f"{g.key} loses HP", _pct(sum(p for e, p in ends.items() if not e[k].startswith(f"{g.hp} HP"))))
             for k, g in enumerate((*group[0], *group[1]))]
-    return OddsPreview((*lines, *fray_outlook(group, fray), *hurt))
+    return OddsPreview((*lines, *fray_outlook(state, group, fray), *hurt))
 
 
 def preview(state: SkirmishState, action: SkirmishAction) -> OddsPreview:
@@ -130,7 +133,7 @@ def preview(state: SkirmishState, action: SkirmishAction) -> OddsPreview:
         fray = fray_of(group, state)
         headline: list[tuple[str, float | str]] = [(initiative_label(state, group[0][0].side),
                                                      _pct(initiative_odds_of(fray)))]
-        return OddsPreview((*headline, *fray_outlook(group, fray)), initiative_requests(fray))
+        return OddsPreview((*headline, *fray_outlook(state, group, fray)), initiative_requests(fray))
     if kind in ("react", "withhold") and state.reacting:  # the reaction fire, then the charge as declared
         charger, t, assault = state.fighter(state.reacting[0]), f, state.reacting[2] == "assault"
         after = replace(state, reacting=()).with_fighters(replace(t, reacted=True))  # answered: no second offer
