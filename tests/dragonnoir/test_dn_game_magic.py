@@ -79,3 +79,20 @@ def test_a_wounded_wizard_has_half_his_energy() -> None:
     s = set_man(s, "Zacharie", health="wounded")
     out = act(s, kind="end")
     assert sheet(out.state, "Zacharie").energy == 50 and sheet(out.state, "Zacharie").wounded
+
+
+def test_a_cast_says_its_chance_once() -> None:
+    """Played as a user: "Call the Gargoyles — Shaman's Call the Gargoyles takes effect 50.0 % · 60 EP, succeeds 50%"
+    (a spell nobody can counter rolls as it is cast, and its odds and its note gave the same chance). A cast that
+    waits for the enemy's answer shows no odds yet, so its note keeps the die's chance."""
+    s = _duel()
+    listed = {(lg.action["spell"], lg.action["target"]): lg for lg in G.legal_actions(s)
+              if lg.action["kind"] == "cast" and lg.action["unit"] == "Zacharie"}
+    waits = listed[("Stunning", "Goblin 1")]
+    assert G.preview(s, waits.action).headline == () and waits.note.startswith("30 EP, succeeds ")
+    at_once = [lg for lg in listed.values() if G.preview(s, lg.action).headline]
+    assert at_once, "a cast that rolls at once"
+    for lg in at_once:
+        cost = shipped_spells().spell(str(lg.action["spell"]))[1].ep
+        assert lg.note == f"{cost} EP", lg.note
+        assert "takes effect" in G.preview(s, lg.action).line()

@@ -113,7 +113,7 @@ def cast_actions(state: DNState) -> list[LegalAction]:
     """Every spell the side whose player turn it is may cast now (none while a decision is owed)."""
     if state.pending is not None or not state.wizards:
         return []
-    return casts(state, state.side)
+    return noted(state, casts(state, state.side))
 
 
 def casts(state: DNState, side: str, only: Collection[str] | None = None) -> list[LegalAction]:
@@ -121,6 +121,24 @@ def casts(state: DNState, side: str, only: Collection[str] | None = None) -> lis
     the wizards has the right to cast one spell and one counterspell" (both sides' wizards). ``only``: just those
     spells, in the same order (the search bot's rollouts weigh only the spells the shipped policy casts)."""
     return list(_each_cast(state, side, only))
+
+
+def noted(state: DNState, listed: list[LegalAction]) -> list[LegalAction]:
+    """The casts as a player's list shows them: a cast that rolls its die as it is cast (nobody can counter it or
+    answer with a rival spell) shows its odds ("Shaman's Call the Gargoyles takes effect 50.0 %"), so its note
+    gives only its cost; "60 EP, succeeds 50%" beside those odds said the chance twice (played as a user). A cast
+    that waits for the enemy's answer shows no odds yet, and its note keeps the die's chance. Why not in
+    :func:`casts`: the rival spells and a rollout's list (which nobody reads) are built from it, and asking whether a
+    cast waits asks for the rivals again."""
+    out = []
+    for lg in listed:
+        a = lg.action
+        cast = Cast(str(a["side"]), str(a["unit"]), str(a["spell"]), str(a["target"]))
+        rolled = odds_for(state, cast)
+        if rolled is not None and (rolled.cast.wizard, rolled.spell_name) == (cast.unit, cast.spell):
+            lg = replace(lg, note=f"{shipped_spells().spells[cast.spell].ep} EP")
+        out.append(lg)
+    return out
 
 
 def can_cast(state: DNState, side: str) -> bool:
@@ -171,7 +189,7 @@ def window(before: DNState | None, state: DNState) -> DNState:
 
 
 def window_actions(state: DNState, p: Pending) -> list[LegalAction]:
-    return [*casts(state, p.side),
+    return [*noted(state, casts(state, p.side)),
             offered(Decide("no_spell", p.side), f"{state.name(p.side)} cast no spell now", None, "", "No spell now",
                     "Magic")]
 
@@ -205,7 +223,7 @@ def pending_actions(state: DNState, p: Pending) -> list[LegalAction]:
     if c is not None and can_counter(state, p.unit, spell, target):
         out.append(offered(ByUnit("counter", p.side, c.name), f"{c.name} counters {spell}", None,
                            f"{2 * shipped_spells().spell(spell)[1].ep} EP", "Counter", "Counterspell"))
-    return [*out, *rivals(state, p),
+    return [*out, *noted(state, rivals(state, p)),
             offered(Decide("let_be", p.side), f"{state.name(p.side)} let {p.unit} cast {spell_on(spell, target)}", None, "",
                     "Let it be", "Counterspell")]
 
