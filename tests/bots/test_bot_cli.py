@@ -95,10 +95,13 @@ def test_autoplay_with_the_search_bot_reports_its_decisions(
 @pytest.mark.parametrize(("args", "says"), [
     (["--bot", "C"], "Unknown side for the keeper to play 'C'"),
     (["--bot", "B", "--strength", "godlike"], "Unknown strength 'godlike'"),
+    # played as a user: "--bot B" in the War Table, whose sides are attackers and defenders, named no side at all
+    (["--bot", "B"], "Unknown side for the keeper to play 'B'. Choose one of: attackers, defenders, first, none, second."),
 ])
 def test_a_bad_bot_request_is_refused_and_stores_nothing(
         db: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], says: str) -> None:
-    code, out = run_main(["battle", "new", _scenario("exillis", "skirmish"), *args, "--db", db], capsys, monkeypatch)
+    scenario = _scenario("wartable", "oathsworn_vs_bloodless") if args == ["--bot", "B"] else _scenario("exillis", "skirmish")
+    code, out = run_main(["battle", "new", scenario, *args, "--db", db], capsys, monkeypatch)
     assert code == 2 and says in out
     assert _json(monkeypatch, capsys, "battle", "list", "--db", db) == []
 

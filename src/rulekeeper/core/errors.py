@@ -55,6 +55,10 @@ def closest(name: str, candidates: Iterable[str], n: int = 3) -> list[str]:
     return [lowered[h] for h in hits]
 
 
+#: A pool this small is listed whole when nothing in it is close to the name asked for.
+FEW_CHOICES = 8
+
+
 class UnknownNameError(RulekeeperError):
     """A unit, ruleset, action, element... that does not exist; suggests the closest."""
 
@@ -64,6 +68,8 @@ class UnknownNameError(RulekeeperError):
         pool = sorted(set(candidates))
         suggestions = closest(name, pool) if len(name) <= MAX_DETAIL else []
         hint = f" Did you mean {' or '.join(repr(s) for s in suggestions)}?" if suggestions else ""
+        if not suggestions and 0 < len(pool) <= FEW_CHOICES:  # nothing close: "--bot B" in a game whose sides
+            hint = f" Choose one of: {', '.join(pool)}."  # are "attackers" and "defenders" said neither
         super().__init__(
             f"Unknown {kind} {shorten(name, 100)!r}.{hint}", kind=kind, name=name, suggestions=suggestions
         )
