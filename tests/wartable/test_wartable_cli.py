@@ -91,6 +91,21 @@ def test_seed_example_tables(app: typer.Typer) -> None:
     assert "no Enclave in this region" in out
 
 
+def test_the_rule_readings_are_said_in_words_with_their_option(app: typer.Typer) -> None:
+    """Played as a user: the terminal printed "Options: step5=example, stat_rounding=tenth, enclave_loss=per_battle,
+    bloodless_health=before", the keeper's option keys, which the web's pages already said as the rules played. Now
+    each reading is a phrase with the ``--option`` it comes from, and the Enclave's only where an Enclave stands."""
+    code, out, exc = run(app, *SEED, "--option", "step5=literal")
+    assert code == 0, (out, exc)
+    said = " ".join(out[out.index("Rule readings:"):].split("Step 1.")[0].split())  # one line, however wrapped
+    assert said == ("Rule readings: blocked hits rounded up (the seed's step list) [step5=literal]; stat totals "
+                    "rounded to one decimal place [stat_rounding=tenth]")
+    assert "Options:" not in out and "enclave_loss" not in out  # no Enclave in a Ruin
+    code, out, exc = run(app, "resolve", "wartable", "--battle", str(ENCLAVE_EXAMPLE))
+    assert code == 0, (out, exc)
+    assert "[enclave_loss=per_battle]" in " ".join(out.split())
+
+
 def test_seed_example_json(app: typer.Typer) -> None:
     code, out, exc = run(app, *SEED, "--json")
     assert code == 0, (out, exc)

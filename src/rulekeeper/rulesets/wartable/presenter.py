@@ -19,6 +19,7 @@ from .actions import ATTACK, DEFEND
 from .codec import SIDES
 from .game import combat_from_items
 from .model import fold
+from .readings import readings_text
 from .render import report_renderables
 from .rounding import show
 from .scenario import describe
@@ -66,7 +67,7 @@ class WarTableCliPresenter:
             if st is not None:
                 stab += " → " + ("unknown" if st.after is None else show(st.after)) + (" (Fallen)" if st.fallen else "")
             lines.append(f"Enclave {b.enclave.name} (held by the {b.enclave.side}), Stability {stab}")
-        lines.append("Options: " + ", ".join(f"{k}={v}" for k, v in b.options.items()))
+        lines.append(readings_text(b.options, enclave=b.enclave is not None))
         return Group(table, *(Text(x) for x in lines))
 
     def units(self, state: WarTableState) -> Group:

@@ -31,5 +31,21 @@ ENCLAVE_ONLY = ("enclave_loss", "bloodless_health")
 
 def rule_readings(options: Mapping[str, str] | WarTableOptions, *, enclave: bool) -> list[str]:
     """Each chosen reading as a phrase; the Enclave's readings only where an Enclave stands."""
+    return [phrase for _, _, phrase in chosen_readings(options, enclave=enclave)]
+
+
+def chosen_readings(options: Mapping[str, str] | WarTableOptions, *,
+                    enclave: bool) -> list[tuple[str, str, str]]:
+    """(option, value, phrase) of each chosen reading, the Enclave's only where an Enclave stands: the terminal
+    says the phrase and, for ``--option``, the option it comes from."""
     chosen = parse_options(options).to_dict()
-    return [PHRASES[(name, value)] for name, value in chosen.items() if enclave or name not in ENCLAVE_ONLY]
+    return [(name, value, PHRASES[(name, value)]) for name, value in chosen.items()
+            if enclave or name not in ENCLAVE_ONLY]
+
+
+def readings_text(options: Mapping[str, str] | WarTableOptions, *, enclave: bool) -> str:
+    """The chosen readings on one line for the terminal: "Rule readings: stat totals rounded to one decimal place
+    [stat_rounding=tenth]; ..." (it printed "Options: step5=example, stat_rounding=tenth, ...", the option keys
+    the web's pages had already put in words)."""
+    said = "; ".join(f"{phrase} [{name}={value}]" for name, value, phrase in chosen_readings(options, enclave=enclave))
+    return f"Rule readings: {said}"

@@ -12,6 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from .readings import readings_text
 from .report import STEP_TITLES
 from .report_json import (
     AllocationRow,
@@ -72,12 +73,8 @@ def _header(report: CombatReportJson) -> list[RenderableType]:
     if report.get("title"):
         out.append(Text.from_markup(f"[bold]{_e(report['title'])}[/]"))
     traits = ", ".join(report.get("region_traits", [])) or "none"
-    options = ", ".join(f"{k}={v}" for k, v in dict(report.get("options", {})).items())
-    out.append(
-        Text.from_markup(
-            f"Action: {_e(report.get('action', ''))}   Region traits: {_e(traits)}   Options: {_e(options)}"
-        )
-    )
+    out.append(Text.from_markup(f"Action: {_e(report.get('action', ''))}   Region traits: {_e(traits)}"))
+    out.append(Text(readings_text(dict(report.get("options", {})), enclave=report.get("stability") is not None)))
     return out
 
 
