@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rich.console import Group
+from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -40,11 +40,30 @@ def _unit_line(u: BattleUnit, active: bool) -> Text:
     return t
 
 
-def board_table(state: BattleState) -> Table:
+#: A zone's column where the terminal has room (a unit's line whole: "Billmen 8/8 ♥341 M74 Neutr"), and the
+#: narrowest it may be made so that every column fits the terminal.
+ZONE_WIDTH, NARROWEST_ZONE = 18, 8
+
+
+class BoardGrid:
+    """The board of zones at the terminal's width. Why: every zone's column was 18 wide, so the five columns of
+    the starter board needed about 110, and an 80-column terminal cropped columns D and E, the enemy's zones
+    (played as a user). Where the terminal is narrower, the columns narrow and their lines wrap."""
+
+    def __init__(self, state: BattleState) -> None:
+        self.state = state
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        columns = self.state.board.width
+        room = (options.max_width - 5 - 3 * columns) // columns  # the row numbers' column, each border and padding
+        yield board_table(self.state, min(ZONE_WIDTH, max(NARROWEST_ZONE, room)))
+
+
+def board_table(state: BattleState, zone_width: int = ZONE_WIDTH) -> Table:
     t = Table(title=f"{state.scenario} — round {state.round:.1f}", show_lines=True, expand=False)
     t.add_column("")
     for col in range(state.board.width):
-        t.add_column(chr(ord("A") + col), justify="left", min_width=18)
+        t.add_column(chr(ord("A") + col), justify="left", min_width=zone_width)
     for row in range(state.board.height):
         cells: list[Any] = [Text(str(row + 1), style="bold")]
         for col in range(state.board.width):
@@ -150,8 +169,8 @@ def result_view(state: BattleState) -> Group:
 class ExIllisCliPresenter:
     """The Ex illis board, units, Fate Screen and end screen in the terminal (a ``CliPresenter``)."""
 
-    def board(self, state: BattleState) -> Table:
-        return board_table(state)
+    def board(self, state: BattleState) -> BoardGrid:
+        return BoardGrid(state)
 
     def units(self, state: BattleState) -> Table:
         return units_table(state)
