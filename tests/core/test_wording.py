@@ -86,7 +86,7 @@ def test_no_reader_prints_a_count_with_s_in_brackets() -> None:
 #: measure (cm, mm, %, s, ms, KiB, MB) and abbreviations (HP, EP, AcP, BP, VP, pts, dmg) are no nouns here: "1 cm".
 PLURAL_NOUNS = (
     "actions", "armies", "attacks", "battles", "borders", "branches", "bytes", "casualties", "cells", "characters",
-    "charges", "columns", "counters", "dice", "digits", "dwarves", "entries", "factions", "fields", "fighters",
+    "charges", "columns", "counters", "dice", "digits", "draws", "dwarves", "entries", "factions", "fields", "fighters",
     "figures", "frays", "games", "generals", "heroes", "hexes", "hits", "items", "iterations", "kills", "knights",
     "leaves", "letters", "levels", "lines", "marbles", "matchups", "men", "miniatures", "models", "moves", "names",
     "options", "orders", "outcomes", "particles", "parts", "players", "points", "problems", "regions", "resolutions",
@@ -96,7 +96,8 @@ PLURAL_NOUNS = (
 )
 #: A substitution ("{expr}", "{expr!r:>4}", a template's "{{ expr }}", not its "{% tag %}"), then at once one of those
 #: nouns.
-COUNT_THEN_PLURAL = re.compile(r"(\{\{[^{}]*\}\}|\{(?![{%#])(?:[^{}]|\{[^{}]*\})*\})\s+(" + "|".join(PLURAL_NOUNS) + r")\b")
+COUNT_THEN_PLURAL = re.compile(r"(\{\{[^{}]*\}\}|\{(?![{%#])(?:[^{}]|\{[^{}]*\})*\})\s+(?:more\s+|other\s+)?("
+                               + "|".join(PLURAL_NOUNS) + r")\b")  # "… and {n} more draws" printed "1 more draws"
 #: What a substitution that is the subject of a verb ends in ("{m.name} moves", "{who} charges", "{f.key} counters"):
 #: a name, never a count.
 NAMING = {"name", "key", "unit", "who", "side", "faction", "wizard", "attacker", "defender", "title", "label", "spec",

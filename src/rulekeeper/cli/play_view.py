@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from rulekeeper.core.game import SPECTATOR, Game, LegalAction, Outcome, concealed_text, conceals
+from rulekeeper.core.wording import counted
 
 from .act_cmds import odds_line
 from .battle_cmds import _show, presenter
@@ -53,7 +54,7 @@ def preview(g: Game, state: object, chosen: LegalAction) -> None:
             if draw.explain:
                 console.print(explain_panel(draw.explain))
     if len(odds.draws) > PREVIEW_DRAWS:
-        console.print(Text(f"… and {len(odds.draws) - PREVIEW_DRAWS} more draws", style="dim"))
+        console.print(Text(f"… and {counted(len(odds.draws) - PREVIEW_DRAWS, 'more draw')}", style="dim"))
     if not odds.draws:
         console.print(Text("No chance: the action happens as shown.", style="dim"))
 
