@@ -116,3 +116,29 @@ def test_a_move_made_by_another_process_appears_within_a_second(tmp_path: Path) 
     assert child.exit_code() == 0
     assert svc.record(bid).position == 1
     assert shown < 1.0, f"the other side's move appeared after {shown:.2f} s"
+
+
+def test_q_at_the_confirmation_goes_back_and_plays_nothing(tmp_path: Path) -> None:
+    """Played as a user: typing q at "Play it? [Y/n]" to leave played the action shown (anything but n played it).
+    Now n or q goes back to the list, another answer is asked again, and only Enter or y plays."""
+    starter = ROOT / "examples" / "exillis" / "starter.yaml"
+    svc = BattleService(BattleStore(str(tmp_path / "battles.db")))
+    bid = svc.new(starter, seed=1)
+    child = spawn(tmp_path, bid)
+    child.expect_exact("> ")
+    child.sendline("1")
+    child.expect_exact("Play it? [Y/n] ")
+    child.sendline("q")
+    child.expect_exact("> ")
+    assert svc.record(bid).position == 0
+    child.sendline("1")
+    child.expect_exact("Play it? [Y/n] ")
+    child.sendline("maybe")
+    child.expect_exact("Enter or y plays it; n goes back to your actions.")
+    child.expect_exact("Play it? [Y/n] ")
+    child.sendline("y")
+    child.expect_exact("> ")
+    assert svc.record(bid).position == 1
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert child.exit_code() == 0

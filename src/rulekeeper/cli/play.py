@@ -33,6 +33,10 @@ from .output import console, err_console
 if TYPE_CHECKING:
     from rulekeeper.service.battles import BattleService
 
+#: The answers to "Play it? [Y/n]" that play the action (Enter, and end of input, read as ""), and those that go
+#: back to the list.
+PLAY, GO_BACK = frozenset({"", "y", "yes"}), frozenset({"n", "no", "q", "quit"})
+
 
 class PlayLoop:
     """One player's terminal on one battle (``side`` None: whoever is to act, a hot seat)."""
@@ -165,7 +169,7 @@ class PlayLoop:
             raise IllegalActionError("not your turn: wait for the other side (or q to quit)")
         chosen = self.choose(state, legal, line)
         play_view.preview(self.g, state, chosen)
-        if self.ask("Play it? [Y/n] ").strip().lower() in ("n", "no"):
+        if not self.confirmed():
             self.draw()
             return
         out, position = self.svc.act(self.bid, chosen.action, expected_position=self.position, side=self.side)
@@ -174,6 +178,18 @@ class PlayLoop:
         self.position, self.revision = position, rec.revision if rec.position == position else self.revision
         self.keeper_moves()
         self.draw()
+
+    def confirmed(self) -> bool:
+        """Whether the player plays the action shown: Enter or y. Why not anything but n: a player who typed q at
+        "Play it? [Y/n]" to leave saw the action played (played as a user). n or q goes back to the list; any other
+        answer is asked again."""
+        while True:
+            answer = self.ask("Play it? [Y/n] ").strip().lower()
+            if answer in PLAY:
+                return True
+            if answer in GO_BACK:
+                return False
+            console.print(Text("Enter or y plays it; n goes back to your actions.", style="yellow"))
 
     def keeper_moves(self) -> None:
         """In a battle whose side the keeper plays (``battle new --bot``): its moves, until another side acts."""
