@@ -139,3 +139,18 @@ def test_phone_first_pages(server: str, browser: Any, width: str) -> None:  # no
     assert not errors, errors
     ctx.close()
     ctx_s.close()
+
+
+def test_the_pages_before_a_battle_never_scroll_sideways_on_a_phone(server: str, browser: Any) -> None:  # noqa: F811
+    """Played as a user: the home page was 474 px wide on a 390 px phone. A fieldset is as wide as its widest
+    content by default, and the opponent's drop-downs ("Simple: the game's own autoplay policy (instant)") made the
+    new-battle form wider than the screen."""
+    ctx = browser.new_context(viewport=WIDTHS["phone"][0], is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    for path in ("/", "/musters", "/host", "/verify"):
+        page.goto(server + path)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
+        wide = page.evaluate("() => [...document.querySelectorAll('select, fieldset')]"
+                             ".filter(e => e.getBoundingClientRect().right > 390.5).map(e => e.name || e.className)")
+        assert wide == [], (path, wide)
+    ctx.close()
