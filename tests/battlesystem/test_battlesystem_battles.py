@@ -159,6 +159,8 @@ def test_actions_are_read_loosely_and_refused_with_typed_errors() -> None:
         G.apply(s, {"kind": "end_turn", "side": "B"})
     assert "rng" not in G.view(s, "A") and G.action_text({"kind": "move", "side": "A", "unit": "Foot", "to": "C1"}) \
         == "Foot moves to C1"
+    # played as a user: the spectator's card read "Last action: side B: end turn"
+    assert G.action_text({"kind": "end_turn", "side": "B"}) == "side B ends its turn"
 
 
 def test_a_bad_scenario_lists_every_problem_with_its_field(tmp_path: Path) -> None:

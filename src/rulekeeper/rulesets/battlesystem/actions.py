@@ -313,7 +313,7 @@ def action_text(action: BSAction) -> str:
             return f"{action.unit} targets {action.hex} with a barrage"
         case AtHex():
             return f"{action.unit} bridges {action.hex}"
-    return f"side {action.side}: end turn"
+    return f"side {action.side} ends its turn"  # not "side B: end turn", the spectator card's "Last action"
 
 
 def do_move(state: BattleState, action: Move) -> tuple[BattleState, Lines]:
