@@ -14,15 +14,15 @@ import typer
 from rich.text import Text
 
 from rulekeeper.core.errors import RulekeeperError
-from rulekeeper.core.game import Game, LegalAction, Outcome, headline_line
+from rulekeeper.core.game import Game, LegalAction, Outcome
 from rulekeeper.core.wording import counted
 
 from . import action_words, current
+from .actions_view import list_actions, listing
 from .battle_cmds import BattleArg, BattleIdArg, Db, Explain, Json, _doc, _service, _show, battle_app, presenter
 from .battle_ids import is_battle, make_current, resolve
 from .bot_cmds import bot_turns
 from .completion import complete_act_words
-from .fate_screen import rows_table
 from .output import console, print_json
 
 if TYPE_CHECKING:
@@ -35,46 +35,10 @@ class StaleListError(RulekeeperError):
     code = "stale_list"
 
 
-def odds_line(odds: dict[str, float | str]) -> str:
-    """One line of an action's odds: a chance after its outcome ("hit 70.0 %"), any other figure after a colon
-    ("movement points left after this move: 3", not "... move 3").
-
-    >>> odds_line({"hit": 0.7, "expected casualties": "1.2"})
-    'hit 70.0 %, expected casualties: 1.2'
-    """
-    return headline_line(odds.items())
-
-
-def listing(legal: list[LegalAction]) -> str:
-    return current.digest(legal)
-
-
 @battle_app.command("actions")
 def actions(battle: BattleArg = None, db: Db = None, json: Json = False) -> None:
     """The numbered legal actions of the side to act, their cost and the odds of those with chance."""
-    svc = _service(db)
-    battle = resolve(svc, battle)
-    make_current(svc, battle)
-    g = svc.game(battle)
-    rec = svc.record(battle)
-    state, legal = svc.legal(battle)
-    current.remember_list(svc.store.url, battle, current.Listed(rec.position, rec.head or "", len(legal),
-                                                                listing(legal)))
-    rows = [(lg, g.preview(state, lg.action).headline_dict()) for lg in legal]
-    status = g.status(state)
-    if json:
-        print_json({"id": battle, "position": rec.position, "active": list(status.acting),
-                    "to_act": list(status.to_act), "actions": [
-                        {**lg.action, "n": n, "text": lg.text, "acp": lg.cost, "note": lg.note, "odds": odds}
-                        for n, (lg, odds) in enumerate(rows, 1)]})
-        return
-    if status.over:
-        console.print(presenter(g).result(state))
-        return
-    console.print(rows_table(f"Legal actions of {' + '.join(status.acting)}", ["#", "Action", "Cost", "Odds", "Note"],
-                             [[str(n), lg.text, "" if lg.cost is None else f"{lg.cost:g}", odds_line(o), lg.note]
-                              for n, (lg, o) in enumerate(rows, 1)]))
-    console.print(Text("Play one: rulekeeper battle act N (its number), or its words", style="dim"))
+    list_actions(battle, db, json)
 
 
 def numbered(svc: BattleService, battle: str, n: int) -> tuple[LegalAction, int]:

@@ -1,4 +1,4 @@
-"""``rulekeeper battle show [ID] [--db DB] [--json]`` and ``rulekeeper --help`` run without building the Typer tree.
+"""``rulekeeper battle show|actions [ID] [--db DB] [--json]`` and ``rulekeeper --help`` run without the Typer tree.
 
 Why: a player runs ``battle show`` all evening, and half of its start-up was Typer itself, the pydantic
 it validates parameters with, and every other command's module (issue 22, point 6: ``battle show`` at
@@ -28,9 +28,10 @@ class ShowArgs:
     json: bool
 
 
-def parse_show(args: Sequence[str]) -> ShowArgs | None:
-    """The arguments of a plain ``battle show`` command line, or ``None`` for anything Typer must read."""
-    if len(args) < 2 or args[0] != "battle" or args[1] != "show":
+def parse_show(args: Sequence[str], command: str = "show") -> ShowArgs | None:
+    """The arguments of a plain ``battle show`` (or ``battle actions``) command line, or ``None`` for anything
+    Typer must read."""
+    if len(args) < 2 or args[0] != "battle" or args[1] != command:
         return None
     battle: str | None = None
     db: str | None = None
@@ -74,6 +75,16 @@ def run(args: Sequence[str]) -> bool:
             return True
 
         return _guarded(run_game_command)
+    listed = parse_show(args, "actions")
+    if listed is not None:
+
+        def list_them() -> bool:
+            from .actions_view import list_actions
+
+            list_actions(listed.battle, listed.db, listed.json)
+            return True
+
+        return _guarded(list_them)
     parsed = parse_show(args)
     if parsed is None:
         return False

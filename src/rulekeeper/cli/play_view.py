@@ -16,7 +16,7 @@ from rich.text import Text
 from rulekeeper.core.game import SPECTATOR, Game, LegalAction, Outcome, concealed_text, conceals
 from rulekeeper.core.wording import counted
 
-from .act_cmds import odds_line
+from .actions_view import odds_line
 from .battle_cmds import _show, presenter
 from .fate_screen import explain_panel, odds_table, rows_table
 from .output import console

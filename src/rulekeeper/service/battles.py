@@ -26,7 +26,6 @@ from rulekeeper.core.game import (
     BattleSetup,
     Game,
     JsonDict,
-    LegalAction,
     Outcome,
     SetupRequest,
     Status,
@@ -170,12 +169,6 @@ class BattleService(BattleReading):
 
     def status(self, bid: str) -> Status:
         return self.game(bid).status(self.state(bid))
-
-    def legal(self, bid: str) -> tuple[object, builtins.list[LegalAction]]:
-        with self.store.reading():
-            rec = self.store.get(bid)
-            state = self._state_of(rec)
-        return state, game_of(rec.ruleset).legal_actions(state)
 
     def _fold(self, bid: str, upto: int | None = None) -> tuple[object, builtins.list[str]]:
         """Apply the whole log again; compare every record and checkpoint with what is stored."""

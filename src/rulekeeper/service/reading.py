@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol, TypeVar, cast
 
 from rulekeeper.core.errors import RulekeeperError
-from rulekeeper.core.game import Game
+from rulekeeper.core.game import Game, LegalAction
 from rulekeeper.core.ruleset import game as find_game
 from rulekeeper.core.ruleset import game_refusal
 from rulekeeper.persistence.errors import DamagedStoreError
@@ -114,6 +114,13 @@ class BattleReading:
         """The current state: from memory when current, else from the last checkpoint."""
         with self.store.reading():
             return self._state_of(self.store.get(bid))
+
+    def legal(self, bid: str) -> tuple[object, builtins.list[LegalAction]]:
+        """The current state and its legal actions, read at one moment."""
+        with self.store.reading():
+            rec = self.store.get(bid)
+            state = self._state_of(rec)
+        return state, game_of(rec.ruleset).legal_actions(state)
 
     def state_as(self, bid: str, kind: type[S]) -> S:
         """The current state, checked to be a ``kind`` (the game's state class: a rule system's own code reading
