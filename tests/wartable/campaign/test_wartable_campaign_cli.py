@@ -90,3 +90,20 @@ def test_the_cli_starts_without_matplotlib() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_the_end_of_a_campaign_says_who_won_and_why_once(tmp_path: Path) -> None:
+    """Played as a user: at the campaign's end the terminal printed "The campaign is over." and the Stability
+    history a second time under the board's own, without a word of who won; the factions still had orders "to
+    give". Now it says the winner and the reason of ``result`` once, and no orders are owed."""
+    db = str(tmp_path / "c.db")
+    bid = new(db)
+    code, out = run("battle", "autoplay", bid, "--db", db)
+    assert code == 0, out
+    code, out = run("battle", "show", bid, "--db", db)
+    assert code == 0, out
+    said = " ".join(out.split())
+    assert out.count("Stability at the start of each round") == 1
+    assert "The campaign is over — Oathsworn win: the campaign's last round (3) is played; Oathsworn still hold " \
+           "at least half their Enclaves" in said, said[-800:]
+    assert "to give" not in out and "given" not in out

@@ -367,7 +367,7 @@ class WarTableCampaign(BaseGame[CampaignGameState, GiveOrders]):
     def cli_presenter(self) -> CliPresenter:
         from .presenter import CampaignCliPresenter
 
-        return CampaignCliPresenter()
+        return CampaignCliPresenter(self)
 
     def army_builder(self) -> None:
         return None

@@ -8,6 +8,7 @@ changes with their rule, battles, Delve rolls).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import Group
 from rich.table import Table
@@ -16,6 +17,9 @@ from rich.text import Text
 from ..rounding import show
 from .chart import round_label
 from .session import CampaignGameState
+
+if TYPE_CHECKING:
+    from .game import WarTableCampaign
 
 
 def map_table(state: CampaignGameState) -> Table:
@@ -46,6 +50,9 @@ def history_table(state: CampaignGameState) -> Table:
 
 
 class CampaignCliPresenter:
+    def __init__(self, game: WarTableCampaign) -> None:
+        self.game = game
+
     def board(self, state: CampaignGameState) -> Group:
         return Group(map_table(state), history_table(state))
 
@@ -53,16 +60,24 @@ class CampaignCliPresenter:
         t = Table(title="Factions")
         for col in ("Faction", "Faith", "Orders"):
             t.add_column(col)
+        over = self.game.result(state) is not None  # no orders are given once the campaign is over
         for k, f in state.sides:
-            t.add_row(f, show(state.campaign.faction(f).faith), "given" if k in state.given() else "to give")
+            t.add_row(f, show(state.campaign.faction(f).faith),
+                      "—" if over else "given" if k in state.given() else "to give")
         return t
 
     def outcome(self, report: Sequence[Mapping[str, object]]) -> Group:
         return Group(*(Text(str(item.get("text", "")), style="bold" if item.get("kind") == "round" else "")
                        for item in report))
 
-    def result(self, state: CampaignGameState) -> Group:
-        return Group(Text("The campaign is over.", style="bold"), history_table(state))
+    def result(self, state: CampaignGameState) -> Text:
+        """Who won and why. Why not the Stability history here: the board above it has it, and the end of a
+        campaign in the terminal printed it twice and said only "The campaign is over." (played as a user)."""
+        ended = self.game.result(state)
+        if ended is None:
+            return Text("")
+        who = f"{ended.winner_name} win" if ended.winner_name else "No winner"
+        return Text(f"The campaign is over — {who}: {ended.reason}.", style="bold green")
 
     def turn_bar(self, state: CampaignGameState) -> Text:
         waiting = [f for k, f in state.sides if k not in state.given()]
