@@ -172,3 +172,24 @@ def test_the_keeper_gives_hidden_orders_in_the_war_table_campaign(client: TestCl
     assert log[0]["action"]["side"] == "bloodless" and log[0]["action"]["kind"] != "concealed"  # round 1: seen
     assert log[2]["action"] == {"kind": "concealed", "side": "bloodless"}  # round 2: hidden again
     assert 'id="keeper-why"' not in page(client, bid, tokens["spectator"])  # its round-2 orders: still hidden
+
+
+def test_a_move_that_was_the_keepers_only_action_says_so() -> None:
+    """Played as a user: after the keeper's only legal action (the Battle System's end of its turn) the spectator
+    read a one-row table "— · 0" and "0 simulations in 0.0 s", as if the keeper had not thought. A move with
+    candidates keeps its table."""
+    from rulekeeper.web.presenters import Presenters
+
+    template = Presenters().env.get_template("keeper_explained.html")
+    only = {"index": 11, "side": "B", "text": "side B ends its turn", "strength": "normal", "iterations": 0,
+            "seconds": 0.0, "fallback": "", "candidates": [
+                {"text": "side B ends its turn", "value": None, "visits": 0, "chosen": True}]}
+    said = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", template.render(explained=only))).split())
+    assert "only legal action: there was nothing to weigh" in said
+    assert "Estimated value" not in said and "0 simulations" not in said
+    weighed = {**only, "iterations": 40, "seconds": 0.8, "candidates": [
+        {"text": "Raider Horse attacks Ford Pikes", "value": 0.31, "visits": 30, "chosen": True},
+        {"text": "side B ends its turn", "value": -0.1, "visits": 10, "chosen": False}]}
+    said = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", template.render(explained=weighed))).split())
+    assert "Estimated value" in said and "+0.31" in said and "40 simulations in 0.8 s" in said
+    assert "nothing to weigh" not in said
