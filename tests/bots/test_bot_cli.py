@@ -4,8 +4,10 @@ bad requests are typed errors (exit code 2) that store nothing."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -144,3 +146,24 @@ def test_autoplay_of_one_side_never_gives_the_other_sides_orders(
     _json(monkeypatch, capsys, "battle", "autoplay", made["id"], "--side", "oathsworn", *policy, "--db", db)
     logged = [(e.action["side"], e.action["round"]) for e in BattleStore(db).entries(made["id"])]
     assert logged == [("bloodless", 1), ("oathsworn", 1), ("oathsworn", 2)]  # round 2 waits for the Bloodless
+
+
+def test_explain_says_when_the_keeper_had_one_action_only() -> None:
+    """As the spectator's page: a move that was the keeper's only legal action is not a one-row table "— · 0" under
+    "Why: 0 simulations in 0.00s"; a move with candidates keeps its table."""
+    from rich.console import Console
+
+    from rulekeeper.cli.bot_cmds import explanation
+
+    def shown(move: dict[str, Any]) -> str:
+        console = Console(width=120, record=True, file=io.StringIO())
+        console.print(explanation(move))  # type: ignore[arg-type]
+        return console.export_text()
+
+    only = {"action": {"kind": "end_turn", "side": "B"}, "iterations": 0, "seconds": 0.0,
+            "candidates": [{"text": "side B ends its turn", "value": None, "visits": 0}]}
+    assert "only legal action, there was nothing to weigh" in shown(only) and "Simulations" not in shown(only)
+    weighed = {**only, "iterations": 40, "seconds": 0.8, "candidates": [
+        {"text": "Raider Horse attacks Ford Pikes", "value": 0.31, "visits": 30},
+        {"text": "side B ends its turn", "value": -0.1, "visits": 10}]}
+    assert "Why: 40 simulations in 0.80s" in shown(weighed) and "+0.31" in shown(weighed)

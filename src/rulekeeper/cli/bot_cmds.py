@@ -145,9 +145,11 @@ def show_bot_move(g: Game, side: str, move: KeeperMove, out: Outcome, explain: b
     console.print(presenter(g).outcome(list(out.report)))
 
 
-def explanation(move: KeeperMove, top: int = 5) -> Table:
+def explanation(move: KeeperMove, top: int = 5) -> Table | Text:
     """The bot's best candidates: their estimated value for its side (-1 a sure loss … +1 a sure win) and the
-    simulations behind each."""
+    simulations behind each; a move that was its only legal action says so (as the spectator's page does)."""
+    if len(move["candidates"]) == 1 and not move["iterations"]:
+        return Text("  Why: it was the keeper's only legal action, there was nothing to weigh.", style="dim")
     table = Table(title=f"Why: {counted(move['iterations'], 'simulation')} in {float(move['seconds']):.2f}s",
                   title_justify="left")
     for col in ("#", "Candidate", "Value", "Simulations"):
