@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -110,6 +111,9 @@ def test_battle_list_shows_whole_ids_on_an_80_column_terminal(tmp_path: Path) ->
     assert max(len(line) for line in out.splitlines()) <= 80
     for bid in ("b-0c41ee6800000001", "b-0c41ff6800000002", "b-0c41aa6800000003"):
         assert bid in out
+    # then: the scenario read "Bl… as… on the En…" (7 characters a line), the game "wartab…", the time "2026-… 23:21"
+    assert "…" not in out and re.search(r"│ \d\d-\d\d \d\d:\d\d │", out)
+    assert "│ A scenario with a " in out  # a line of the battle's words, not a word of it
 
 
 def test_the_campaign_commands_take_a_prefix(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

@@ -183,9 +183,13 @@ def list_(db: Db = None, json: Json = False) -> None:
     if json:
         print_json([{**r.to_dict(), "current": r.id == mine} for r in recs])
         return
-    console.print(rows_table("Battles", ["", "Id", "Game", "Scenario", "Seed", "Actions", "State", "Updated"],
-                             [["*" if r.id == mine else "", r.id, r.ruleset, r.scenario, str(r.seed), str(r.position),
-                               r.status, r.updated[:16].replace("T", " ")] for r in recs], whole=("Id",)))
+    # one column says what the battle is ("Hunters at the ford · confrontation, seed 2"), the only one that wraps;
+    # the time without its year ("12-03 23:21"). On an 80-column terminal eight columns left the scenario 7
+    # characters a line ("Bl… as… on the En…"), the game "wartab…" and the time "2026-… 23:21".
+    console.print(rows_table("Battles", ["", "Id", "Battle", "Actions", "State", "Updated"],
+                             [["*" if r.id == mine else "", r.id, f"{r.scenario} · {r.ruleset}, seed {r.seed}",
+                               str(r.position), r.status, r.updated[5:16].replace("T", " ")] for r in recs],
+                             whole=("Id", "Actions", "State", "Updated")))
 
 
 @battle_app.command("show")
