@@ -82,7 +82,7 @@ def act(
 ) -> None:
     """Perform one action (by number or by words) and print the Fate Screen of everything it caused.
 
-    In a battle whose side the keeper plays (``battle new --bot``), the keeper then moves until you must act."""
+    In a battle whose side the keeper plays (battle new --bot), the keeper then moves until you must act."""
     svc = _service(db)
     battle, words = split_battle(svc, list(words))
     g = svc.game(battle)
