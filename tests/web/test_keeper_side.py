@@ -54,6 +54,14 @@ def test_a_solo_battle_has_no_link_for_the_keeper_side_and_stores_it(client: Tes
     assert seat is not None and (seat.side, seat.strength) == ("B", "normal")
     # the creator's page reopened lists the same links (web/created.py)
     assert "keeper-side" in page(client, bid, tokens["A"])
+    # played as a user: the page said "Send each side its own link" with one side's link, and with verifiable dice
+    # "the seed is drawn when both sides have opened their links" where the keeper's side has none
+    said = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", text)).split())
+    assert "Open your side's link" in said and "Send each side" not in said
+    _, _, text = new_solo(client, strength="normal", seed="")
+    said = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", text)).split())
+    assert "the seed is drawn when the player's side has opened its link (the keeper added its share" in said
+    assert "both sides" not in said
 
 
 def test_the_keeper_moves_after_the_player_and_both_pages_follow(client: TestClient) -> None:
