@@ -1,8 +1,8 @@
 """``battle actions`` itself, without Typer: the numbered legal actions of the side to act, with their odds.
 
 Why apart from :mod:`.act_cmds`: it is the command a player runs before each move, and it paid for Typer, the
-tree of every command and SQLAlchemy before it listed anything (about 1 s of CPU, where ``battle show`` takes
-0.5). :mod:`.fast` runs its plain forms here, reading a SQLite store with the standard library as ``battle show``
+tree of every command and SQLAlchemy before it listed anything (0.80 s of CPU, where ``battle show`` took 0.29;
+now 0.27: ``bench/bench_start_up.py --only show,actions``). :mod:`.fast` runs its plain forms here, reading a SQLite store with the standard library as ``battle show``
 does (:func:`.battle_view.shown`); the Typer command calls the same :func:`list_actions`. Either way the list is
 remembered under the store's URL (:mod:`.current`), so ``battle act N`` plays line N of the list shown.
 """
