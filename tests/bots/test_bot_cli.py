@@ -122,6 +122,8 @@ def test_lab_play_says_which_policy_produced_its_figures(
     doc = _json(monkeypatch, capsys, "lab", "play", "exillis", "skirmish", "--policy", "A=search", "--budget", "3",
                 "--sims", "2", "--backend", "serial")
     assert doc["policy"] == "A: search bot (3 simulations per move), others: shipped policy (simple)"
+    # one level of brackets: "monte carlo (reference engine, A: search bot (3 simulations per move), ...)" nested two
+    assert doc["method"] == "monte carlo, reference engine; " + doc["policy"]
     assert doc["battles"] == 2 and sum(r["count"] for r in doc["results"].values()) == 2
     simple = _json(monkeypatch, capsys, "lab", "play", "exillis", "skirmish", "--sims", "2", "--backend", "serial")
     assert simple["policy"] == "shipped policy (simple)"

@@ -296,7 +296,7 @@ class PlaySummary:
         return {
             "battles": self.tally.battles,
             "method": ("exact (a deterministic game: every battle is the same)" if self.exact
-                       else f"monte carlo (reference engine, {self.policy})"),
+                       else f"monte carlo, reference engine; {self.policy}"),  # one level of brackets
             "policy": self.policy,
             "exact": self.exact,
             "results": {k: {"count": p.count, "rate": p.estimate, "low95": p.interval[0], "high95": p.interval[1]}
