@@ -15,8 +15,9 @@ from bs_kit import G, act, battle
 
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import OddsPreview
+from rulekeeper.core.wording import possessive
 from rulekeeper.rulesets.battlesystem.odds import barrage_odds
-from rulekeeper.rulesets.battlesystem.state import BattleState, possessive
+from rulekeeper.rulesets.battlesystem.state import BattleState
 
 #: The guide's barrage example: "Artillery unit targets a hex with a unit of light infantry on it and military
 #: police unit adjacent to it" (A1 → E1, E1 and F1 adjacent; the artillery's range is 10).

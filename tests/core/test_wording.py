@@ -14,7 +14,7 @@ from rulekeeper.core.wording import counted, noun_for
 
 def test_docstring_examples_run() -> None:
     result = doctest.testmod(wording)
-    assert result.attempted == 5 and result.failed == 0
+    assert result.attempted == 6 and result.failed == 0  # possessive's example too
     from rulekeeper.core import game
 
     result = doctest.testmod(game)  # OddsPreview.line: every action list's odds

@@ -257,3 +257,24 @@ def test_a_sides_decision_reads_as_what_it_decided() -> None:
     assert G.action_text({"kind": "hold", "side": "A"}) == "side A holds its fire"
     assert G.action_text({"kind": "no_spell", "side": "A"}) == "side A casts no spell now"
     assert set(DECISION_WORDS) == set(get_args(get_type_hints(Decide)["kind"]))  # the Literal's values
+
+
+def test_a_side_named_in_the_plural_owns_its_turn_with_an_apostrophe() -> None:
+    """Played as a user: the log read "Turn 1: The Exiles's player turn" and "in sight of The Exiles's shooters"
+    (a side's name ending in s owns with an apostrophe alone, as the Battle System's "Raiders' next turn")."""
+    from rulekeeper.core.game import SetupRequest
+    from rulekeeper.core.ruleset import game
+
+    g = game("dragonnoir")
+    ford = next(sc for sc in g.scenarios() if sc.key == "the_ford")
+    state = g.initial_state(g.setup(SetupRequest(scenario=ford.path, seed=5)).document)
+    said: list[str] = []
+    for _ in range(160):
+        if g.status(state).over:
+            break
+        out = g.apply(state, g.policy(state) or g.legal_actions(state)[0].action)
+        said += [str(line.get("text", "")) for line in out.report]
+        state = out.state
+    text = "\n".join(said)
+    assert "The Exiles' player turn" in text and "The Ork band's player turn" in text
+    assert "Exiles's" not in text

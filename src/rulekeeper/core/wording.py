@@ -24,6 +24,16 @@ def noun_for(number: float | Fraction, noun: str, plural: str | None = None) -> 
     return noun if number == 1 else (plural if plural is not None else noun + "s")
 
 
+def possessive(name: str) -> str:
+    """A name as its owner's: "Raiders'" and "The Exiles'", "Riverguard's" (the logs read "Raiders's next turn"
+    and "The Exiles's player turn").
+
+    >>> possessive("The Exiles"), possessive("Riverguard"), possessive("Bloodless")
+    ("The Exiles'", "Riverguard's", "Bloodless'")
+    """
+    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
+
+
 def percent(p: float) -> str:
     """A probability as the pages and the terminal print it: one decimal, and "<0.1 %" for a chance that rounds to
     nothing but is not none.

@@ -27,7 +27,7 @@ from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import LegalAction, OddsPreview
 from rulekeeper.core.memo import legal_list, remembered
-from rulekeeper.core.wording import counted
+from rulekeeper.core.wording import counted, possessive
 
 from .combat import Reach, Unit, attack_request, resolve_attack
 from .ground import ground_bonus, ground_text
@@ -38,7 +38,7 @@ from .pursuit import pursuit_request, quarry
 from .rally import ralliable, rally_request
 from .report import Lines
 from .rolls import ATTACK_DICE, simply
-from .state import BattleState, Piece, Terrain, board_of, evolved, possessive, unit_types
+from .state import BattleState, Piece, Terrain, board_of, evolved, unit_types
 from .support import bridgeable, resuppliable, tend_request, tendable
 from .support_data import support_numbers
 from .turns import barrage_draws, under_fire

@@ -70,11 +70,6 @@ def unit_types() -> UnitTypes:
     return UnitTypes((*load_unit_types().types, command().general))
 
 
-def possessive(name: str) -> str:
-    """``"Raiders"`` → ``"Raiders'"``, ``"Riverguard"`` → ``"Riverguard's"``: the log wrote "Raiders's next turn"."""
-    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
-
-
 class PieceJson(TypedDict):
     """A unit as a stored state keeps it (``broke`` may be missing from a state stored before pursuits)."""
 

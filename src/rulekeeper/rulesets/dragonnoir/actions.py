@@ -36,7 +36,7 @@ from fractions import Fraction
 
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.game import OddsPreview
-from rulekeeper.core.wording import counted
+from rulekeeper.core.wording import counted, possessive
 
 from . import bridle, carry, corpses, dragon, jumps, saddle, sorcery, summons
 from .action_types import Attack, ByUnit, Cast, Clear, Decide, DNAction, DragonMove, Lead, Mount, Shoot, ToHex
@@ -109,7 +109,7 @@ def do_move(state: DNState, action: ToHex, fate: Fate) -> tuple[DNState, Lines]:
     lines += more
     if defensive_shooters(state, moved):
         state = replace(state, pending=Pending("defensive", other(m.side), m.name))
-        lines.append({"text": f"  {m.name} is in sight of {state.name(other(m.side))}'s shooters (defensive fire)",
+        lines.append({"text": f"  {m.name} is in sight of {possessive(state.name(other(m.side)))} shooters (defensive fire)",
                       "kind": "note"})
     return state, lines
 

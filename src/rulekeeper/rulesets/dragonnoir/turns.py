@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rulekeeper.core.wording import counted
+from rulekeeper.core.wording import counted, possessive
 
 from .data import shipped_sheet
 from .dragon import counts_alive
@@ -71,7 +71,7 @@ def _next_player_turn(state: DNState) -> tuple[DNState, Lines]:
                         unloaded=m.unloaded and m.mounted) if m.side == side else replace(m, steps=0, mp=0)
                 for m in state.men)
     state = replace(state, men=men, side=side, turn=turn, player_turn=state.player_turn + 1, phase="fire")
-    lines: Lines = [{"text": f"Turn {turn}: {state.name(side)}'s player turn", "kind": "turn"}]
+    lines: Lines = [{"text": f"Turn {turn}: {possessive(state.name(side))} player turn", "kind": "turn"}]
     if not can_fire(state):
         state = _start_movement(state)
         lines.append({"text": "  nobody can shoot: straight to movement", "kind": "note"})

@@ -15,10 +15,11 @@ from dataclasses import dataclass, replace
 
 from rulekeeper.boards.hexes import hex_distance
 from rulekeeper.core.game import LegalAction
+from rulekeeper.core.wording import possessive
 
 from ..actions import ACTIONS, AtHex, BSAction, Move, Targeted, in_sight
 from ..movement import moves
-from ..state import BattleState, Piece, possessive
+from ..state import BattleState, Piece
 from .geometry import centre, outline, points
 from .picks import unit_of
 

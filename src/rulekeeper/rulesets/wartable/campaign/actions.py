@@ -19,6 +19,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 
+from rulekeeper.core.wording import possessive
+
 from ..model import fold
 from .model import CampaignState, FieldUnit
 from .orders import (
@@ -66,7 +68,7 @@ def checked(state: CampaignGameState, given: GiveOrders) -> SideOrders:
     for o in given.orders:
         unit = c.unit(o.unit)
         if unit.faction != faction:
-            raise OrderError(f"{unit.label} is {unit.faction}'s, not {faction}'s to order", unit=unit.label)
+            raise OrderError(f"{unit.label} is {possessive(unit.faction)}, not {possessive(faction)} to order", unit=unit.label)
     every = checked_orders(c, given.orders, state.options)
     own = tuple(o for label, o in every.items() if c.unit(label).faction == faction)
     faith = checked_faith(c, [FaithOrder(faction, e) for e in given.faith])
