@@ -25,7 +25,7 @@ from rulekeeper.core.errors import ImpossibleRequestError
 from rulekeeper.core.game import LegalAction
 
 from . import summons
-from .action_types import ByUnit, Cast, Decide, offered
+from .action_types import ACTIONS, ByUnit, Cast, Decide, offered
 from .harm import hurt
 from .magic import (
     Casting,
@@ -132,8 +132,8 @@ def noted(state: DNState, listed: list[LegalAction]) -> list[LegalAction]:
     cast waits asks for the rivals again."""
     out = []
     for lg in listed:
-        a = lg.action
-        cast = Cast(str(a["side"]), str(a["unit"]), str(a["spell"]), str(a["target"]))
+        cast = ACTIONS.listed(lg.action)  # the codec's own reading of a listed action
+        assert isinstance(cast, Cast)
         rolled = odds_for(state, cast)
         if rolled is not None and (rolled.cast.wizard, rolled.spell_name) == (cast.unit, cast.spell):
             lg = replace(lg, note=f"{shipped_spells().spells[cast.spell].ep} EP")
