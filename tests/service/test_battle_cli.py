@@ -70,3 +70,30 @@ def test_malformed_scenario_is_refused_with_file_and_field(tmp_path: Path) -> No
     bad.write_text('name = "x"\n[board]\nwidth = 5\nheight = 4\n')
     p = rk(tmp_path / "b.db", "battle", "new", str(bad), check=False)
     assert p.returncode == 2 and "bad.toml" in p.stderr and "armies" in p.stderr
+
+
+def test_a_mistyped_store_is_refused_and_left_uncreated(tmp_path: Path) -> None:
+    """Seen: ``battle actions 1 --db missing.db`` answered "No battle '1' in this store." and left an empty
+    ``missing.db`` behind, so the next command read the wrong file without a word. Only the commands that start
+    battles (``new``, ``import``) create a store; the others name the missing file and create nothing."""
+    missing = tmp_path / "missing.db"
+    listed = rk(missing, "battle", "list")  # no file, no battles: said, naming the file, without making it
+    assert f"No battles in {missing} yet" in listed.stdout.replace("\n", "") and not missing.exists()
+    assert json.loads(rk(missing, "battle", "list", "--json").stdout) == [] and not missing.exists()
+    for command in (("battle", "show", "1"), ("battle", "actions", "1"), ("battle", "act", "1"),
+                    ("battle", "undo", "1"), ("play", "1"), ("battle", "autoplay", "1")):
+        p = rk(missing, *command, check=False)
+        assert p.returncode == 2, (command, p.stdout, p.stderr)
+        assert "error (no_store)" in p.stderr and str(missing) in p.stderr.replace("\n", ""), (command, p.stderr)
+        assert list(tmp_path.iterdir()) == [], command
+    rk(missing, "battle", "new", str(ROOT / "examples/exillis/starter.yaml"), "--seed", "1")
+    assert json.loads(rk(missing, "battle", "list", "--json").stdout)[0]["status"] == "active"
+
+
+def test_an_empty_store_says_how_to_start_a_battle(tmp_path: Path) -> None:
+    """Seen: ``battle list`` on a fresh install drew an empty table's borders and nothing else."""
+    fresh = tmp_path / "fresh.db"
+    p = run_captured("battle", "list", env={"RULEKEEPER_DB": str(fresh)}, width=200)
+    assert p.returncode == 0 and fresh.exists()  # the default store is made on purpose
+    assert " ".join(p.stdout.split()) == (f"No battles in {fresh} yet: rulekeeper battle new SCENARIO starts one "
+                                "(rulekeeper games --scenarios lists the shipped scenarios).")

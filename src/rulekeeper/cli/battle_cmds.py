@@ -114,7 +114,7 @@ def new(
         raise DiceRequestError("--verifiable takes neither --seed (the sides' contributions make the seed) nor "
                               "--autoplay (nobody plays before every side has contributed: battle contribute)")
     scenario, ruleset = shipped_file(scenario, ruleset)
-    svc = _service(db)
+    svc = _service(db, create=True)
     armies = tuple(ArmySource(str(p), suffix=p.suffix.lower(), path=p) for p in muster or [])
     request = SetupRequest(scenario=scenario, armies=armies, board=board, seed=seed, options=tuple(option or ()),
                            practice=practice, db=svc.store.url, data=tuple(data or ()))
@@ -175,10 +175,19 @@ def _autoplay(svc: BattleService, bid: str, sides: set[str] | None, max_actions:
 @battle_app.command("list")
 def list_(db: Db = None, json: Json = False) -> None:
     """List stored battles (whole ids; * marks the current one)."""
+    from rulekeeper.persistence.errors import MissingStoreError
+
     from .current import current
 
-    svc = _service(db)
+    try:
+        svc = _service(db)
+    except MissingStoreError:  # no file, no battles: said without making the file
+        from rulekeeper.persistence.urls import normalise_url
+
+        return _no_battles(normalise_url(db), json)
     recs = svc.list()
+    if not recs:
+        return _no_battles(svc.store.url, json)
     mine = current(svc.store.url)
     if json:
         print_json([{**r.to_dict(), "current": r.id == mine} for r in recs])
@@ -190,6 +199,17 @@ def list_(db: Db = None, json: Json = False) -> None:
                              [["*" if r.id == mine else "", r.id, f"{r.scenario} · {r.ruleset}, seed {r.seed}",
                                str(r.position), r.status, r.updated[5:16].replace("T", " ")] for r in recs],
                              whole=("Id", "Actions", "State", "Updated")))
+
+
+def _no_battles(where: str, json: bool) -> None:
+    """``battle list`` of a store with none (an empty table's borders said nothing about what to do next)."""
+    if json:
+        print_json([])
+        return
+    from rulekeeper.persistence.urls import sqlite_file_of
+
+    console.print(f"No battles in {sqlite_file_of(where) or where} yet: rulekeeper battle new SCENARIO starts one "
+                  "(rulekeeper games --scenarios lists the shipped scenarios).")
 
 
 @battle_app.command("show")
@@ -250,7 +270,7 @@ def export(battle: BattleIdArg, file: Annotated[Path, typer.Argument(help="JSON 
 def import_(file: Annotated[Path, typer.Argument(help="A file written by battle export.")], db: Db = None,
             new_id: Annotated[bool, typer.Option(help="Give the battle a new id.")] = False, json: Json = False) -> None:
     """Read a battle from a JSON file; it must replay to the state it claims."""
-    svc = _service(db)
+    svc = _service(db, create=True)
     bid = svc.import_(file, new_id)
     make_current(svc, bid)
     if json:

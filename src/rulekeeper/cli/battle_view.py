@@ -31,11 +31,19 @@ if TYPE_CHECKING:
     from .bot_cmds import KeeperMove
 
 
-def service(db: str | None) -> BattleService:
-    """The battles of the store at ``db`` (SQLAlchemy and the service are imported only here)."""
+def service(db: str | None, *, create: bool = False) -> BattleService:
+    """The battles of the store at ``db`` (SQLAlchemy and the service are imported only here).
+
+    ``create``: the command starts battles (``battle new``, ``battle import``), so a ``--db`` file not yet there
+    is made; every other command refuses it (``persistence.urls.require_existing``) instead of leaving an empty
+    database behind a mistyped name.
+    """
     from rulekeeper.persistence.store import BattleStore
+    from rulekeeper.persistence.urls import require_existing
     from rulekeeper.service.battles import BattleService
 
+    if not create:
+        require_existing(db)
     return BattleService(BattleStore(db))
 
 

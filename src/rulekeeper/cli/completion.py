@@ -23,13 +23,16 @@ if TYPE_CHECKING:
 
 def _service(ctx: typer.Context) -> BattleService:
     from rulekeeper.persistence.store import BattleStore
+    from rulekeeper.persistence.urls import require_existing
     from rulekeeper.service.battles import BattleService
 
     db = ctx.params.get("db")
     words = typed_line()
     if not isinstance(db, str) and "--db" in words[:-1]:
         db = words[words.index("--db") + 1]
-    return BattleService(BattleStore(db if isinstance(db, str) else None))
+    named = db if isinstance(db, str) else None
+    require_existing(named)  # a half-typed --db must not leave a file behind (the caller stays quiet)
+    return BattleService(BattleStore(named))
 
 
 def _quiet(found: Iterator[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -33,11 +33,11 @@ USAGE = "Usage: rulekeeper [OPTIONS] COMMAND [ARGS]..."
 #: The root's own help (``cli/root.py``).
 ROOT_HELP = "A rule keeper for tabletop wargames: exact odds, seeded fate, explained modifiers."
 
-#: The root's options: name, type as Typer shows it, help (Typer's completion options and Click's ``--help``).
+#: The root's options: name, type as Typer shows it (none: they are flags, ``cli/help_types.py``), help (Typer's completion options and Click's ``--help``).
 OPTIONS = (
-    ("--install-completion", "<bool>", "Install completion for the current shell."),
-    ("--show-completion", "<bool>", "Show completion for the current shell, to copy it or customize the installation."),
-    ("--help", "<bool>", "Show this message and exit."),
+    ("--install-completion", "", "Install completion for the current shell."),
+    ("--show-completion", "", "Show completion for the current shell, to copy it or customize the installation."),
+    ("--help", "", "Show this message and exit."),
 )
 
 #: The neutral commands in the order the Typer tree lists them, each with the first paragraph of its help.

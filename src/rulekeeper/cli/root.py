@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import typer
 
+from . import help_types
 from .lazy import RootGroup
 
+help_types.install()
 app = typer.Typer(
     cls=RootGroup,
     name="rulekeeper",

@@ -17,6 +17,16 @@ class StoreError(RulekeeperError):
     code = "store"
 
 
+class MissingStoreError(StoreError):
+    """A store named to be read (``--db FILE``) is a SQLite file that does not exist: nothing was created.
+
+    Why refuse rather than create it: a mistyped ``--db`` would otherwise leave an empty database behind and
+    answer "no battle '3'" about the wrong file; only the commands that start battles create a store.
+    """
+
+    code = "no_store"
+
+
 class StoreBusyError(StoreError):
     """Another writer holds the lock longer than the store waits: nothing was done, try again.
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import platformdirs
 
-from .errors import StoreError
+from .errors import MissingStoreError, StoreError
 
 #: Environment variable that overrides the default database (a URL or a file path).
 ENV_VAR = "RULEKEEPER_DB"
@@ -89,6 +89,42 @@ def normalise_url(db: str | os.PathLike[str] | None) -> str:
     if text == MEMORY:
         return "sqlite://"
     return sqlite_url(text)
+
+
+def sqlite_file_of(url: str) -> Path | None:
+    """The file a ``sqlite:///`` URL names (None for another database, or SQLite's database in memory).
+
+    >>> sqlite_file_of("sqlite:////tmp/battles.db?timeout=5")
+    PosixPath('/tmp/battles.db')
+    >>> sqlite_file_of("sqlite://") is None, sqlite_file_of("postgresql://club/battles") is None
+    (True, True)
+    """
+    prefix = "sqlite:///"
+    if not url.startswith(prefix):
+        return None
+    name = url[len(prefix):].split("?", 1)[0]
+    if not name or name == MEMORY or name.startswith("file:"):
+        return None
+    return Path(name)
+
+
+def require_existing(db: str | os.PathLike[str] | None) -> None:
+    """Refuse a store named on purpose (``--db``) that is a SQLite file not there: :class:`MissingStoreError`.
+
+    The default store (nothing named, or ``$RULEKEEPER_DB``) is left to be created, so that a fresh install lists
+    no battles instead of failing; a server's URL is the server's business.
+    """
+    if db is None or not os.fspath(db).strip():
+        return
+    path = sqlite_file_of(normalise_url(db))
+    try:
+        there = path is None or path.exists()
+    except OSError:  # a name no file system takes (too long...): the store says so when it opens it
+        return
+    if not there:
+        raise MissingStoreError(
+            f"There is no battle store at {str(path)!r}: the file does not exist. Check --db; "
+            "rulekeeper battle new (or battle import) with --db FILE starts one there.", path=str(path))
 
 
 def _refuse_unwritable_name(text: str) -> None:
