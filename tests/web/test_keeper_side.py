@@ -201,3 +201,37 @@ def test_a_move_that_was_the_keepers_only_action_says_so() -> None:
     said = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", template.render(explained=weighed))).split())
     assert "Estimated value" in said and "+0.31" in said and "40 simulations in 0.8 s" in said
     assert "nothing to weigh" not in said
+
+
+def test_the_keeper_is_not_said_to_think_while_a_player_s_result_lies_face_down(client: TestClient,
+                                                                                 monkeypatch: Any) -> None:
+    """Seen on a laptop: "Side B: the keeper (normal, up to 1 s a move) — thinking…" while side A's end of turn lay
+    face down on A's Fate Screen. The page pokes the keeper and then draws itself, and the keeper never decides on
+    what may still be taken back (``service/bot_runner.py``), so it waits: the header said it thought, and kept
+    saying it (the live region redraws only when the battle changes)."""
+    bid, tokens, _ = new_solo(client, strength="simple")  # Ex illis' duel: the sides activate in turn
+    k = keeper(client)
+    assert k.bots.wait_idle(60)
+    monkeypatch.setattr(k.bots, "poke", lambda bid: None)  # the keeper looks at nothing: the page alone is tested
+    monkeypatch.setattr(k.bots, "thinking", lambda bid: True)  # as if a look were under way while the page draws
+    game = k.service.game(bid)
+    for _ in range(40):  # the shipped policy plays both sides until side A's action draws chance and hands over
+        state = k.service.state(bid)
+        action = game.policy(state)
+        assert action is not None and not game.status(state).over, "side A never rolled before handing over"
+        side = game.side_of(action)
+        _, position = k.service.act(bid, action, shown=side == "B", side=side)  # A's as the web form: face down
+        seen = k.service.visible(bid)
+        if seen.pending is not None and "B" in game.status(k.service.state(bid)).to_act:
+            break
+        if seen.pending is not None:
+            assert k.service.reveal(bid, position)
+    else:
+        raise AssertionError("side A never rolled before handing over")
+    for role in ("A", "spectator"):
+        drawn = page(client, bid, tokens[role])
+        assert 'id="keeper-side"' in drawn and 'id="keeper-thinking"' not in drawn, role
+    assert "thinking…" not in client.get("/host", params={"key": k.host_key}).text
+    assert k.service.reveal(bid, position)  # turned over: side B (the keeper's) to act, and now it would think
+    assert 'id="keeper-thinking"' in page(client, bid, tokens["spectator"])
+    assert "thinking…" in client.get("/host", params={"key": k.host_key}).text

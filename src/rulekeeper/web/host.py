@@ -82,7 +82,8 @@ def build_host(keeper: Keeper, pages: Pages) -> APIRouter:
                 roles = k.link_roles(rec.id)  # no link for the side the keeper plays
                 seen = k.service.visible(rec.id)
                 shown = p.presenters.of(g)
-                keeper, why = keeper_of(k, rec), explained(k, rec, g, seen.state, "host", shown.action_text)
+                keeper = keeper_of(k, rec, face_down=seen.pending is not None)
+                why = explained(k, rec, g, seen.state, "host", shown.action_text)
                 sides = shown.header(seen.state).sides
                 title = str(getattr(g, "title", "") or rec.ruleset)
                 if seen.pending is not None:

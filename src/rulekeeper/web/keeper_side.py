@@ -52,12 +52,18 @@ class KeeperMove(TypedDict):
     candidates: list[ShownCandidate]
 
 
-def keeper_of(k: Keeper, rec: BattleRecord) -> KeeperSeat | None:
-    """Who plays the keeper's side of ``rec`` and whether it is thinking now (None: two players)."""
+def keeper_of(k: Keeper, rec: BattleRecord, *, face_down: bool = False) -> KeeperSeat | None:
+    """Who plays the keeper's side of ``rec`` and whether it is thinking now (None: two players).
+
+    ``face_down``: the last result waits for its player to turn it over, so the keeper waits too (it never decides
+    on what may still be taken back, ``service/bot_runner.py``). Seen: the battle page pokes the keeper and then
+    draws itself, so while a player's result lay face down the header said "thinking…" and kept saying it (the
+    live region redraws only when the battle changes).
+    """
     seat = seat_of(rec.meta)
     if seat is None:
         return None
-    return {"side": seat.side, "words": seat.words(), "thinking": k.bots.thinking(rec.id)}
+    return {"side": seat.side, "words": seat.words(), "thinking": not face_down and k.bots.thinking(rec.id)}
 
 
 def explained(k: Keeper, rec: BattleRecord, game: Game, shown_state: object, role: str,

@@ -250,7 +250,7 @@ class Pages:
             "last_text": last_text, "moved": moved, "last_results": results_of_last(v),
             "unit_html": unit_html, "notice": notice, "error": _error_ctx(error),
             # the side the keeper plays, and its reasons on the spectator's page only (web/keeper_side.py)
-            "keeper": keeper_of(self.k, v.rec),
+            "keeper": keeper_of(self.k, v.rec, face_down=v.pending),
             "explained": explained(self.k, v.rec, v.game, v.board_state, v.role, r.action_text),
         }
 
