@@ -69,3 +69,32 @@ def test_an_action_without_dice_has_no_whole_odds(g: Game) -> None:
     state = g.initial_state(g.setup(SetupRequest(scenario=info.path, seed=5)).document)
     quiet = [lg.action for lg in g.legal_actions(state) if lg.action["kind"] not in CHANCY]
     assert quiet and all(whole_odds_of(g, state, a) is None for a in quiet)
+
+
+def test_a_counter_and_letting_a_spell_be_show_what_becomes_of_its_target(g: Game) -> None:
+    """Seen in the terminal: "Zacharie counters Stunning" showed "what it does: Zacharie: healthy 100 %" (the
+    counterer, whom no die touches) and "The Exiles let Shaman cast Stunning on Laberne" "no effect", where the
+    player weighs whether Laberne ends stunned. Both now say Laberne's fate, as ``apply`` decides it."""
+    info = next(s for s in g.scenarios() if s.key == "the_ford")
+    state = g.initial_state(g.setup(SetupRequest(scenario=info.path, seed=5)).document)
+    for _ in range(60):  # the Exiles' and the Orks' first spells cast at once, until one waits for an answer
+        legal = g.legal_actions(state)
+        if any(lg.action["kind"] == "counter" for lg in legal):
+            break
+        state = g.apply(state, next((lg.action for lg in legal if lg.action["kind"] == "cast"), None)
+                        or g.policy(state)).state
+    answers = {str(lg.action["kind"]): lg.action for lg in g.legal_actions(state)
+               if lg.action["kind"] in ("counter", "let_be")}
+    assert set(answers) == {"counter", "let_be"}
+    target = state.pending.options[0]  # type: ignore[attr-defined]
+    runs = 100
+    for kind, action in answers.items():
+        whole = whole_odds_of(g, state, action)
+        assert whole is not None
+        shown = dict(whole.measure("result").outcomes)
+        assert set(shown) == {f"{target}: healthy", f"{target}: stunned"}, (kind, shown)
+        done = outcomes(g, state, action, runs)
+        agree(whole, "result", frequencies(done, lambda out, a=action: result_of(state, out, ACTIONS.listed(a))), runs)
+    countered = dict(whole_odds_of(g, state, answers["counter"]).measure("result").outcomes)  # type: ignore[union-attr]
+    let_be = dict(whole_odds_of(g, state, answers["let_be"]).measure("result").outcomes)  # type: ignore[union-attr]
+    assert countered[f"{target}: stunned"] < let_be[f"{target}: stunned"]  # a counter that may stop it helps

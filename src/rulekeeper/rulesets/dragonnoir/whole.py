@@ -56,6 +56,17 @@ def _acting(action: DNAction) -> str:
     return ""
 
 
+def _answered(before: DNState, action: DNAction) -> list[str]:
+    """The target of the spell a counter or a "let it be" answers: what its dice decide.
+
+    Seen: "Zacharie counters Stunning" showed "what it does: Zacharie: healthy 100 %" (the counterer, whom the
+    dice never touch) where the player weighs whether Laberne ends stunned."""
+    pending = before.pending
+    if action.kind in ("counter", "let_be") and pending is not None and pending.kind == "counter":
+        return list(pending.options[:1])
+    return []
+
+
 def result_of(before: DNState, after: DNState, action: DNAction) -> str:
     """What the action did to its targets, in words a player reads on the Fate Screen."""
     pending = after.pending
@@ -63,7 +74,7 @@ def result_of(before: DNState, after: DNState, action: DNAction) -> str:
         return f"one of them takes it (their choice): {pending.harm.replace('+', ' and ') or 'the horse'}"
     acting = _acting(action)
     names = list(action.targets) if isinstance(action, Attack) else \
-        [action.target] if isinstance(action, Shoot | Cast) else [acting]
+        [action.target] if isinstance(action, Shoot | Cast) else _answered(before, action) or [acting]
     names = [n for n in names if any(m.name == n for m in before.men)]
     if isinstance(action, Attack):
         if any(after.man(n).hexes != before.man(n).hexes for n in action.units if after.man(n).alive):
