@@ -68,7 +68,10 @@ def test_the_player_does_not_read_the_keepers_hidden_orders_even_explained(
     code, out = run_main(["battle", "new", _scenario("wartable-campaign", "shroudfall"), "--bot", "bloodless",
                           "--strength", "easy", "--explain", "--db", db], capsys, monkeypatch)
     assert code == 0, out
-    assert "The keeper (side bloodless) acted (hidden until it is revealed)" in out
+    # the game's line tells what may be told, once (it followed "The keeper (side bloodless) acted (hidden until it
+    # is revealed)", the same said twice)
+    assert ("The keeper (side bloodless) plays: Bloodless have given their orders for round 1 (hidden until the round "
+            "resolves)") in " ".join(out.split()) and "acted (hidden" not in out
     assert "Why:" not in out and "Simulations" not in out
     (orders,) = BattleStore(db).entries(BattleStore(db).list()[0].id)
     assert orders.action["side"] == "bloodless"  # it did give them: stored, not shown

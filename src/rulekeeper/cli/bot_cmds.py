@@ -135,13 +135,17 @@ def show_bot_move(g: Game, side: str, move: KeeperMove, out: Outcome, explain: b
     from .battle_cmds import presenter
 
     if move["action"].get("kind") == "concealed":
-        console.print(Text(f"The keeper (side {side}) acted (hidden until it is revealed)", style="bold cyan"))
+        # the game's own line says what may be told ("Bloodless have given their orders for round 1 (hidden until
+        # the round resolves)"): a second "acted (hidden until it is revealed)" above it said the same twice
+        said = "plays:" if out.report else "acted (hidden until it is revealed)"
+        console.print(Text(f"The keeper (side {side}) {said}", style="bold cyan"))
+        console.print(presenter(g).outcome(list(out.report)))
         if explain:
             console.print(Text("  (its reasons would tell its orders: none are shown)", style="dim"))
-    else:
-        console.print(Text(f"The keeper (side {side}) plays: {g.action_text(move['action'])}", style="bold cyan"))
-        if explain:
-            console.print(explanation(move))
+        return
+    console.print(Text(f"The keeper (side {side}) plays: {g.action_text(move['action'])}", style="bold cyan"))
+    if explain:
+        console.print(explanation(move))
     console.print(presenter(g).outcome(list(out.report)))
 
 
