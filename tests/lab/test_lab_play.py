@@ -71,3 +71,12 @@ def test_lab_play_prints_a_table() -> None:
     assert ran.code == 0, ran.err
     assert "95 % Wilson interval" in ran.out and "Reds wins" not in ran.out and "A wins" in ran.out
     assert "scores [A]" in ran.out
+
+
+def test_lab_play_counts_battles_as_battles_too() -> None:
+    """Seen: ``lab play ... --battles 4`` (the bench's word, and what ``--sims`` counts here) was refused as "No such
+    option"; both spellings play the same battles."""
+    argv = ("lab", "play", "toy", "race", "--backend", "serial", "--seed", "9", "--json")
+    by_battles, by_sims = run_cli(*argv, "--battles", "30"), run_cli(*argv, "--sims", "30")
+    assert by_battles.code == by_sims.code == 0, by_battles.err
+    assert json.loads(by_battles.out)["battles"] == 30 and json.loads(by_battles.out) == json.loads(by_sims.out)

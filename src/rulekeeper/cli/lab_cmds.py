@@ -36,6 +36,8 @@ lab_app = typer.Typer(help="The balance lab: simulate scenarios, duels and match
 
 Game = Annotated[str, typer.Argument(help="The game (exillis, battlesystem, wartable, ...).")]
 Sims = Annotated[int, typer.Option("--sims", help="Battles to simulate (at least 1).")]
+#: ``lab play``'s count is of battles: ``--battles`` says so (typed as the bench's ``--battles``, it was refused).
+Battles = Annotated[int, typer.Option("--sims", "--battles", help="Battles to simulate (at least 1).")]
 Seed = Annotated[int, typer.Option("--seed", help="Seed: battle i draws from a stream seeded by (seed, i).")]
 Backend = Annotated[str, typer.Option("--backend", help="serial, process (local processes) or dask.")]
 Workers = Annotated[int | None, typer.Option("--workers", help="Worker processes (default: the CPUs available).")]
@@ -119,7 +121,7 @@ def _house_rule_blamed(house_rule: Path | None) -> Iterator[None]:
 
 @lab_app.command("play")
 def play(game: Game, scenario: Annotated[str, typer.Argument(help="A scenario file, or a shipped scenario's key.")],
-         sims: Sims = 1000, seed: Seed = 0, backend: Backend = "process", workers: Workers = None,
+         sims: Battles = 1000, seed: Seed = 0, backend: Backend = "process", workers: Workers = None,
          chunk: Chunk = None, scheduler: Scheduler = None, connect_timeout: Timeout = 10.0, option: Option = None,
          policy: Annotated[list[str] | None, typer.Option(
              "--policy", help="Who plays: simple (the game's shipped policy, the default) or search (the search "
