@@ -52,8 +52,12 @@ def test_a_spells_odds_say_whether_the_counter_stops_it_and_whether_it_takes_eff
 
     countered = G.preview(s, legal(s, "counter")[0])
     stops, lands = countered.draws
+    # and the third way it ends, so that the three add up (played as a user: "stops it 50.0 %, takes effect 40.0 %")
     assert countered.headline == (("Shaman's counter stops it", pytest.approx(success(stops))),
-                                  ("Zacharie's Stunning takes effect", pytest.approx((1 - success(stops)) * success(lands))))
+                                  ("Zacharie's Stunning takes effect", pytest.approx((1 - success(stops)) * success(lands))),
+                                  ("Zacharie's Stunning fails on its own die",
+                                   pytest.approx((1 - success(stops)) * (1 - success(lands)))))
+    assert sum(float(p) for _, p in countered.headline) == pytest.approx(1.0)
     let_be = G.preview(s, legal(s, "let_be")[0])
     assert let_be.headline == (("Zacharie's Stunning takes effect", pytest.approx(success(let_be.draws[0]))),)
     assert 0 < success(stops) < 1 and 0 < success(lands) < 1  # neither figure is vacuous

@@ -246,8 +246,10 @@ def _magic_preview(rolled: CastOdds | None) -> OddsPreview:
         return OddsPreview()
     spell = f"{rolled.cast.wizard}'s {rolled.spell_name}"
     headline: tuple[tuple[str, float | str], ...] = ((f"{spell} takes effect", float(rolled.p_applied)),)
-    if rolled.counter is not None:
-        headline = ((f"{rolled.counter.wizard}'s counter stops it", float(rolled.p_countered)),) + headline
+    if rolled.counter is not None:  # the three ways it ends, so that they add up (they read 50 % + 40 %: and?)
+        fails = 1 - rolled.p_countered - rolled.p_applied
+        headline = ((f"{rolled.counter.wizard}'s counter stops it", float(rolled.p_countered)),) + headline + \
+            ((f"{spell} fails on its own die", float(fails)),)
     return OddsPreview(headline, rolled.requests)
 
 
