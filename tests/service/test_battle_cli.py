@@ -97,3 +97,21 @@ def test_an_empty_store_says_how_to_start_a_battle(tmp_path: Path) -> None:
     assert p.returncode == 0 and fresh.exists()  # the default store is made on purpose
     assert " ".join(p.stdout.split()) == (f"No battles in {fresh} yet: rulekeeper battle new SCENARIO starts one "
                                 "(rulekeeper games --scenarios lists the shipped scenarios).")
+
+
+def test_a_refused_new_or_import_leaves_no_database_it_made(tmp_path: Path) -> None:
+    """Seen: ``battle import bad.json --db new.db`` and ``battle new bad.yaml --db new2.db`` answered with a typed
+    error and left an empty ``new.db`` and ``new2.db`` behind (a half-applied command). A store that was there
+    before keeps everything."""
+    bad_doc, bad_scenario = tmp_path / "bad.json", tmp_path / "bad.yaml"
+    bad_doc.write_text('{"x": 1}')
+    bad_scenario.write_text("name: x\n")
+    for db, command in ((tmp_path / "new.db", ("battle", "import", str(bad_doc))),
+                        (tmp_path / "new2.db", ("battle", "new", str(bad_scenario)))):
+        p = rk(db, *command, check=False)
+        assert p.returncode == 2 and "error (" in p.stderr, p.stderr
+        assert sorted(f.name for f in tmp_path.iterdir()) == ["bad.json", "bad.yaml"], command
+    kept = tmp_path / "kept.db"
+    bid = json.loads(rk(kept, "battle", "new", str(ROOT / "examples/exillis/starter.yaml"), "--json").stdout)["id"]
+    assert rk(kept, "battle", "import", str(bad_doc), check=False).returncode == 2
+    assert [b["id"] for b in json.loads(rk(kept, "battle", "list", "--json").stdout)] == [bid]

@@ -114,22 +114,22 @@ def new(
         raise DiceRequestError("--verifiable takes neither --seed (the sides' contributions make the seed) nor "
                               "--autoplay (nobody plays before every side has contributed: battle contribute)")
     scenario, ruleset = shipped_file(scenario, ruleset)
-    svc = _service(db, create=True)
     armies = tuple(ArmySource(str(p), suffix=p.suffix.lower(), path=p) for p in muster or [])
-    request = SetupRequest(scenario=scenario, armies=armies, board=board, seed=seed, options=tuple(option or ()),
-                           practice=practice, db=svc.store.url, data=tuple(data or ()))
-    if request.data:  # a game that would ignore the files refuses them before anything is stored
-        from rulekeeper.service.battles import game_of, guess_ruleset
+    with battle_view.starting(db) as svc:  # a refused set-up leaves no empty database behind
+        request = SetupRequest(scenario=scenario, armies=armies, board=board, seed=seed, options=tuple(option or ()),
+                               practice=practice, db=svc.store.url, data=tuple(data or ()))
+        if request.data:  # a game that would ignore the files refuses them before anything is stored
+            from rulekeeper.service.battles import game_of, guess_ruleset
 
-        check_data_files(game_of(ruleset or guess_ruleset(request)), request)
-    if bot is None:
-        bid = svc.new(request, ruleset=ruleset, verifiable=verifiable)
-    else:
-        from .bot_cmds import bot_setup, contribute_for_keeper
+            check_data_files(game_of(ruleset or guess_ruleset(request)), request)
+        if bot is None:
+            bid = svc.new(request, ruleset=ruleset, verifiable=verifiable)
+        else:
+            from .bot_cmds import bot_setup, contribute_for_keeper
 
-        setup, seat = bot_setup(svc, request, ruleset, bot, strength.strip().lower(), verifiable)
-        bid = svc.new(setup, verifiable=verifiable, meta={"bot": seat.to_meta()})
-        contribute_for_keeper(svc, bid)
+            setup, seat = bot_setup(svc, request, ruleset, bot, strength.strip().lower(), verifiable)
+            bid = svc.new(setup, verifiable=verifiable, meta={"bot": seat.to_meta()})
+            contribute_for_keeper(svc, bid)
     make_current(svc, bid)
     g = svc.game(bid)
     state = svc.state(bid)
@@ -270,8 +270,8 @@ def export(battle: BattleIdArg, file: Annotated[Path, typer.Argument(help="JSON 
 def import_(file: Annotated[Path, typer.Argument(help="A file written by battle export.")], db: Db = None,
             new_id: Annotated[bool, typer.Option(help="Give the battle a new id.")] = False, json: Json = False) -> None:
     """Read a battle from a JSON file; it must replay to the state it claims."""
-    svc = _service(db, create=True)
-    bid = svc.import_(file, new_id)
+    with battle_view.starting(db) as svc:  # a refused file leaves no empty database behind
+        bid = svc.import_(file, new_id)
     make_current(svc, bid)
     if json:
         print_json({"id": bid})

@@ -10,7 +10,10 @@ SQLAlchemy unless a fallback needs the store.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from rich.text import Text
@@ -45,6 +48,32 @@ def service(db: str | None, *, create: bool = False) -> BattleService:
     if not create:
         require_existing(db)
     return BattleService(BattleStore(db))
+
+
+@contextmanager
+def starting(db: str | None) -> Iterator[BattleService]:
+    """The battles of the store a command starts battles in (``battle new``, ``battle import``): a SQLite file this
+    command made is removed again if the block is refused, so a refused set-up leaves no empty database behind.
+
+    Seen: ``battle import bad.json --db new.db`` and ``battle new bad.yaml --db new2.db`` each answered with a typed
+    error (exit 2) and left an empty ``new.db``, ``new2.db`` (a half-applied command)."""
+    from rulekeeper.core.errors import RulekeeperError
+    from rulekeeper.persistence.urls import normalise_url, sqlite_file_of
+
+    path = sqlite_file_of(normalise_url(db))
+    try:
+        made = path is not None and not path.exists()
+    except OSError:  # a name no file system takes: the store refuses it when it opens it
+        made = False
+    svc = service(db, create=True)
+    try:
+        yield svc
+    except RulekeeperError:
+        if made and path is not None:
+            svc.store.close()
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
+        raise
 
 
 def presenter(g: Game) -> CliPresenter:
