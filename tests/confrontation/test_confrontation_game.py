@@ -120,15 +120,24 @@ def test_a_fight_is_the_fray_drawn_through_the_states_fate_and_its_end_is_the_fi
     s = _fight_state(g, 11)
     fight = g.legal_actions(s)[0].action
     out = g.apply(s, fight)
+    # "the winner of the roll places their combat dice … after the loser": the fight draws the INI tests, then each
+    # fighter's player places his dice (placing.py), the keeper's proposal first; the last placement draws the rest
+    assert [c.request.label.split(":")[0] for c in out.chance] == ["INI test", "INI test"]
+    placements = 0
+    while out.state.placing:
+        offered = g.legal_actions(out.state)
+        assert offered[0].text.endswith("(the keeper's proposal)") and {o.action["kind"] for o in offered} == {"place"}
+        out, placements = g.apply(out.state, offered[0].action), placements + 1
+    assert placements == 2
     # the same fray, drawn from the same RNG state, ends the same way
     group = group_of(s, s.fighter("Alahan guard"))
     assert group is not None
     healths = resolve_fray(Fate.from_state(s.rng), fray_of(group, s))
     labels = [c.request.label.split(":")[0] for c in out.chance]
-    assert labels[:2] == ["INI test", "INI test"] and "ATT test" in labels
+    assert "ATT test" in labels and "INI test" not in labels
     for f, h in zip((out.state.fighter("Alahan guard"), out.state.fighter("Wolfen hunter")), healths, strict=True):
         assert f.killed == h.killed and (f.killed or (f.hp, f.fierce) == (h.hp, h.fierce))
-        assert f"{f.key}: {h.status()}" in out.report[0]["text"]
+        assert f"{f.key}: {h.status()}" in out.report[1]["text"]  # after the last placement's own line
     assert (out.state.round, out.state.phase) == (2, "tactical")  # maintenance done, round 2 begins with its roll
 
 
@@ -330,7 +339,7 @@ def test_malformed_actions_are_typed_refusals(g: Game) -> None:
 def test_the_ephemeral_reading_is_an_option_checked_at_set_up(g: Game) -> None:
     doc = g.setup(SetupRequest(scenario=FORD, options=("ephemeral-vs-regeneration=ephemeral-wins",))).document
     assert doc["options"] == {"ephemeral_vs_regeneration": "ephemeral-wins", "move_steps": "2.5",
-                              "authority_tokens": "combat"}
+                              "authority_tokens": "combat", "placement": "players"}
     for bad in ("ephemeral_vs_regeneration=both", "no_such=1", "ephemeral_vs_regeneration"):
         with pytest.raises(RulekeeperError):
             g.setup(SetupRequest(scenario=FORD, options=(bad,)))

@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from cf_kit import fight_through
 from cf_start import past_tactical
 
 from rulekeeper.core.errors import IllegalActionError
@@ -66,7 +67,7 @@ def test_a_split_fray_is_fought_as_two_and_the_engagement_between_them_is_not_fo
     # the winner chooses which is fought first: both fights are his legal actions
     fights = [lg.action for lg in g.legal_actions(after) if lg.action["kind"] == "fight"]
     assert [a["fighter"] for a in fights] == [SWORD, GUARD]
-    first = g.apply(after, fights[1]).state
+    first = fight_through(g, after, fights[1]).state  # its dice placed as the keeper proposes
     assert first.splits == ((SWORD, PREDATOR),)
     if first.phase == "combat" and not any(f.pursuing for f in first.fighters):
         left = [sorted(f.key for f in (*a, *b)) for a, b in groups(first)]

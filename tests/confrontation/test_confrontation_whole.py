@@ -146,9 +146,21 @@ def agree(whole: WholeOdds, key: str, sampled: dict[Any, float], runs: int) -> N
         assert abs(s - p) <= 4 * math.sqrt(max(p * (1 - p), 1.0 / runs) / runs) + whole.error_bound, (outcome, p, s)
 
 
-def test_a_fights_whole_odds_agree_with_the_engines_apply(g: Game) -> None:
+@pytest.mark.parametrize("placement", ["keeper", "players"])
+def test_a_fights_whole_odds_agree_with_the_engines_apply(g: Game, placement: str) -> None:
+    """The keeper's one-action fight: its whole odds are the fray's. The players' (placing.py): the fight draws
+    the INI tests alone (no whole odds), and the last placement, which draws the exchanges, has the fray's from
+    the winner's opening with every die placed (here a placement other than the keeper's proposal)."""
     s = engaged(start(g), [("Alahan guard", "Wolfen hunter")])
+    s = replace(s, options=(*(o for o in s.options if o[0] != "placement"), ("placement", placement)))
     fight = next(lg.action for lg in g.legal_actions(s) if lg.action["kind"] == "fight")
+    if placement == "players":
+        assert whole_odds_of(g, s, fight) is None
+        s = g.apply(s, fight).state
+        first = g.legal_actions(s)
+        assert whole_odds_of(g, s, first[0].action) is None  # a placement the other camp's follows
+        s = g.apply(s, first[0].action).state
+        fight = g.legal_actions(s)[-1].action  # the last placement, not the proposal
     whole = whole_odds_of(g, s, fight)
     assert whole is not None and whole.method == "exact"
     hp_keys = [m.key for m in whole.measures if m.label == "Wolfen hunter: HP left"]
@@ -172,13 +184,18 @@ def test_a_shots_whole_odds_agree_with_the_engines_apply(g: Game) -> None:
 def test_every_legal_action_of_the_starter_has_whole_odds_or_none_fast(g: Game) -> None:
     s = engaged(start(g), [("Alahan guard", "Wolfen hunter"), ("Alahan swordsman", "Wolfen hunter")])
     seen = set()
-    for lg in g.legal_actions(s):
-        whole = whole_odds_of(g, s, lg.action)
-        if whole is not None:
-            seen.add(lg.action["kind"])
-            for m in whole.measures:
-                assert math.fsum(p for _, p in m.outcomes) == pytest.approx(1.0)
-    assert "fight" in seen
+    while True:  # the fight, then its placements: the last one draws the fray and shows its whole odds
+        legal = g.legal_actions(s)
+        for lg in legal:
+            whole = whole_odds_of(g, s, lg.action)
+            if whole is not None:
+                seen.add(lg.action["kind"])
+                for m in whole.measures:
+                    assert math.fsum(p for _, p in m.outcomes) == pytest.approx(1.0)
+        if not legal or legal[0].action["kind"] not in ("fight", "place"):
+            break
+        s = g.apply(s, legal[0].action).state
+    assert "place" in seen
 
 
 def test_a_charges_whole_odds_are_its_cou_tests() -> None:

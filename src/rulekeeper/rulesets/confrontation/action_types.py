@@ -131,6 +131,17 @@ class Lead:
 
 
 @dataclass(frozen=True)
+class Place:
+    """A fighter of a fight places his combat dice after the INI tests: ``attack`` in attack, the rest in defence
+    (:mod:`.placing`; War fury's and Brutish charge's dice go to attack on top)."""
+
+    kind: ClassVar[str] = "place"
+    side: str
+    fighter: str
+    attack: int
+
+
+@dataclass(frozen=True)
 class Points:
     """Concentration's points on each characteristic a fight reads (``concentration.COMBAT``; none: not raised)."""
 
@@ -171,7 +182,8 @@ class Absorb:
     from_: tuple[str, ...]
 
 
-SkirmishAction = ByFighter | ToPoint | Charge | Pursue | Shoot | Cast | Disengage | Split | Lead | Concentrate | Absorb
+SkirmishAction = ByFighter | ToPoint | Charge | Pursue | Shoot | Cast | Disengage | Split | Lead | Concentrate | Absorb \
+    | Place
 
 
 def _check_point(to: tuple[float, float], name: str) -> None:
@@ -227,7 +239,8 @@ ASKED = {"charge.assault": "assault is true or absent", "pursue.leap": "leap is 
 
 
 #: The one JSON codec of Confrontation's skirmish actions.
-ACTIONS = SkirmishCodec(ByFighter, ToPoint, Charge, Pursue, Shoot, Cast, Disengage, Split, Lead, Concentrate, Absorb)
+ACTIONS = SkirmishCodec(ByFighter, ToPoint, Charge, Pursue, Shoot, Cast, Disengage, Split, Lead, Concentrate, Absorb,
+                        Place)
 
 
 def at(to: Sequence[float]) -> tuple[float, float]:

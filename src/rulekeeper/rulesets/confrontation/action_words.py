@@ -25,6 +25,7 @@ from .action_types import (
     Concentrate,
     Disengage,
     Lead,
+    Place,
     Pursue,
     Shoot,
     SkirmishAction,
@@ -48,7 +49,7 @@ KIND_WORDS = {"move": "move", "walk": "move", "charge": "charge", "hold": "hold"
               "force": "force", "cover": "cover", "ready": "ready", "cast": "cast", "call": "cast",
               "counter": "counter", "censure": "counter", "let": "let", "concentrate": "concentrate",
               "concentration": "concentrate", "steady": "steady", "absorb": "absorb", "assault": "charge",
-              "react": "react", "withhold": "withhold"}
+              "react": "react", "withhold": "withhold", "place": "place", "placement": "place"}
 #: The kinds a side's General makes (the side's choice): the form may leave the fighter out.
 GENERALS = ("tactical", "lead", "authority", "decline", "pass", "allow", "force", "ready", "let", "steady")
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
@@ -150,6 +151,12 @@ def _fields(state: SkirmishState, kind: str, data: Mapping[str, object], fighter
         out["apart"] = [fighter_name(state, str(n)) for n in names if str(n).strip()]
         if not out["apart"] and kind == "split":
             raise IllegalActionError("a split names the fighters it splits off: split NAME, NAME, …", field="apart")
+    elif kind == "place":  # place FIGHTER N: his dice in attack (placing.py)
+        try:
+            out["attack"] = int(str(data.get("attack", "")).strip())
+        except ValueError:
+            raise IllegalActionError(f"a placement gives the dice in attack as a whole number, got "
+                                     f"{data.get('attack')!r}", field="attack") from None
     elif kind == "lead":
         first = str(data.get("first", "")).strip()
         out["first"] = next((s for s in SIDES if first.upper() == s or first.casefold() == state.name(s).casefold()),
@@ -173,6 +180,10 @@ def parse_words(state: SkirmishState, words: Sequence[str]) -> SkirmishAction:
         return parse_form(state, {"kind": kind})
     if kind in ("react", "withhold", "hold", "fight", "flee", "stay", "remove", "keep", "counter"):
         return parse_form(state, {"kind": kind, "fighter": " ".join(rest)})
+    if kind == "place":  # place FIGHTER N: his combat dice in attack, the rest in defence
+        if len(rest) < 2 or not rest[-1].isdigit():
+            raise IllegalActionError("a placement is place FIGHTER N (N: his dice in attack), e.g. place Alahan guard 2")
+        return parse_form(state, {"kind": kind, "fighter": " ".join(rest[:-1]), "attack": rest[-1]})
     if kind in ("absorb", "concentrate", "cast", "lead", "split", "disengage"):
         return _special_words(state, kind, rest)
     if words[0].strip().lower() == "assault":  # assault CHARGER TARGET: a charge with assault fire
@@ -287,6 +298,8 @@ def action_text(action: SkirmishAction) -> str:
             return f"side {side} spends an Authority token on {who}'s fray"
         case Split():
             return f"side {side} splits {' and '.join(action.apart)} off their fray"
+        case Place():  # without the state, the dice War fury adds are not known: the number the player chose
+            return f"{who} places {action.attack} of his dice in attack"
     return FIGHTER_WORDS[action.kind].format(who=who, side=side)
 
 

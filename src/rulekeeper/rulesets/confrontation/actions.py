@@ -19,6 +19,7 @@ from .flight import pursuers
 from .magic_offers import counter_offers
 from .offers import activation, point, pursuit_offers, strikes
 from .phase_offers import combat_offers, reinforcement_offers, tactical_offers
+from .placing import offers as placing_offers
 from .previews import fray_outlook, preview
 from .reaction import reaction_offers
 from .skirmish import can_activate
@@ -31,6 +32,8 @@ def legal_actions(state: SkirmishState) -> list[LegalAction]:
     if state.over:
         return []
     side = state.to_act
+    if state.placing:  # a fight's combat dice, one fighter at a time (placing.py)
+        return placing_offers(state)
     if state.phase in ("tactical", "lead"):
         return tactical_offers(state)
     if state.phase == "maintenance":

@@ -39,6 +39,11 @@ OPTIONS = [
                "Authority's tokens \"can be used at the beginning of the Combat Phase\" to split a fray (default: kept "
                "until then) or \"All unused tokens are discarded at the end of the activation phase\" first (no split "
                "with a token)."),
+    OptionInfo("placement", "players", ("players", "keeper"),
+               "After a fight's INI tests \"the winner of the roll places their combat dice … after the loser\": each "
+               "player places his fighters' dice (default: one choice a fighter, the keeper's placement proposed) or "
+               "the keeper places them all by its policy, the fight one action (a battle stored before the choice "
+               "reads this way)."),
 ]
 
 

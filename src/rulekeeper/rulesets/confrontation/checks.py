@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from rulekeeper.core.errors import IllegalActionError
 
+from . import placing
 from .accumulators import absorb_problem
 from .action_types import (
     Absorb,
@@ -15,6 +16,7 @@ from .action_types import (
     Concentrate,
     Disengage,
     Lead,
+    Place,
     Pursue,
     Shoot,
     SkirmishAction,
@@ -42,9 +44,9 @@ from .tactical import lead_choices
 
 KINDS = ("move", "charge", "shoot", "hold", "fight", "tactical", "lead", "flee", "pursue", "stay", "remove", "keep",
          "return", "disengage", "split", "leap", "authority", "authority_split", "decline", "pass", "allow", "force",
-         "cover", "ready", "cast", "counter", "let", "concentrate", "steady", "absorb", "react", "withhold")
+         "cover", "ready", "cast", "counter", "let", "concentrate", "steady", "absorb", "react", "withhold", "place")
 #: The phase each kind of action belongs to (the rest are the activation phase's).
-PHASE_OF = {"fight": "combat", "tactical": "tactical", "authority": "tactical", "lead": "lead", "pursue": "combat",
+PHASE_OF = {"fight": "combat", "place": "combat", "tactical": "tactical", "authority": "tactical", "lead": "lead", "pursue": "combat",
             "stay": "combat", "split": "combat", "authority_split": "combat", "decline": "combat",
             "cover": "tactical", "ready": "tactical", "concentrate": "combat", "steady": "combat",
             "remove": "maintenance", "keep": "maintenance", "return": "maintenance"}
@@ -80,6 +82,11 @@ def check(state: SkirmishState, action: SkirmishAction) -> None:
         raise IllegalActionError(f"{f.key} is not side {state.to_act}'s", field="fighter")
     if PHASE_OF.get(kind, "activation") != state.phase:
         raise IllegalActionError(f"round {state.round} is in its {state.phase} phase: no {kind} now", kind=kind)
+    if state.placing and kind != "place":
+        raise IllegalActionError(f"the fight of {state.placing[1]} waits for its combat dice to be placed (place "
+                                 "FIGHTER N)", kind=kind)
+    if kind == "place" and not state.placing:
+        raise IllegalActionError("no fight is waiting for its combat dice now", kind=kind)
     if state.reacting and kind not in ("react", "withhold"):
         raise IllegalActionError(f"{state.reacting[0]}'s charge waits for {state.reacting[1]}'s reaction fire (react, "
                                  "or withhold)", kind=kind)
@@ -322,7 +329,8 @@ def _check_split(state: SkirmishState, f: Fighter, action: SkirmishAction) -> No
 
 
 #: The checks of the phases' kinds (the rest are activations: :func:`_check_activation`).
-CHECKS: dict[str, Check] = {"tactical": _check_tactical, "cover": _check_cover, "ready": _check_cover, "authority": _check_authority, "lead": _check_lead,
+CHECKS: dict[str, Check] = {"place": lambda s, f, a: placing.check(s, a) if isinstance(a, Place) else None,
+                            "tactical": _check_tactical, "cover": _check_cover, "ready": _check_cover, "authority": _check_authority, "lead": _check_lead,
                             "remove": _check_reinforcement, "keep": _check_reinforcement,
                             "return": _check_reinforcement, "pursue": _check_pursuit, "stay": _check_pursuit,
                             "fight": _check_fight, "split": _check_split, "authority_split": _check_token_split,

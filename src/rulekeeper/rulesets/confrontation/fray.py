@@ -44,7 +44,8 @@ IniKey = tuple[bool, int]
 #: Fighters in all above which ``auto`` gives way to Monte Carlo (a 2-against-2 fray of 13 dice: about 1 s exact).
 EXACT_FIGHTERS = 4
 
-__all__ = ["MAX_FIGHTERS", "End", "Fray", "IniTest", "Melee", "exact_fray_odds", "fray_branches", "fray_method",
+__all__ = ["MAX_FIGHTERS", "End", "Fray", "IniTest", "Melee", "exact_fray_odds", "fight_out", "fray_branches",
+           "fray_method",
            "fray_monte_carlo", "initiative_odds_of", "initiative_requests", "resolve_fray", "roll_fray_initiative"]
 
 
@@ -223,8 +224,14 @@ def _attack(fate: Fate, fray: Fray, s: Melee, i: int, t: int, report: Report | N
 def resolve_fray(fate: Fate, fray: Fray, report: Report | None = None) -> tuple[Health, ...]:
     """One fray, every die drawn through ``fate`` with the exact odds :func:`exact_fray_odds` reads; each
     fighter's health at the end (``fighters`` order), what the next combat or the maintenance phase takes."""
+    return fight_out(fate, fray, roll_fray_initiative(fate, fray), report)
+
+
+def fight_out(fate: Fate, fray: Fray, winner: int, report: Report | None = None) -> tuple[Health, ...]:
+    """The fray after its INI tests, camp ``winner`` first: the placements (``fray.placement``, else the policy)
+    and the exchanges, every die through ``fate`` (a battle's fight whose players placed their dice, and
+    :func:`resolve_fray` after its own INI tests: the same draws in the same order)."""
     fs = fray.fighters
-    winner = roll_fray_initiative(fate, fray)
     s = fray.opening(winner)
     if report is not None:
         names = " and ".join(f.name for f in fray.camps[winner])
@@ -238,12 +245,14 @@ def resolve_fray(fate: Fate, fray: Fray, report: Report | None = None) -> tuple[
     return tuple(replace(h, instinct=False) for h in s.health)
 
 
-def fray_monte_carlo(fray: Fray, runs: int, seed: int) -> MonteCarlo[End]:
-    """``runs`` seeded resolutions (one :class:`Fate` from ``seed``, records cleared between runs)."""
+def fray_monte_carlo(fray: Fray, runs: int, seed: int, winner: int | None = None) -> MonteCarlo[End]:
+    """``runs`` seeded resolutions (one :class:`Fate` from ``seed``, records cleared between runs); from camp
+    ``winner``'s opening when the INI tests are already rolled."""
     fate = Fate.from_seed(seed)
     counts: Counter[End] = Counter()
     for _ in range(runs):
-        counts[tuple(h.status() for h in resolve_fray(fate, fray))] += 1
+        ends = resolve_fray(fate, fray) if winner is None else fight_out(fate, fray, winner)
+        counts[tuple(h.status() for h in ends)] += 1
         fate.records.clear()
     return MonteCarlo(runs, seed, {k: v / runs for k, v in counts.most_common()})
 

@@ -58,25 +58,29 @@ def _dice_left(s: Melee) -> int:
     return sum(s.attack) + sum(s.defence) + sum(s.reserve)
 
 
-def exact_fray_floats(fray: Fray, budget: int = EXACT_STATES) -> dict[End, float]:
+def exact_fray_floats(fray: Fray, budget: int = EXACT_STATES, winner: int | None = None) -> dict[End, float]:
     """Every end of the fray with its probability, in floats: a plain fray (:func:`~.fray_kernel.supported`)
-    by :func:`~.fray_walk.plain_fray_floats`, several times faster and bit for bit the same, any other by
-    :func:`engine_fray_floats`. Raises :class:`TooManyStates` past ``budget`` states."""
-    if supported(fray):
+    by :func:`~.fray_walk.plain_fray_floats`, several times faster and bit for bit the same, any other (or one
+    whose initiative is already ``winner``'s) by :func:`engine_fray_floats`. Raises :class:`TooManyStates` past
+    ``budget`` states."""
+    if supported(fray) and winner is None:
         return plain_fray_floats(fray, budget)
-    return engine_fray_floats(fray, budget)
+    return engine_fray_floats(fray, budget, winner)
 
 
-def engine_fray_floats(fray: Fray, budget: int = EXACT_STATES) -> dict[End, float]:
-    """Every end of the fray with its probability, the engine's branches walked forward in floats.
+def engine_fray_floats(fray: Fray, budget: int = EXACT_STATES, winner: int | None = None) -> dict[End, float]:
+    """Every end of the fray with its probability, the engine's branches walked forward in floats; from camp
+    ``winner``'s opening when its INI tests are already rolled (a battle's fight whose players place their dice).
 
     Every attack spends a die (a parry's gain or a turned defence die replaces one, never more), so taking the
     states with the most dice left first reaches each state after all its parents. Raises
     :class:`TooManyStates` past ``budget`` states."""
-    p_a = float(initiative_odds_of(fray))
+    p_a = float(initiative_odds_of(fray)) if winner is None else 1.0 - winner
     mass: defaultdict[Melee, float] = defaultdict(float)
     layers: defaultdict[int, list[Melee]] = defaultdict(list)
     for winner, p in ((0, p_a), (1, 1.0 - p_a)):
+        if p == 0.0:
+            continue
         s = fray.opening(winner)
         if s not in mass:
             layers[_dice_left(s)].append(s)
@@ -109,26 +113,30 @@ def half_width(runs: int) -> float:
 _RECENT: dict[str, FrayEnds] = {}
 
 
-def fray_ends(fray: Fray, method: str = "auto") -> FrayEnds:
+def fray_ends(fray: Fray, method: str = "auto", winner: int | None = None) -> FrayEnds:
     """The ends of ``fray``: exact when small enough (or ``method="exact"``), else an estimate; the same fray
-    (its fighters as they enter, who fights whom, the table) is computed once among the last 32."""
-    key = repr((fray.camps, sorted(fray.engaged or ()), fray.placement, fray.table, method))
+    (its fighters as they enter, who fights whom, the table, the placements, the camp that won initiative when it
+    is known) is computed once among the last 32."""
+    key = repr((fray.camps, sorted(fray.engaged or ()), fray.placement, fray.table, method, winner))
     found = _RECENT.get(key)
     if found is None:
         if len(_RECENT) >= 32:
             _RECENT.pop(next(iter(_RECENT)))
-        found = _RECENT[key] = _fray_ends(fray, method)
+        found = _RECENT[key] = _fray_ends(fray, method, winner)
     return found
 
 
-def _fray_ends(fray: Fray, method: str) -> FrayEnds:
+def _fray_ends(fray: Fray, method: str, winner: int | None = None) -> FrayEnds:
     small = fray_method(fray, "auto") == "exact"  # the duel's bound: at most 4 fighters and 14 dice
     if method == "exact" or (method == "auto" and small):
         try:
-            odds = exact_fray_floats(fray, EXACT_STATES if method == "auto" else 10**7)
+            odds = exact_fray_floats(fray, EXACT_STATES if method == "auto" else 10**7, winner)
             return FrayEnds(odds, "exact", 0.0, "every branch of the engine's fray walked")
         except TooManyStates:
             pass
+    if winner is not None:  # the kernel rolls initiative itself: the engine's resolutions from the opening
+        return FrayEnds(dict(fray_monte_carlo(fray, SAMPLED_RUNS, SEED, winner).odds), "estimate",
+                        half_width(SAMPLED_RUNS), f"{SAMPLED_RUNS:,} resolutions by the engine, seed {SEED}")
     if supported(fray):
         return FrayEnds(kernel_ends(fray, KERNEL_RUNS, SEED), "estimate", half_width(KERNEL_RUNS),
                         f"{KERNEL_RUNS:,} frays played side by side by the numpy kernel, seed {SEED}")
@@ -137,10 +145,11 @@ def _fray_ends(fray: Fray, method: str) -> FrayEnds:
 
 
 def fray_whole_odds(fray: Fray, names: Sequence[str] | None = None, ours: int = 0,
-                    method: str = "auto") -> WholeOdds:
+                    method: str = "auto", winner: int | None = None) -> WholeOdds:
     """The whole fray as measures: enemies killed, own losses, each fighter's HP left (the enemies first), and
-    the events "every enemy killed", "we lose everyone", "no one killed". ``ours``: the camp that acts."""
-    found = fray_ends(fray, method)
+    the events "every enemy killed", "we lose everyone", "no one killed". ``ours``: the camp that acts;
+    ``winner``: the camp that won initiative, when its INI tests are rolled."""
+    found = fray_ends(fray, method, winner)
     labels = list(names) if names is not None else [f.name for f in fray.fighters]
     camp = fray.camp_of
     enemies = [k for k in range(len(labels)) if camp[k] != ours]

@@ -43,6 +43,7 @@ from .action_types import (
     Concentrate,
     Disengage,
     Lead,
+    Place,
     Pursue,
     Shoot,
     SkirmishAction,
@@ -61,6 +62,8 @@ from .ground import Terrain
 from .leap import do_leap, do_leap_charge, leaping_pursuit
 from .magic import refresh
 from .magic_step import magic_step
+from .placing import begin, by_players, do_place
+from .placing import choices as placing_choices
 from .reaction import declare, may_react, resolve
 from .reinforcement import do_choice
 from .report_lines import ReportLine
@@ -129,12 +132,23 @@ def resolution(state: SkirmishState, f: Fighter, action: SkirmishAction, fate: F
             return new, [{"text": said, "kind": "concentration"}]
         case Cast():
             return magic_step(state, f, action, fate)
+        case Place():
+            new, report = do_place(state, action, fate)
+            if new.placing:
+                return new, report
+            return mark_pursuers(new, _fray_keys(state)), report
         case Lead():
             new, report = do_lead(state, action.first)
             if new.phase == "combat":  # no one left to activate (all moved under cover): on to the fights
                 new = advance(new, fate, report)
             return new, report
     return _by_fighter(state, f, action, fate)
+
+
+def _fray_keys(state: SkirmishState) -> list[str]:
+    """The fighters of the fight whose dice are being placed, in the fray's order (as a one-action fight marks them)."""
+    group = group_of(state, state.fighter(state.placing[1]))
+    return [] if group is None else [g.key for g in (*group[0], *group[1])]
 
 
 def _charge(state: SkirmishState, f: Fighter, action: Charge, fate: Fate) -> Step:
@@ -158,6 +172,8 @@ def _by_fighter(state: SkirmishState, f: Fighter, action: SkirmishAction, fate: 
             new, more = do_charge(new, charger, new.fighter(f.key), fate, assault=assault)
             report += more
         return replace(new, to_act=charger.side), report  # the charger's side made the activation
+    if kind == "fight" and by_players(state):  # the INI tests: the players place their dice next (placing.py)
+        return begin(state, f, fate)
     if kind == "fight":
         fray = group_of(state, f)
         group = [] if fray is None else [g.key for g in (*fray[0], *fray[1])]
@@ -239,7 +255,9 @@ class SkirmishGame(BaseGame[SkirmishState, SkirmishAction]):
     def status(self, state: SkirmishState) -> Status:
         to_act = () if state.over else (state.to_act,)
         acting: tuple[str, ...] = ()
-        if not state.over:
+        if not state.over and state.placing:  # a fight's dice: the fighter who places them now
+            acting = (placing_choices(state).fighter.key,)
+        elif not state.over:
             acting = state.reacting[1:2] if state.reacting else \
                 tuple(f.key for f in state.standing(state.to_act) if may_concentrate(f)) \
                 if state.phase == "combat" and concentrating(state) else \
@@ -277,7 +295,7 @@ class SkirmishGame(BaseGame[SkirmishState, SkirmishAction]):
         if state.phase == "activation" and kind not in ("pass", "allow", "force", "absorb"):
             new = replace(new, no_pass="")  # a fighter was activated: either side may pass again
         if kind not in ("lead", "split", "authority", "cover", "ready", "absorb", *AUTHORITY_USES) \
-                and not new.casting and not new.reacting:  # the choice itself says who acts next
+                and not new.casting and not new.reacting and not new.placing:  # the choice itself says who acts next
             new = advance(new, fate, report)
         new = replace(settle_turn(new), rng=fate.state)
         if new.over:

@@ -8,7 +8,7 @@ from fractions import Fraction
 from rulekeeper.core.game import OddsPreview
 
 from .accumulators import absorb_preview
-from .action_types import Absorb, Cast, Charge, Concentrate, Disengage, Pursue, Shoot, SkirmishAction, ToPoint
+from .action_types import Absorb, Cast, Charge, Concentrate, Disengage, Place, Pursue, Shoot, SkirmishAction, ToPoint
 from .assault import assault_shot, reaction_difficulty, reaction_shot
 from .authority import holder
 from .concentration import do_concentrate, points_of
@@ -21,6 +21,7 @@ from .fray import Fray, initiative_odds_of
 from .fray_whole import fray_ends
 from .leap import leap_charge, leap_pursuit
 from .magic_preview import magic_preview
+from .placing import by_players, with_choice
 from .reaction import may_react
 from .shooting import WOUNDS, Shot, shot_of
 from .skirmish import (
@@ -49,7 +50,7 @@ def _odds(tests: list[FearTest]) -> list[tuple[str, float | str]]:
 
 
 def fray_outlook(state: SkirmishState, group: tuple[tuple[Fighter, ...], tuple[Fighter, ...]],
-                 fray: Fray) -> list[tuple[str, float | str]]:
+                 fray: Fray, winner: int | None = None) -> list[tuple[str, float | str]]:
     """The whole fray's outcome (issue 24: "the preview of a fight shows the kill odds, not only the initiative
     dice"): each side's chance of killing every enemy in it, of no one being killed, and each fighter's chance of
     being killed (the enemies first); :func:`~.fray_whole.fray_ends`: exact when small, else the numpy kernel's
@@ -58,7 +59,7 @@ def fray_outlook(state: SkirmishState, group: tuple[tuple[Fighter, ...], tuple[F
     "Lions of Alahan win initiative", played as a user)."""
     flat = [*group[0], *group[1]]
     camp_a = len(group[0])
-    found = fray_ends(fray)  # the whole fray, fast (issue 27): exact when small, else the numpy kernel
+    found = fray_ends(fray, winner=winner)  # the whole fray, fast (issue 27): exact when small, else an estimate
     ends: dict[tuple[str, ...], float] = found.odds
     how: list[tuple[str, float | str]] = [("odds", "exact" if found.method == "exact" else
                                            f"estimate, ±{100 * found.error_bound:.1f} % ({found.note})")]
@@ -133,7 +134,14 @@ def preview(state: SkirmishState, action: SkirmishAction) -> OddsPreview:
         fray = fray_of(group, state)
         headline: list[tuple[str, float | str]] = [(initiative_label(state, group[0][0].side),
                                                      _pct(initiative_odds_of(fray)))]
+        if by_players(state):  # the fight draws its INI tests; the players place their dice after (placing.py)
+            headline.append(("then", "each fighter's dice are placed, the loser's camp first; the odds below take "
+                                     "the keeper's proposals"))
         return OddsPreview((*headline, *fray_outlook(state, group, fray)), initiative_requests(fray))
+    if isinstance(action, Place) and state.placing:  # the fight's outlook with this placement (placing.py)
+        fray, winner, group, last = with_choice(state, action.attack)
+        said = "the exchanges follow at once" if last else "the fighters after him: the keeper's proposals"
+        return OddsPreview((("then", said), *fray_outlook(state, group, fray, winner)))
     if kind in ("react", "withhold") and state.reacting:  # the reaction fire, then the charge as declared
         charger, t, assault = state.fighter(state.reacting[0]), f, state.reacting[2] == "assault"
         after = replace(state, reacting=()).with_fighters(replace(t, reacted=True))  # answered: no second offer

@@ -351,6 +351,12 @@ def do_fight(state: SkirmishState, lead: Fighter, fate: Fate) -> tuple[SkirmishS
     assert group is not None  # checked by actions.check
     report = Report()
     healths = resolve_fray(fate, fray_of(group, state), report)
+    return fought(state, group, healths, report)
+
+
+def fought(state: SkirmishState, group: tuple[tuple[Fighter, ...], tuple[Fighter, ...]], healths: tuple[Health, ...],
+           report: Report) -> tuple[SkirmishState, list[ReportLine]]:
+    """The skirmish once a group's fray is over (each fighter's health as it left him) and the fight's card."""
     flat = [*group[0], *group[1]]
     after = [after_fight(f, h) for f, h in zip(flat, healths, strict=True)]
     state = fought_block(state.with_fighters(*after), {f.key for f in flat})

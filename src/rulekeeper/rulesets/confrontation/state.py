@@ -167,6 +167,8 @@ class SkirmishState:
     concentrated: str = ""  # the sides done declaring Concentration this combat phase (concentration.py)
     reacting: tuple[str, ...] = ()  # a charge waiting for the charged fighter's reaction fire: (charger, target,
     # "assault" or "leap" or "") (reaction.py)
+    placing: tuple[str, ...] = ()  # a fight's dice being placed: (its side, its lead fighter, the camp that won
+    # initiative, then each placed fighter's attack dice, the losing camp's first) (placing.py)
 
     def name(self, side: str) -> str:
         return self.names[SIDES.index(side)]
@@ -257,7 +259,7 @@ def state_to_json(state: SkirmishState) -> JsonDict:
         doc["drawn"] = True
     if state.held != (0, 0):  # only while a side holds Authority tokens
         doc["held"] = list(state.held)
-    for name in ("settled", "no_pass", "asking", "declared", "casting", "concentrated", "reacting"):  # only while set (authority_uses.py,
+    for name in ("settled", "no_pass", "asking", "declared", "casting", "concentrated", "reacting", "placing"):  # only while set (authority_uses.py,
         value = getattr(state, name)  # cover_move.py, magic.py)
         if value:
             doc[name] = list(value) if isinstance(value, tuple) else value
@@ -284,7 +286,8 @@ def state_from_json(d: JsonDict) -> SkirmishState:
             tuple(tuple(str(k) for k in b) for b in d.get("splits", [])), bool(d.get("drawn", False)),
             _pair(d.get("held", [0, 0])), tuple(str(k) for k in d.get("settled", [])), str(d.get("no_pass", "")),
             str(d.get("asking", "")), str(d.get("declared", "")), tuple(str(k) for k in d.get("casting", [])),
-            str(d.get("concentrated", "")), tuple(str(k) for k in d.get("reacting", [])))
+            str(d.get("concentrated", "")), tuple(str(k) for k in d.get("reacting", [])),
+            tuple(str(k) for k in d.get("placing", [])))
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         if isinstance(exc, RulekeeperError):
             raise

@@ -14,10 +14,11 @@ from fractions import Fraction
 
 from rulekeeper.core.whole import WholeMeasure, WholeOdds
 
-from .action_types import Charge, Shoot, SkirmishAction, ToPoint
+from .action_types import Charge, Place, Shoot, SkirmishAction, ToPoint
 from .exchanges import apply_wound
 from .fear import FearTest
 from .fray_whole import fray_whole_odds
+from .placing import by_players, with_choice
 from .shooting import _combatant, _health, shot_of
 from .skirmish import charge_draws, fray_of, group_of, walk_tests
 from .state import Fighter, SkirmishState
@@ -32,6 +33,14 @@ def whole_odds(state: SkirmishState, action: SkirmishAction) -> WholeOdds | None
         f = state.fighter(action.fighter)
     except LookupError:
         return None
+    if isinstance(action, Place) and state.placing:  # the last placement draws the exchanges (placing.py)
+        fray, winner, placed, last = with_choice(state, action.attack)
+        if not last:
+            return None
+        return fray_whole_odds(fray, [g.key for g in (*placed[0], *placed[1])], 0 if f.side == placed[0][0].side else 1,
+                               winner=winner)
+    if action.kind == "fight" and by_players(state):
+        return None  # it draws the INI tests alone: its preview gives the fight's outlook
     if action.kind == "fight":
         group = group_of(state, f)
         if group is None:
