@@ -80,3 +80,14 @@ def test_lab_play_counts_battles_as_battles_too() -> None:
     by_battles, by_sims = run_cli(*argv, "--battles", "30"), run_cli(*argv, "--sims", "30")
     assert by_battles.code == by_sims.code == 0, by_battles.err
     assert json.loads(by_battles.out)["battles"] == 30 and json.loads(by_battles.out) == json.loads(by_sims.out)
+
+
+def test_lab_play_takes_a_scenario_by_the_name_games_lists() -> None:
+    """Seen: ``lab play confrontation confrontation:the_ford`` (the name ``games --scenarios`` lists to type) was
+    "Unknown scenario of confrontation"; the game's own prefix is read, another game's is still refused."""
+    argv = ("--sims", "2", "--backend", "serial", "--json")
+    by_listed = run_cli("lab", "play", "toy", "toy:race", *argv)
+    assert by_listed.code == 0, by_listed.err
+    assert json.loads(by_listed.out)["battles"] == 2
+    wrong = run_cli("lab", "play", "toy", "exillis:race", *argv)
+    assert wrong.code == 2 and "Unknown scenario of toy" in wrong.out + wrong.err  # --json: the error as JSON

@@ -248,6 +248,9 @@ def scenario_path(game: Game, scenario: str) -> Path:
     shipped = {info.key: info.path for info in game.scenarios()}
     if scenario in shipped:
         return shipped[scenario]
+    named, colon, key = scenario.partition(":")  # the name `games --scenarios` lists: "confrontation:the_ford"
+    if colon and named.strip().lower() == game.name.lower() and key in shipped:
+        return shipped[key]
     if path.suffix:
         raise LabRequestError(f"scenario file {scenario!r} not found", scenario=scenario)
     from rulekeeper.core.errors import UnknownNameError
