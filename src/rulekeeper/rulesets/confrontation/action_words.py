@@ -298,8 +298,8 @@ def action_text(action: SkirmishAction) -> str:
             return f"side {side} spends an Authority token on {who}'s fray"
         case Split():
             return f"side {side} splits {' and '.join(action.apart)} off their fray"
-        case Place():  # without the state, the dice War fury adds are not known: the number the player chose
-            return f"{who} places {action.attack} of his dice in attack"
+        case Place():  # without the state the dice War fury adds are unknown: the report line gives the counts
+            return f"{who} places his combat dice"
     return FIGHTER_WORDS[action.kind].format(who=who, side=side)
 
 

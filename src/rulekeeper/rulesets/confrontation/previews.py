@@ -138,10 +138,9 @@ def preview(state: SkirmishState, action: SkirmishAction) -> OddsPreview:
             headline.append(("then", "each fighter's dice are placed, the loser's camp first; the odds below take "
                                      "the keeper's proposals"))
         return OddsPreview((*headline, *fray_outlook(state, group, fray)), initiative_requests(fray))
-    if isinstance(action, Place) and state.placing:  # the fight's outlook with this placement (placing.py)
-        fray, winner, group, last = with_choice(state, action.attack)
-        said = "the exchanges follow at once" if last else "the fighters after him: the keeper's proposals"
-        return OddsPreview((("then", said), *fray_outlook(state, group, fray, winner)))
+    if isinstance(action, Place) and state.placing:  # the fight's outlook with this placement (placing.py), the
+        fray, winner, group, _ = with_choice(state, action.attack)  # fighters after him placing as proposed
+        return OddsPreview(tuple(fray_outlook(state, group, fray, winner)))
     if kind in ("react", "withhold") and state.reacting:  # the reaction fire, then the charge as declared
         charger, t, assault = state.fighter(state.reacting[0]), f, state.reacting[2] == "assault"
         after = replace(state, reacting=()).with_fighters(replace(t, reacted=True))  # answered: no second offer
