@@ -4,7 +4,8 @@ Side A (the Lions) plays on a 390×844 phone, side B (the Wolfen) on a 1366×900
 phone without sideways scrolling and the marks on the bases are at least 11 CSS px. A taps its guard's
 base, sees his walking and charge reach and a measured line to each enemy, and walks him by tapping a green
 dot; B's laptop follows by itself. The sides then play on by tapping the first offered action (a charge or a
-fight when there is one) until a fight has been fought and its Fate Screen shown on both pages.
+fight when there is one) until a fight has begun; each side then places its fighters' combat dice on its own
+screen (the keeper's proposal, listed first), and the fight's Fate Screen is shown on both pages.
 Screenshots land in ``test-artifacts/``.
 """
 
@@ -83,13 +84,26 @@ def test_a_short_skirmish_on_a_phone_and_a_laptop(server: str, browser: Any) -> 
             break
         played.append(play_first(offering(None, pa, pb)))
     assert "fight" in played, played
+    # the fight drew its INI tests; each fighter's player places his dice, the losing camp first, on his own
+    # screen ("the winner of the roll places their combat dice … after the loser"; placing.py)
+    placements = 0
+    while True:
+        page = offering(None, pa, pb)
+        kinds = page.locator("a.btn.act").evaluate_all("els => els.map(e => e.dataset.kind)")
+        if "place" not in kinds:
+            break
+        assert set(kinds) == {"place"}, kinds
+        expect(page.locator("a.btn.act").first).to_contain_text("(the keeper's proposal)")
+        played.append(play_first(page))
+        placements += 1
+    assert placements >= 2, played
     for p in (pa, pb):
         p.reload()
         for _ in range(4):  # Fate Screens of earlier charges (their COU tests) come before the fight's
             if p.locator("#continue").count() and "fights" not in p.locator("body").inner_text():
                 p.locator("#continue").click()
                 expect(p.locator("#continue")).to_have_count(0)
-        expect(p.locator("body")).to_contain_text("fights")
+        expect(p.locator("body")).to_contain_text("places his combat dice")  # the last placement: the fight's end
     standing = pb.locator("svg.cftable a.base").count()  # the first fight may have killed one
     assert standing in (4, 5), standing
     laptop_px = table_fits(pb, LAPTOP["width"], bases=standing)
