@@ -96,7 +96,7 @@ def test_a_refused_placement_names_what_is_allowed(g: Game) -> None:
     s = engaged_fight(g)
     after = g.apply(s, g.legal_actions(s)[0].action).state
     c = choices(after)
-    with pytest.raises(IllegalActionError, match=f"{c.fighter.key} places 0 to {c.dice} of his {c.dice} dice"):
+    with pytest.raises(IllegalActionError, match=f"{c.fighter.key} places 0 to {c.dice} of his {c.dice} dice in attack, not"):
         g.apply(after, {"kind": "place", "side": c.fighter.side, "fighter": c.fighter.key, "attack": c.dice + 1})
     other = next(f.key for f in after.fighters if f.key != c.fighter.key)
     with pytest.raises(IllegalActionError, match=f"{c.fighter.key} places his combat dice now"):

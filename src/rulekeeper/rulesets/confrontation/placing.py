@@ -20,6 +20,7 @@ from typing import NamedTuple
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError, ImpossibleRequestError
 from rulekeeper.core.game import LegalAction
+from rulekeeper.core.wording import counted
 
 from .action_types import Place, offer
 from .exchanges import Report, place
@@ -136,9 +137,10 @@ def check(state: SkirmishState, action: Place) -> None:
     if action.fighter != c.fighter.key:
         raise IllegalActionError(f"{c.fighter.key} places his combat dice now, not {action.fighter}", field="fighter")
     if action.attack not in c.allowed:
-        raise IllegalActionError(f"{c.fighter.key} places {min(c.allowed)} to {max(c.allowed)} of his {c.dice} dice "
-                                 f"in attack" + (" (War fury: more in attack than in defence)" if len(c.allowed) <= c.dice
-                                                 else "") + f", not {action.attack}", field="attack")
+        fury = " (War fury: more in attack than in defence)" if len(c.allowed) <= c.dice else ""
+        raise IllegalActionError(f"{c.fighter.key} places {min(c.allowed)} to {max(c.allowed)} of his "
+                                 f"{counted(c.dice, 'die', 'dice')} in attack{fury}, not {action.attack}",
+                                 field="attack")
 
 
 def do_place(state: SkirmishState, action: Place, fate: Fate) -> tuple[SkirmishState, list[ReportLine]]:
