@@ -51,6 +51,9 @@ def test_the_fight_draws_the_ini_tests_and_the_loser_places_first(g: Game) -> No
     offered = g.legal_actions(after)
     assert {lg.action["kind"] for lg in offered} == {"place"} and {lg.side for lg in offered} == {loser_side}
     assert offered[0].text.endswith("(the keeper's proposal)") and len(offered) >= 2
+    assert {lg.note for lg in offered} == {"then 1 more fighter places"}  # a duel: the winner places next
+    last = g.legal_actions(g.apply(after, offered[0].action).state)
+    assert {lg.note for lg in last} == {"then the exchanges"}
     assert state_from_json(state_to_json(after)) == after  # the pending placement is stored with the state
     # nothing else may be done meanwhile
     with pytest.raises(IllegalActionError, match="waits for its combat dice"):

@@ -116,8 +116,8 @@ def choices(state: SkirmishState) -> Choice:
 def offers(state: SkirmishState) -> list[LegalAction]:
     c = choices(state)
     f, held_back = c.fighter, " (Fencer's die held in reserve)" if c.reserve else ""
-    last = len(_placed(state)) + 1 == len(_fray(state, _group(state), int(state.placing[2])).fighters)
-    note = "then the exchanges" if last else "then the others place"
+    rest = len(_fray(state, _group(state), int(state.placing[2])).fighters) - len(_placed(state)) - 1
+    note = "then the exchanges" if rest == 0 else f"then {counted(rest, 'more fighter')} place" + ("s" if rest == 1 else "")
     return [offer(Place(f.side, f.key, n), f"{f.key}: {n + c.forced} in attack, {c.dice - n} in defence{held_back}"
                   + (" (the keeper's proposal)" if n == c.proposal else ""), f.side, None, note,
                   f"{n + c.forced} in attack", f"{f.key}: combat dice") for n in c.allowed]
