@@ -58,21 +58,17 @@ def starting(db: str | None) -> Iterator[BattleService]:
     Seen: ``battle import bad.json --db new.db`` and ``battle new bad.yaml --db new2.db`` each answered with a typed
     error (exit 2) and left an empty ``new.db``, ``new2.db`` (a half-applied command)."""
     from rulekeeper.core.errors import RulekeeperError
-    from rulekeeper.persistence.urls import normalise_url, sqlite_file_of
+    from rulekeeper.persistence.urls import missing_file
 
-    path = sqlite_file_of(normalise_url(db))
-    try:
-        made = path is not None and not path.exists()
-    except OSError:  # a name no file system takes: the store refuses it when it opens it
-        made = False
+    made = missing_file(db)
     svc = service(db, create=True)
     try:
         yield svc
     except RulekeeperError:
-        if made and path is not None:
+        if made is not None:
             svc.store.close()
             for suffix in ("", "-wal", "-shm", "-journal"):
-                Path(f"{path}{suffix}").unlink(missing_ok=True)
+                Path(f"{made}{suffix}").unlink(missing_ok=True)
         raise
 
 

@@ -108,6 +108,16 @@ def sqlite_file_of(url: str) -> Path | None:
     return Path(name)
 
 
+def missing_file(db: str | os.PathLike[str] | None) -> Path | None:
+    """The SQLite file ``db`` names when it is not there yet (None: it is, or ``db`` is no SQLite file, or a name no
+    file system takes, which the store refuses when it opens it)."""
+    path = sqlite_file_of(normalise_url(db))
+    try:
+        return path if path is not None and not path.exists() else None
+    except OSError:
+        return None
+
+
 def require_existing(db: str | os.PathLike[str] | None) -> None:
     """Refuse a store named on purpose (``--db``) that is a SQLite file not there: :class:`MissingStoreError`.
 
@@ -116,12 +126,8 @@ def require_existing(db: str | os.PathLike[str] | None) -> None:
     """
     if db is None or not os.fspath(db).strip():
         return
-    path = sqlite_file_of(normalise_url(db))
-    try:
-        there = path is None or path.exists()
-    except OSError:  # a name no file system takes (too long...): the store says so when it opens it
-        return
-    if not there:
+    path = missing_file(db)
+    if path is not None:
         raise MissingStoreError(
             f"There is no battle store at {str(path)!r}: the file does not exist. Check --db; "
             "rulekeeper battle new (or battle import) with --db FILE starts one there.", path=str(path))

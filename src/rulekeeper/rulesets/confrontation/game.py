@@ -62,7 +62,7 @@ from .ground import Terrain
 from .leap import do_leap, do_leap_charge, leaping_pursuit
 from .magic import refresh
 from .magic_step import magic_step
-from .placing import begin, by_players, do_place
+from .placing import begin, by_players, do_place, fighters_of
 from .placing import choices as placing_choices
 from .reaction import declare, may_react, resolve
 from .reinforcement import do_choice
@@ -136,19 +136,13 @@ def resolution(state: SkirmishState, f: Fighter, action: SkirmishAction, fate: F
             new, report = do_place(state, action, fate)
             if new.placing:
                 return new, report
-            return mark_pursuers(new, _fray_keys(state)), report
+            return mark_pursuers(new, fighters_of(state)), report
         case Lead():
             new, report = do_lead(state, action.first)
             if new.phase == "combat":  # no one left to activate (all moved under cover): on to the fights
                 new = advance(new, fate, report)
             return new, report
     return _by_fighter(state, f, action, fate)
-
-
-def _fray_keys(state: SkirmishState) -> list[str]:
-    """The fighters of the fight whose dice are being placed, in the fray's order (as a one-action fight marks them)."""
-    group = group_of(state, state.fighter(state.placing[1]))
-    return [] if group is None else [g.key for g in (*group[0], *group[1])]
 
 
 def _charge(state: SkirmishState, f: Fighter, action: Charge, fate: Fate) -> Step:

@@ -46,6 +46,13 @@ def _group(state: SkirmishState) -> Group:
     return found
 
 
+def fighters_of(state: SkirmishState) -> list[str]:
+    """The fighters of the fight whose dice are being placed, in the fray's order (as a one-action fight marks them
+    for a pursuit)."""
+    group = _group(state)
+    return [g.key for g in (*group[0], *group[1])]
+
+
 def _order(fray: Fray, winner: int) -> list[int]:
     """The fray's fighters in placing order: the losing camp first ("the winner … places after the loser")."""
     return [i for c in (1 - winner, winner) for i in range(len(fray.fighters)) if fray.camp_of[i] == c]
