@@ -57,7 +57,7 @@ def _again(action: dict[str, object]) -> str:
 
 def test_every_action_of_the_golden_playthrough_encodes_to_its_logged_bytes() -> None:
     steps = json.loads(GOLDEN.read_text(encoding="utf-8"))["steps"]
-    assert len(steps) == 76  # 57 with the keeper placing the dice; 19 placements by the players (placing.py)
+    assert len(steps) == 83  # 57 with the keeper placing the dice; 19 placements, 7 War fury declarations (players)
     for step in steps:  # the file keeps its keys sorted
         assert json.dumps(json.loads(_again(step["action"])), sort_keys=True) == json.dumps(step["action"],
                                                                                             sort_keys=True)
@@ -82,7 +82,7 @@ def test_every_shape_of_every_kind_encodes_to_the_same_bytes(action: dict[str, o
 
 
 def test_the_codec_knows_every_kind_the_checks_know() -> None:
-    assert set(ACTIONS.kinds) == set(KINDS) and len(KINDS) == 33  # place: a fighter's combat dice (placing.py)
+    assert set(ACTIONS.kinds) == set(KINDS) and len(KINDS) == 34  # declare: War fury, Sequence (before_ini.py)
 
 
 def test_typed_fields_read_from_a_form() -> None:

@@ -84,6 +84,19 @@ def test_a_short_skirmish_on_a_phone_and_a_laptop(server: str, browser: Any) -> 
             break
         played.append(play_first(offering(None, pa, pb)))
     assert "fight" in played, played
+    # War fury is the player's to use: before the INI test its fighter's player declares it on his own screen, the
+    # keeper's proposal (used) first (before_ini.py); a fight without it goes straight to its INI tests
+    declarations = 0
+    while True:
+        page = offering(None, pa, pb)
+        kinds = page.locator("a.btn.act").evaluate_all("els => els.map(e => e.dataset.kind)")
+        if "declare" not in kinds:
+            break
+        assert set(kinds) == {"declare"}, kinds
+        expect(page.locator("a.btn.act").first).to_contain_text("uses War fury")
+        expect(page.locator("a.btn.act").first).to_contain_text("(the keeper's proposal)")
+        played.append(play_first(page))
+        declarations += 1
     # the fight drew its INI tests; each fighter's player places his dice, the losing camp first, on his own
     # screen ("the winner of the roll places their combat dice … after the loser"; placing.py)
     placements = 0

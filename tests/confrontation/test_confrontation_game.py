@@ -339,7 +339,8 @@ def test_malformed_actions_are_typed_refusals(g: Game) -> None:
 def test_the_ephemeral_reading_is_an_option_checked_at_set_up(g: Game) -> None:
     doc = g.setup(SetupRequest(scenario=FORD, options=("ephemeral-vs-regeneration=ephemeral-wins",))).document
     assert doc["options"] == {"ephemeral_vs_regeneration": "ephemeral-wins", "move_steps": "2.5",
-                              "authority_tokens": "combat", "placement": "players"}
+                              "authority_tokens": "combat", "placement": "players",
+                              "declarations": "players"}
     for bad in ("ephemeral_vs_regeneration=both", "no_such=1", "ephemeral_vs_regeneration"):
         with pytest.raises(RulekeeperError):
             g.setup(SetupRequest(scenario=FORD, options=(bad,)))

@@ -34,7 +34,7 @@ def test_confrontation_golden_playthrough_is_what_the_policy_plays_today(scenari
 def test_the_golden_fights_placed_as_proposed_end_as_the_keepers_one_action_fights(scenario: str, seed: int) -> None:
     """Each player places his fighters' dice now (placing.py); placed as the keeper proposes, with the same dice
     drawn in the same order, the skirmish ends exactly where the one-action fight of ``placement=keeper`` (a
-    battle stored before the choice) ends."""
+    battle stored before the choice) ends (War fury declared by the players in both: before_ini.py)."""
     from golden.playthrough import autoplay
     from rulekeeper.core.game import SetupRequest
     from rulekeeper.core.ruleset import game

@@ -128,7 +128,10 @@ def test_property_any_abilities_record_the_odds_they_show(
     result = roll_test(fate, test, shape, characteristic, difficulty)
     assert fate.records[-1].request == shown
     assert dict(shown.odds()) == pytest.approx({f"natural {n}": float(p) for n, p in exact.items()}, abs=1e-12)
-    assert result.success == (result.natural > 1 and result.final >= difficulty)
+    # Born killer "automatically succeeds all COU tests with a difficulty that is less than or equal to the COU he
+    # is using", whatever the roll; any other test: a natural fail fails, else the final result against difficulty
+    automatic = shape.auto_success and difficulty <= characteristic
+    assert result.success == (automatic or (result.natural > 1 and result.final >= difficulty))
     assert float(p_success(shape, characteristic, difficulty)) == pytest.approx(
         sum(p for o, p in shown.odds() if succeeds(int(o.split()[1]), characteristic, shape, difficulty)), abs=1e-12)
 

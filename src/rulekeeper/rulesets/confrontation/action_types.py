@@ -142,6 +142,19 @@ class Place:
 
 
 @dataclass(frozen=True)
+class Declare:
+    """Before a fight's INI test, a fighter's player declares one of his active abilities that "activates before
+    the INI test" (:mod:`.before_ini`): War fury (``value`` 1: used, 0: not) or Sequence/X (``value``: the dice
+    he takes, 0 to what his ATT and DEF allow)."""
+
+    kind: ClassVar[str] = "declare"
+    side: str
+    fighter: str
+    ability: str
+    value: int
+
+
+@dataclass(frozen=True)
 class Points:
     """Concentration's points on each characteristic a fight reads (``concentration.COMBAT``; none: not raised)."""
 
@@ -183,7 +196,7 @@ class Absorb:
 
 
 SkirmishAction = ByFighter | ToPoint | Charge | Pursue | Shoot | Cast | Disengage | Split | Lead | Concentrate | Absorb \
-    | Place
+    | Place | Declare
 
 
 def _check_point(to: tuple[float, float], name: str) -> None:
@@ -240,7 +253,7 @@ ASKED = {"charge.assault": "assault is true or absent", "pursue.leap": "leap is 
 
 #: The one JSON codec of Confrontation's skirmish actions.
 ACTIONS = SkirmishCodec(ByFighter, ToPoint, Charge, Pursue, Shoot, Cast, Disengage, Split, Lead, Concentrate, Absorb,
-                        Place)
+                        Place, Declare)
 
 
 def at(to: Sequence[float]) -> tuple[float, float]:

@@ -23,6 +23,7 @@ from .action_types import (
     Cast,
     Charge,
     Concentrate,
+    Declare,
     Disengage,
     Lead,
     Place,
@@ -32,6 +33,7 @@ from .action_types import (
     Split,
     ToPoint,
 )
+from .before_ini import pending
 from .checks import KINDS
 from .concentration import points_of
 from .disengage import way_out
@@ -49,7 +51,8 @@ KIND_WORDS = {"move": "move", "walk": "move", "charge": "charge", "hold": "hold"
               "force": "force", "cover": "cover", "ready": "ready", "cast": "cast", "call": "cast",
               "counter": "counter", "censure": "counter", "let": "let", "concentrate": "concentrate",
               "concentration": "concentrate", "steady": "steady", "absorb": "absorb", "assault": "charge",
-              "react": "react", "withhold": "withhold", "place": "place", "placement": "place"}
+              "react": "react", "withhold": "withhold", "place": "place", "placement": "place",
+              "declare": "declare"}
 #: The kinds a side's General makes (the side's choice): the form may leave the fighter out.
 GENERALS = ("tactical", "lead", "authority", "decline", "pass", "allow", "force", "ready", "let", "steady")
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
@@ -157,11 +160,32 @@ def _fields(state: SkirmishState, kind: str, data: Mapping[str, object], fighter
         except ValueError:
             raise IllegalActionError(f"a placement gives the dice in attack as a whole number, got "
                                      f"{data.get('attack')!r}", field="attack") from None
+    elif kind == "declare":  # declare FIGHTER N: War fury (1 used, 0 not) or Sequence's dice (before_ini.py)
+        out.update(_declared(state, fighter, data))
     elif kind == "lead":
         first = str(data.get("first", "")).strip()
         out["first"] = next((s for s in SIDES if first.upper() == s or first.casefold() == state.name(s).casefold()),
                             first)
     return out
+
+
+_YES_NO = {"yes": 1, "no": 0, "use": 1, "not": 0}
+
+
+def _declared(state: SkirmishState, fighter: str, data: Mapping[str, object]) -> dict[str, object]:
+    """A declaration's ability (the one his player declares now, if not named) and value (a whole number, or
+    yes/no for War fury)."""
+    said = str(data.get("value", "")).strip().lower()
+    try:
+        value = _YES_NO[said] if said in _YES_NO else int(said)
+    except ValueError:
+        raise IllegalActionError(f"a declaration gives a whole number (War fury: 1 or yes, 0 or no; Sequence: the "
+                                 f"dice he takes), got {data.get('value')!r}", field="value") from None
+    ability = str(data.get("ability") or "").strip()
+    if not ability:
+        now = pending(state) if state.before_ini and not state.placing else None
+        ability = now.ability if now is not None and now.fighter.key == fighter else "War fury"
+    return {"ability": ability, "value": value}
 
 
 def parse_words(state: SkirmishState, words: Sequence[str]) -> SkirmishAction:
@@ -184,6 +208,11 @@ def parse_words(state: SkirmishState, words: Sequence[str]) -> SkirmishAction:
         if len(rest) < 2 or not rest[-1].isdigit():
             raise IllegalActionError("a placement is place FIGHTER N (N: his dice in attack), e.g. place Alahan guard 2")
         return parse_form(state, {"kind": kind, "fighter": " ".join(rest[:-1]), "attack": rest[-1]})
+    if kind == "declare":  # declare FIGHTER N: before the INI test, War fury (yes/no) or Sequence's dice
+        if len(rest) < 2 or not (rest[-1].isdigit() or rest[-1].lower() in _YES_NO):
+            raise IllegalActionError("a declaration is declare FIGHTER N (War fury: yes or no; Sequence: the dice he "
+                                     "takes), e.g. declare Wolfen predator yes")
+        return parse_form(state, {"kind": kind, "fighter": " ".join(rest[:-1]), "value": rest[-1]})
     if kind in ("absorb", "concentrate", "cast", "lead", "split", "disengage"):
         return _special_words(state, kind, rest)
     if words[0].strip().lower() == "assault":  # assault CHARGER TARGET: a charge with assault fire
@@ -300,6 +329,10 @@ def action_text(action: SkirmishAction) -> str:
             return f"side {side} splits {' and '.join(action.apart)} off their fray"
         case Place():  # without the state the dice War fury adds are unknown: the report line gives the counts
             return f"{who} places his combat dice"
+        case Declare(ability="War fury"):
+            return f"{who} {'uses' if action.value else 'does not use'} War fury"
+        case Declare():
+            return f"{who} takes {action.value} {action.ability} {'die' if action.value == 1 else 'dice'}"
     return FIGHTER_WORDS[action.kind].format(who=who, side=side)
 
 

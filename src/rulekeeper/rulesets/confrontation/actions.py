@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from rulekeeper.core.game import LegalAction
 
+from . import before_ini
 from .action_types import ByFighter, offer
 from .authority_uses import answer_offers, pass_offer, split_offers, token_chooser
 from .checks import KINDS, PHASE_OF, check
@@ -32,6 +33,8 @@ def legal_actions(state: SkirmishState) -> list[LegalAction]:
     if state.over:
         return []
     side = state.to_act
+    if before_ini.declaring(state):  # a fight's War fury and Sequence, declared before its INI test (before_ini.py)
+        return before_ini.offers(state)
     if state.placing:  # a fight's combat dice, one fighter at a time (placing.py)
         return placing_offers(state)
     if state.phase in ("tactical", "lead"):

@@ -44,6 +44,11 @@ OPTIONS = [
                "player places his fighters' dice (default: one choice a fighter, the keeper's placement proposed) or "
                "the keeper places them all by its policy, the fight one action (a battle stored before the choice "
                "reads this way)."),
+    OptionInfo("declarations", "players", ("players", "keeper"),
+               "War fury \"can be used in every combat before the INI test\" and Sequence/X \"activates before the INI "
+               "test\": each player declares them for his fighters before a fight (default: one choice a fighter and "
+               "ability, the keeper's proposal first: War fury used, every Sequence die he may take) or the keeper "
+               "uses them by that policy (a battle stored before the choice reads this way)."),
 ]
 
 

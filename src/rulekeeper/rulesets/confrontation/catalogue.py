@@ -141,8 +141,8 @@ ELSEWHERE: dict[str, tuple[str, str]] = {
                        "when X is removed: needs army lists)"),
     "Possessed": ("damage", "implemented: wound penalties one level lower (Stunned unaffected)"),
     "Robustness": ("damage", "implemented: no penalties for Stunned or a Light wound (before Possessed)"),
-    "Sequence": ("combat", "implemented in combat: up to X more dice, −1 ATT and DEF each, never below 0 (policy: "
-                 "every die it may take)"),
+    "Sequence": ("combat", "implemented in combat: up to X more dice, −1 ATT and DEF each, never below 0 (declared by "
+                 "his player before the INI test in a battle; the calculator takes every die it may)"),
     "Toxic": ("damage", "implemented in combat: one Toxic die on his first attack; a wound brings a damage roll STR X "
               "vs RES 0 (not yet: the army's count of Toxic dice)"),
     "Additional limb": ("combat", "implemented in combat: ATT and DEF swapped when it raises ATT (policy)"),

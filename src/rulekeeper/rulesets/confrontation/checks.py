@@ -7,13 +7,14 @@ from collections.abc import Callable
 
 from rulekeeper.core.errors import IllegalActionError
 
-from . import placing
+from . import before_ini, placing
 from .accumulators import absorb_problem
 from .action_types import (
     Absorb,
     Cast,
     Charge,
     Concentrate,
+    Declare,
     Disengage,
     Lead,
     Place,
@@ -44,9 +45,10 @@ from .tactical import lead_choices
 
 KINDS = ("move", "charge", "shoot", "hold", "fight", "tactical", "lead", "flee", "pursue", "stay", "remove", "keep",
          "return", "disengage", "split", "leap", "authority", "authority_split", "decline", "pass", "allow", "force",
-         "cover", "ready", "cast", "counter", "let", "concentrate", "steady", "absorb", "react", "withhold", "place")
+         "cover", "ready", "cast", "counter", "let", "concentrate", "steady", "absorb", "react", "withhold", "place",
+         "declare")
 #: The phase each kind of action belongs to (the rest are the activation phase's).
-PHASE_OF = {"fight": "combat", "place": "combat", "tactical": "tactical", "authority": "tactical", "lead": "lead", "pursue": "combat",
+PHASE_OF = {"fight": "combat", "place": "combat", "declare": "combat", "tactical": "tactical", "authority": "tactical", "lead": "lead", "pursue": "combat",
             "stay": "combat", "split": "combat", "authority_split": "combat", "decline": "combat",
             "cover": "tactical", "ready": "tactical", "concentrate": "combat", "steady": "combat",
             "remove": "maintenance", "keep": "maintenance", "return": "maintenance"}
@@ -82,6 +84,11 @@ def check(state: SkirmishState, action: SkirmishAction) -> None:
         raise IllegalActionError(f"{f.key} is not side {state.to_act}'s", field="fighter")
     if PHASE_OF.get(kind, "activation") != state.phase:
         raise IllegalActionError(f"round {state.round} is in its {state.phase} phase: no {kind} now", kind=kind)
+    if before_ini.declaring(state) and kind != "declare":
+        raise IllegalActionError(f"the fight of {state.before_ini[1]} waits for War fury and Sequence to be declared "
+                                 "(declare FIGHTER N)", kind=kind)
+    if kind == "declare" and not before_ini.declaring(state):
+        raise IllegalActionError("no fight is waiting for a declaration now", kind=kind)
     if state.placing and kind != "place":
         raise IllegalActionError(f"the fight of {state.placing[1]} waits for its combat dice to be placed (place "
                                  "FIGHTER N)", kind=kind)
@@ -330,6 +337,7 @@ def _check_split(state: SkirmishState, f: Fighter, action: SkirmishAction) -> No
 
 #: The checks of the phases' kinds (the rest are activations: :func:`_check_activation`).
 CHECKS: dict[str, Check] = {"place": lambda s, f, a: placing.check(s, a) if isinstance(a, Place) else None,
+                            "declare": lambda s, f, a: before_ini.check(s, a) if isinstance(a, Declare) else None,
                             "tactical": _check_tactical, "cover": _check_cover, "ready": _check_cover, "authority": _check_authority, "lead": _check_lead,
                             "remove": _check_reinforcement, "keep": _check_reinforcement,
                             "return": _check_reinforcement, "pursue": _check_pursuit, "stay": _check_pursuit,

@@ -97,7 +97,7 @@ def _number(make: Callable[[int], CombatHook]) -> Callable[[str], tuple[CombatHo
 COMBAT_ABILITIES: dict[str, Callable[[str], tuple[CombatHook, ...]]] = {
     "Born killer": _fixed(ExtraDie()),
     "War-horse": _fixed(ExtraDie(when="no charge")),
-    "War fury": _fixed(ExtraDie("attack"), MoreAttackThanDefence()),
+    "War fury": lambda x: (MoreAttackThanDefence(),) if x == "lasting" else (ExtraDie("attack"), MoreAttackThanDefence()),
     "Brutish charge": _fixed(ExtraDie("attack", "charge")),
     "Counterattack": _fixed(GainDieOnParry(2, counterattack=True)),
     "Warrior-mage": _fixed(GainDieOnParry(2, counterattack=True)),  # "counts as written on his reference card"

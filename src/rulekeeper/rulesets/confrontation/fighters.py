@@ -216,7 +216,8 @@ def ability_notes(fighter: Combatant, opponent: Combatant) -> list[str]:
 _COMBAT_NOTES = {
     "Born killer": "one more combat die",
     "War-horse": "one more combat die (no charge declared)",
-    "War fury": "one more die, placed in attack; more dice in attack than in defence; −1 to the natural DEF",
+    "War fury": "one more die, placed in attack; more dice in attack than in defence; −1 to the natural DEF (the "
+                "last two until the round's end)",
     "Brutish charge": "one more attack die (he charged)",
     "Ambidextrous": "a successful DEF test gains an attack die",
     "Fierce": "at 0 HP he fights on with 2 more HP (used: active, policy); killed when he loses them",
@@ -227,7 +228,8 @@ _COMBAT_NOTES = {
     "Feint": "a hit takes a die instead of a damage roll that cannot wound (policy)",
     "Circular blow": "against two or more opponents: one attack on each for that many dice (policy; a fray)",
     "Fencer": "one die held in reserve, placed in attack or defence when needed (policy)",
-    "Sequence": "up to X more dice, −1 ATT and DEF each, never below 0 (policy: all it may take)",
+    "Sequence": "up to X more dice, −1 ATT and DEF each, never below 0 (declared by his player before the INI test; "
+                "the keeper's proposal: all he may take)",
     "Toxic": "his first attack is Toxic: a wound brings a damage roll STR X vs RES 0",
     "Possessed": "wound penalties one level lower",
     "Robustness": "no penalties for Stunned or a Light wound",
@@ -257,6 +259,9 @@ def _note(f: Combatant, o: Combatant, written: str) -> str:
         return "his first damage roll is a Deadly blow (he charged)" if f.charged else "no charge: no effect"
     if name == "Charging strength":
         return f"STR {f.strength} (he charged)" if f.charged else "no charge: no effect"
+    if name == "War fury" and written.endswith("/lasting"):  # not used in this fight, used earlier this round
+        return "not used in this fight; his earlier use this round binds him: more dice in attack than in defence, " \
+               "−1 to the natural DEF"
     if name == "Additional limb" and not f.limb:
         return "not used: it would not raise his ATT (policy)"
     if name in _COMBAT_NOTES and (name != "Brutish charge" or f.charged) and (name != "War-horse" or not f.charged):

@@ -33,7 +33,7 @@ from rulekeeper.core.present import CliPresenter, WebPresenter
 from rulekeeper.core.rng import RngState
 from rulekeeper.core.whole import WholeOdds
 
-from . import actions, policy
+from . import actions, before_ini, policy
 from .accumulators import do_absorb
 from .action_types import (
     ACTIONS,
@@ -41,6 +41,7 @@ from .action_types import (
     Cast,
     Charge,
     Concentrate,
+    Declare,
     Disengage,
     Lead,
     Place,
@@ -137,12 +138,30 @@ def resolution(state: SkirmishState, f: Fighter, action: SkirmishAction, fate: F
             if new.placing:
                 return new, report
             return mark_pursuers(new, fighters_of(state)), report
+        case Declare():  # War fury or Sequence before the INI test; the last one makes the fight (before_ini.py)
+            new = before_ini.with_declaration(state, action)
+            line = before_ini.declared_text(action)
+            if before_ini.pending(new) is not None:
+                return new, [line]
+            done, report = _fight(new, new.fighter(new.before_ini[1]), fate)
+            return done, [line, *report]
         case Lead():
             new, report = do_lead(state, action.first)
             if new.phase == "combat":  # no one left to activate (all moved under cover): on to the fights
                 new = advance(new, fate, report)
             return new, report
     return _by_fighter(state, f, action, fate)
+
+
+def _fight(state: SkirmishState, lead: Fighter, fate: Fate) -> Step:
+    """A fight once its abilities are declared: its INI tests, the players placing their dice next (placing.py), or
+    the whole fight, the keeper placing them."""
+    if by_players(state):
+        return begin(state, lead, fate)
+    fray = group_of(state, lead)
+    group = [] if fray is None else [g.key for g in (*fray[0], *fray[1])]
+    new, report = do_fight(state, lead, fate)
+    return mark_pursuers(replace(new, before_ini=()), group), report
 
 
 def _charge(state: SkirmishState, f: Fighter, action: Charge, fate: Fate) -> Step:
@@ -166,13 +185,10 @@ def _by_fighter(state: SkirmishState, f: Fighter, action: SkirmishAction, fate: 
             new, more = do_charge(new, charger, new.fighter(f.key), fate, assault=assault)
             report += more
         return replace(new, to_act=charger.side), report  # the charger's side made the activation
-    if kind == "fight" and by_players(state):  # the INI tests: the players place their dice next (placing.py)
-        return begin(state, f, fate)
+    if kind == "fight" and before_ini.asks(state, f):  # War fury, Sequence declared first (before_ini.py)
+        return before_ini.begin(state, f)
     if kind == "fight":
-        fray = group_of(state, f)
-        group = [] if fray is None else [g.key for g in (*fray[0], *fray[1])]
-        new, report = do_fight(state, f, fate)
-        return mark_pursuers(new, group), report
+        return _fight(state, f, fate)
     if kind in ("counter", "let"):
         return magic_step(state, f, action, fate)
     if kind == "steady":
@@ -249,7 +265,10 @@ class SkirmishGame(BaseGame[SkirmishState, SkirmishAction]):
     def status(self, state: SkirmishState) -> Status:
         to_act = () if state.over else (state.to_act,)
         acting: tuple[str, ...] = ()
-        if not state.over and state.placing:  # a fight's dice: the fighter who places them now
+        if not state.over and before_ini.declaring(state):  # a fight's declarations: the fighter who declares now
+            now = before_ini.pending(state)
+            acting = () if now is None else (now.fighter.key,)
+        elif not state.over and state.placing:  # a fight's dice: the fighter who places them now
             acting = (placing_choices(state).fighter.key,)
         elif not state.over:
             acting = state.reacting[1:2] if state.reacting else \
@@ -289,7 +308,8 @@ class SkirmishGame(BaseGame[SkirmishState, SkirmishAction]):
         if state.phase == "activation" and kind not in ("pass", "allow", "force", "absorb"):
             new = replace(new, no_pass="")  # a fighter was activated: either side may pass again
         if kind not in ("lead", "split", "authority", "cover", "ready", "absorb", *AUTHORITY_USES) \
-                and not new.casting and not new.reacting and not new.placing:  # the choice itself says who acts next
+                and not new.casting and not new.reacting and not new.placing \
+                and not before_ini.declaring(new):  # the choice itself says who acts next
             new = advance(new, fate, report)
         new = replace(settle_turn(new), rng=fate.state)
         if new.over:

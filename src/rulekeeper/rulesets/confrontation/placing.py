@@ -162,5 +162,5 @@ def do_place(state: SkirmishState, action: Place, fate: Fate) -> tuple[SkirmishS
         return replace(new, to_act=_next(new)[1].side), [said]
     report = Report()
     healths = fight_out(fate, fray, winner, report)
-    done, card = fought(replace(new, placing=(), to_act=new.placing[0]), group, healths, report)
+    done, card = fought(replace(new, placing=(), before_ini=(), to_act=new.placing[0]), group, healths, report)
     return done, [said, *card]

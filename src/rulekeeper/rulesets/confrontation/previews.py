@@ -7,8 +7,22 @@ from fractions import Fraction
 
 from rulekeeper.core.game import OddsPreview
 
+from . import before_ini
 from .accumulators import absorb_preview
-from .action_types import Absorb, Cast, Charge, Concentrate, Disengage, Place, Pursue, Shoot, SkirmishAction, ToPoint
+from .action_types import (
+    Absorb,
+    ByFighter,
+    Cast,
+    Charge,
+    Concentrate,
+    Declare,
+    Disengage,
+    Place,
+    Pursue,
+    Shoot,
+    SkirmishAction,
+    ToPoint,
+)
 from .assault import assault_shot, reaction_difficulty, reaction_shot
 from .authority import holder
 from .concentration import do_concentrate, points_of
@@ -109,6 +123,16 @@ def concentrate_preview(state: SkirmishState, f: Fighter, given: dict[str, int])
     return OddsPreview((*lines, *fray_outlook(state, group, fray), *hurt))
 
 
+def _declaring_preview(state: SkirmishState, lead: Fighter, then: str) -> OddsPreview:
+    """A fight's outlook while its abilities are being declared: no draw yet (the INI tests come after the last)."""
+    group = group_of(state, lead)
+    if group is None:
+        return OddsPreview()
+    fray = fray_of(group, state)
+    return OddsPreview((("then", then), (initiative_label(state, group[0][0].side), _pct(initiative_odds_of(fray))),
+                        *fray_outlook(state, group, fray)))
+
+
 def preview(state: SkirmishState, action: SkirmishAction) -> OddsPreview:
     """A fight's two INI tests (its first draws, exactly) and its exact odds when small enough; a move's or
     charge's measured distance."""
@@ -127,6 +151,17 @@ def preview(state: SkirmishState, action: SkirmishAction) -> OddsPreview:
         f = state.fighter(action.fighter)
     except LookupError:
         return OddsPreview()
+    if isinstance(action, Declare) and before_ini.declaring(state):  # the fight with this declaration, the rest
+        declared = before_ini.with_declaration(state, action)  # as proposed; the last one is the fight's start
+        lead = declared.fighter(declared.before_ini[1])
+        if before_ini.pending(declared) is None:
+            return preview(declared, ByFighter("fight", lead.side, lead.key))
+        return _declaring_preview(declared, lead, "the declarations after his: the keeper's proposals")
+    if kind == "fight" and before_ini.asks(state, f):  # it draws nothing: War fury and Sequence are declared first
+        group = group_of(state, f)
+        said = [f"{p.fighter.key}'s {p.ability}" for p in ([] if group is None else before_ini.queue(state, group))]
+        return _declaring_preview(state, f, f"declared first, before the INI test: {', '.join(said)}; the odds below "
+                                            "take the keeper's proposals")
     if kind == "fight":
         group = group_of(state, f)
         if group is None:

@@ -20,6 +20,7 @@ from rulekeeper.core.wording import counted
 
 from .assault import fire
 from .charge_path import charge_route
+from .declarations import as_declared
 from .exchanges import Health, Report
 from .fear import FearTest, braved, charge_tests, crossing_tests, face, face_all, rally, rallying_cries
 from .fighters import Combatant
@@ -282,6 +283,8 @@ def combatant(f: Fighter, state: SkirmishState | None = None) -> Combatant:
     the combat with the HP, Stunned and Fierce he has (his wound penalties are read from them); in rout, without
     his active abilities ("they cannot be used by a fighter in rout")."""
     card = without_active(f.card) if f.rout else f.card
+    if state is not None and state.before_ini:  # War fury, Sequence as his player declared them (before_ini.py)
+        card = as_declared(card, f, state.before_ini[2:])
     if f.boosts:  # Concentration's bonuses, as written on his card until the end of the round (concentration.py)
         card = card.model_copy(update={c: getattr(card, c) + n for c, n in f.boosts})
     return Combatant(card.model_copy(update={"name": f.key}), f.charged, hp=f.hp, stunned=f.stunned,
@@ -445,7 +448,8 @@ def next_round(state: SkirmishState, report: list[ReportLine]) -> SkirmishState:
     if state.round >= state.round_limit:
         return by_points(state)
     fresh = tuple(replace(f, activated=False, fought=(), charged=False, heartened=False, pursuing=False, pursued=0,
-                          aiming=False, walked=False, fired=0, leaps=0, covered=False, absorbed=False, reacted=False)
+                          aiming=False, walked=False, fired=0, leaps=0, covered=False, absorbed=False, reacted=False,
+                          furious=False)
                   for f in state.fighters)
     state = replace(state, fighters=fresh, round=state.round + 1, phase="tactical", to_act=state.leader, splits=(),
                     held=(0, 0), settled=(), no_pass="", asking="", declared="", concentrated="")  # unused tokens are discarded

@@ -82,6 +82,7 @@ class Fighter:
     boosts: tuple[tuple[str, int], ...] = ()  # Concentration's bonuses given this round, by characteristic
     absorbed: bool = False  # he used Absorb/X this round ("once per round": accumulators.py)
     reacted: bool = False  # he made his reaction fire this round (reaction.py)
+    furious: bool = False  # he used War fury this round: its constraints last until the round's end (before_ini.py)
 
     @property
     def radius(self) -> float:
@@ -114,7 +115,7 @@ class Fighter:
                 **({"covered": True} if self.covered else {}),
                 **{k: v for k, v in (("gems", self.gems), ("faith", self.faith), ("unfocused", self.unfocused),
                                      ("charges", self.charges), ("absorbed", self.absorbed),
-                                     ("reacted", self.reacted)) if v},
+                                     ("reacted", self.reacted), ("furious", self.furious)) if v},
                 **({"boosts": [list(b) for b in self.boosts]} if self.boosts else {})}
 
     @staticmethod
@@ -131,7 +132,8 @@ class Fighter:
                        gems=int(d.get("gems", 0)), faith=int(d.get("faith", 0)),
                        unfocused=bool(d.get("unfocused", False)), charges=int(d.get("charges", 0)),
                        boosts=tuple((str(c), int(n)) for c, n in d.get("boosts", [])),
-                       absorbed=bool(d.get("absorbed", False)), reacted=bool(d.get("reacted", False)))
+                       absorbed=bool(d.get("absorbed", False)), reacted=bool(d.get("reacted", False)),
+                       furious=bool(d.get("furious", False)))
 
 
 @dataclass(frozen=True)
@@ -169,6 +171,8 @@ class SkirmishState:
     # "assault" or "leap" or "") (reaction.py)
     placing: tuple[str, ...] = ()  # a fight's dice being placed: (its side, its lead fighter, the camp that won
     # initiative, then each placed fighter's attack dice, the losing camp's first) (placing.py)
+    before_ini: tuple[str, ...] = ()  # a fight's active abilities being declared before its INI test: (its side,
+    # its lead fighter, then fighter, ability, value for each declaration made) (before_ini.py)
 
     def name(self, side: str) -> str:
         return self.names[SIDES.index(side)]
@@ -259,7 +263,8 @@ def state_to_json(state: SkirmishState) -> JsonDict:
         doc["drawn"] = True
     if state.held != (0, 0):  # only while a side holds Authority tokens
         doc["held"] = list(state.held)
-    for name in ("settled", "no_pass", "asking", "declared", "casting", "concentrated", "reacting", "placing"):  # only while set (authority_uses.py,
+    for name in ("settled", "no_pass", "asking", "declared", "casting", "concentrated", "reacting", "placing",
+                 "before_ini"):  # only while set (authority_uses.py,
         value = getattr(state, name)  # cover_move.py, magic.py)
         if value:
             doc[name] = list(value) if isinstance(value, tuple) else value
@@ -287,7 +292,7 @@ def state_from_json(d: JsonDict) -> SkirmishState:
             _pair(d.get("held", [0, 0])), tuple(str(k) for k in d.get("settled", [])), str(d.get("no_pass", "")),
             str(d.get("asking", "")), str(d.get("declared", "")), tuple(str(k) for k in d.get("casting", [])),
             str(d.get("concentrated", "")), tuple(str(k) for k in d.get("reacting", [])),
-            tuple(str(k) for k in d.get("placing", [])))
+            tuple(str(k) for k in d.get("placing", [])), tuple(str(k) for k in d.get("before_ini", [])))
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         if isinstance(exc, RulekeeperError):
             raise

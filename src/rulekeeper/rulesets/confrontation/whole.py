@@ -14,7 +14,8 @@ from fractions import Fraction
 
 from rulekeeper.core.whole import WholeMeasure, WholeOdds
 
-from .action_types import Charge, Place, Shoot, SkirmishAction, ToPoint
+from . import before_ini
+from .action_types import ByFighter, Charge, Declare, Place, Shoot, SkirmishAction, ToPoint
 from .exchanges import apply_wound
 from .fear import FearTest
 from .fray_whole import fray_whole_odds
@@ -39,8 +40,14 @@ def whole_odds(state: SkirmishState, action: SkirmishAction) -> WholeOdds | None
             return None
         return fray_whole_odds(fray, [g.key for g in (*placed[0], *placed[1])], 0 if f.side == placed[0][0].side else 1,
                                winner=winner)
-    if action.kind == "fight" and by_players(state):
-        return None  # it draws the INI tests alone: its preview gives the fight's outlook
+    if isinstance(action, Declare) and before_ini.declaring(state):  # the last declaration makes the fight
+        declared = before_ini.with_declaration(state, action)
+        if before_ini.pending(declared) is not None:
+            return None
+        lead = declared.fighter(declared.before_ini[1])
+        return whole_odds(declared, ByFighter("fight", lead.side, lead.key))
+    if action.kind == "fight" and (by_players(state) or before_ini.asks(state, f)):
+        return None  # it draws the INI tests alone, or nothing yet: its preview gives the fight's outlook
     if action.kind == "fight":
         group = group_of(state, f)
         if group is None:

@@ -1,0 +1,164 @@
+"""War fury and Sequence are the players' to declare before a fight's INI test (before_ini.py), each rule quoted.
+
+War fury (active): "This ability can be used in every combat before the INI test. When using this ability the
+fighter gets an additional combat die placed in attack for that combat. Additionally, the following lasts until
+the end of the round: he must place more dice in attack than in defence; he suffers a -1 to the natural result of
+his DEF." Sequence/X (active): "A fighter with this ability can acquire up to X additional combat dice in every
+combat he takes part … This ability activates before the INI test."
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from test_confrontation_placing import engaged_fight
+
+from rulekeeper.core.errors import IllegalActionError
+from rulekeeper.core.game import Game, SetupRequest
+from rulekeeper.rulesets.confrontation.placing import choices
+from rulekeeper.rulesets.confrontation.skirmish import fray_of, group_of
+from rulekeeper.rulesets.confrontation.state import SkirmishState, state_from_json, state_to_json
+
+HUNTER, GUARD = "Wolfen hunter", "Alahan guard"
+
+
+def with_card(s: SkirmishState, key: str, **changes: Any) -> SkirmishState:
+    """``key``'s card changed (abilities, characteristics), the rest of the skirmish as it is."""
+    f = s.fighter(key)
+    return s.with_fighters(replace(f, card=f.card.model_copy(update=changes)))
+
+
+def furious_fight(g: Game, furious: bool = False) -> SkirmishState:
+    """The ford's guard charged into the hunter, who has War fury (``furious``: he used it earlier this round)."""
+    s = with_card(engaged_fight(g), HUNTER, abilities=["War fury"])
+    return s.with_fighters(replace(s.fighter(HUNTER), furious=furious))
+
+
+def fight(g: Game, s: SkirmishState) -> Any:
+    return g.apply(s, {"kind": "fight", "side": "A", "fighter": GUARD})
+
+
+def hunter_side(s: SkirmishState) -> tuple[int, int, int]:
+    """The hunter's combat dice, his attack-only dice and the DEF test's modifier in the fight underway."""
+    group = group_of(s, s.fighter(GUARD))
+    assert group is not None
+    fray = fray_of(group, s)
+    i = [f.key for f in (*group[0], *group[1])].index(HUNTER)
+    return fray.dice(i), fray.fighters[i].attack_only_dice(), fray.fighters[i].shape("DEF", False).natural_bonus
+
+
+def test_war_fury_is_the_players_choice_before_the_ini_test(g: Game) -> None:
+    """"This ability can be used in every combat before the INI test": the fight draws nothing; the hunter's player
+    declares (used, the keeper's proposal, listed first; or not); nothing else is legal meanwhile."""
+    out = fight(g, furious_fight(g))
+    assert not out.chance
+    s = out.state
+    assert s.before_ini == ("A", GUARD) and s.to_act == "B" and g.status(s).acting == (HUNTER,)
+    offered = g.legal_actions(s)
+    assert [(lg.action["kind"], lg.action["value"]) for lg in offered] == [("declare", 1), ("declare", 0)]
+    assert offered[0].text.endswith("(the keeper's proposal)") and "uses War fury" in offered[0].text
+    assert {lg.note for lg in offered} == {"then the INI tests"} and {lg.side for lg in offered} == {"B"}
+    assert state_from_json(state_to_json(s)) == s  # the declarations under way are stored with the state
+    with pytest.raises(IllegalActionError, match="waits for War fury and Sequence to be declared"):
+        g.apply(s, {"kind": "fight", "side": "B", "fighter": HUNTER})
+    with pytest.raises(IllegalActionError, match="War fury: 1 \\(used\\) or 0, not 2"):
+        g.apply(s, {"kind": "declare", "side": "B", "fighter": HUNTER, "ability": "War fury", "value": 2})
+    assert g.parse_words(s, ["declare", "Wolfen", "hunter", "yes"]) == g.parse_action(
+        s, {"kind": "declare", "fighter": HUNTER, "ability": "War fury", "value": 1})
+
+
+def test_war_fury_used_adds_its_attack_die_and_binds_him_until_the_round_ends(g: Game) -> None:
+    """"the fighter gets an additional combat die placed in attack for that combat … he must place more dice in
+    attack than in defence; he suffers a -1 to the natural result of his DEF"; the last declaration draws the INI
+    tests, as the fight would have."""
+    s = fight(g, furious_fight(g)).state
+    used = g.apply(s, g.legal_actions(s)[0].action)
+    assert [c.request.label.split(":")[0] for c in used.chance] == ["INI test", "INI test"]
+    after = used.state
+    assert after.placing and after.fighter(HUNTER).furious
+    dice, forced, defence = hunter_side(after)
+    assert forced == 1 and defence == -1
+    while choices(after).fighter.key != HUNTER:
+        after = g.apply(after, g.legal_actions(after)[0].action).state
+    c = choices(after)
+    assert c.forced == 1 and c.dice == dice  # his dice to place; War fury's goes to attack on top
+    assert all(n + c.forced > c.dice - n for n in c.allowed)  # more dice in attack than in defence
+    assert min(c.allowed) + c.forced <= c.dice - min(c.allowed) + 1
+
+
+def test_war_fury_not_used_gives_no_die_and_no_constraint(g: Game) -> None:
+    s = fight(g, furious_fight(g)).state
+    unused = g.apply(s, g.legal_actions(s)[1].action).state
+    assert not unused.fighter(HUNTER).furious
+    dice, forced, defence = hunter_side(unused)
+    assert (forced, defence) == (0, 0)
+    while choices(unused).fighter.key != HUNTER:
+        unused = g.apply(unused, g.legal_actions(unused)[0].action).state
+    c = choices(unused)
+    assert c.forced == 0 and c.dice == dice and sorted(c.allowed) == list(range(c.dice + 1))  # any count
+
+
+def test_an_earlier_use_this_round_still_binds_him_without_its_die(g: Game) -> None:
+    """"Additionally, the following lasts until the end of the round": used in an earlier fight this round and not
+    now, he gets no die but must still place more dice in attack than in defence, DEF -1."""
+    s = fight(g, furious_fight(g, furious=True)).state
+    offered = g.legal_actions(s)
+    assert "his earlier use this round still binds him" in offered[1].text
+    bound = g.apply(s, offered[1].action).state
+    dice, forced, defence = hunter_side(bound)
+    assert (forced, defence) == (0, -1)
+    while choices(bound).fighter.key != HUNTER:
+        bound = g.apply(bound, g.legal_actions(bound)[0].action).state
+    c = choices(bound)
+    assert c.forced == 0 and c.allowed and all(n > c.dice - n for n in c.allowed)
+
+
+def test_sequence_dice_as_the_seeds_example_allows(g: Game) -> None:
+    """Sequence/X: "Malek has ATT 6 and DEF 3, he also suffers Serious wound penalties, so his ATT is 4 and DEF is 1.
+    He has Sequence/2. He can take one die, going to ATT 3, DEF 0, but he cannot take the second one"."""
+    s = with_card(engaged_fight(g), HUNTER, abilities=["Sequence/2"], ATT=6, DEF=3, HP=4)
+    s = s.with_fighters(replace(s.fighter(HUNTER), hp=2))  # Serious wounds: -2 (the table's Serious)
+    s = fight(g, s).state
+    offered = g.legal_actions(s)
+    assert [lg.action["value"] for lg in offered] == [1, 0] and offered[0].action["ability"] == "Sequence"
+    with pytest.raises(IllegalActionError, match="0 to 1 die \\(his ATT and DEF allow no more\\), not 2"):
+        g.apply(s, {**offered[0].action, "value": 2})
+    before = hunter_side(g.apply(s, offered[1].action).state)[0]
+    assert hunter_side(g.apply(s, offered[0].action).state)[0] == before + 1
+
+
+def test_declared_as_proposed_a_fight_ends_as_the_keeper_declaring_would(g: Game) -> None:
+    """The same cards, the same RNG, the same order: War fury declared as proposed (used) in every fight of the
+    ford ends exactly as ``declarations=keeper`` (a battle stored before the choice), but for the record of his use
+    (``furious``, kept until the round's end)."""
+    ends = {}
+    for declarations in ("players", "keeper"):
+        info = next(sc for sc in g.scenarios() if sc.key == "the_ford")
+        s = g.initial_state(g.setup(SetupRequest(scenario=info.path, seed=2,
+                                                 options=(f"declarations={declarations}",))).document)
+        declared = 0
+        while not g.status(s).over:
+            action = g.policy(s)
+            assert action is not None
+            declared += action["kind"] == "declare"
+            s = g.apply(s, action).state
+        doc = g.state_to_json(s)
+        ends[declarations] = {**doc, "options": None,
+                              "fighters": [{k: v for k, v in f.items() if k != "furious"} for f in doc["fighters"]]}
+        assert (declared > 0) == (declarations == "players")
+    assert ends["players"] == ends["keeper"]
+
+
+def test_the_last_declarations_preview_is_the_fights_first_draws(g: Game) -> None:
+    """The odds shown are the odds used: the fight that waits for declarations previews no draw; the last
+    declaration previews the INI tests it draws."""
+    s = furious_fight(g)
+    assert g.preview(s, {"kind": "fight", "side": "A", "fighter": GUARD}).draws == ()
+    waiting = fight(g, s).state
+    for lg in g.legal_actions(waiting):
+        shown = g.preview(waiting, lg.action).draws
+        drawn = [c.request for c in g.apply(waiting, lg.action).chance]
+        assert [r.label for r in shown] == [r.label for r in drawn][:len(shown)] and len(shown) == 2
+        assert [r.probabilities for r in shown] == [r.probabilities for r in drawn[:2]]
