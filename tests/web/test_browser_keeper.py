@@ -25,6 +25,11 @@ def test_a_phone_plays_a_whole_battle_against_the_keeper(server: str, browser: o
     p.goto(server + "/")
     form = p.locator("form.new-battle").first
     form.locator('input[name=scenario][value="exillis:duel"]').check()
+    form.locator("details.rule-options summary").click()  # the rules options: only the chosen game's show
+    shown = form.locator("fieldset.rule-options-game:visible")
+    expect(shown).to_have_count(1)
+    assert shown.get_attribute("data-game") == "exillis"
+    expect(shown.locator("select[name='option.exillis.luck_damage']")).to_have_value("x1.5")
     form.locator("input[name=seed]").fill("3")
     form.locator("select[name=bot]").select_option("second")
     form.locator("select[name=strength]").select_option("easy")

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 MAX_FORM = 16_000
 MAX_FIELD = 200
+#: Fields a form may send: the new-battle form sends every game's rules options when JavaScript is off (~45).
+MAX_FIELDS = 120
 MAX_MUSTER = 20_000
 
 
@@ -61,7 +63,7 @@ async def read_form(request: Request, max_form: int = MAX_FORM, max_field: int =
     if body and not ctype.startswith("application/x-www-form-urlencoded"):
         raise PageRequestError("expected a form (application/x-www-form-urlencoded)")
     try:
-        raw = parse_qs(body.decode("utf-8"), keep_blank_values=True, max_num_fields=50)
+        raw = parse_qs(body.decode("utf-8"), keep_blank_values=True, max_num_fields=MAX_FIELDS)
     except (UnicodeDecodeError, ValueError):
         raise PageRequestError("the form could not be read") from None
     out = {k: v[0] for k, v in raw.items() if v}
@@ -71,17 +73,37 @@ async def read_form(request: Request, max_form: int = MAX_FORM, max_field: int =
     return out
 
 
+#: A new-battle form's field for one game's option: ``option.GAME.NAME`` (rule_options.html).
+OPTION_FIELD = "option."
+
+
+def option_games() -> list[dict[str, object]]:
+    """The games whose rules have options, each with them, for the new-battle forms (rule_options.html)."""
+    return [{"name": g.name, "title": g.title, "options": g.options()} for g in games() if g.options()]
+
+
+def chosen_options(form: dict[str, str], game_name: str) -> tuple[str, ...]:
+    """The form's options of ``game_name`` other than their defaults, as ``NAME=VALUE`` (the game's set-up checks
+    each: an unknown name or value is refused, naming it); other games' fields (sent by a browser without
+    JavaScript, which shows them all) are left out."""
+    prefix = f"{OPTION_FIELD}{game_name}."
+    defaults = {o.name: o.default for g in games() if g.name == game_name for o in g.options()}
+    return tuple(f"{key[len(prefix):]}={value}" for key, value in form.items()
+                 if key.startswith(prefix) and value and defaults.get(key[len(prefix):]) != value)
+
+
 def create_from_form(k: Keeper, form: dict[str, str], seed: int, practice: bool) -> tuple[str, dict[str, str]]:
     """A battle from the new-battle form: a shipped scenario, or two pasted army lists."""
     if form.get("from") == "musters":
         g = army_game(form)
         armies = (ArmySource("muster A", form.get("muster_a", "")), ArmySource("muster B", form.get("muster_b", "")))
         request = SetupRequest(armies=armies, board=form.get("board", "")[:20] or None, seed=seed,
-                               practice=practice, db=k.store.url)
+                               options=chosen_options(form, g.name), practice=practice, db=k.store.url)
         return k.create(request, ruleset=g.name, verifiable=not form.get("seed"),  # no seed chosen: verifiable dice
                         bot=form.get("bot", "")[:40], strength=form.get("strength") or None)
     found = find_scenario(form.get("scenario", "")[:100])
-    return k.create(SetupRequest(scenario=found.info.path, seed=seed, practice=practice, db=k.store.url),
+    return k.create(SetupRequest(scenario=found.info.path, seed=seed, options=chosen_options(form, found.game),
+                                 practice=practice, db=k.store.url),
                     ruleset=found.game, verifiable=not form.get("seed"), bot=form.get("bot", "")[:40],
                     strength=form.get("strength") or None)
 

@@ -36,7 +36,7 @@ from .history import results_of_last
 from .isolation import BattleNames
 from .keeper_side import explained, keeper_of
 from .live_panels import ActPanel, FatePanel, LiveContext, Panel, ShownError
-from .page_forms import MAX_FIELD, _opt_int
+from .page_forms import MAX_FIELD, _opt_int, option_games
 from .presenters import Presenters, side_label
 from .public_errors import public_message
 from .shown_odds import shown_odds
@@ -266,7 +266,8 @@ class Pages:
         typed = dict(typed or {})
         shown_seed = typed.get("seed", "" if seed is None else str(seed))  # empty: verifiable dice (web/dice.py)
         return self.html("home.html", status, title="Rule keeper",
-                         scenarios=shipped_scenarios(), army_games=army_games, strengths=STRENGTH_WORDS,
+                         scenarios=shipped_scenarios(), army_games=army_games, option_games=option_games(),
+                         strengths=STRENGTH_WORDS,
                          default_strength=DEFAULT_STRENGTH, seed=shown_seed, error=error, typed=typed,
                          address="/" if typed else None)
 

@@ -293,7 +293,28 @@
     if (here && location.pathname !== here) { history.replaceState(history.state, "", here); }
   }
 
-  function start() { remember(); listBattles(); startVerify(); creatorButtons(); pickShown(); ownAddress(); }
+  /* the new-battle form's rules options: only the chosen scenario's game shows, the others disabled (not sent);
+     without JavaScript every game's show and the keeper reads the chosen one's (page_forms.chosen_options) */
+  function ruleOptions() {
+    Array.prototype.forEach.call(document.querySelectorAll("form.new-battle"), function (form) {
+      var radios = form.querySelectorAll("input[name=scenario][data-game]");
+      var sets = form.querySelectorAll("fieldset.rule-options-game");
+      if (!radios.length || !sets.length) { return; }
+      function show() {
+        var picked = form.querySelector("input[name=scenario]:checked");
+        var game = picked ? picked.getAttribute("data-game") : "";
+        Array.prototype.forEach.call(sets, function (set) {
+          var mine = set.getAttribute("data-game") === game;
+          set.hidden = !mine;
+          set.disabled = !mine;
+        });
+      }
+      Array.prototype.forEach.call(radios, function (r) { r.addEventListener("change", show); });
+      show();
+    });
+  }
+
+  function start() { remember(); listBattles(); startVerify(); creatorButtons(); pickShown(); ownAddress(); ruleOptions(); }
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);
