@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from rulekeeper.core.errors import IllegalActionError, UnknownNameError
+from rulekeeper.core.wording import counted
 
 from .accumulators import named_of
 from .action_types import (
@@ -332,7 +333,7 @@ def action_text(action: SkirmishAction) -> str:
         case Declare(ability="War fury"):
             return f"{who} {'uses' if action.value else 'does not use'} War fury"
         case Declare():
-            return f"{who} takes {action.value} {action.ability} {'die' if action.value == 1 else 'dice'}"
+            return f"{who} takes {counted(action.value, action.ability + ' die', action.ability + ' dice')}"
     return FIGHTER_WORDS[action.kind].format(who=who, side=side)
 
 

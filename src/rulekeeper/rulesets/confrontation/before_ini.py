@@ -23,7 +23,7 @@ from rulekeeper.core.game import LegalAction
 from rulekeeper.core.wording import counted
 
 from .action_types import Declare, offer
-from .declarations import OPTION, STORED_BEFORE, triples
+from .declarations import OPTION, STORED_BEFORE
 from .report_lines import ReportLine
 from .skirmish import fray_of, group_of
 from .state import Fighter, SkirmishState, replace
@@ -144,16 +144,3 @@ def with_declaration(state: SkirmishState, action: Declare) -> SkirmishState:
         new = new.with_fighters(replace(new.fighter(action.fighter), furious=True))
     after = pending(new)
     return replace(new, to_act=state.before_ini[0] if after is None else after.fighter.side)
-
-
-def declared_text(action: Declare) -> ReportLine:
-    if action.ability == "War fury":
-        said = f"{action.fighter} {'uses' if action.value else 'does not use'} War fury"
-    else:
-        said = f"{action.fighter} takes {counted(action.value, 'Sequence die', 'Sequence dice')}"
-    return {"text": said, "kind": "fight"}
-
-
-def made(state: SkirmishState) -> list[tuple[str, str, int]]:
-    """The declarations made for the fight underway (fighter, ability, value)."""
-    return list(triples(state.before_ini[2:]))

@@ -140,7 +140,7 @@ def resolution(state: SkirmishState, f: Fighter, action: SkirmishAction, fate: F
             return mark_pursuers(new, fighters_of(state)), report
         case Declare():  # War fury or Sequence before the INI test; the last one makes the fight (before_ini.py)
             new = before_ini.with_declaration(state, action)
-            line = before_ini.declared_text(action)
+            line: ReportLine = {"text": action_text(action), "kind": "fight"}  # the log's own words
             if before_ini.pending(new) is not None:
                 return new, [line]
             done, report = _fight(new, new.fighter(new.before_ini[1]), fate)
