@@ -57,7 +57,7 @@ def _again(action: dict[str, object]) -> str:
 
 def test_every_action_of_the_golden_playthrough_encodes_to_its_logged_bytes() -> None:
     steps = json.loads(GOLDEN.read_text(encoding="utf-8"))["steps"]
-    assert len(steps) == 83  # 57 with the keeper placing the dice; 19 placements, 7 War fury declarations (players)
+    assert len(steps) == 85  # 57 with the keeper placing the dice; 19 placements, 7 War fury and 2 Resolute declarations
     for step in steps:  # the file keeps its keys sorted
         assert json.dumps(json.loads(_again(step["action"])), sort_keys=True) == json.dumps(step["action"],
                                                                                             sort_keys=True)

@@ -18,7 +18,7 @@ from test_confrontation_placing import engaged_fight
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import Game, SetupRequest
 from rulekeeper.rulesets.confrontation.placing import choices
-from rulekeeper.rulesets.confrontation.skirmish import fray_of, group_of
+from rulekeeper.rulesets.confrontation.skirmish import fray_of, group_of, next_round
 from rulekeeper.rulesets.confrontation.state import SkirmishState, state_from_json, state_to_json
 
 HUNTER, GUARD = "Wolfen hunter", "Alahan guard"
@@ -61,7 +61,7 @@ def test_war_fury_is_the_players_choice_before_the_ini_test(g: Game) -> None:
     assert offered[0].text.endswith("(the keeper's proposal)") and "uses War fury" in offered[0].text
     assert {lg.note for lg in offered} == {"then the INI tests"} and {lg.side for lg in offered} == {"B"}
     assert state_from_json(state_to_json(s)) == s  # the declarations under way are stored with the state
-    with pytest.raises(IllegalActionError, match="waits for War fury and Sequence to be declared"):
+    with pytest.raises(IllegalActionError, match="waits for War fury, Sequence, Resolute to be declared"):
         g.apply(s, {"kind": "fight", "side": "B", "fighter": HUNTER})
     with pytest.raises(IllegalActionError, match="War fury: 1 \\(used\\) or 0, not 2"):
         g.apply(s, {"kind": "declare", "side": "B", "fighter": HUNTER, "ability": "War fury", "value": 2})
@@ -146,7 +146,7 @@ def test_declared_as_proposed_a_fight_ends_as_the_keeper_declaring_would(g: Game
             s = g.apply(s, action).state
         doc = g.state_to_json(s)
         ends[declarations] = {**doc, "options": None,
-                              "fighters": [{k: v for k, v in f.items() if k != "furious"} for f in doc["fighters"]]}
+                              "fighters": [{k: v for k, v in f.items() if k not in ("furious", "resolute")} for f in doc["fighters"]]}
         assert (declared > 0) == (declarations == "players")
     assert ends["players"] == ends["keeper"]
 
@@ -162,3 +162,73 @@ def test_the_last_declarations_preview_is_the_fights_first_draws(g: Game) -> Non
         drawn = [c.request for c in g.apply(waiting, lg.action).chance]
         assert [r.label for r in shown] == [r.label for r in drawn][:len(shown)] and len(shown) == 2
         assert [r.probabilities for r in shown] == [r.probabilities for r in drawn[:2]]
+
+
+def resolute_fight(g: Game, spent: bool = False) -> SkirmishState:
+    """The ford's guard charged into the hunter, who has Resolute/1 (``spent``: he used it earlier this round)."""
+    s = with_card(engaged_fight(g), HUNTER, abilities=["Resolute/1"])
+    return s.with_fighters(replace(s.fighter(HUNTER), resolute=spent))
+
+
+def hunter_ini(s: SkirmishState) -> int:
+    """The modifier of the hunter's INI test in the fight underway (Resolute's X "counts as written on the card")."""
+    group = group_of(s, s.fighter(GUARD))
+    assert group is not None
+    fray = fray_of(group, s)
+    i = [f.key for f in (*group[0], *group[1])].index(HUNTER)
+    return fray.fighters[i].shape("INI", False).modifier
+
+
+def test_resolute_is_declared_right_before_the_ini_test(g: Game) -> None:
+    """Resolute/X (active): "This ability can be used once per round right before any INI, ATT, DEF or COU test
+    made by the fighter. For that test, the Characteristic is increased by X": his player declares it before the
+    fight's INI test (used, the keeper's proposal, or kept); used, +1 INI and spent until the round's end."""
+    s = fight(g, resolute_fight(g)).state
+    offered = g.legal_actions(s)
+    assert [(lg.action["ability"], lg.action["value"]) for lg in offered] == [("Resolute", 1), ("Resolute", 0)]
+    assert "uses Resolute on this INI test: +1 INI (once per round)" in offered[0].text
+    assert offered[0].text.endswith("(the keeper's proposal)") and "keeps Resolute" in offered[1].text
+    used = g.apply(s, offered[0].action)
+    assert [c.request.label.split(":")[0] for c in used.chance] == ["INI test", "INI test"]
+    assert used.state.fighter(HUNTER).resolute and hunter_ini(used.state) == 1
+    kept = g.apply(s, offered[1].action).state
+    assert not kept.fighter(HUNTER).resolute and hunter_ini(kept) == 0
+    with pytest.raises(IllegalActionError, match="Resolute: 1 \\(used\\) or 0, not 2"):
+        g.apply(s, {**offered[0].action, "value": 2})
+    assert g.parse_words(s, ["declare", "Wolfen", "hunter", "no"]) == g.parse_action(s, offered[1].action)
+
+
+def test_resolute_once_per_round(g: Game) -> None:
+    """"once per round": used in an earlier fight this round, he is not asked again and his INI test has no bonus;
+    the next round gives it back (``next_round`` clears the mark)."""
+    spent = resolute_fight(g, spent=True)
+    out = fight(g, spent)
+    assert out.chance and not out.state.before_ini  # nothing to declare: the INI tests are drawn at once
+    assert hunter_ini(spent) == 0 and hunter_ini(resolute_fight(g)) == 1
+    later = next_round(spent, [])
+    assert not later.fighter(HUNTER).resolute
+    assert state_from_json(state_to_json(spent)).fighter(HUNTER).resolute  # the mark is stored with the state
+
+
+def test_resolute_the_keeper_declaring_gives_every_fight(g: Game) -> None:
+    """A battle stored before the players declared (``declarations=keeper``) replays as it was played: Resolute on
+    every fight's INI test, nothing to declare and no mark kept (the 'once per round' limit comes with the players'
+    declarations)."""
+    s = resolute_fight(g)
+    s = replace(s, options=(*((k, v) for k, v in s.options if k != "declarations"), ("declarations", "keeper")))
+    out = fight(g, s)
+    assert out.chance and not out.state.before_ini and not out.state.fighter(HUNTER).resolute
+    assert hunter_ini(out.state) == 1
+
+
+def test_resolute_used_does_not_cut_the_fights_other_declarations(g: Game) -> None:
+    """Used, his Resolute is spent for the round's later fights, not for this one's queue: the guard's War fury is
+    still asked after the hunter's Resolute (the camp that did not order the fight declares first)."""
+    s = with_card(resolute_fight(g), GUARD, abilities=["War fury"])
+    s = fight(g, s).state
+    first = g.legal_actions(s)[0].action
+    assert (first["fighter"], first["ability"]) == (HUNTER, "Resolute")
+    after = g.apply(s, first)
+    assert not after.chance and after.state.fighter(HUNTER).resolute
+    assert [(lg.action["fighter"], lg.action["ability"]) for lg in g.legal_actions(after.state)] == [(GUARD, "War fury")] * 2
+    assert hunter_ini(g.apply(after.state, g.legal_actions(after.state)[0].action).state) == 1

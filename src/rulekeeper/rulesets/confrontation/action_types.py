@@ -144,7 +144,7 @@ class Place:
 @dataclass(frozen=True)
 class Declare:
     """Before a fight's INI test, a fighter's player declares one of his active abilities that "activates before
-    the INI test" (:mod:`.before_ini`): War fury (``value`` 1: used, 0: not) or Sequence/X (``value``: the dice
+    the INI test" (:mod:`.before_ini`): War fury or Resolute (``value`` 1: used, 0: not) or Sequence/X (``value``: the dice
     he takes, 0 to what his ATT and DEF allow)."""
 
     kind: ClassVar[str] = "declare"

@@ -161,7 +161,7 @@ def _fields(state: SkirmishState, kind: str, data: Mapping[str, object], fighter
         except ValueError:
             raise IllegalActionError(f"a placement gives the dice in attack as a whole number, got "
                                      f"{data.get('attack')!r}", field="attack") from None
-    elif kind == "declare":  # declare FIGHTER N: War fury (1 used, 0 not) or Sequence's dice (before_ini.py)
+    elif kind == "declare":  # declare FIGHTER N: War fury, Resolute (1 used, 0 not) or Sequence's dice (before_ini.py)
         out.update(_declared(state, fighter, data))
     elif kind == "lead":
         first = str(data.get("first", "")).strip()
@@ -180,7 +180,7 @@ def _declared(state: SkirmishState, fighter: str, data: Mapping[str, object]) ->
     try:
         value = _YES_NO[said] if said in _YES_NO else int(said)
     except ValueError:
-        raise IllegalActionError(f"a declaration gives a whole number (War fury: 1 or yes, 0 or no; Sequence: the "
+        raise IllegalActionError(f"a declaration gives a whole number (War fury, Resolute: 1 or yes, 0 or no; Sequence: the "
                                  f"dice he takes), got {data.get('value')!r}", field="value") from None
     ability = str(data.get("ability") or "").strip()
     if not ability:
@@ -209,9 +209,9 @@ def parse_words(state: SkirmishState, words: Sequence[str]) -> SkirmishAction:
         if len(rest) < 2 or not rest[-1].isdigit():
             raise IllegalActionError("a placement is place FIGHTER N (N: his dice in attack), e.g. place Alahan guard 2")
         return parse_form(state, {"kind": kind, "fighter": " ".join(rest[:-1]), "attack": rest[-1]})
-    if kind == "declare":  # declare FIGHTER N: before the INI test, War fury (yes/no) or Sequence's dice
+    if kind == "declare":  # declare FIGHTER N: before the INI test, War fury, Resolute (yes/no) or Sequence's dice
         if len(rest) < 2 or not (rest[-1].isdigit() or rest[-1].lower() in _YES_NO):
-            raise IllegalActionError("a declaration is declare FIGHTER N (War fury: yes or no; Sequence: the dice he "
+            raise IllegalActionError("a declaration is declare FIGHTER N (War fury, Resolute: yes or no; Sequence: the dice he "
                                      "takes), e.g. declare Wolfen predator yes")
         return parse_form(state, {"kind": kind, "fighter": " ".join(rest[:-1]), "value": rest[-1]})
     if kind in ("absorb", "concentrate", "cast", "lead", "split", "disengage"):

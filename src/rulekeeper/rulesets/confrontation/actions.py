@@ -33,7 +33,7 @@ def legal_actions(state: SkirmishState) -> list[LegalAction]:
     if state.over:
         return []
     side = state.to_act
-    if before_ini.declaring(state):  # a fight's War fury and Sequence, declared before its INI test (before_ini.py)
+    if before_ini.declaring(state):  # a fight's War fury, Sequence, Resolute, declared before its INI test (before_ini.py)
         return before_ini.offers(state)
     if state.placing:  # a fight's combat dice, one fighter at a time (placing.py)
         return placing_offers(state)

@@ -85,7 +85,7 @@ def check(state: SkirmishState, action: SkirmishAction) -> None:
     if PHASE_OF.get(kind, "activation") != state.phase:
         raise IllegalActionError(f"round {state.round} is in its {state.phase} phase: no {kind} now", kind=kind)
     if before_ini.declaring(state) and kind != "declare":
-        raise IllegalActionError(f"the fight of {state.before_ini[1]} waits for War fury and Sequence to be declared "
+        raise IllegalActionError(f"the fight of {state.before_ini[1]} waits for War fury, Sequence, Resolute to be declared "
                                  "(declare FIGHTER N)", kind=kind)
     if kind == "declare" and not before_ini.declaring(state):
         raise IllegalActionError("no fight is waiting for a declaration now", kind=kind)

@@ -1,11 +1,12 @@
 """What a fighter's player declared before a fight's INI test, read into his card for that fight.
 
-Why a card: War fury and Sequence/X already act through the card's abilities (:mod:`.combat_effects`,
+Why a card: War fury, Sequence/X and Resolute/X already act through the card's abilities (:mod:`.combat_effects`,
 :mod:`.abilities`, :attr:`.fray.Fray.sequence`), so a declaration is the card the fight reads, not a new path
 through the fray: "Sequence/2" taking one die is the card "Sequence/1"; War fury not used is the card without it;
 War fury not used by a fighter who used it earlier this round is "War fury/lasting", its constraints without its
 die ("the following lasts until the end of the round: he must place more dice in attack than in defence; he
-suffers a -1 to the natural result of his DEF").
+suffers a -1 to the natural result of his DEF"); Resolute not used, or used already this round ("once per
+round"), is the card without it.
 
 The declarations sit in the state as flat triples (fighter, ability, value) after the fight's side and lead
 (:attr:`~.state.SkirmishState.before_ini`); :mod:`.before_ini` makes them.
@@ -22,7 +23,7 @@ from .state import Fighter
 OPTION = "declarations"
 STORED_BEFORE = "keeper"
 #: The active abilities that activate "before the INI test", in the order a fighter declares them.
-BEFORE_INI = ("War fury", "Sequence")
+BEFORE_INI = ("War fury", "Sequence", "Resolute")
 #: War fury's X when its die is not taken but an earlier use this round still binds him.
 LASTING = "lasting"
 
@@ -35,9 +36,10 @@ def triples(said: Sequence[str]) -> Iterator[tuple[str, str, int]]:
 
 def as_declared(card: FighterCard, f: Fighter, said: Sequence[str]) -> FighterCard:
     """``card`` as fighter ``f``'s declarations make it for this fight (a declaration not made yet: the card as
-    printed, which is the keeper's proposal: War fury used, every Sequence die he may take)."""
+    printed, which is the keeper's proposal: War fury used, every Sequence die he may take, Resolute used), without
+    the Resolute he used in an earlier fight this round."""
     mine = {ability: value for key, ability, value in triples(said) if key == f.key}
-    if not mine:
+    if not mine and not f.resolute:
         return card
     written: list[str] = []
     for ability in card.abilities:
@@ -46,6 +48,8 @@ def as_declared(card: FighterCard, f: Fighter, said: Sequence[str]) -> FighterCa
             written.extend([f"War fury/{LASTING}"] if f.furious else [])
         elif name == "Sequence" and name in mine:
             written.append(f"Sequence/{mine[name]}")
+        elif name == "Resolute" and mine.get(name, 0 if f.resolute else 1) == 0:
+            continue  # not used now, or "once per round" used already
         else:
             written.append(ability)
     return card.model_copy(update={"abilities": written})

@@ -191,7 +191,7 @@ def _suffered(abilities: tuple[str, ...]) -> tuple[DamageHook, ...]:
 
 @cache
 def _shape(abilities: tuple[str, ...], test: str, desperate: bool, wild: bool = False) -> TestShape:
-    """The shape of a combat test: Resolute only on INI (its one use a round, policy), Desperate only
+    """The shape of a combat test: Resolute only on INI (its one use a round, as declared: before_ini.py), Desperate only
     when its condition holds, Wild only when the skirmish measured its distance, Luck never
     (:data:`NOT_IN_COMBAT`)."""
     keep: list[str] = []

@@ -138,7 +138,7 @@ def resolution(state: SkirmishState, f: Fighter, action: SkirmishAction, fate: F
             if new.placing:
                 return new, report
             return mark_pursuers(new, fighters_of(state)), report
-        case Declare():  # War fury or Sequence before the INI test; the last one makes the fight (before_ini.py)
+        case Declare():  # War fury, Sequence or Resolute before the INI test; the last one makes the fight (before_ini.py)
             new = before_ini.with_declaration(state, action)
             line: ReportLine = {"text": action_text(action), "kind": "fight"}  # the log's own words
             if before_ini.pending(new) is not None:
@@ -185,7 +185,7 @@ def _by_fighter(state: SkirmishState, f: Fighter, action: SkirmishAction, fate: 
             new, more = do_charge(new, charger, new.fighter(f.key), fate, assault=assault)
             report += more
         return replace(new, to_act=charger.side), report  # the charger's side made the activation
-    if kind == "fight" and before_ini.asks(state, f):  # War fury, Sequence declared first (before_ini.py)
+    if kind == "fight" and before_ini.asks(state, f):  # War fury, Sequence, Resolute declared first (before_ini.py)
         return before_ini.begin(state, f)
     if kind == "fight":
         return _fight(state, f, fate)

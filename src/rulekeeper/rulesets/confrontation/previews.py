@@ -157,7 +157,7 @@ def preview(state: SkirmishState, action: SkirmishAction) -> OddsPreview:
         if before_ini.pending(declared) is None:
             return preview(declared, ByFighter("fight", lead.side, lead.key))
         return _declaring_preview(declared, lead, "the declarations after his: the keeper's proposals")
-    if kind == "fight" and before_ini.asks(state, f):  # it draws nothing: War fury and Sequence are declared first
+    if kind == "fight" and before_ini.asks(state, f):  # it draws nothing: War fury, Sequence, Resolute are declared first
         group = group_of(state, f)
         said = [f"{p.fighter.key}'s {p.ability}" for p in ([] if group is None else before_ini.queue(state, group))]
         return _declaring_preview(state, f, f"declared first, before the INI test: {', '.join(said)}; the odds below "

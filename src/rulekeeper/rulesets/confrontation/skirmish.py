@@ -283,7 +283,7 @@ def combatant(f: Fighter, state: SkirmishState | None = None) -> Combatant:
     the combat with the HP, Stunned and Fierce he has (his wound penalties are read from them); in rout, without
     his active abilities ("they cannot be used by a fighter in rout")."""
     card = without_active(f.card) if f.rout else f.card
-    if state is not None and state.before_ini:  # War fury, Sequence as his player declared them (before_ini.py)
+    if state is not None:  # War fury, Sequence, Resolute as his player declared them (before_ini.py)
         card = as_declared(card, f, state.before_ini[2:])
     if f.boosts:  # Concentration's bonuses, as written on his card until the end of the round (concentration.py)
         card = card.model_copy(update={c: getattr(card, c) + n for c, n in f.boosts})
@@ -449,7 +449,7 @@ def next_round(state: SkirmishState, report: list[ReportLine]) -> SkirmishState:
         return by_points(state)
     fresh = tuple(replace(f, activated=False, fought=(), charged=False, heartened=False, pursuing=False, pursued=0,
                           aiming=False, walked=False, fired=0, leaps=0, covered=False, absorbed=False, reacted=False,
-                          furious=False)
+                          furious=False, resolute=False)
                   for f in state.fighters)
     state = replace(state, fighters=fresh, round=state.round + 1, phase="tactical", to_act=state.leader, splits=(),
                     held=(0, 0), settled=(), no_pass="", asking="", declared="", concentrated="")  # unused tokens are discarded

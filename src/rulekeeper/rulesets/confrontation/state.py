@@ -83,6 +83,7 @@ class Fighter:
     absorbed: bool = False  # he used Absorb/X this round ("once per round": accumulators.py)
     reacted: bool = False  # he made his reaction fire this round (reaction.py)
     furious: bool = False  # he used War fury this round: its constraints last until the round's end (before_ini.py)
+    resolute: bool = False  # he used Resolute this round ("once per round": before_ini.py)
 
     @property
     def radius(self) -> float:
@@ -115,7 +116,8 @@ class Fighter:
                 **({"covered": True} if self.covered else {}),
                 **{k: v for k, v in (("gems", self.gems), ("faith", self.faith), ("unfocused", self.unfocused),
                                      ("charges", self.charges), ("absorbed", self.absorbed),
-                                     ("reacted", self.reacted), ("furious", self.furious)) if v},
+                                     ("reacted", self.reacted), ("furious", self.furious),
+                                     ("resolute", self.resolute)) if v},
                 **({"boosts": [list(b) for b in self.boosts]} if self.boosts else {})}
 
     @staticmethod
@@ -133,7 +135,7 @@ class Fighter:
                        unfocused=bool(d.get("unfocused", False)), charges=int(d.get("charges", 0)),
                        boosts=tuple((str(c), int(n)) for c, n in d.get("boosts", [])),
                        absorbed=bool(d.get("absorbed", False)), reacted=bool(d.get("reacted", False)),
-                       furious=bool(d.get("furious", False)))
+                       furious=bool(d.get("furious", False)), resolute=bool(d.get("resolute", False)))
 
 
 @dataclass(frozen=True)
