@@ -191,6 +191,8 @@ def test_resolute_is_declared_right_before_the_ini_test(g: Game) -> None:
     used = g.apply(s, offered[0].action)
     assert [c.request.label.split(":")[0] for c in used.chance] == ["INI test", "INI test"]
     assert used.state.fighter(HUNTER).resolute and hunter_ini(used.state) == 1
+    assert used.report[0]["text"] == f"{HUNTER} uses Resolute"  # the log's words (action_text)
+    assert g.apply(s, offered[1].action).report[0]["text"] == f"{HUNTER} does not use Resolute"
     kept = g.apply(s, offered[1].action).state
     assert not kept.fighter(HUNTER).resolute and hunter_ini(kept) == 0
     with pytest.raises(IllegalActionError, match="Resolute: 1 \\(used\\) or 0, not 2"):

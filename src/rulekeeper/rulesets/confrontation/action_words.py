@@ -330,10 +330,10 @@ def action_text(action: SkirmishAction) -> str:
             return f"side {side} splits {' and '.join(action.apart)} off their fray"
         case Place():  # without the state the dice War fury adds are unknown: the report line gives the counts
             return f"{who} places his combat dice"
-        case Declare(ability="War fury"):
-            return f"{who} {'uses' if action.value else 'does not use'} War fury"
-        case Declare():
-            return f"{who} takes {counted(action.value, action.ability + ' die', action.ability + ' dice')}"
+        case Declare(ability="Sequence"):
+            return f"{who} takes {counted(action.value, 'Sequence die', 'Sequence dice')}"
+        case Declare():  # War fury, Resolute, Additional limb: used or not
+            return f"{who} {'uses' if action.value else 'does not use'} {action.ability}"
     return FIGHTER_WORDS[action.kind].format(who=who, side=side)
 
 
