@@ -38,6 +38,8 @@ from .before_ini import pending
 from .checks import KINDS
 from .concentration import points_of
 from .disengage import way_out
+from .limb import ABILITY as LIMB
+from .limb import pending as announcement
 from .skirmish import groups
 from .spells import mystic_rules
 from .state import SIDES, SkirmishState, replace
@@ -186,6 +188,7 @@ def _declared(state: SkirmishState, fighter: str, data: Mapping[str, object]) ->
     if not ability:
         now = pending(state) if state.before_ini and not state.placing else None
         ability = now.ability if now is not None and now.fighter.key == fighter else "War fury"
+        ability = LIMB if state.placing and announcement(state) is not None else ability
     return {"ability": ability, "value": value}
 
 

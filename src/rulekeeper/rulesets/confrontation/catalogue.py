@@ -145,7 +145,8 @@ ELSEWHERE: dict[str, tuple[str, str]] = {
                  "his player before the INI test in a battle; the calculator takes every die it may)"),
     "Toxic": ("damage", "implemented in combat: one Toxic die on his first attack; a wound brings a damage roll STR X "
               "vs RES 0 (not yet: the army's count of Toxic dice)"),
-    "Additional limb": ("combat", "implemented in combat: ATT and DEF swapped when it raises ATT (policy)"),
+    "Additional limb": ("combat", "implemented in combat: ATT and DEF swapped as its player announces after the INI test "
+                                "(the INI loser first); the keeper's proposal and one-action fights: when it raises ATT"),
     "Ambidextrous": ("combat", "implemented in combat: a successful DEF test gains an attack die; a spare defence die turns to attack"),
     "Brutish charge": ("combat", "implemented in combat: one more attack die after a charge (--charge)"),
     "Charging strength": ("damage", "implemented in combat: STR replaced by X after a charge (--charge; not yet: Master strike)"),

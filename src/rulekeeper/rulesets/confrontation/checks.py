@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from rulekeeper.core.errors import IllegalActionError
 
-from . import before_ini, placing
+from . import before_ini, limb, placing
 from .accumulators import absorb_problem
 from .action_types import (
     Absorb,
@@ -87,9 +87,13 @@ def check(state: SkirmishState, action: SkirmishAction) -> None:
     if before_ini.declaring(state) and kind != "declare":
         raise IllegalActionError(f"the fight of {state.before_ini[1]} waits for War fury, Sequence, Resolute to be declared "
                                  "(declare FIGHTER N)", kind=kind)
-    if kind == "declare" and not before_ini.declaring(state):
+    announcing = limb.pending(state) is not None
+    if kind == "declare" and not before_ini.declaring(state) and not announcing:
         raise IllegalActionError("no fight is waiting for a declaration now", kind=kind)
-    if state.placing and kind != "place":
+    if announcing and kind != "declare":
+        raise IllegalActionError(f"the fight of {state.placing[1]} waits for Additional limb to be announced (declare "
+                                 "FIGHTER yes|no), the INI loser's camp first", kind=kind)
+    if state.placing and kind not in ("place", "declare"):
         raise IllegalActionError(f"the fight of {state.placing[1]} waits for its combat dice to be placed (place "
                                  "FIGHTER N)", kind=kind)
     if kind == "place" and not state.placing:
@@ -335,9 +339,15 @@ def _check_split(state: SkirmishState, f: Fighter, action: SkirmishAction) -> No
         raise IllegalActionError(f"cannot split {' and '.join(apart)} off {f.key}'s fray: {problem}", field="apart")
 
 
+def _check_declare(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
+    """A declaration before the INI test (before_ini.py) or an announcement after it (limb.py)."""
+    if isinstance(action, Declare):
+        (limb.check if limb.pending(state) is not None else before_ini.check)(state, action)
+
+
 #: The checks of the phases' kinds (the rest are activations: :func:`_check_activation`).
 CHECKS: dict[str, Check] = {"place": lambda s, f, a: placing.check(s, a) if isinstance(a, Place) else None,
-                            "declare": lambda s, f, a: before_ini.check(s, a) if isinstance(a, Declare) else None,
+                            "declare": _check_declare,
                             "tactical": _check_tactical, "cover": _check_cover, "ready": _check_cover, "authority": _check_authority, "lead": _check_lead,
                             "remove": _check_reinforcement, "keep": _check_reinforcement,
                             "return": _check_reinforcement, "pursue": _check_pursuit, "stay": _check_pursuit,

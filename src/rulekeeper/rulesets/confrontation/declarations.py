@@ -26,6 +26,8 @@ STORED_BEFORE = "keeper"
 BEFORE_INI = ("War fury", "Sequence", "Resolute")
 #: War fury's X when its die is not taken but an earlier use this round still binds him.
 LASTING = "lasting"
+#: Additional limb's X once its player announced he uses it (the card as printed: the keeper's policy decides).
+USED = "used"
 
 
 def triples(said: Sequence[str]) -> Iterator[tuple[str, str, int]]:
@@ -50,6 +52,8 @@ def as_declared(card: FighterCard, f: Fighter, said: Sequence[str]) -> FighterCa
             written.append(f"Sequence/{mine[name]}")
         elif name == "Resolute" and mine.get(name, 0 if f.resolute else 1) == 0:
             continue  # not used now, or "once per round" used already
+        elif name == "Additional limb" and name in mine:  # announced after the INI test (limb.py)
+            written.extend([f"Additional limb/{USED}"] if mine[name] else [])
         else:
             written.append(ability)
     return card.model_copy(update={"abilities": written})

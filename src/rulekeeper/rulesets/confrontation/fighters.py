@@ -74,8 +74,9 @@ class Combatant:
 
     @property
     def limb(self) -> bool:
-        """Additional limb (active) "swaps his ATT and DEF": used when it raises his ATT (policy)."""
-        return self.combat.swap and self.card.DEF > self.card.ATT
+        """Additional limb (active) "swaps his ATT and DEF": as his player announced (``Additional limb/used``:
+        limb.py), else used when it raises his ATT (the keeper's policy)."""
+        return self.combat.swap and (self.card.value_of("Additional limb") == "used" or self.card.DEF > self.card.ATT)
 
     @property
     def attack(self) -> int:
@@ -263,7 +264,7 @@ def _note(f: Combatant, o: Combatant, written: str) -> str:
         return "not used in this fight; his earlier use this round binds him: more dice in attack than in defence, " \
                "−1 to the natural DEF"
     if name == "Additional limb" and not f.limb:
-        return "not used: it would not raise his ATT (policy)"
+        return "not used: it would not raise his ATT (the keeper's policy; his player announces it after the INI test)"
     if name in _COMBAT_NOTES and (name != "Brutish charge" or f.charged) and (name != "War-horse" or not f.charged):
         return _COMBAT_NOTES[name]
     ability = ABILITIES.get(name)

@@ -40,7 +40,8 @@ def by_players(state: SkirmishState) -> bool:
     return state.option(OPTION, STORED_BEFORE) == "players"
 
 
-def _group(state: SkirmishState) -> Group:
+def group_now(state: SkirmishState) -> Group:
+    """The group whose fight is underway (its INI tests drawn, its dice being placed)."""
     found = group_of(state, state.fighter(state.placing[1]))
     assert found is not None  # the group a fight began with: nothing else may act until it is fought
     return found
@@ -49,11 +50,11 @@ def _group(state: SkirmishState) -> Group:
 def fighters_of(state: SkirmishState) -> list[str]:
     """The fighters of the fight whose dice are being placed, in the fray's order (as a one-action fight marks them
     for a pursuit)."""
-    group = _group(state)
+    group = group_now(state)
     return [g.key for g in (*group[0], *group[1])]
 
 
-def _order(fray: Fray, winner: int) -> list[int]:
+def order(fray: Fray, winner: int) -> list[int]:
     """The fray's fighters in placing order: the losing camp first ("the winner … places after the loser")."""
     return [i for c in (1 - winner, winner) for i in range(len(fray.fighters)) if fray.camp_of[i] == c]
 
@@ -62,11 +63,11 @@ def _placed(state: SkirmishState) -> list[int]:
     return [int(n) for n in state.placing[3:]]
 
 
-def _fray(state: SkirmishState, group: Group, winner: int) -> Fray:
+def placed_so_far(state: SkirmishState, group: Group, winner: int) -> Fray:
     """The group's fray with the attack dice placed so far fixed (``None``: not placed yet)."""
     bare = fray_of(group, state)
     fixed: list[int | None] = [None] * len(bare.fighters)
-    for i, n in zip(_order(bare, winner), _placed(state), strict=False):
+    for i, n in zip(order(bare, winner), _placed(state), strict=False):
         fixed[i] = n
     return Fray(bare.camps, bare.table, bare.engaged, tuple(fixed))
 
@@ -78,7 +79,7 @@ def begin(state: SkirmishState, lead: Fighter, fate: Fate) -> tuple[SkirmishStat
     fray = fray_of(group, state)
     winner = roll_fray_initiative(fate, fray)
     camp = group[winner]
-    first = fray.fighters[_order(fray, winner)[0]]
+    first = fray.fighters[order(fray, winner)[0]]
     text = (f"{names(group[0])} fight{'s' if len(group[0]) == 1 else ''} {names(group[1])}: {names(camp)} "
             f"win{'s' if len(camp) == 1 else ''} initiative; {first.name} places his combat dice first")
     new = replace(state, placing=(state.to_act, lead.key, str(winner)))
@@ -87,9 +88,9 @@ def begin(state: SkirmishState, lead: Fighter, fate: Fate) -> tuple[SkirmishStat
 
 def _next(state: SkirmishState) -> tuple[int, Fighter, Fray]:
     """The index (in the fray) and fighter who places next, and the fray with what is placed so far."""
-    group, winner = _group(state), int(state.placing[2])
-    fray = _fray(state, group, winner)
-    i = _order(fray, winner)[len(_placed(state))]
+    group, winner = group_now(state), int(state.placing[2])
+    fray = placed_so_far(state, group, winner)
+    i = order(fray, winner)[len(_placed(state))]
     return i, [*group[0], *group[1]][i], fray
 
 
@@ -123,7 +124,7 @@ def choices(state: SkirmishState) -> Choice:
 def offers(state: SkirmishState) -> list[LegalAction]:
     c = choices(state)
     f, held_back = c.fighter, " (Fencer's die held in reserve)" if c.reserve else ""
-    rest = len(_fray(state, _group(state), int(state.placing[2])).fighters) - len(_placed(state)) - 1
+    rest = len(placed_so_far(state, group_now(state), int(state.placing[2])).fighters) - len(_placed(state)) - 1
     note = "then the exchanges" if rest == 0 else f"then {counted(rest, 'more fighter')} place" + ("s" if rest == 1 else "")
     return [offer(Place(f.side, f.key, n), f"{f.key}: {n + c.forced} in attack, {c.dice - n} in defence{held_back}"
                   + (" (the keeper's proposal)" if n == c.proposal else ""), f.side, None, note,
@@ -134,8 +135,8 @@ def with_choice(state: SkirmishState, attack: int) -> tuple[Fray, int, Group, bo
     """The fray if the fighter placing now places ``attack`` (those after him: the keeper's proposals, seeing it),
     the camp that won initiative, the group, and whether his is the last placement (the exchanges follow)."""
     chosen = replace(state, placing=(*state.placing, str(attack)))
-    group, winner = _group(state), int(state.placing[2])
-    fray = _fray(chosen, group, winner)
+    group, winner = group_now(state), int(state.placing[2])
+    fray = placed_so_far(chosen, group, winner)
     return fray, winner, group, len(_placed(chosen)) == len(fray.fighters)
 
 
@@ -156,8 +157,8 @@ def do_place(state: SkirmishState, action: Place, fate: Fate) -> tuple[SkirmishS
     said: ReportLine = {"text": f"{c.fighter.key} places {action.attack + c.forced} in attack, "
                                 f"{c.dice - action.attack} in defence", "kind": "fight"}
     new = replace(state, placing=(*state.placing, str(action.attack)))
-    group, winner = _group(new), int(new.placing[2])
-    fray = _fray(new, group, winner)
+    group, winner = group_now(new), int(new.placing[2])
+    fray = placed_so_far(new, group, winner)
     if len(_placed(new)) < len(fray.fighters):
         return replace(new, to_act=_next(new)[1].side), [said]
     report = Report()

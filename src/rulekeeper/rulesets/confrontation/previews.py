@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from rulekeeper.core.game import OddsPreview
 
-from . import before_ini
+from . import before_ini, limb
 from .accumulators import absorb_preview
 from .action_types import (
     Absorb,
@@ -35,7 +35,7 @@ from .fray import Fray, initiative_odds_of
 from .fray_whole import fray_ends
 from .leap import leap_charge, leap_pursuit
 from .magic_preview import magic_preview
-from .placing import by_players, with_choice
+from .placing import by_players, group_now, placed_so_far, with_choice
 from .reaction import may_react
 from .shooting import WOUNDS, Shot, shot_of
 from .skirmish import (
@@ -151,6 +151,10 @@ def preview(state: SkirmishState, action: SkirmishAction) -> OddsPreview:
         f = state.fighter(action.fighter)
     except LookupError:
         return OddsPreview()
+    if isinstance(action, Declare) and limb.pending(state) is not None:  # the fight's outlook with this announcement
+        announced = limb.with_announcement(state, action)  # (the rest as proposed): nothing is drawn
+        now, winner = group_now(announced), int(announced.placing[2])
+        return OddsPreview(tuple(fray_outlook(announced, now, placed_so_far(announced, now, winner), winner)))
     if isinstance(action, Declare) and before_ini.declaring(state):  # the fight with this declaration, the rest
         declared = before_ini.with_declaration(state, action)  # as proposed; the last one is the fight's start
         lead = declared.fighter(declared.before_ini[1])
