@@ -61,7 +61,7 @@ def test_war_fury_is_the_players_choice_before_the_ini_test(g: Game) -> None:
     assert offered[0].text.endswith("(the keeper's proposal)") and "uses War fury" in offered[0].text
     assert {lg.note for lg in offered} == {"then the INI tests"} and {lg.side for lg in offered} == {"B"}
     assert state_from_json(state_to_json(s)) == s  # the declarations under way are stored with the state
-    with pytest.raises(IllegalActionError, match="waits for War fury, Sequence, Resolute to be declared"):
+    with pytest.raises(IllegalActionError, match="waits for Wolfen hunter's War fury to be declared before its INI test"):
         g.apply(s, {"kind": "fight", "side": "B", "fighter": HUNTER})
     with pytest.raises(IllegalActionError, match="War fury: 1 \\(used\\) or 0, not 2"):
         g.apply(s, {"kind": "declare", "side": "B", "fighter": HUNTER, "ability": "War fury", "value": 2})

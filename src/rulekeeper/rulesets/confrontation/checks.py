@@ -85,8 +85,10 @@ def check(state: SkirmishState, action: SkirmishAction) -> None:
     if PHASE_OF.get(kind, "activation") != state.phase:
         raise IllegalActionError(f"round {state.round} is in its {state.phase} phase: no {kind} now", kind=kind)
     if before_ini.declaring(state) and kind != "declare":
-        raise IllegalActionError(f"the fight of {state.before_ini[1]} waits for War fury, Sequence, Resolute to be declared "
-                                 "(declare FIGHTER N)", kind=kind)
+        now = before_ini.pending(state)
+        what = "its declarations" if now is None else f"{now.fighter.key}'s {now.ability}"
+        raise IllegalActionError(f"the fight of {state.before_ini[1]} waits for {what} to be declared before its INI "
+                                 "test (declare FIGHTER N)", kind=kind)
     announcing = limb.pending(state) is not None
     if kind == "declare" and not before_ini.declaring(state) and not announcing:
         raise IllegalActionError("no fight is waiting for a declaration now", kind=kind)
