@@ -34,12 +34,11 @@ from .action_types import (
     Split,
     ToPoint,
 )
+from .after_ini import pending as announcement
 from .before_ini import pending
 from .checks import KINDS
 from .concentration import points_of
 from .disengage import way_out
-from .limb import ABILITY as LIMB
-from .limb import pending as announcement
 from .skirmish import groups
 from .spells import mystic_rules
 from .state import SIDES, SkirmishState, replace
@@ -188,7 +187,8 @@ def _declared(state: SkirmishState, fighter: str, data: Mapping[str, object]) ->
     if not ability:
         now = pending(state) if state.before_ini and not state.placing else None
         ability = now.ability if now is not None and now.fighter.key == fighter else "War fury"
-        ability = LIMB if state.placing and announcement(state) is not None else ability
+        now_after = announcement(state) if state.placing else None  # Additional limb or Fencer (after_ini.py)
+        ability = now_after.ability if now_after is not None and now_after.fighter.key == fighter else ability
     return {"ability": ability, "value": value}
 
 
@@ -335,6 +335,8 @@ def action_text(action: SkirmishAction) -> str:
             return f"{who} places his combat dice"
         case Declare(ability="Sequence"):
             return f"{who} takes {counted(action.value, 'Sequence die', 'Sequence dice')}"
+        case Declare(ability="Fencer"):
+            return f"{who} {'holds' if action.value else 'holds no'} combat die in reserve"
         case Declare():  # War fury, Resolute, Additional limb: used or not
             return f"{who} {'uses' if action.value else 'does not use'} {action.ability}"
     return FIGHTER_WORDS[action.kind].format(who=who, side=side)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rulekeeper.core.game import LegalAction
 
-from . import before_ini, limb
+from . import after_ini, before_ini
 from .action_types import ByFighter, offer
 from .authority_uses import answer_offers, pass_offer, split_offers, token_chooser
 from .checks import KINDS, PHASE_OF, check
@@ -35,8 +35,8 @@ def legal_actions(state: SkirmishState) -> list[LegalAction]:
     side = state.to_act
     if before_ini.declaring(state):  # a fight's War fury, Sequence, Resolute, declared before its INI test (before_ini.py)
         return before_ini.offers(state)
-    if limb.pending(state) is not None:  # after the INI test: who uses Additional limb, its loser first (limb.py)
-        return limb.offers(state)
+    if after_ini.pending(state) is not None:  # after the INI test: Additional limb (its loser first), a Fencer's reserve (after_ini.py)
+        return after_ini.offers(state)
     if state.placing:  # a fight's combat dice, one fighter at a time (placing.py)
         return placing_offers(state)
     if state.phase in ("tactical", "lead"):

@@ -117,8 +117,8 @@ ELSEWHERE: dict[str, tuple[str, str]] = {
     "Implacable": ("board", "implemented in skirmishes: X more pursuit movements a combat phase"),
     "Pariah": ("army", "implemented in skirmishes: a Pariah General (not every fighter one) rolls the Tactical roll "
                "with 2d6, the lowest kept"),
-    "Fencer": ("combat", "implemented in combat: one die held in reserve, placed in attack (no Counterattack nor "
-               "Ambidextrous against it) or defence when he has no other (policy) (not yet: its sustained defence, a "
+    "Fencer": ("combat", "implemented in combat: one die held in reserve (his player's choice as he places), placed in "
+               "attack (no Counterattack nor Ambidextrous against it) or defence when he has no other (policy) (not yet: its sustained defence, a "
                "core rule the seed does not describe)"),
     "Feint": ("combat", "implemented in combat: a hit takes an attack (else a defence) die instead of a damage roll "
               "(policy: when the damage roll cannot wound)"),

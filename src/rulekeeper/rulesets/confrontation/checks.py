@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from rulekeeper.core.errors import IllegalActionError
 
-from . import before_ini, limb, placing
+from . import after_ini, before_ini, placing
 from .accumulators import absorb_problem
 from .action_types import (
     Absorb,
@@ -89,12 +89,14 @@ def check(state: SkirmishState, action: SkirmishAction) -> None:
         what = "its declarations" if now is None else f"{now.fighter.key}'s {now.ability}"
         raise IllegalActionError(f"the fight of {state.before_ini[1]} waits for {what} to be declared before its INI "
                                  "test (declare FIGHTER N)", kind=kind)
-    announcing = limb.pending(state) is not None
+    announcing = after_ini.pending(state) is not None
     if kind == "declare" and not before_ini.declaring(state) and not announcing:
         raise IllegalActionError("no fight is waiting for a declaration now", kind=kind)
     if announcing and kind != "declare":
-        raise IllegalActionError(f"the fight of {state.placing[1]} waits for Additional limb to be announced (declare "
-                                 "FIGHTER yes|no), the INI loser's camp first", kind=kind)
+        after = after_ini.pending(state)
+        assert after is not None  # announcing
+        raise IllegalActionError(f"the fight of {state.placing[1]} waits for {after.fighter.key}'s {after.ability} to be "
+                                 "announced (declare FIGHTER yes|no)", kind=kind)
     if state.placing and kind not in ("place", "declare"):
         raise IllegalActionError(f"the fight of {state.placing[1]} waits for its combat dice to be placed (place "
                                  "FIGHTER N)", kind=kind)
@@ -342,9 +344,9 @@ def _check_split(state: SkirmishState, f: Fighter, action: SkirmishAction) -> No
 
 
 def _check_declare(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
-    """A declaration before the INI test (before_ini.py) or an announcement after it (limb.py)."""
+    """A declaration before the INI test (before_ini.py) or an announcement after it (after_ini.py)."""
     if isinstance(action, Declare):
-        (limb.check if limb.pending(state) is not None else before_ini.check)(state, action)
+        (after_ini.check if after_ini.pending(state) is not None else before_ini.check)(state, action)
 
 
 #: The checks of the phases' kinds (the rest are activations: :func:`_check_activation`).

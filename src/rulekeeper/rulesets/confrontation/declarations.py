@@ -52,8 +52,10 @@ def as_declared(card: FighterCard, f: Fighter, said: Sequence[str]) -> FighterCa
             written.append(f"Sequence/{mine[name]}")
         elif name == "Resolute" and mine.get(name, 0 if f.resolute else 1) == 0:
             continue  # not used now, or "once per round" used already
-        elif name == "Additional limb" and name in mine:  # announced after the INI test (limb.py)
+        elif name == "Additional limb" and name in mine:  # announced after the INI test (after_ini.py)
             written.extend([f"Additional limb/{USED}"] if mine[name] else [])
+        elif name == "Fencer" and mine.get(name) == 0:  # no die held in reserve this fight (after_ini.py)
+            continue
         else:
             written.append(ability)
     return card.model_copy(update={"abilities": written})

@@ -75,7 +75,7 @@ class Combatant:
     @property
     def limb(self) -> bool:
         """Additional limb (active) "swaps his ATT and DEF": as his player announced (``Additional limb/used``:
-        limb.py), else used when it raises his ATT (the keeper's policy)."""
+        after_ini.py), else used when it raises his ATT (the keeper's policy)."""
         return self.combat.swap and (self.card.value_of("Additional limb") == "used" or self.card.DEF > self.card.ATT)
 
     @property
@@ -228,7 +228,7 @@ _COMBAT_NOTES = {
     "Master strike": "two attack dice on an undefended target: STR + his card's ATT, no wound penalty (policy)",
     "Feint": "a hit takes a die instead of a damage roll that cannot wound (policy)",
     "Circular blow": "against two or more opponents: one attack on each for that many dice (policy; a fray)",
-    "Fencer": "one die held in reserve, placed in attack or defence when needed (policy)",
+    "Fencer": "one die held in reserve (his player's choice), placed in attack or defence when needed (policy)",
     "Sequence": "up to X more dice, −1 ATT and DEF each, never below 0 (declared by his player before the INI test; "
                 "the keeper's proposal: all he may take)",
     "Toxic": "his first attack is Toxic: a wound brings a damage roll STR X vs RES 0",

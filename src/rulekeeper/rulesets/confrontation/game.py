@@ -33,7 +33,7 @@ from rulekeeper.core.present import CliPresenter, WebPresenter
 from rulekeeper.core.rng import RngState
 from rulekeeper.core.whole import WholeOdds
 
-from . import actions, before_ini, limb, policy
+from . import actions, after_ini, before_ini, policy
 from .accumulators import do_absorb
 from .action_types import (
     ACTIONS,
@@ -138,8 +138,8 @@ def resolution(state: SkirmishState, f: Fighter, action: SkirmishAction, fate: F
             if new.placing:
                 return new, report
             return mark_pursuers(new, fighters_of(state)), report
-        case Declare() if limb.pending(state) is not None:  # Additional limb after the INI test (limb.py)
-            return limb.with_announcement(state, action), [{"text": action_text(action), "kind": "fight"}]
+        case Declare() if after_ini.pending(state) is not None:  # Additional limb, Fencer after the INI test (after_ini.py)
+            return after_ini.with_announcement(state, action), [{"text": action_text(action), "kind": "fight"}]
         case Declare():  # War fury, Sequence or Resolute before the INI test; the last one makes the fight (before_ini.py)
             new = before_ini.with_declaration(state, action)
             line: ReportLine = {"text": action_text(action), "kind": "fight"}  # the log's own words
@@ -158,9 +158,9 @@ def resolution(state: SkirmishState, f: Fighter, action: SkirmishAction, fate: F
 def _fight(state: SkirmishState, lead: Fighter, fate: Fate) -> Step:
     """A fight once its abilities are declared: its INI tests, the players placing their dice next (placing.py), or
     the whole fight, the keeper placing them."""
-    if by_players(state):  # the INI tests; who uses Additional limb is announced next, if anyone has it (limb.py)
+    if by_players(state):  # the INI tests; Additional limb, Fencer's reserve announced next (after_ini.py)
         new, report = begin(state, lead, fate)
-        return limb.opening(new), report
+        return after_ini.opening(new), report
     fray = group_of(state, lead)
     group = [] if fray is None else [g.key for g in (*fray[0], *fray[1])]
     new, report = do_fight(state, lead, fate)
@@ -271,8 +271,8 @@ class SkirmishGame(BaseGame[SkirmishState, SkirmishAction]):
         if not state.over and before_ini.declaring(state):  # a fight's declarations: the fighter who declares now
             now = before_ini.pending(state)
             acting = () if now is None else (now.fighter.key,)
-        elif not state.over and state.placing:  # a fight's Additional limb, then its dice: who announces, places now
-            announcer = limb.pending(state)
+        elif not state.over and state.placing:  # a fight's announcements, its dice: who announces, places now
+            announcer = after_ini.pending(state)
             acting = (placing_choices(state).fighter if announcer is None else announcer.fighter).key,
         elif not state.over:
             acting = state.reacting[1:2] if state.reacting else \

@@ -83,10 +83,10 @@ def begin(state: SkirmishState, lead: Fighter, fate: Fate) -> tuple[SkirmishStat
     text = (f"{names(group[0])} fight{'s' if len(group[0]) == 1 else ''} {names(group[1])}: {names(camp)} "
             f"win{'s' if len(camp) == 1 else ''} initiative; {first.name} places his combat dice first")
     new = replace(state, placing=(state.to_act, lead.key, str(winner)))
-    return replace(new, to_act=_next(new)[1].side), [{"text": text, "kind": "fight"}]
+    return replace(new, to_act=next_placer(new)[1].side), [{"text": text, "kind": "fight"}]
 
 
-def _next(state: SkirmishState) -> tuple[int, Fighter, Fray]:
+def next_placer(state: SkirmishState) -> tuple[int, Fighter, Fray]:
     """The index (in the fray) and fighter who places next, and the fray with what is placed so far."""
     group, winner = group_now(state), int(state.placing[2])
     fray = placed_so_far(state, group, winner)
@@ -106,7 +106,7 @@ class Choice(NamedTuple):
 
 
 def choices(state: SkirmishState) -> Choice:
-    i, f, fray = _next(state)
+    i, f, fray = next_placer(state)
     fighter = fray.fighters[i]
     reserve = fighter.has("Fencer") and fray.dice(i) >= 2
     dice, forced = fray.dice(i) - reserve, fighter.attack_only_dice()
@@ -160,7 +160,7 @@ def do_place(state: SkirmishState, action: Place, fate: Fate) -> tuple[SkirmishS
     group, winner = group_now(new), int(new.placing[2])
     fray = placed_so_far(new, group, winner)
     if len(_placed(new)) < len(fray.fighters):
-        return replace(new, to_act=_next(new)[1].side), [said]
+        return replace(new, to_act=next_placer(new)[1].side), [said]
     report = Report()
     healths = fight_out(fate, fray, winner, report)
     done, card = fought(replace(new, placing=(), before_ini=(), to_act=new.placing[0]), group, healths, report)

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from rulekeeper.core.game import OddsPreview
 
-from . import before_ini, limb
+from . import after_ini, before_ini
 from .accumulators import absorb_preview
 from .action_types import (
     Absorb,
@@ -151,8 +151,8 @@ def preview(state: SkirmishState, action: SkirmishAction) -> OddsPreview:
         f = state.fighter(action.fighter)
     except LookupError:
         return OddsPreview()
-    if isinstance(action, Declare) and limb.pending(state) is not None:  # the fight's outlook with this announcement
-        announced = limb.with_announcement(state, action)  # (the rest as proposed): nothing is drawn
+    if isinstance(action, Declare) and after_ini.pending(state) is not None:  # the fight's outlook with this announcement
+        announced = after_ini.with_announcement(state, action)  # (the rest as proposed): nothing is drawn
         now, winner = group_now(announced), int(announced.placing[2])
         return OddsPreview(tuple(fray_outlook(announced, now, placed_so_far(announced, now, winner), winner)))
     if isinstance(action, Declare) and before_ini.declaring(state):  # the fight with this declaration, the rest

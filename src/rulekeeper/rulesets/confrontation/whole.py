@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from rulekeeper.core.whole import WholeMeasure, WholeOdds
 
-from . import before_ini, limb
+from . import after_ini, before_ini
 from .action_types import ByFighter, Charge, Declare, Place, Shoot, SkirmishAction, ToPoint
 from .exchanges import apply_wound
 from .fear import FearTest
@@ -40,7 +40,7 @@ def whole_odds(state: SkirmishState, action: SkirmishAction) -> WholeOdds | None
             return None
         return fray_whole_odds(fray, [g.key for g in (*placed[0], *placed[1])], 0 if f.side == placed[0][0].side else 1,
                                winner=winner)
-    if isinstance(action, Declare) and limb.pending(state) is not None:  # an announcement draws nothing
+    if isinstance(action, Declare) and after_ini.pending(state) is not None:  # an announcement draws nothing
         return None
     if isinstance(action, Declare) and before_ini.declaring(state):  # the last declaration makes the fight
         declared = before_ini.with_declaration(state, action)

@@ -1,8 +1,10 @@
-"""Additional limb is announced by its player after the fight's INI test (limb.py), each rule quoted.
+"""Additional limb and Fencer's reserve die are announced by their players after the fight's INI test (after_ini.py),
+each rule quoted.
 
 Additional limb (active): "A fighter using Additional limb swaps his ATT and DEF for the duration of the combat being
 played. If there are opponents endowed with Additional limb involved in this same combat, then the loser of the INI
-roll is the first one to announce which of his fighters will be using this ability."
+roll is the first one to announce which of his fighters will be using this ability." Fencer: "When a Fencer's combat dice are being placed before a combat, one of them can be held in reserve
+by the player controlling him."
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from test_confrontation_placing import engaged_fight
 
 from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import Game
+from rulekeeper.rulesets.confrontation import after_ini
 from rulekeeper.rulesets.confrontation.placing import choices, group_now, placed_so_far
 from rulekeeper.rulesets.confrontation.state import SkirmishState, state_from_json, state_to_json
 
@@ -49,7 +52,7 @@ def test_additional_limb_is_announced_after_the_ini_test(g: Game) -> None:
     assert "ATT 5, DEF 2 for this combat" in offered[0].text and offered[0].text.endswith("(the keeper's proposal)")
     assert {lg.note for lg in offered} == {"then the dice are placed"}
     assert state_from_json(state_to_json(s)) == s
-    with pytest.raises(IllegalActionError, match="waits for Additional limb to be announced"):
+    with pytest.raises(IllegalActionError, match="waits for Wolfen hunter.s Additional limb to be announced"):
         g.apply(s, {"kind": "place", "side": "B", "fighter": HUNTER, "attack": 1})
     with pytest.raises(IllegalActionError, match="Additional limb: 1 \\(used\\) or 0, not 3"):
         g.apply(s, {**offered[0].action, "value": 3})
@@ -107,3 +110,52 @@ def test_the_keeper_decides_in_battles_stored_before_the_choice(g: Game) -> None
     after = fight(g, s).state
     assert {lg.action["kind"] for lg in g.legal_actions(after)} == {"place"}
     assert attack_defence(after, HUNTER) == (5, 2)
+
+
+def fencer_fight(g: Game, placement: str = "players", seed: int = 11) -> SkirmishState:
+    """The ford's guard charged into the hunter, a Fencer (two combat dice: one may be held in reserve)."""
+    return with_card(engaged_fight(g, placement, seed=seed), HUNTER, abilities=["Fencer"])
+
+
+def to_the_hunters_placement(g: Game, s: SkirmishState) -> SkirmishState:
+    while after_ini.pending(s) is None:
+        s = g.apply(s, g.legal_actions(s)[0].action).state
+    return s
+
+
+def test_a_fencer_says_whether_he_holds_a_die_before_he_places(g: Game) -> None:
+    """Fencer: "When a Fencer's combat dice are being placed before a combat, one of them can be held in reserve by
+    the player controlling him": just before he places, his player holds one (the keeper's proposal) or none."""
+    s = to_the_hunters_placement(g, fight(g, fencer_fight(g)).state)
+    offered = g.legal_actions(s)
+    assert [(lg.action["fighter"], lg.action["ability"], lg.action["value"]) for lg in offered] == [
+        (HUNTER, "Fencer", 1), (HUNTER, "Fencer", 0)]
+    assert offered[0].text.endswith("(the keeper's proposal)") and {lg.note for lg in offered} == {"then he places his dice"}
+    with pytest.raises(IllegalActionError, match="waits for Wolfen hunter's Fencer to be announced"):
+        g.apply(s, {"kind": "place", "side": "B", "fighter": HUNTER, "attack": 1})
+    held, none = (g.apply(s, lg.action) for lg in offered)
+    assert held.report[0]["text"] == f"{HUNTER} holds combat die in reserve" and not held.chance
+    assert none.report[0]["text"] == f"{HUNTER} holds no combat die in reserve"
+    c_held, c_none = choices(held.state), choices(none.state)
+    assert c_held.fighter.key == c_none.fighter.key == HUNTER
+    assert (c_held.reserve, c_none.reserve) == (True, False) and c_none.dice == c_held.dice + 1
+    assert all("held in reserve" in lg.text for lg in g.legal_actions(held.state))
+    assert not any("held in reserve" in lg.text for lg in g.legal_actions(none.state))
+    assert state_from_json(state_to_json(none.state)) == none.state
+
+
+def test_announced_and_placed_as_proposed_a_fight_ends_as_the_keeper_fighting_it_would(g: Game) -> None:
+    """The same cards, the same RNG, the same order: Additional limb and Fencer's die announced as proposed and the
+    dice placed as proposed end the fight exactly as the one-action fight (``placement=keeper``)."""
+    ends = []
+    for placement in ("players", "keeper"):
+        s = with_card(fencer_fight(g, placement), GUARD, abilities=["Additional limb"], ATT=2, DEF=5)
+        s = fight(g, s).state
+        announced = 0
+        while s.placing:
+            action = g.legal_actions(s)[0].action
+            announced += action["kind"] == "declare"
+            s = g.apply(s, action).state
+        assert announced == (2 if placement == "players" else 0)
+        ends.append({**g.state_to_json(s), "options": None})
+    assert ends[0] == ends[1]
