@@ -134,7 +134,7 @@ def test_a_fencer_says_whether_he_holds_a_die_before_he_places(g: Game) -> None:
     with pytest.raises(IllegalActionError, match="waits for Wolfen hunter's Fencer to be announced"):
         g.apply(s, {"kind": "place", "side": "B", "fighter": HUNTER, "attack": 1})
     held, none = (g.apply(s, lg.action) for lg in offered)
-    assert held.report[0]["text"] == f"{HUNTER} holds combat die in reserve" and not held.chance
+    assert held.report[0]["text"] == f"{HUNTER} holds one combat die in reserve" and not held.chance
     assert none.report[0]["text"] == f"{HUNTER} holds no combat die in reserve"
     c_held, c_none = choices(held.state), choices(none.state)
     assert c_held.fighter.key == c_none.fighter.key == HUNTER

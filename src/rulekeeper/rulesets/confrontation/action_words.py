@@ -336,7 +336,7 @@ def action_text(action: SkirmishAction) -> str:
         case Declare(ability="Sequence"):
             return f"{who} takes {counted(action.value, 'Sequence die', 'Sequence dice')}"
         case Declare(ability="Fencer"):
-            return f"{who} {'holds' if action.value else 'holds no'} combat die in reserve"
+            return f"{who} holds {'one' if action.value else 'no'} combat die in reserve"
         case Declare():  # War fury, Resolute, Additional limb: used or not
             return f"{who} {'uses' if action.value else 'does not use'} {action.ability}"
     return FIGHTER_WORDS[action.kind].format(who=who, side=side)
