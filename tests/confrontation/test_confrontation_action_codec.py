@@ -35,6 +35,8 @@ SHAPES = [
                                     "decline", "pass", "allow", "force", "ready", "counter", "let", "steady", "react",
                                     "withhold")),
     *({"kind": k, **SIDE, "to": [30.5, 20.0]} for k in ("move", "leap", "cover", "return")),
+    {"kind": "cure", **SIDE, "target": "Alahan swordsman"},
+    {"kind": "cure", **SIDE},
     {"kind": "charge", **SIDE, "target": "Wolfen hunter"},
     {"kind": "charge", **SIDE, "target": "Wolfen hunter", "leap": True},
     {"kind": "charge", **SIDE, "target": "Wolfen hunter", "assault": True},
@@ -82,7 +84,7 @@ def test_every_shape_of_every_kind_encodes_to_the_same_bytes(action: dict[str, o
 
 
 def test_the_codec_knows_every_kind_the_checks_know() -> None:
-    assert set(ACTIONS.kinds) == set(KINDS) and len(KINDS) == 34  # declare: War fury, Sequence (before_ini.py)
+    assert set(ACTIONS.kinds) == set(KINDS) and len(KINDS) == 35  # declare (before_ini.py, after_ini.py); cure
 
 
 def test_typed_fields_read_from_a_form() -> None:

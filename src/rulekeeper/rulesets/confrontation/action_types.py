@@ -155,6 +155,17 @@ class Declare:
 
 
 @dataclass(frozen=True)
+class Cure:
+    """In the maintenance phase, a curer's player chooses whom he cures (``target``; ``None``: no one) (:mod:`.cure`)."""
+
+    kind: ClassVar[str] = "cure"
+    omit_none: ClassVar[bool] = True
+    side: str
+    fighter: str
+    target: str | None = None
+
+
+@dataclass(frozen=True)
 class Points:
     """Concentration's points on each characteristic a fight reads (``concentration.COMBAT``; none: not raised)."""
 
@@ -196,7 +207,7 @@ class Absorb:
 
 
 SkirmishAction = ByFighter | ToPoint | Charge | Pursue | Shoot | Cast | Disengage | Split | Lead | Concentrate | Absorb \
-    | Place | Declare
+    | Place | Declare | Cure
 
 
 def _check_point(to: tuple[float, float], name: str) -> None:
@@ -253,7 +264,7 @@ ASKED = {"charge.assault": "assault is true or absent", "pursue.leap": "leap is 
 
 #: The one JSON codec of Confrontation's skirmish actions.
 ACTIONS = SkirmishCodec(ByFighter, ToPoint, Charge, Pursue, Shoot, Cast, Disengage, Split, Lead, Concentrate, Absorb,
-                        Place, Declare)
+                        Place, Declare, Cure)
 
 
 def at(to: Sequence[float]) -> tuple[float, float]:

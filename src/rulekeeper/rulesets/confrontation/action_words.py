@@ -24,6 +24,7 @@ from .action_types import (
     Cast,
     Charge,
     Concentrate,
+    Cure,
     Declare,
     Disengage,
     Lead,
@@ -54,9 +55,11 @@ KIND_WORDS = {"move": "move", "walk": "move", "charge": "charge", "hold": "hold"
               "counter": "counter", "censure": "counter", "let": "let", "concentrate": "concentrate",
               "concentration": "concentrate", "steady": "steady", "absorb": "absorb", "assault": "charge",
               "react": "react", "withhold": "withhold", "place": "place", "placement": "place",
-              "declare": "declare"}
+              "declare": "declare", "cure": "cure", "heal": "cure"}
 #: The kinds a side's General makes (the side's choice): the form may leave the fighter out.
 GENERALS = ("tactical", "lead", "authority", "decline", "pass", "allow", "force", "ready", "let", "steady")
+#: Words that name no one as a cure's target.
+NO_ONE = ("none", "nobody", "no one", "no")
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 _POINTS = re.compile(r"\b(INI|ATT|STR|DEF|RES|MOV|AIM|COU|DIS)\s*[+=:]?\s*(\d+)\b", re.IGNORECASE)
 
@@ -156,6 +159,10 @@ def _fields(state: SkirmishState, kind: str, data: Mapping[str, object], fighter
         out["apart"] = [fighter_name(state, str(n)) for n in names if str(n).strip()]
         if not out["apart"] and kind == "split":
             raise IllegalActionError("a split names the fighters it splits off: split NAME, NAME, …", field="apart")
+    elif kind == "cure":  # whom he cures (cure.py): a fighter, or none
+        named = str(data.get("target") or "").strip()
+        if named and named.lower() not in NO_ONE:
+            out["target"] = fighter_name(state, named)
     elif kind == "place":  # place FIGHTER N: his dice in attack (placing.py)
         try:
             out["attack"] = int(str(data.get("attack", "")).strip())
@@ -217,6 +224,15 @@ def parse_words(state: SkirmishState, words: Sequence[str]) -> SkirmishAction:
             raise IllegalActionError("a declaration is declare FIGHTER N (War fury, Resolute: yes or no; Sequence: the dice he "
                                      "takes), e.g. declare Wolfen predator yes")
         return parse_form(state, {"kind": kind, "fighter": " ".join(rest[:-1]), "value": rest[-1]})
+    if kind == "cure":  # cure CURER on TARGET, cure CURER none (cure.py)
+        text = " ".join(rest)
+        curer, _, target = text.partition(" on ")
+        if not target and text.lower().split()[-1:] and text.lower().split()[-1] in NO_ONE:
+            curer, target = " ".join(text.split()[:-1]), "none"
+        if not curer.strip() or not target.strip():
+            raise IllegalActionError("a cure is cure CURER on TARGET (or cure CURER none), e.g. cure Alahan priest on "
+                                     "Alahan guard", kind="cure")
+        return parse_form(state, {"kind": kind, "fighter": curer, "target": target})
     if kind in ("absorb", "concentrate", "cast", "lead", "split", "disengage"):
         return _special_words(state, kind, rest)
     if words[0].strip().lower() == "assault":  # assault CHARGER TARGET: a charge with assault fire
@@ -333,6 +349,8 @@ def action_text(action: SkirmishAction) -> str:
             return f"side {side} splits {' and '.join(action.apart)} off their fray"
         case Place():  # without the state the dice War fury adds are unknown: the report line gives the counts
             return f"{who} places his combat dice"
+        case Cure():
+            return f"{who} cures {action.target or 'no one'}"
         case Declare(ability="Sequence"):
             return f"{who} takes {counted(action.value, 'Sequence die', 'Sequence dice')}"
         case Declare(ability="Fencer"):

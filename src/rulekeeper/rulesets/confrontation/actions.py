@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rulekeeper.core.game import LegalAction
 
-from . import after_ini, before_ini
+from . import after_ini, before_ini, cure
 from .action_types import ByFighter, offer
 from .authority_uses import answer_offers, pass_offer, split_offers, token_chooser
 from .checks import KINDS, PHASE_OF, check
@@ -23,6 +23,7 @@ from .phase_offers import combat_offers, reinforcement_offers, tactical_offers
 from .placing import offers as placing_offers
 from .previews import fray_outlook, preview
 from .reaction import reaction_offers
+from .reinforcement import waiting_choice
 from .skirmish import can_activate
 from .state import SkirmishState, replace
 
@@ -41,8 +42,8 @@ def legal_actions(state: SkirmishState) -> list[LegalAction]:
         return placing_offers(state)
     if state.phase in ("tactical", "lead"):
         return tactical_offers(state)
-    if state.phase == "maintenance":
-        return reinforcement_offers(state)
+    if state.phase == "maintenance":  # Reinforcement's choices, then whom each curer cures (cure.py)
+        return reinforcement_offers(state) if waiting_choice(state) else cure.offers(state) if cure.waiting(state) else []
     chasing = pursuers(state)
     if state.phase == "combat" and chasing:
         return pursuit_offers(chasing[0], state)

@@ -7,13 +7,14 @@ from collections.abc import Callable
 
 from rulekeeper.core.errors import IllegalActionError
 
-from . import after_ini, before_ini, placing
+from . import after_ini, before_ini, cure, placing
 from .accumulators import absorb_problem
 from .action_types import (
     Absorb,
     Cast,
     Charge,
     Concentrate,
+    Cure,
     Declare,
     Disengage,
     Lead,
@@ -46,12 +47,12 @@ from .tactical import lead_choices
 KINDS = ("move", "charge", "shoot", "hold", "fight", "tactical", "lead", "flee", "pursue", "stay", "remove", "keep",
          "return", "disengage", "split", "leap", "authority", "authority_split", "decline", "pass", "allow", "force",
          "cover", "ready", "cast", "counter", "let", "concentrate", "steady", "absorb", "react", "withhold", "place",
-         "declare")
+         "declare", "cure")
 #: The phase each kind of action belongs to (the rest are the activation phase's).
 PHASE_OF = {"fight": "combat", "place": "combat", "declare": "combat", "tactical": "tactical", "authority": "tactical", "lead": "lead", "pursue": "combat",
             "stay": "combat", "split": "combat", "authority_split": "combat", "decline": "combat",
             "cover": "tactical", "ready": "tactical", "concentrate": "combat", "steady": "combat",
-            "remove": "maintenance", "keep": "maintenance", "return": "maintenance"}
+            "remove": "maintenance", "keep": "maintenance", "return": "maintenance", "cure": "maintenance"}
 
 
 def _fighter(state: SkirmishState, name: str, key: str = "fighter") -> Fighter:
@@ -138,6 +139,15 @@ def _check_authority(state: SkirmishState, f: Fighter, action: SkirmishAction) -
     if not state.drawn:
         raise IllegalActionError("an Authority token wins a Tactical roll that was a draw: no draw to break now",
                                  kind="authority")
+
+
+def _check_cure(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
+    """Whom a curer cures (cure.py), once every Reinforcement choice is made."""
+    chooser = waiting_choice(state)
+    if chooser is not None:
+        raise IllegalActionError(f"{chooser.key}'s Reinforcement choice comes first", kind="cure")
+    if isinstance(action, Cure):
+        cure.check(state, action)
 
 
 def _check_reinforcement(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
@@ -353,7 +363,7 @@ def _check_declare(state: SkirmishState, f: Fighter, action: SkirmishAction) -> 
 CHECKS: dict[str, Check] = {"place": lambda s, f, a: placing.check(s, a) if isinstance(a, Place) else None,
                             "declare": _check_declare,
                             "tactical": _check_tactical, "cover": _check_cover, "ready": _check_cover, "authority": _check_authority, "lead": _check_lead,
-                            "remove": _check_reinforcement, "keep": _check_reinforcement,
+                            "remove": _check_reinforcement, "keep": _check_reinforcement, "cure": _check_cure,
                             "return": _check_reinforcement, "pursue": _check_pursuit, "stay": _check_pursuit,
                             "fight": _check_fight, "split": _check_split, "authority_split": _check_token_split,
                             "decline": _check_decline, "pass": _check_pass, "allow": _check_answer,

@@ -33,7 +33,7 @@ from rulekeeper.core.present import CliPresenter, WebPresenter
 from rulekeeper.core.rng import RngState
 from rulekeeper.core.whole import WholeOdds
 
-from . import actions, after_ini, before_ini, policy
+from . import actions, after_ini, before_ini, cure, policy
 from .accumulators import do_absorb
 from .action_types import (
     ACTIONS,
@@ -41,6 +41,7 @@ from .action_types import (
     Cast,
     Charge,
     Concentrate,
+    Cure,
     Declare,
     Disengage,
     Lead,
@@ -138,6 +139,8 @@ def resolution(state: SkirmishState, f: Fighter, action: SkirmishAction, fate: F
             if new.placing:
                 return new, report
             return mark_pursuers(new, fighters_of(state)), report
+        case Cure():  # whom a curer cures in the maintenance phase (cure.py)
+            return cure.do_cure(state, action, fate)
         case Declare() if after_ini.pending(state) is not None:  # Additional limb, Fencer after the INI test (after_ini.py)
             return after_ini.with_announcement(state, action), [{"text": action_text(action), "kind": "fight"}]
         case Declare():  # War fury, Sequence or Resolute before the INI test; the last one makes the fight (before_ini.py)
@@ -281,7 +284,8 @@ class SkirmishGame(BaseGame[SkirmishState, SkirmishAction]):
                 tuple(f.key for f in pursuers(state)) or tuple(mine[0].key for mine, _ in groups(state)) \
                 if state.phase == "combat" else \
                 (general(state, state.to_act).key,) if state.phase in ("tactical", "lead") else \
-                tuple(f.key for f in state.fighters if f.returning) if state.phase == "maintenance" else \
+                (tuple(f.key for f in state.fighters if f.returning) or
+                 tuple(f.key for f in state.fighters if f.curing)[:1]) if state.phase == "maintenance" else \
                 tuple(f.key for f in waiting(state, state.to_act))
         return Status(state.over, to_act, acting, state.round, state.winner, state.reason)
 

@@ -15,8 +15,9 @@ drawn as one :class:`~rulekeeper.core.chance.ChanceRequest` with those odds. The
 * Regeneration and Ephemeral need LP, Repair and Ruin SP; a card with Construct has SP.
 * Cure/X: "during the maintenance phase … cure a friendly fighter in base-to-base contact with him (he can also
   cure himself). One d6 is rolled. The targeted fighter is cured by one LP if the result on the die is equal to or
-  greater than X … cannot be used on a target with SP"; policy: he cures himself (after Regeneration); curing
-  another in contact is the skirmish's choice (:func:`cure_odds`). Fierce: "he cannot be cured by any means".
+  greater than X … cannot be used on a target with SP"; here the old policy (he cures himself, after Regeneration),
+  which a battle stored before ``declarations=players`` keeps; in a skirmish his player chooses whom, the roll apart
+  (:mod:`.cure`, :func:`cure_odds`). Fierce: "he cannot be cured by any means".
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ class Upkeep:
     notes: tuple[str, ...]
 
 
-def _x(card: FighterCard, ability: str) -> int:
+def x_of(card: FighterCard, ability: str) -> int:
     raw = (card.value_of(ability) or "").strip()
     if not raw.lstrip("+-").isdigit():
         raise ImpossibleRequestError(f"{card.name}: {ability}/X needs a number X", field=ability)
@@ -65,20 +66,20 @@ def upkeep_of(card: FighterCard, fierce: bool = False, reading: str = "cancel") 
             notes.append("Regeneration \"cancels out Ephemeral\": neither is rolled")
         else:
             notes.append("Ephemeral: \"In no way can a fighter with this ability benefit from Regeneration\"")
-            rolls.append(("Ephemeral", _x(card, "Ephemeral"), -1, 2))
+            rolls.append(("Ephemeral", x_of(card, "Ephemeral"), -1, 2))
     elif regen:
-        rolls.append(("Regeneration", _x(card, "Regeneration"), 1, 2))
+        rolls.append(("Regeneration", x_of(card, "Regeneration"), 1, 2))
     elif ephem:
-        rolls.append(("Ephemeral", _x(card, "Ephemeral"), -1, 2))
+        rolls.append(("Ephemeral", x_of(card, "Ephemeral"), -1, 2))
     if card.has("Cure") and not sp:  # "he can also cure himself"; "cannot be used on a target with SP"
-        rolls.append(("Cure", _x(card, "Cure"), 1, 1))
+        rolls.append(("Cure", x_of(card, "Cure"), 1, 1))
     repair, ruin = card.has("Repair") and sp, card.has("Ruin") and sp
     if repair and ruin:
         notes.append("Repair and Ruin \"cancel each other\": neither is rolled")
     elif repair:
-        rolls.append(("Repair", _x(card, "Repair"), 1, 1))
+        rolls.append(("Repair", x_of(card, "Repair"), 1, 1))
     elif ruin:
-        rolls.append(("Ruin", _x(card, "Ruin"), -1, 1))
+        rolls.append(("Ruin", x_of(card, "Ruin"), -1, 1))
     for name, needs in (("Regeneration", "LP"), ("Ephemeral", "LP"), ("Repair", "SP"), ("Ruin", "SP")):
         if card.has(name) and (needs == "SP") != sp:
             notes.append(f"{name}: only a fighter with {needs} benefits: no roll")

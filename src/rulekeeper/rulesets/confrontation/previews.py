@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from rulekeeper.core.game import OddsPreview
 
-from . import after_ini, before_ini
+from . import after_ini, before_ini, cure
 from .accumulators import absorb_preview
 from .action_types import (
     Absorb,
@@ -15,6 +15,7 @@ from .action_types import (
     Cast,
     Charge,
     Concentrate,
+    Cure,
     Declare,
     Disengage,
     Place,
@@ -35,6 +36,7 @@ from .fray import Fray, initiative_odds_of
 from .fray_whole import fray_ends
 from .leap import leap_charge, leap_pursuit
 from .magic_preview import magic_preview
+from .maintenance import cure_odds, x_of
 from .placing import by_players, group_now, placed_so_far, with_choice
 from .reaction import may_react
 from .shooting import WOUNDS, Shot, shot_of
@@ -151,6 +153,9 @@ def preview(state: SkirmishState, action: SkirmishAction) -> OddsPreview:
         f = state.fighter(action.fighter)
     except LookupError:
         return OddsPreview()
+    if isinstance(action, Cure) and action.target is not None and cure.waiting(state) is not None:  # one d6
+        return OddsPreview(((f"{action.target} cured (1 LP)", float(cure_odds(x_of(f.card, "Cure")))),),
+                           (cure.request(f, state.fighter(action.target)),))
     if isinstance(action, Declare) and after_ini.pending(state) is not None:  # the fight's outlook with this announcement
         announced = after_ini.with_announcement(state, action)  # (the rest as proposed): nothing is drawn
         now, winner = group_now(announced), int(announced.placing[2])

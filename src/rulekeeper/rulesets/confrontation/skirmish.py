@@ -20,6 +20,10 @@ from rulekeeper.core.wording import counted
 
 from .assault import fire
 from .charge_path import charge_route
+from .cure import by_players as cure_by_players
+from .cure import mark as mark_curers
+from .cure import waiting as waiting_curer
+from .cure import without_cure
 from .declarations import as_declared
 from .exchanges import Health, Report
 from .fear import FearTest, braved, charge_tests, crossing_tests, face, face_all, rally, rallying_cries
@@ -410,12 +414,13 @@ def advance(state: SkirmishState, fate: Fate, report: list[ReportLine]) -> Skirm
         return replace(state, to_act=token_chooser(state) or declaring(state) or state.leader)
     from .reinforcement import roll_reinforcements  # reinforcement.py reads this module's geometry
 
-    return after_maintenance(roll_reinforcements(maintenance(state, fate, report), fate, report), fate, report)
+    state = roll_reinforcements(maintenance(state, fate, report), fate, report)
+    return after_maintenance(mark_curers(state), fate, report)  # whom each curer cures, his player's (cure.py)
 
 
 def after_maintenance(state: SkirmishState, fate: Fate, report: list[ReportLine]) -> SkirmishState:
     """A Reinforcement choice still to make keeps the maintenance phase (its player to act); else the next round."""
-    choosing = next((f for f in state.fighters if f.returning), None)
+    choosing = next((f for f in state.fighters if f.returning), None) or waiting_curer(state)
     if choosing is not None:
         return replace(state, phase="maintenance", to_act=choosing.side)
     state = next_round(state, report)
@@ -426,11 +431,13 @@ def maintenance(state: SkirmishState, fate: Fate, report: list[ReportLine]) -> S
     """The maintenance phase: each standing fighter's upkeep rolls, Fierce's removal, Stunned wearing off."""
     reading = state.option("ephemeral_vs_regeneration", "cancel")
     changed = []
+    chosen = cure_by_players(state)  # Cure rolled apart, its target his player's choice (cure.py)
     for f in state.standing():
-        upkeep = upkeep_of(f.card, f.fierce, reading)
+        card = without_cure(f.card) if chosen and f.card.has("Cure") else f.card
+        upkeep = upkeep_of(card, f.fierce, reading)
         hp = f.hp
         if upkeep.rolls or upkeep.removed:
-            hp = roll_maintenance(fate, f.card, f.hp, f.fierce, reading)
+            hp = roll_maintenance(fate, card, f.hp, f.fierce, reading)
             report.append({"text": f"Maintenance: {f.key} {f.hp} → {hp} HP" + (" (removed)" if hp <= 0 else ""),
                            "kind": "maintenance"})
         changed.append(replace(f, hp=max(hp, 0), killed=hp <= 0, fierce=False, stunned=False))

@@ -84,6 +84,7 @@ class Fighter:
     reacted: bool = False  # he made his reaction fire this round (reaction.py)
     furious: bool = False  # he used War fury this round: its constraints last until the round's end (before_ini.py)
     resolute: bool = False  # he used Resolute this round ("once per round": before_ini.py)
+    curing: bool = False  # the maintenance phase waits for his player to choose whom he cures (cure.py)
 
     @property
     def radius(self) -> float:
@@ -117,7 +118,7 @@ class Fighter:
                 **{k: v for k, v in (("gems", self.gems), ("faith", self.faith), ("unfocused", self.unfocused),
                                      ("charges", self.charges), ("absorbed", self.absorbed),
                                      ("reacted", self.reacted), ("furious", self.furious),
-                                     ("resolute", self.resolute)) if v},
+                                     ("resolute", self.resolute), ("curing", self.curing)) if v},
                 **({"boosts": [list(b) for b in self.boosts]} if self.boosts else {})}
 
     @staticmethod
@@ -135,7 +136,8 @@ class Fighter:
                        unfocused=bool(d.get("unfocused", False)), charges=int(d.get("charges", 0)),
                        boosts=tuple((str(c), int(n)) for c, n in d.get("boosts", [])),
                        absorbed=bool(d.get("absorbed", False)), reacted=bool(d.get("reacted", False)),
-                       furious=bool(d.get("furious", False)), resolute=bool(d.get("resolute", False)))
+                       furious=bool(d.get("furious", False)), resolute=bool(d.get("resolute", False)),
+                       curing=bool(d.get("curing", False)))
 
 
 @dataclass(frozen=True)
