@@ -101,3 +101,41 @@ def test_a_battle_stored_before_the_choice_cures_himself_among_his_upkeep_rolls(
     """``declarations=keeper``: the old policy (he cures himself), rolled with his upkeep, nothing asked."""
     s, report = at_maintenance(g, "keeper")
     assert s.phase != "maintenance" and any(str(r["text"]).startswith(f"Maintenance: {GUARD}") for r in report)
+
+
+def activating(g: Game) -> SkirmishState:
+    """The same table in the activation phase, side A to act: the guard and side B not yet activated."""
+    s = wounded(g)
+    return replace(s, phase="activation", to_act="A",
+                   fighters=tuple(replace(f, activated=f.side == "A" and f.key != GUARD) for f in s.fighters))
+
+
+def test_as_a_simple_action_he_cures_at_plus_one_and_not_again_that_round(g: Game) -> None:
+    """"Once per round as a simple action, or during the maintenance phase … If this ability is used as a simple
+    action, then the fighter gets a +1 bonus to this roll": his activation, 3+ for Cure/4; the maintenance phase
+    does not ask him again that round; the next round he may again."""
+    s = activating(g)
+    cures = [lg for lg in g.legal_actions(s) if lg.action["kind"] == "cure"]
+    assert [lg.action["target"] for lg in cures] == [GUARD, SWORD]
+    assert cures[1].text == f"{GUARD} cures {SWORD} (simple action, his activation): 1d6, 3+ heals 1 LP"
+    shown = g.preview(s, cures[1].action)
+    assert shown.headline == ((f"{SWORD} cured (1 LP)", 4 / 6),)
+    out = g.apply(s, cures[1].action)
+    [drawn] = out.chance
+    assert drawn.request == shown.draws[0] and drawn.request.label == f"Cure (simple action, +1): {GUARD} on {SWORD}"
+    assert out.state.fighter(SWORD).hp == s.fighter(SWORD).hp + (int(drawn.outcome) >= 3)
+    after = out.state
+    assert after.fighter(GUARD).activated and after.fighter(GUARD).cure_used
+    with pytest.raises(IllegalActionError, match="has already acted this round"):
+        g.apply(replace(after, to_act="A"), cures[0].action)  # his activation is over
+    ended = advance(replace(after, phase="combat"), Fate.from_seed(5), [])
+    assert ended.phase != "maintenance" and not ended.fighter(GUARD).cure_used  # not asked; the next round clears it
+
+
+def test_an_engaged_curer_has_no_simple_action_to_cure(g: Game) -> None:
+    s = activating(g)
+    enemy = next(f for f in s.fighters if f.side == "B")
+    s = s.with_fighters(replace(s.fighter(GUARD), engaged=(enemy.key,)), replace(enemy, engaged=(GUARD,)))
+    assert not [lg for lg in g.legal_actions(s) if lg.action["kind"] == "cure"]
+    with pytest.raises(IllegalActionError, match="engaged"):
+        g.apply(s, {"kind": "cure", "side": "A", "fighter": GUARD, "target": SWORD})

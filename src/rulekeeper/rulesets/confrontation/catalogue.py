@@ -100,8 +100,8 @@ ELSEWHERE: dict[str, tuple[str, str]] = {
                       "altered by X (policy: X ≥ 0, two or more opponents)"),
     "Colossal": ("size", "implemented: a card check (Very Large, 7 HP; 8 with Divine blood) (not yet: Force 4 for "
                  "pushes)"),
-    "Cure": ("upkeep", "implemented in the maintenance phase: his player chooses whom he cures (himself or a friend in "
-             "base contact), 1d6 ≥ X heals 1 LP (not yet: its use as a simple action at +1)"),
+    "Cure": ("upkeep", "implemented: once a round, as a free fighter's simple action (+1) or in the maintenance phase, "
+             "his player choosing whom he cures (himself or a friend in base contact), 1d6 ≥ X heals 1 LP"),
     "Enormous": ("size", "implemented: a card check (Very Large, 6 HP; 7 with Divine blood) (not yet: Force 3 for "
                  "pushes)"),
     "Fanaticism": ("morale", "implemented in skirmishes: −1 to his wound penalties to STR; the DIS test before he "

@@ -48,6 +48,8 @@ KINDS = ("move", "charge", "shoot", "hold", "fight", "tactical", "lead", "flee",
          "return", "disengage", "split", "leap", "authority", "authority_split", "decline", "pass", "allow", "force",
          "cover", "ready", "cast", "counter", "let", "concentrate", "steady", "absorb", "react", "withhold", "place",
          "declare", "cure")
+#: A kind that also belongs to a second phase: Cure as a simple action in an activation (cure.py).
+ALSO_IN = {"cure": "activation"}
 #: The phase each kind of action belongs to (the rest are the activation phase's).
 PHASE_OF = {"fight": "combat", "place": "combat", "declare": "combat", "tactical": "tactical", "authority": "tactical", "lead": "lead", "pursue": "combat",
             "stay": "combat", "split": "combat", "authority_split": "combat", "decline": "combat",
@@ -83,7 +85,7 @@ def check(state: SkirmishState, action: SkirmishAction) -> None:
     f = _fighter(state, action.fighter)
     if f.side != state.to_act:
         raise IllegalActionError(f"{f.key} is not side {state.to_act}'s", field="fighter")
-    if PHASE_OF.get(kind, "activation") != state.phase:
+    if state.phase not in (PHASE_OF.get(kind, "activation"), ALSO_IN.get(kind)):
         raise IllegalActionError(f"round {state.round} is in its {state.phase} phase: no {kind} now", kind=kind)
     if before_ini.declaring(state) and kind != "declare":
         now = before_ini.pending(state)
@@ -142,7 +144,13 @@ def _check_authority(state: SkirmishState, f: Fighter, action: SkirmishAction) -
 
 
 def _check_cure(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:
-    """Whom a curer cures (cure.py), once every Reinforcement choice is made."""
+    """Whom a curer cures (cure.py): as his activation (a simple action), or in the maintenance phase once every
+    Reinforcement choice is made."""
+    if state.phase == "activation":
+        _check_activation(state, f, action)
+        if isinstance(action, Cure):
+            cure.check_simple(state, f, action)
+        return
     chooser = waiting_choice(state)
     if chooser is not None:
         raise IllegalActionError(f"{chooser.key}'s Reinforcement choice comes first", kind="cure")

@@ -13,7 +13,9 @@ removal) and the Reinforcement rolls, each standing curer not in rout with someo
 not standing thanks to Fierce: himself, or a friend in base contact) is marked ``curing``; his player acts
 (``cure CURER on TARGET``, or ``cure CURER none``), side A's curers first, each draw one d6 shown with its odds. The
 keeper's proposal, listed first, is its old policy when he is wounded (he cures himself), else the friend in contact
-who lost most HP. Not yet: the simple action (+1), so its "once per round" is kept by the maintenance use alone.
+who lost most HP. As a simple action (the same ``cure``, in the activation phase): a free curer activated may cure
+instead of moving, charging or shooting ("the fighter gets a +1 bonus to this roll"); that is his activation, and
+"once per round": the maintenance phase does not ask him again that round (``cure_used``).
 
 A battle stored before the option (``declarations=keeper``) keeps the old policy: he cures himself among his upkeep
 rolls (:func:`~.maintenance.upkeep_of`).
@@ -61,8 +63,8 @@ def targets(state: SkirmishState, curer: Fighter) -> list[Fighter]:
 
 
 def may_cure(state: SkirmishState, f: Fighter) -> bool:
-    """A standing curer not in rout (an active ability) with someone to cure."""
-    return f.standing and not f.rout and f.card.has("Cure") and bool(targets(state, f))
+    """A standing curer not in rout (an active ability), who did not cure this round, with someone to cure."""
+    return f.standing and not f.rout and not f.cure_used and f.card.has("Cure") and bool(targets(state, f))
 
 
 def mark(state: SkirmishState) -> SkirmishState:
@@ -77,10 +79,38 @@ def waiting(state: SkirmishState) -> Fighter | None:
     return next((f for side in SIDES for f in state.fighters if f.side == side and f.curing), None)
 
 
-def request(curer: Fighter, target: Fighter) -> ChanceRequest:
-    x = x_of(curer.card, "Cure")
-    return discrete(f"Cure: {curer.key} on {target.key}", [(str(n), 1 / 6) for n in range(1, 7)],
-                    (f"Cure/{x}: 1d6, {x}+ heals 1 LP ({float(cure_odds(x)):.0%})",))
+def needs(curer: Fighter, simple: bool) -> int:
+    """The face that cures: X, one less as a simple action ("a +1 bonus to this roll")."""
+    return x_of(curer.card, "Cure") - simple
+
+
+def request(curer: Fighter, target: Fighter, simple: bool = False) -> ChanceRequest:
+    x, how = x_of(curer.card, "Cure"), " (simple action, +1)" if simple else ""
+    return discrete(f"Cure{how}: {curer.key} on {target.key}", [(str(n), 1 / 6) for n in range(1, 7)],
+                    (f"Cure/{x}: 1d6{' + 1' if simple else ''}, {x}+ heals 1 LP ({float(cure_odds(x, simple)):.0%})",))
+
+
+def simple_offers(state: SkirmishState, f: Fighter) -> list[LegalAction]:
+    """A free curer's activation: cure as a simple action (+1), one offer a target."""
+    if not may_cure(state, f):
+        return []
+    need = needs(f, True)
+    return [offer(Cure(f.side, f.key, t.key), f"{f.key} cures {'himself' if t.key == f.key else t.key} (simple "
+                  f"action, his activation): 1d6, {need}+ heals 1 LP", f.side, None, "", f"cure {t.key}",
+                  f"{f.key}: Cure") for t in targets(state, f)]
+
+
+def check_simple(state: SkirmishState, f: Fighter, action: Cure) -> None:
+    """A cure as an activation: a curer who may cure, a target he may cure."""
+    if not f.card.has("Cure"):
+        raise IllegalActionError(f"{f.key} has no Cure", field="fighter")
+    if f.cure_used:
+        raise IllegalActionError(f"{f.key} used Cure this round (once per round)", field="fighter")
+    allowed = [t.key for t in targets(state, f)]
+    if action.target is None or action.target not in allowed:
+        raise IllegalActionError(f"{f.key} may cure {', '.join(allowed) or 'no one (no one wounded in reach)'} "
+                                 f"(wounded, with LP, himself or a friend in base-to-base contact), not "
+                                 f"{action.target or 'no one'}", field="target")
 
 
 def offers(state: SkirmishState) -> list[LegalAction]:
@@ -108,15 +138,19 @@ def check(state: SkirmishState, action: Cure) -> None:
 
 
 def do_cure(state: SkirmishState, action: Cure, fate: Fate) -> tuple[SkirmishState, list[ReportLine]]:
-    """His choice made: the d6 for his target (none: nothing drawn); the next curer, or the next round."""
+    """His choice made: the d6 for his target (none: nothing drawn); in the activation phase, his activation (+1 to
+    the roll, used for the round)."""
     f = state.fighter(action.fighter)
-    state = state.with_fighters(replace(f, curing=False))
+    simple = state.phase == "activation"
+    used = replace(f, curing=False, activated=f.activated or simple, cure_used=f.cure_used or simple)
+    state = state.with_fighters(used)
+    kind = "cure" if simple else "maintenance"
     if action.target is None:
-        return state, [{"text": f"{f.key} cures no one", "kind": "maintenance"}]
+        return state, [{"text": f"{f.key} cures no one", "kind": kind}]
     t = state.fighter(action.target)
-    n = int(fate.draw(request(f, t)).outcome)
+    n = int(fate.draw(request(f, t, simple)).outcome)
     hp = t.hp
-    if n >= x_of(f.card, "Cure"):
+    if n >= needs(f, simple):
         state = state.with_fighters(replace(t, hp=min(t.card.HP, hp + 1)))
-        return state, [{"text": f"Cure: {n} for {t.key}: {hp} → {hp + 1} HP", "kind": "maintenance"}]
-    return state, [{"text": f"Cure: {n} for {t.key}: not cured", "kind": "maintenance"}]
+        return state, [{"text": f"Cure: {n} for {t.key}: {hp} → {hp + 1} HP", "kind": kind}]
+    return state, [{"text": f"Cure: {n} for {t.key}: not cured", "kind": kind}]

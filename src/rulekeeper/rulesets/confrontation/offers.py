@@ -16,6 +16,7 @@ from rulekeeper.core.game import LegalAction
 from .accumulators import absorb_offers
 from .action_types import ByFighter, Charge, Disengage, Pursue, Shoot, ToPoint, at, offer
 from .assault import assault_difficulty, assault_problem
+from .cure import simple_offers
 from .disengage import allowed_tests, disengagement, way_out
 from .flight import flees, flight_of, pursuit_cm, pursuit_targets
 from .leap import leap_charges, leap_offers, leap_pursuit_offers, over_text
@@ -130,6 +131,7 @@ def activation(state: SkirmishState, f: Fighter) -> list[LegalAction]:
     out += strikes(state, f)
     out += cast_offers(state, f)  # spells and miracles (magic.py)
     out += absorb_offers(state, f)  # Absorb/X: a Mystic action before his action (accumulators.py)
+    out += simple_offers(state, f)  # Cure/X as a simple action, +1 (cure.py)
     out += walks(state, f)
     for to, over in leap_offers(state, f):  # Leap: "move over them without any penalties"
         dist = math.hypot(to[0] - f.x, to[1] - f.y)

@@ -153,9 +153,10 @@ def preview(state: SkirmishState, action: SkirmishAction) -> OddsPreview:
         f = state.fighter(action.fighter)
     except LookupError:
         return OddsPreview()
-    if isinstance(action, Cure) and action.target is not None and cure.waiting(state) is not None:  # one d6
-        return OddsPreview(((f"{action.target} cured (1 LP)", float(cure_odds(x_of(f.card, "Cure")))),),
-                           (cure.request(f, state.fighter(action.target)),))
+    if isinstance(action, Cure) and action.target is not None:  # one d6 (+1 as a simple action)
+        simple = state.phase == "activation"
+        return OddsPreview(((f"{action.target} cured (1 LP)", float(cure_odds(x_of(f.card, "Cure"), simple))),),
+                           (cure.request(f, state.fighter(action.target), simple),))
     if isinstance(action, Declare) and after_ini.pending(state) is not None:  # the fight's outlook with this announcement
         announced = after_ini.with_announcement(state, action)  # (the rest as proposed): nothing is drawn
         now, winner = group_now(announced), int(announced.placing[2])

@@ -456,7 +456,7 @@ def next_round(state: SkirmishState, report: list[ReportLine]) -> SkirmishState:
         return by_points(state)
     fresh = tuple(replace(f, activated=False, fought=(), charged=False, heartened=False, pursuing=False, pursued=0,
                           aiming=False, walked=False, fired=0, leaps=0, covered=False, absorbed=False, reacted=False,
-                          furious=False, resolute=False)
+                          furious=False, resolute=False, cure_used=False)
                   for f in state.fighters)
     state = replace(state, fighters=fresh, round=state.round + 1, phase="tactical", to_act=state.leader, splits=(),
                     held=(0, 0), settled=(), no_pass="", asking="", declared="", concentrated="")  # unused tokens are discarded

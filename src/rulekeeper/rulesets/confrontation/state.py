@@ -85,6 +85,7 @@ class Fighter:
     furious: bool = False  # he used War fury this round: its constraints last until the round's end (before_ini.py)
     resolute: bool = False  # he used Resolute this round ("once per round": before_ini.py)
     curing: bool = False  # the maintenance phase waits for his player to choose whom he cures (cure.py)
+    cure_used: bool = False  # he used Cure this round as a simple action ("once per round": cure.py)
 
     @property
     def radius(self) -> float:
@@ -118,7 +119,8 @@ class Fighter:
                 **{k: v for k, v in (("gems", self.gems), ("faith", self.faith), ("unfocused", self.unfocused),
                                      ("charges", self.charges), ("absorbed", self.absorbed),
                                      ("reacted", self.reacted), ("furious", self.furious),
-                                     ("resolute", self.resolute), ("curing", self.curing)) if v},
+                                     ("resolute", self.resolute), ("curing", self.curing),
+                                     ("cure_used", self.cure_used)) if v},
                 **({"boosts": [list(b) for b in self.boosts]} if self.boosts else {})}
 
     @staticmethod
@@ -137,7 +139,7 @@ class Fighter:
                        boosts=tuple((str(c), int(n)) for c, n in d.get("boosts", [])),
                        absorbed=bool(d.get("absorbed", False)), reacted=bool(d.get("reacted", False)),
                        furious=bool(d.get("furious", False)), resolute=bool(d.get("resolute", False)),
-                       curing=bool(d.get("curing", False)))
+                       curing=bool(d.get("curing", False)), cure_used=bool(d.get("cure_used", False)))
 
 
 @dataclass(frozen=True)
