@@ -83,10 +83,13 @@ def test_a_charged_marksman_with_reaction_fire_may_fire_first(g: Game) -> None:
     xbow = s.fighter(XBOW)
     sentry = replace(xbow, card=xbow.card.model_copy(update={"abilities": ["Reaction fire"]}))
     s = s.with_fighters(sentry)
-    assert dict(g.preview(s, assault(s)).headline)["reaction fire"] == f"{XBOW} may fire first (AIM vs 7)"
+    shown = g.preview(s, assault(s))
+    assert dict(shown.headline)["reaction fire"] == f"{XBOW} may fire first (AIM vs 7); the odds below come after " \
+                                                    "his answer"
     out = g.apply(s, assault(s))
     waiting = out.state
     assert out.chance == () and waiting.reacting == (TRACKER, XBOW, "assault") and waiting.to_act == "A"
+    assert shown.draws == ()  # the declared charge draws nothing: its preview shows no draw (preview = roll)
     assert [lg.action["kind"] for lg in g.legal_actions(waiting)] == ["react", "withhold"]
     assert g.policy(waiting) == {"kind": "react", "side": "A", "fighter": XBOW}
     with pytest.raises(IllegalActionError, match="waits for Alahan crossbowman's reaction fire"):

@@ -200,14 +200,16 @@ def preview(state: SkirmishState, action: SkirmishAction) -> OddsPreview:
         mine, passing, theirs = charge_draws(state, f, t)
         tests = [test for test in (mine, *passing, theirs) if test is not None]
         lines: list[tuple[str, float | str]] = [("distance", f"{reach.distance:.1f} cm of {charge_cm(f)}")]
-        if not action.leap and may_react(state, f, t):
-            lines.append(("reaction fire", f"{t.key} may fire first (AIM vs {reaction_difficulty(t)})"))
+        waits = not action.leap and may_react(state, f, t)  # declared: nothing drawn until the answer (reaction.py)
+        if waits:
+            lines.append(("reaction fire", f"{t.key} may fire first (AIM vs {reaction_difficulty(t)}); the odds "
+                                           "below come after his answer"))
         if action.assault is True:  # the charger's test, then his shot, then the rest (assault.py)
             shot = assault_shot(state, f, t)
             fired = (*(() if mine is None else (mine.request(),)), shot.request(), *(x.request() for x in tests[1:]))
-            return OddsPreview((*lines, *_odds(tests), *_shot_lines(shot)), fired if mine else
+            return OddsPreview((*lines, *_odds(tests), *_shot_lines(shot)), () if waits else fired if mine else
                                (shot.request(), *(x.request() for x in tests)))
-        return OddsPreview((*lines, *_odds(tests)), tuple(test.request() for test in tests))
+        return OddsPreview((*lines, *_odds(tests)), () if waits else tuple(test.request() for test in tests))
     if isinstance(action, Shoot):
         shot = shot_of(state, f, state.fighter(action.target))
         ends = shot.outcomes(load_wound_table())
