@@ -419,7 +419,8 @@ def advance(state: SkirmishState, fate: Fate, report: list[ReportLine]) -> Skirm
 
 
 def after_maintenance(state: SkirmishState, fate: Fate, report: list[ReportLine]) -> SkirmishState:
-    """A Reinforcement choice still to make keeps the maintenance phase (its player to act); else the next round."""
+    """A Reinforcement choice or a curer's choice still to make keeps the maintenance phase (its player to act);
+    else the next round."""
     choosing = next((f for f in state.fighters if f.returning), None) or waiting_curer(state)
     if choosing is not None:
         return replace(state, phase="maintenance", to_act=choosing.side)
