@@ -13,7 +13,7 @@ from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import Game, SetupRequest
 from rulekeeper.rulesets.confrontation.core_rules import core_rules
 from rulekeeper.rulesets.confrontation.flight import flee_cm, flight_of, mark_pursuers, pursuit_cm
-from rulekeeper.rulesets.confrontation.state import SkirmishState
+from rulekeeper.rulesets.confrontation.state import SkirmishState, state_from_json, state_to_json
 
 FORD = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/confrontation/data/scenarios/the_ford.yaml"
 GUARD, HUNTER, PREDATOR = "Alahan guard", "Wolfen hunter", "Wolfen predator"
@@ -109,3 +109,44 @@ def test_a_victor_may_pursue_a_free_enemy_in_reach_his_choice_with_pursuit_propo
     assert not mark_pursuers(used, [GUARD]).fighter(GUARD).pursuing  # one a combat phase
     implacable = with_ability(used, GUARD, "Implacable/1")
     assert mark_pursuers(implacable, [GUARD]).fighter(GUARD).pursuing  # "X additional pursuit movements"
+
+
+def rapid_guard(g: Game, declarations: str = "players") -> SkirmishState:
+    """The guard in rout with Rapidity, 20 cm from the west edge, the predator east of him."""
+    s = put(put(put(ford(g), GUARD, 22.0, 25.0, rout=5, facing=180.0), PREDATOR, 30.0, 25.0), HUNTER, 38.0, 2.0)
+    s = with_ability(s, GUARD, "Rapidity")
+    return replace(s, options=(*((k, v) for k, v in s.options if k != "declarations"), ("declarations", declarations)))
+
+
+def test_rapidity_in_rout_is_the_opponents_choice(g: Game) -> None:
+    """Rapidity: "a movement potential of MOV x 3 when he charges, runs or flees. This ability can be used by a
+    fighter when routing, but its usage is subject to the opponent's choice": he flees, then side B chooses: with it
+    he runs 30 cm, off the field (the keeper's proposal: a loss for his side), without it 20 cm, staying."""
+    s = rapid_guard(g)
+    flee = {"kind": "flee", "side": "A", "fighter": GUARD}
+    assert dict(g.preview(s, flee).headline)["run"] == ("20.0 cm of 20, or 20.7 cm of 30 with Rapidity (off the "
+                                                        "field): his opponent chooses")
+    out = g.apply(s, flee)
+    waiting = out.state
+    assert not out.chance and waiting.rapid_flight == GUARD and waiting.to_act == "B"
+    assert g.status(waiting).acting == (GUARD,) and state_from_json(state_to_json(waiting)) == waiting
+    offered = g.legal_actions(waiting)
+    assert [(lg.side, lg.action["ability"], lg.action["value"]) for lg in offered] == [("B", "Rapidity", 1),
+                                                                                       ("B", "Rapidity", 0)]
+    assert offered[0].text == f"{GUARD} runs with Rapidity: 20.7 cm off the field (the keeper's proposal)"
+    with pytest.raises(IllegalActionError, match="waits for side B's choice on his Rapidity"):
+        g.apply(waiting, {"kind": "hold", "side": "B", "fighter": PREDATOR})
+    with pytest.raises(IllegalActionError, match="it is side B's turn"):
+        g.apply(waiting, {**offered[0].action, "side": "A"})
+    fast, slow = (g.apply(waiting, lg.action) for lg in offered)
+    assert fast.report[0]["text"] == f"side B lets {GUARD} run with Rapidity"
+    assert fast.state.fighter(GUARD).fled and not fast.state.rapid_flight
+    stayed = slow.state.fighter(GUARD)
+    assert stayed.standing and stayed.activated and (stayed.x, stayed.y) == (2.0, 25.0)
+    assert g.preview(waiting, offered[1].action).headline == (("run", "20.0 cm of 20"),)
+    assert g.parse_words(waiting, ["declare", "Alahan", "guard", "no"]) == g.parse_action(waiting, offered[1].action)
+
+
+def test_a_battle_stored_before_the_choice_flees_without_rapidity(g: Game) -> None:
+    out = g.apply(rapid_guard(g, "keeper"), {"kind": "flee", "side": "A", "fighter": GUARD})
+    assert not out.state.rapid_flight and (out.state.fighter(GUARD).x, out.state.fighter(GUARD).standing) == (2.0, True)

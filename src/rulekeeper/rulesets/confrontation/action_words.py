@@ -191,6 +191,8 @@ def _declared(state: SkirmishState, fighter: str, data: Mapping[str, object]) ->
         raise IllegalActionError(f"a declaration gives a whole number (War fury, Resolute: 1 or yes, 0 or no; Sequence: the "
                                  f"dice he takes), got {data.get('value')!r}", field="value") from None
     ability = str(data.get("ability") or "").strip()
+    if not ability and state.rapid_flight == fighter:  # his opponent's choice on his Rapidity (flight.py)
+        ability = "Rapidity"
     if not ability:
         now = pending(state) if state.before_ini and not state.placing else None
         ability = now.ability if now is not None and now.fighter.key == fighter else "War fury"
@@ -353,6 +355,8 @@ def action_text(action: SkirmishAction) -> str:
             return f"{who} cures {action.target or 'no one'}"
         case Declare(ability="Sequence"):
             return f"{who} takes {counted(action.value, 'Sequence die', 'Sequence dice')}"
+        case Declare(ability="Rapidity"):  # the opponent's choice on a fleeing fighter's Rapidity (flight.py)
+            return f"side {side} {'lets' if action.value else 'does not let'} {who} run with Rapidity"
         case Declare(ability="Fencer"):
             return f"{who} holds {'one' if action.value else 'no'} combat die in reserve"
         case Declare():  # War fury, Resolute, Additional limb: used or not

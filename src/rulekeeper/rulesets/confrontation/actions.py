@@ -16,7 +16,7 @@ from .action_types import ByFighter, offer
 from .authority_uses import answer_offers, pass_offer, split_offers, token_chooser
 from .checks import KINDS, PHASE_OF, check
 from .concentration import concentrate_offers, declaring
-from .flight import pursuers
+from .flight import pursuers, rapid_offers
 from .magic_offers import counter_offers
 from .offers import activation, point, pursuit_offers, strikes
 from .phase_offers import combat_offers, reinforcement_offers, tactical_offers
@@ -34,6 +34,8 @@ def legal_actions(state: SkirmishState) -> list[LegalAction]:
     if state.over:
         return []
     side = state.to_act
+    if state.rapid_flight:  # a fleeing fighter's Rapidity, his opponent's choice (flight.py)
+        return rapid_offers(state)
     if before_ini.declaring(state):  # a fight's War fury, Sequence, Resolute, declared before its INI test (before_ini.py)
         return before_ini.offers(state)
     if after_ini.pending(state) is not None:  # after the INI test: Additional limb (its loser first), a Fencer's reserve (after_ini.py)

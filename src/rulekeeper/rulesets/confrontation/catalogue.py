@@ -81,8 +81,8 @@ ELSEWHERE: dict[str, tuple[str, str]] = {
     "Faith": ("mystic", RESERVE + "X T.F. for eliminating him" + NO_PHASE),
     "Mastery of the arcana": ("mystic", RESERVE + "a −X on the next POW test buys the X missing Gems, X at most his "
                               "POW" + NO_PHASE),
-    "Rapidity": ("board", "implemented in skirmishes: charges up to 3 × MOV (policy: always used; not yet: runs and "
-                 "flight)"),
+    "Rapidity": ("board", "implemented in skirmishes: charges up to 3 × MOV (policy: always used); in rout, fleeing "
+                 "3 × MOV at the opponent's choice (not yet: runs)"),
     "Extended vision": ("board", "implemented in skirmishes: a 360° front (charges need the target in the front)"),
     "Righteous": ("morale", "implemented in part: Immunity/Fear (not yet: never controlled by the opponent)"),
     "Hyperian": ("morale", "implemented in part: Immunity/Fear (not yet: Alliance/Cynwäll, the FEAR and COU swapped "

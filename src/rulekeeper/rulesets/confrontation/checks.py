@@ -82,6 +82,9 @@ def check(state: SkirmishState, action: SkirmishAction) -> None:
         raise IllegalActionError("the skirmish is over")
     if action.side != state.to_act:
         raise IllegalActionError(f"it is side {state.to_act}'s turn to act, not {action.side!r}", side=action.side)
+    if state.rapid_flight:  # a fleeing fighter's Rapidity: his opponent's choice (flight.py)
+        _check_rapid_flight(state, action)
+        return
     f = _fighter(state, action.fighter)
     if f.side != state.to_act:
         raise IllegalActionError(f"{f.key} is not side {state.to_act}'s", field="fighter")
@@ -141,6 +144,16 @@ def _check_authority(state: SkirmishState, f: Fighter, action: SkirmishAction) -
     if not state.drawn:
         raise IllegalActionError("an Authority token wins a Tactical roll that was a draw: no draw to break now",
                                  kind="authority")
+
+
+def _check_rapid_flight(state: SkirmishState, action: SkirmishAction) -> None:
+    """Rapidity "can be used by a fighter when routing, but its usage is subject to the opponent's choice"."""
+    key = state.rapid_flight
+    if not isinstance(action, Declare) or action.fighter != key or action.ability != "Rapidity":
+        raise IllegalActionError(f"{key}'s flight waits for side {state.to_act}'s choice on his Rapidity (declare "
+                                 f"{key} yes|no)", kind=action.kind)
+    if action.value not in (0, 1):
+        raise IllegalActionError(f"{key}'s Rapidity: 1 (he runs with it) or 0, not {action.value}", field="value")
 
 
 def _check_cure(state: SkirmishState, f: Fighter, action: SkirmishAction) -> None:

@@ -20,12 +20,15 @@ from dataclasses import dataclass
 
 from rulekeeper.boards.table import ChargeReach
 from rulekeeper.core.chance import Fate
+from rulekeeper.core.game import LegalAction
 
+from .action_types import Declare, offer
 from .core_rules import number
+from .declarations import OPTION, STORED_BEFORE
 from .fear import FearTest
 from .morale import discipline_shape
 from .report_lines import ReportLine
-from .skirmish import charge_of, inside, move_problem, out_of_reach
+from .skirmish import RAPIDITY_FACTOR, charge_of, inside, move_problem, out_of_reach
 from .state import Fighter, SkirmishState, other, replace
 
 #: The run is searched back from its full length in steps of this many cm for the farthest clear point.
@@ -49,8 +52,16 @@ def flees(f: Fighter) -> bool:
     return f.standing and bool(f.rout) and not f.engaged
 
 
-def flee_cm(f: Fighter) -> float:
-    return float(f.card.MOV * number("flee", "factor"))
+def flee_cm(f: Fighter, rapid: bool = False) -> float:
+    """2 × MOV (**estimated**: "running is double movement"); with Rapidity, "a movement potential of MOV x 3 when
+    he charges, runs or flees"."""
+    return float(f.card.MOV * (RAPIDITY_FACTOR if rapid else number("flee", "factor")))
+
+
+def opponent_chooses(state: SkirmishState, f: Fighter) -> bool:
+    """Rapidity "can be used by a fighter when routing, but its usage is subject to the opponent's choice": asked of
+    the opponent under ``declarations=players`` (a battle stored before it fled at 2 × MOV, Rapidity unused)."""
+    return f.card.has("Rapidity") and state.option(OPTION, STORED_BEFORE) == "players"
 
 
 def fanaticism_test(f: Fighter) -> FearTest | None:
@@ -60,14 +71,14 @@ def fanaticism_test(f: Fighter) -> FearTest | None:
     return FearTest(f.key, f.rout, f.card.DIS, discipline_shape(f.card), "DIS test")
 
 
-def flight_of(state: SkirmishState, f: Fighter) -> Flight:
+def flight_of(state: SkirmishState, f: Fighter, rapid: bool = False) -> Flight:
     """The run straight away from the nearest enemy: off the field if the way to the edge is clear and the run is
-    longer; else as far as it goes clear of scenery and bases (he may stay where he is)."""
+    longer; else as far as it goes clear of scenery and bases (he may stay where he is). ``rapid``: with Rapidity."""
     near = state.nearest_enemy(f)
     dx, dy = (f.x - near.x, f.y - near.y) if near is not None else (0.0, 0.0)
     norm = math.hypot(dx, dy) or 1.0
     ux, uy = dx / norm, dy / norm
-    full = flee_cm(f)
+    full = flee_cm(f, rapid)
     edge = _to_edge(state, f, ux, uy, full)
     if edge < full:
         x, y = f.x + ux * edge, f.y + uy * edge
@@ -94,19 +105,48 @@ def _to_edge(state: SkirmishState, f: Fighter, ux: float, uy: float, full: float
 
 
 def do_flee(state: SkirmishState, f: Fighter, fate: Fate) -> tuple[SkirmishState, list[ReportLine]]:
+    """His activation in rout: Fanaticism's DIS test if he has it; then his run, or, with Rapidity, his opponent's
+    choice first (``rapid_flight``: the opponent acts)."""
     test = fanaticism_test(f)
     if test is not None and test.roll(fate):
         text = f"{f.key} passes his DIS test (Fanaticism): in rout, he does not flee"
         return state.with_fighters(replace(f, activated=True)), [{"text": text, "kind": "morale"}]
-    run = flight_of(state, f)
+    if opponent_chooses(state, f):
+        text = (f"{f.key} flees: {state.name(other(f.side))} choose whether he runs with Rapidity "
+                f"({flee_cm(f, True):g} cm) or not ({flee_cm(f):g} cm)")
+        return replace(state, rapid_flight=f.key, to_act=other(f.side)), [{"text": text, "kind": "flee"}]
+    return run_away(state, f)
+
+
+def run_away(state: SkirmishState, f: Fighter, rapid: bool = False) -> tuple[SkirmishState, list[ReportLine]]:
+    """The run itself (``rapid``: with Rapidity, as his opponent chose); his activation is over."""
+    run = flight_of(state, f, rapid)
+    state = replace(state, rapid_flight="", to_act=f.side)  # his side made the activation
     if run.leaves:
         gone = replace(f, x=run.x, y=run.y, activated=True, killed=True, fled=True, hp=f.hp)
-        text = f"{f.key} flees {run.distance:.1f} cm and leaves the field"
+        text = f"{f.key} flees {run.distance:.1f} cm{' with Rapidity' if rapid else ''} and leaves the field"
         return state.with_fighters(gone), [{"text": text, "kind": "flee"}]
     facing = f.facing if run.distance == 0 else round(math.degrees(math.atan2(run.y - f.y, run.x - f.x)), 1)
     fled = replace(f, x=run.x, y=run.y, facing=facing, activated=True)
-    return state.with_fighters(fled), [{"text": f"{f.key} flees {run.distance:.1f} cm to ({run.x:g}, {run.y:g})",
-                                        "kind": "flee"}]
+    return state.with_fighters(fled), [{"text": f"{f.key} flees {run.distance:.1f} cm{' with Rapidity' if rapid else ''}"
+                                                f" to ({run.x:g}, {run.y:g})", "kind": "flee"}]
+
+
+def _run_words(f: Fighter, run: Flight, rapid: bool) -> str:
+    how = "with Rapidity" if rapid else "without Rapidity"
+    where = "off the field" if run.leaves else f"to ({run.x:g}, {run.y:g})"
+    return f"{f.key} runs {how}: {run.distance:.1f} cm {where}"
+
+
+def rapid_offers(state: SkirmishState) -> list[LegalAction]:
+    """The opponent's choice on a fleeing fighter's Rapidity: the keeper proposes the run that takes him off the
+    field (a loss for his side) if only one does, else the shorter (he stays nearer)."""
+    f, side = state.fighter(state.rapid_flight), other(state.fighter(state.rapid_flight).side)
+    slow, fast = flight_of(state, f), flight_of(state, f, True)
+    proposal = 1 if fast.leaves and not slow.leaves else 0
+    return [offer(Declare(side, f.key, "Rapidity", value), _run_words(f, fast if value else slow, bool(value))
+                  + (" (the keeper's proposal)" if value == proposal else ""), side, None, "",
+                  f"Rapidity: {'yes' if value else 'no'}", f"{f.key}: flight") for value in (proposal, 1 - proposal)]
 
 
 # -- pursuit ----------------------------------------------------------------------------------------------------

@@ -59,7 +59,7 @@ from .concentration import declaring as concentrating
 from .concentration import do_concentrate, do_steady, may_concentrate
 from .cover_move import after_cover, do_cover, do_ready, settle_turn
 from .disengage import do_disengage
-from .flight import do_flee, do_pursue, do_stay, mark_pursuers, pursuers
+from .flight import do_flee, do_pursue, do_stay, mark_pursuers, pursuers, run_away
 from .ground import Terrain
 from .leap import do_leap, do_leap_charge, leaping_pursuit
 from .magic import refresh
@@ -139,6 +139,9 @@ def resolution(state: SkirmishState, f: Fighter, action: SkirmishAction, fate: F
             if new.placing:
                 return new, report
             return mark_pursuers(new, fighters_of(state)), report
+        case Declare() if state.rapid_flight:  # the opponent's choice on a fleeing fighter's Rapidity (flight.py)
+            new, ran = run_away(state, f, bool(action.value))
+            return new, [{"text": action_text(action), "kind": "flee"}, *ran]
         case Cure():  # whom a curer cures in the maintenance phase (cure.py)
             return cure.do_cure(state, action, fate)
         case Declare() if after_ini.pending(state) is not None:  # Additional limb, Fencer after the INI test (after_ini.py)
@@ -274,6 +277,8 @@ class SkirmishGame(BaseGame[SkirmishState, SkirmishAction]):
         if not state.over and before_ini.declaring(state):  # a fight's declarations: the fighter who declares now
             now = before_ini.pending(state)
             acting = () if now is None else (now.fighter.key,)
+        elif not state.over and state.rapid_flight:  # his opponent chooses how he flees: the fleeing fighter
+            acting = (state.rapid_flight,)
         elif not state.over and state.placing:  # a fight's announcements, its dice: who announces, places now
             announcer = after_ini.pending(state)
             acting = (placing_choices(state).fighter if announcer is None else announcer.fighter).key,
@@ -316,7 +321,7 @@ class SkirmishGame(BaseGame[SkirmishState, SkirmishAction]):
         if state.phase == "activation" and kind not in ("pass", "allow", "force", "absorb"):
             new = replace(new, no_pass="")  # a fighter was activated: either side may pass again
         if kind not in ("lead", "split", "authority", "cover", "ready", "absorb", *AUTHORITY_USES) \
-                and not new.casting and not new.reacting and not new.placing \
+                and not new.casting and not new.reacting and not new.placing and not new.rapid_flight \
                 and not before_ini.declaring(new):  # the choice itself says who acts next
             new = advance(new, fate, report)
         new = replace(settle_turn(new), rng=fate.state)

@@ -31,7 +31,7 @@ from .core_rules import number
 from .cover_move import cover_cm
 from .disengage import disengagement
 from .fear import FearTest
-from .flight import fanaticism_test, flee_cm, flight_of, pursuit_cm
+from .flight import fanaticism_test, flee_cm, flight_of, opponent_chooses, pursuit_cm
 from .fray import Fray, initiative_odds_of
 from .fray_whole import fray_ends
 from .leap import leap_charge, leap_pursuit
@@ -219,11 +219,20 @@ def preview(state: SkirmishState, action: SkirmishAction) -> OddsPreview:
                             ("hits", _pct(1 - ends.get("miss", Fraction(0)))), ("wounds", _pct(wounded)),
                             (f"{shot.target} killed", _pct(ends.get("Killed outright", Fraction(0))))),
                            (shot.request(),))
+    if isinstance(action, Declare) and state.rapid_flight:  # the opponent's choice: the run it makes, no draw
+        run = flight_of(state, f, bool(action.value))
+        return OddsPreview((("run", f"{run.distance:.1f} cm of {flee_cm(f, bool(action.value)):g}"
+                                    + (", off the field" if run.leaves else "")),))
     if kind == "flee":
         test = fanaticism_test(f)
         run = flight_of(state, f)
         ran: tuple[str, float | str] = ("run", f"{run.distance:.1f} cm of {flee_cm(f):g}"
                                              + (", off the field" if run.leaves else ""))
+        if opponent_chooses(state, f):
+            fast = flight_of(state, f, True)
+            ran = ("run", f"{run.distance:.1f} cm of {flee_cm(f):g}, or {fast.distance:.1f} cm of "
+                          f"{flee_cm(f, True):g} with Rapidity" + (" (off the field)" if fast.leaves else "")
+                          + ": his opponent chooses")
         if test is None:
             return OddsPreview((ran,))
         return OddsPreview((ran, (f"{f.key} passes DIS {test.characteristic} vs {test.fear} and does not flee",

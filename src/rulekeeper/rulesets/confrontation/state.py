@@ -179,6 +179,7 @@ class SkirmishState:
     # initiative, then each placed fighter's attack dice, the losing camp's first) (placing.py)
     before_ini: tuple[str, ...] = ()  # a fight's active abilities being declared before its INI test: (its side,
     # its lead fighter, then fighter, ability, value for each declaration made) (before_ini.py)
+    rapid_flight: str = ""  # a fleeing fighter with Rapidity waiting for his opponent's choice (flight.py)
 
     def name(self, side: str) -> str:
         return self.names[SIDES.index(side)]
@@ -270,7 +271,7 @@ def state_to_json(state: SkirmishState) -> JsonDict:
     if state.held != (0, 0):  # only while a side holds Authority tokens
         doc["held"] = list(state.held)
     for name in ("settled", "no_pass", "asking", "declared", "casting", "concentrated", "reacting", "placing",
-                 "before_ini"):  # only while set (authority_uses.py,
+                 "before_ini", "rapid_flight"):  # only while set (authority_uses.py,
         value = getattr(state, name)  # cover_move.py, magic.py)
         if value:
             doc[name] = list(value) if isinstance(value, tuple) else value
@@ -298,7 +299,8 @@ def state_from_json(d: JsonDict) -> SkirmishState:
             _pair(d.get("held", [0, 0])), tuple(str(k) for k in d.get("settled", [])), str(d.get("no_pass", "")),
             str(d.get("asking", "")), str(d.get("declared", "")), tuple(str(k) for k in d.get("casting", [])),
             str(d.get("concentrated", "")), tuple(str(k) for k in d.get("reacting", [])),
-            tuple(str(k) for k in d.get("placing", [])), tuple(str(k) for k in d.get("before_ini", [])))
+            tuple(str(k) for k in d.get("placing", [])), tuple(str(k) for k in d.get("before_ini", [])),
+            str(d.get("rapid_flight", "")))
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         if isinstance(exc, RulekeeperError):
             raise
