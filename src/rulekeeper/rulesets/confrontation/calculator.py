@@ -45,10 +45,10 @@ OPTIONS = [
                "the keeper places them all by its policy, the fight one action (a battle stored before the choice "
                "reads this way)."),
     OptionInfo("declarations", "players", ("players", "keeper"),
-               "War fury \"can be used in every combat before the INI test\" and Sequence/X \"activates before the INI "
-               "test\": each player declares them for his fighters before a fight (default: one choice a fighter and "
-               "ability, the keeper's proposal first: War fury used, every Sequence die he may take) or the keeper "
-               "uses them by that policy (a battle stored before the choice reads this way)."),
+               "The active abilities the players use: War fury, Sequence/X and Resolute/X declared before a fight's "
+               "INI test, Additional limb and a Fencer's reserve die announced after it, whom Cure/X cures, and the "
+               "opponent's choice on a routed fighter's Rapidity (default: one choice each, the keeper's proposal "
+               "first) or the keeper uses them by its policy (a battle stored before the choice reads this way)."),
 ]
 
 
