@@ -234,3 +234,52 @@ def test_resolute_used_does_not_cut_the_fights_other_declarations(g: Game) -> No
     assert not after.chance and after.state.fighter(HUNTER).resolute
     assert [(lg.action["fighter"], lg.action["ability"]) for lg in g.legal_actions(after.state)] == [(GUARD, "War fury")] * 2
     assert hunter_ini(g.apply(after.state, g.legal_actions(after.state)[0].action).state) == 1
+
+
+PALADIN, HUNTER_B = "Alahan paladin", "Wolfen hunter"
+
+
+def paladin_near_the_hunter(g: Game, declarations: str = "players") -> SkirmishState:
+    """The ford's activation phase: the paladin (Resolute/1, COU 6) 8 cm from the hunter (FEAR 9 here: a COU test
+    Resolute's +1 makes likelier)."""
+    info = next(sc for sc in g.scenarios() if sc.key == "the_ford")
+    s = g.initial_state(g.setup(SetupRequest(scenario=info.path, seed=7,
+                                             options=(f"declarations={declarations}",))).document)
+    while s.phase != "activation":
+        s = g.apply(s, g.legal_actions(s)[0].action).state
+    hunter = s.fighter(HUNTER_B)
+    s = s.with_fighters(replace(s.fighter(PALADIN), x=hunter.x - 8, y=hunter.y, facing=0.0),
+                        replace(hunter, card=hunter.card.model_copy(update={"FEAR": 9})))
+    return replace(s, to_act="A")
+
+
+def test_resolute_on_the_charges_cou_test_is_his_players_choice(g: Game) -> None:
+    """Resolute/X: "once per round right before any INI, ATT, DEF or COU test … For that test, the Characteristic is
+    increased by X": a charge whose COU test he must pass is offered with and without it; with it the test is COU 7
+    (shown and drawn alike), and it is spent for the round (marked: a later INI test does not ask it)."""
+    s = paladin_near_the_hunter(g)
+    charges = [lg for lg in g.legal_actions(s) if lg.action["kind"] == "charge" and lg.action["target"] == HUNTER_B
+               and lg.action["fighter"] == PALADIN]
+    assert [lg.action.get("resolute") for lg in charges] == [None, True]
+    assert charges[1].text.endswith("spending Resolute on his COU test (+1 COU; not on an INI test this round)")
+    plain, steeled = (g.preview(s, lg.action) for lg in charges)
+    assert [r.label for r in steeled.draws][:1] == [f"COU test: {PALADIN}"]
+    assert steeled.draws[0].explain[0] == "D6 + 7+0 vs 9" and plain.draws[0].explain[0] == "D6 + 6+0 vs 9"
+    assert dict(steeled.headline)[f"{PALADIN} passes COU 7 vs FEAR 9"] > dict(plain.headline)[
+        f"{PALADIN} passes COU 6 vs FEAR 9"]
+    out = g.apply(s, charges[1].action)
+    assert out.chance[0].request == steeled.draws[0]
+    paladin = out.state.fighter(PALADIN)
+    assert paladin.resolute and not paladin.steeled
+    assert "COU test (Resolute)" in out.report[0]["text"]
+    assert g.parse_words(s, ["charge", "Alahan", "paladin", "Wolfen", "hunter", "resolute"]) == \
+        g.parse_action(s, charges[1].action)
+    spent = replace(s, fighters=tuple(replace(f, resolute=f.key == PALADIN) for f in s.fighters))
+    assert not any(lg.action.get("resolute") for lg in g.legal_actions(spent))
+    with pytest.raises(IllegalActionError, match="cannot spend Resolute on this charge's COU test"):
+        g.apply(spent, charges[1].action)
+
+
+def test_no_resolute_on_a_charge_in_a_battle_stored_before_the_choice(g: Game) -> None:
+    s = paladin_near_the_hunter(g, "keeper")
+    assert not any(lg.action.get("resolute") for lg in g.legal_actions(s))

@@ -51,7 +51,7 @@ class ToPoint:
 @dataclass(frozen=True)
 class Charge:
     """A charge on an enemy; ``leap``: over what stands between (:mod:`.leap`); ``assault``: firing as he charges
-    (:mod:`.assault`)."""
+    (:mod:`.assault`); ``resolute``: his Resolute spent on the charge's COU test (:mod:`.fear`)."""
 
     kind: ClassVar[str] = "charge"
     omit_none: ClassVar[bool] = True
@@ -60,6 +60,7 @@ class Charge:
     target: str
     leap: bool | None = None
     assault: bool | None = None
+    resolute: bool | None = None
 
 
 @dataclass(frozen=True)

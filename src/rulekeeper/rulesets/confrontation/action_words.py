@@ -142,6 +142,8 @@ def _fields(state: SkirmishState, kind: str, data: Mapping[str, object], fighter
             out["leap"] = True
         if kind == "charge" and data.get("assault"):
             out["assault"] = True
+        if kind == "charge" and data.get("resolute"):
+            out["resolute"] = True
     elif kind in ("move", "return", "leap", "cover"):
         out["to"] = _coords(data.get("to"))
     elif kind == "disengage":
@@ -237,6 +239,8 @@ def parse_words(state: SkirmishState, words: Sequence[str]) -> SkirmishAction:
         return parse_form(state, {"kind": kind, "fighter": curer, "target": target})
     if kind in ("absorb", "concentrate", "cast", "lead", "split", "disengage"):
         return _special_words(state, kind, rest)
+    if kind == "charge" and rest and rest[-1].lower() == "resolute":  # charge X Y resolute: Resolute on his COU test
+        return parse_form(state, {**ACTIONS.encode(parse_words(state, [words[0], *rest[:-1]])), "resolute": True})
     if words[0].strip().lower() == "assault":  # assault CHARGER TARGET: a charge with assault fire
         return parse_form(state, {**ACTIONS.encode(parse_words(state, ["charge", *rest])), "assault": True})
     if kind == "leap" and not (rest and (_NUMBER.match(rest[-1].strip(",")) or "," in rest[-1])):

@@ -31,6 +31,7 @@ from .concentration import concentrate_problem, points_of
 from .concentration import declaring as concentrating
 from .cover_move import cover_problem, declaring
 from .disengage import allowed_tests, out_problem
+from .fear import may_steel
 from .flight import flees, pursuers, pursuit_cm, pursuit_targets
 from .fray import MAX_FIGHTERS
 from .leap import charge_problem, leap_problem, leap_pursuit
@@ -276,6 +277,11 @@ def _check_charge(state: SkirmishState, f: Fighter, action: SkirmishAction) -> N
     if not can_charge(f):
         raise IllegalActionError(f"{f.key} is in rout: he does not charge", field="fighter")
     leap = isinstance(action, Charge) and bool(action.leap)
+    if isinstance(action, Charge) and action.resolute is not None and not (action.resolute is True
+                                                                            and may_steel(state, f, t)):
+        raise IllegalActionError(f"{f.key} cannot spend Resolute on this charge's COU test (he needs Resolute unspent "
+                                 f"this round and a COU test against {t.key}'s FEAR; resolute is true or absent)",
+                                 field="resolute")
     problem = charge_problem(state, f, t, leap)
     if problem is not None:
         raise IllegalActionError(f"{f.key} cannot charge {t.key}{' leaping' * leap}: {problem}", field="target")

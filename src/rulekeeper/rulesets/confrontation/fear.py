@@ -14,6 +14,7 @@ from fractions import Fraction
 from rulekeeper.boards.table import edge_distance
 from rulekeeper.core.chance import ChanceRequest, Fate
 
+from .declarations import OPTION, STORED_BEFORE
 from .effects import TestShape
 from .morale import Lender, courage, courage_shape, discipline_shape, fear_rate, frightens, morale_of
 from .report_lines import ReportLine
@@ -60,8 +61,22 @@ def _test(state: SkirmishState, tester: Fighter, source: Fighter, source_charges
         return None
     assert fear is not None
     dreadful = morale_of(source.card).dreadful
-    return FearTest(tester.key, fear, courage(tester.card, lenders(state, tester), war_cry),
+    resolute = int(tester.card.value_of("Resolute") or 0) if tester.steeled else 0  # "the Characteristic is increased
+    return FearTest(tester.key, fear, courage(tester.card, lenders(state, tester), war_cry) + resolute,  # by X"
                     courage_shape(tester.card, dreadful, tester.heartened))
+
+
+def may_steel(state: SkirmishState, f: Fighter, t: Fighter) -> bool:
+    """Whether his player may spend Resolute on his charge's COU test (Resolute/X: "once per round right before any
+    INI, ATT, DEF or COU test"): the players declare (``declarations=players``), he has it unspent this round, not in
+    rout, and ``t`` frightens him."""
+    return (state.option(OPTION, STORED_BEFORE) == "players" and f.card.has("Resolute") and not f.resolute
+            and not f.rout and _test(state, f, t, False, True) is not None)
+
+
+def steel(f: Fighter) -> Fighter:
+    """His Resolute spent on the COU test of the charge he makes (+X to COU for that test; the round's one use)."""
+    return replace(f, steeled=True, resolute=True)
 
 
 def charge_tests(state: SkirmishState, f: Fighter, t: Fighter) -> tuple[FearTest | None, FearTest | None]:

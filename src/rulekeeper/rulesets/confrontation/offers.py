@@ -14,16 +14,17 @@ from collections.abc import Iterator
 from rulekeeper.core.game import LegalAction
 
 from .accumulators import absorb_offers
-from .action_types import ByFighter, Charge, Disengage, Pursue, Shoot, ToPoint, at, offer
+from .action_types import ACTIONS, ByFighter, Charge, Disengage, Pursue, Shoot, ToPoint, at, offer
 from .assault import assault_difficulty, assault_problem
 from .cure import simple_offers
 from .disengage import allowed_tests, disengagement, way_out
+from .fear import may_steel
 from .flight import flees, flight_of, pursuit_cm, pursuit_targets
 from .leap import leap_charges, leap_offers, leap_pursuit_offers, over_text
 from .magic_offers import cast_offers
 from .shooting import shot_of, shot_problem
 from .skirmish import STEP_CM, can_charge, charge_cm, charge_of, move_problem, out_of_reach, step_problem, stepped
-from .state import Fighter, SkirmishState
+from .state import Fighter, SkirmishState, replace
 
 #: A move toward an enemy stops this far (cm) short of his base: contact is a charge's.
 SHORT = 1.0
@@ -156,6 +157,11 @@ def strikes(state: SkirmishState, f: Fighter) -> list[LegalAction]:
                   f"{f.key}: charge")
             for lg in list(out) if lg.action["kind"] == "charge" and not lg.action.get("leap")
             and assault_problem(state, f, state.fighter(str(lg.action["target"]))) is None]
+    out += [offer(replace(ACTIONS.decode(lg.action), resolute=True), f"{lg.text}, spending Resolute on his COU test "
+                  f"(+{f.card.value_of('Resolute')} COU; not on an INI test this round)", side, lg.cost, "",
+                  f"{lg.label}, Resolute", f"{f.key}: charge")
+            for lg in list(out) if lg.action["kind"] == "charge"
+            and may_steel(state, f, state.fighter(str(lg.action["target"])))]  # Resolute/X on his COU test
     return [*out, *shots(state, f)]
 
 

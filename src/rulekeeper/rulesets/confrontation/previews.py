@@ -30,7 +30,7 @@ from .concentration import do_concentrate, points_of
 from .core_rules import number
 from .cover_move import cover_cm
 from .disengage import disengagement
-from .fear import FearTest
+from .fear import FearTest, steel
 from .flight import fanaticism_test, flee_cm, flight_of, opponent_chooses, pursuit_cm
 from .fray import Fray, initiative_odds_of
 from .fray_whole import fray_ends
@@ -195,6 +195,9 @@ def preview(state: SkirmishState, action: SkirmishAction) -> OddsPreview:
         shot = reaction_shot(state, t, charger)
         return OddsPreview((*_shot_lines(shot, "reaction fire"), *rest.headline), (shot.request(), *rest.draws))
     if isinstance(action, Charge):
+        if action.resolute:  # Resolute on his COU test: the test as it will be drawn (fear.py)
+            f = steel(f)
+            state = state.with_fighters(f)
         t = state.fighter(action.target)
         reach = (leap_charge(state, f, t)[0] if action.leap else None) or charge_of(state, f, t)
         mine, passing, theirs = charge_draws(state, f, t)

@@ -242,11 +242,14 @@ def do_charge(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate,
     is in rout). Both through :mod:`.fear`."""
     report: list[ReportLine] = []
     mine, passing, theirs = charge_draws(state, f, t)
+    steeled = " (Resolute)" if f.steeled and mine is not None else ""
+    f = replace(f, steeled=False)  # Resolute: "For that test": his COU test, drawn now
     if mine is not None:
         if not mine.roll(fate):
-            text = f"{f.key} fails his COU test against {t.key}'s FEAR {mine.fear}: he does not charge"
+            text = f"{f.key} fails his COU test{steeled} against {t.key}'s FEAR {mine.fear}: he does not charge"
             return state.with_fighters(replace(f, activated=True)), [{"text": text, "kind": "morale"}]
-        report.append({"text": f"{f.key} passes his COU test against {t.key}'s FEAR {mine.fear}", "kind": "morale"})
+        report.append({"text": f"{f.key} passes his COU test{steeled} against {t.key}'s FEAR {mine.fear}",
+                       "kind": "morale"})
         f = braved(f, mine)
     if assault:
         t, said = fire(state, f, t, fate)
@@ -457,7 +460,7 @@ def next_round(state: SkirmishState, report: list[ReportLine]) -> SkirmishState:
         return by_points(state)
     fresh = tuple(replace(f, activated=False, fought=(), charged=False, heartened=False, pursuing=False, pursued=0,
                           aiming=False, walked=False, fired=0, leaps=0, covered=False, absorbed=False, reacted=False,
-                          furious=False, resolute=False, cure_used=False)
+                          furious=False, resolute=False, cure_used=False, steeled=False)
                   for f in state.fighters)
     state = replace(state, fighters=fresh, round=state.round + 1, phase="tactical", to_act=state.leader, splits=(),
                     held=(0, 0), settled=(), no_pass="", asking="", declared="", concentrated="")  # unused tokens are discarded

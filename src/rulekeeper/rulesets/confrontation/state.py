@@ -86,6 +86,7 @@ class Fighter:
     resolute: bool = False  # he used Resolute this round ("once per round": before_ini.py)
     curing: bool = False  # the maintenance phase waits for his player to choose whom he cures (cure.py)
     cure_used: bool = False  # he used Cure this round as a simple action ("once per round": cure.py)
+    steeled: bool = False  # his Resolute is on the COU test of the charge he is making (fear.py)
 
     @property
     def radius(self) -> float:
@@ -120,7 +121,7 @@ class Fighter:
                                      ("charges", self.charges), ("absorbed", self.absorbed),
                                      ("reacted", self.reacted), ("furious", self.furious),
                                      ("resolute", self.resolute), ("curing", self.curing),
-                                     ("cure_used", self.cure_used)) if v},
+                                     ("cure_used", self.cure_used), ("steeled", self.steeled)) if v},
                 **({"boosts": [list(b) for b in self.boosts]} if self.boosts else {})}
 
     @staticmethod
@@ -139,7 +140,8 @@ class Fighter:
                        boosts=tuple((str(c), int(n)) for c, n in d.get("boosts", [])),
                        absorbed=bool(d.get("absorbed", False)), reacted=bool(d.get("reacted", False)),
                        furious=bool(d.get("furious", False)), resolute=bool(d.get("resolute", False)),
-                       curing=bool(d.get("curing", False)), cure_used=bool(d.get("cure_used", False)))
+                       curing=bool(d.get("curing", False)), cure_used=bool(d.get("cure_used", False)),
+                       steeled=bool(d.get("steeled", False)))
 
 
 @dataclass(frozen=True)

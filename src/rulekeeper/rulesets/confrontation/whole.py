@@ -17,7 +17,7 @@ from rulekeeper.core.whole import WholeMeasure, WholeOdds
 from . import after_ini, before_ini
 from .action_types import ByFighter, Charge, Declare, Place, Shoot, SkirmishAction, ToPoint
 from .exchanges import apply_wound
-from .fear import FearTest
+from .fear import FearTest, steel
 from .fray_whole import fray_whole_odds
 from .placing import by_players, with_choice
 from .shooting import _combatant, _health, shot_of
@@ -60,6 +60,9 @@ def whole_odds(state: SkirmishState, action: SkirmishAction) -> WholeOdds | None
     if isinstance(action, Shoot):
         return shot_whole(state, f, state.fighter(action.target))
     if isinstance(action, Charge):
+        if action.resolute:  # Resolute on his COU test (fear.py)
+            f = steel(f)
+            state = state.with_fighters(f)
         mine, passing, theirs = charge_draws(state, f, state.fighter(action.target))
         return charge_whole(action.target, mine, passing, theirs)
     if isinstance(action, ToPoint) and action.kind == "move":
