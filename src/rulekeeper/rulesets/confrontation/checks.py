@@ -96,12 +96,10 @@ def check(state: SkirmishState, action: SkirmishAction) -> None:
         what = "its declarations" if now is None else f"{now.fighter.key}'s {now.ability}"
         raise IllegalActionError(f"the fight of {state.before_ini[1]} waits for {what} to be declared before its INI "
                                  "test (declare FIGHTER N)", kind=kind)
-    announcing = after_ini.pending(state) is not None
-    if kind == "declare" and not before_ini.declaring(state) and not announcing:
+    after = after_ini.pending(state)  # an announcement after the INI test (after_ini.py)
+    if kind == "declare" and not before_ini.declaring(state) and after is None:
         raise IllegalActionError("no fight is waiting for a declaration now", kind=kind)
-    if announcing and kind != "declare":
-        after = after_ini.pending(state)
-        assert after is not None  # announcing
+    if after is not None and kind != "declare":
         raise IllegalActionError(f"the fight of {state.placing[1]} waits for {after.fighter.key}'s {after.ability} to be "
                                  "announced (declare FIGHTER yes|no)", kind=kind)
     if state.placing and kind not in ("place", "declare"):
