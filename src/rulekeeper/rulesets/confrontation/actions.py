@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rulekeeper.core.game import LegalAction
 
-from . import after_ini, before_ini, cure
+from . import after_ini, before_ini, cure, steeling
 from .action_types import ByFighter, offer
 from .authority_uses import answer_offers, pass_offer, split_offers, token_chooser
 from .checks import KINDS, PHASE_OF, check
@@ -34,6 +34,8 @@ def legal_actions(state: SkirmishState) -> list[LegalAction]:
     if state.over:
         return []
     side = state.to_act
+    if state.steeling:  # Resolute on a COU test inside another's action or the rally (steeling.py)
+        return steeling.offers(state)
     if state.rapid_flight:  # a fleeing fighter's Rapidity, his opponent's choice (flight.py)
         return rapid_offers(state)
     if before_ini.declaring(state):  # a fight's War fury, Sequence, Resolute, declared before its INI test (before_ini.py)

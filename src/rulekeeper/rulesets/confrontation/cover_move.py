@@ -121,6 +121,6 @@ def after_cover(state: SkirmishState) -> SkirmishState:
 
 def settle_turn(state: SkirmishState) -> SkirmishState:
     """Before a round's Tactical roll: the declaring side acts (else the roller)."""
-    if state.phase != "tactical" or state.drawn or state.over:
+    if state.phase != "tactical" or state.drawn or state.over or state.steeling:  # a rallying test waits (steeling.py)
         return state
     return replace(state, to_act=declaring(state) or state.leader)

@@ -69,9 +69,23 @@ def _test(state: SkirmishState, tester: Fighter, source: Fighter, source_charges
 def may_steel(state: SkirmishState, f: Fighter, t: Fighter) -> bool:
     """Whether his player may spend Resolute on his charge's COU test (Resolute/X: "once per round right before any
     INI, ATT, DEF or COU test"): the players declare (``declarations=players``), he has it unspent this round, not in
-    rout, and ``t`` frightens him."""
+    rout, ``t`` frightens him, and it makes his test likelier (:func:`helps`)."""
     return (state.option(OPTION, STORED_BEFORE) == "players" and f.card.has("Resolute") and not f.resolute
-            and not f.rout and _test(state, f, t, False, True) is not None)
+            and not f.rout and helps(_test(state, f, t, False, True), _test(state, steel(f), t, False, True)))
+
+
+def helps(plain: FearTest | None, steeled: FearTest | None) -> bool:
+    """Whether Resolute's +X makes a test likelier: where it does not (a natural 1 fails whatever COU is), spending
+    it is a choice no player makes (it only costs him a later test this round), so it is not offered."""
+    return plain is not None and steeled is not None and steeled.chance() > plain.chance()
+
+
+def awaits_resolute(state: SkirmishState, f: Fighter, t: Fighter) -> bool:
+    """Whether ``f``'s charge waits, once in contact, for ``t``'s player to say whether he spends Resolute on his
+    COU test (:mod:`.steeling`): the players declare, ``t`` has it unspent this round, ``f`` frightens him, and
+    Resolute would make his test likelier (:func:`helps`)."""
+    return (state.option(OPTION, STORED_BEFORE) == "players" and t.card.has("Resolute") and not t.resolute
+            and helps(_test(state, t, f, True, False), _test(state, replace(t, steeled=True), f, True, False)))
 
 
 def steel(f: Fighter) -> Fighter:
@@ -102,7 +116,8 @@ def rally_test(state: SkirmishState, f: Fighter) -> FearTest | None:
     a better characteristic, a choice no player makes the other way (a decision)."""
     if any(frightens(fear_rate(e.card), f.card, f.braved) for e in state.standing() if e.key in f.engaged):
         return None
-    cou = FearTest(f.key, RALLY_DIFFICULTY, courage(f.card, lenders(state, f)),
+    resolute = int(f.card.value_of("Resolute") or 0) if f.steeled else 0  # his player's choice (steeling.py)
+    cou = FearTest(f.key, RALLY_DIFFICULTY, courage(f.card, lenders(state, f)) + resolute,
                    courage_shape(f.card, False, f.heartened), "rally test")
     dis = FearTest(f.key, RALLY_DIFFICULTY, f.card.DIS, discipline_shape(f.card), "rally test")
     return dis if dis.chance() > cou.chance() else cou
@@ -124,29 +139,38 @@ def face(t: Fighter, test: FearTest | None, fate: Fate, report: list[ReportLine]
     rout."""
     if test is None:
         return t
+    steeled = " (Resolute)" if t.steeled else ""
     if test.roll(fate):
-        report.append({"text": f"{t.key} passes his COU test against FEAR {test.fear}", "kind": "morale"})
+        report.append({"text": f"{t.key} passes his COU test{steeled} against FEAR {test.fear}", "kind": "morale"})
         return braved(t, test)
-    report.append({"text": f"{t.key} fails his COU test against FEAR {test.fear}: he is in rout", "kind": "morale"})
+    report.append({"text": f"{t.key} fails his COU test{steeled} against FEAR {test.fear}: he is in rout",
+                   "kind": "morale"})
     return replace(t, rout=test.fear)
 
 
 def rally(state: SkirmishState, fate: Fate, report: list[ReportLine]) -> SkirmishState:
-    """The strategic phase's rallying tests: every standing fighter in rout tests; passed, he is rallied (and is
-    not immune to the fear that routed him: "a rallied fighter is not immune to the fear that routed him")."""
-    changed = []
+    """The strategic phase's rallying tests: every standing fighter in rout tests (:func:`rally_one`).
+    :func:`.steeling.rally` is this with his player's Resolute asked first where it helps."""
     for f in state.standing():
         if f.rout:
-            test = rally_test(state, f)
-            if test is None:
-                report.append({"text": f"Strategic phase: {f.key} stays in rout (in contact with a fear-causing "
-                                       "enemy)", "kind": "morale"})
-            elif test.roll(fate):
-                changed.append(replace(f, rout=0))
-                report.append({"text": f"Strategic phase: {f.key} rallies", "kind": "morale"})
-            else:
-                report.append({"text": f"Strategic phase: {f.key} stays in rout", "kind": "morale"})
-    return state.with_fighters(*changed)
+            state = state.with_fighters(rally_one(state, f, fate, report))
+    return state
+
+
+def rally_one(state: SkirmishState, f: Fighter, fate: Fate, report: list[ReportLine]) -> Fighter:
+    """One fighter's rallying test: passed, he is rallied (and is not immune to the fear that routed him: "a
+    rallied fighter is not immune to the fear that routed him")."""
+    test = rally_test(state, f)
+    steeled = " (Resolute)" if f.steeled else ""  # asked only where it helps: he tests COU (steeling.py)
+    if test is None:
+        report.append({"text": f"Strategic phase: {f.key} stays in rout (in contact with a fear-causing "
+                               "enemy)", "kind": "morale"})
+        return f
+    if test.roll(fate):
+        report.append({"text": f"Strategic phase: {f.key} rallies{steeled}", "kind": "morale"})
+        return replace(f, rout=0)
+    report.append({"text": f"Strategic phase: {f.key} stays in rout{steeled}", "kind": "morale"})
+    return f
 
 
 def rallying_cries(state: SkirmishState, report: list[ReportLine]) -> SkirmishState:

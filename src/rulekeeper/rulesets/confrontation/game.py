@@ -33,7 +33,7 @@ from rulekeeper.core.present import CliPresenter, WebPresenter
 from rulekeeper.core.rng import RngState
 from rulekeeper.core.whole import WholeOdds
 
-from . import actions, after_ini, before_ini, cure, policy
+from . import actions, after_ini, before_ini, cure, policy, steeling
 from .accumulators import do_absorb
 from .action_types import (
     ACTIONS,
@@ -59,6 +59,7 @@ from .concentration import declaring as concentrating
 from .concentration import do_concentrate, do_steady, may_concentrate
 from .cover_move import after_cover, do_cover, do_ready, settle_turn
 from .disengage import do_disengage
+from .ending import worth
 from .fear import steel
 from .flight import do_flee, do_pursue, do_stay, mark_pursuers, pursuers, run_away
 from .ground import Terrain
@@ -72,7 +73,7 @@ from .reinforcement import do_choice
 from .report_lines import ReportLine
 from .scenario import read_scenario, shipped_scenarios
 from .shooting import do_shoot
-from .skirmish import advance, do_charge, do_fight, do_hold, do_lead, do_move, group_of, groups, waiting, worth
+from .skirmish import advance, do_charge, do_fight, do_hold, do_lead, do_move, group_of, groups, waiting
 from .splitting import do_split
 from .state import (
     SIDES,
@@ -140,6 +141,8 @@ def resolution(state: SkirmishState, f: Fighter, action: SkirmishAction, fate: F
             if new.placing:
                 return new, report
             return mark_pursuers(new, fighters_of(state)), report
+        case Declare() if state.steeling:  # Resolute on a COU test inside another's action or the rally (steeling.py)
+            return steeling.answer(state, action, fate)
         case Declare() if state.rapid_flight:  # the opponent's choice on a fleeing fighter's Rapidity (flight.py)
             new, ran = run_away(state, f, bool(action.value))
             return new, [{"text": action_text(action), "kind": "flee"}, *ran]
@@ -198,7 +201,7 @@ def _by_fighter(state: SkirmishState, f: Fighter, action: SkirmishAction, fate: 
         if not charger.killed:
             new, more = do_charge(new, charger, new.fighter(f.key), fate, assault=assault)
             report += more
-        return replace(new, to_act=charger.side), report  # the charger's side made the activation
+        return (new if new.steeling else replace(new, to_act=charger.side)), report  # the charger's side acted
     if kind == "fight" and before_ini.asks(state, f):  # War fury, Sequence, Resolute declared first (before_ini.py)
         return before_ini.begin(state, f)
     if kind == "fight":
@@ -282,6 +285,8 @@ class SkirmishGame(BaseGame[SkirmishState, SkirmishAction]):
         if not state.over and before_ini.declaring(state):  # a fight's declarations: the fighter who declares now
             now = before_ini.pending(state)
             acting = () if now is None else (now.fighter.key,)
+        elif not state.over and state.steeling:  # a COU test waits for its taker's Resolute (steeling.py)
+            acting = state.steeling[:1]
         elif not state.over and state.rapid_flight:  # his opponent chooses how he flees: the fleeing fighter
             acting = (state.rapid_flight,)
         elif not state.over and state.placing:  # a fight's announcements, its dice: who announces, places now
@@ -327,7 +332,7 @@ class SkirmishGame(BaseGame[SkirmishState, SkirmishAction]):
             new = replace(new, no_pass="")  # a fighter was activated: either side may pass again
         if kind not in ("lead", "split", "authority", "cover", "ready", "absorb", *AUTHORITY_USES) \
                 and not new.casting and not new.reacting and not new.placing and not new.rapid_flight \
-                and not before_ini.declaring(new):  # the choice itself says who acts next
+                and not new.steeling and not before_ini.declaring(new):  # the choice itself says who acts next
             new = advance(new, fate, report)
         new = replace(settle_turn(new), rng=fate.state)
         if new.over:

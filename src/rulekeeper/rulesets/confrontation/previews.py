@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from rulekeeper.core.game import OddsPreview
 
-from . import after_ini, before_ini, cure
+from . import after_ini, before_ini, cure, steeling
 from .accumulators import absorb_preview
 from .action_types import (
     Absorb,
@@ -30,7 +30,7 @@ from .concentration import do_concentrate, points_of
 from .core_rules import number
 from .cover_move import cover_cm
 from .disengage import disengagement
-from .fear import FearTest, steel
+from .fear import FearTest, awaits_resolute, charge_tests, steel
 from .flight import fanaticism_test, flee_cm, flight_of, opponent_chooses, pursuit_cm
 from .fray import Fray, initiative_odds_of
 from .fray_whole import fray_ends
@@ -203,6 +203,11 @@ def preview(state: SkirmishState, action: SkirmishAction) -> OddsPreview:
         mine, passing, theirs = charge_draws(state, f, t)
         tests = [test for test in (mine, *passing, theirs) if test is not None]
         lines: list[tuple[str, float | str]] = [("distance", f"{reach.distance:.1f} cm of {charge_cm(f)}")]
+        if awaits_resolute(state, f, t):  # his COU test waits for his player's Resolute (steeling.py)
+            plain, steeled = (charge_tests(state, f, replace(t, steeled=used))[1] for used in (False, True))
+            assert plain is not None and steeled is not None  # awaits_resolute: both exist
+            lines.append(("then", f"{t.key}'s player says whether he spends Resolute on his COU test: he passes "
+                                  f"{_pct(plain.chance()):.1%} without, {_pct(steeled.chance()):.1%} with"))
         waits = not action.leap and may_react(state, f, t)  # declared: nothing drawn until the answer (reaction.py)
         if waits:
             lines.append(("reaction fire", f"{t.key} may fire first (AIM vs {reaction_difficulty(t)}); the odds "
@@ -222,6 +227,10 @@ def preview(state: SkirmishState, action: SkirmishAction) -> OddsPreview:
                             ("hits", _pct(1 - ends.get("miss", Fraction(0)))), ("wounds", _pct(wounded)),
                             (f"{shot.target} killed", _pct(ends.get("Killed outright", Fraction(0))))),
                            (shot.request(),))
+    if isinstance(action, Declare) and state.steeling:  # his COU test as declared, the rest of a rally (steeling.py)
+        tests = steeling.answer_tests(state, bool(action.value))
+        return OddsPreview(tuple((f"{test.label} passes {test.characteristic} vs {test.fear}", _pct(test.chance()))
+                                 for test in tests), tuple(test.request() for test in tests))
     if isinstance(action, Declare) and state.rapid_flight:  # the opponent's choice: the run it makes, no draw
         run = flight_of(state, f, bool(action.value))
         return OddsPreview((("run", f"{run.distance:.1f} cm of {flee_cm(f, bool(action.value)):g}"

@@ -20,7 +20,7 @@ from rich.text import Text
 
 from rulekeeper.core.wording import counted
 
-from .skirmish import worth
+from .ending import worth
 from .state import SIDES, Fighter, SkirmishState, distance
 
 SIDE_STYLE = {"A": "bold cyan", "B": "bold red"}

@@ -18,6 +18,7 @@ from rulekeeper.boards.table import CONTACT, QUAD_SEGS, ChargeReach, contact_pos
 from rulekeeper.core.chance import ChanceRequest, Fate
 from rulekeeper.core.wording import counted
 
+from . import steeling
 from .assault import fire
 from .charge_path import charge_route
 from .cure import by_players as cure_by_players
@@ -25,8 +26,9 @@ from .cure import mark as mark_curers
 from .cure import waiting as waiting_curer
 from .cure import without_cure
 from .declarations import as_declared
+from .ending import by_points, decided
 from .exchanges import Health, Report
-from .fear import FearTest, braved, charge_tests, crossing_tests, face, face_all, rally, rallying_cries
+from .fear import FearTest, awaits_resolute, braved, charge_tests, crossing_tests, face, face_all, rallying_cries
 from .fighters import Combatant
 from .fray import MAX_FIGHTERS, Fray, resolve_fray
 from .maintenance import roll_maintenance, upkeep_of
@@ -35,7 +37,7 @@ from .morale import without_active
 from .report_lines import ReportLine
 from .shooting import shot_problem
 from .splitting import component, fights, fought_block
-from .state import SIDES, Fighter, SkirmishState, bearing, other, replace
+from .state import Fighter, SkirmishState, bearing, other, replace
 from .terrain import barriers, sight_scenery, way_cost
 from .wounds import load_wound_table
 
@@ -211,8 +213,10 @@ def walk_tests(state: SkirmishState, f: Fighter, x: float, y: float) -> list[Fea
 def charge_draws(state: SkirmishState, f: Fighter, t: Fighter) -> tuple[FearTest | None, list[FearTest],
                                                                          FearTest | None]:
     """The COU tests a charge draws, in order: the charger's, those of the enemies an Ethereal charger passes
-    through, the charged fighter's (the preview announces exactly these)."""
+    through, the charged fighter's (the preview announces exactly these; ``None`` when it waits for his player's
+    Resolute: :mod:`.steeling`)."""
     mine, theirs = charge_tests(state, f, t)
+    theirs = None if awaits_resolute(state, f, t) else theirs
     passing: list[FearTest] = []
     if passes_through(f):
         end = charge_of(state, f, t).end
@@ -241,6 +245,7 @@ def do_charge(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate,
     where he is), then base contact, then the charged fighter's COU test if the charger frightens him (failed: he
     is in rout). Both through :mod:`.fear`."""
     report: list[ReportLine] = []
+    asked = awaits_resolute(state, f, t)  # his COU test waits for his player's Resolute (steeling.py)
     mine, passing, theirs = charge_draws(state, f, t)
     steeled = " (Resolute)" if f.steeled and mine is not None else ""
     f = replace(f, steeled=False)  # Resolute: "For that test": his COU test, drawn now
@@ -264,6 +269,9 @@ def do_charge(state: SkirmishState, f: Fighter, t: Fighter, fate: Fate,
     target = replace(t, engaged=(*t.engaged, f.key))
     report.append({"text": f"{f.key} charges {t.key}: {reach.distance:.1f} cm into base contact", "kind": "charge"})
     state = face_all(state.with_fighters(charger, target), passing, fate, report)
+    if asked:
+        state, line = steeling.charged(state, state.fighter(f.key), state.fighter(t.key))
+        return state, [*report, line]
     return state.with_fighters(face(state.fighter(t.key), theirs, fate, report)), report
 
 
@@ -428,7 +436,7 @@ def after_maintenance(state: SkirmishState, fate: Fate, report: list[ReportLine]
     if choosing is not None:
         return replace(state, phase="maintenance", to_act=choosing.side)
     state = next_round(state, report)
-    return state if state.over else rally(state, fate, report)  # the strategic phase's rallying tests
+    return state if state.over else steeling.rally(state, fate, report)  # the strategic phase's rallying tests
 
 
 def maintenance(state: SkirmishState, fate: Fate, report: list[ReportLine]) -> SkirmishState:
@@ -479,28 +487,3 @@ def do_lead(state: SkirmishState, first: str) -> tuple[SkirmishState, list[Repor
         if waiting(state, side):
             return replace(state, to_act=side), report
     return replace(state, phase="combat", to_act=state.leader), report
-
-
-def worth(state: SkirmishState, side: str) -> int:
-    """The cost of a side's standing fighters (what a round limit is decided by)."""
-    return sum(f.card.cost for f in state.standing(side))
-
-
-def decided(state: SkirmishState) -> SkirmishState:
-    """Over when a side has no fighter standing."""
-    if state.over:
-        return state
-    alive = [s for s in SIDES if state.standing(s)]
-    if len(alive) == 2:
-        return state
-    if not alive:
-        return replace(state, over=True, winner=None, reason="no fighter is left standing")
-    loser = other(alive[0])
-    return replace(state, over=True, winner=alive[0], reason=f"{state.name(loser)} have no fighter standing")
-
-
-def by_points(state: SkirmishState) -> SkirmishState:
-    a, b = worth(state, "A"), worth(state, "B")
-    reason = f"round limit {state.round_limit} reached: standing fighters worth {a} against {counted(b, 'point')}"
-    winner = None if a == b else ("A" if a > b else "B")
-    return replace(state, over=True, winner=winner, reason=reason)
