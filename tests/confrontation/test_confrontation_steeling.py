@@ -9,16 +9,22 @@ it (its own play never spent it there) and never asks where +X changes nothing (
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from test_confrontation_declarations import HUNTER_B, PALADIN, paladin_near_the_hunter
 
 from rulekeeper.core.chance import Fate
 from rulekeeper.core.errors import IllegalActionError
-from rulekeeper.core.game import Game
+from rulekeeper.core.game import Game, SetupRequest
 from rulekeeper.rulesets.confrontation import steeling
 from rulekeeper.rulesets.confrontation.state import SkirmishState, state_from_json, state_to_json, view_of
+from rulekeeper.web.api import create_app
+
+DATA = Path(__file__).resolve().parents[2] / "src/rulekeeper/rulesets/confrontation/data"
+SCENARIOS, WARBANDS = DATA / "scenarios", DATA / "warbands"
 
 SWORDSMAN, GUARD = "Alahan swordsman", "Alahan guard"
 HUNTER_CHARGES = {"kind": "charge", "side": "B", "fighter": HUNTER_B, "target": PALADIN}
@@ -135,3 +141,41 @@ def test_the_rally_does_not_ask_where_dis_or_a_sure_test_makes_it_useless(g: Gam
     fate = Fate.from_state(s.rng)
     assert not steeling.rally(bold, fate, []).steeling  # COU 7 vs 8 and 8 vs 8: both fail only on a natural 1
     assert len(fate.records) == 3
+
+
+def test_on_the_web_only_the_charged_fighters_side_answers(tmp_path: Path) -> None:
+    """Two sides on the keeper's API: the hunter (FEAR 9, a card file beside the scenario) charges the paladin; the
+    paladin's side is asked, the other side's token is refused (403), a value out of range is a 422 naming what is
+    allowed, the answer is taken once (the same position again: 409), and the phone page shows both offers."""
+    band = (WARBANDS / "wolfen_of_yllia.yaml").read_text().replace("    FEAR: 5\n", "    FEAR: 9\n", 1)
+    (tmp_path / "wolfen.yaml").write_text(band)
+    ford = (SCENARIOS / "the_ford.yaml").read_text()
+    ford = ford.replace("warband: wolfen_of_yllia", "warband: wolfen.yaml").replace("at: [34, 22]", "at: [12, 8]")
+    (tmp_path / "ford.yaml").write_text(ford)
+    app = create_app(tmp_path / "w.db")
+    keeper = app.state.keeper
+    bid, tokens = keeper.create(SetupRequest(scenario=tmp_path / "ford.yaml", seed=7, db=keeper.store.url),
+                                ruleset="confrontation")
+    client = TestClient(app)
+
+    def post(role: str, body: dict[str, Any]) -> Any:
+        doc = client.get(f"/api/battles/{bid}", params={"token": tokens[role]}).json()
+        return client.post(f"/api/battles/{bid}/actions", params={"token": tokens[role]},
+                           json={**body, "position": doc["position"]})
+
+    for body in ({"kind": "tactical"}, {"kind": "lead", "first": "B"}):
+        assert any(post(role, body).status_code == 200 for role in ("A", "B"))
+    assert post("B", {**HUNTER_CHARGES}).status_code == 200
+    answer = {"kind": "declare", "side": "A", "fighter": PALADIN, "ability": "Resolute"}
+    assert post("B", {**answer, "value": 1}).status_code == 403
+    bad = post("A", {**answer, "value": 7})
+    assert bad.status_code == 422 and "1 (used) or 0, not 7" in bad.text
+    page = client.get(f"/b/{bid}", params={"token": tokens["A"]}).text
+    assert "uses Resolute on his COU test" in page and "keeps Resolute for a later test" in page
+    doc = client.get(f"/api/battles/{bid}", params={"token": tokens["A"]}).json()
+    first = client.post(f"/api/battles/{bid}/actions", params={"token": tokens["A"]},
+                        json={**answer, "value": 1, "position": doc["position"]})
+    again = client.post(f"/api/battles/{bid}/actions", params={"token": tokens["A"]},
+                        json={**answer, "value": 1, "position": doc["position"]})
+    assert first.status_code == 200 and again.status_code == 409
+    assert "COU test (Resolute)" in first.text
