@@ -1,5 +1,5 @@
 """Random legal walks through the shipped skirmishes with every fighter given the abilities that are players'
-choices (Resolute, Additional limb, Fencer, Sequence, War fury, Cure, Rapidity in rout): every choice is offered somewhere, every
+choices (Resolute, Additional limb, Fencer, Sequence, War fury, Cure, Rapidity in rout, Rallying cry): every choice is offered somewhere, every
 offered action applies, the state survives its JSON, and the odds shown are the odds drawn (the draws a preview
 announces are the first draws of the resolution, as the protocol's conformance test reads them)."""
 
@@ -12,7 +12,7 @@ from dataclasses import replace
 from rulekeeper.core.game import Game, SetupRequest
 from rulekeeper.rulesets.confrontation.state import SkirmishState, state_from_json, state_to_json
 
-KITS = (("Cure/4", "Fencer", "Rapidity"), ("Additional limb", "Resolute/1", "Rapidity"), ("Fencer", "Sequence/1"),
+KITS = (("Cure/4", "Fencer", "Rapidity"), ("Additional limb", "Resolute/1", "Rapidity"), ("Fencer", "Sequence/1", "Rallying cry"),
         ("War fury", "Cure/3", "Additional limb"))
 
 
@@ -47,5 +47,5 @@ def test_every_players_choice_is_offered_and_plays_through(g: Game) -> None:
         rnd = random.Random(trial)
         walk(g, kitted(g, key, trial, rnd), rnd, seen, 250)
     for choice in ("declare Resolute", "declare Additional limb", "declare Fencer", "declare Sequence",
-                   "declare War fury", "declare Rapidity", "cure", "place"):
+                   "declare War fury", "declare Rapidity", "declare Rallying cry", "cure", "place"):
         assert seen[choice] > 0, (choice, seen)

@@ -29,6 +29,7 @@ from rulekeeper.rulesets.confrontation.morale import (
     morale_of,
     without_active,
 )
+from rulekeeper.rulesets.confrontation.rallying_cry import strategic
 from rulekeeper.rulesets.confrontation.rolls import p_success
 from rulekeeper.rulesets.confrontation.skirmish import combatant, next_round
 from rulekeeper.rulesets.confrontation.state import SkirmishState
@@ -284,14 +285,17 @@ def test_rallying_cry_rallies_every_routed_friend_once_a_game(g: Game) -> None:
     paladin = s.fighter("Alahan paladin")
     crier = replace(paladin, card=paladin.card.model_copy(update={"abilities": ["Rallying cry"]}))
     s = s.with_fighters(crier, replace(s.fighter("Alahan guard"), rout=5, x=12.0, y=22.0, facing=0.0))
+    s = replace(s, options=(*s.options, ("declarations", "keeper")))  # the keeper's policy (its timing)
     report: list[dict[str, Any]] = []
     after = next_round(s, report)
+    after = strategic(after, Fate.from_state(after.rng), report)
     guard = after.fighter("Alahan guard")
     assert guard.rout == 0 and guard.heartened and after.fighter("Alahan paladin").cried
     assert any("Rallying cry" in r["text"] for r in report)
     mine, _ = charge_tests(after, guard, after.fighter("Wolfen hunter"))
     assert mine is not None and mine.shape.natural_bonus == 1
     again = next_round(after.with_fighters(replace(guard, rout=5)), [])
+    again = strategic(again, Fate.from_state(again.rng), [])
     assert again.fighter("Alahan guard").rout == 5 and not again.fighter("Alahan guard").heartened  # once per game
 
 

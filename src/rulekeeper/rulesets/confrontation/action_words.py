@@ -195,6 +195,8 @@ def _declared(state: SkirmishState, fighter: str, data: Mapping[str, object]) ->
     ability = str(data.get("ability") or "").strip()
     if not ability and state.rapid_flight == fighter:  # his opponent's choice on his Rapidity (flight.py)
         ability = "Rapidity"
+    if not ability and state.crying == fighter:  # his Rallying cry (rallying_cry.py)
+        ability = "Rallying cry"
     if not ability and state.steeling[:1] == (fighter,):  # Resolute on his COU test (steeling.py)
         ability = "Resolute"
     if not ability:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rulekeeper.core.game import LegalAction
 
-from . import after_ini, before_ini, cure, steeling
+from . import after_ini, before_ini, cure, rallying_cry, steeling
 from .action_types import ByFighter, offer
 from .authority_uses import answer_offers, pass_offer, split_offers, token_chooser
 from .checks import KINDS, PHASE_OF, check
@@ -34,6 +34,8 @@ def legal_actions(state: SkirmishState) -> list[LegalAction]:
     if state.over:
         return []
     side = state.to_act
+    if state.crying:  # Rallying cry, announced or not at the start of a round (rallying_cry.py)
+        return rallying_cry.offers(state)
     if state.steeling:  # Resolute on a COU test inside another's action or the rally (steeling.py)
         return steeling.offers(state)
     if state.rapid_flight:  # a fleeing fighter's Rapidity, his opponent's choice (flight.py)

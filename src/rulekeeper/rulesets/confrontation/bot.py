@@ -73,7 +73,8 @@ def rollout_policy(state: SkirmishState) -> Mapping[str, object] | None:
     Every other state (a pass waiting for its answer, a charge for reaction fire, a spell for its counter, the
     combat and maintenance phases, a fighter moved under cover: only a Dodge keeps his activation): the policy.
     """
-    if state.over or state.asking or state.reacting or state.casting or state.rapid_flight or state.steeling:
+    if state.over or state.asking or state.reacting or state.casting or state.rapid_flight or state.steeling \
+            or state.crying:
         return policy.choose(state)
     if state.phase in ("tactical", "lead") and declaring(state) == state.to_act:
         return ACTIONS.encode(ByFighter("ready", state.to_act, state.standing(state.to_act)[0].key))

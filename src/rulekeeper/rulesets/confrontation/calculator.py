@@ -46,7 +46,7 @@ OPTIONS = [
                "reads this way)."),
     OptionInfo("declarations", "players", ("players", "keeper"),
                "The active abilities the players use: War fury, Sequence/X and Resolute/X declared before a fight's "
-               "INI test, Resolute/X on a COU test (charging, charged, rallying), Additional limb and a Fencer's reserve die announced after it, whom Cure/X cures, and the "
+               "INI test, Resolute/X on a COU test (charging, charged, rallying), Rallying cry, Additional limb and a Fencer's reserve die announced after it, whom Cure/X cures, and the "
                "opponent's choice on a routed fighter's Rapidity (default: one choice each, the keeper's proposal "
                "first) or the keeper uses them by its policy (a battle stored before the choice reads this way)."),
 ]

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from rulekeeper.core.errors import IllegalActionError
 
-from . import after_ini, before_ini, cure, placing, steeling
+from . import after_ini, before_ini, cure, placing, rallying_cry, steeling
 from .accumulators import absorb_problem
 from .action_types import (
     Absorb,
@@ -83,6 +83,9 @@ def check(state: SkirmishState, action: SkirmishAction) -> None:
         raise IllegalActionError("the skirmish is over")
     if action.side != state.to_act:
         raise IllegalActionError(f"it is side {state.to_act}'s turn to act, not {action.side!r}", side=action.side)
+    if state.crying:  # Rallying cry, announced or not at the start of a round (rallying_cry.py)
+        rallying_cry.check(state, action)
+        return
     if state.steeling:  # Resolute on a COU test inside another's action or the rally (steeling.py)
         steeling.check(state, action)
         return

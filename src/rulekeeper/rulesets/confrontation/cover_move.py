@@ -121,6 +121,7 @@ def after_cover(state: SkirmishState) -> SkirmishState:
 
 def settle_turn(state: SkirmishState) -> SkirmishState:
     """Before a round's Tactical roll: the declaring side acts (else the roller)."""
-    if state.phase != "tactical" or state.drawn or state.over or state.steeling:  # a rallying test waits (steeling.py)
+    if state.phase != "tactical" or state.drawn or state.over or state.steeling or state.crying:  # a question of the
+        # strategic phase waits (steeling.py, rallying_cry.py)
         return state
     return replace(state, to_act=declaring(state) or state.leader)

@@ -171,18 +171,3 @@ def rally_one(state: SkirmishState, f: Fighter, fate: Fate, report: list[ReportL
         return replace(f, rout=0)
     report.append({"text": f"Strategic phase: {f.key} stays in rout{steeled}", "kind": "morale"})
     return f
-
-
-def rallying_cries(state: SkirmishState, report: list[ReportLine]) -> SkirmishState:
-    """Rallying cry at the start of a round (**estimated** as its "beginning of any strategic phase"; policy: used by
-    the first able fighter of a side as soon as a friend is in rout): "All friendly fighters: are immediately rallied
-    if they were in rout; get a +1 bonus to the natural result of their COU tests until the end of the round"."""
-    for side in (state.first, "B" if state.first == "A" else "A"):
-        mine = state.standing(side)
-        crier = next((f for f in mine if f.card.has("Rallying cry") and not f.cried and not f.rout), None)
-        if crier is None or not any(f.rout for f in mine):
-            continue
-        state = state.with_fighters(*(replace(f, rout=0, heartened=True, cried=f.cried or f.key == crier.key)
-                                      for f in mine))
-        report.append({"text": f"{crier.key} uses his Rallying cry: {state.name(side)} rally", "kind": "morale"})
-    return state

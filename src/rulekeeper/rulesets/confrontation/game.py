@@ -33,7 +33,7 @@ from rulekeeper.core.present import CliPresenter, WebPresenter
 from rulekeeper.core.rng import RngState
 from rulekeeper.core.whole import WholeOdds
 
-from . import actions, after_ini, before_ini, cure, policy, steeling
+from . import actions, after_ini, before_ini, cure, policy, rallying_cry, steeling
 from .accumulators import do_absorb
 from .action_types import (
     ACTIONS,
@@ -141,6 +141,8 @@ def resolution(state: SkirmishState, f: Fighter, action: SkirmishAction, fate: F
             if new.placing:
                 return new, report
             return mark_pursuers(new, fighters_of(state)), report
+        case Declare() if state.crying:  # Rallying cry announced or not at the start of a round (rallying_cry.py)
+            return rallying_cry.answer(state, action, fate)
         case Declare() if state.steeling:  # Resolute on a COU test inside another's action or the rally (steeling.py)
             return steeling.answer(state, action, fate)
         case Declare() if state.rapid_flight:  # the opponent's choice on a fleeing fighter's Rapidity (flight.py)
@@ -285,6 +287,8 @@ class SkirmishGame(BaseGame[SkirmishState, SkirmishAction]):
         if not state.over and before_ini.declaring(state):  # a fight's declarations: the fighter who declares now
             now = before_ini.pending(state)
             acting = () if now is None else (now.fighter.key,)
+        elif not state.over and state.crying:  # Rallying cry, its player's to announce (rallying_cry.py)
+            acting = (state.crying,)
         elif not state.over and state.steeling:  # a COU test waits for its taker's Resolute (steeling.py)
             acting = state.steeling[:1]
         elif not state.over and state.rapid_flight:  # his opponent chooses how he flees: the fleeing fighter
@@ -332,7 +336,7 @@ class SkirmishGame(BaseGame[SkirmishState, SkirmishAction]):
             new = replace(new, no_pass="")  # a fighter was activated: either side may pass again
         if kind not in ("lead", "split", "authority", "cover", "ready", "absorb", *AUTHORITY_USES) \
                 and not new.casting and not new.reacting and not new.placing and not new.rapid_flight \
-                and not new.steeling and not before_ini.declaring(new):  # the choice itself says who acts next
+                and not new.steeling and not new.crying and not before_ini.declaring(new):  # the choice itself says who acts next
             new = advance(new, fate, report)
         new = replace(settle_turn(new), rng=fate.state)
         if new.over:

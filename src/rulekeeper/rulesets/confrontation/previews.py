@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from rulekeeper.core.game import OddsPreview
 
-from . import after_ini, before_ini, cure, steeling
+from . import after_ini, before_ini, cure, rallying_cry, steeling
 from .accumulators import absorb_preview
 from .action_types import (
     Absorb,
@@ -227,6 +227,11 @@ def preview(state: SkirmishState, action: SkirmishAction) -> OddsPreview:
                             ("hits", _pct(1 - ends.get("miss", Fraction(0)))), ("wounds", _pct(wounded)),
                             (f"{shot.target} killed", _pct(ends.get("Killed outright", Fraction(0))))),
                            (shot.request(),))
+    if isinstance(action, Declare) and state.crying:  # Rallying cry; the rallying tests after it (rallying_cry.py)
+        words, tests = rallying_cry.planned(state, bool(action.value))
+        return OddsPreview((("then", words), *((f"{test.label} passes {test.characteristic} vs {test.fear}",
+                                                 _pct(test.chance())) for test in tests)),
+                           tuple(test.request() for test in tests))
     if isinstance(action, Declare) and state.steeling:  # his COU test as declared, the rest of a rally (steeling.py)
         tests = steeling.answer_tests(state, bool(action.value))
         return OddsPreview(tuple((f"{test.label} passes {test.characteristic} vs {test.fear}", _pct(test.chance()))

@@ -18,7 +18,7 @@ from rulekeeper.boards.table import CONTACT, QUAD_SEGS, ChargeReach, contact_pos
 from rulekeeper.core.chance import ChanceRequest, Fate
 from rulekeeper.core.wording import counted
 
-from . import steeling
+from . import rallying_cry, steeling
 from .assault import fire
 from .charge_path import charge_route
 from .cure import by_players as cure_by_players
@@ -28,7 +28,7 @@ from .cure import without_cure
 from .declarations import as_declared
 from .ending import by_points, decided
 from .exchanges import Health, Report
-from .fear import FearTest, awaits_resolute, braved, charge_tests, crossing_tests, face, face_all, rallying_cries
+from .fear import FearTest, awaits_resolute, braved, charge_tests, crossing_tests, face, face_all
 from .fighters import Combatant
 from .fray import MAX_FIGHTERS, Fray, resolve_fray
 from .maintenance import roll_maintenance, upkeep_of
@@ -436,7 +436,7 @@ def after_maintenance(state: SkirmishState, fate: Fate, report: list[ReportLine]
     if choosing is not None:
         return replace(state, phase="maintenance", to_act=choosing.side)
     state = next_round(state, report)
-    return state if state.over else steeling.rally(state, fate, report)  # the strategic phase's rallying tests
+    return state if state.over else rallying_cry.strategic(state, fate, report)  # Rallying cry, rallying tests
 
 
 def maintenance(state: SkirmishState, fate: Fate, report: list[ReportLine]) -> SkirmishState:
@@ -475,7 +475,7 @@ def next_round(state: SkirmishState, report: list[ReportLine]) -> SkirmishState:
     report.append({"text": f"Round {state.round}: the Tactical roll", "kind": "phase"})
     from .magic import refresh  # the Mystics' reserves at the start of a round (magic.py reads shooting.py)
 
-    return rallying_cries(refresh(state), report)
+    return refresh(state)
 
 
 def do_lead(state: SkirmishState, first: str) -> tuple[SkirmishState, list[ReportLine]]:

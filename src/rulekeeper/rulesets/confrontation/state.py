@@ -182,6 +182,7 @@ class SkirmishState:
     before_ini: tuple[str, ...] = ()  # a fight's active abilities being declared before its INI test: (its side,
     # its lead fighter, then fighter, ability, value for each declaration made) (before_ini.py)
     rapid_flight: str = ""  # a fleeing fighter with Rapidity waiting for his opponent's choice (flight.py)
+    crying: str = ""  # a fighter with Rallying cry whose player announces it or not (rallying_cry.py)
     steeling: tuple[str, ...] = ()  # a COU test waiting for its taker's Resolute: (tester, "rally") or (tester,
     # "charged", charger) (steeling.py)
 
@@ -275,7 +276,7 @@ def state_to_json(state: SkirmishState) -> JsonDict:
     if state.held != (0, 0):  # only while a side holds Authority tokens
         doc["held"] = list(state.held)
     for name in ("settled", "no_pass", "asking", "declared", "casting", "concentrated", "reacting", "placing",
-                 "before_ini", "rapid_flight", "steeling"):  # only while set (authority_uses.py,
+                 "before_ini", "rapid_flight", "crying", "steeling"):  # only while set (authority_uses.py,
         value = getattr(state, name)  # cover_move.py, magic.py)
         if value:
             doc[name] = list(value) if isinstance(value, tuple) else value
@@ -304,7 +305,7 @@ def state_from_json(d: JsonDict) -> SkirmishState:
             str(d.get("asking", "")), str(d.get("declared", "")), tuple(str(k) for k in d.get("casting", [])),
             str(d.get("concentrated", "")), tuple(str(k) for k in d.get("reacting", [])),
             tuple(str(k) for k in d.get("placing", [])), tuple(str(k) for k in d.get("before_ini", [])),
-            str(d.get("rapid_flight", "")), tuple(str(k) for k in d.get("steeling", [])))
+            str(d.get("rapid_flight", "")), str(d.get("crying", "")), tuple(str(k) for k in d.get("steeling", [])))
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         if isinstance(exc, RulekeeperError):
             raise

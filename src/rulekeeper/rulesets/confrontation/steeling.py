@@ -83,10 +83,15 @@ def answer_tests(state: SkirmishState, steeled: bool) -> list[FearTest]:
     next one whose player is asked (a fighter in contact with a fear-causing enemy fails without a roll)."""
     mine = test_of(state, steeled)
     tests = [] if mine is None else [mine]
-    if state.steeling[1] != RALLY:
-        return tests
+    return tests if state.steeling[1] != RALLY else [*tests, *planned_rally(state, state.steeling[0])]
+
+
+def planned_rally(state: SkirmishState, after: str = "") -> list[FearTest]:
+    """The rallying tests :func:`rally` draws from ``after`` on, in order, up to the first fighter whose player is
+    asked (the tests do not depend on each other's results: each his own characteristic against 8)."""
     keys = [f.key for f in state.standing()]
-    for key in keys[keys.index(state.steeling[0]) + 1:]:
+    tests: list[FearTest] = []
+    for key in keys[keys.index(after) + 1:] if after else keys:
         f = state.fighter(key)
         if not f.rout:
             continue

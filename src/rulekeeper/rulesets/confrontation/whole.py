@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from rulekeeper.core.whole import WholeMeasure, WholeOdds
 
-from . import after_ini, before_ini, steeling
+from . import after_ini, before_ini, rallying_cry, steeling
 from .action_types import ByFighter, Charge, Declare, Place, Shoot, SkirmishAction, ToPoint
 from .exchanges import apply_wound
 from .fear import FearTest, steel
@@ -40,6 +40,9 @@ def whole_odds(state: SkirmishState, action: SkirmishAction) -> WholeOdds | None
             return None
         return fray_whole_odds(fray, [g.key for g in (*placed[0], *placed[1])], 0 if f.side == placed[0][0].side else 1,
                                winner=winner)
+    if isinstance(action, Declare) and state.crying:  # the rallying tests the answer leads to (rallying_cry.py)
+        tests = rallying_cry.planned(state, bool(action.value))[1]
+        return None if not tests else tests_whole(tests, "fighters staying in rout")
     if isinstance(action, Declare) and state.steeling:  # his COU test as declared (steeling.py)
         tests = steeling.answer_tests(state, bool(action.value))
         return None if not tests else tests_whole(tests, "our fighters in rout" if state.steeling[1] == "charged"
