@@ -273,8 +273,9 @@ def test_half_chosen_campaign_orders_are_never_wiped(keeper_url: str, browser: A
     phone.close()
 
 
-def test_the_walk_found_nothing(walk: Walk) -> None:
-    """Every fault of the walk at once (tap targets, sideways scroll, odds), after every game was walked."""
+def test_the_walk_found_nothing(browser: Any, walk: Walk) -> None:
+    """Every fault of the walk at once (tap targets, sideways scroll, odds), after every game was walked (skipped,
+    as the walk itself is, where Debian's chromium is not installed: ``browser``)."""
     assert walk.pages >= 10 and walk.measured >= 200
     from browser_kit import ARTIFACTS
 
