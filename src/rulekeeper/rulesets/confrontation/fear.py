@@ -8,6 +8,7 @@ are the odds drawn. Rules and estimates: docs/rules/confrontation.md, "Morale".
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -61,17 +62,28 @@ def _test(state: SkirmishState, tester: Fighter, source: Fighter, source_charges
         return None
     assert fear is not None
     dreadful = morale_of(source.card).dreadful
-    resolute = int(tester.card.value_of("Resolute") or 0) if tester.steeled else 0  # "the Characteristic is increased
-    return FearTest(tester.key, fear, courage(tester.card, lenders(state, tester), war_cry) + resolute,  # by X"
+    return FearTest(tester.key, fear, courage(tester.card, lenders(state, tester), war_cry) + resolute_bonus(tester),
                     courage_shape(tester.card, dreadful, tester.heartened))
+
+
+def resolute_bonus(f: Fighter) -> int:
+    """Resolute/X on the COU test he is about to take, when his player spends it ("For that test, the Characteristic
+    is increased by X")."""
+    return int(f.card.value_of("Resolute") or 0) if f.steeled else 0
 
 
 def may_steel(state: SkirmishState, f: Fighter, t: Fighter) -> bool:
     """Whether his player may spend Resolute on his charge's COU test (Resolute/X: "once per round right before any
     INI, ATT, DEF or COU test"): the players declare (``declarations=players``), he has it unspent this round, not in
     rout, ``t`` frightens him, and it makes his test likelier (:func:`helps`)."""
+    return not f.rout and may_spend(state, f, lambda g: _test(state, g, t, False, True))
+
+
+def may_spend(state: SkirmishState, f: Fighter, test_of: Callable[[Fighter], FearTest | None]) -> bool:
+    """Whether ``f``'s player is asked for Resolute before the test ``test_of`` gives him: the players declare
+    (``declarations=players``), he has it unspent this round, and it makes the test likelier (:func:`helps`)."""
     return (state.option(OPTION, STORED_BEFORE) == "players" and f.card.has("Resolute") and not f.resolute
-            and not f.rout and helps(_test(state, f, t, False, True), _test(state, steel(f), t, False, True)))
+            and helps(test_of(f), test_of(replace(f, steeled=True))))
 
 
 def helps(plain: FearTest | None, steeled: FearTest | None) -> bool:
@@ -84,13 +96,16 @@ def awaits_resolute(state: SkirmishState, f: Fighter, t: Fighter) -> bool:
     """Whether ``f``'s charge waits, once in contact, for ``t``'s player to say whether he spends Resolute on his
     COU test (:mod:`.steeling`): the players declare, ``t`` has it unspent this round, ``f`` frightens him, and
     Resolute would make his test likelier (:func:`helps`)."""
-    return (state.option(OPTION, STORED_BEFORE) == "players" and t.card.has("Resolute") and not t.resolute
-            and helps(_test(state, t, f, True, False), _test(state, replace(t, steeled=True), f, True, False)))
+    return may_spend(state, t, lambda g: _test(state, g, f, True, False))
 
 
-def steel(f: Fighter) -> Fighter:
-    """His Resolute spent on the COU test of the charge he makes (+X to COU for that test; the round's one use)."""
-    return replace(f, steeled=True, resolute=True)
+def steeled_charge(state: SkirmishState, f: Fighter, resolute: bool | None) -> tuple[SkirmishState, Fighter]:
+    """The state and charger as his charge is resolved, previewed and weighed: ``resolute``, his Resolute spent on
+    its COU test (+X to COU for that test, marked until it is drawn; the round's one use)."""
+    if not resolute:
+        return state, f
+    f = replace(f, steeled=True, resolute=True)
+    return state.with_fighters(f), f
 
 
 def charge_tests(state: SkirmishState, f: Fighter, t: Fighter) -> tuple[FearTest | None, FearTest | None]:
@@ -116,8 +131,7 @@ def rally_test(state: SkirmishState, f: Fighter) -> FearTest | None:
     a better characteristic, a choice no player makes the other way (a decision)."""
     if any(frightens(fear_rate(e.card), f.card, f.braved) for e in state.standing() if e.key in f.engaged):
         return None
-    resolute = int(f.card.value_of("Resolute") or 0) if f.steeled else 0  # his player's choice (steeling.py)
-    cou = FearTest(f.key, RALLY_DIFFICULTY, courage(f.card, lenders(state, f)) + resolute,
+    cou = FearTest(f.key, RALLY_DIFFICULTY, courage(f.card, lenders(state, f)) + resolute_bonus(f),
                    courage_shape(f.card, False, f.heartened), "rally test")
     dis = FearTest(f.key, RALLY_DIFFICULTY, f.card.DIS, discipline_shape(f.card), "rally test")
     return dis if dis.chance() > cou.chance() else cou

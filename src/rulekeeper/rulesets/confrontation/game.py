@@ -60,7 +60,7 @@ from .concentration import do_concentrate, do_steady, may_concentrate
 from .cover_move import after_cover, do_cover, do_ready, settle_turn
 from .disengage import do_disengage
 from .ending import worth
-from .fear import steel
+from .fear import steeled_charge
 from .flight import do_flee, do_pursue, do_stay, mark_pursuers, pursuers, run_away
 from .ground import Terrain
 from .leap import do_leap, do_leap_charge, leaping_pursuit
@@ -182,9 +182,7 @@ def _fight(state: SkirmishState, lead: Fighter, fate: Fate) -> Step:
 def _charge(state: SkirmishState, f: Fighter, action: Charge, fate: Fate) -> Step:
     """A charge: leaping; declared, waiting for the charged fighter's reaction fire; or made at once (``resolute``:
     his Resolute spent on its COU test, marked until it is drawn)."""
-    if action.resolute:
-        f = steel(f)
-        state = state.with_fighters(f)
+    state, f = steeled_charge(state, f, action.resolute)  # Resolute on his COU test (fear.py)
     t = state.fighter(action.target)
     if action.leap:
         return do_leap_charge(state, f, t, fate)

@@ -30,7 +30,7 @@ from .concentration import do_concentrate, points_of
 from .core_rules import number
 from .cover_move import cover_cm
 from .disengage import disengagement
-from .fear import FearTest, awaits_resolute, charge_tests, steel
+from .fear import FearTest, awaits_resolute, charge_tests, steeled_charge
 from .flight import fanaticism_test, flee_cm, flight_of, opponent_chooses, pursuit_cm
 from .fray import Fray, initiative_odds_of
 from .fray_whole import fray_ends
@@ -63,6 +63,11 @@ def _pct(p: Fraction | float) -> float:
 def _odds(tests: list[FearTest]) -> list[tuple[str, float | str]]:
     return [(f"{test.tester} passes COU {test.characteristic} vs FEAR {test.fear}", _pct(test.chance()))
             for test in tests]
+
+
+def _passes(tests: list[FearTest]) -> list[tuple[str, float | str]]:
+    """Each test by its label (a rallying test may be DIS: the characteristic, not its name)."""
+    return [(f"{test.label} passes {test.characteristic} vs {test.fear}", _pct(test.chance())) for test in tests]
 
 
 def fray_outlook(state: SkirmishState, group: tuple[tuple[Fighter, ...], tuple[Fighter, ...]],
@@ -195,9 +200,7 @@ def preview(state: SkirmishState, action: SkirmishAction) -> OddsPreview:
         shot = reaction_shot(state, t, charger)
         return OddsPreview((*_shot_lines(shot, "reaction fire"), *rest.headline), (shot.request(), *rest.draws))
     if isinstance(action, Charge):
-        if action.resolute:  # Resolute on his COU test: the test as it will be drawn (fear.py)
-            f = steel(f)
-            state = state.with_fighters(f)
+        state, f = steeled_charge(state, f, action.resolute)  # Resolute on his COU test (fear.py)
         t = state.fighter(action.target)
         reach = (leap_charge(state, f, t)[0] if action.leap else None) or charge_of(state, f, t)
         mine, passing, theirs = charge_draws(state, f, t)
@@ -229,13 +232,10 @@ def preview(state: SkirmishState, action: SkirmishAction) -> OddsPreview:
                            (shot.request(),))
     if isinstance(action, Declare) and state.crying:  # Rallying cry; the rallying tests after it (rallying_cry.py)
         words, tests = rallying_cry.planned(state, bool(action.value))
-        return OddsPreview((("then", words), *((f"{test.label} passes {test.characteristic} vs {test.fear}",
-                                                 _pct(test.chance())) for test in tests)),
-                           tuple(test.request() for test in tests))
+        return OddsPreview((("then", words), *_passes(tests)), tuple(test.request() for test in tests))
     if isinstance(action, Declare) and state.steeling:  # his COU test as declared, the rest of a rally (steeling.py)
         tests = steeling.answer_tests(state, bool(action.value))
-        return OddsPreview(tuple((f"{test.label} passes {test.characteristic} vs {test.fear}", _pct(test.chance()))
-                                 for test in tests), tuple(test.request() for test in tests))
+        return OddsPreview(tuple(_passes(tests)), tuple(test.request() for test in tests))
     if isinstance(action, Declare) and state.rapid_flight:  # the opponent's choice: the run it makes, no draw
         run = flight_of(state, f, bool(action.value))
         return OddsPreview((("run", f"{run.distance:.1f} cm of {flee_cm(f, bool(action.value)):g}"

@@ -28,8 +28,7 @@ from rulekeeper.core.errors import IllegalActionError
 from rulekeeper.core.game import LegalAction
 
 from .action_types import Declare, offer
-from .declarations import OPTION, STORED_BEFORE
-from .fear import FearTest, charge_tests, face, helps, rally_one, rally_test
+from .fear import FearTest, charge_tests, face, may_spend, rally_one, rally_test
 from .report_lines import ReportLine
 from .state import Fighter, SkirmishState, replace
 
@@ -39,9 +38,7 @@ CHARGED = "charged"
 
 def asks_on_rally(state: SkirmishState, f: Fighter) -> bool:
     """Whether ``f``'s player is asked for Resolute before his rallying test (it would change his chance)."""
-    if state.option(OPTION, STORED_BEFORE) != "players" or not f.card.has("Resolute") or f.resolute:
-        return False
-    return helps(rally_test(state, f), rally_test(state, replace(f, steeled=True)))
+    return may_spend(state, f, lambda g: rally_test(state.with_fighters(g), g))
 
 
 def rally(state: SkirmishState, fate: Fate, report: list[ReportLine], after: str = "") -> SkirmishState:

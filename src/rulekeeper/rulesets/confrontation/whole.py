@@ -17,7 +17,7 @@ from rulekeeper.core.whole import WholeMeasure, WholeOdds
 from . import after_ini, before_ini, rallying_cry, steeling
 from .action_types import ByFighter, Charge, Declare, Place, Shoot, SkirmishAction, ToPoint
 from .exchanges import apply_wound
-from .fear import FearTest, steel
+from .fear import FearTest, steeled_charge
 from .fray_whole import fray_whole_odds
 from .placing import by_players, with_choice
 from .shooting import _combatant, _health, shot_of
@@ -67,9 +67,7 @@ def whole_odds(state: SkirmishState, action: SkirmishAction) -> WholeOdds | None
     if isinstance(action, Shoot):
         return shot_whole(state, f, state.fighter(action.target))
     if isinstance(action, Charge):
-        if action.resolute:  # Resolute on his COU test (fear.py)
-            f = steel(f)
-            state = state.with_fighters(f)
+        state, f = steeled_charge(state, f, action.resolute)  # Resolute on his COU test (fear.py)
         mine, passing, theirs = charge_draws(state, f, state.fighter(action.target))
         return charge_whole(action.target, mine, passing, theirs)
     if isinstance(action, ToPoint) and action.kind == "move":
