@@ -45,7 +45,7 @@ def whole_odds(state: SkirmishState, action: SkirmishAction) -> WholeOdds | None
         return None if not tests else tests_whole(tests, "fighters staying in rout")
     if isinstance(action, Declare) and state.steeling:  # his COU test as declared (steeling.py)
         tests = steeling.answer_tests(state, bool(action.value))
-        return None if not tests else tests_whole(tests, "our fighters in rout" if state.steeling[1] == "charged"
+        return None if not tests else tests_whole(tests, "our fighters in rout" if state.steeling[1] == steeling.CHARGED
                                                   else "fighters staying in rout")
     if isinstance(action, Declare) and after_ini.pending(state) is not None:  # an announcement draws nothing
         return None
