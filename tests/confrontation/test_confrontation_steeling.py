@@ -17,9 +17,10 @@ from fastapi.testclient import TestClient
 from test_confrontation_declarations import HUNTER_B, PALADIN, paladin_near_the_hunter
 
 from rulekeeper.core.chance import Fate
-from rulekeeper.core.errors import IllegalActionError
+from rulekeeper.core.errors import DataFileError, IllegalActionError
 from rulekeeper.core.game import Game, SetupRequest
 from rulekeeper.rulesets.confrontation import steeling
+from rulekeeper.rulesets.confrontation.scenario import read_scenario
 from rulekeeper.rulesets.confrontation.state import SkirmishState, state_from_json, state_to_json, view_of
 from rulekeeper.web.api import create_app
 
@@ -179,3 +180,17 @@ def test_on_the_web_only_the_charged_fighters_side_answers(tmp_path: Path) -> No
                         json={**answer, "value": 1, "position": doc["position"]})
     assert first.status_code == 200 and again.status_code == 409
     assert "COU test (Resolute)" in first.text
+
+
+def test_a_bad_resolute_on_a_players_card_is_one_problem_named_where(tmp_path: Path) -> None:
+    """A hostile card file (``Resolute/x``): the scenario is refused naming the card and the value, and only that
+    (before, each of that side's fighters was also reported as "A or B is required, got 'A'", and the side as having
+    no fighter: problems that were not there)."""
+    lions = (WARBANDS / "lions_of_alahan.yaml").read_text().replace("Resolute/1", "Resolute/x", 1)
+    (tmp_path / "lions.yaml").write_text(lions)
+    ford = (SCENARIOS / "the_ford.yaml").read_text().replace("warband: lions_of_alahan", "warband: lions.yaml")
+    (tmp_path / "ford.yaml").write_text(ford)
+    with pytest.raises(DataFileError) as err:
+        read_scenario(tmp_path / "ford.yaml")
+    assert len(err.value.problems) == 1
+    assert "('Alahan paladin'): Resolute/X needs a whole number X, got 'Resolute/x'" in err.value.problems[0]

@@ -187,6 +187,8 @@ def _fighters(raw: Mapping[str, object], bands: dict[str, Warband], table: tuple
             problems.append(f"{where}: side, card, at [x, y] and an optional facing, name and rout are required")
             continue
         side = row.get("side")
+        if side in SIDES and side not in bands:  # its warband did not load: that problem is reported already
+            continue
         if side not in bands:
             problems.append(f"{where}.side: A or B (with a warband) is required, got {side!r}")
             continue
@@ -285,7 +287,7 @@ def read_scenario(path: Path) -> ScenarioDoc:
     _keys(fighters, problems)
     _clear_of_obstacles(fighters, obstacles, terrain, problems)
     for s in SIDES:
-        if fighters and not any(f["side"] == s for f in fighters):
+        if fighters and s in bands and not any(f["side"] == s for f in fighters):
             problems.append(f"fighters: side {s} has no fighter")
     if problems:
         raise DataFileError(str(path), problems)
