@@ -54,6 +54,9 @@ def test_the_charged_fighters_resolute_is_asked_right_before_his_cou_test(g: Gam
     assert [lg.action["value"] for lg in offers] == [0, 1] and "the keeper's proposal" in offers[0].text
     assert state_from_json(state_to_json(out.state)) == out.state
     assert view_of(out.state)["steeling"] == [PALADIN, "charged", HUNTER_B] and "rng" not in view_of(out.state)
+    whole = g.whole_odds(s, HUNTER_CHARGES)  # his test is not the charge's: its whole odds do not say "cannot rout"
+    assert whole is not None and dict(whole.events) == {"charge goes in": 1.0}
+    assert "comes on his player's answer" in whole.note
 
 
 @pytest.mark.parametrize(("used", "cou", "chance"), [(1, 7, 5 / 6), (0, 6, 4 / 6)])

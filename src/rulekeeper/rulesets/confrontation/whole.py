@@ -17,7 +17,7 @@ from rulekeeper.core.whole import WholeMeasure, WholeOdds
 from . import after_ini, before_ini, rallying_cry, steeling
 from .action_types import ByFighter, Charge, Declare, Place, Shoot, SkirmishAction, ToPoint
 from .exchanges import apply_wound
-from .fear import FearTest, steeled_charge
+from .fear import FearTest, awaits_resolute, steeled_charge
 from .fray_whole import fray_whole_odds
 from .placing import by_players, with_choice
 from .shooting import _combatant, _health, shot_of
@@ -68,8 +68,9 @@ def whole_odds(state: SkirmishState, action: SkirmishAction) -> WholeOdds | None
         return shot_whole(state, f, state.fighter(action.target))
     if isinstance(action, Charge):
         state, f = steeled_charge(state, f, action.resolute)  # Resolute on his COU test (fear.py)
-        mine, passing, theirs = charge_draws(state, f, state.fighter(action.target))
-        return charge_whole(action.target, mine, passing, theirs)
+        t = state.fighter(action.target)
+        mine, passing, theirs = charge_draws(state, f, t)
+        return charge_whole(action.target, mine, passing, theirs, awaits_resolute(state, f, t))
     if isinstance(action, ToPoint) and action.kind == "move":
         x, y = action.to
         tests = walk_tests(state, f, x, y)
@@ -101,15 +102,22 @@ def shot_whole(state: SkirmishState, f: Fighter, t: Fighter) -> WholeOdds:
         "exact", 0.0, "the AIM test, the damage roll and the wound, every branch")
 
 
-def charge_whole(target: str, mine: FearTest | None, passing: list[FearTest], theirs: FearTest | None) -> WholeOdds:
-    """A charge: whether it goes in (the charger's COU test) and whether the charged fighter routs."""
+def charge_whole(target: str, mine: FearTest | None, passing: list[FearTest], theirs: FearTest | None,
+                 answered: bool = False) -> WholeOdds:
+    """A charge: whether it goes in (the charger's COU test) and whether the charged fighter routs; ``answered``:
+    his COU test is drawn on his player's answer (:mod:`.steeling`), not by the charge, so nothing is said of it here
+    (not "cannot happen")."""
     goes = float(mine.chance()) if mine is not None else 1.0
     routs = goes * (1.0 - float(theirs.chance())) if theirs is not None else 0.0
-    outcomes = [("does not charge", 1.0 - goes), ("in contact", goes - routs), (f"in contact, {target} routs", routs)]
-    events = [("charge goes in", goes), (f"{target} routs", routs)]
+    outcomes = [("does not charge", 1.0 - goes), ("in contact", goes - routs)]
+    events = [("charge goes in", goes)]
+    if not answered:
+        outcomes.append((f"in contact, {target} routs", routs))
+        events.append((f"{target} routs", routs))
     events += [(f"{test.label} fails", goes * (1.0 - float(test.chance()))) for test in passing]
-    return WholeOdds((WholeMeasure.from_weights("charge", "the charge", outcomes),), tuple(events), "exact", 0.0,
-                     "the COU tests the charge rolls, every branch")
+    note = "the COU tests the charge rolls, every branch" + \
+        (f"; {target}'s own COU test comes on his player's answer (Resolute or not)" if answered else "")
+    return WholeOdds((WholeMeasure.from_weights("charge", "the charge", outcomes),), tuple(events), "exact", 0.0, note)
 
 
 def tests_whole(tests: list[FearTest], label: str) -> WholeOdds:
