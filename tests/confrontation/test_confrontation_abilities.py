@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from rulekeeper.rulesets.confrontation.abilities import ABILITIES, damage_hooks_of, hooks_of, shape_of
 from rulekeeper.rulesets.confrontation.effects import TestShape
 from rulekeeper.rulesets.confrontation.rolls import natural_distribution, p_success
@@ -235,3 +237,12 @@ def test_every_implemented_ability_has_a_test_here() -> None:
         key = ability.lower().replace(" of x", " of").replace("-", "_").replace(" ", "_")
         assert key in tested, ability
     assert hooks_of(["Resolute/3"]) == hooks_of(["Resolute/+3"])
+
+
+def test_a_numeric_x_is_a_whole_number_not_below_0() -> None:
+    """Resolute: "the Characteristic is increased by X"; Guardian: "on a result of X or more": X counts up."""
+    assert hooks_of(["Resolute/0"]) == hooks_of(["Resolute/-0"])
+    for written, problem in [("Resolute/-3", "Resolute/X cannot be negative"), ("Guardian/-1", "Guardian/X cannot"),
+                             ("Resolute/2.5", "Resolute/X needs a whole number X"), ("Resolute/1000", "whole number")]:
+        with pytest.raises(ValueError, match=problem):
+            hooks_of([written])

@@ -92,6 +92,9 @@ BAD = [
     (CARD.replace("    HP: 4\n", ""), "line 3, fighter 1 ('Ser Aldo'), field HP: Field required"),
     (CARD.replace("Counterattack]", "Counteratack]"), "unknown ability 'Counteratack' (did you mean 'Counterattack'?)"),
     (CARD.replace("Resolute/2", "Resolute"), "Resolute/X needs a whole number X"),
+    # "For that test, the Characteristic is increased by X": a negative X is a typo
+    (CARD.replace("Resolute/2", "Resolute/-3"), "Resolute/X cannot be negative (X is added or counted), got "
+     "'Resolute/-3'"),
     (CARD.replace("    COU: 4\n", "    COU: 4\n    FEAR: 5\n"), "either COU or FEAR"),
     (CARD.replace("    size: Medium\n", "    size: Huge\n"), "line 4, fighter 1 ('Ser Aldo'), field size"),
     (CARD.replace("    DIS: 2\n", "    DIS: 2\n    Armour: 3\n"), "line 13, fighter 1 ('Ser Aldo'), field Armour: "

@@ -97,6 +97,18 @@ _IMPLEMENTED = (
 ABILITIES: dict[str, Ability] = {a.name: a for a in _IMPLEMENTED}
 
 
+def check_number(name: str, written: str) -> None:
+    """Refuse the X of a numeric ability (``Resolute/2``, ``Tall/3``) unless it is a whole number of at most three
+    digits and not negative: the seed's X is added ("the Characteristic is increased by X") or counted (HP, dice,
+    cm), so ``Resolute/-3`` is a typo, never a rule. A ``+`` is allowed (``Resolute/+2``)."""
+    value = written.partition("/")[2].strip()
+    digits = value.lstrip("+-")
+    if not (digits.isdigit() and len(digits) <= 3):
+        raise ValueError(f"{name}/X needs a whole number X, got {written!r}")
+    if value.startswith("-") and int(digits):
+        raise ValueError(f"{name}/X cannot be negative (X is added or counted), got {written!r}")
+
+
 def hooks_of(names: list[str] | tuple[str, ...]) -> tuple[AnyHook, ...]:
     """The hooks of abilities written as on a card: ``Brutal``, ``Resolute/2``, ``Bane/Acheron``.
 
@@ -109,9 +121,8 @@ def hooks_of(names: list[str] | tuple[str, ...]) -> tuple[AnyHook, ...]:
         ability = ABILITIES.get(name.strip())
         if ability is None:
             raise ValueError(f"no implemented Confrontation ability {name.strip()!r}")
-        digits = value.strip().lstrip("+-")
-        if ability.value == "number" and not (digits.isdigit() and len(digits) <= 3):
-            raise ValueError(f"{ability.name}/X needs a whole number X, got {written!r}")
+        if ability.value == "number":
+            check_number(ability.name, written)
         x = int(value) if ability.value == "number" else 0
         out.extend(ability.hooks(x))
     return tuple(out)

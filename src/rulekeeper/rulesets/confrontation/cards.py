@@ -21,7 +21,7 @@ from rulekeeper.core.datafiles import parse_data_text, parse_file_text, read_tex
 from rulekeeper.core.errors import DataFileError, UnknownNameError, closest
 from rulekeeper.core.yamlfiles import StrictLoader
 
-from .abilities import ABILITIES
+from .abilities import ABILITIES, check_number
 from .catalogue import ELSEWHERE, NOT_YET
 
 WARBANDS = Path(__file__).parent / "data" / "warbands"
@@ -57,9 +57,7 @@ def canonical_ability(written: str) -> tuple[str, str]:
     canonical = known[key]
     ability = ABILITIES.get(canonical)
     if canonical in NUMERIC or (ability is not None and ability.value == "number"):
-        digits = value.strip().lstrip("+-")
-        if not (digits.isdigit() and len(digits) <= 3):
-            raise ValueError(f"{canonical}/X needs a whole number X, got {written!r}")
+        check_number(canonical, written)
     return canonical, value.strip()
 
 
