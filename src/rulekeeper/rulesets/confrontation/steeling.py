@@ -38,7 +38,7 @@ CHARGED = "charged"
 
 def asks_on_rally(state: SkirmishState, f: Fighter) -> bool:
     """Whether ``f``'s player is asked for Resolute before his rallying test (it would change his chance)."""
-    return may_spend(state, f, lambda g: rally_test(state.with_fighters(g), g))
+    return may_spend(state, f, lambda g: rally_test(state, g))
 
 
 def rally(state: SkirmishState, fate: Fate, report: list[ReportLine], after: str = "") -> SkirmishState:
