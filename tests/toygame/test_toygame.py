@@ -211,6 +211,7 @@ def play_in_the_web(web: Any) -> None:
     no_picks(json.dumps(view))
     end = client.get(f"/b/{bid}", params=spec)
     assert end.status_code == 200 and "The battle is over" in end.text
+    assert '<section class="result" id="result"' in end.text  # the end screen's landmark, as Ex illis' has
     no_picks(end.text)
     n = view["position"]
     for step in (0, 1, n):
