@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.battlesystem.bs_kit import G, battle, set_unit
-from tests.whole_kit import agree, frequencies, outcomes
+from bs_kit import G, battle, set_unit
 
 from rulekeeper.core.whole import whole_odds_of
+from whole_kit import agree, frequencies, outcomes
 
 UNITS = [("A", "General", "Chief", "A2"), ("A", "Light Infantry", "Foot", "B1"), ("A", "Archers", "Bows", "A1"),
          ("A", "Light Cavalry", "Horse", "D2"), ("B", "Heavy Infantry", "Shields", "C1"),

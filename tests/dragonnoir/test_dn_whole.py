@@ -7,13 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.whole_kit import agree, frequencies, outcomes
 
 from rulekeeper.core.game import Game, SetupRequest
 from rulekeeper.core.ruleset import game
 from rulekeeper.core.whole import whole_odds_of
 from rulekeeper.rulesets.dragonnoir.action_types import ACTIONS
 from rulekeeper.rulesets.dragonnoir.whole import CHANCY, fell, result_of
+from whole_kit import agree, frequencies, outcomes
 
 
 @pytest.fixture(scope="module")
